@@ -1,0 +1,180 @@
+//! Diagnostics: every phase reports problems as [`Diagnostic`] values, and
+//! this module renders them with ariadne against the [`Sources`] the session
+//! has loaded. Nothing here decides *what* is wrong; it only shows it.
+
+use crate::span::{FileId, Span};
+use ariadne::{Config, IndexType, Label, Report, ReportKind, Source};
+use std::fmt;
+use std::rc::Rc;
+
+/// Which phase found the problem; it decides the process exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The text does not follow the grammar.
+    Syntax,
+    /// Names, arity and scope problems found before anything runs.
+    Check,
+    /// A problem met while evaluating (overflow, wrong type, cycle, ...).
+    Runtime,
+    /// A configured limit (`--max-states`, recursion depth) was exceeded.
+    Limit,
+    /// An `expect` statement evaluated to false.
+    Expect,
+}
+
+/// One problem, with where it is and what may help.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub phase: Phase,
+    pub message: String,
+    /// The primary location and its label text.
+    pub span: Option<Span>,
+    pub label: String,
+    /// Further locations worth showing.
+    pub extra: Vec<(Span, String)>,
+    pub notes: Vec<String>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(phase: Phase, message: impl Into<String>) -> Self {
+        Diagnostic {
+            phase,
+            message: message.into(),
+            span: None,
+            label: String::new(),
+            extra: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    pub fn at(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.span = Some(span);
+        self.label = label.into();
+        self
+    }
+
+    pub fn also(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.extra.push((span, label.into()));
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// A one-line form, for tests and for places without sources.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+/// The texts of every source loaded in a session, indexed by [`FileId`].
+#[derive(Default)]
+pub struct Sources {
+    files: Vec<(String, Source<Rc<str>>)>,
+}
+
+impl Sources {
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Rc<str>>) -> FileId {
+        self.files.push((name.into(), Source::from(text.into())));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    pub fn name(&self, file: FileId) -> &str {
+        &self.files[file.0 as usize].0
+    }
+
+    pub fn text(&self, file: FileId) -> &str {
+        self.files[file.0 as usize].1.text()
+    }
+
+    /// `file:line:col` (1-based) of a span's start, for one-line messages.
+    pub fn location(&self, span: Span) -> String {
+        let text = self.text(span.file);
+        let before = &text[..(span.start as usize).min(text.len())];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!("{}:{line}:{col}", self.name(span.file))
+    }
+
+    /// Renders one diagnostic as ariadne draws it (colored or not).
+    pub fn render(&self, diag: &Diagnostic, color: bool) -> String {
+        let mut out = Vec::new();
+        let kind = match diag.phase {
+            Phase::Expect => ReportKind::Custom("expectation failed", ariadne::Color::Red),
+            _ => ReportKind::Error,
+        };
+        let config = Config::default()
+            .with_index_type(IndexType::Byte)
+            .with_color(color);
+        match diag.span {
+            Some(span) => {
+                let mut report = Report::build(kind, span)
+                    .with_config(config)
+                    .with_message(&diag.message)
+                    .with_label(label(span, &diag.label, color));
+                for (span, text) in &diag.extra {
+                    report.add_label(label(*span, text, color));
+                }
+                for note in &diag.notes {
+                    report.add_note(note);
+                }
+                if let Some(help) = &diag.help {
+                    report.set_help(help);
+                }
+                report
+                    .finish()
+                    .write(self, &mut out)
+                    .expect("writing a report to memory cannot fail");
+            }
+            None => {
+                let head = match diag.phase {
+                    Phase::Expect => "expectation failed",
+                    _ => "Error",
+                };
+                out.extend(format!("{head}: {}\n", diag.message).bytes());
+                for note in &diag.notes {
+                    out.extend(format!("  = note: {note}\n").bytes());
+                }
+                if let Some(help) = &diag.help {
+                    out.extend(format!("  = help: {help}\n").bytes());
+                }
+            }
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+fn label(span: Span, text: &str, color: bool) -> Label<Span> {
+    let label = Label::new(span).with_message(text);
+    if color {
+        label.with_color(ariadne::Color::Red)
+    } else {
+        label
+    }
+}
+
+impl ariadne::Cache<FileId> for &Sources {
+    type Storage = Rc<str>;
+
+    fn fetch(&mut self, id: &FileId) -> Result<&Source<Rc<str>>, impl fmt::Debug> {
+        self.files
+            .get(id.0 as usize)
+            .map(|(_, source)| source)
+            .ok_or("unknown file")
+    }
+
+    fn display<'a>(&self, id: &'a FileId) -> Option<impl fmt::Display + 'a> {
+        self.files.get(id.0 as usize).map(|(name, _)| name.clone())
+    }
+}

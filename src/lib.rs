@@ -1,0 +1,3 @@
+pub mod diag;
+pub mod span;
+pub mod syntax;

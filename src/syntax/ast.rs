@@ -1,0 +1,195 @@
+//! The syntax tree of a grundy source. Every node carries its [`Span`].
+
+use crate::span::{Span, Spanned};
+use std::rc::Rc;
+
+/// A name as written, with its span.
+pub type Ident = Spanned<Rc<str>>;
+
+/// A whole source file (or REPL input): its statements in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub stmts: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Game(Rc<GameDef>),
+    Fn(Rc<FnDef>),
+    Let(Pattern, Expr),
+    Expect(Expr),
+    Expr(Expr),
+}
+
+/// `game NAME(params) { move ... }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameDef {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub moves: Vec<MoveRule>,
+}
+
+/// `move NAME(binders) if GUARD -> TARGET`
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveRule {
+    pub name: Ident,
+    pub binders: Vec<Binder>,
+    pub guard: Option<Expr>,
+    pub target: Expr,
+    pub span: Span,
+}
+
+/// `PATTERN in DOMAIN`, in a move's binders or a comprehension's `for`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Binder {
+    pub pattern: Pattern,
+    pub domain: Expr,
+}
+
+/// `fn NAME(params) = BODY`
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnDef {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub body: Expr,
+}
+
+/// What a binder, `for` or `let` binds: a name or a (nested) tuple of names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pattern {
+    Name(Ident),
+    Tuple(Vec<Pattern>, Span),
+}
+
+impl Pattern {
+    pub fn span(&self) -> Span {
+        match self {
+            Pattern::Name(id) => id.span,
+            Pattern::Tuple(_, span) => *span,
+        }
+    }
+
+    /// Every name the pattern binds, left to right.
+    pub fn names(&self) -> Vec<&Ident> {
+        let mut out = Vec::new();
+        fn walk<'a>(p: &'a Pattern, out: &mut Vec<&'a Ident>) {
+            match p {
+                Pattern::Name(id) => out.push(id),
+                Pattern::Tuple(ps, _) => ps.iter().for_each(|p| walk(p, out)),
+            }
+        }
+        walk(self, &mut out);
+        out
+    }
+}
+
+pub type Expr = Spanned<ExprKind>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Str(Rc<str>),
+    Var(Rc<str>),
+    Tuple(Vec<Expr>),
+    List(Vec<Expr>),
+    Set(Vec<Expr>),
+    /// `[elem for ... if ...]` or `{elem for ...}`.
+    Comprehension {
+        set: bool,
+        elem: Box<Expr>,
+        clauses: Vec<Clause>,
+    },
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Call(Box<Expr>, Vec<Expr>),
+    Index(Box<Expr>, Box<Expr>),
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    /// `(e)`: kept so that printing and checks can tell it was parenthesised.
+    Paren(Box<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Clause {
+    For(Binder),
+    If(Expr),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+    BitNot,
+    /// `*k`: a Nim heap of size k.
+    Heap,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    In,
+    NotIn,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Range,
+    RangeIncl,
+    BitOr,
+    BitXor,
+    BitAnd,
+    Shl,
+    Shr,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Pow,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Or => "or",
+            And => "and",
+            In => "in",
+            NotIn => "not in",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            Range => "..",
+            RangeIncl => "..=",
+            BitOr => "|",
+            BitXor => "^",
+            BitAnd => "&",
+            Shl => "<<",
+            Shr => ">>",
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Pow => "**",
+        }
+    }
+
+    pub fn is_comparison(self) -> bool {
+        use BinOp::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge | In | NotIn)
+    }
+}

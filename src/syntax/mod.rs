@@ -1,0 +1,474 @@
+//! Phase 1: source text in, syntax tree out.
+//!
+//! The pest grammar (`grammar/grundy.pest`) recognises the text; this module
+//! turns pest's pairs into the [`ast`] with byte spans, resolves operator
+//! precedence with a Pratt parser, and turns pest's errors into diagnostics
+//! worded in the language's own terms.
+
+pub mod ast;
+
+use crate::diag::{Diagnostic, Phase};
+use crate::span::{FileId, Span, Spanned};
+use ast::*;
+use pest::Parser as _;
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::rc::Rc;
+use std::sync::LazyLock;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/grundy.pest"]
+struct GrundyParser;
+
+/// Parses one source. All syntax errors found are returned; pest stops at
+/// the first one it cannot recover from, so this is usually a single error.
+pub fn parse(file: FileId, src: &str) -> Result<Program, Vec<Diagnostic>> {
+    let mut pairs = match GrundyParser::parse(Rule::program, src) {
+        Ok(pairs) => pairs,
+        Err(err) => return Err(vec![syntax_error(file, src, err)]),
+    };
+    let mut builder = Builder {
+        file,
+        errors: Vec::new(),
+    };
+    let program = pairs.next().expect("the program rule always yields one pair");
+    let stmts = program
+        .into_inner()
+        .filter(|p| p.as_rule() != Rule::EOI)
+        .map(|p| builder.stmt(p))
+        .collect();
+    if builder.errors.is_empty() {
+        Ok(Program { stmts })
+    } else {
+        Err(builder.errors)
+    }
+}
+
+/// True when `src` fails to parse only because it ended too early (an open
+/// bracket or a dangling operator): the REPL then asks for another line.
+pub fn is_incomplete(src: &str) -> bool {
+    match GrundyParser::parse(Rule::program, src) {
+        Ok(_) => false,
+        Err(err) => match err.location {
+            pest::error::InputLocation::Pos(p) => src[p..].trim().is_empty(),
+            pest::error::InputLocation::Span((s, _)) => src[s..].trim().is_empty(),
+        },
+    }
+}
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    use Assoc::{Left, Right};
+    PrattParser::new()
+        .op(Op::infix(Rule::or_op, Left))
+        .op(Op::infix(Rule::and_op, Left))
+        .op(Op::prefix(Rule::not_op))
+        .op(Op::infix(Rule::eq_op, Left)
+            | Op::infix(Rule::ne_op, Left)
+            | Op::infix(Rule::lt_op, Left)
+            | Op::infix(Rule::le_op, Left)
+            | Op::infix(Rule::gt_op, Left)
+            | Op::infix(Rule::ge_op, Left)
+            | Op::infix(Rule::in_op, Left)
+            | Op::infix(Rule::not_in_op, Left))
+        .op(Op::infix(Rule::range_op, Left) | Op::infix(Rule::range_incl_op, Left))
+        .op(Op::infix(Rule::bor_op, Left))
+        .op(Op::infix(Rule::bxor_op, Left))
+        .op(Op::infix(Rule::band_op, Left))
+        .op(Op::infix(Rule::shl_op, Left) | Op::infix(Rule::shr_op, Left))
+        .op(Op::infix(Rule::add_op, Left) | Op::infix(Rule::sub_op, Left))
+        .op(Op::infix(Rule::mul_op, Left)
+            | Op::infix(Rule::div_op, Left)
+            | Op::infix(Rule::rem_op, Left))
+        .op(Op::prefix(Rule::neg_op) | Op::prefix(Rule::bnot_op) | Op::prefix(Rule::heap_op))
+        .op(Op::infix(Rule::pow_op, Right))
+        .op(Op::postfix(Rule::call) | Op::postfix(Rule::index))
+});
+
+struct Builder {
+    file: FileId,
+    errors: Vec<Diagnostic>,
+}
+
+fn is_bracket(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::lparen | Rule::rparen | Rule::lbracket | Rule::rbracket | Rule::lbrace | Rule::rbrace
+    )
+}
+
+/// The children of a pair, without the bracket tokens.
+fn inner(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
+    pair.into_inner().filter(|p| !is_bracket(p.as_rule()))
+}
+
+impl Builder {
+    fn span(&self, pair: &Pair<'_, Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
+        debug_assert_eq!(pair.as_rule(), Rule::ident);
+        Spanned::new(Rc::from(pair.as_str()), self.span(&pair))
+    }
+
+    fn stmt(&mut self, pair: Pair<'_, Rule>) -> Stmt {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut parts = inner(pair);
+        let kind = match rule {
+            Rule::game_def => {
+                let name = self.ident(parts.next().unwrap());
+                let params = self.params(parts.next().unwrap());
+                let moves = parts.map(|m| self.move_rule(m)).collect();
+                StmtKind::Game(Rc::new(GameDef {
+                    name,
+                    params,
+                    moves,
+                }))
+            }
+            Rule::fn_def => {
+                let name = self.ident(parts.next().unwrap());
+                let params = self.params(parts.next().unwrap());
+                let body = self.expr(parts.next().unwrap());
+                StmtKind::Fn(Rc::new(FnDef { name, params, body }))
+            }
+            Rule::let_def => {
+                let pattern = self.pattern(parts.next().unwrap());
+                StmtKind::Let(pattern, self.expr(parts.next().unwrap()))
+            }
+            Rule::expect_stmt => StmtKind::Expect(self.expr(parts.next().unwrap())),
+            Rule::expr_stmt => StmtKind::Expr(self.expr(parts.next().unwrap())),
+            other => unreachable!("the grammar has no statement {other:?}"),
+        };
+        Stmt { kind, span }
+    }
+
+    fn params(&self, pair: Pair<'_, Rule>) -> Vec<Ident> {
+        inner(pair).map(|p| self.ident(p)).collect()
+    }
+
+    fn move_rule(&mut self, pair: Pair<'_, Rule>) -> MoveRule {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut binders = Vec::new();
+        let mut guard = None;
+        let mut target = None;
+        for part in inner(pair) {
+            match part.as_rule() {
+                Rule::ident => name = Some(self.ident(part)),
+                Rule::binders => binders = inner(part).map(|b| self.binder(b)).collect(),
+                Rule::guard => guard = Some(self.expr(part.into_inner().next().unwrap())),
+                Rule::arrow => {}
+                Rule::expr => target = Some(self.expr(part)),
+                other => unreachable!("a move rule has no part {other:?}"),
+            }
+        }
+        MoveRule {
+            name: name.expect("a move rule always has a name"),
+            binders,
+            guard,
+            target: target.expect("a move rule always has a target"),
+            span,
+        }
+    }
+
+    fn binder(&mut self, pair: Pair<'_, Rule>) -> Binder {
+        let mut parts = pair.into_inner();
+        let pattern = self.pattern(parts.next().unwrap());
+        let domain = self.expr(parts.next().unwrap());
+        Binder { pattern, domain }
+    }
+
+    fn pattern(&self, pair: Pair<'_, Rule>) -> Pattern {
+        match pair.as_rule() {
+            Rule::ident => Pattern::Name(self.ident(pair)),
+            Rule::tuple_pattern => {
+                let span = self.span(&pair);
+                Pattern::Tuple(inner(pair).map(|p| self.pattern(p)).collect(), span)
+            }
+            other => unreachable!("a pattern is never {other:?}"),
+        }
+    }
+
+    fn expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
+        debug_assert_eq!(pair.as_rule(), Rule::expr);
+        let file = self.file;
+        let sp = move |p: &Pair<'_, Rule>| Span::new(file, p.as_span().start(), p.as_span().end());
+        // The Pratt callbacks cannot borrow `self` mutably all at once, so
+        // errors found inside them are gathered here and moved over after.
+        let errors = std::cell::RefCell::new(Vec::new());
+        let result = PRATT
+            .map_primary(|p| {
+                let mut sub = Builder {
+                    file,
+                    errors: Vec::new(),
+                };
+                let e = sub.primary(p);
+                errors.borrow_mut().extend(sub.errors);
+                e
+            })
+            .map_prefix(|op, rhs| {
+                let span = sp(&op).to(rhs.span);
+                let op = match op.as_rule() {
+                    Rule::neg_op => UnOp::Neg,
+                    Rule::not_op => UnOp::Not,
+                    Rule::bnot_op => UnOp::BitNot,
+                    Rule::heap_op => UnOp::Heap,
+                    other => unreachable!("not a prefix operator: {other:?}"),
+                };
+                Spanned::new(ExprKind::Unary(op, Box::new(rhs)), span)
+            })
+            .map_postfix(|lhs, op| {
+                let span = lhs.span.to(sp(&op));
+                let mut sub = Builder {
+                    file,
+                    errors: Vec::new(),
+                };
+                let e = sub.postfix(lhs, op, span);
+                errors.borrow_mut().extend(sub.errors);
+                e
+            })
+            .map_infix(|lhs, op, rhs| {
+                let span = lhs.span.to(rhs.span);
+                let kind = ExprKind::Binary(binop(op.as_rule()), Box::new(lhs), Box::new(rhs));
+                Spanned::new(kind, span)
+            })
+            .parse(pair.into_inner());
+        self.errors.extend(errors.into_inner());
+        result
+    }
+
+    fn postfix(&mut self, lhs: Expr, op: Pair<'_, Rule>, span: Span) -> Expr {
+        let kind = match op.as_rule() {
+            Rule::call => ExprKind::Call(Box::new(lhs), self.exprs(op)),
+            Rule::index => {
+                let arg = inner(op).next().unwrap();
+                if arg.as_rule() == Rule::slice {
+                    let mut bounds = arg.into_inner().map(|b| {
+                        b.into_inner()
+                            .next()
+                            .map(|e| Box::new(self.expr(e)))
+                    });
+                    let lo = bounds.next().unwrap();
+                    let hi = bounds.next().unwrap();
+                    ExprKind::Slice(Box::new(lhs), lo, hi)
+                } else {
+                    ExprKind::Index(Box::new(lhs), Box::new(self.expr(arg)))
+                }
+            }
+            other => unreachable!("not a postfix operator: {other:?}"),
+        };
+        Spanned::new(kind, span)
+    }
+
+    fn exprs(&mut self, pair: Pair<'_, Rule>) -> Vec<Expr> {
+        inner(pair).map(|e| self.expr(e)).collect()
+    }
+
+    fn primary(&mut self, pair: Pair<'_, Rule>) -> Expr {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::int => {
+                let digits: String = pair.as_str().chars().filter(|c| *c != '_').collect();
+                match digits.parse::<i64>() {
+                    Ok(n) => ExprKind::Int(n),
+                    Err(_) => {
+                        self.errors.push(
+                            Diagnostic::new(Phase::Syntax, "integer literal is too large")
+                                .at(span, "does not fit in a 64-bit integer")
+                                .note("integers range from -9223372036854775808 to 9223372036854775807"),
+                        );
+                        ExprKind::Int(0)
+                    }
+                }
+            }
+            Rule::string => ExprKind::Str(unescape(pair.into_inner().next().unwrap().as_str())),
+            Rule::true_lit => ExprKind::Bool(true),
+            Rule::false_lit => ExprKind::Bool(false),
+            Rule::ident => ExprKind::Var(Rc::from(pair.as_str())),
+            Rule::if_expr => {
+                let mut parts = pair.into_inner().map(|e| Box::new(self.expr(e)));
+                let (c, a, b) = (parts.next(), parts.next(), parts.next());
+                ExprKind::If(c.unwrap(), a.unwrap(), b.unwrap())
+            }
+            Rule::paren => self.paren(pair),
+            Rule::list | Rule::set => {
+                let set = pair.as_rule() == Rule::set;
+                match inner(pair).next() {
+                    None if set => ExprKind::Set(Vec::new()),
+                    None => ExprKind::List(Vec::new()),
+                    Some(body) if body.as_rule() == Rule::items => {
+                        let items = self.exprs(body);
+                        if set {
+                            ExprKind::Set(items)
+                        } else {
+                            ExprKind::List(items)
+                        }
+                    }
+                    Some(body) => self.comprehension(set, body),
+                }
+            }
+            Rule::expr => return self.expr(pair),
+            other => unreachable!("not a primary expression: {other:?}"),
+        };
+        Spanned::new(kind, span)
+    }
+
+    fn paren(&mut self, pair: Pair<'_, Rule>) -> ExprKind {
+        let mut items = Vec::new();
+        let mut trailing_comma = false;
+        for part in inner(pair) {
+            match part.as_rule() {
+                Rule::expr => items.push(self.expr(part)),
+                Rule::trailing_comma => trailing_comma = true,
+                other => unreachable!("not part of a parenthesis: {other:?}"),
+            }
+        }
+        if items.len() == 1 && !trailing_comma {
+            ExprKind::Paren(Box::new(items.pop().unwrap()))
+        } else {
+            ExprKind::Tuple(items)
+        }
+    }
+
+    fn comprehension(&mut self, set: bool, pair: Pair<'_, Rule>) -> ExprKind {
+        let mut parts = pair.into_inner();
+        let elem = Box::new(self.expr(parts.next().unwrap()));
+        let clauses = parts
+            .map(|c| match c.as_rule() {
+                Rule::comp_for => Clause::For(self.binder(c)),
+                Rule::comp_if => Clause::If(self.expr(c.into_inner().next().unwrap())),
+                other => unreachable!("not a comprehension clause: {other:?}"),
+            })
+            .collect();
+        ExprKind::Comprehension { set, elem, clauses }
+    }
+}
+
+fn binop(rule: Rule) -> BinOp {
+    match rule {
+        Rule::or_op => BinOp::Or,
+        Rule::and_op => BinOp::And,
+        Rule::in_op => BinOp::In,
+        Rule::not_in_op => BinOp::NotIn,
+        Rule::eq_op => BinOp::Eq,
+        Rule::ne_op => BinOp::Ne,
+        Rule::lt_op => BinOp::Lt,
+        Rule::le_op => BinOp::Le,
+        Rule::gt_op => BinOp::Gt,
+        Rule::ge_op => BinOp::Ge,
+        Rule::range_op => BinOp::Range,
+        Rule::range_incl_op => BinOp::RangeIncl,
+        Rule::bor_op => BinOp::BitOr,
+        Rule::bxor_op => BinOp::BitXor,
+        Rule::band_op => BinOp::BitAnd,
+        Rule::shl_op => BinOp::Shl,
+        Rule::shr_op => BinOp::Shr,
+        Rule::add_op => BinOp::Add,
+        Rule::sub_op => BinOp::Sub,
+        Rule::mul_op => BinOp::Mul,
+        Rule::div_op => BinOp::Div,
+        Rule::rem_op => BinOp::Rem,
+        Rule::pow_op => BinOp::Pow,
+        other => unreachable!("not an infix operator: {other:?}"),
+    }
+}
+
+fn unescape(raw: &str) -> Rc<str> {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    Rc::from(out)
+}
+
+/// Words a user understands for what the parser was looking for.
+fn describe(rule: Rule) -> Option<&'static str> {
+    use Rule::*;
+    Some(match rule {
+        expr | expr_stmt | if_expr | int | string | true_lit | false_lit | paren | list | set
+        | not_op | neg_op | bnot_op | heap_op => "an expression",
+        ident => "a name",
+        params => "a parameter list `(...)`",
+        binders => "move binders `(x in ...)`",
+        binder => "a binder `x in ...`",
+        tuple_pattern => "a pattern",
+        guard => "a guard `if ...`",
+        arrow => "`->` and a move target",
+        move_rule => "`move`",
+        game_def | fn_def | let_def | expect_stmt => "a statement",
+        lparen => "`(`",
+        rparen => "`)`",
+        lbracket => "`[`",
+        rbracket => "`]`",
+        lbrace => "`{`",
+        rbrace => "`}`",
+        call | index => "`(` or `[`",
+        comp_for => "`for`",
+        comp_if => "`if`",
+        items | comprehension => "an expression",
+        EOI => "the end of the statement",
+        or_op | and_op | in_op | not_in_op | eq_op | ne_op | le_op | ge_op | shl_op | shr_op
+        | lt_op | gt_op | range_incl_op | range_op | bor_op | bxor_op | band_op | add_op
+        | sub_op | pow_op | mul_op | div_op | rem_op => "an operator",
+        _ => return None,
+    })
+}
+
+fn syntax_error(file: FileId, src: &str, err: pest::error::Error<Rule>) -> Diagnostic {
+    let (start, end) = match err.location {
+        pest::error::InputLocation::Pos(p) => (p, p),
+        pest::error::InputLocation::Span((s, e)) => (s, e),
+    };
+    // Point at the offending token (or the end of the input) rather than
+    // at an empty position, so the label is visible.
+    let end = if end > start {
+        end
+    } else {
+        src[start..]
+            .char_indices()
+            .nth(1)
+            .map_or(src.len(), |(i, _)| start + i)
+    };
+    let span = Span::new(file, start, end);
+    let found = match src[start..].chars().next() {
+        None => "the end of the input".to_string(),
+        Some('\n') => "the end of the line".to_string(),
+        Some(_) => {
+            let token: String = src[start..]
+                .chars()
+                .take_while(|c| !c.is_whitespace())
+                .take(12)
+                .collect();
+            format!("`{token}`")
+        }
+    };
+    let mut expected: Vec<&str> = match &err.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            positives.iter().filter_map(|r| describe(*r)).collect()
+        }
+        pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    expected.sort();
+    expected.dedup();
+    let label = match expected.as_slice() {
+        [] => format!("unexpected {found}"),
+        [one] => format!("expected {one}"),
+        [init @ .., last] => format!("expected {} or {last}", init.join(", ")),
+    };
+    Diagnostic::new(Phase::Syntax, format!("syntax error: unexpected {found}")).at(span, label)
+}
+
+#[cfg(test)]
+mod tests;
