@@ -1,3 +1,58 @@
+//! grundy: an interpreter for a small declarative language of impartial
+//! combinatorial games. Rules go in; Sprague–Grundy values, winners and
+//! winning moves come out.
+//!
+//! The pipeline, one module per phase: [`syntax`] (text to AST), [`check`]
+//! (names, arity, scopes), [`lower`] (AST to slot-indexed IR), [`graph`]
+//! (positions interned to dense ids, moves generated from the rules) and
+//! [`eval`] (nim-values by an explicit-stack search). A [`session::Session`]
+//! runs them in order:
+//!
+//! ```
+//! let out = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+//! let mut session = grundy::session::Session::new(
+//!     Box::new(grundy::SharedBuffer(out.clone())),
+//!     Box::new(std::io::sink()),
+//! );
+//! let outcome = session.run("nim.game", "
+//! game nim(n) {
+//!     move take(k in 1..=n) -> nim(n - k)
+//! }
+//! value(nim(3) + nim(4) + nim(5))
+//! ");
+//! assert_eq!(outcome.exit_code(), 0);
+//! assert_eq!(String::from_utf8(out.borrow().clone()).unwrap(), "2\n");
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod builtins;
+pub mod check;
+pub mod defs;
 pub mod diag;
+pub mod eval;
+pub mod graph;
+pub mod interp;
+pub mod ir;
+pub mod lower;
+pub mod session;
+mod show;
 pub mod span;
 pub mod syntax;
+mod table;
+pub mod value;
+
+/// A writer into a shared buffer, to capture a session's output.
+#[derive(Clone, Default)]
+pub struct SharedBuffer(pub std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl std::io::Write for SharedBuffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

@@ -1,3 +1,126 @@
+//! The `grundy` command line: `run`, `check` and `eval`.
+
+use clap::{Parser, Subcommand};
+use grundy::session::{Outcome, Session, exit};
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+
+/// Write the rules of impartial games; ask who wins.
+#[derive(Parser)]
+#[command(name = "grundy", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+
+    /// Stop with an error after this many positions (guards against runaway rules).
+    #[arg(long, global = true, default_value_t = 50_000_000, value_name = "N")]
+    max_states: usize,
+
+    /// Color diagnostics: auto (only on a terminal, and never with NO_COLOR), always, never.
+    #[arg(long, global = true, default_value = "auto", value_name = "WHEN")]
+    color: ColorChoice,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run scripts in order, printing each bare expression's value (`-` reads stdin).
+    Run {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+    /// Parse and check scripts without evaluating anything.
+    Check {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+    /// Load the files, then evaluate one expression and print it.
+    Eval {
+        /// The expression, e.g. `value(kayles(10))`.
+        #[arg(short = 'e', long = "expr", value_name = "EXPR")]
+        expr: String,
+        #[arg(value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+}
+
+fn read_source(path: &PathBuf) -> Result<(String, String), String> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(("<stdin>".into(), text));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    Ok((path.display().to_string(), text))
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+        }
+    }
+}
+
+/// Runs `each` over the files in order, stopping at the first error.
+fn for_files(session: &mut Session, files: &[PathBuf], each: fn(&mut Session, &str, &str) -> Outcome) -> Result<Outcome, i32> {
+    let mut total = Outcome::default();
+    for path in files {
+        let (name, text) = read_source(path).map_err(|msg| {
+            eprintln!("error: {msg}");
+            exit::USAGE
+        })?;
+        total.merge(each(session, &name, &text));
+        if total.error.is_some() {
+            break;
+        }
+    }
+    Ok(total)
+}
+
+fn main_with(cli: Cli) -> i32 {
+    let stdout = std::io::BufWriter::new(std::io::stdout());
+    let mut session = Session::new(Box::new(stdout), Box::new(std::io::stderr()));
+    session.color = use_color(cli.color);
+    session.machine.limits.max_states = cli.max_states;
+    let result = match &cli.command {
+        Command::Run { files } => for_files(&mut session, files, Session::run),
+        Command::Check { files } => for_files(&mut session, files, Session::check),
+        Command::Eval { expr, files } => for_files(&mut session, files, Session::run).map(|loaded| {
+            if loaded.error.is_some() {
+                loaded
+            } else {
+                let mut total = loaded;
+                total.merge(session.eval(expr));
+                total
+            }
+        }),
+    };
+    match result {
+        Ok(outcome) => outcome.exit_code(),
+        Err(code) => code,
+    }
+}
+
 fn main() {
-    println!("Hello, world!");
+    let cli = Cli::parse();
+    // The evaluator needs no deep stack, but user functions may recurse
+    // (up to the depth limit): give the interpreter room for that.
+    let worker = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || main_with(cli))
+        .expect("cannot start the interpreter thread");
+    let code = worker.join().unwrap_or(exit::SCRIPT_ERROR);
+    std::process::exit(code);
 }

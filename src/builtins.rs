@@ -1,0 +1,324 @@
+//! The built-in functions: their names and arities (used by `check` and
+//! `lower`), and their implementations (called by the interpreter).
+
+/// Every built-in function of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    Len,
+    Min,
+    Max,
+    Abs,
+    Sum,
+    All,
+    Any,
+    Sorted,
+    Reversed,
+    Enumerate,
+    Zip,
+    List,
+    Set,
+    Str,
+    Mex,
+    Print,
+    /// `value(P)`: the nim-value of a position.
+    Value,
+    /// `winner(P)`: "first" or "second".
+    Winner,
+    /// `moves(P)`: every move, its result and value, winning ones marked.
+    Moves,
+    /// `options(P)`: the positions one move away.
+    Options,
+    /// `table(game, range[, range])`: a nim-sequence or a grid of values.
+    Table,
+}
+
+impl Builtin {
+    pub const ALL: [Builtin; 21] = [
+        Builtin::Len,
+        Builtin::Min,
+        Builtin::Max,
+        Builtin::Abs,
+        Builtin::Sum,
+        Builtin::All,
+        Builtin::Any,
+        Builtin::Sorted,
+        Builtin::Reversed,
+        Builtin::Enumerate,
+        Builtin::Zip,
+        Builtin::List,
+        Builtin::Set,
+        Builtin::Str,
+        Builtin::Mex,
+        Builtin::Print,
+        Builtin::Value,
+        Builtin::Winner,
+        Builtin::Moves,
+        Builtin::Options,
+        Builtin::Table,
+    ];
+
+    pub fn name(self) -> &'static str {
+        use Builtin::*;
+        match self {
+            Len => "len",
+            Min => "min",
+            Max => "max",
+            Abs => "abs",
+            Sum => "sum",
+            All => "all",
+            Any => "any",
+            Sorted => "sorted",
+            Reversed => "reversed",
+            Enumerate => "enumerate",
+            Zip => "zip",
+            List => "list",
+            Set => "set",
+            Str => "str",
+            Mex => "mex",
+            Print => "print",
+            Value => "value",
+            Winner => "winner",
+            Moves => "moves",
+            Options => "options",
+            Table => "table",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// Smallest and largest number of arguments (`None`: no upper bound).
+    pub fn arity(self) -> (usize, Option<usize>) {
+        use Builtin::*;
+        match self {
+            Len | Abs | Sum | All | Any | Sorted | Reversed | Enumerate | List | Set | Str
+            | Mex | Value | Winner | Moves | Options => (1, Some(1)),
+            Min | Max => (1, None),
+            Zip => (2, None),
+            Print => (0, None),
+            Table => (2, Some(3)),
+        }
+    }
+
+    /// Queries evaluate games; they make no sense inside a move rule, where
+    /// the game being defined is still being expanded.
+    pub fn is_query(self) -> bool {
+        matches!(
+            self,
+            Builtin::Value | Builtin::Winner | Builtin::Moves | Builtin::Options | Builtin::Table
+        )
+    }
+}
+
+use crate::interp::{Machine, RtResult, error};
+use crate::span::Span;
+use crate::value::{Position, Report, Value};
+use std::rc::Rc;
+
+impl Machine {
+    /// Runs a built-in on evaluated arguments (`spans` are theirs, `span` the call's).
+    pub fn call_builtin(&mut self, b: Builtin, args: Vec<Value>, spans: &[Span], span: Span) -> RtResult<Value> {
+        let (min, max) = b.arity();
+        if args.len() < min || max.is_some_and(|max| args.len() > max) {
+            return Err(error(
+                span,
+                format!("`{}` cannot take {} arguments", b.name(), args.len()),
+                "this call",
+            ));
+        }
+        let arg = |i: usize| (&args[i], spans[i]);
+        Ok(match b {
+            Builtin::Len => Value::Int(self.len_of(&args[0], spans[0])?),
+            Builtin::Min | Builtin::Max => self.extremum(b, &args, spans)?,
+            Builtin::Abs => match &args[0] {
+                Value::Int(n) => Value::Int(n.checked_abs().ok_or_else(|| {
+                    error(span, "integer overflow", "the absolute value does not fit in 64 bits")
+                })?),
+                other => return Err(self.expected(spans[0], "an integer", other)),
+            },
+            Builtin::Sum => self.sum(arg(0))?,
+            Builtin::All | Builtin::Any => {
+                let items = self.items(&args[0], spans[0])?;
+                let mut result = b == Builtin::All;
+                for item in items.iter() {
+                    let Value::Bool(x) = item else {
+                        return Err(self.expected(spans[0], "a collection of booleans", item));
+                    };
+                    if *x != result {
+                        result = *x;
+                        break;
+                    }
+                }
+                Value::Bool(result)
+            }
+            Builtin::Sorted => {
+                let mut items: Vec<Value> = self.items(&args[0], spans[0])?.iter().cloned().collect();
+                items.sort();
+                Value::list(items)
+            }
+            Builtin::Reversed => {
+                Value::list(self.items(&args[0], spans[0])?.iter().rev().cloned().collect())
+            }
+            Builtin::Enumerate => Value::list(
+                self.items(&args[0], spans[0])?
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| Value::Tuple(Rc::from([Value::Int(i as i64), v.clone()])))
+                    .collect(),
+            ),
+            Builtin::Zip => self.zip(&args, spans)?,
+            Builtin::List => Value::list(self.items(&args[0], spans[0])?.iter().cloned().collect()),
+            Builtin::Set => Value::Set(Rc::new(self.items(&args[0], spans[0])?.iter().cloned().collect())),
+            Builtin::Str => Value::str(&self.show_top(&args[0])),
+            Builtin::Mex => {
+                let mut seen = rustc_hash::FxHashSet::default();
+                for v in self.items(&args[0], spans[0])?.iter() {
+                    match v {
+                        Value::Int(n) => seen.insert(*n),
+                        other => return Err(self.expected(spans[0], "a collection of integers", other)),
+                    };
+                }
+                Value::Int((0..).find(|k| !seen.contains(k)).expect("a finite set misses some integer"))
+            }
+            Builtin::Print => {
+                let text: Vec<String> = args.iter().map(|a| self.show_top(a)).collect();
+                let _ = writeln!(self.out, "{}", text.join(" "));
+                Value::Tuple(Rc::from([]))
+            }
+            Builtin::Value => Value::Int(self.value_of(&args[0], spans[0])? as i64),
+            Builtin::Winner => {
+                let v = self.value_of(&args[0], spans[0])?;
+                Value::str(if v == 0 { "second" } else { "first" })
+            }
+            Builtin::Moves => self.moves_report(arg(0))?,
+            Builtin::Options => {
+                let p = self.to_position(&args[0], spans[0], "the argument of `options`")?;
+                let moves = self.moves_of(&p)?;
+                Value::list(moves.into_iter().map(|m| Value::Pos(m.result)).collect())
+            }
+            Builtin::Table => self.table(&args, spans)?,
+        })
+    }
+
+    fn expected(&self, span: Span, what: &str, found: &Value) -> Box<crate::diag::Diagnostic> {
+        error(
+            span,
+            format!("expected {what}, found {}", found.type_name()),
+            format!("this contains {}", self.show(found)),
+        )
+    }
+
+    fn extremum(&mut self, b: Builtin, args: &[Value], spans: &[Span]) -> RtResult<Value> {
+        let items: Vec<Value> = if args.len() == 1 {
+            self.items(&args[0], spans[0])?.iter().cloned().collect()
+        } else {
+            args.to_vec()
+        };
+        let best = if b == Builtin::Min {
+            items.into_iter().min()
+        } else {
+            items.into_iter().max()
+        };
+        best.ok_or_else(|| {
+            error(spans[0], format!("`{}` of an empty collection", b.name()), "this is empty")
+        })
+    }
+
+    /// `sum(xs)`: integers add up; positions form their disjunctive sum.
+    fn sum(&mut self, (xs, span): (&Value, Span)) -> RtResult<Value> {
+        let items = self.items(xs, span)?;
+        if items.iter().any(|v| matches!(v, Value::Pos(_))) {
+            let mut total = Vec::new();
+            for v in items.iter() {
+                let p = self.to_position(v, span, "every item of a sum of positions")?;
+                total.extend_from_slice(p.components());
+            }
+            return Ok(Value::Pos(Position::from_components(total)));
+        }
+        let mut total: i64 = 0;
+        for v in items.iter() {
+            let Value::Int(n) = v else {
+                return Err(self.expected(span, "integers or positions to sum", v));
+            };
+            total = total
+                .checked_add(*n)
+                .ok_or_else(|| error(span, "integer overflow", "the sum does not fit in 64 bits"))?;
+        }
+        Ok(Value::Int(total))
+    }
+
+    fn zip(&mut self, args: &[Value], spans: &[Span]) -> RtResult<Value> {
+        let lists: Vec<Vec<Value>> = args
+            .iter()
+            .zip(spans)
+            .map(|(a, s)| Ok(self.items(a, *s)?.iter().cloned().collect()))
+            .collect::<RtResult<_>>()?;
+        let len = lists.iter().map(Vec::len).min().unwrap_or(0);
+        Ok(Value::list(
+            (0..len)
+                .map(|i| Value::Tuple(lists.iter().map(|l| l[i].clone()).collect()))
+                .collect(),
+        ))
+    }
+
+    /// `moves(P)`: a list of (component, move, result, value) that prints
+    /// as a table with the winning moves marked.
+    fn moves_report(&mut self, (p, span): (&Value, Span)) -> RtResult<Value> {
+        let p = self.to_position(p, span, "the argument of `moves`")?;
+        let value = self.position_value(&p)?;
+        let moves = self.moves_of(&p)?;
+        let mut rows = vec![[
+            "component".to_string(),
+            "move".to_string(),
+            "result".to_string(),
+            "value".to_string(),
+        ]];
+        let mut items = Vec::new();
+        for m in &moves {
+            let comp = Position::from_components(vec![p.components()[m.component]]);
+            rows.push([
+                self.show_position(&comp),
+                m.name.clone(),
+                self.show_position(&m.result),
+                m.value.to_string(),
+            ]);
+            items.push(Value::Tuple(Rc::from([
+                Value::Pos(comp),
+                Value::str(&m.name),
+                Value::Pos(m.result.clone()),
+                Value::Int(m.value as i64),
+            ])));
+        }
+        let winning = moves.iter().filter(|m| m.value == 0).count();
+        let verdict = match (value, moves.len()) {
+            (_, 0) => "no moves: the player to move loses".to_string(),
+            (0, n) => format!("the second player wins: none of the {n} moves wins"),
+            (_, n) => format!("the first player wins with {winning} of {n} moves"),
+        };
+        let mut text = format!("{}: value {value}, {verdict}", self.show_position(&p));
+        if !moves.is_empty() {
+            let widths: Vec<usize> = (0..4).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap()).collect();
+            for (i, row) in rows.iter().enumerate() {
+                let line = format!(
+                    "\n  {:w0$}   {:w1$}   {:w2$}   {:>w3$}",
+                    row[0],
+                    row[1],
+                    row[2],
+                    row[3],
+                    w0 = widths[0],
+                    w1 = widths[1],
+                    w2 = widths[2],
+                    w3 = widths[3]
+                );
+                text.push_str(line.trim_end());
+                if i > 0 && moves[i - 1].value == 0 {
+                    text.push_str("   <- wins");
+                }
+            }
+        }
+        Ok(Value::Report(Rc::new(Report { items, text })))
+    }
+}
+
+use std::io::Write as _;

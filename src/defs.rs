@@ -1,0 +1,98 @@
+//! The definitions a session has accumulated: games, functions and
+//! constants, by name and by dense index. Lowering fills it; the
+//! interpreter reads it. A later definition of the same name replaces the
+//! earlier one in place, so every reference to it sees the new rules.
+
+use crate::check::Known;
+use crate::ir::{FnId, FnIr, GameIr, LetId};
+use crate::span::Span;
+use crate::value::{GameId, Value};
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Global {
+    Game(GameId),
+    Fn(FnId),
+    Let(LetId),
+}
+
+#[derive(Debug)]
+pub struct LetSlot {
+    pub name: Rc<str>,
+    pub value: Option<Value>,
+    pub span: Span,
+}
+
+#[derive(Default, Debug)]
+pub struct Defs {
+    pub names: FxHashMap<Rc<str>, Global>,
+    /// `None` only between declaring a game and lowering its rules.
+    pub games: Vec<Option<Rc<GameIr>>>,
+    pub fns: Vec<Option<Rc<FnIr>>>,
+    pub lets: Vec<LetSlot>,
+}
+
+impl Defs {
+    pub fn lookup(&self, name: &str) -> Option<Global> {
+        self.names.get(name).copied()
+    }
+
+    /// What `check` needs to know of a name defined by an earlier unit.
+    pub fn known(&self, name: &str) -> Option<Known> {
+        Some(match self.lookup(name)? {
+            Global::Game(g) => Known::Game {
+                arity: self.game(g).map_or(0, |g| g.arity),
+            },
+            Global::Fn(f) => Known::Fn {
+                arity: self.fns[f as usize].as_ref().map_or(0, |f| f.arity),
+            },
+            Global::Let(_) => Known::Let,
+        })
+    }
+
+    pub fn game(&self, id: GameId) -> Option<&Rc<GameIr>> {
+        self.games.get(id as usize).and_then(|g| g.as_ref())
+    }
+
+    pub fn game_name(&self, id: GameId) -> &str {
+        self.game(id).map_or("?", |g| &g.name)
+    }
+
+    /// The id for a game named `name`: the existing one if the name already
+    /// is a game (so references to it follow the new rules), else a new one.
+    pub fn declare_game(&mut self, name: &Rc<str>) -> GameId {
+        if let Some(Global::Game(id)) = self.lookup(name) {
+            return id;
+        }
+        self.games.push(None);
+        let id = self.games.len() as GameId - 1;
+        self.names.insert(name.clone(), Global::Game(id));
+        id
+    }
+
+    pub fn declare_fn(&mut self, name: &Rc<str>) -> FnId {
+        if let Some(Global::Fn(id)) = self.lookup(name) {
+            return id;
+        }
+        self.fns.push(None);
+        let id = self.fns.len() as FnId - 1;
+        self.names.insert(name.clone(), Global::Fn(id));
+        id
+    }
+
+    pub fn declare_let(&mut self, name: &Rc<str>, span: Span) -> LetId {
+        if let Some(Global::Let(id)) = self.lookup(name) {
+            self.lets[id as usize].span = span;
+            return id;
+        }
+        self.lets.push(LetSlot {
+            name: name.clone(),
+            value: None,
+            span,
+        });
+        let id = self.lets.len() as LetId - 1;
+        self.names.insert(name.clone(), Global::Let(id));
+        id
+    }
+}

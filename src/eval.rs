@@ -1,0 +1,255 @@
+//! Phase 5: Sprague–Grundy values and the queries built on them.
+//!
+//! The value of a node is the mex of its options' values; an option's value
+//! is the xor of its components' values (heaps count as their size). The
+//! walk is an explicit depth-first search with its own stack, so a chain of
+//! millions of positions needs no Rust stack, and every value is kept in the
+//! graph: a node is evaluated once per session.
+
+use crate::diag::Diagnostic;
+use crate::graph::{self, IN_PROGRESS, MoveSink, UNKNOWN, cycle_error};
+use crate::interp::{Machine, RtResult};
+use crate::ir::MoveIr;
+use crate::span::Span;
+use crate::value::{Component, NodeId, Position, Value};
+use std::rc::Rc;
+
+/// Options of the nodes on the search path, stored flat: each option is a
+/// constant (the xor of its heaps) and a run of node components.
+#[derive(Default)]
+struct Arena {
+    nodes: Vec<NodeId>,
+    /// Per option: (xor of its heaps, end of its nodes in `nodes`).
+    options: Vec<(u64, u32)>,
+}
+
+impl MoveSink for Arena {
+    fn option(&mut self, _rule: &MoveIr, _frame: &[Value], target: &[Component]) {
+        let mut heaps = 0;
+        for c in target {
+            match c {
+                Component::Heap(k) => heaps ^= k,
+                Component::Node(n) => self.nodes.push(*n),
+            }
+        }
+        self.options.push((heaps, self.nodes.len() as u32));
+    }
+}
+
+/// A node being evaluated: where its options start in the arena, and the
+/// next of its components to make sure of.
+struct Frame {
+    node: NodeId,
+    first_option: usize,
+    first_node: usize,
+    cursor: usize,
+}
+
+/// The smallest value not marked, over reusable stamped marks.
+#[derive(Default)]
+struct Mex {
+    marks: Vec<u32>,
+    stamp: u32,
+}
+
+impl Mex {
+    fn of(&mut self, values: impl Iterator<Item = u64>, count: usize) -> u64 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+        if self.marks.len() < count + 1 {
+            self.marks.resize(count + 1, 0);
+        }
+        for v in values {
+            // A value above the number of options cannot be the mex.
+            if v <= count as u64 {
+                self.marks[v as usize] = self.stamp;
+            }
+        }
+        (0..).find(|&v| self.marks[v] != self.stamp).unwrap() as u64
+    }
+}
+
+impl Machine {
+    /// The nim-value of one node, evaluating whatever it depends on.
+    pub fn node_value(&mut self, root: NodeId) -> RtResult<u64> {
+        let known = self.graph.value(root);
+        if known < IN_PROGRESS {
+            return Ok(known);
+        }
+        if known == IN_PROGRESS {
+            return Err(cycle_error(vec![self.show_node(root), self.show_node(root)]));
+        }
+        let mut arena = Arena::default();
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut mex = Mex::default();
+        let result = self.search(root, &mut arena, &mut stack, &mut mex);
+        if result.is_err() {
+            // Leave no node marked as in progress behind an error.
+            for frame in &stack {
+                self.graph.set_value(frame.node, UNKNOWN);
+            }
+        }
+        result
+    }
+
+    fn open(&mut self, node: NodeId, arena: &mut Arena, stack: &mut Vec<Frame>) -> RtResult<()> {
+        self.graph.set_value(node, IN_PROGRESS);
+        let first_option = arena.options.len();
+        let first_node = arena.nodes.len();
+        stack.push(Frame {
+            node,
+            first_option,
+            first_node,
+            cursor: first_node,
+        });
+        graph::expand(self, node, arena)
+    }
+
+    fn search(&mut self, root: NodeId, arena: &mut Arena, stack: &mut Vec<Frame>, mex: &mut Mex) -> RtResult<u64> {
+        self.open(root, arena, stack)?;
+        loop {
+            let frame = stack.last_mut().expect("the loop returns when the stack empties");
+            let mut next = None;
+            while frame.cursor < arena.nodes.len() {
+                let child = arena.nodes[frame.cursor];
+                match self.graph.value(child) {
+                    UNKNOWN => {
+                        next = Some(child);
+                        break;
+                    }
+                    IN_PROGRESS => return Err(self.cycle(stack, child)),
+                    _ => frame.cursor += 1,
+                }
+            }
+            if let Some(child) = next {
+                self.open(child, arena, stack)?;
+                continue;
+            }
+            let frame = stack.pop().unwrap();
+            let value = self.mex_of(frame.first_option, arena, mex);
+            self.graph.set_value(frame.node, value);
+            arena.options.truncate(frame.first_option);
+            arena.nodes.truncate(frame.first_node);
+            if stack.is_empty() {
+                return Ok(value);
+            }
+        }
+    }
+
+    fn mex_of(&self, first_option: usize, arena: &Arena, mex: &mut Mex) -> u64 {
+        let options = &arena.options[first_option..];
+        let mut start = match first_option {
+            0 => 0,
+            i => arena.options[i - 1].1 as usize,
+        };
+        let graph = &self.graph;
+        let values = options.iter().map(|&(heaps, end)| {
+            let run = &arena.nodes[start..end as usize];
+            start = end as usize;
+            run.iter().fold(heaps, |acc, n| acc ^ graph.value(*n))
+        });
+        mex.of(values, options.len())
+    }
+
+    fn cycle(&self, stack: &[Frame], repeated: NodeId) -> Box<Diagnostic> {
+        let from = stack.iter().rposition(|f| f.node == repeated).unwrap_or(0);
+        let mut path: Vec<String> = stack[from..].iter().map(|f| self.show_node(f.node)).collect();
+        path.push(self.show_node(repeated));
+        cycle_error(path)
+    }
+
+    /// The nim-value of a position: the xor of its components' values.
+    pub fn position_value(&mut self, p: &Position) -> RtResult<u64> {
+        let mut total = 0;
+        for c in p.components() {
+            total ^= match c {
+                Component::Heap(k) => *k,
+                Component::Node(n) => self.node_value(*n)?,
+            };
+        }
+        Ok(total)
+    }
+
+    /// Every move of a position, in rule order for each component.
+    pub fn moves_of(&mut self, p: &Position) -> RtResult<Vec<MoveInfo>> {
+        let mut out = Vec::new();
+        for (i, c) in p.components().iter().enumerate() {
+            let moves = match c {
+                Component::Heap(k) => (0..*k)
+                    .map(|j| (format!("take({})", k - j), vec![Component::Heap(j)]))
+                    .collect(),
+                Component::Node(n) => {
+                    let mut recorder = Recorder::default();
+                    graph::expand(self, *n, &mut recorder)?;
+                    recorder.named(self)
+                }
+            };
+            for (name, by) in moves {
+                let result = p.replace(i, &by);
+                let value = self.position_value(&result)?;
+                out.push(MoveInfo {
+                    component: i,
+                    name,
+                    result,
+                    value,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The result of `value(P)` on anything that is a position.
+    pub fn value_of(&mut self, v: &Value, span: Span) -> RtResult<u64> {
+        let p = self.to_position(v, span, "the argument of a query")?;
+        self.position_value(&p)
+    }
+}
+
+/// One move of a position, as `moves(P)` reports it.
+pub struct MoveInfo {
+    /// Which component of the sum the move is made in.
+    pub component: usize,
+    /// The rule's name with its bindings, e.g. `knock(k=1, a=2)`.
+    pub name: String,
+    pub result: Position,
+    pub value: u64,
+}
+
+/// Keeps each move's rule, binder values and target, to name it later.
+#[derive(Default)]
+struct Recorder {
+    moves: Vec<(Rc<str>, Vec<(Rc<str>, Value)>, Vec<Component>)>,
+}
+
+impl MoveSink for Recorder {
+    fn option(&mut self, rule: &MoveIr, frame: &[Value], target: &[Component]) {
+        let bindings = rule
+            .shown
+            .iter()
+            .map(|(name, slot)| (name.clone(), frame[*slot as usize].clone()))
+            .collect();
+        self.moves.push((rule.name.clone(), bindings, target.to_vec()));
+    }
+}
+
+impl Recorder {
+    /// Each move as `name(x=1, y=2)` with its target.
+    fn named(self, m: &Machine) -> Vec<(String, Vec<Component>)> {
+        self.moves
+            .into_iter()
+            .map(|(name, bindings, target)| {
+                if bindings.is_empty() {
+                    return (name.to_string(), target);
+                }
+                let shown: Vec<String> = bindings
+                    .iter()
+                    .map(|(n, v)| format!("{n}={}", m.show(v)))
+                    .collect();
+                (format!("{name}({})", shown.join(", ")), target)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,611 @@
+//! The interpreter of lowered expressions: the [`Machine`] holds the
+//! session's definitions and transition graph, and evaluates IR in a frame
+//! of slots. Move generation ([`crate::graph::expand`]) and the queries
+//! ([`crate::eval`]) call into it; it calls back into them for `value(...)`.
+
+use crate::defs::Defs;
+use crate::diag::{Diagnostic, Phase};
+use crate::graph::Graph;
+use crate::ir::*;
+use crate::span::Span;
+use crate::syntax::ast::{BinOp, UnOp};
+use crate::value::{Component, GameId, NodeId, Position, Value};
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::rc::Rc;
+
+/// Errors are boxed so that `Result<Value, _>` stays small on hot paths.
+pub type RtResult<T> = Result<T, Box<Diagnostic>>;
+
+/// Limits that turn runaway rule sets into errors instead of hangs.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Positions interned over the whole session.
+    pub max_states: usize,
+    /// Nested calls of user functions.
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_states: 50_000_000,
+            max_depth: 10_000,
+        }
+    }
+}
+
+pub struct Machine {
+    pub defs: Defs,
+    pub graph: Graph,
+    pub limits: Limits,
+    depth: usize,
+    /// Where `print(...)` writes.
+    pub out: Box<dyn Write>,
+}
+
+pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Diagnostic> {
+    Box::new(Diagnostic::new(Phase::Runtime, message).at(span, label))
+}
+
+fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diagnostic> {
+    error(
+        span,
+        format!("expected {expected}, found {}", found.type_name()),
+        format!("this is {}", found.type_name()),
+    )
+}
+
+/// A sequence to iterate over, held as a list.
+pub struct Items(Value);
+
+impl Items {
+    pub fn iter(&self) -> std::slice::Iter<'_, Value> {
+        self.0.as_slice().unwrap_or(&[]).iter()
+    }
+}
+
+impl Machine {
+    pub fn new(out: Box<dyn Write>) -> Machine {
+        Machine {
+            defs: Defs::default(),
+            graph: Graph::default(),
+            limits: Limits::default(),
+            depth: 0,
+            out,
+        }
+    }
+
+    pub fn game_ir(&self, id: GameId) -> Rc<GameIr> {
+        self.defs
+            .game(id)
+            .cloned()
+            .expect("lowering defines every game it declares")
+    }
+
+    pub fn eval(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
+        Ok(match &ir.kind {
+            IrKind::Const(v) => v.clone(),
+            IrKind::Local(slot) => frame[*slot as usize].clone(),
+            IrKind::Global(id) => self.global(*id, ir.span)?,
+            IrKind::Tuple(items) => Value::Tuple(self.eval_all(items, frame)?.into()),
+            IrKind::List(items) => Value::list(self.eval_all(items, frame)?),
+            IrKind::Set(items) => {
+                Value::Set(Rc::new(self.eval_all(items, frame)?.into_iter().collect()))
+            }
+            IrKind::Comprehension { set, elem, clauses } => {
+                let mut out = Vec::new();
+                self.comprehension(clauses, elem, frame, &mut out)?;
+                if *set {
+                    Value::Set(Rc::new(out.into_iter().collect()))
+                } else {
+                    Value::list(out)
+                }
+            }
+            IrKind::Unary(op, x) => {
+                let v = self.eval(x, frame)?;
+                self.unary(*op, v, ir.span)?
+            }
+            IrKind::Binary(BinOp::And, l, r) => {
+                Value::Bool(self.truth(l, frame)? && self.truth(r, frame)?)
+            }
+            IrKind::Binary(BinOp::Or, l, r) => {
+                Value::Bool(self.truth(l, frame)? || self.truth(r, frame)?)
+            }
+            IrKind::Binary(op, l, r) => {
+                let a = self.eval(l, frame)?;
+                let b = self.eval(r, frame)?;
+                self.binary(*op, a, b, ir.span)?
+            }
+            IrKind::If(c, a, b) => {
+                if self.truth(c, frame)? {
+                    self.eval(a, frame)?
+                } else {
+                    self.eval(b, frame)?
+                }
+            }
+            IrKind::CallFn(f, args) => {
+                let args = self.eval_all(args, frame)?;
+                self.call_fn(*f, args, ir.span)?
+            }
+            IrKind::CallBuiltin(b, args) => {
+                let values = self.eval_all(args, frame)?;
+                let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+                self.call_builtin(*b, values, &spans, ir.span)?
+            }
+            IrKind::Apply(game, args) => {
+                let node = self.apply(*game, args, frame, ir.span)?;
+                Value::Pos(Position::from_components(vec![Component::Node(node)]))
+            }
+            IrKind::CallValue(callee, args) => {
+                let callee_value = self.eval(callee, frame)?;
+                let Value::Game(game) = callee_value else {
+                    return Err(type_error(callee.span, "a game or function to call", &callee_value));
+                };
+                let node = self.apply(game, args, frame, ir.span)?;
+                Value::Pos(Position::from_components(vec![Component::Node(node)]))
+            }
+            IrKind::Index(x, i) => {
+                let x = self.eval(x, frame)?;
+                let i = self.eval(i, frame)?;
+                self.index(x, i, ir.span)?
+            }
+            IrKind::Slice(x, lo, hi) => self.slice(x, lo.as_deref(), hi.as_deref(), frame)?,
+        })
+    }
+
+    fn eval_all(&mut self, items: &[Ir], frame: &mut [Value]) -> RtResult<Vec<Value>> {
+        items.iter().map(|e| self.eval(e, frame)).collect()
+    }
+
+    fn global(&self, id: LetId, span: Span) -> RtResult<Value> {
+        let slot = &self.defs.lets[id as usize];
+        slot.value.clone().ok_or_else(|| {
+            error(
+                span,
+                format!("`{}` is used before its definition has run", slot.name),
+                "not defined yet",
+            )
+            .also(slot.span, "defined here")
+            .into()
+        })
+        .map_err(|e: Box<Diagnostic>| e)
+    }
+
+    /// Evaluates a condition, which must be a boolean.
+    pub fn truth(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<bool> {
+        match self.eval(ir, frame)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(type_error(ir.span, "a boolean (true or false)", &other)),
+        }
+    }
+
+    fn comprehension(
+        &mut self,
+        clauses: &[ClauseIr],
+        elem: &Ir,
+        frame: &mut [Value],
+        out: &mut Vec<Value>,
+    ) -> RtResult<()> {
+        match clauses.split_first() {
+            None => out.push(self.eval(elem, frame)?),
+            Some((ClauseIr::If(cond), rest)) => {
+                if self.truth(cond, frame)? {
+                    self.comprehension(rest, elem, frame, out)?;
+                }
+            }
+            Some((ClauseIr::For(pattern, domain), rest)) => {
+                let d = self.eval(domain, frame)?;
+                if let (PatIr::Slot(slot), Value::Range(lo, hi)) = (pattern, &d) {
+                    for k in *lo..*hi {
+                        frame[*slot as usize] = Value::Int(k);
+                        self.comprehension(rest, elem, frame, out)?;
+                    }
+                    return Ok(());
+                }
+                for item in self.items(&d, domain.span)?.iter() {
+                    self.bind(pattern, item.clone(), frame)?;
+                    self.comprehension(rest, elem, frame, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The elements of anything that can be iterated over.
+    pub fn items(&self, v: &Value, span: Span) -> RtResult<Items> {
+        Ok(Items(match v {
+            Value::List(_) | Value::Tuple(_) | Value::Report(_) => v.clone(),
+            Value::Set(s) => Value::list(s.iter().cloned().collect()),
+            Value::Range(lo, hi) => {
+                self.check_size((*hi).saturating_sub(*lo), span)?;
+                Value::list((*lo..*hi).map(Value::Int).collect())
+            }
+            Value::Str(s) => Value::list(s.chars().map(|c| Value::str(&c.to_string())).collect()),
+            other => return Err(type_error(span, "a range, list, set, tuple or string", other)),
+        }))
+    }
+
+    pub fn check_size(&self, len: i64, span: Span) -> RtResult<()> {
+        const MAX: i64 = 100_000_000;
+        if len > MAX {
+            return Err(Box::new(
+                Diagnostic::new(Phase::Limit, format!("a sequence of {len} items is too large"))
+                    .at(span, "this sequence")
+                    .note(format!("sequences are limited to {MAX} items")),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Stores `value` where `pattern` says, destructuring tuples and lists.
+    pub fn bind(&mut self, pattern: &PatIr, value: Value, frame: &mut [Value]) -> RtResult<()> {
+        match pattern {
+            PatIr::Slot(slot) => frame[*slot as usize] = value,
+            PatIr::Global(id) => self.defs.lets[*id as usize].value = Some(value),
+            PatIr::Tuple(parts, span) => {
+                let items = match value.as_slice() {
+                    Some(items) if items.len() == parts.len() => items.to_vec(),
+                    Some(items) => {
+                        return Err(error(
+                            *span,
+                            format!(
+                                "cannot unpack {} items into a pattern of {}",
+                                items.len(),
+                                parts.len()
+                            ),
+                            "this pattern",
+                        ));
+                    }
+                    None => return Err(type_error(*span, "a tuple or list to unpack", &value)),
+                };
+                for (p, v) in parts.iter().zip(items) {
+                    self.bind(p, v, frame)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn call_fn(&mut self, f: FnId, args: Vec<Value>, span: Span) -> RtResult<Value> {
+        let func = self.defs.fns[f as usize]
+            .clone()
+            .expect("lowering defines every function it declares");
+        if args.len() != func.arity {
+            return Err(error(
+                span,
+                format!("`{}` takes {} arguments but {} were given", func.name, func.arity, args.len()),
+                "this call",
+            ));
+        }
+        if self.depth >= self.limits.max_depth {
+            return Err(Box::new(
+                Diagnostic::new(
+                    Phase::Limit,
+                    format!("calls of `{}` nest deeper than {} levels", func.name, self.limits.max_depth),
+                )
+                .at(span, "this call")
+                .help("look for a recursion without a base case"),
+            ));
+        }
+        let mut frame = args;
+        frame.resize(func.slots.max(func.arity), Value::Int(0));
+        self.depth += 1;
+        let result = self.eval(&func.body, &mut frame);
+        self.depth -= 1;
+        result
+    }
+
+    /// Interns `game(args)` as a node of the graph.
+    pub fn apply(&mut self, game: GameId, args: &[Ir], frame: &mut [Value], span: Span) -> RtResult<NodeId> {
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.eval(a, frame)?);
+        }
+        self.intern(game, &values, span)
+    }
+
+    /// The node of `game(args)`, added to the graph if it is new.
+    pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> RtResult<NodeId> {
+        if let Some(node) = self.graph.find(game, args) {
+            return Ok(node);
+        }
+        let rules = self.game_ir(game);
+        if args.len() != rules.arity {
+            return Err(error(
+                span,
+                format!("`{}` takes {} arguments but {} were given", rules.name, rules.arity, args.len()),
+                "this position",
+            ));
+        }
+        if self.graph.len() >= self.limits.max_states {
+            return Err(Box::new(
+                Diagnostic::new(
+                    Phase::Limit,
+                    format!(
+                        "more than {} positions while expanding `{}`",
+                        self.limits.max_states, rules.name
+                    ),
+                )
+                .at(span, "this position is one too many")
+                .help("raise the limit with --max-states, or check that the rules make positions smaller"),
+            ));
+        }
+        Ok(self.graph.insert(game, args))
+    }
+
+    pub fn heap(&mut self, k: &Ir, frame: &mut [Value]) -> RtResult<Component> {
+        match self.eval(k, frame)? {
+            Value::Int(n) if n >= 0 => Ok(Component::Heap(n as u64)),
+            Value::Int(n) => Err(error(k.span, format!("a Nim heap cannot have {n} tokens"), "negative")),
+            other => Err(type_error(k.span, "an integer heap size", &other)),
+        }
+    }
+
+    /// A value used where a position is needed: a position, or `0`.
+    pub fn to_position(&self, v: &Value, span: Span, what: &str) -> RtResult<Position> {
+        match v {
+            Value::Pos(p) => Ok(p.clone()),
+            Value::Int(0) => Ok(Position::empty()),
+            other => Err(error(
+                span,
+                format!("{what} must be a position, found {}", other.type_name()),
+                format!("this is {}", self.show(other)),
+            )
+            .note("a position is a game applied to arguments such as `g(3)`, a sum `P + Q`, `*k`, or `0`")
+            .into())
+            .map_err(|e: Box<Diagnostic>| e),
+        }
+    }
+
+    fn unary(&mut self, op: UnOp, v: Value, span: Span) -> RtResult<Value> {
+        Ok(match (op, &v) {
+            (UnOp::Neg, Value::Int(n)) => Value::Int(n.checked_neg().ok_or_else(|| overflow(span))?),
+            (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+            (UnOp::BitNot, Value::Int(n)) => Value::Int(!n),
+            (UnOp::Heap, Value::Int(n)) if *n >= 0 => {
+                Value::Pos(Position::from_components(vec![Component::Heap(*n as u64)]))
+            }
+            (UnOp::Heap, Value::Int(n)) => {
+                return Err(error(span, format!("a Nim heap cannot have {n} tokens"), "negative"));
+            }
+            (UnOp::Not, _) => return Err(type_error(span, "a boolean after `not`", &v)),
+            (UnOp::Heap, _) => return Err(type_error(span, "an integer heap size after `*`", &v)),
+            _ => return Err(type_error(span, "an integer", &v)),
+        })
+    }
+
+    pub fn binary(&mut self, op: BinOp, a: Value, b: Value, span: Span) -> RtResult<Value> {
+        use BinOp::*;
+        use Value::{Bool, Int};
+        Ok(match (op, &a, &b) {
+            (Eq, _, _) => Bool(a == b),
+            (Ne, _, _) => Bool(a != b),
+            (Lt | Le | Gt | Ge, Int(_), Int(_))
+            | (Lt | Le | Gt | Ge, Value::Str(_), Value::Str(_))
+            | (Lt | Le | Gt | Ge, Value::Tuple(_), Value::Tuple(_))
+            | (Lt | Le | Gt | Ge, Value::List(_), Value::List(_)) => {
+                let ord = a.cmp(&b);
+                Bool(match op {
+                    Lt => ord.is_lt(),
+                    Le => ord.is_le(),
+                    Gt => ord.is_gt(),
+                    _ => ord.is_ge(),
+                })
+            }
+            (In, _, _) => Bool(self.contains(&b, &a, span)?),
+            (NotIn, _, _) => Bool(!self.contains(&b, &a, span)?),
+            (Range, Int(lo), Int(hi)) => Value::Range(*lo, (*hi).max(*lo)),
+            (RangeIncl, Int(lo), Int(hi)) => {
+                let end = hi.checked_add(1).ok_or_else(|| overflow(span))?;
+                Value::Range(*lo, end.max(*lo))
+            }
+            (_, Int(x), Int(y)) => Int(arith(op, *x, *y, span)?),
+            (BitXor, Bool(x), Bool(y)) => Bool(x ^ y),
+            (Add, Value::Pos(_), _) | (Add, _, Value::Pos(_)) => {
+                let p = self.to_position(&a, span, "each side of `+`")?;
+                let q = self.to_position(&b, span, "each side of `+`")?;
+                Value::Pos(p.sum(&q))
+            }
+            (Add, Value::Str(x), Value::Str(y)) => Value::str(&format!("{x}{y}")),
+            (Add, Value::List(x), Value::List(y)) => {
+                Value::list(x.iter().chain(y.iter()).cloned().collect())
+            }
+            (Add, Value::Tuple(x), Value::Tuple(y)) => {
+                Value::Tuple(x.iter().chain(y.iter()).cloned().collect())
+            }
+            (BitOr | BitAnd | Sub | BitXor, Value::Set(x), Value::Set(y)) => {
+                let set: BTreeSet<Value> = match op {
+                    BitOr => x.union(y).cloned().collect(),
+                    BitAnd => x.intersection(y).cloned().collect(),
+                    Sub => x.difference(y).cloned().collect(),
+                    _ => x.symmetric_difference(y).cloned().collect(),
+                };
+                Value::Set(Rc::new(set))
+            }
+            (Mul, Value::List(x), Int(n)) | (Mul, Int(n), Value::List(x)) => {
+                let n = (*n).max(0);
+                self.check_size((x.len() as i64).saturating_mul(n), span)?;
+                Value::list(x.iter().cloned().cycle().take(x.len() * n as usize).collect())
+            }
+            _ => {
+                return Err(error(
+                    span,
+                    format!(
+                        "`{}` cannot be applied to {} and {}",
+                        op.symbol(),
+                        a.type_name(),
+                        b.type_name()
+                    ),
+                    format!("{} {} {}", a.type_name(), op.symbol(), b.type_name()),
+                ));
+            }
+        })
+    }
+
+    fn contains(&self, container: &Value, item: &Value, span: Span) -> RtResult<bool> {
+        Ok(match container {
+            Value::Set(s) => s.contains(item),
+            Value::Range(lo, hi) => matches!(item, Value::Int(n) if lo <= n && n < hi),
+            Value::Str(s) => match item {
+                Value::Str(sub) => s.contains(&**sub),
+                other => return Err(type_error(span, "a string to look for in a string", other)),
+            },
+            other => match other.as_slice() {
+                Some(items) => items.contains(item),
+                None => return Err(type_error(span, "a collection after `in`", other)),
+            },
+        })
+    }
+
+    fn index(&mut self, x: Value, i: Value, span: Span) -> RtResult<Value> {
+        let Value::Int(i) = i else {
+            return Err(type_error(span, "an integer index", &i));
+        };
+        let len = self.len_of(&x, span)?;
+        let at = if i < 0 { i + len } else { i };
+        if at < 0 || at >= len {
+            return Err(error(
+                span,
+                format!("index {i} is out of range for {} of length {len}", x.type_name()),
+                "this index",
+            ));
+        }
+        Ok(match &x {
+            Value::Range(lo, _) => Value::Int(lo + at),
+            Value::Str(s) => Value::str(&s.chars().nth(at as usize).unwrap().to_string()),
+            Value::Set(s) => s.iter().nth(at as usize).unwrap().clone(),
+            other => other.as_slice().expect("len_of accepted it")[at as usize].clone(),
+        })
+    }
+
+    pub fn len_of(&self, x: &Value, span: Span) -> RtResult<i64> {
+        Ok(match x {
+            Value::Range(lo, hi) => hi - lo,
+            Value::Str(s) => s.chars().count() as i64,
+            Value::Set(s) => s.len() as i64,
+            Value::Pos(p) => p.components().len() as i64,
+            other => match other.as_slice() {
+                Some(items) => items.len() as i64,
+                None => return Err(type_error(span, "something with a length", other)),
+            },
+        })
+    }
+
+    fn slice(&mut self, x: &Ir, lo: Option<&Ir>, hi: Option<&Ir>, frame: &mut [Value]) -> RtResult<Value> {
+        let span = x.span;
+        let x = self.eval(x, frame)?;
+        let len = self.len_of(&x, span)?;
+        let mut bound = |b: Option<&Ir>, default: i64| -> RtResult<i64> {
+            let Some(b) = b else { return Ok(default) };
+            match self.eval(b, frame)? {
+                Value::Int(n) if n < 0 => Ok((n + len).max(0)),
+                Value::Int(n) => Ok(n.min(len)),
+                other => Err(type_error(b.span, "an integer slice bound", &other)),
+            }
+        };
+        let start = bound(lo, 0)?;
+        let end = bound(hi, len)?.max(start);
+        let (s, e) = (start as usize, end as usize);
+        Ok(match &x {
+            Value::Range(a, _) => Value::Range(a + start, a + end),
+            Value::Str(st) => Value::str(&st.chars().skip(s).take(e - s).collect::<String>()),
+            Value::Tuple(items) => Value::Tuple(items[s..e].into()),
+            Value::Set(_) | Value::Pos(_) => {
+                return Err(type_error(span, "a list, tuple, string or range to slice", &x));
+            }
+            other => Value::list(other.as_slice().unwrap()[s..e].to_vec()),
+        })
+    }
+
+    /// Adds "while expanding ..." to an error raised by a move rule.
+    pub fn while_expanding(&self, mut e: Box<Diagnostic>, node: NodeId, rule: &MoveIr, frame: &[Value]) -> Box<Diagnostic> {
+        const MAX_TRACE: usize = 6;
+        let bindings: Vec<String> = rule
+            .shown
+            .iter()
+            .map(|(name, slot)| format!("{name} = {}", self.show(&frame[*slot as usize])))
+            .collect();
+        let binds = if bindings.is_empty() {
+            String::new()
+        } else {
+            format!("({})", bindings.join(", "))
+        };
+        let line = format!(
+            "while expanding {}, move {}{binds}",
+            self.show_node(node),
+            rule.name
+        );
+        let trace = e.notes.iter().filter(|n| n.starts_with("while expanding")).count();
+        if trace < MAX_TRACE {
+            e.notes.push(line);
+        } else if trace == MAX_TRACE {
+            e.notes.push("while expanding ... (more positions omitted)".into());
+        }
+        e
+    }
+}
+
+fn overflow(span: Span) -> Box<Diagnostic> {
+    error(span, "integer overflow", "the result does not fit in 64 bits")
+}
+
+/// Integer arithmetic: checked, with Python's floor division and modulo.
+fn arith(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<i64> {
+    use BinOp::*;
+    let by_zero = || error(span, "division by zero", "the right side is 0");
+    let result = match op {
+        Add => x.checked_add(y),
+        Sub => x.checked_sub(y),
+        Mul => x.checked_mul(y),
+        Div if y == 0 => return Err(by_zero()),
+        Rem if y == 0 => return Err(by_zero()),
+        Div => x.checked_div_euclid(y).map(|q| if y < 0 && x.rem_euclid(y) != 0 { q - 1 } else { q }),
+        Rem => x.checked_rem_euclid(y).map(|r| if y < 0 && r != 0 { r + y } else { r }),
+        Pow if y < 0 => {
+            return Err(error(span, "negative exponent", "integers have no negative powers"));
+        }
+        Pow => u32::try_from(y).ok().and_then(|y| x.checked_pow(y)),
+        BitAnd => Some(x & y),
+        BitOr => Some(x | y),
+        BitXor => Some(x ^ y),
+        Shl | Shr if !(0..64).contains(&y) => {
+            return Err(error(span, "shift out of range", "shifts go from 0 to 63"));
+        }
+        Shl if y == 63 => (x == 0).then_some(0),
+        Shl => x.checked_mul(1 << y),
+        Shr => Some(x >> y),
+        _ => unreachable!("{op:?} is not arithmetic"),
+    };
+    result.ok_or_else(|| overflow(span))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn floor(op: BinOp, x: i64, y: i64) -> i64 {
+        arith(op, x, y, Span::default()).unwrap()
+    }
+
+    #[test]
+    fn division_and_modulo_floor_like_python() {
+        assert_eq!(floor(BinOp::Div, 7, 2), 3);
+        assert_eq!(floor(BinOp::Div, -7, 2), -4);
+        assert_eq!(floor(BinOp::Div, 7, -2), -4);
+        assert_eq!(floor(BinOp::Div, -7, -2), 3);
+        assert_eq!(floor(BinOp::Rem, -7, 2), 1);
+        assert_eq!(floor(BinOp::Rem, 7, -2), -1);
+        assert_eq!(floor(BinOp::Rem, -7, -2), -1);
+    }
+
+    #[test]
+    fn overflow_is_an_error_not_a_wrap() {
+        assert!(arith(BinOp::Add, i64::MAX, 1, Span::default()).is_err());
+        assert!(arith(BinOp::Mul, i64::MAX / 2 + 1, 2, Span::default()).is_err());
+        assert!(arith(BinOp::Pow, 2, 63, Span::default()).is_err());
+        assert!(arith(BinOp::Shl, 1, 63, Span::default()).is_err());
+        assert_eq!(floor(BinOp::Shl, 3, 2), 12);
+        assert!(arith(BinOp::Div, i64::MIN, -1, Span::default()).is_err());
+    }
+}

@@ -1,0 +1,114 @@
+//! The intermediate representation that `lower` produces and the
+//! interpreter runs. Names are gone: locals are slots in a frame, globals
+//! are indices into the session's tables, built-ins are resolved.
+
+use crate::builtins::Builtin;
+use crate::span::Span;
+use crate::syntax::ast::{BinOp, FnDef, GameDef, UnOp};
+use crate::value::{GameId, Value};
+use std::rc::Rc;
+
+pub type FnId = u32;
+pub type LetId = u32;
+pub type Slot = u32;
+
+#[derive(Debug)]
+pub struct Ir {
+    pub kind: IrKind,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum IrKind {
+    Const(Value),
+    Local(Slot),
+    Global(LetId),
+    Tuple(Vec<Ir>),
+    List(Vec<Ir>),
+    Set(Vec<Ir>),
+    Comprehension {
+        set: bool,
+        elem: Box<Ir>,
+        clauses: Vec<ClauseIr>,
+    },
+    Unary(UnOp, Box<Ir>),
+    /// `and` and `or` are here too; the interpreter short-circuits them.
+    Binary(BinOp, Box<Ir>, Box<Ir>),
+    If(Box<Ir>, Box<Ir>, Box<Ir>),
+    CallFn(FnId, Vec<Ir>),
+    CallBuiltin(Builtin, Vec<Ir>),
+    /// A game applied to arguments: a position with one component.
+    Apply(GameId, Vec<Ir>),
+    /// A call whose callee is only known at run time (a variable holding a game).
+    CallValue(Box<Ir>, Vec<Ir>),
+    Index(Box<Ir>, Box<Ir>),
+    Slice(Box<Ir>, Option<Box<Ir>>, Option<Box<Ir>>),
+}
+
+#[derive(Debug)]
+pub enum ClauseIr {
+    For(PatIr, Ir),
+    If(Ir),
+}
+
+/// Where a pattern stores what it binds.
+#[derive(Debug)]
+pub enum PatIr {
+    Slot(Slot),
+    Global(LetId),
+    Tuple(Vec<PatIr>, Span),
+}
+
+/// A game definition, ready to expand positions.
+#[derive(Debug)]
+pub struct GameIr {
+    pub name: Rc<str>,
+    pub arity: usize,
+    /// Frame size: parameters first, then binders and comprehension variables.
+    pub slots: usize,
+    pub moves: Vec<MoveIr>,
+    pub def: Rc<GameDef>,
+}
+
+#[derive(Debug)]
+pub struct MoveIr {
+    pub name: Rc<str>,
+    pub binders: Vec<(PatIr, Ir)>,
+    /// Each binder name with its slot, to show which move was made.
+    pub shown: Vec<(Rc<str>, Slot)>,
+    pub guard: Option<Ir>,
+    pub target: TargetIr,
+    pub span: Span,
+}
+
+/// A move's target. Sums of game applications and heaps, the common case,
+/// are kept as terms so the graph can produce components without building
+/// intermediate position values.
+#[derive(Debug)]
+pub enum TargetIr {
+    Terms(Vec<TermIr>),
+    Dynamic(Ir),
+}
+
+#[derive(Debug)]
+pub enum TermIr {
+    Node(GameId, Vec<Ir>, Span),
+    Heap(Ir),
+}
+
+#[derive(Debug)]
+pub struct FnIr {
+    pub name: Rc<str>,
+    pub arity: usize,
+    pub slots: usize,
+    pub body: Ir,
+    pub def: Rc<FnDef>,
+}
+
+/// A top-level statement ready to run.
+#[derive(Debug)]
+pub enum StmtIr {
+    Let { pattern: PatIr, value: Ir, slots: usize },
+    Expect { cond: Ir, slots: usize },
+    Print { expr: Ir, slots: usize },
+}

@@ -1,0 +1,348 @@
+//! Phase 3: checked syntax tree in, IR out.
+//!
+//! Every name is resolved here, once: parameters, binders and
+//! comprehension variables become frame slots, top-level names become
+//! indices into [`Defs`], built-ins become [`Builtin`] tags. Move targets
+//! that are sums of game applications and heaps are flattened into terms.
+//! The checker has already reported user mistakes; what this phase still
+//! finds (only possible if a check was skipped) is returned as errors too.
+
+use crate::builtins::Builtin;
+use crate::defs::{Defs, Global};
+use crate::diag::{Diagnostic, Phase};
+use crate::ir::*;
+use crate::span::Span;
+use crate::syntax::ast::*;
+use crate::value::Value;
+use std::rc::Rc;
+
+/// Lowers a program into `defs` (games and functions) and returns its
+/// top-level statements in order.
+pub fn lower(program: &Program, defs: &mut Defs) -> Result<Vec<StmtIr>, Vec<Diagnostic>> {
+    declare(program, defs);
+    let mut lowerer = Lowerer {
+        defs,
+        scope: Scope::default(),
+        errors: Vec::new(),
+    };
+    let mut stmts = Vec::new();
+    for stmt in &program.stmts {
+        if let Some(s) = lowerer.stmt(stmt) {
+            stmts.push(s);
+        }
+    }
+    if lowerer.errors.is_empty() {
+        Ok(stmts)
+    } else {
+        Err(lowerer.errors)
+    }
+}
+
+/// Gives every game and function of the program its id before any body is
+/// lowered, so that definitions may refer to each other in any order.
+fn declare(program: &Program, defs: &mut Defs) {
+    for stmt in &program.stmts {
+        match &stmt.kind {
+            StmtKind::Game(g) => {
+                defs.declare_game(&g.name.node);
+            }
+            StmtKind::Fn(f) => {
+                defs.declare_fn(&f.name.node);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The local names in scope and the frame slots they live in.
+#[derive(Default)]
+struct Scope {
+    names: Vec<(Rc<str>, Slot)>,
+    next: Slot,
+    max: Slot,
+}
+
+impl Scope {
+    fn bind(&mut self, name: &Rc<str>) -> Slot {
+        let slot = self.next;
+        self.names.push((name.clone(), slot));
+        self.next += 1;
+        self.max = self.max.max(self.next);
+        slot
+    }
+
+    fn find(&self, name: &str) -> Option<Slot> {
+        self.names
+            .iter()
+            .rev()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, s)| *s)
+    }
+
+    /// Forgets the names bound since `mark` (their slots are reused).
+    fn reset(&mut self, mark: usize) {
+        self.names.truncate(mark);
+        self.next = self.names.last().map_or(0, |(_, s)| s + 1);
+    }
+}
+
+struct Lowerer<'a> {
+    defs: &'a mut Defs,
+    scope: Scope,
+    errors: Vec<Diagnostic>,
+}
+
+impl Lowerer<'_> {
+    fn fresh_scope(&mut self, params: &[Ident]) {
+        self.scope = Scope::default();
+        for p in params {
+            self.scope.bind(&p.node);
+        }
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> Option<StmtIr> {
+        match &stmt.kind {
+            StmtKind::Game(def) => {
+                self.game(def);
+                None
+            }
+            StmtKind::Fn(def) => {
+                self.fn_def(def);
+                None
+            }
+            StmtKind::Let(pattern, value) => {
+                self.fresh_scope(&[]);
+                let value = self.expr(value);
+                let pattern = self.global_pattern(pattern);
+                let slots = self.scope.max as usize;
+                Some(StmtIr::Let {
+                    pattern,
+                    value,
+                    slots,
+                })
+            }
+            StmtKind::Expect(e) => {
+                self.fresh_scope(&[]);
+                let cond = self.expr(e);
+                let slots = self.scope.max as usize;
+                Some(StmtIr::Expect { cond, slots })
+            }
+            StmtKind::Expr(e) => {
+                self.fresh_scope(&[]);
+                let expr = self.expr(e);
+                let slots = self.scope.max as usize;
+                Some(StmtIr::Print { expr, slots })
+            }
+        }
+    }
+
+    fn game(&mut self, def: &Rc<GameDef>) {
+        self.fresh_scope(&def.params);
+        let moves = def.moves.iter().map(|m| self.move_rule(m)).collect();
+        let id = self.defs.declare_game(&def.name.node);
+        self.defs.games[id as usize] = Some(Rc::new(GameIr {
+            name: def.name.node.clone(),
+            arity: def.params.len(),
+            slots: self.scope.max as usize,
+            moves,
+            def: def.clone(),
+        }));
+    }
+
+    fn move_rule(&mut self, rule: &MoveRule) -> MoveIr {
+        let mark = self.scope.names.len();
+        let mut binders = Vec::new();
+        let mut shown = Vec::new();
+        for b in &rule.binders {
+            let domain = self.expr(&b.domain);
+            let pattern = self.local_pattern(&b.pattern);
+            for name in b.pattern.names() {
+                let slot = self.scope.find(&name.node).expect("bound just above");
+                shown.push((name.node.clone(), slot));
+            }
+            binders.push((pattern, domain));
+        }
+        let guard = rule.guard.as_ref().map(|g| self.expr(g));
+        let target = self.target(&rule.target);
+        self.scope.reset(mark);
+        MoveIr {
+            name: rule.name.node.clone(),
+            binders,
+            shown,
+            guard,
+            target,
+            span: rule.span,
+        }
+    }
+
+    fn target(&mut self, target: &Expr) -> TargetIr {
+        let mut terms = Vec::new();
+        if self.terms(target, &mut terms) {
+            TargetIr::Terms(terms)
+        } else {
+            TargetIr::Dynamic(self.expr(target))
+        }
+    }
+
+    /// Flattens `g(a) + *k + 0 + h(b)` into terms; false if the target has
+    /// any other shape, which is then evaluated as an ordinary expression.
+    fn terms(&mut self, e: &Expr, out: &mut Vec<TermIr>) -> bool {
+        match &e.node {
+            ExprKind::Paren(inner) => self.terms(inner, out),
+            ExprKind::Int(0) => true,
+            ExprKind::Binary(BinOp::Add, l, r) => self.terms(l, out) && self.terms(r, out),
+            ExprKind::Unary(UnOp::Heap, k) => {
+                out.push(TermIr::Heap(self.expr(k)));
+                true
+            }
+            ExprKind::Call(callee, args) => match self.game_callee(callee) {
+                Some(game) => {
+                    let args = args.iter().map(|a| self.expr(a)).collect();
+                    out.push(TermIr::Node(game, args, e.span));
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    fn game_callee(&self, callee: &Expr) -> Option<u32> {
+        match &callee.node {
+            ExprKind::Var(name) if self.scope.find(name).is_none() => match self.defs.lookup(name) {
+                Some(Global::Game(g)) => Some(g),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn fn_def(&mut self, def: &Rc<FnDef>) {
+        self.fresh_scope(&def.params);
+        let body = self.expr(&def.body);
+        let id = self.defs.declare_fn(&def.name.node);
+        self.defs.fns[id as usize] = Some(Rc::new(FnIr {
+            name: def.name.node.clone(),
+            arity: def.params.len(),
+            slots: self.scope.max as usize,
+            body,
+            def: def.clone(),
+        }));
+    }
+
+    fn local_pattern(&mut self, p: &Pattern) -> PatIr {
+        match p {
+            Pattern::Name(id) => PatIr::Slot(self.scope.bind(&id.node)),
+            Pattern::Tuple(ps, span) => {
+                PatIr::Tuple(ps.iter().map(|p| self.local_pattern(p)).collect(), *span)
+            }
+        }
+    }
+
+    fn global_pattern(&mut self, p: &Pattern) -> PatIr {
+        match p {
+            Pattern::Name(id) => PatIr::Global(self.defs.declare_let(&id.node, id.span)),
+            Pattern::Tuple(ps, span) => {
+                PatIr::Tuple(ps.iter().map(|p| self.global_pattern(p)).collect(), *span)
+            }
+        }
+    }
+
+    fn error(&mut self, span: Span, message: String) -> Ir {
+        self.errors
+            .push(Diagnostic::new(Phase::Check, message).at(span, "here"));
+        Ir {
+            kind: IrKind::Const(Value::Int(0)),
+            span,
+        }
+    }
+
+    fn exprs(&mut self, es: &[Expr]) -> Vec<Ir> {
+        es.iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn expr(&mut self, e: &Expr) -> Ir {
+        let kind = match &e.node {
+            ExprKind::Int(n) => IrKind::Const(Value::Int(*n)),
+            ExprKind::Bool(b) => IrKind::Const(Value::Bool(*b)),
+            ExprKind::Str(s) => IrKind::Const(Value::Str(s.clone())),
+            ExprKind::Var(name) => return self.var(name, e.span),
+            ExprKind::Paren(inner) => return self.expr(inner),
+            ExprKind::Tuple(items) => IrKind::Tuple(self.exprs(items)),
+            ExprKind::List(items) => IrKind::List(self.exprs(items)),
+            ExprKind::Set(items) => IrKind::Set(self.exprs(items)),
+            ExprKind::Comprehension { set, elem, clauses } => {
+                self.comprehension(*set, elem, clauses)
+            }
+            ExprKind::Unary(op, x) => IrKind::Unary(*op, Box::new(self.expr(x))),
+            ExprKind::Binary(op, l, r) => {
+                IrKind::Binary(*op, Box::new(self.expr(l)), Box::new(self.expr(r)))
+            }
+            ExprKind::If(c, a, b) => IrKind::If(
+                Box::new(self.expr(c)),
+                Box::new(self.expr(a)),
+                Box::new(self.expr(b)),
+            ),
+            ExprKind::Call(callee, args) => return self.call(callee, args, e.span),
+            ExprKind::Index(x, i) => IrKind::Index(Box::new(self.expr(x)), Box::new(self.expr(i))),
+            ExprKind::Slice(x, lo, hi) => IrKind::Slice(
+                Box::new(self.expr(x)),
+                lo.as_ref().map(|b| Box::new(self.expr(b))),
+                hi.as_ref().map(|b| Box::new(self.expr(b))),
+            ),
+        };
+        Ir { kind, span: e.span }
+    }
+
+    fn var(&mut self, name: &Rc<str>, span: Span) -> Ir {
+        let kind = if let Some(slot) = self.scope.find(name) {
+            IrKind::Local(slot)
+        } else {
+            match self.defs.lookup(name) {
+                Some(Global::Let(id)) => IrKind::Global(id),
+                Some(Global::Game(id)) => IrKind::Const(Value::Game(id)),
+                Some(Global::Fn(_)) => {
+                    return self.error(span, format!("function `{name}` must be called"));
+                }
+                None => return self.error(span, format!("unknown name `{name}`")),
+            }
+        };
+        Ir { kind, span }
+    }
+
+    fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) -> Ir {
+        let global = match &callee.node {
+            ExprKind::Var(name) if self.scope.find(name).is_none() => {
+                Some((name.clone(), self.defs.lookup(name)))
+            }
+            _ => None,
+        };
+        let kind = match global {
+            Some((_, Some(Global::Game(g)))) => IrKind::Apply(g, self.exprs(args)),
+            Some((_, Some(Global::Fn(f)))) => IrKind::CallFn(f, self.exprs(args)),
+            Some((name, None)) => match Builtin::from_name(&name) {
+                Some(b) => IrKind::CallBuiltin(b, self.exprs(args)),
+                None => return self.error(callee.span, format!("unknown name `{name}`")),
+            },
+            _ => IrKind::CallValue(Box::new(self.expr(callee)), self.exprs(args)),
+        };
+        Ir { kind, span }
+    }
+
+    fn comprehension(&mut self, set: bool, elem: &Expr, clauses: &[Clause]) -> IrKind {
+        let mark = self.scope.names.len();
+        let clauses = clauses
+            .iter()
+            .map(|c| match c {
+                Clause::For(b) => {
+                    let domain = self.expr(&b.domain);
+                    ClauseIr::For(self.local_pattern(&b.pattern), domain)
+                }
+                Clause::If(cond) => ClauseIr::If(self.expr(cond)),
+            })
+            .collect();
+        let elem = Box::new(self.expr(elem));
+        self.scope.reset(mark);
+        IrKind::Comprehension { set, elem, clauses }
+    }
+}

@@ -1,0 +1,222 @@
+//! A session: the sources loaded so far, their definitions, and the
+//! machine that evaluates them. `run`, `check` and `eval` (and the REPL)
+//! all go through it: text in, results and diagnostics out.
+
+use crate::check::check;
+use crate::diag::{Diagnostic, Phase, Sources};
+use crate::interp::{Machine, RtResult};
+use crate::ir::{IrKind, StmtIr};
+use crate::syntax::ast::StmtKind;
+use crate::syntax::parse;
+use crate::value::Value;
+use std::io::Write;
+
+/// Process exit codes, documented in the README.
+pub mod exit {
+    pub const OK: i32 = 0;
+    pub const EXPECT_FAILED: i32 = 1;
+    pub const USAGE: i32 = 2;
+    pub const SCRIPT_ERROR: i32 = 3;
+    pub const LIMIT: i32 = 4;
+    pub const INTERRUPTED: i32 = 130;
+}
+
+/// How running some source ended.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    pub failed_expects: usize,
+    /// The phase of the error that stopped it, if one did.
+    pub error: Option<Phase>,
+}
+
+impl Outcome {
+    pub fn exit_code(&self) -> i32 {
+        match self.error {
+            Some(Phase::Limit) => exit::LIMIT,
+            Some(_) => exit::SCRIPT_ERROR,
+            None if self.failed_expects > 0 => exit::EXPECT_FAILED,
+            None => exit::OK,
+        }
+    }
+
+    pub fn merge(&mut self, other: Outcome) {
+        self.failed_expects += other.failed_expects;
+        self.error = self.error.or(other.error);
+    }
+}
+
+pub struct Session {
+    pub sources: Sources,
+    pub machine: Machine,
+    /// Whether diagnostics are drawn in color.
+    pub color: bool,
+    err: Box<dyn Write>,
+}
+
+impl Session {
+    /// A session printing results to `out` and diagnostics to `err`.
+    pub fn new(out: Box<dyn Write>, err: Box<dyn Write>) -> Session {
+        Session {
+            sources: Sources::default(),
+            machine: Machine::new(out),
+            color: false,
+            err,
+        }
+    }
+
+    fn report(&mut self, diag: &Diagnostic) {
+        let text = self.sources.render(diag, self.color);
+        let _ = self.err.write_all(text.as_bytes());
+        let _ = self.err.flush();
+    }
+
+    fn report_all(&mut self, diags: &[Diagnostic]) -> Outcome {
+        for d in diags {
+            self.report(d);
+        }
+        Outcome {
+            failed_expects: 0,
+            error: diags.first().map(|d| d.phase),
+        }
+    }
+
+    /// Parses, checks and lowers a source; its definitions join the session.
+    pub fn load(&mut self, name: &str, text: &str) -> Result<Vec<StmtIr>, Vec<Diagnostic>> {
+        let file = self.sources.add(name, text);
+        let program = parse(file, text)?;
+        let defs = &self.machine.defs;
+        let errors = check(&program, &|n| defs.known(n));
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        for stmt in &program.stmts {
+            if let StmtKind::Game(g) = &stmt.kind
+                && let Some(crate::defs::Global::Game(id)) = self.machine.defs.lookup(&g.name.node)
+            {
+                // The rules of this game change: values computed under the old ones go.
+                self.machine.graph.forget_game(id);
+            }
+        }
+        crate::lower::lower(&program, &mut self.machine.defs)
+    }
+
+    /// Loads a source without running its statements (`grundy check`).
+    pub fn check(&mut self, name: &str, text: &str) -> Outcome {
+        match self.load(name, text) {
+            Ok(_) => Outcome::default(),
+            Err(errors) => self.report_all(&errors),
+        }
+    }
+
+    /// Loads and runs a source, printing each bare expression's value.
+    pub fn run(&mut self, name: &str, text: &str) -> Outcome {
+        let stmts = match self.load(name, text) {
+            Ok(stmts) => stmts,
+            Err(errors) => return self.report_all(&errors),
+        };
+        let mut outcome = Outcome::default();
+        for stmt in &stmts {
+            match self.statement(stmt) {
+                Ok(true) => {}
+                Ok(false) => outcome.failed_expects += 1,
+                Err(e) => {
+                    self.report(&e);
+                    outcome.error = Some(e.phase);
+                    break;
+                }
+            }
+        }
+        let _ = self.machine.out.flush();
+        outcome
+    }
+
+    /// Runs one statement; `Ok(false)` for a failed expectation (reported).
+    fn statement(&mut self, stmt: &StmtIr) -> RtResult<bool> {
+        let m = &mut self.machine;
+        match stmt {
+            StmtIr::Let { pattern, value, slots } => {
+                let mut frame = vec![Value::Int(0); *slots];
+                let v = m.eval(value, &mut frame)?;
+                m.bind(pattern, v, &mut frame)?;
+            }
+            StmtIr::Print { expr, slots } => {
+                let mut frame = vec![Value::Int(0); *slots];
+                let v = m.eval(expr, &mut frame)?;
+                // `print(...)` has written its output already.
+                if !matches!(expr.kind, IrKind::CallBuiltin(crate::builtins::Builtin::Print, _)) {
+                    let text = m.show_top(&v);
+                    let _ = writeln!(m.out, "{text}");
+                }
+            }
+            StmtIr::Expect { cond, slots } => {
+                let mut frame = vec![Value::Int(0); *slots];
+                if let Some(failure) = self.expectation(cond, &mut frame)? {
+                    let _ = self.machine.out.flush();
+                    self.report(&failure);
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Evaluates an `expect`; a failure comes back as the diagnostic to show,
+    /// with both sides of a comparison.
+    fn expectation(&mut self, cond: &crate::ir::Ir, frame: &mut [Value]) -> RtResult<Option<Diagnostic>> {
+        let m = &mut self.machine;
+        let text = self.sources.text(cond.span.file)[cond.span.start as usize..cond.span.end as usize].to_string();
+        let failure = Diagnostic::new(Phase::Expect, format!("`{text}` is false"));
+        if let IrKind::Binary(op, l, r) = &cond.kind
+            && op.is_comparison()
+        {
+            let a = m.eval(l, frame)?;
+            let b = m.eval(r, frame)?;
+            return Ok(match m.binary(*op, a.clone(), b.clone(), cond.span)? {
+                Value::Bool(true) => None,
+                _ => Some(
+                    failure
+                        .at(l.span, format!("the left side is {}", shorten(m.show(&a))))
+                        .also(r.span, format!("the right side is {}", shorten(m.show(&b)))),
+                ),
+            });
+        }
+        match m.eval(cond, frame)? {
+            Value::Bool(true) => Ok(None),
+            Value::Bool(false) => Ok(Some(failure.at(cond.span, "this is false"))),
+            other => Err(Box::new(
+                Diagnostic::new(Phase::Runtime, "`expect` needs a condition")
+                    .at(cond.span, format!("this is {}, not a boolean", other.type_name())),
+            )),
+        }
+    }
+
+    /// Loads `text` as a single expression and prints its value (`grundy eval`).
+    pub fn eval(&mut self, text: &str) -> Outcome {
+        let stmts = match self.load("<expression>", text) {
+            Ok(stmts) => stmts,
+            Err(errors) => return self.report_all(&errors),
+        };
+        if stmts.len() != 1 || !matches!(stmts[0], StmtIr::Print { .. }) {
+            let diag = Diagnostic::new(Phase::Syntax, "`-e` takes one expression");
+            return self.report_all(&[diag]);
+        }
+        let mut outcome = Outcome::default();
+        if let Err(e) = self.statement(&stmts[0]) {
+            self.report(&e);
+            outcome.error = Some(e.phase);
+        }
+        let _ = self.machine.out.flush();
+        outcome
+    }
+}
+
+/// Long values are cut in messages, keeping both ends.
+fn shorten(s: String) -> String {
+    const MAX: usize = 160;
+    if s.chars().count() <= MAX {
+        return s;
+    }
+    let head: String = s.chars().take(MAX - 40).collect();
+    let tail: String = s.chars().rev().take(30).collect::<Vec<_>>().into_iter().rev().collect();
+    format!("{head} ... {tail}")
+}

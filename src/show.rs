@@ -1,0 +1,103 @@
+//! How values look when printed. Positions need the graph to show their
+//! arguments, so showing is a method of the [`Machine`].
+
+use crate::interp::Machine;
+use crate::value::{Component, NodeId, Position, Value};
+
+impl Machine {
+    /// The value as it would be written in the language (strings quoted).
+    pub fn show(&self, v: &Value) -> String {
+        let mut out = String::new();
+        self.write_value(v, &mut out);
+        out
+    }
+
+    /// The value as a result is printed: a string shows without quotes.
+    pub fn show_top(&self, v: &Value) -> String {
+        match v {
+            Value::Str(s) => s.to_string(),
+            Value::Report(r) => r.text.clone(),
+            other => self.show(other),
+        }
+    }
+
+    pub fn show_node(&self, node: NodeId) -> String {
+        let mut out = String::new();
+        self.write_node(node, &mut out);
+        out
+    }
+
+    pub fn show_position(&self, p: &Position) -> String {
+        let mut out = String::new();
+        self.write_position(p, &mut out);
+        out
+    }
+
+    fn write_node(&self, node: NodeId, out: &mut String) {
+        out.push_str(self.defs.game_name(node.game));
+        self.write_seq("(", ")", self.graph.args(node), out);
+    }
+
+    fn write_position(&self, p: &Position, out: &mut String) {
+        if p.is_empty() {
+            out.push('0');
+            return;
+        }
+        // Games first, in the order their arguments sort, then heaps.
+        let mut comps: Vec<&Component> = p.components().iter().collect();
+        comps.sort_by(|a, b| match (a, b) {
+            (Component::Node(x), Component::Node(y)) => self
+                .defs
+                .game_name(x.game)
+                .cmp(self.defs.game_name(y.game))
+                .then_with(|| self.graph.args(*x).cmp(self.graph.args(*y))),
+            (Component::Node(_), Component::Heap(_)) => std::cmp::Ordering::Less,
+            (Component::Heap(_), Component::Node(_)) => std::cmp::Ordering::Greater,
+            (Component::Heap(x), Component::Heap(y)) => x.cmp(y),
+        });
+        for (i, c) in comps.into_iter().enumerate() {
+            if i > 0 {
+                out.push_str(" + ");
+            }
+            match c {
+                Component::Heap(k) => out.push_str(&format!("*{k}")),
+                Component::Node(n) => self.write_node(*n, out),
+            }
+        }
+    }
+
+    fn write_seq(&self, open: &str, close: &str, items: &[Value], out: &mut String) {
+        out.push_str(open);
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            self.write_value(item, out);
+        }
+        out.push_str(close);
+    }
+
+    fn write_value(&self, v: &Value, out: &mut String) {
+        match v {
+            Value::Int(n) => out.push_str(&n.to_string()),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Str(s) => out.push_str(&format!("{:?}", &**s)),
+            Value::Tuple(items) if items.len() == 1 => {
+                out.push('(');
+                self.write_value(&items[0], out);
+                out.push_str(",)");
+            }
+            Value::Tuple(items) => self.write_seq("(", ")", items, out),
+            Value::List(items) => self.write_seq("[", "]", items, out),
+            Value::Report(r) => self.write_seq("[", "]", &r.items, out),
+            Value::Set(items) if items.is_empty() => out.push_str("{}"),
+            Value::Set(items) => {
+                let items: Vec<Value> = items.iter().cloned().collect();
+                self.write_seq("{", "}", &items, out)
+            }
+            Value::Range(lo, hi) => out.push_str(&format!("{lo}..{hi}")),
+            Value::Pos(p) => self.write_position(p, out),
+            Value::Game(g) => out.push_str(self.defs.game_name(*g)),
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! `table(game, rows[, columns])`: the nim-values of a one-parameter game
+//! as a sequence printed in rows of ten, or of a two-parameter game as a
+//! grid. The result is also a list (of values, or of rows).
+
+use crate::interp::{Machine, RtResult, error};
+use crate::span::Span;
+use crate::value::{Component, Position, Report, Value};
+use std::rc::Rc;
+
+/// Values per printed row of a one-parameter table.
+const ROW: usize = 10;
+
+impl Machine {
+    pub fn table(&mut self, args: &[Value], spans: &[Span]) -> RtResult<Value> {
+        let Value::Game(game) = args[0] else {
+            return Err(error(
+                spans[0],
+                format!("the first argument of `table` must be a game, found {}", args[0].type_name()),
+                "not a game",
+            )
+            .into());
+        };
+        let rules = self.game_ir(game);
+        let ranges = &args[1..];
+        if rules.arity != ranges.len() {
+            return Err(error(
+                spans[0],
+                format!(
+                    "`{}` has {} parameters, so `table` needs {} ranges but got {}",
+                    rules.name,
+                    rules.arity,
+                    rules.arity,
+                    ranges.len()
+                ),
+                "this game",
+            ));
+        }
+        let axes: Vec<Vec<Value>> = ranges
+            .iter()
+            .zip(&spans[1..])
+            .map(|(r, s)| Ok(self.items(r, *s)?.iter().cloned().collect()))
+            .collect::<RtResult<_>>()?;
+        let params: Vec<&str> = rules.def.params.iter().map(|p| &*p.node).collect();
+        let title = format!("{}({})", rules.name, params.join(", "));
+        let value_at = |m: &mut Machine, args: Vec<Value>| -> RtResult<i64> {
+            let node = match m.graph.find(game, &args) {
+                Some(node) => node,
+                None => m.intern(game, &args, spans[0])?,
+            };
+            let p = Position::from_components(vec![Component::Node(node)]);
+            Ok(m.position_value(&p)? as i64)
+        };
+        if axes.len() == 1 {
+            let values = axes[0]
+                .iter()
+                .map(|x| value_at(self, vec![x.clone()]))
+                .collect::<RtResult<Vec<i64>>>()?;
+            let text = self.sequence_text(&title, params[0], &axes[0], &values);
+            let items = values.into_iter().map(Value::Int).collect();
+            return Ok(Value::Report(Rc::new(Report { items, text })));
+        }
+        let mut grid = Vec::new();
+        for x in &axes[0] {
+            let row = axes[1]
+                .iter()
+                .map(|y| value_at(self, vec![x.clone(), y.clone()]))
+                .collect::<RtResult<Vec<i64>>>()?;
+            grid.push(row);
+        }
+        let text = self.grid_text(&title, &params, &axes, &grid);
+        let items = grid
+            .into_iter()
+            .map(|row| Value::list(row.into_iter().map(Value::Int).collect()))
+            .collect();
+        Ok(Value::Report(Rc::new(Report { items, text })))
+    }
+
+    fn sequence_text(&self, title: &str, param: &str, xs: &[Value], values: &[i64]) -> String {
+        let labels: Vec<String> = xs.chunks(ROW).map(|c| self.show(&c[0])).collect();
+        let label_w = labels.iter().map(String::len).max().unwrap_or(1).max(param.len());
+        let cell_w = values.iter().map(|v| v.to_string().len()).max().unwrap_or(1).max(2);
+        let mut text = format!("{title}, {param} = {}", self.describe_axis(xs));
+        if xs.iter().all(|x| matches!(x, Value::Int(_))) && is_consecutive(xs) {
+            text.push_str(&format!("\n{:>label_w$} |", param));
+            for i in 0..ROW.min(xs.len()) {
+                text.push_str(&format!(" {:>cell_w$}", format!("+{i}")));
+            }
+        }
+        for (label, chunk) in labels.iter().zip(values.chunks(ROW)) {
+            text.push_str(&format!("\n{label:>label_w$} |"));
+            for v in chunk {
+                text.push_str(&format!(" {v:>cell_w$}"));
+            }
+        }
+        text
+    }
+
+    fn grid_text(&self, title: &str, params: &[&str], axes: &[Vec<Value>], grid: &[Vec<i64>]) -> String {
+        let rows: Vec<String> = axes[0].iter().map(|x| self.show(x)).collect();
+        let cols: Vec<String> = axes[1].iter().map(|y| self.show(y)).collect();
+        let corner = format!("{}\\{}", params[0], params[1]);
+        let label_w = rows.iter().map(String::len).max().unwrap_or(1).max(corner.len());
+        let cell_w = grid
+            .iter()
+            .flatten()
+            .map(|v| v.to_string().len())
+            .chain(cols.iter().map(String::len))
+            .max()
+            .unwrap_or(1);
+        let mut text = format!(
+            "{title}, {} = {} (rows), {} = {} (columns)\n{corner:>label_w$} |",
+            params[0],
+            self.describe_axis(&axes[0]),
+            params[1],
+            self.describe_axis(&axes[1])
+        );
+        for c in &cols {
+            text.push_str(&format!(" {c:>cell_w$}"));
+        }
+        for (label, row) in rows.iter().zip(grid) {
+            text.push_str(&format!("\n{label:>label_w$} |"));
+            for v in row {
+                text.push_str(&format!(" {v:>cell_w$}"));
+            }
+        }
+        text
+    }
+
+    fn describe_axis(&self, xs: &[Value]) -> String {
+        match (xs.first(), xs.last()) {
+            (Some(Value::Int(a)), Some(Value::Int(b))) if is_consecutive(xs) => format!("{a}..={b}"),
+            _ => self.show(&Value::list(xs.to_vec())),
+        }
+    }
+}
+
+fn is_consecutive(xs: &[Value]) -> bool {
+    xs.windows(2)
+        .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1))
+}

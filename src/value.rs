@@ -1,0 +1,235 @@
+//! Run-time values. Positions are sums of components: Nim heaps and nodes
+//! of the transition graph (a game applied to its arguments, interned to a
+//! dense [`NodeId`]). Everything else is an ordinary immutable value shared
+//! through `Rc`, so copying a value never copies its contents.
+
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+/// Index of a game definition in the session.
+pub type GameId = u32;
+
+/// A position of one game: which game, and its index among that game's
+/// interned argument lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId {
+    pub game: GameId,
+    pub index: u32,
+}
+
+/// One summand of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Component {
+    /// A Nim heap of the given size (`*k`); its value is k.
+    Heap(u64),
+    Node(NodeId),
+}
+
+/// A disjunctive sum of components, kept sorted so that equal sums compare
+/// and hash equal whatever order they were written in. Empty heaps are
+/// dropped: `*0` is the empty position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position(Rc<[Component]>);
+
+impl Position {
+    pub fn empty() -> Position {
+        Position(Rc::from([]))
+    }
+
+    pub fn from_components(mut comps: Vec<Component>) -> Position {
+        comps.retain(|c| *c != Component::Heap(0));
+        comps.sort_unstable();
+        Position(Rc::from(comps))
+    }
+
+    pub fn components(&self) -> &[Component] {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn sum(&self, other: &Position) -> Position {
+        if other.is_empty() {
+            return self.clone();
+        }
+        if self.is_empty() {
+            return other.clone();
+        }
+        let mut comps = Vec::with_capacity(self.0.len() + other.0.len());
+        comps.extend_from_slice(&self.0);
+        comps.extend_from_slice(&other.0);
+        Position::from_components(comps)
+    }
+
+    /// This position with component `i` replaced by the components of `by`.
+    pub fn replace(&self, i: usize, by: &[Component]) -> Position {
+        let mut comps: Vec<Component> = Vec::with_capacity(self.0.len() + by.len());
+        comps.extend(self.0.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, c)| *c));
+        comps.extend_from_slice(by);
+        Position::from_components(comps)
+    }
+}
+
+/// A list that also knows how to show itself: the results of `table` and
+/// `moves`. It behaves as a list everywhere except printing.
+#[derive(Debug)]
+pub struct Report {
+    pub items: Vec<Value>,
+    pub text: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Str(Rc<str>),
+    Tuple(Rc<[Value]>),
+    List(Rc<Vec<Value>>),
+    Set(Rc<BTreeSet<Value>>),
+    /// The integers `lo..hi` (end excluded; empty when `hi <= lo`).
+    Range(i64, i64),
+    Pos(Position),
+    Game(GameId),
+    Report(Rc<Report>),
+}
+
+impl Value {
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(items))
+    }
+
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    /// The name of the value's type, as error messages say it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "an integer",
+            Value::Bool(_) => "a boolean",
+            Value::Str(_) => "a string",
+            Value::Tuple(_) => "a tuple",
+            Value::List(_) | Value::Report(_) => "a list",
+            Value::Set(_) => "a set",
+            Value::Range(..) => "a range",
+            Value::Pos(_) => "a position",
+            Value::Game(_) => "a game",
+        }
+    }
+
+    /// The items of a list-like value held in memory (not ranges or sets).
+    pub fn as_slice(&self) -> Option<&[Value]> {
+        match self {
+            Value::List(items) => Some(items),
+            Value::Tuple(items) => Some(items),
+            Value::Report(r) => Some(&r.items),
+            _ => None,
+        }
+    }
+
+    fn rank(&self) -> u8 {
+        match self {
+            Value::Bool(_) => 0,
+            Value::Int(_) => 1,
+            Value::Str(_) => 2,
+            Value::Tuple(_) => 3,
+            Value::List(_) | Value::Report(_) => 4,
+            Value::Set(_) => 5,
+            Value::Range(..) => 6,
+            Value::Pos(_) => 7,
+            Value::Game(_) => 8,
+        }
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Value {}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    /// A total order: by kind first, then by contents. Within a kind it is
+    /// the natural order (numbers, strings and sequences lexicographically).
+    fn cmp(&self, other: &Value) -> Ordering {
+        use Value::*;
+        match (self, other) {
+            (Int(a), Int(b)) => a.cmp(b),
+            (Bool(a), Bool(b)) => a.cmp(b),
+            (Str(a), Str(b)) => a.cmp(b),
+            (Tuple(a), Tuple(b)) => a.iter().cmp(b.iter()),
+            (Set(a), Set(b)) => a.iter().cmp(b.iter()),
+            (Range(a, b), Range(c, d)) => (a, b.max(a)).cmp(&(c, d.max(c))),
+            (Pos(a), Pos(b)) => a.cmp(b),
+            (Game(a), Game(b)) => a.cmp(b),
+            _ => match (self.rank(), other.rank()) {
+                (4, 4) => {
+                    let (a, b) = (self.as_slice().unwrap(), other.as_slice().unwrap());
+                    a.iter().cmp(b.iter())
+                }
+                (a, b) => a.cmp(&b),
+            },
+        }
+    }
+}
+
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.rank().hash(state);
+        match self {
+            Value::Int(n) => n.hash(state),
+            Value::Bool(b) => b.hash(state),
+            Value::Str(s) => s.hash(state),
+            Value::Tuple(items) => items.hash(state),
+            Value::List(items) => items.hash(state),
+            Value::Report(r) => r.items.hash(state),
+            Value::Set(items) => items.hash(state),
+            Value::Range(lo, hi) => (lo, hi.max(lo)).hash(state),
+            Value::Pos(p) => p.hash(state),
+            Value::Game(g) => g.hash(state),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_are_equal_whatever_the_order() {
+        let a = Component::Node(NodeId { game: 0, index: 4 });
+        let b = Component::Node(NodeId { game: 0, index: 7 });
+        let p = Position::from_components(vec![a, b]);
+        let q = Position::from_components(vec![b, a, Component::Heap(0)]);
+        assert_eq!(p, q);
+        assert_eq!(Value::Pos(p), Value::Pos(q));
+    }
+
+    #[test]
+    fn lists_and_reports_compare_by_items() {
+        let items = vec![Value::Int(1), Value::Int(2)];
+        let report = Value::Report(Rc::new(Report {
+            items: items.clone(),
+            text: "shown".into(),
+        }));
+        assert_eq!(report, Value::list(items));
+        assert_ne!(Value::Int(1), Value::Bool(true));
+    }
+
+    #[test]
+    fn empty_ranges_are_equal() {
+        assert_eq!(Value::Range(5, 2), Value::Range(5, 5));
+        assert_ne!(Value::Range(0, 2), Value::Range(0, 3));
+    }
+}
