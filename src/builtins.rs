@@ -118,7 +118,13 @@ use std::rc::Rc;
 
 impl Machine {
     /// Runs a built-in on evaluated arguments (`spans` are theirs, `span` the call's).
-    pub fn call_builtin(&mut self, b: Builtin, args: Vec<Value>, spans: &[Span], span: Span) -> RtResult<Value> {
+    pub fn call_builtin(
+        &mut self,
+        b: Builtin,
+        args: Vec<Value>,
+        spans: &[Span],
+        span: Span,
+    ) -> RtResult<Value> {
         let (min, max) = b.arity();
         if args.len() < min || max.is_some_and(|max| args.len() > max) {
             return Err(error(
@@ -133,7 +139,11 @@ impl Machine {
             Builtin::Min | Builtin::Max => self.extremum(b, &args, spans)?,
             Builtin::Abs => match &args[0] {
                 Value::Int(n) => Value::Int(n.checked_abs().ok_or_else(|| {
-                    error(span, "integer overflow", "the absolute value does not fit in 64 bits")
+                    error(
+                        span,
+                        "integer overflow",
+                        "the absolute value does not fit in 64 bits",
+                    )
                 })?),
                 other => return Err(self.expected(spans[0], "an integer", other)),
             },
@@ -153,13 +163,18 @@ impl Machine {
                 Value::Bool(result)
             }
             Builtin::Sorted => {
-                let mut items: Vec<Value> = self.items(&args[0], spans[0])?.iter().cloned().collect();
+                let mut items: Vec<Value> =
+                    self.items(&args[0], spans[0])?.iter().cloned().collect();
                 items.sort();
                 Value::list(items)
             }
-            Builtin::Reversed => {
-                Value::list(self.items(&args[0], spans[0])?.iter().rev().cloned().collect())
-            }
+            Builtin::Reversed => Value::list(
+                self.items(&args[0], spans[0])?
+                    .iter()
+                    .rev()
+                    .cloned()
+                    .collect(),
+            ),
             Builtin::Enumerate => Value::list(
                 self.items(&args[0], spans[0])?
                     .iter()
@@ -169,17 +184,25 @@ impl Machine {
             ),
             Builtin::Zip => self.zip(&args, spans)?,
             Builtin::List => Value::list(self.items(&args[0], spans[0])?.iter().cloned().collect()),
-            Builtin::Set => Value::Set(Rc::new(self.items(&args[0], spans[0])?.iter().cloned().collect())),
+            Builtin::Set => Value::Set(Rc::new(
+                self.items(&args[0], spans[0])?.iter().cloned().collect(),
+            )),
             Builtin::Str => Value::str(&self.show_top(&args[0])),
             Builtin::Mex => {
                 let mut seen = rustc_hash::FxHashSet::default();
                 for v in self.items(&args[0], spans[0])?.iter() {
                     match v {
                         Value::Int(n) => seen.insert(*n),
-                        other => return Err(self.expected(spans[0], "a collection of integers", other)),
+                        other => {
+                            return Err(self.expected(spans[0], "a collection of integers", other));
+                        }
                     };
                 }
-                Value::Int((0..).find(|k| !seen.contains(k)).expect("a finite set misses some integer"))
+                Value::Int(
+                    (0..)
+                        .find(|k| !seen.contains(k))
+                        .expect("a finite set misses some integer"),
+                )
             }
             Builtin::Print => {
                 let text: Vec<String> = args.iter().map(|a| self.show_top(a)).collect();
@@ -221,7 +244,11 @@ impl Machine {
             items.into_iter().max()
         };
         best.ok_or_else(|| {
-            error(spans[0], format!("`{}` of an empty collection", b.name()), "this is empty")
+            error(
+                spans[0],
+                format!("`{}` of an empty collection", b.name()),
+                "this is empty",
+            )
         })
     }
 
@@ -241,9 +268,9 @@ impl Machine {
             let Value::Int(n) = v else {
                 return Err(self.expected(span, "integers or positions to sum", v));
             };
-            total = total
-                .checked_add(*n)
-                .ok_or_else(|| error(span, "integer overflow", "the sum does not fit in 64 bits"))?;
+            total = total.checked_add(*n).ok_or_else(|| {
+                error(span, "integer overflow", "the sum does not fit in 64 bits")
+            })?;
         }
         Ok(Value::Int(total))
     }
@@ -298,7 +325,9 @@ impl Machine {
         };
         let mut text = format!("{}: value {value}, {verdict}", self.show_position(&p));
         if !moves.is_empty() {
-            let widths: Vec<usize> = (0..4).map(|c| rows.iter().map(|r| r[c].len()).max().unwrap()).collect();
+            let widths: Vec<usize> = (0..4)
+                .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap())
+                .collect();
             for (i, row) in rows.iter().enumerate() {
                 let line = format!(
                     "\n  {:w0$}   {:w1$}   {:w2$}   {:>w3$}",

@@ -80,7 +80,10 @@ impl Machine {
             return Ok(known);
         }
         if known == IN_PROGRESS {
-            return Err(cycle_error(vec![self.show_node(root), self.show_node(root)]));
+            return Err(Box::new(cycle_error(vec![
+                self.show_node(root),
+                self.show_node(root),
+            ])));
         }
         let mut arena = Arena::default();
         let mut stack: Vec<Frame> = Vec::new();
@@ -105,13 +108,30 @@ impl Machine {
             first_node,
             cursor: first_node,
         });
-        graph::expand(self, node, arena)
+        graph::expand(self, node, arena)?;
+        // Look for a move back onto the path before descending anywhere, so
+        // a short cycle is named even when another move leads on forever.
+        let back = arena.nodes[first_node..]
+            .iter()
+            .find(|c| self.graph.value(**c) == IN_PROGRESS);
+        match back {
+            Some(&child) => Err(self.cycle(stack, child)),
+            None => Ok(()),
+        }
     }
 
-    fn search(&mut self, root: NodeId, arena: &mut Arena, stack: &mut Vec<Frame>, mex: &mut Mex) -> RtResult<u64> {
+    fn search(
+        &mut self,
+        root: NodeId,
+        arena: &mut Arena,
+        stack: &mut Vec<Frame>,
+        mex: &mut Mex,
+    ) -> RtResult<u64> {
         self.open(root, arena, stack)?;
         loop {
-            let frame = stack.last_mut().expect("the loop returns when the stack empties");
+            let frame = stack
+                .last_mut()
+                .expect("the loop returns when the stack empties");
             let mut next = None;
             while frame.cursor < arena.nodes.len() {
                 let child = arena.nodes[frame.cursor];
@@ -156,9 +176,14 @@ impl Machine {
 
     fn cycle(&self, stack: &[Frame], repeated: NodeId) -> Box<Diagnostic> {
         let from = stack.iter().rposition(|f| f.node == repeated).unwrap_or(0);
-        let mut path: Vec<String> = stack[from..].iter().map(|f| self.show_node(f.node)).collect();
+        let mut path: Vec<String> = stack[from..]
+            .iter()
+            .map(|f| self.show_node(f.node))
+            .collect();
         path.push(self.show_node(repeated));
-        cycle_error(path)
+        let rules = self.game_ir(repeated.game);
+        let err = cycle_error(path);
+        Box::new(err.at(rules.def.name.span, "positions of this game repeat"))
     }
 
     /// The nim-value of a position: the xor of its components' values.
@@ -221,8 +246,11 @@ pub struct MoveInfo {
 /// Keeps each move's rule, binder values and target, to name it later.
 #[derive(Default)]
 struct Recorder {
-    moves: Vec<(Rc<str>, Vec<(Rc<str>, Value)>, Vec<Component>)>,
+    moves: Vec<RecordedMove>,
 }
+
+/// A rule's name, its binders' values, and the target's components.
+type RecordedMove = (Rc<str>, Vec<(Rc<str>, Value)>, Vec<Component>);
 
 impl MoveSink for Recorder {
     fn option(&mut self, rule: &MoveIr, frame: &[Value], target: &[Component]) {
@@ -231,7 +259,8 @@ impl MoveSink for Recorder {
             .iter()
             .map(|(name, slot)| (name.clone(), frame[*slot as usize].clone()))
             .collect();
-        self.moves.push((rule.name.clone(), bindings, target.to_vec()));
+        self.moves
+            .push((rule.name.clone(), bindings, target.to_vec()));
     }
 }
 

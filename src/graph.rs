@@ -50,7 +50,8 @@ impl Graph {
     /// Adds a node (the caller has checked it is new and within limits).
     pub fn insert(&mut self, game: GameId, args: &[Value]) -> NodeId {
         if self.games.len() <= game as usize {
-            self.games.resize_with(game as usize + 1, NodeTable::default);
+            self.games
+                .resize_with(game as usize + 1, NodeTable::default);
         }
         let table = &mut self.games[game as usize];
         let index = table.args.len() as u32;
@@ -183,7 +184,7 @@ impl Expansion<'_> {
 }
 
 /// The error for a node that can reach itself.
-pub fn cycle_error(path: Vec<String>) -> Box<Diagnostic> {
+pub fn cycle_error(path: Vec<String>) -> Diagnostic {
     let shown = if path.len() > 12 {
         let mut p = path[..6].to_vec();
         p.push(format!("... {} more ...", path.len() - 11));
@@ -192,12 +193,10 @@ pub fn cycle_error(path: Vec<String>) -> Box<Diagnostic> {
     } else {
         path.clone()
     };
-    Box::new(
-        Diagnostic::new(
-            Phase::Runtime,
-            format!("the position {} can be reached from itself", path[0]),
-        )
-        .note(format!("cycle: {}", shown.join(" -> ")))
-        .note("games whose positions repeat (loopy games) are not supported yet: every play must end"),
+    Diagnostic::new(
+        Phase::Runtime,
+        format!("the position {} can be reached from itself", path[0]),
     )
+    .note(format!("cycle: {}", shown.join(" -> ")))
+    .note("games whose positions repeat (loopy games) are not supported yet: every play must end")
 }

@@ -140,7 +140,11 @@ impl Machine {
             IrKind::CallValue(callee, args) => {
                 let callee_value = self.eval(callee, frame)?;
                 let Value::Game(game) = callee_value else {
-                    return Err(type_error(callee.span, "a game or function to call", &callee_value));
+                    return Err(type_error(
+                        callee.span,
+                        "a game or function to call",
+                        &callee_value,
+                    ));
                 };
                 let node = self.apply(game, args, frame, ir.span)?;
                 Value::Pos(Position::from_components(vec![Component::Node(node)]))
@@ -160,16 +164,18 @@ impl Machine {
 
     fn global(&self, id: LetId, span: Span) -> RtResult<Value> {
         let slot = &self.defs.lets[id as usize];
-        slot.value.clone().ok_or_else(|| {
-            error(
-                span,
-                format!("`{}` is used before its definition has run", slot.name),
-                "not defined yet",
-            )
-            .also(slot.span, "defined here")
-            .into()
-        })
-        .map_err(|e: Box<Diagnostic>| e)
+        slot.value
+            .clone()
+            .ok_or_else(|| {
+                error(
+                    span,
+                    format!("`{}` is used before its definition has run", slot.name),
+                    "not defined yet",
+                )
+                .also(slot.span, "defined here")
+                .into()
+            })
+            .map_err(|e: Box<Diagnostic>| e)
     }
 
     /// Evaluates a condition, which must be a boolean.
@@ -222,7 +228,13 @@ impl Machine {
                 Value::list((*lo..*hi).map(Value::Int).collect())
             }
             Value::Str(s) => Value::list(s.chars().map(|c| Value::str(&c.to_string())).collect()),
-            other => return Err(type_error(span, "a range, list, set, tuple or string", other)),
+            other => {
+                return Err(type_error(
+                    span,
+                    "a range, list, set, tuple or string",
+                    other,
+                ));
+            }
         }))
     }
 
@@ -230,9 +242,12 @@ impl Machine {
         const MAX: i64 = 100_000_000;
         if len > MAX {
             return Err(Box::new(
-                Diagnostic::new(Phase::Limit, format!("a sequence of {len} items is too large"))
-                    .at(span, "this sequence")
-                    .note(format!("sequences are limited to {MAX} items")),
+                Diagnostic::new(
+                    Phase::Limit,
+                    format!("a sequence of {len} items is too large"),
+                )
+                .at(span, "this sequence")
+                .note(format!("sequences are limited to {MAX} items")),
             ));
         }
         Ok(())
@@ -274,7 +289,12 @@ impl Machine {
         if args.len() != func.arity {
             return Err(error(
                 span,
-                format!("`{}` takes {} arguments but {} were given", func.name, func.arity, args.len()),
+                format!(
+                    "`{}` takes {} arguments but {} were given",
+                    func.name,
+                    func.arity,
+                    args.len()
+                ),
                 "this call",
             ));
         }
@@ -282,7 +302,10 @@ impl Machine {
             return Err(Box::new(
                 Diagnostic::new(
                     Phase::Limit,
-                    format!("calls of `{}` nest deeper than {} levels", func.name, self.limits.max_depth),
+                    format!(
+                        "calls of `{}` nest deeper than {} levels",
+                        func.name, self.limits.max_depth
+                    ),
                 )
                 .at(span, "this call")
                 .help("look for a recursion without a base case"),
@@ -297,7 +320,13 @@ impl Machine {
     }
 
     /// Interns `game(args)` as a node of the graph.
-    pub fn apply(&mut self, game: GameId, args: &[Ir], frame: &mut [Value], span: Span) -> RtResult<NodeId> {
+    pub fn apply(
+        &mut self,
+        game: GameId,
+        args: &[Ir],
+        frame: &mut [Value],
+        span: Span,
+    ) -> RtResult<NodeId> {
         let mut values = Vec::with_capacity(args.len());
         for a in args {
             values.push(self.eval(a, frame)?);
@@ -314,7 +343,12 @@ impl Machine {
         if args.len() != rules.arity {
             return Err(error(
                 span,
-                format!("`{}` takes {} arguments but {} were given", rules.name, rules.arity, args.len()),
+                format!(
+                    "`{}` takes {} arguments but {} were given",
+                    rules.name,
+                    rules.arity,
+                    args.len()
+                ),
                 "this position",
             ));
         }
@@ -337,7 +371,11 @@ impl Machine {
     pub fn heap(&mut self, k: &Ir, frame: &mut [Value]) -> RtResult<Component> {
         match self.eval(k, frame)? {
             Value::Int(n) if n >= 0 => Ok(Component::Heap(n as u64)),
-            Value::Int(n) => Err(error(k.span, format!("a Nim heap cannot have {n} tokens"), "negative")),
+            Value::Int(n) => Err(error(
+                k.span,
+                format!("a Nim heap cannot have {n} tokens"),
+                "negative",
+            )),
             other => Err(type_error(k.span, "an integer heap size", &other)),
         }
     }
@@ -347,27 +385,35 @@ impl Machine {
         match v {
             Value::Pos(p) => Ok(p.clone()),
             Value::Int(0) => Ok(Position::empty()),
-            other => Err(error(
-                span,
-                format!("{what} must be a position, found {}", other.type_name()),
-                format!("this is {}", self.show(other)),
-            )
-            .note("a position is a game applied to arguments such as `g(3)`, a sum `P + Q`, `*k`, or `0`")
-            .into())
-            .map_err(|e: Box<Diagnostic>| e),
+            other => {
+                let e = error(
+                    span,
+                    format!("{what} must be a position, found {}", other.type_name()),
+                    format!("this is {}", self.show(other)),
+                );
+                Err(Box::new(e.note(
+                    "a position is a game applied to arguments such as `g(3)`, a sum `P + Q`, `*k`, or `0`",
+                )))
+            }
         }
     }
 
     fn unary(&mut self, op: UnOp, v: Value, span: Span) -> RtResult<Value> {
         Ok(match (op, &v) {
-            (UnOp::Neg, Value::Int(n)) => Value::Int(n.checked_neg().ok_or_else(|| overflow(span))?),
+            (UnOp::Neg, Value::Int(n)) => {
+                Value::Int(n.checked_neg().ok_or_else(|| overflow(span))?)
+            }
             (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
             (UnOp::BitNot, Value::Int(n)) => Value::Int(!n),
             (UnOp::Heap, Value::Int(n)) if *n >= 0 => {
                 Value::Pos(Position::from_components(vec![Component::Heap(*n as u64)]))
             }
             (UnOp::Heap, Value::Int(n)) => {
-                return Err(error(span, format!("a Nim heap cannot have {n} tokens"), "negative"));
+                return Err(error(
+                    span,
+                    format!("a Nim heap cannot have {n} tokens"),
+                    "negative",
+                ));
             }
             (UnOp::Not, _) => return Err(type_error(span, "a boolean after `not`", &v)),
             (UnOp::Heap, _) => return Err(type_error(span, "an integer heap size after `*`", &v)),
@@ -426,7 +472,13 @@ impl Machine {
             (Mul, Value::List(x), Int(n)) | (Mul, Int(n), Value::List(x)) => {
                 let n = (*n).max(0);
                 self.check_size((x.len() as i64).saturating_mul(n), span)?;
-                Value::list(x.iter().cloned().cycle().take(x.len() * n as usize).collect())
+                Value::list(
+                    x.iter()
+                        .cloned()
+                        .cycle()
+                        .take(x.len() * n as usize)
+                        .collect(),
+                )
             }
             _ => {
                 return Err(error(
@@ -467,7 +519,10 @@ impl Machine {
         if at < 0 || at >= len {
             return Err(error(
                 span,
-                format!("index {i} is out of range for {} of length {len}", x.type_name()),
+                format!(
+                    "index {i} is out of range for {} of length {len}",
+                    x.type_name()
+                ),
                 "this index",
             ));
         }
@@ -492,7 +547,13 @@ impl Machine {
         })
     }
 
-    fn slice(&mut self, x: &Ir, lo: Option<&Ir>, hi: Option<&Ir>, frame: &mut [Value]) -> RtResult<Value> {
+    fn slice(
+        &mut self,
+        x: &Ir,
+        lo: Option<&Ir>,
+        hi: Option<&Ir>,
+        frame: &mut [Value],
+    ) -> RtResult<Value> {
         let span = x.span;
         let x = self.eval(x, frame)?;
         let len = self.len_of(&x, span)?;
@@ -512,14 +573,24 @@ impl Machine {
             Value::Str(st) => Value::str(&st.chars().skip(s).take(e - s).collect::<String>()),
             Value::Tuple(items) => Value::Tuple(items[s..e].into()),
             Value::Set(_) | Value::Pos(_) => {
-                return Err(type_error(span, "a list, tuple, string or range to slice", &x));
+                return Err(type_error(
+                    span,
+                    "a list, tuple, string or range to slice",
+                    &x,
+                ));
             }
             other => Value::list(other.as_slice().unwrap()[s..e].to_vec()),
         })
     }
 
     /// Adds "while expanding ..." to an error raised by a move rule.
-    pub fn while_expanding(&self, mut e: Box<Diagnostic>, node: NodeId, rule: &MoveIr, frame: &[Value]) -> Box<Diagnostic> {
+    pub fn while_expanding(
+        &self,
+        mut e: Box<Diagnostic>,
+        node: NodeId,
+        rule: &MoveIr,
+        frame: &[Value],
+    ) -> Box<Diagnostic> {
         const MAX_TRACE: usize = 6;
         let bindings: Vec<String> = rule
             .shown
@@ -536,18 +607,27 @@ impl Machine {
             self.show_node(node),
             rule.name
         );
-        let trace = e.notes.iter().filter(|n| n.starts_with("while expanding")).count();
+        let trace = e
+            .notes
+            .iter()
+            .filter(|n| n.starts_with("while expanding"))
+            .count();
         if trace < MAX_TRACE {
             e.notes.push(line);
         } else if trace == MAX_TRACE {
-            e.notes.push("while expanding ... (more positions omitted)".into());
+            e.notes
+                .push("while expanding ... (more positions omitted)".into());
         }
         e
     }
 }
 
 fn overflow(span: Span) -> Box<Diagnostic> {
-    error(span, "integer overflow", "the result does not fit in 64 bits")
+    error(
+        span,
+        "integer overflow",
+        "the result does not fit in 64 bits",
+    )
 }
 
 /// Integer arithmetic: checked, with Python's floor division and modulo.
@@ -560,10 +640,22 @@ fn arith(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<i64> {
         Mul => x.checked_mul(y),
         Div if y == 0 => return Err(by_zero()),
         Rem if y == 0 => return Err(by_zero()),
-        Div => x.checked_div_euclid(y).map(|q| if y < 0 && x.rem_euclid(y) != 0 { q - 1 } else { q }),
-        Rem => x.checked_rem_euclid(y).map(|r| if y < 0 && r != 0 { r + y } else { r }),
+        Div => x.checked_div_euclid(y).map(|q| {
+            if y < 0 && x.rem_euclid(y) != 0 {
+                q - 1
+            } else {
+                q
+            }
+        }),
+        Rem => x
+            .checked_rem_euclid(y)
+            .map(|r| if y < 0 && r != 0 { r + y } else { r }),
         Pow if y < 0 => {
-            return Err(error(span, "negative exponent", "integers have no negative powers"));
+            return Err(error(
+                span,
+                "negative exponent",
+                "integers have no negative powers",
+            ));
         }
         Pow => u32::try_from(y).ok().and_then(|y| x.checked_pow(y)),
         BitAnd => Some(x & y),

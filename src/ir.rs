@@ -108,7 +108,17 @@ pub struct FnIr {
 /// A top-level statement ready to run.
 #[derive(Debug)]
 pub enum StmtIr {
-    Let { pattern: PatIr, value: Ir, slots: usize },
-    Expect { cond: Ir, slots: usize },
-    Print { expr: Ir, slots: usize },
+    Let {
+        pattern: PatIr,
+        value: Ir,
+        slots: usize,
+    },
+    Expect {
+        cond: Ir,
+        slots: usize,
+    },
+    Print {
+        expr: Ir,
+        slots: usize,
+    },
 }

@@ -209,10 +209,12 @@ impl Lowerer<'_> {
 
     fn game_callee(&self, callee: &Expr) -> Option<u32> {
         match &callee.node {
-            ExprKind::Var(name) if self.scope.find(name).is_none() => match self.defs.lookup(name) {
-                Some(Global::Game(g)) => Some(g),
-                _ => None,
-            },
+            ExprKind::Var(name) if self.scope.find(name).is_none() => {
+                match self.defs.lookup(name) {
+                    Some(Global::Game(g)) => Some(g),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }

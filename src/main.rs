@@ -68,13 +68,18 @@ fn use_color(choice: ColorChoice) -> bool {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal()
         }
     }
 }
 
 /// Runs `each` over the files in order, stopping at the first error.
-fn for_files(session: &mut Session, files: &[PathBuf], each: fn(&mut Session, &str, &str) -> Outcome) -> Result<Outcome, i32> {
+fn for_files(
+    session: &mut Session,
+    files: &[PathBuf],
+    each: fn(&mut Session, &str, &str) -> Outcome,
+) -> Result<Outcome, i32> {
     let mut total = Outcome::default();
     for path in files {
         let (name, text) = read_source(path).map_err(|msg| {
@@ -97,15 +102,17 @@ fn main_with(cli: Cli) -> i32 {
     let result = match &cli.command {
         Command::Run { files } => for_files(&mut session, files, Session::run),
         Command::Check { files } => for_files(&mut session, files, Session::check),
-        Command::Eval { expr, files } => for_files(&mut session, files, Session::run).map(|loaded| {
-            if loaded.error.is_some() {
-                loaded
-            } else {
-                let mut total = loaded;
-                total.merge(session.eval(expr));
-                total
-            }
-        }),
+        Command::Eval { expr, files } => {
+            for_files(&mut session, files, Session::run).map(|loaded| {
+                if loaded.error.is_some() {
+                    loaded
+                } else {
+                    let mut total = loaded;
+                    total.merge(session.eval(expr));
+                    total
+                }
+            })
+        }
     };
     match result {
         Ok(outcome) => outcome.exit_code(),

@@ -134,7 +134,11 @@ impl Session {
     fn statement(&mut self, stmt: &StmtIr) -> RtResult<bool> {
         let m = &mut self.machine;
         match stmt {
-            StmtIr::Let { pattern, value, slots } => {
+            StmtIr::Let {
+                pattern,
+                value,
+                slots,
+            } => {
                 let mut frame = vec![Value::Int(0); *slots];
                 let v = m.eval(value, &mut frame)?;
                 m.bind(pattern, v, &mut frame)?;
@@ -143,7 +147,10 @@ impl Session {
                 let mut frame = vec![Value::Int(0); *slots];
                 let v = m.eval(expr, &mut frame)?;
                 // `print(...)` has written its output already.
-                if !matches!(expr.kind, IrKind::CallBuiltin(crate::builtins::Builtin::Print, _)) {
+                if !matches!(
+                    expr.kind,
+                    IrKind::CallBuiltin(crate::builtins::Builtin::Print, _)
+                ) {
                     let text = m.show_top(&v);
                     let _ = writeln!(m.out, "{text}");
                 }
@@ -162,9 +169,15 @@ impl Session {
 
     /// Evaluates an `expect`; a failure comes back as the diagnostic to show,
     /// with both sides of a comparison.
-    fn expectation(&mut self, cond: &crate::ir::Ir, frame: &mut [Value]) -> RtResult<Option<Diagnostic>> {
+    fn expectation(
+        &mut self,
+        cond: &crate::ir::Ir,
+        frame: &mut [Value],
+    ) -> RtResult<Option<Diagnostic>> {
         let m = &mut self.machine;
-        let text = self.sources.text(cond.span.file)[cond.span.start as usize..cond.span.end as usize].to_string();
+        let text = self.sources.text(cond.span.file)
+            [cond.span.start as usize..cond.span.end as usize]
+            .to_string();
         let failure = Diagnostic::new(Phase::Expect, format!("`{text}` is false"));
         if let IrKind::Binary(op, l, r) = &cond.kind
             && op.is_comparison()
@@ -184,8 +197,10 @@ impl Session {
             Value::Bool(true) => Ok(None),
             Value::Bool(false) => Ok(Some(failure.at(cond.span, "this is false"))),
             other => Err(Box::new(
-                Diagnostic::new(Phase::Runtime, "`expect` needs a condition")
-                    .at(cond.span, format!("this is {}, not a boolean", other.type_name())),
+                Diagnostic::new(Phase::Runtime, "`expect` needs a condition").at(
+                    cond.span,
+                    format!("this is {}, not a boolean", other.type_name()),
+                ),
             )),
         }
     }
@@ -217,6 +232,13 @@ fn shorten(s: String) -> String {
         return s;
     }
     let head: String = s.chars().take(MAX - 40).collect();
-    let tail: String = s.chars().rev().take(30).collect::<Vec<_>>().into_iter().rev().collect();
+    let tail: String = s
+        .chars()
+        .rev()
+        .take(30)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
     format!("{head} ... {tail}")
 }

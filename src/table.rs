@@ -15,10 +15,12 @@ impl Machine {
         let Value::Game(game) = args[0] else {
             return Err(error(
                 spans[0],
-                format!("the first argument of `table` must be a game, found {}", args[0].type_name()),
+                format!(
+                    "the first argument of `table` must be a game, found {}",
+                    args[0].type_name()
+                ),
                 "not a game",
-            )
-            .into());
+            ));
         };
         let rules = self.game_ir(game);
         let ranges = &args[1..];
@@ -77,8 +79,18 @@ impl Machine {
 
     fn sequence_text(&self, title: &str, param: &str, xs: &[Value], values: &[i64]) -> String {
         let labels: Vec<String> = xs.chunks(ROW).map(|c| self.show(&c[0])).collect();
-        let label_w = labels.iter().map(String::len).max().unwrap_or(1).max(param.len());
-        let cell_w = values.iter().map(|v| v.to_string().len()).max().unwrap_or(1).max(2);
+        let label_w = labels
+            .iter()
+            .map(String::len)
+            .max()
+            .unwrap_or(1)
+            .max(param.len());
+        let cell_w = values
+            .iter()
+            .map(|v| v.to_string().len())
+            .max()
+            .unwrap_or(1)
+            .max(2);
         let mut text = format!("{title}, {param} = {}", self.describe_axis(xs));
         if xs.iter().all(|x| matches!(x, Value::Int(_))) && is_consecutive(xs) {
             text.push_str(&format!("\n{:>label_w$} |", param));
@@ -95,11 +107,22 @@ impl Machine {
         text
     }
 
-    fn grid_text(&self, title: &str, params: &[&str], axes: &[Vec<Value>], grid: &[Vec<i64>]) -> String {
+    fn grid_text(
+        &self,
+        title: &str,
+        params: &[&str],
+        axes: &[Vec<Value>],
+        grid: &[Vec<i64>],
+    ) -> String {
         let rows: Vec<String> = axes[0].iter().map(|x| self.show(x)).collect();
         let cols: Vec<String> = axes[1].iter().map(|y| self.show(y)).collect();
         let corner = format!("{}\\{}", params[0], params[1]);
-        let label_w = rows.iter().map(String::len).max().unwrap_or(1).max(corner.len());
+        let label_w = rows
+            .iter()
+            .map(String::len)
+            .max()
+            .unwrap_or(1)
+            .max(corner.len());
         let cell_w = grid
             .iter()
             .flatten()
@@ -128,7 +151,9 @@ impl Machine {
 
     fn describe_axis(&self, xs: &[Value]) -> String {
         match (xs.first(), xs.last()) {
-            (Some(Value::Int(a)), Some(Value::Int(b))) if is_consecutive(xs) => format!("{a}..={b}"),
+            (Some(Value::Int(a)), Some(Value::Int(b))) if is_consecutive(xs) => {
+                format!("{a}..={b}")
+            }
             _ => self.show(&Value::list(xs.to_vec())),
         }
     }

@@ -67,7 +67,13 @@ impl Position {
     /// This position with component `i` replaced by the components of `by`.
     pub fn replace(&self, i: usize, by: &[Component]) -> Position {
         let mut comps: Vec<Component> = Vec::with_capacity(self.0.len() + by.len());
-        comps.extend(self.0.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, c)| *c));
+        comps.extend(
+            self.0
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, c)| *c),
+        );
         comps.extend_from_slice(by);
         Position::from_components(comps)
     }

@@ -31,7 +31,9 @@ pub fn parse(file: FileId, src: &str) -> Result<Program, Vec<Diagnostic>> {
         file,
         errors: Vec::new(),
     };
-    let program = pairs.next().expect("the program rule always yields one pair");
+    let program = pairs
+        .next()
+        .expect("the program rule always yields one pair");
     let stmts = program
         .into_inner()
         .filter(|p| p.as_rule() != Rule::EOI)
@@ -245,11 +247,9 @@ impl Builder {
             Rule::index => {
                 let arg = inner(op).next().unwrap();
                 if arg.as_rule() == Rule::slice {
-                    let mut bounds = arg.into_inner().map(|b| {
-                        b.into_inner()
-                            .next()
-                            .map(|e| Box::new(self.expr(e)))
-                    });
+                    let mut bounds = arg
+                        .into_inner()
+                        .map(|b| b.into_inner().next().map(|e| Box::new(self.expr(e))));
                     let lo = bounds.next().unwrap();
                     let hi = bounds.next().unwrap();
                     ExprKind::Slice(Box::new(lhs), lo, hi)

@@ -13,4 +13,3 @@ fn the_language_overview_parses() {
     let program = parse_ok(src);
     assert_eq!(program.stmts.len(), 19);
 }
-
