@@ -121,10 +121,14 @@ impl Sources {
             Some(span) => {
                 let mut report = Report::build(kind, span)
                     .with_config(config)
-                    .with_message(&diag.message)
-                    .with_label(label(span, &diag.label, color));
-                for (span, text) in &diag.extra {
-                    report.add_label(label(*span, text, color));
+                    .with_message(&diag.message);
+                // ariadne starts a new snippet whenever a label is above the
+                // one before it, so labels go in source order.
+                let mut labels: Vec<(Span, &str)> = vec![(span, &diag.label)];
+                labels.extend(diag.extra.iter().map(|(s, t)| (*s, t.as_str())));
+                labels.sort_by_key(|(s, _)| (s.file, s.start));
+                for (span, text) in labels {
+                    report.add_label(label(span, text, color));
                 }
                 for note in &diag.notes {
                     report.add_note(note);
@@ -151,8 +155,28 @@ impl Sources {
                 }
             }
         }
-        String::from_utf8_lossy(&out).into_owned()
+        let text = String::from_utf8_lossy(&out).into_owned();
+        if color { text } else { strip_ansi(&text) }
     }
+}
+
+/// ariadne colors custom report kinds even when colors are off.
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            // Skip `ESC [ ... letter`.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn label(span: Span, text: &str, color: bool) -> Label<Span> {

@@ -393,6 +393,24 @@ fn unescape(raw: &str) -> Rc<str> {
     Rc::from(out)
 }
 
+/// The token a piece of text starts with: a word, a number or an operator.
+fn token_at(text: &str) -> &str {
+    let first = text.chars().next().map_or(0, char::len_utf8);
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let end = if text.starts_with(word) {
+        text.find(|c: char| !word(c)).unwrap_or(text.len())
+    } else {
+        const OPERATORS: [&str; 12] = [
+            "..=", "->", "==", "!=", "<=", ">=", "**", "<<", ">>", "..", "//", "=>",
+        ];
+        OPERATORS
+            .iter()
+            .find(|op| text.starts_with(*op))
+            .map_or(first, |op| op.len())
+    };
+    &text[..end.min(24)]
+}
+
 /// Words a user understands for what the parser was looking for.
 fn describe(rule: Rule) -> Option<&'static str> {
     use Rule::*;
@@ -436,23 +454,13 @@ fn syntax_error(file: FileId, src: &str, err: pest::error::Error<Rule>) -> Diagn
     let end = if end > start {
         end
     } else {
-        src[start..]
-            .char_indices()
-            .nth(1)
-            .map_or(src.len(), |(i, _)| start + i)
+        start + token_at(&src[start..]).len()
     };
     let span = Span::new(file, start, end);
     let found = match src[start..].chars().next() {
         None => "the end of the input".to_string(),
         Some('\n') => "the end of the line".to_string(),
-        Some(_) => {
-            let token: String = src[start..]
-                .chars()
-                .take_while(|c| !c.is_whitespace())
-                .take(12)
-                .collect();
-            format!("`{token}`")
-        }
+        Some(_) => format!("`{}`", token_at(&src[start..])),
     };
     let mut expected: Vec<&str> = match &err.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {

@@ -1,0 +1,122 @@
+//! The command line as a user meets it: commands, exit codes, stdin, and
+//! the printed output of the language overview.
+
+mod common;
+
+use common::{grundy, text};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[test]
+fn the_overview_prints_what_the_language_promises() {
+    let out = grundy(&["run", "examples/spec.game"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    insta::assert_snapshot!(text(&out.stdout));
+}
+
+#[test]
+fn eval_loads_files_then_prints_one_expression() {
+    let out = grundy(&[
+        "eval",
+        "-e",
+        "[value(kayles(n)) for n in 0..6]",
+        "examples/spec.game",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.ends_with("[0, 1, 2, 3, 1, 4]\n"), "{stdout}");
+    let out = grundy(&["eval", "-e", "2 ** 10"]);
+    assert_eq!(text(&out.stdout), "1024\n");
+}
+
+#[test]
+fn eval_rejects_statements() {
+    let out = grundy(&["eval", "-e", "let x = 3"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stderr).contains("`-e` takes one expression"));
+}
+
+#[test]
+fn a_missing_file_is_a_usage_error() {
+    let out = grundy(&["run", "examples/no-such-file.game"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot read `examples/no-such-file.game`"));
+}
+
+#[test]
+fn bad_arguments_are_a_usage_error() {
+    assert_eq!(grundy(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(grundy(&["run"]).status.code(), Some(2));
+    assert_eq!(
+        grundy(&["run", "--max-states", "lots", "x.game"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn help_is_everywhere() {
+    for args in [
+        &["--help"][..],
+        &["run", "--help"],
+        &["check", "--help"],
+        &["eval", "--help"],
+    ] {
+        let out = grundy(args);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(text(&out.stdout).contains("Usage: grundy"), "{args:?}");
+    }
+}
+
+#[test]
+fn a_dash_reads_the_script_from_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["run", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"game nim(n) {\n  move take(k in 1..=n) -> nim(n - k)\n}\nwinner(nim(1) + nim(4) + nim(5))\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "second\n");
+}
+
+#[test]
+fn later_files_see_earlier_definitions() {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("rules.game");
+    let query = dir.join("query.game");
+    std::fs::write(
+        &rules,
+        "game nim(n) {\n  move take(k in 1..=n) -> nim(n - k)\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &query,
+        "expect value(nim(5) + nim(3)) == 6\nvalue(nim(9))\n",
+    )
+    .unwrap();
+    let out = grundy(&["run", rules.to_str().unwrap(), query.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "9\n");
+    let out = grundy(&["check", rules.to_str().unwrap(), query.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn colors_are_off_without_a_terminal_and_with_no_color() {
+    let out = grundy(&["run", "tests/ui/type_error.game"]);
+    assert!(!text(&out.stderr).contains('\x1b'));
+    let out = grundy(&["run", "--color", "always", "tests/ui/type_error.game"]);
+    assert!(text(&out.stderr).contains('\x1b'));
+}

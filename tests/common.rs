@@ -1,0 +1,33 @@
+//! Helpers shared by the integration tests: running the real binary.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `grundy` with `args` in the crate root, colors off, no stdin.
+pub fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the grundy binary runs")
+}
+
+/// The files in `dir` (relative to the crate root) ending in `ext`, sorted.
+#[allow(dead_code)] // not every test file lists files
+pub fn files(dir: &str, ext: &str) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut out: Vec<String> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("cannot list {dir}: {e}"))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(ext))
+        .map(|name| format!("{dir}/{name}"))
+        .collect();
+    out.sort();
+    out
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
