@@ -307,7 +307,7 @@ impl Machine {
             rows.push([
                 self.show_position(&comp),
                 m.name.clone(),
-                self.show_position(&m.result),
+                self.show_result(&m.result),
                 m.value.to_string(),
             ]);
             items.push(Value::Tuple(Rc::from([

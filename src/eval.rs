@@ -151,6 +151,9 @@ impl Machine {
             let frame = stack.pop().unwrap();
             let value = self.mex_of(frame.first_option, arena, mex);
             self.graph.set_value(frame.node, value);
+            if arena.options.len() == frame.first_option {
+                self.graph.set_terminal(frame.node);
+            }
             arena.options.truncate(frame.first_option);
             arena.nodes.truncate(frame.first_node);
             if stack.is_empty() {

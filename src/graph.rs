@@ -22,6 +22,8 @@ struct NodeTable {
     index: FxHashMap<Rc<[Value]>, u32>,
     args: Vec<Rc<[Value]>>,
     values: Vec<u64>,
+    /// Nodes evaluated and found to have no moves at all.
+    terminal: Vec<bool>,
 }
 
 /// Every node interned so far, by game.
@@ -59,6 +61,7 @@ impl Graph {
         table.index.insert(key.clone(), index);
         table.args.push(key);
         table.values.push(UNKNOWN);
+        table.terminal.push(false);
         self.total += 1;
         NodeId { game, index }
     }
@@ -75,6 +78,15 @@ impl Graph {
         self.games[node.game as usize].values[node.index as usize] = value;
     }
 
+    pub fn set_terminal(&mut self, node: NodeId) {
+        self.games[node.game as usize].terminal[node.index as usize] = true;
+    }
+
+    /// True for a node known to have no moves (it plays like the empty position).
+    pub fn is_terminal(&self, node: NodeId) -> bool {
+        self.games[node.game as usize].terminal[node.index as usize]
+    }
+
     /// Positions memoized per game: (game, nodes, nodes with a known value).
     pub fn stats(&self) -> impl Iterator<Item = (GameId, usize, usize)> + '_ {
         self.games.iter().enumerate().map(|(g, t)| {
@@ -83,18 +95,12 @@ impl Graph {
         })
     }
 
-    /// Forgets every value (nodes stay interned).
+    /// Forgets every value (nodes stay interned, so positions held in
+    /// variables stay valid); they are recomputed under the current rules.
     pub fn clear_values(&mut self) {
         for table in &mut self.games {
             table.values.fill(UNKNOWN);
-        }
-    }
-
-    /// Forgets a game's nodes and values, after its rules changed.
-    pub fn forget_game(&mut self, game: GameId) {
-        if let Some(table) = self.games.get_mut(game as usize) {
-            self.total -= table.args.len();
-            *table = NodeTable::default();
+            table.terminal.fill(false);
         }
     }
 }

@@ -89,13 +89,14 @@ impl Session {
         if !errors.is_empty() {
             return Err(errors);
         }
-        for stmt in &program.stmts {
-            if let StmtKind::Game(g) = &stmt.kind
-                && let Some(crate::defs::Global::Game(id)) = self.machine.defs.lookup(&g.name.node)
-            {
-                // The rules of this game change: values computed under the old ones go.
-                self.machine.graph.forget_game(id);
-            }
+        let redefines = program.stmts.iter().any(|stmt| match &stmt.kind {
+            StmtKind::Game(g) => self.machine.defs.lookup(&g.name.node).is_some(),
+            StmtKind::Fn(f) => self.machine.defs.lookup(&f.name.node).is_some(),
+            _ => false,
+        });
+        if redefines {
+            // Rules changed: values computed under the old ones may be wrong.
+            self.machine.graph.clear_values();
         }
         crate::lower::lower(&program, &mut self.machine.defs)
     }

@@ -33,6 +33,19 @@ impl Machine {
         out
     }
 
+    /// A position without its components that have no moves (they change
+    /// nothing): how a move's result reads best, `kayles(2) + kayles(7)`
+    /// rather than `kayles(0) + kayles(2) + kayles(7)`.
+    pub fn show_result(&self, p: &Position) -> String {
+        let live = p
+            .components()
+            .iter()
+            .filter(|c| !matches!(c, Component::Node(n) if self.graph.is_terminal(*n)))
+            .copied()
+            .collect();
+        self.show_position(&Position::from_components(live))
+    }
+
     fn write_node(&self, node: NodeId, out: &mut String) {
         out.push_str(self.defs.game_name(node.game));
         self.write_seq("(", ")", self.graph.args(node), out);
