@@ -285,3 +285,109 @@ impl Recorder {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::loaded;
+
+    fn node(m: &mut Machine, game: u32, n: i64) -> NodeId {
+        m.intern(game, &[Value::Int(n)], Span::default()).unwrap()
+    }
+
+    #[test]
+    fn mex_is_the_smallest_missing_value() {
+        let mut mex = Mex::default();
+        assert_eq!(mex.of([0, 1, 3].into_iter(), 3), 2);
+        assert_eq!(mex.of([].into_iter(), 0), 0);
+        assert_eq!(mex.of([1, 2].into_iter(), 2), 0);
+        // Marks from an earlier call do not leak into the next.
+        assert_eq!(mex.of([0, 1, 2, 9].into_iter(), 4), 3);
+        assert_eq!(mex.of([0].into_iter(), 1), 1);
+    }
+
+    #[test]
+    fn kayles_values_match_the_published_sequence() {
+        let (mut session, _) = loaded(
+            "game kayles(n) {\n move knock(k in 1..=2, a in 0..=n - k) -> kayles(a) + kayles(n - k - a)\n}\n",
+        );
+        let m = &mut session.machine;
+        let values: Vec<u64> = (0..24)
+            .map(|n| {
+                let id = node(m, 0, n);
+                m.node_value(id).unwrap()
+            })
+            .collect();
+        assert_eq!(
+            values,
+            [
+                0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7
+            ]
+        );
+    }
+
+    #[test]
+    fn values_are_memoized_in_the_graph() {
+        let (mut session, _) = loaded("game nim(n) {\n move take(k in 1..=n) -> nim(n - k)\n}\n");
+        let m = &mut session.machine;
+        let top = node(m, 0, 30);
+        assert_eq!(m.node_value(top).unwrap(), 30);
+        let below = node(m, 0, 17);
+        assert_eq!(
+            m.graph.value(below),
+            17,
+            "evaluating nim(30) evaluated nim(17)"
+        );
+        assert_eq!(m.graph.len(), 31);
+    }
+
+    #[test]
+    fn sums_xor_their_components_and_heaps() {
+        let (mut session, _) = loaded("game nim(n) {\n move take(k in 1..=n) -> nim(n - k)\n}\n");
+        let m = &mut session.machine;
+        let (a, b) = (node(m, 0, 3), node(m, 0, 5));
+        let p = Position::from_components(vec![
+            Component::Node(a),
+            Component::Node(b),
+            Component::Heap(7),
+        ]);
+        assert_eq!(m.position_value(&p).unwrap(), 3 ^ 5 ^ 7);
+    }
+
+    #[test]
+    fn a_cycle_is_an_error_naming_it_and_leaves_nothing_in_progress() {
+        let (mut session, _) =
+            loaded("game g(n) {\n move a -> g(n + 1)\n move b if n == 3 -> g(1)\n}\n");
+        let m = &mut session.machine;
+        let start = node(m, 0, 1);
+        let err = m.node_value(start).unwrap_err();
+        assert_eq!(err.message, "the position g(1) can be reached from itself");
+        assert_eq!(err.notes[0], "cycle: g(1) -> g(2) -> g(3) -> g(1)");
+        assert_eq!(m.graph.value(start), crate::graph::UNKNOWN);
+        assert!(
+            m.node_value(start).is_err(),
+            "asking again reports the cycle again"
+        );
+    }
+
+    #[test]
+    fn moves_of_a_sum_replace_one_component_each() {
+        let (mut session, _) = loaded("game nim(n) {\n move take(k in 1..=n) -> nim(n - k)\n}\n");
+        let m = &mut session.machine;
+        let a = node(m, 0, 1);
+        let p = Position::from_components(vec![Component::Node(a), Component::Heap(2)]);
+        let moves = m.moves_of(&p).unwrap();
+        let shown: Vec<(String, String, u64)> = moves
+            .iter()
+            .map(|mv| (mv.name.clone(), m.show_position(&mv.result), mv.value))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("take(k=1)".to_string(), "nim(0) + *2".to_string(), 2),
+                ("take(2)".to_string(), "nim(1)".to_string(), 1),
+                ("take(1)".to_string(), "nim(1) + *1".to_string(), 0),
+            ]
+        );
+    }
+}

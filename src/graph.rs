@@ -206,3 +206,65 @@ pub fn cycle_error(path: Vec<String>) -> Diagnostic {
     .note(format!("cycle: {}", shown.join(" -> ")))
     .note("games whose positions repeat (loopy games) are not supported yet: every play must end")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::loaded;
+    use crate::span::Span;
+
+    struct Collect(Vec<(String, Vec<Component>)>);
+
+    impl MoveSink for Collect {
+        fn option(&mut self, rule: &MoveIr, _frame: &[Value], target: &[Component]) {
+            self.0.push((rule.name.to_string(), target.to_vec()));
+        }
+    }
+
+    #[test]
+    fn equal_arguments_are_the_same_node() {
+        let (mut session, _) = loaded("game g(xs) {\n move m -> 0\n}\n");
+        let m = &mut session.machine;
+        let list = |v: &[i64]| Value::list(v.iter().map(|n| Value::Int(*n)).collect());
+        let a = m.intern(0, &[list(&[1, 2])], Span::default()).unwrap();
+        let b = m.intern(0, &[list(&[1, 2])], Span::default()).unwrap();
+        let c = m.intern(0, &[list(&[2, 1])], Span::default()).unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(m.graph.len(), 2);
+    }
+
+    #[test]
+    fn expand_yields_each_legal_move_with_its_components() {
+        let src = "game k(n) {\n move knock(a in 0..n) -> k(a) + k(n - 1 - a)\n move heap if n == 2 -> *3\n move none if n > 5 -> 0\n}\n";
+        let (mut session, _) = loaded(src);
+        let m = &mut session.machine;
+        let node = m.intern(0, &[Value::Int(2)], Span::default()).unwrap();
+        let mut sink = Collect(Vec::new());
+        expand(m, node, &mut sink).unwrap();
+        let names: Vec<&str> = sink.0.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["knock", "knock", "heap"]);
+        assert_eq!(sink.0[0].1.len(), 2);
+        assert_eq!(sink.0[2].1, [Component::Heap(3)]);
+    }
+
+    #[test]
+    fn a_range_ending_below_its_start_gives_no_moves() {
+        let (mut session, _) = loaded("game g(n) {\n move m(k in 1..=n - 3) -> g(n - k)\n}\n");
+        let m = &mut session.machine;
+        let node = m.intern(0, &[Value::Int(2)], Span::default()).unwrap();
+        let mut sink = Collect(Vec::new());
+        expand(m, node, &mut sink).unwrap();
+        assert!(sink.0.is_empty());
+    }
+
+    #[test]
+    fn an_error_in_a_rule_names_the_position_and_move() {
+        let (mut session, _) = loaded("game g(n) {\n move m(d in [1, 0]) -> g(n / d)\n}\n");
+        let m = &mut session.machine;
+        let node = m.intern(0, &[Value::Int(4)], Span::default()).unwrap();
+        let err = expand(m, node, &mut Collect(Vec::new())).unwrap_err();
+        assert_eq!(err.message, "division by zero");
+        assert_eq!(err.notes, ["while expanding g(4), move m(d = 0)"]);
+    }
+}

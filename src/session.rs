@@ -243,3 +243,65 @@ fn shorten(s: String) -> String {
         .collect();
     format!("{head} ... {tail}")
 }
+
+/// A session with `src` loaded (not run), for the unit tests of every phase.
+#[cfg(test)]
+pub(crate) fn loaded(src: &str) -> (Session, Vec<StmtIr>) {
+    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    let stmts = session
+        .load("test.game", src)
+        .unwrap_or_else(|errors| panic!("{src} does not load: {errors:?}"));
+    (session, stmts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SharedBuffer;
+
+    fn run(src: &str) -> (Outcome, String, String) {
+        let out = SharedBuffer::default();
+        let err = SharedBuffer::default();
+        let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
+        let outcome = session.run("test.game", src);
+        let text = |b: &SharedBuffer| String::from_utf8(b.0.borrow().clone()).unwrap();
+        (outcome, text(&out), text(&err))
+    }
+
+    #[test]
+    fn a_failed_expect_does_not_stop_the_script() {
+        let (outcome, out, err) = run("expect 1 == 2\n3\nexpect 2 == 2\n");
+        assert_eq!(outcome.failed_expects, 1);
+        assert_eq!(outcome.exit_code(), exit::EXPECT_FAILED);
+        assert_eq!(out, "3\n");
+        assert!(err.contains("the left side is 1"), "{err}");
+        assert!(err.contains("the right side is 2"), "{err}");
+    }
+
+    #[test]
+    fn a_runtime_error_stops_the_script() {
+        let (outcome, out, err) = run("1\n1 / 0\n2\n");
+        assert_eq!(outcome.error, Some(Phase::Runtime));
+        assert_eq!(outcome.exit_code(), exit::SCRIPT_ERROR);
+        assert_eq!(out, "1\n");
+        assert!(err.contains("division by zero"));
+    }
+
+    #[test]
+    fn print_writes_its_arguments_once() {
+        let (_, out, _) = run("print(\"value\", 1 + 2, [1])\n");
+        assert_eq!(out, "value 3 [1]\n");
+    }
+
+    #[test]
+    fn redefining_a_game_recomputes_its_values() {
+        let out = SharedBuffer::default();
+        let mut session = Session::new(Box::new(out.clone()), Box::new(std::io::sink()));
+        session.run(
+            "a",
+            "game g(n) {\n move one if n > 0 -> g(n - 1)\n}\nlet P = g(3)\nvalue(P)\n",
+        );
+        session.run("b", "game g(n) {\n move one if n > 0 -> g(n - 1)\n move two if n > 1 -> g(n - 2)\n}\nvalue(P)\n");
+        assert_eq!(String::from_utf8(out.0.borrow().clone()).unwrap(), "1\n0\n");
+    }
+}

@@ -21,9 +21,10 @@ pub struct NodeId {
 /// One summand of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Component {
-    /// A Nim heap of the given size (`*k`); its value is k.
-    Heap(u64),
     Node(NodeId),
+    /// A Nim heap of the given size (`*k`); its value is k. Heaps sort after
+    /// nodes, as they are shown.
+    Heap(u64),
 }
 
 /// A disjunctive sum of components, kept sorted so that equal sums compare
