@@ -231,11 +231,7 @@ impl Builder {
                 errors.borrow_mut().extend(sub.errors);
                 e
             })
-            .map_infix(|lhs, op, rhs| {
-                let span = lhs.span.to(rhs.span);
-                let kind = ExprKind::Binary(binop(op.as_rule()), Box::new(lhs), Box::new(rhs));
-                Spanned::new(kind, span)
-            })
+            .map_infix(|lhs, op, rhs| chain(lhs, binop(op.as_rule()), rhs))
             .parse(pair.into_inner());
         self.errors.extend(errors.into_inner());
         result
@@ -343,6 +339,36 @@ impl Builder {
             })
             .collect();
         ExprKind::Comprehension { set, elem, clauses }
+    }
+}
+
+/// Builds `lhs op rhs`. Comparisons chain as in Python: `a < b <= c`
+/// means `a < b and b <= c` (a parenthesised comparison does not chain).
+/// `and` binds more loosely than comparisons, so an `and` met here as the
+/// left side of a comparison can only be a chain built by this function.
+fn chain(lhs: Expr, op: BinOp, rhs: Expr) -> Expr {
+    let span = lhs.span.to(rhs.span);
+    if op.is_comparison()
+        && let Some(middle) = last_operand(&lhs)
+    {
+        let middle = middle.clone();
+        let right = Spanned::new(
+            ExprKind::Binary(op, Box::new(middle.clone()), Box::new(rhs)),
+            middle.span.to(span),
+        );
+        let kind = ExprKind::Binary(BinOp::And, Box::new(lhs), Box::new(right));
+        return Spanned::new(kind, span);
+    }
+    Spanned::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span)
+}
+
+/// The operand a chained comparison continues from, if `e` is a comparison
+/// or a chain of them.
+fn last_operand(e: &Expr) -> Option<&Expr> {
+    match &e.node {
+        ExprKind::Binary(BinOp::And, _, r) => last_operand(r),
+        ExprKind::Binary(op, _, r) if op.is_comparison() => Some(r),
+        _ => None,
     }
 }
 

@@ -13,3 +13,104 @@ fn the_language_overview_parses() {
     let program = parse_ok(src);
     assert_eq!(program.stmts.len(), 19);
 }
+
+/// The single expression statement of `src`.
+fn expr(src: &str) -> Expr {
+    let mut program = parse_ok(src);
+    assert_eq!(program.stmts.len(), 1, "{src}");
+    match program.stmts.remove(0).kind {
+        StmtKind::Expr(e) => e,
+        other => panic!("not an expression: {other:?}"),
+    }
+}
+
+/// A compact rendering of an expression tree, to assert on its shape.
+fn shape(e: &Expr) -> String {
+    match &e.node {
+        ExprKind::Int(n) => n.to_string(),
+        ExprKind::Var(v) => v.to_string(),
+        ExprKind::Paren(x) => shape(x),
+        ExprKind::Unary(op, x) => format!("({op:?} {})", shape(x)),
+        ExprKind::Binary(op, l, r) => format!("({} {} {})", shape(l), op.symbol(), shape(r)),
+        ExprKind::Call(f, args) => {
+            let args: Vec<String> = args.iter().map(shape).collect();
+            format!("{}({})", shape(f), args.join(", "))
+        }
+        ExprKind::Tuple(items) => format!("tuple{}", items.len()),
+        ExprKind::Slice(x, lo, hi) => {
+            format!("{}[{}:{}]", shape(x), lo.is_some(), hi.is_some())
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+#[test]
+fn operators_follow_python_precedence() {
+    let cases = [
+        ("1 + 2 * 3", "(1 + (2 * 3))"),
+        ("-2 ** 2", "(Neg (2 ** 2))"),
+        ("2 ** 3 ** 2", "(2 ** (3 ** 2))"),
+        ("a ^ b & c", "(a ^ (b & c))"),
+        ("a | b ^ c", "(a | (b ^ c))"),
+        ("1 << 2 + 3", "(1 << (2 + 3))"),
+        ("not a == b", "(Not (a == b))"),
+        ("a or b and c", "(a or (b and c))"),
+        ("0..=n - k", "(0 ..= (n - k))"),
+        ("*n + *m", "((Heap n) + (Heap m))"),
+        ("k not in S", "(k not in S)"),
+        ("a - b - c", "((a - b) - c)"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(shape(&expr(src)), want, "{src}");
+    }
+}
+
+#[test]
+fn comparisons_chain_unless_parenthesised() {
+    assert_eq!(shape(&expr("a < b <= c")), "((a < b) and (b <= c))");
+    assert_eq!(shape(&expr("(a < b) == c")), "((a < b) == c)");
+}
+
+#[test]
+fn newlines_end_statements_except_inside_brackets() {
+    assert_eq!(parse_ok("f(1)\n(2, 3)").stmts.len(), 2);
+    assert_eq!(parse_ok("xs\n[0]").stmts.len(), 2);
+    assert_eq!(parse_ok("[1,\n 2, # a comment\n 3]").stmts.len(), 1);
+    assert_eq!(parse_ok("1 + \\\n 2").stmts.len(), 1);
+    assert_eq!(parse_ok("1; 2; 3\n\n# only a comment\n").stmts.len(), 3);
+}
+
+#[test]
+fn tuples_parentheses_and_slices() {
+    assert_eq!(shape(&expr("(1,)")), "tuple1");
+    assert_eq!(shape(&expr("()")), "tuple0");
+    assert_eq!(shape(&expr("(1)")), "1");
+    assert_eq!(shape(&expr("xs[1:]")), "xs[true:false]");
+    assert_eq!(shape(&expr("xs[:]")), "xs[false:false]");
+}
+
+#[test]
+fn spans_are_byte_offsets_of_the_source() {
+    let e = expr("value(kayles(4))");
+    assert_eq!((e.span.start, e.span.end), (0, 16));
+    let ExprKind::Call(_, args) = &e.node else { panic!() };
+    assert_eq!((args[0].span.start, args[0].span.end), (6, 15));
+}
+
+#[test]
+fn a_syntax_error_says_what_was_expected_in_the_languages_words() {
+    let errors = parse(FileId(0), "game g(n) {\n  move m nim(n)\n}").unwrap_err();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].message, "syntax error: unexpected `nim`");
+    assert!(errors[0].label.contains("`->` and a move target"), "{}", errors[0].label);
+    let too_big = parse(FileId(0), "99999999999999999999").unwrap_err();
+    assert_eq!(too_big[0].message, "integer literal is too large");
+}
+
+#[test]
+fn incomplete_input_is_recognised() {
+    assert!(is_incomplete("game g(n) {\n  move m -> g(n - 1)"));
+    assert!(is_incomplete("[1, 2,"));
+    assert!(!is_incomplete("[1, 2]"));
+    assert!(!is_incomplete("[1, 2]]"));
+}
