@@ -1,7 +1,7 @@
 //! The `grundy` command line: `run`, `check` and `eval`.
 
 use clap::{Parser, Subcommand};
-use grundy::session::{Outcome, Session, exit};
+use grundy::session::{Outcome, Session, Stage, exit};
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
@@ -16,6 +16,10 @@ struct Cli {
     #[arg(long, global = true, default_value_t = 50_000_000, value_name = "N")]
     max_states: usize,
 
+    /// Print a stage of the pipeline as it is produced: ast, ir, graph (repeatable).
+    #[arg(long, global = true, value_name = "STAGE")]
+    debug: Vec<DebugStage>,
+
     /// Color diagnostics: auto (only on a terminal, and never with NO_COLOR), always, never.
     #[arg(long, global = true, default_value = "auto", value_name = "WHEN")]
     color: ColorChoice,
@@ -26,6 +30,13 @@ enum ColorChoice {
     Auto,
     Always,
     Never,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DebugStage {
+    Ast,
+    Ir,
+    Graph,
 }
 
 #[derive(Subcommand)]
@@ -99,6 +110,15 @@ fn main_with(cli: Cli) -> i32 {
     let mut session = Session::new(Box::new(stdout), Box::new(std::io::stderr()));
     session.color = use_color(cli.color);
     session.machine.limits.max_states = cli.max_states;
+    session.debug = cli
+        .debug
+        .iter()
+        .map(|d| match d {
+            DebugStage::Ast => Stage::Ast,
+            DebugStage::Ir => Stage::Ir,
+            DebugStage::Graph => Stage::Graph,
+        })
+        .collect();
     let result = match &cli.command {
         Command::Run { files } => for_files(&mut session, files, Session::run),
         Command::Check { files } => for_files(&mut session, files, Session::check),

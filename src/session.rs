@@ -45,11 +45,24 @@ impl Outcome {
     }
 }
 
+/// A stage of the pipeline that `--debug` can print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The syntax tree of each source.
+    Ast,
+    /// The lowered statements, games and functions.
+    Ir,
+    /// Every position interned, with its value, after each source ran.
+    Graph,
+}
+
 pub struct Session {
     pub sources: Sources,
     pub machine: Machine,
     /// Whether diagnostics are drawn in color.
     pub color: bool,
+    /// Stages to print as they are produced.
+    pub debug: Vec<Stage>,
     err: Box<dyn Write>,
 }
 
@@ -60,6 +73,7 @@ impl Session {
             sources: Sources::default(),
             machine: Machine::new(out),
             color: false,
+            debug: Vec::new(),
             err,
         }
     }
@@ -84,6 +98,9 @@ impl Session {
     pub fn load(&mut self, name: &str, text: &str) -> Result<Vec<StmtIr>, Vec<Diagnostic>> {
         let file = self.sources.add(name, text);
         let program = parse(file, text)?;
+        if self.debug.contains(&Stage::Ast) {
+            let _ = writeln!(self.machine.out, "{program:#?}");
+        }
         let defs = &self.machine.defs;
         let errors = check(&program, &|n| defs.known(n));
         if !errors.is_empty() {
@@ -98,7 +115,62 @@ impl Session {
             // Rules changed: values computed under the old ones may be wrong.
             self.machine.graph.clear_values();
         }
-        crate::lower::lower(&program, &mut self.machine.defs)
+        let stmts = crate::lower::lower(&program, &mut self.machine.defs)?;
+        if self.debug.contains(&Stage::Ir) {
+            self.dump_ir(&program, &stmts);
+        }
+        Ok(stmts)
+    }
+
+    /// `--debug ir`: the rules and statements of one source, as lowered.
+    fn dump_ir(&mut self, program: &crate::syntax::ast::Program, stmts: &[StmtIr]) {
+        let m = &mut self.machine;
+        for stmt in &program.stmts {
+            let lowered = match &stmt.kind {
+                StmtKind::Game(g) => m.defs.lookup(&g.name.node).and_then(|id| match id {
+                    crate::defs::Global::Game(id) => m.defs.game(id).map(|g| format!("{g:#?}")),
+                    _ => None,
+                }),
+                StmtKind::Fn(f) => m.defs.lookup(&f.name.node).and_then(|id| match id {
+                    crate::defs::Global::Fn(id) => {
+                        m.defs.fns[id as usize].as_ref().map(|f| format!("{f:#?}"))
+                    }
+                    _ => None,
+                }),
+                _ => None,
+            };
+            if let Some(text) = lowered {
+                let _ = writeln!(m.out, "{text}");
+            }
+        }
+        for stmt in stmts {
+            let _ = writeln!(m.out, "{stmt:#?}");
+        }
+    }
+
+    /// `--debug graph`: every position interned so far and its value.
+    fn dump_graph(&mut self) {
+        let m = &mut self.machine;
+        let mut lines = Vec::new();
+        for (game, count, known) in m.graph.stats() {
+            lines.push(format!(
+                "# {}: {count} positions, {known} with known values",
+                m.defs.game_name(game)
+            ));
+            for index in 0..count as u32 {
+                let node = crate::value::NodeId { game, index };
+                let value = m.graph.value(node);
+                let shown = if value < crate::graph::IN_PROGRESS {
+                    value.to_string()
+                } else {
+                    "?".into()
+                };
+                lines.push(format!("{} = {shown}", m.show_node(node)));
+            }
+        }
+        for line in lines {
+            let _ = writeln!(m.out, "{line}");
+        }
     }
 
     /// Loads a source without running its statements (`grundy check`).
@@ -126,6 +198,9 @@ impl Session {
                     break;
                 }
             }
+        }
+        if self.debug.contains(&Stage::Graph) {
+            self.dump_graph();
         }
         let _ = self.machine.out.flush();
         outcome

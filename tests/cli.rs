@@ -120,3 +120,11 @@ fn colors_are_off_without_a_terminal_and_with_no_color() {
     let out = grundy(&["run", "--color", "always", "tests/ui/type_error.game"]);
     assert!(text(&out.stderr).contains('\x1b'));
 }
+
+#[test]
+fn debug_graph_lists_every_position_with_its_value() {
+    let out = grundy(&["run", "--debug", "graph", "examples/take_1_to_3.game"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("take3(5) = 1\n"), "{stdout}");
+}

@@ -93,7 +93,9 @@ fn tuples_parentheses_and_slices() {
 fn spans_are_byte_offsets_of_the_source() {
     let e = expr("value(kayles(4))");
     assert_eq!((e.span.start, e.span.end), (0, 16));
-    let ExprKind::Call(_, args) = &e.node else { panic!() };
+    let ExprKind::Call(_, args) = &e.node else {
+        panic!()
+    };
     assert_eq!((args[0].span.start, args[0].span.end), (6, 15));
 }
 
@@ -102,7 +104,11 @@ fn a_syntax_error_says_what_was_expected_in_the_languages_words() {
     let errors = parse(FileId(0), "game g(n) {\n  move m nim(n)\n}").unwrap_err();
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].message, "syntax error: unexpected `nim`");
-    assert!(errors[0].label.contains("`->` and a move target"), "{}", errors[0].label);
+    assert!(
+        errors[0].label.contains("`->` and a move target"),
+        "{}",
+        errors[0].label
+    );
     let too_big = parse(FileId(0), "99999999999999999999").unwrap_err();
     assert_eq!(too_big[0].message, "integer literal is too large");
 }
