@@ -270,9 +270,9 @@ impl Lowerer<'_> {
             ExprKind::Str(s) => IrKind::Const(Value::Str(s.clone())),
             ExprKind::Var(name) => return self.var(name, e.span),
             ExprKind::Paren(inner) => return self.expr(inner),
-            ExprKind::Tuple(items) => IrKind::Tuple(self.exprs(items)),
-            ExprKind::List(items) => IrKind::List(self.exprs(items)),
-            ExprKind::Set(items) => IrKind::Set(self.exprs(items)),
+            ExprKind::Tuple(items) => fold(IrKind::Tuple(self.exprs(items))),
+            ExprKind::List(items) => fold(IrKind::List(self.exprs(items))),
+            ExprKind::Set(items) => fold(IrKind::Set(self.exprs(items))),
             ExprKind::Comprehension { set, elem, clauses } => {
                 self.comprehension(*set, elem, clauses)
             }
@@ -349,6 +349,27 @@ impl Lowerer<'_> {
     }
 }
 
+/// A collection written with constants only (`{1, 2, 3}`) is built once,
+/// here, rather than every time a rule runs.
+fn fold(kind: IrKind) -> IrKind {
+    let consts = |items: &[Ir]| -> Option<Vec<Value>> {
+        items
+            .iter()
+            .map(|i| match &i.kind {
+                IrKind::Const(v) => Some(v.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let folded = match &kind {
+        IrKind::Tuple(items) => consts(items).map(|v| Value::Tuple(v.into())),
+        IrKind::List(items) => consts(items).map(Value::list),
+        IrKind::Set(items) => consts(items).map(|v| Value::Set(Rc::new(v.into_iter().collect()))),
+        _ => None,
+    };
+    folded.map_or(kind, IrKind::Const)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::ir::{IrKind, TargetIr, TermIr};
@@ -406,6 +427,16 @@ mod tests {
             elem.kind,
             IrKind::Const(crate::value::Value::Game(0))
         ));
+    }
+
+    #[test]
+    fn constant_collections_are_built_once() {
+        let (_, stmts) = loaded("[{1, 2}, (3, [4]), [x for x in 0..2]]\n");
+        let crate::ir::StmtIr::Print { expr, .. } = &stmts[0] else { panic!() };
+        let IrKind::List(items) = &expr.kind else { panic!("not all constant: {expr:?}") };
+        assert!(matches!(items[0].kind, IrKind::Const(crate::value::Value::Set(_))));
+        assert!(matches!(items[1].kind, IrKind::Const(crate::value::Value::Tuple(_))));
+        assert!(matches!(items[2].kind, IrKind::Comprehension { .. }));
     }
 
     #[test]
