@@ -29,7 +29,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_states: 50_000_000,
+            max_states: 25_000_000,
             max_depth: 10_000,
         }
     }

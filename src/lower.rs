@@ -432,10 +432,20 @@ mod tests {
     #[test]
     fn constant_collections_are_built_once() {
         let (_, stmts) = loaded("[{1, 2}, (3, [4]), [x for x in 0..2]]\n");
-        let crate::ir::StmtIr::Print { expr, .. } = &stmts[0] else { panic!() };
-        let IrKind::List(items) = &expr.kind else { panic!("not all constant: {expr:?}") };
-        assert!(matches!(items[0].kind, IrKind::Const(crate::value::Value::Set(_))));
-        assert!(matches!(items[1].kind, IrKind::Const(crate::value::Value::Tuple(_))));
+        let crate::ir::StmtIr::Print { expr, .. } = &stmts[0] else {
+            panic!()
+        };
+        let IrKind::List(items) = &expr.kind else {
+            panic!("not all constant: {expr:?}")
+        };
+        assert!(matches!(
+            items[0].kind,
+            IrKind::Const(crate::value::Value::Set(_))
+        ));
+        assert!(matches!(
+            items[1].kind,
+            IrKind::Const(crate::value::Value::Tuple(_))
+        ));
         assert!(matches!(items[2].kind, IrKind::Comprehension { .. }));
     }
 

@@ -13,7 +13,7 @@ struct Cli {
     command: Command,
 
     /// Stop with an error after this many positions (guards against runaway rules).
-    #[arg(long, global = true, default_value_t = 50_000_000, value_name = "N")]
+    #[arg(long, global = true, default_value_t = 25_000_000, value_name = "N")]
     max_states: usize,
 
     /// Print a stage of the pipeline as it is produced: ast, ir, graph (repeatable).
