@@ -58,6 +58,19 @@ impl Octal {
     }
 }
 
+/// Every sum one move away: one heap replaced by what the move leaves.
+fn successors(game: &Octal, heaps: &[u32]) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    for (i, heap) in heaps.iter().enumerate() {
+        for replacement in game.options(*heap) {
+            let mut next: Vec<u32> = heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
+            next.extend(replacement);
+            out.push(next);
+        }
+    }
+    out
+}
+
 /// The nim-value of a whole sum (a multiset of heaps), by mex over the
 /// options of the sum itself.
 fn brute_value(game: &Octal, heaps: Vec<u32>, memo: &mut HashMap<Vec<u32>, u32>) -> u32 {
@@ -66,19 +79,10 @@ fn brute_value(game: &Octal, heaps: Vec<u32>, memo: &mut HashMap<Vec<u32>, u32>)
     if let Some(v) = memo.get(&key) {
         return *v;
     }
-    let mut seen = Vec::new();
-    for i in 0..key.len() {
-        for replacement in game.options(key[i]) {
-            let mut next: Vec<u32> = key
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, h)| *h)
-                .collect();
-            next.extend(replacement);
-            seen.push(brute_value(game, next, memo));
-        }
-    }
+    let seen: Vec<u32> = successors(game, &key)
+        .into_iter()
+        .map(|next| brute_value(game, next, memo))
+        .collect();
     let value = (0..).find(|v| !seen.contains(v)).unwrap();
     memo.insert(key, value);
     value
@@ -91,22 +95,9 @@ fn brute_wins(game: &Octal, heaps: Vec<u32>, memo: &mut HashMap<Vec<u32>, bool>)
     if let Some(w) = memo.get(&key) {
         return *w;
     }
-    let mut wins = false;
-    'outer: for i in 0..key.len() {
-        for replacement in game.options(key[i]) {
-            let mut next: Vec<u32> = key
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, h)| *h)
-                .collect();
-            next.extend(replacement);
-            if !brute_wins(game, next, memo) {
-                wins = true;
-                break 'outer;
-            }
-        }
-    }
+    let wins = successors(game, &key)
+        .into_iter()
+        .any(|next| !brute_wins(game, next, memo));
     memo.insert(key, wins);
     wins
 }
