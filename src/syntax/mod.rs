@@ -241,16 +241,26 @@ impl Builder {
         let kind = match op.as_rule() {
             Rule::call => ExprKind::Call(Box::new(lhs), self.exprs(op)),
             Rule::index => {
-                let arg = inner(op).next().unwrap();
-                if arg.as_rule() == Rule::slice {
-                    let mut bounds = arg
-                        .into_inner()
-                        .map(|b| b.into_inner().next().map(|e| Box::new(self.expr(e))));
-                    let lo = bounds.next().unwrap();
-                    let hi = bounds.next().unwrap();
-                    ExprKind::Slice(Box::new(lhs), lo, hi)
-                } else {
-                    ExprKind::Index(Box::new(lhs), Box::new(self.expr(arg)))
+                let mut parts = inner(op);
+                let first = parts.next().expect("an index has contents");
+                let bound = |b: &mut Self, p: Pair<'_, Rule>| {
+                    p.into_inner().next().map(|e| Box::new(b.expr(e)))
+                };
+                match first.as_rule() {
+                    Rule::slice_from => {
+                        let hi = bound(self, first);
+                        ExprKind::Slice(Box::new(lhs), None, hi)
+                    }
+                    _ => {
+                        let at = self.expr(first);
+                        match parts.next() {
+                            Some(rest) => {
+                                let hi = bound(self, rest);
+                                ExprKind::Slice(Box::new(lhs), Some(Box::new(at)), hi)
+                            }
+                            None => ExprKind::Index(Box::new(lhs), Box::new(at)),
+                        }
+                    }
                 }
             }
             other => unreachable!("not a postfix operator: {other:?}"),
@@ -289,22 +299,7 @@ impl Builder {
                 ExprKind::If(c.unwrap(), a.unwrap(), b.unwrap())
             }
             Rule::paren => self.paren(pair),
-            Rule::list | Rule::set => {
-                let set = pair.as_rule() == Rule::set;
-                match inner(pair).next() {
-                    None if set => ExprKind::Set(Vec::new()),
-                    None => ExprKind::List(Vec::new()),
-                    Some(body) if body.as_rule() == Rule::items => {
-                        let items = self.exprs(body);
-                        if set {
-                            ExprKind::Set(items)
-                        } else {
-                            ExprKind::List(items)
-                        }
-                    }
-                    Some(body) => self.comprehension(set, body),
-                }
-            }
+            Rule::list | Rule::set => self.collection(pair),
             Rule::expr => return self.expr(pair),
             other => unreachable!("not a primary expression: {other:?}"),
         };
@@ -328,24 +323,47 @@ impl Builder {
         }
     }
 
-    fn comprehension(&mut self, set: bool, pair: Pair<'_, Rule>) -> ExprKind {
-        let mut parts = pair.into_inner();
-        let elem = Box::new(self.expr(parts.next().unwrap()));
-        let clauses = parts
-            .map(|c| match c.as_rule() {
-                Rule::comp_for => Clause::For(self.binder(c)),
-                Rule::comp_if => Clause::If(self.expr(c.into_inner().next().unwrap())),
-                other => unreachable!("not a comprehension clause: {other:?}"),
-            })
-            .collect();
-        ExprKind::Comprehension { set, elem, clauses }
+    /// `[...]` or `{...}`: empty, items, or a comprehension.
+    fn collection(&mut self, pair: Pair<'_, Rule>) -> ExprKind {
+        let set = pair.as_rule() == Rule::set;
+        let mut parts = inner(pair);
+        let Some(first) = parts.next() else {
+            return if set {
+                ExprKind::Set(Vec::new())
+            } else {
+                ExprKind::List(Vec::new())
+            };
+        };
+        let first = self.expr(first);
+        let tail = parts.next().expect("a collection's first item has a tail");
+        if tail.as_rule() == Rule::comp_tail {
+            let clauses = tail
+                .into_inner()
+                .map(|c| match c.as_rule() {
+                    Rule::comp_for => Clause::For(self.binder(c)),
+                    Rule::comp_if => Clause::If(self.expr(c.into_inner().next().unwrap())),
+                    other => unreachable!("not a comprehension clause: {other:?}"),
+                })
+                .collect();
+            let elem = Box::new(first);
+            return ExprKind::Comprehension { set, elem, clauses };
+        }
+        let mut items = vec![first];
+        items.extend(self.exprs(tail));
+        if set {
+            ExprKind::Set(items)
+        } else {
+            ExprKind::List(items)
+        }
     }
 }
 
 /// Builds `lhs op rhs`. Comparisons chain as in Python: `a < b <= c`
 /// means `a < b and b <= c` (a parenthesised comparison does not chain).
 /// `and` binds more loosely than comparisons, so an `and` met here as the
-/// left side of a comparison can only be a chain built by this function.
+/// left side of a comparison can only be a chain built by this function;
+/// the repeated middle operand keeps its span, which is how lowering
+/// recognises the chain and evaluates that operand only once.
 fn chain(lhs: Expr, op: BinOp, rhs: Expr) -> Expr {
     let span = lhs.span.to(rhs.span);
     if op.is_comparison()
@@ -364,7 +382,7 @@ fn chain(lhs: Expr, op: BinOp, rhs: Expr) -> Expr {
 
 /// The operand a chained comparison continues from, if `e` is a comparison
 /// or a chain of them.
-fn last_operand(e: &Expr) -> Option<&Expr> {
+pub fn last_operand(e: &Expr) -> Option<&Expr> {
     match &e.node {
         ExprKind::Binary(BinOp::And, _, r) => last_operand(r),
         ExprKind::Binary(op, _, r) if op.is_comparison() => Some(r),
@@ -461,7 +479,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         call | index => "`(` or `[`",
         comp_for => "`for`",
         comp_if => "`if`",
-        items | comprehension => "an expression",
+        comp_tail => "`for`",
+        slice_from | slice_rest => "`:`",
         EOI => "the end of the statement",
         or_op | and_op | in_op | not_in_op | eq_op | ne_op | le_op | ge_op | shl_op | shr_op
         | lt_op | gt_op | range_incl_op | range_op | bor_op | bxor_op | band_op | add_op

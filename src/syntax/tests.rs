@@ -120,3 +120,22 @@ fn incomplete_input_is_recognised() {
     assert!(!is_incomplete("[1, 2]"));
     assert!(!is_incomplete("[1, 2]]"));
 }
+
+#[test]
+fn nested_brackets_parse_in_linear_time() {
+    // With a shared prefix parsed twice per level, 300 levels would take
+    // 2^300 steps: this test would never finish.
+    let depth = 300;
+    for (open, close) in [
+        ("[", "]"),
+        ("{", "}"),
+        ("(", ")"),
+        ("xs[", "]"),
+        ("f(", ")"),
+    ] {
+        let src = format!("{}1{}", open.repeat(depth), close.repeat(depth));
+        assert_eq!(parse_ok(&src).stmts.len(), 1, "{open}");
+    }
+    let slices = format!("{}0{}", "xs[1:".repeat(depth), "]".repeat(depth));
+    assert_eq!(parse_ok(&slices).stmts.len(), 1);
+}
