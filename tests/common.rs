@@ -4,6 +4,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `grundy` with `args` in the crate root, colors off, no stdin.
+#[allow(dead_code)] // not every test file runs the binary this way
 pub fn grundy(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
