@@ -150,17 +150,18 @@ impl Machine {
             Builtin::Sum => self.sum(arg(0))?,
             Builtin::All | Builtin::Any => {
                 let items = self.items(&args[0], spans[0])?;
-                let mut result = b == Builtin::All;
+                let mut truths = Vec::new();
                 for item in items.iter() {
                     let Value::Bool(x) = item else {
                         return Err(self.expected(spans[0], "a collection of booleans", item));
                     };
-                    if *x != result {
-                        result = *x;
-                        break;
-                    }
+                    truths.push(*x);
                 }
-                Value::Bool(result)
+                Value::Bool(if b == Builtin::All {
+                    truths.iter().all(|x| *x)
+                } else {
+                    truths.iter().any(|x| *x)
+                })
             }
             Builtin::Sorted => {
                 let mut items: Vec<Value> =

@@ -122,9 +122,14 @@ pub fn expand(m: &mut Machine, node: NodeId, sink: &mut dyn MoveSink) -> RtResul
             rule,
             target: &mut target,
             sink: &mut *sink,
+            reached: 0,
         };
-        ctx.binders(m, 0, &mut frame)
-            .map_err(|e| m.while_expanding(e, node, rule, &frame))?;
+        let result = ctx.binders(m, 0, &mut frame);
+        let bound = rule.binders[..ctx.reached]
+            .iter()
+            .map(|(p, _)| p.slots())
+            .sum();
+        result.map_err(|e| m.while_expanding(e, node, rule, &frame[..], bound))?;
     }
     Ok(())
 }
@@ -133,11 +138,14 @@ struct Expansion<'a> {
     rule: &'a MoveIr,
     target: &'a mut Vec<Component>,
     sink: &'a mut dyn MoveSink,
+    /// The binder being enumerated; those before it hold values.
+    reached: usize,
 }
 
 impl Expansion<'_> {
     /// Enumerates binder `i` and the ones after it, then the guard and target.
     fn binders(&mut self, m: &mut Machine, i: usize, frame: &mut [Value]) -> RtResult<()> {
+        self.reached = i;
         let Some((pattern, domain)) = self.rule.binders.get(i) else {
             return self.emit(m, frame);
         };
@@ -267,4 +275,29 @@ mod tests {
         assert_eq!(err.message, "division by zero");
         assert_eq!(err.notes, ["while expanding g(4), move m(d = 0)"]);
     }
+}
+
+#[cfg(test)]
+mod trace_tests {
+    use crate::session::loaded;
+    use crate::span::Span;
+    use crate::value::Value;
+
+    #[test]
+    fn a_binder_not_bound_yet_is_not_shown() {
+        let (mut session, _) = loaded("game h(n) {\n move m(j in 0..2, k in n) -> h(k)\n}\n");
+        let m = &mut session.machine;
+        let node = m.intern(0, &[Value::Int(2)], Span::default()).unwrap();
+        let err = super::expand(m, node, &mut super::tests_sink()).unwrap_err();
+        assert_eq!(err.notes, ["while expanding h(2), move m(j = 0)"]);
+    }
+}
+
+#[cfg(test)]
+fn tests_sink() -> impl MoveSink {
+    struct Ignore;
+    impl MoveSink for Ignore {
+        fn option(&mut self, _: &MoveIr, _: &[Value], _: &[Component]) {}
+    }
+    Ignore
 }

@@ -124,6 +124,7 @@ impl Machine {
                     self.eval(b, frame)?
                 }
             }
+            IrKind::Chain(operands, ops) => self.chain(operands, ops, frame)?,
             IrKind::CallFn(f, args) => {
                 let args = self.eval_all(args, frame)?;
                 self.call_fn(*f, args, ir.span)?
@@ -156,6 +157,19 @@ impl Machine {
             }
             IrKind::Slice(x, lo, hi) => self.slice(x, lo.as_deref(), hi.as_deref(), frame)?,
         })
+    }
+
+    fn chain(&mut self, operands: &[Ir], ops: &[BinOp], frame: &mut [Value]) -> RtResult<Value> {
+        let mut left = self.eval(&operands[0], frame)?;
+        for (op, operand) in ops.iter().zip(&operands[1..]) {
+            let right = self.eval(operand, frame)?;
+            let span = operands[0].span.to(operand.span);
+            if self.binary(*op, left, right.clone(), span)? != Value::Bool(true) {
+                return Ok(Value::Bool(false));
+            }
+            left = right;
+        }
+        Ok(Value::Bool(true))
     }
 
     fn eval_all(&mut self, items: &[Ir], frame: &mut [Value]) -> RtResult<Vec<Value>> {
@@ -194,7 +208,10 @@ impl Machine {
         out: &mut Vec<Value>,
     ) -> RtResult<()> {
         match clauses.split_first() {
-            None => out.push(self.eval(elem, frame)?),
+            None => {
+                self.check_size(out.len() as i64 + 1, elem.span)?;
+                out.push(self.eval(elem, frame)?);
+            }
             Some((ClauseIr::If(cond), rest)) => {
                 if self.truth(cond, frame)? {
                     self.comprehension(rest, elem, frame, out)?;
@@ -224,7 +241,7 @@ impl Machine {
             Value::List(_) | Value::Tuple(_) | Value::Report(_) => v.clone(),
             Value::Set(s) => Value::list(s.iter().cloned().collect()),
             Value::Range(lo, hi) => {
-                self.check_size((*hi).saturating_sub(*lo), span)?;
+                self.check_size(self.len_of(v, span)?, span)?;
                 Value::list((*lo..*hi).map(Value::Int).collect())
             }
             Value::Str(s) => Value::list(s.chars().map(|c| Value::str(&c.to_string())).collect()),
@@ -239,7 +256,7 @@ impl Machine {
     }
 
     pub fn check_size(&self, len: i64, span: Span) -> RtResult<()> {
-        const MAX: i64 = 100_000_000;
+        const MAX: i64 = 20_000_000;
         if len > MAX {
             return Err(Box::new(
                 Diagnostic::new(
@@ -290,10 +307,10 @@ impl Machine {
             return Err(error(
                 span,
                 format!(
-                    "`{}` takes {} arguments but {} were given",
+                    "`{}` takes {} but {} given",
                     func.name,
-                    func.arity,
-                    args.len()
+                    count(func.arity, "argument"),
+                    were(args.len())
                 ),
                 "this call",
             ));
@@ -344,10 +361,10 @@ impl Machine {
             return Err(error(
                 span,
                 format!(
-                    "`{}` takes {} arguments but {} were given",
+                    "`{}` takes {} but {} given",
                     rules.name,
-                    rules.arity,
-                    args.len()
+                    count(rules.arity, "argument"),
+                    were(args.len())
                 ),
                 "this position",
             ));
@@ -424,6 +441,8 @@ impl Machine {
     pub fn binary(&mut self, op: BinOp, a: Value, b: Value, span: Span) -> RtResult<Value> {
         use BinOp::*;
         use Value::{Bool, Int};
+        // A table or moves report is a list to every operator.
+        let (a, b) = (a.into_list(), b.into_list());
         Ok(match (op, &a, &b) {
             (Eq, _, _) => Bool(a == b),
             (Ne, _, _) => Bool(a != b),
@@ -441,10 +460,10 @@ impl Machine {
             }
             (In, _, _) => Bool(self.contains(&b, &a, span)?),
             (NotIn, _, _) => Bool(!self.contains(&b, &a, span)?),
-            (Range, Int(lo), Int(hi)) => Value::Range(*lo, (*hi).max(*lo)),
+            (Range, Int(lo), Int(hi)) => Value::Range(*lo, *hi),
             (RangeIncl, Int(lo), Int(hi)) => {
                 let end = hi.checked_add(1).ok_or_else(|| overflow(span))?;
-                Value::Range(*lo, end.max(*lo))
+                Value::Range(*lo, end)
             }
             (_, Int(x), Int(y)) => Int(arith(op, *x, *y, span)?),
             (BitXor, Bool(x), Bool(y)) => Bool(x ^ y),
@@ -530,13 +549,23 @@ impl Machine {
             Value::Range(lo, _) => Value::Int(lo + at),
             Value::Str(s) => Value::str(&s.chars().nth(at as usize).unwrap().to_string()),
             Value::Set(s) => s.iter().nth(at as usize).unwrap().clone(),
+            Value::Pos(p) => {
+                Value::Pos(Position::from_components(vec![p.components()[at as usize]]))
+            }
             other => other.as_slice().expect("len_of accepted it")[at as usize].clone(),
         })
     }
 
     pub fn len_of(&self, x: &Value, span: Span) -> RtResult<i64> {
         Ok(match x {
-            Value::Range(lo, hi) => hi - lo,
+            Value::Range(lo, hi) if hi <= lo => 0,
+            Value::Range(lo, hi) => hi.checked_sub(*lo).ok_or_else(|| {
+                error(
+                    span,
+                    format!("the range {lo}..{hi} has more than 2^63 items"),
+                    "this range",
+                )
+            })?,
             Value::Str(s) => s.chars().count() as i64,
             Value::Set(s) => s.len() as i64,
             Value::Pos(p) => p.components().len() as i64,
@@ -584,16 +613,17 @@ impl Machine {
     }
 
     /// Adds "while expanding ..." to an error raised by a move rule.
+    /// `bound` is how many of the rule's binder names hold values yet.
     pub fn while_expanding(
         &self,
         mut e: Box<Diagnostic>,
         node: NodeId,
         rule: &MoveIr,
         frame: &[Value],
+        bound: usize,
     ) -> Box<Diagnostic> {
         const MAX_TRACE: usize = 6;
-        let bindings: Vec<String> = rule
-            .shown
+        let bindings: Vec<String> = rule.shown[..bound]
             .iter()
             .map(|(name, slot)| format!("{name} = {}", self.show(&frame[*slot as usize])))
             .collect();
@@ -622,6 +652,24 @@ impl Machine {
     }
 }
 
+/// `1 argument`, `2 arguments`.
+pub fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// `1 was`, `2 were`.
+fn were(n: usize) -> String {
+    if n == 1 {
+        "1 was".into()
+    } else {
+        format!("{n} were")
+    }
+}
+
 fn overflow(span: Span) -> Box<Diagnostic> {
     error(
         span,
@@ -647,6 +695,7 @@ fn arith(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<i64> {
                 q
             }
         }),
+        Rem if y == -1 => Some(0),
         Rem => x
             .checked_rem_euclid(y)
             .map(|r| if y < 0 && r != 0 { r + y } else { r }),
@@ -657,6 +706,12 @@ fn arith(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<i64> {
                 "integers have no negative powers",
             ));
         }
+        // Powers of -1, 0 and 1 never overflow, whatever the exponent.
+        Pow if matches!(x, -1..=1) => Some(match (x, y) {
+            (_, 0) => 1,
+            (-1, y) if y % 2 == 0 => 1,
+            (x, _) => x,
+        }),
         Pow => u32::try_from(y).ok().and_then(|y| x.checked_pow(y)),
         BitAnd => Some(x & y),
         BitOr => Some(x | y),
@@ -664,8 +719,7 @@ fn arith(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<i64> {
         Shl | Shr if !(0..64).contains(&y) => {
             return Err(error(span, "shift out of range", "shifts go from 0 to 63"));
         }
-        Shl if y == 63 => (x == 0).then_some(0),
-        Shl => x.checked_mul(1 << y),
+        Shl => i64::try_from(i128::from(x) << y).ok(),
         Shr => Some(x >> y),
         _ => unreachable!("{op:?} is not arithmetic"),
     };
@@ -697,6 +751,8 @@ mod tests {
         assert!(arith(BinOp::Mul, i64::MAX / 2 + 1, 2, Span::default()).is_err());
         assert!(arith(BinOp::Pow, 2, 63, Span::default()).is_err());
         assert!(arith(BinOp::Shl, 1, 63, Span::default()).is_err());
+        assert_eq!(floor(BinOp::Shl, -1, 63), i64::MIN);
+        assert_eq!(floor(BinOp::Rem, i64::MIN, -1), 0);
         assert_eq!(floor(BinOp::Shl, 3, 2), 12);
         assert!(arith(BinOp::Div, i64::MIN, -1, Span::default()).is_err());
     }

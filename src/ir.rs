@@ -35,6 +35,9 @@ pub enum IrKind {
     /// `and` and `or` are here too; the interpreter short-circuits them.
     Binary(BinOp, Box<Ir>, Box<Ir>),
     If(Box<Ir>, Box<Ir>, Box<Ir>),
+    /// `a < b <= c`: each operand evaluated once, stopping at the first
+    /// comparison that fails.
+    Chain(Vec<Ir>, Vec<BinOp>),
     CallFn(FnId, Vec<Ir>),
     CallBuiltin(Builtin, Vec<Ir>),
     /// A game applied to arguments: a position with one component.
@@ -57,6 +60,16 @@ pub enum PatIr {
     Slot(Slot),
     Global(LetId),
     Tuple(Vec<PatIr>, Span),
+}
+
+impl PatIr {
+    /// How many names the pattern binds.
+    pub fn slots(&self) -> usize {
+        match self {
+            PatIr::Slot(_) | PatIr::Global(_) => 1,
+            PatIr::Tuple(parts, _) => parts.iter().map(PatIr::slots).sum(),
+        }
+    }
 }
 
 /// A game definition, ready to expand positions.

@@ -193,6 +193,8 @@ impl Session {
                 Ok(true) => {}
                 Ok(false) => outcome.failed_expects += 1,
                 Err(e) => {
+                    // What was printed before the error comes before it.
+                    let _ = self.machine.out.flush();
                     self.report(&e);
                     outcome.error = Some(e.phase);
                     break;
@@ -293,6 +295,7 @@ impl Session {
         }
         let mut outcome = Outcome::default();
         if let Err(e) = self.statement(&stmts[0]) {
+            let _ = self.machine.out.flush();
             self.report(&e);
             outcome.error = Some(e.phase);
         }

@@ -69,7 +69,11 @@ impl Machine {
                 .collect::<RtResult<Vec<i64>>>()?;
             grid.push(row);
         }
-        let text = self.grid_text(&title, &params, &axes, &grid);
+        let text = if grid.is_empty() || grid[0].is_empty() {
+            format!("{title}: no positions in the ranges")
+        } else {
+            self.grid_text(&title, &params, &axes, &grid)
+        };
         let items = grid
             .into_iter()
             .map(|row| Value::list(row.into_iter().map(Value::Int).collect()))
@@ -78,7 +82,17 @@ impl Machine {
     }
 
     fn sequence_text(&self, title: &str, param: &str, xs: &[Value], values: &[i64]) -> String {
-        let labels: Vec<String> = xs.chunks(ROW).map(|c| self.show(&c[0])).collect();
+        if xs.is_empty() {
+            return format!("{title}: no positions in the range");
+        }
+        // Rows of ten with +0..+9 columns read only for consecutive integers;
+        // any other list of arguments gets one row each.
+        let row = if is_consecutive(xs) && matches!(xs[0], Value::Int(_)) {
+            ROW
+        } else {
+            1
+        };
+        let labels: Vec<String> = xs.chunks(row).map(|c| self.show(&c[0])).collect();
         let label_w = labels
             .iter()
             .map(String::len)
@@ -92,13 +106,13 @@ impl Machine {
             .unwrap_or(1)
             .max(2);
         let mut text = format!("{title}, {param} = {}", self.describe_axis(xs));
-        if xs.iter().all(|x| matches!(x, Value::Int(_))) && is_consecutive(xs) {
+        if row == ROW {
             text.push_str(&format!("\n{:>label_w$} |", param));
             for i in 0..ROW.min(xs.len()) {
                 text.push_str(&format!(" {:>cell_w$}", format!("+{i}")));
             }
         }
-        for (label, chunk) in labels.iter().zip(values.chunks(ROW)) {
+        for (label, chunk) in labels.iter().zip(values.chunks(row)) {
             text.push_str(&format!("\n{label:>label_w$} |"));
             for v in chunk {
                 text.push_str(&format!(" {v:>cell_w$}"));

@@ -96,7 +96,8 @@ pub enum Value {
     Tuple(Rc<[Value]>),
     List(Rc<Vec<Value>>),
     Set(Rc<BTreeSet<Value>>),
-    /// The integers `lo..hi` (end excluded; empty when `hi <= lo`).
+    /// The integers `lo..hi` (end excluded; empty when `hi <= lo`), kept as
+    /// written. All empty ranges are equal.
     Range(i64, i64),
     Pos(Position),
     Game(GameId),
@@ -110,6 +111,14 @@ impl Value {
 
     pub fn str(s: &str) -> Value {
         Value::Str(Rc::from(s))
+    }
+
+    /// A report as the plain list it stands for; anything else unchanged.
+    pub fn into_list(self) -> Value {
+        match self {
+            Value::Report(r) => Value::list(r.items.clone()),
+            other => other,
+        }
     }
 
     /// The name of the value's type, as error messages say it.
@@ -134,6 +143,17 @@ impl Value {
             Value::Tuple(items) => Some(items),
             Value::Report(r) => Some(&r.items),
             _ => None,
+        }
+    }
+
+    /// What a value compares and hashes as: the empty position is the
+    /// integer 0 (both are written `0`), every empty range is `0..0`.
+    fn canonical(&self) -> std::borrow::Cow<'_, Value> {
+        use std::borrow::Cow;
+        match self {
+            Value::Pos(p) if p.is_empty() => Cow::Owned(Value::Int(0)),
+            Value::Range(lo, hi) if hi <= lo => Cow::Owned(Value::Range(0, 0)),
+            _ => Cow::Borrowed(self),
         }
     }
 
@@ -171,21 +191,23 @@ impl Ord for Value {
     /// the natural order (numbers, strings and sequences lexicographically).
     fn cmp(&self, other: &Value) -> Ordering {
         use Value::*;
-        match (self, other) {
+        let (a, b) = (self.canonical(), other.canonical());
+        match (&*a, &*b) {
             (Int(a), Int(b)) => a.cmp(b),
             (Bool(a), Bool(b)) => a.cmp(b),
             (Str(a), Str(b)) => a.cmp(b),
             (Tuple(a), Tuple(b)) => a.iter().cmp(b.iter()),
             (Set(a), Set(b)) => a.iter().cmp(b.iter()),
-            (Range(a, b), Range(c, d)) => (a, b.max(a)).cmp(&(c, d.max(c))),
+            (Range(a, b), Range(c, d)) => (a, b).cmp(&(c, d)),
             (Pos(a), Pos(b)) => a.cmp(b),
             (Game(a), Game(b)) => a.cmp(b),
-            _ => match (self.rank(), other.rank()) {
-                (4, 4) => {
-                    let (a, b) = (self.as_slice().unwrap(), other.as_slice().unwrap());
-                    a.iter().cmp(b.iter())
-                }
-                (a, b) => a.cmp(&b),
+            (x, y) => match (x.rank(), y.rank()) {
+                (4, 4) => x
+                    .as_slice()
+                    .unwrap()
+                    .iter()
+                    .cmp(y.as_slice().unwrap().iter()),
+                (r, q) => r.cmp(&q),
             },
         }
     }
@@ -193,8 +215,9 @@ impl Ord for Value {
 
 impl std::hash::Hash for Value {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.rank().hash(state);
-        match self {
+        let canonical = self.canonical();
+        canonical.rank().hash(state);
+        match &*canonical {
             Value::Int(n) => n.hash(state),
             Value::Bool(b) => b.hash(state),
             Value::Str(s) => s.hash(state),
@@ -202,7 +225,7 @@ impl std::hash::Hash for Value {
             Value::List(items) => items.hash(state),
             Value::Report(r) => r.items.hash(state),
             Value::Set(items) => items.hash(state),
-            Value::Range(lo, hi) => (lo, hi.max(lo)).hash(state),
+            Value::Range(lo, hi) => (lo, hi).hash(state),
             Value::Pos(p) => p.hash(state),
             Value::Game(g) => g.hash(state),
         }
@@ -234,9 +257,26 @@ mod tests {
         assert_ne!(Value::Int(1), Value::Bool(true));
     }
 
+    fn hash_of(v: &Value) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(v)
+    }
+
     #[test]
     fn empty_ranges_are_equal() {
         assert_eq!(Value::Range(5, 2), Value::Range(5, 5));
+        assert_eq!(Value::Range(0, 0), Value::Range(1, 1));
+        assert_eq!(hash_of(&Value::Range(7, 3)), hash_of(&Value::Range(0, 0)));
         assert_ne!(Value::Range(0, 2), Value::Range(0, 3));
+    }
+
+    #[test]
+    fn the_empty_position_is_zero() {
+        let empty = Value::Pos(Position::empty());
+        assert_eq!(empty, Value::Int(0));
+        assert_eq!(hash_of(&empty), hash_of(&Value::Int(0)));
+        assert!(empty < Value::Int(1) && Value::Int(-1) < empty);
+        let set: BTreeSet<Value> = [empty, Value::Int(0)].into_iter().collect();
+        assert_eq!(set.len(), 1);
     }
 }

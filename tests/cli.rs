@@ -128,3 +128,23 @@ fn debug_graph_lists_every_position_with_its_value() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("take3(5) = 1\n"), "{stdout}");
 }
+
+#[test]
+fn output_printed_before_an_error_comes_before_it() {
+    // stdout and stderr into one pipe, as a terminal shows them.
+    let mut child = Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "printf '1\\n1/0\\n' | {} run - 2>&1",
+                env!("CARGO_BIN_EXE_grundy")
+            ),
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut merged = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut merged).unwrap();
+    child.wait().unwrap();
+    assert!(merged.starts_with("1\nError: division by zero"), "{merged}");
+}

@@ -31,6 +31,19 @@ fn every_example_runs_and_all_its_expectations_hold() {
 }
 
 #[test]
+fn every_language_test_script_runs_clean() {
+    for script in common::files("tests/lang", ".game") {
+        let out = common::grundy(&["run", &script]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{script}: {}",
+            common::text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn every_example_passes_check() {
     for example in common::files("examples", ".game") {
         let out = common::grundy(&["check", &example]);
