@@ -304,14 +304,11 @@ impl Machine {
             .clone()
             .expect("lowering defines every function it declares");
         if args.len() != func.arity {
-            return Err(error(
+            return Err(arity_error(
+                &func.name,
+                func.arity,
+                args.len(),
                 span,
-                format!(
-                    "`{}` takes {} but {} given",
-                    func.name,
-                    count(func.arity, "argument"),
-                    were(args.len())
-                ),
                 "this call",
             ));
         }
@@ -358,14 +355,11 @@ impl Machine {
         }
         let rules = self.game_ir(game);
         if args.len() != rules.arity {
-            return Err(error(
+            return Err(arity_error(
+                &rules.name,
+                rules.arity,
+                args.len(),
                 span,
-                format!(
-                    "`{}` takes {} but {} given",
-                    rules.name,
-                    count(rules.arity, "argument"),
-                    were(args.len())
-                ),
                 "this position",
             ));
         }
@@ -661,13 +655,20 @@ pub fn count(n: usize, what: &str) -> String {
     }
 }
 
-/// `1 was`, `2 were`.
-fn were(n: usize) -> String {
-    if n == 1 {
+/// A game or function applied to the wrong number of arguments (possible
+/// at run time when the callee is a variable holding a game).
+fn arity_error(name: &str, arity: usize, given: usize, span: Span, label: &str) -> Box<Diagnostic> {
+    let given = if given == 1 {
         "1 was".into()
     } else {
-        format!("{n} were")
-    }
+        format!("{given} were")
+    };
+    let takes = count(arity, "argument");
+    error(
+        span,
+        format!("`{name}` takes {takes} but {given} given"),
+        label,
+    )
 }
 
 fn overflow(span: Span) -> Box<Diagnostic> {

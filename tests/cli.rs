@@ -4,7 +4,6 @@
 mod common;
 
 use common::{grundy, text};
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 #[test]
@@ -71,20 +70,9 @@ fn help_is_everywhere() {
 
 #[test]
 fn a_dash_reads_the_script_from_stdin() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["run", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"game nim(n) {\n  move take(k in 1..=n) -> nim(n - k)\n}\nwinner(nim(1) + nim(4) + nim(5))\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_stdin(
+        "game nim(n) {\n  move take(k in 1..=n) -> nim(n - k)\n}\nwinner(nim(1) + nim(4) + nim(5))\n",
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "second\n");
 }

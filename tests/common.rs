@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests: running the real binary.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -13,6 +14,23 @@ pub fn grundy(args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("the grundy binary runs")
+}
+
+/// Runs `grundy run -` with `script` on its standard input, colors off.
+#[allow(dead_code)] // not every test file feeds scripts on stdin
+pub fn run_stdin(script: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["run", "-"])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the grundy binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(script.as_bytes()).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
 }
 
 /// The files in `dir` (relative to the crate root) ending in `ext`, sorted.

@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// The ```grundy blocks of a markdown file, with the line each starts on.
 fn blocks(markdown: &str) -> Vec<(usize, String)> {
@@ -26,24 +24,6 @@ fn blocks(markdown: &str) -> Vec<(usize, String)> {
     out
 }
 
-fn run_script(script: &str) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["run", "-"])
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
 fn check_file(path: &str, at_least: usize) {
     let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
     let markdown = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -56,7 +36,7 @@ fn check_file(path: &str, at_least: usize) {
     let failures: Vec<String> = blocks
         .iter()
         .filter_map(|(line, script)| {
-            let out = run_script(script);
+            let out = common::run_stdin(script);
             (out.status.code() != Some(0)).then(|| {
                 format!(
                     "{path}:{line}: exit {:?}\n{}",
