@@ -8,7 +8,7 @@
 //! first problem and never changes the program.
 
 use crate::builtins::Builtin;
-use crate::diag::{Diagnostic, Phase};
+use crate::diag::{Diagnostic, Phase, count};
 use crate::span::Span;
 use crate::syntax::ast::*;
 use rustc_hash::FxHashMap;
@@ -23,7 +23,14 @@ pub enum Known {
 }
 
 /// Checks a parsed program before anything is evaluated and returns every problem found, in source order (empty: fine).
-pub fn check(program: &Program, earlier: &dyn Fn(&str) -> Option<Known>) -> Vec<Diagnostic> {
+/// What the earlier units of a session defined: asked for each name used,
+/// and listed for "did you mean" suggestions.
+pub trait Earlier {
+    fn known(&self, name: &str) -> Option<Known>;
+    fn names(&self) -> Vec<String>;
+}
+
+pub fn check(program: &Program, earlier: &dyn Earlier) -> Vec<Diagnostic> {
     let mut checker = Checker::new(earlier);
     checker.hoist(program);
     for (index, stmt) in program.stmts.iter().enumerate() {
@@ -92,7 +99,7 @@ impl From<Known> for Meaning {
 }
 
 struct Checker<'e> {
-    earlier: &'e dyn Fn(&str) -> Option<Known>,
+    earlier: &'e dyn Earlier,
     /// The first definition of every top-level name of this program.
     globals: FxHashMap<Rc<str>, Global>,
     /// Parameters, binders and comprehension variables in scope, innermost last.
@@ -107,7 +114,7 @@ struct Checker<'e> {
 }
 
 impl<'e> Checker<'e> {
-    fn new(earlier: &'e dyn Fn(&str) -> Option<Known>) -> Self {
+    fn new(earlier: &'e dyn Earlier) -> Self {
         Checker {
             earlier,
             globals: FxHashMap::default(),
@@ -445,7 +452,7 @@ impl<'e> Checker<'e> {
         if let Some(builtin) = Builtin::from_name(name) {
             return Some(Meaning::Builtin(builtin));
         }
-        if let Some(known) = (self.earlier)(name) {
+        if let Some(known) = self.earlier.known(name) {
             return Some(known.into());
         }
         self.unknown(name, span);
@@ -457,7 +464,7 @@ impl<'e> Checker<'e> {
         if self.in_body || stmt < self.stmt {
             return Meaning::Let;
         }
-        if let Some(known) = (self.earlier)(name) {
+        if let Some(known) = self.earlier.known(name) {
             return known.into();
         }
         self.report(
@@ -483,17 +490,14 @@ impl<'e> Checker<'e> {
 
     /// The visible name most like `name`, if one is close enough.
     fn closest_name(&self, name: &str) -> Option<String> {
-        let mut candidates = self.visible_names();
-        candidates.extend(one_edit_away(name).filter(|c| (self.earlier)(c).is_some()));
-        candidates
+        self.visible_names()
             .into_iter()
             .filter_map(|c| closeness(name, &c).map(|score| (score, c)))
             .max_by(|(a, x), (b, y)| a.total_cmp(b).then_with(|| y.cmp(x)))
             .map(|(_, c)| c)
     }
 
-    /// Every name that can be listed and is visible here (names known from
-    /// earlier units can only be asked for, see [`one_edit_away`]).
+    /// Every name visible here.
     fn visible_names(&self) -> Vec<String> {
         let locals = self.locals.iter().map(|l| l.node.to_string());
         let globals = self
@@ -505,7 +509,12 @@ impl<'e> Checker<'e> {
             })
             .map(|(n, _)| n.to_string());
         let builtins = Builtin::ALL.iter().map(|b| b.name().to_string());
-        locals.chain(globals).chain(builtins).collect()
+        let earlier = self.earlier.names().into_iter();
+        locals
+            .chain(globals)
+            .chain(builtins)
+            .chain(earlier)
+            .collect()
     }
 }
 
@@ -557,14 +566,6 @@ fn expected_count(min: usize, max: Option<usize>) -> String {
     }
 }
 
-fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
 /// Where and what `target` is when it can never be a position.
 fn not_a_position(target: &Expr) -> Option<(Span, &'static str)> {
     let what = match &target.node {
@@ -599,52 +600,33 @@ fn closeness(name: &str, candidate: &str) -> Option<f64> {
     (distance > 0 && (similarity >= 0.7 || short_and_near)).then_some(similarity)
 }
 
-/// Every name one edit (deletion, transposition, replacement or insertion
-/// of a name character) away from `name`, to ask the earlier units for.
-fn one_edit_away(name: &str) -> impl Iterator<Item = String> {
-    const LETTERS: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = Vec::new();
-    if chars.len() > 40 {
-        return out.into_iter();
-    }
-    let text = |cs: &[char]| cs.iter().collect::<String>();
-    for i in 0..=chars.len() {
-        let (head, tail) = chars.split_at(i);
-        if let Some((_, rest)) = tail.split_first() {
-            out.push(text(head) + &text(rest));
-        }
-        if let [a, b, rest @ ..] = tail {
-            out.push(format!("{}{b}{a}{}", text(head), text(rest)));
-        }
-        for letter in LETTERS.chars() {
-            out.push(format!("{}{letter}{}", text(head), text(tail)));
-            if let Some((_, rest)) = tail.split_first() {
-                out.push(format!("{}{letter}{}", text(head), text(rest)));
-            }
-        }
-    }
-    out.into_iter()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::span::FileId;
 
     /// What the tests' earlier units defined.
-    fn earlier(name: &str) -> Option<Known> {
-        match name {
-            "kayles" => Some(Known::Game { arity: 1 }),
-            "double" => Some(Known::Fn { arity: 1 }),
-            "LIMIT" => Some(Known::Let),
-            _ => None,
+    struct TestEarlier;
+
+    const EARLIER: [(&str, Known); 3] = [
+        ("kayles", Known::Game { arity: 1 }),
+        ("double", Known::Fn { arity: 1 }),
+        ("LIMIT", Known::Let),
+    ];
+
+    impl Earlier for TestEarlier {
+        fn known(&self, name: &str) -> Option<Known> {
+            EARLIER.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
+        }
+
+        fn names(&self) -> Vec<String> {
+            EARLIER.iter().map(|(n, _)| n.to_string()).collect()
         }
     }
 
     fn diagnostics(src: &str) -> Vec<Diagnostic> {
         match crate::syntax::parse(FileId(0), src) {
-            Ok(program) => check(&program, &earlier),
+            Ok(program) => check(&program, &TestEarlier),
             Err(errs) => panic!("parse failed: {errs:?}"),
         }
     }
@@ -705,7 +687,10 @@ table(kayles, 0..=23)
     #[test]
     fn the_language_overview_reports_nothing() {
         let program = crate::syntax::parse(FileId(0), include_str!("../examples/spec.game"));
-        let diags = check(&program.expect("the overview parses"), &|_| None);
+        let diags = check(
+            &program.expect("the overview parses"),
+            &crate::defs::Defs::default(),
+        );
         assert!(diags.is_empty(), "unexpected diagnostics: {diags:?}");
     }
 
@@ -1089,9 +1074,15 @@ table(kayles, 0..=23)
             let (head, tail) = VALID.split_at(cut);
             let src = format!("{head}{}", tail.get(1..).unwrap_or_default());
             if let Ok(program) = crate::syntax::parse(FileId(0), &src) {
-                let _ = check(&program, &earlier);
+                let _ = check(&program, &TestEarlier);
             }
         }
+    }
+
+    #[test]
+    fn names_of_earlier_units_two_edits_away_are_suggested() {
+        let diags = diagnostics("LIMTI_ + 1");
+        assert_eq!(diags[0].help.as_deref(), Some("did you mean `LIMIT`?"));
     }
 
     #[test]
@@ -1100,9 +1091,5 @@ table(kayles, 0..=23)
         assert_eq!(closeness("nim", "nim"), None);
         assert!(closeness("nm", "nim").is_some());
         assert!(closeness("kayle", "kayles") > closeness("kayle", "kale"));
-        assert!(one_edit_away("kayle").any(|c| c == "kayles"));
-        assert!(one_edit_away("kyales").any(|c| c == "kayles"));
-        assert!(one_edit_away("kayless").any(|c| c == "kayles"));
-        assert!(one_edit_away("kaxles").any(|c| c == "kayles"));
     }
 }

@@ -37,9 +37,15 @@ impl Defs {
     pub fn lookup(&self, name: &str) -> Option<Global> {
         self.names.get(name).copied()
     }
+}
+
+impl crate::check::Earlier for Defs {
+    fn names(&self) -> Vec<String> {
+        self.names.keys().map(|n| n.to_string()).collect()
+    }
 
     /// What `check` needs to know of a name defined by an earlier unit.
-    pub fn known(&self, name: &str) -> Option<Known> {
+    fn known(&self, name: &str) -> Option<Known> {
         Some(match self.lookup(name)? {
             Global::Game(g) => Known::Game {
                 arity: self.game(g).map_or(0, |g| g.arity),
@@ -50,7 +56,9 @@ impl Defs {
             Global::Let(_) => Known::Let,
         })
     }
+}
 
+impl Defs {
     pub fn game(&self, id: GameId) -> Option<&Rc<GameIr>> {
         self.games.get(id as usize).and_then(|g| g.as_ref())
     }

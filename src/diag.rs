@@ -78,6 +78,15 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// `1 argument`, `2 arguments`: a count with its noun, for messages.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// The texts of every source loaded in a session, indexed by [`FileId`].
 #[derive(Default)]
 pub struct Sources {

@@ -4,7 +4,7 @@
 //! ([`crate::eval`]) call into it; it calls back into them for `value(...)`.
 
 use crate::defs::Defs;
-use crate::diag::{Diagnostic, Phase};
+use crate::diag::{Diagnostic, Phase, count};
 use crate::graph::Graph;
 use crate::ir::*;
 use crate::span::Span;
@@ -643,15 +643,6 @@ impl Machine {
                 .push("while expanding ... (more positions omitted)".into());
         }
         e
-    }
-}
-
-/// `1 argument`, `2 arguments`.
-pub fn count(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
     }
 }
 

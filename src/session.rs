@@ -102,7 +102,7 @@ impl Session {
             let _ = writeln!(self.machine.out, "{program:#?}");
         }
         let defs = &self.machine.defs;
-        let errors = check(&program, &|n| defs.known(n));
+        let errors = check(&program, defs);
         if !errors.is_empty() {
             return Err(errors);
         }

@@ -4,7 +4,6 @@
 
 mod common;
 
-
 /// The ```grundy blocks of a markdown file, with the line each starts on.
 fn blocks(markdown: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
