@@ -92,33 +92,21 @@ impl Machine {
         } else {
             1
         };
-        let labels: Vec<String> = xs.chunks(row).map(|c| self.show(&c[0])).collect();
-        let label_w = labels
-            .iter()
-            .map(String::len)
-            .max()
-            .unwrap_or(1)
-            .max(param.len());
-        let cell_w = values
-            .iter()
-            .map(|v| v.to_string().len())
-            .max()
-            .unwrap_or(1)
-            .max(2);
-        let mut text = format!("{title}, {param} = {}", self.describe_axis(xs));
-        if row == ROW {
-            text.push_str(&format!("\n{:>label_w$} |", param));
-            for i in 0..ROW.min(xs.len()) {
-                text.push_str(&format!(" {:>cell_w$}", format!("+{i}")));
-            }
-        }
-        for (label, chunk) in labels.iter().zip(values.chunks(row)) {
-            text.push_str(&format!("\n{label:>label_w$} |"));
-            for v in chunk {
-                text.push_str(&format!(" {v:>cell_w$}"));
-            }
-        }
-        text
+        let header: Vec<String> = if row == ROW {
+            (0..ROW.min(xs.len())).map(|i| format!("+{i}")).collect()
+        } else {
+            Vec::new()
+        };
+        let rows: Vec<(String, Vec<String>)> = xs
+            .chunks(row)
+            .zip(values.chunks(row))
+            .map(|(args, vs)| (self.show(&args[0]), vs.iter().map(i64::to_string).collect()))
+            .collect();
+        format!(
+            "{title}, {param} = {}\n{}",
+            self.describe_axis(xs),
+            layout(param, &header, &rows)
+        )
     }
 
     fn grid_text(
@@ -128,39 +116,20 @@ impl Machine {
         axes: &[Vec<Value>],
         grid: &[Vec<i64>],
     ) -> String {
-        let rows: Vec<String> = axes[0].iter().map(|x| self.show(x)).collect();
-        let cols: Vec<String> = axes[1].iter().map(|y| self.show(y)).collect();
-        let corner = format!("{}\\{}", params[0], params[1]);
-        let label_w = rows
+        let header: Vec<String> = axes[1].iter().map(|y| self.show(y)).collect();
+        let rows: Vec<(String, Vec<String>)> = axes[0]
             .iter()
-            .map(String::len)
-            .max()
-            .unwrap_or(1)
-            .max(corner.len());
-        let cell_w = grid
-            .iter()
-            .flatten()
-            .map(|v| v.to_string().len())
-            .chain(cols.iter().map(String::len))
-            .max()
-            .unwrap_or(1);
-        let mut text = format!(
-            "{title}, {} = {} (rows), {} = {} (columns)\n{corner:>label_w$} |",
+            .zip(grid)
+            .map(|(x, vs)| (self.show(x), vs.iter().map(i64::to_string).collect()))
+            .collect();
+        format!(
+            "{title}, {} = {} (rows), {} = {} (columns)\n{}",
             params[0],
             self.describe_axis(&axes[0]),
             params[1],
-            self.describe_axis(&axes[1])
-        );
-        for c in &cols {
-            text.push_str(&format!(" {c:>cell_w$}"));
-        }
-        for (label, row) in rows.iter().zip(grid) {
-            text.push_str(&format!("\n{label:>label_w$} |"));
-            for v in row {
-                text.push_str(&format!(" {v:>cell_w$}"));
-            }
-        }
-        text
+            self.describe_axis(&axes[1]),
+            layout(&format!("{}\\{}", params[0], params[1]), &header, &rows)
+        )
     }
 
     fn describe_axis(&self, xs: &[Value]) -> String {
@@ -171,6 +140,37 @@ impl Machine {
             _ => self.show(&Value::list(xs.to_vec())),
         }
     }
+}
+
+/// A right-aligned table: a header row (if any) under `corner`, then one
+/// line per labelled row, every cell as wide as the widest.
+fn layout(corner: &str, header: &[String], rows: &[(String, Vec<String>)]) -> String {
+    let label_w = rows
+        .iter()
+        .map(|(l, _)| l.len())
+        .chain([corner.len()])
+        .max()
+        .unwrap_or(1);
+    let cells = rows.iter().flat_map(|(_, cs)| cs.iter());
+    let cell_w = header
+        .iter()
+        .chain(cells)
+        .map(String::len)
+        .max()
+        .unwrap_or(1);
+    let line = |label: &str, cells: &[String]| {
+        let mut text = format!("{label:>label_w$} |");
+        for c in cells {
+            text.push_str(&format!(" {c:>cell_w$}"));
+        }
+        text
+    };
+    let mut lines = Vec::new();
+    if !header.is_empty() {
+        lines.push(line(corner, header));
+    }
+    lines.extend(rows.iter().map(|(label, cells)| line(label, cells)));
+    lines.join("\n")
 }
 
 fn is_consecutive(xs: &[Value]) -> bool {

@@ -136,3 +136,26 @@ fn output_printed_before_an_error_comes_before_it() {
     child.wait().unwrap();
     assert!(merged.starts_with("1\nError: division by zero"), "{merged}");
 }
+
+#[test]
+fn tables_print_sequences_in_rows_of_ten_and_other_arguments_one_per_row() {
+    let mut shown = String::new();
+    for expr in [
+        "table(take3, 5..=27)",
+        "table(take3, [0, 5, 10, 15])",
+        "table(take3, 0..0)",
+        "table(bachet, 1..=3, 0..=12)",
+    ] {
+        let out = grundy(&["eval", "-e", expr, "examples/take_1_to_3.game"]);
+        assert_eq!(out.status.code(), Some(0), "{expr}: {}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        // Only the last lines belong to the expression; the file prints first.
+        let lines: Vec<&str> = stdout.lines().collect();
+        let start = lines
+            .iter()
+            .rposition(|l| l.starts_with("take3(") || l.starts_with("bachet("))
+            .unwrap();
+        shown.push_str(&format!("> {expr}\n{}\n", lines[start..].join("\n")));
+    }
+    insta::assert_snapshot!(shown);
+}
