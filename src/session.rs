@@ -183,12 +183,17 @@ impl Session {
 
     /// Loads and runs a source, printing each bare expression's value.
     pub fn run(&mut self, name: &str, text: &str) -> Outcome {
-        let stmts = match self.load(name, text) {
-            Ok(stmts) => stmts,
-            Err(errors) => return self.report_all(&errors),
-        };
+        match self.load(name, text) {
+            Ok(stmts) => self.execute(&stmts),
+            Err(errors) => self.report_all(&errors),
+        }
+    }
+
+    /// Runs lowered statements in order: failed expectations are counted
+    /// and the run goes on; an error is reported and stops it.
+    fn execute(&mut self, stmts: &[StmtIr]) -> Outcome {
         let mut outcome = Outcome::default();
-        for stmt in &stmts {
+        for stmt in stmts {
             match self.statement(stmt) {
                 Ok(true) => {}
                 Ok(false) => outcome.failed_expects += 1,
@@ -293,14 +298,7 @@ impl Session {
             let diag = Diagnostic::new(Phase::Syntax, "`-e` takes one expression");
             return self.report_all(&[diag]);
         }
-        let mut outcome = Outcome::default();
-        if let Err(e) = self.statement(&stmts[0]) {
-            let _ = self.machine.out.flush();
-            self.report(&e);
-            outcome.error = Some(e.phase);
-        }
-        let _ = self.machine.out.flush();
-        outcome
+        self.execute(&stmts)
     }
 }
 
