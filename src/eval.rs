@@ -273,14 +273,8 @@ impl Recorder {
         self.moves
             .into_iter()
             .map(|(name, bindings, target)| {
-                if bindings.is_empty() {
-                    return (name.to_string(), target);
-                }
-                let shown: Vec<String> = bindings
-                    .iter()
-                    .map(|(n, v)| format!("{n}={}", m.show(v)))
-                    .collect();
-                (format!("{name}({})", shown.join(", ")), target)
+                let pairs = bindings.iter().map(|(n, v)| (&**n, v));
+                (m.show_move(&name, pairs, "="), target)
             })
             .collect()
     }

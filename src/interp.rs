@@ -617,19 +617,13 @@ impl Machine {
         bound: usize,
     ) -> Box<Diagnostic> {
         const MAX_TRACE: usize = 6;
-        let bindings: Vec<String> = rule.shown[..bound]
+        let bindings = rule.shown[..bound]
             .iter()
-            .map(|(name, slot)| format!("{name} = {}", self.show(&frame[*slot as usize])))
-            .collect();
-        let binds = if bindings.is_empty() {
-            String::new()
-        } else {
-            format!("({})", bindings.join(", "))
-        };
+            .map(|(name, slot)| (&**name, &frame[*slot as usize]));
         let line = format!(
-            "while expanding {}, move {}{binds}",
+            "while expanding {}, move {}",
             self.show_node(node),
-            rule.name
+            self.show_move(&rule.name, bindings, " = ")
         );
         let trace = e
             .notes

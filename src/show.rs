@@ -46,6 +46,24 @@ impl Machine {
         self.show_position(&Position::from_components(live))
     }
 
+    /// A move as `name(x=1, y=2)`, or just `name` without binders; `eq` is
+    /// what stands between a binder and its value.
+    pub fn show_move<'a>(
+        &self,
+        name: &str,
+        bindings: impl Iterator<Item = (&'a str, &'a Value)>,
+        eq: &str,
+    ) -> String {
+        let shown: Vec<String> = bindings
+            .map(|(n, v)| format!("{n}{eq}{}", self.show(v)))
+            .collect();
+        if shown.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name}({})", shown.join(", "))
+        }
+    }
+
     fn write_node(&self, node: NodeId, out: &mut String) {
         out.push_str(self.defs.game_name(node.game));
         self.write_seq("(", ")", self.graph.args(node), out);
