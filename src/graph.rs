@@ -275,29 +275,13 @@ mod tests {
         assert_eq!(err.message, "division by zero");
         assert_eq!(err.notes, ["while expanding g(4), move m(d = 0)"]);
     }
-}
-
-#[cfg(test)]
-mod trace_tests {
-    use crate::session::loaded;
-    use crate::span::Span;
-    use crate::value::Value;
 
     #[test]
     fn a_binder_not_bound_yet_is_not_shown() {
         let (mut session, _) = loaded("game h(n) {\n move m(j in 0..2, k in n) -> h(k)\n}\n");
         let m = &mut session.machine;
         let node = m.intern(0, &[Value::Int(2)], Span::default()).unwrap();
-        let err = super::expand(m, node, &mut super::tests_sink()).unwrap_err();
+        let err = expand(m, node, &mut Collect(Vec::new())).unwrap_err();
         assert_eq!(err.notes, ["while expanding h(2), move m(j = 0)"]);
     }
-}
-
-#[cfg(test)]
-fn tests_sink() -> impl MoveSink {
-    struct Ignore;
-    impl MoveSink for Ignore {
-        fn option(&mut self, _: &MoveIr, _: &[Value], _: &[Component]) {}
-    }
-    Ignore
 }
