@@ -136,7 +136,7 @@ impl Machine {
             }
             IrKind::Apply(game, args) => {
                 let node = self.apply(*game, args, frame, ir.span)?;
-                Value::Pos(Position::from_components(vec![Component::Node(node)]))
+                Value::Pos(Position::node(node))
             }
             IrKind::CallValue(callee, args) => {
                 let callee_value = self.eval(callee, frame)?;
@@ -148,7 +148,7 @@ impl Machine {
                     ));
                 };
                 let node = self.apply(game, args, frame, ir.span)?;
-                Value::Pos(Position::from_components(vec![Component::Node(node)]))
+                Value::Pos(Position::node(node))
             }
             IrKind::Index(x, i) => {
                 let x = self.eval(x, frame)?;

@@ -4,7 +4,7 @@
 
 use crate::interp::{Machine, RtResult, error};
 use crate::span::Span;
-use crate::value::{Component, Position, Report, Value};
+use crate::value::{Position, Report, Value};
 use std::rc::Rc;
 
 /// Values per printed row of a one-parameter table.
@@ -49,7 +49,7 @@ impl Machine {
                 Some(node) => node,
                 None => m.intern(game, &args, spans[0])?,
             };
-            let p = Position::from_components(vec![Component::Node(node)]);
+            let p = Position::node(node);
             Ok(m.position_value(&p)? as i64)
         };
         if axes.len() == 1 {

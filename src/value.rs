@@ -38,6 +38,11 @@ impl Position {
         Position(Rc::from([]))
     }
 
+    /// The position of a single game node.
+    pub fn node(node: NodeId) -> Position {
+        Position(Rc::from([Component::Node(node)]))
+    }
+
     pub fn from_components(mut comps: Vec<Component>) -> Position {
         comps.retain(|c| *c != Component::Heap(0));
         comps.sort_unstable();
