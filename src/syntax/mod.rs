@@ -46,14 +46,20 @@ pub fn parse(file: FileId, src: &str) -> Result<Program, Vec<Diagnostic>> {
     }
 }
 
-/// True when `src` fails to parse only because it ended too early (an open
-/// bracket or a dangling operator): the REPL then asks for another line.
+/// True when `src` fails to parse only because it ended too early, inside
+/// an open bracket or after a `\` that continues the line: the REPL then
+/// asks for another line. A statement cut short at a newline outside
+/// brackets (`1 +`) is an error, not incomplete: the newline ended it.
 pub fn is_incomplete(src: &str) -> bool {
-    match GrundyParser::parse(Rule::program, src) {
+    let mut text = src.to_string();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    match GrundyParser::parse(Rule::program, &text) {
         Ok(_) => false,
         Err(err) => match err.location {
-            pest::error::InputLocation::Pos(p) => src[p..].trim().is_empty(),
-            pest::error::InputLocation::Span((s, _)) => src[s..].trim().is_empty(),
+            pest::error::InputLocation::Pos(p) => p == text.len(),
+            pest::error::InputLocation::Span((s, _)) => s == text.len(),
         },
     }
 }
@@ -503,8 +509,8 @@ fn syntax_error(file: FileId, src: &str, err: pest::error::Error<Rule>) -> Diagn
     };
     let span = Span::new(file, start, end);
     let found = match src[start..].chars().next() {
-        None => "the end of the input".to_string(),
-        Some('\n') => "the end of the line".to_string(),
+        None => "end of input".to_string(),
+        Some('\n') => "end of line".to_string(),
         Some(_) => format!("`{}`", token_at(&src[start..])),
     };
     let mut expected: Vec<&str> = match &err.variant {

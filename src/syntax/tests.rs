@@ -119,6 +119,13 @@ fn incomplete_input_is_recognised() {
     assert!(is_incomplete("[1, 2,"));
     assert!(!is_incomplete("[1, 2]"));
     assert!(!is_incomplete("[1, 2]]"));
+    assert!(is_incomplete("1 + \\"), "a backslash continues the line");
+    assert!(is_incomplete("f(1 +\n"));
+    assert!(!is_incomplete("1 +"), "the newline ends the statement");
+    assert!(!is_incomplete("1 +\n"));
+    assert!(!is_incomplete("game g(n) {\n}\nlet x ="));
+    assert!(is_incomplete("game g(n) { # a comment"));
+    assert!(!is_incomplete(""));
 }
 
 #[test]
