@@ -10,7 +10,7 @@ use crate::value::{GameId, Value};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Global {
     Game(GameId),
     Fn(FnId),

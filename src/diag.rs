@@ -4,6 +4,7 @@
 
 use crate::span::{FileId, Span};
 use ariadne::{Config, IndexType, Label, Report, ReportKind, Source};
+use rustc_hash::FxHashMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -20,6 +21,8 @@ pub enum Phase {
     Limit,
     /// An `expect` statement evaluated to false.
     Expect,
+    /// The user pressed Ctrl-C while an evaluation ran (in the REPL).
+    Interrupted,
 }
 
 /// One problem, with where it is and what may help.
@@ -90,12 +93,27 @@ pub fn count(n: usize, noun: &str) -> String {
 /// The texts of every source loaded in a session, indexed by [`FileId`].
 #[derive(Default)]
 pub struct Sources {
-    files: Vec<(String, Source<Rc<str>>)>,
+    /// Name, text, and the line number of the text's first line less one.
+    files: Vec<(String, Source<Rc<str>>, usize)>,
 }
 
 impl Sources {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Rc<str>>) -> FileId {
-        self.files.push((name.into(), Source::from(text.into())));
+        self.add_at(name, text, 1)
+    }
+
+    /// A source that is a piece of a larger text starting at `first_line`
+    /// (1-based), such as a statement read from a pipe: diagnostics number
+    /// its lines as they are in the whole.
+    pub fn add_at(
+        &mut self,
+        name: impl Into<String>,
+        text: impl Into<Rc<str>>,
+        first_line: usize,
+    ) -> FileId {
+        let offset = first_line.saturating_sub(1);
+        self.files
+            .push((name.into(), Source::from(text.into()), offset));
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -111,7 +129,7 @@ impl Sources {
     pub fn location(&self, span: Span) -> String {
         let text = self.text(span.file);
         let before = &text[..(span.start as usize).min(text.len())];
-        let line = before.matches('\n').count() + 1;
+        let line = before.matches('\n').count() + 1 + self.files[span.file.0 as usize].2;
         let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         format!("{}:{line}:{col}", self.name(span.file))
     }
@@ -121,14 +139,16 @@ impl Sources {
         let mut out = Vec::new();
         let kind = match diag.phase {
             Phase::Expect => ReportKind::Custom("expectation failed", ariadne::Color::Red),
+            Phase::Interrupted => ReportKind::Custom("Interrupted", ariadne::Color::Yellow),
             _ => ReportKind::Error,
         };
         let config = Config::default()
             .with_index_type(IndexType::Byte)
             .with_color(color);
+        let view = View::new(self, diag);
         match diag.span {
             Some(span) => {
-                let mut report = Report::build(kind, span)
+                let mut report = Report::build(kind, view.shift(span))
                     .with_config(config)
                     .with_message(&diag.message);
                 // ariadne starts a new snippet whenever a label is above the
@@ -137,7 +157,7 @@ impl Sources {
                 labels.extend(diag.extra.iter().map(|(s, t)| (*s, t.as_str())));
                 labels.sort_by_key(|(s, _)| (s.file, s.start));
                 for (span, text) in labels {
-                    report.add_label(label(span, text, color));
+                    report.add_label(label(view.shift(span), text, color));
                 }
                 for note in &diag.notes {
                     report.add_note(note);
@@ -147,12 +167,13 @@ impl Sources {
                 }
                 report
                     .finish()
-                    .write(self, &mut out)
+                    .write(&view, &mut out)
                     .expect("writing a report to memory cannot fail");
             }
             None => {
                 let head = match diag.phase {
                     Phase::Expect => "expectation failed",
+                    Phase::Interrupted => "Interrupted",
                     _ => "Error",
                 };
                 out.extend(format!("{head}: {}\n", diag.message).bytes());
@@ -197,17 +218,59 @@ fn label(span: Span, text: &str, color: bool) -> Label<Span> {
     }
 }
 
-impl ariadne::Cache<FileId> for &Sources {
+/// The sources as one diagnostic shows them. A piece of a larger text
+/// (see [`Sources::add_at`]) is drawn behind as many blank lines as come
+/// before it, with its spans moved past them, so that every line number
+/// ariadne prints is the line's number in the whole. (ariadne's own
+/// display offset numbers the heading but not the margin.) The padding is
+/// built only here, for the pieces this diagnostic points into.
+struct View<'a> {
+    sources: &'a Sources,
+    padded: FxHashMap<FileId, Source<Rc<str>>>,
+}
+
+impl<'a> View<'a> {
+    fn new(sources: &'a Sources, diag: &Diagnostic) -> Self {
+        let mut padded = FxHashMap::default();
+        let spans = diag.span.iter().chain(diag.extra.iter().map(|(s, _)| s));
+        for span in spans {
+            let (_, source, offset) = &sources.files[span.file.0 as usize];
+            if *offset > 0 && !padded.contains_key(&span.file) {
+                let text = format!("{}{}", "\n".repeat(*offset), source.text());
+                padded.insert(span.file, Source::from(Rc::from(text)));
+            }
+        }
+        View { sources, padded }
+    }
+
+    fn shift(&self, span: Span) -> Span {
+        let offset = self.sources.files[span.file.0 as usize].2 as u32;
+        Span {
+            start: span.start + offset,
+            end: span.end + offset,
+            ..span
+        }
+    }
+}
+
+impl ariadne::Cache<FileId> for &View<'_> {
     type Storage = Rc<str>;
 
     fn fetch(&mut self, id: &FileId) -> Result<&Source<Rc<str>>, impl fmt::Debug> {
-        self.files
+        if let Some(source) = self.padded.get(id) {
+            return Ok(source);
+        }
+        self.sources
+            .files
             .get(id.0 as usize)
-            .map(|(_, source)| source)
+            .map(|(_, source, _)| source)
             .ok_or("unknown file")
     }
 
-    fn display<'a>(&self, id: &'a FileId) -> Option<impl fmt::Display + 'a> {
-        self.files.get(id.0 as usize).map(|(name, _)| name.clone())
+    fn display<'b>(&self, id: &'b FileId) -> Option<impl fmt::Display + 'b> {
+        self.sources
+            .files
+            .get(id.0 as usize)
+            .map(|(name, _, _)| name.clone())
     }
 }

@@ -5,11 +5,11 @@
 //! its game's lowered rules; the evaluator walks the graph through it, so
 //! the graph is generated lazily, only as far as a query needs.
 
-use crate::diag::{Diagnostic, Phase};
+use crate::diag::{Diagnostic, Phase, count};
 use crate::interp::{Machine, RtResult};
-use crate::ir::{MoveIr, PatIr, TargetIr, TermIr};
+use crate::ir::{GameIr, MoveIr, PatIr, TargetIr, TermIr};
 use crate::value::{Component, GameId, NodeId, Value};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
 
 /// A node's value slot before its value is known.
@@ -24,6 +24,9 @@ struct NodeTable {
     values: Vec<u64>,
     /// Nodes evaluated and found to have no moves at all.
     terminal: Vec<bool>,
+    /// The games whose positions or game values appear in the arguments of
+    /// some node: this game's values may depend on theirs (see [`crate::deps`]).
+    arg_games: FxHashSet<GameId>,
 }
 
 /// Every node interned so far, by game.
@@ -57,6 +60,11 @@ impl Graph {
         }
         let table = &mut self.games[game as usize];
         let index = table.args.len() as u32;
+        for a in args {
+            crate::deps::games_in(a, &mut |g| {
+                table.arg_games.insert(g);
+            });
+        }
         let key: Rc<[Value]> = Rc::from(args);
         table.index.insert(key.clone(), index);
         table.args.push(key);
@@ -95,12 +103,49 @@ impl Graph {
         })
     }
 
+    /// About how many bytes the nodes of `game` take: their argument lists,
+    /// the index entry, the value and the terminal flag.
+    pub fn bytes(&self, game: GameId) -> usize {
+        let Some(table) = self.games.get(game as usize) else {
+            return 0;
+        };
+        let per_node = 2 * size_of::<Rc<[Value]>>() + size_of::<u32>() + 1 // index entry and control byte
+            + size_of::<u64>() + size_of::<bool>();
+        // An `Rc` allocation: two counts, then the values.
+        let args: usize = table
+            .args
+            .iter()
+            .map(|a| 2 * size_of::<usize>() + a.len() * size_of::<Value>())
+            .sum();
+        table.args.len() * per_node + args
+    }
+
+    /// The games whose positions or game values appear in the arguments
+    /// of some node of `game`.
+    pub fn arg_games(&self, game: GameId) -> impl Iterator<Item = GameId> + '_ {
+        self.games
+            .get(game as usize)
+            .into_iter()
+            .flat_map(|t| t.arg_games.iter().copied())
+    }
+
     /// Forgets every value (nodes stay interned, so positions held in
     /// variables stay valid); they are recomputed under the current rules.
     pub fn clear_values(&mut self) {
         for table in &mut self.games {
             table.values.fill(UNKNOWN);
             table.terminal.fill(false);
+        }
+    }
+
+    /// Forgets the values of the nodes of `games` only, as
+    /// [`Graph::clear_values`] does for all of them.
+    pub fn clear_games(&mut self, games: &[GameId]) {
+        for &game in games {
+            if let Some(table) = self.games.get_mut(game as usize) {
+                table.values.fill(UNKNOWN);
+                table.terminal.fill(false);
+            }
         }
     }
 }
@@ -114,8 +159,12 @@ pub trait MoveSink {
 /// Runs the rules of `node`'s game and hands each legal move to `sink`.
 pub fn expand(m: &mut Machine, node: NodeId, sink: &mut dyn MoveSink) -> RtResult<()> {
     let game = m.game_ir(node.game);
+    let args = m.graph.args(node);
+    if args.len() != game.arity {
+        return Err(stale_node(m, node, &game));
+    }
     let mut frame = vec![Value::Int(0); game.slots];
-    frame[..game.arity].clone_from_slice(m.graph.args(node));
+    frame[..game.arity].clone_from_slice(args);
     let mut target = Vec::new();
     for rule in &game.moves {
         let mut ctx = Expansion {
@@ -195,6 +244,35 @@ impl Expansion<'_> {
         self.sink.option(self.rule, frame, self.target);
         Ok(())
     }
+}
+
+/// The error for a node made under an earlier definition of its game with
+/// another number of parameters: its arguments do not fit the current rules.
+fn stale_node(m: &Machine, node: NodeId, game: &GameIr) -> Box<Diagnostic> {
+    let name = &game.name;
+    let made = m.graph.args(node).len();
+    Box::new(
+        Diagnostic::new(
+            Phase::Runtime,
+            format!(
+                "this position of `{name}` was made under an earlier definition with {}; `{name}` now takes {}",
+                count(made, "parameter"),
+                game.arity
+            ),
+        )
+        .at(
+            game.def.name.span,
+            format!(
+                "`{name}` is redefined here with {}",
+                count(game.arity, "parameter")
+            ),
+        )
+        .note(format!("the position is {}", m.show_node(node)))
+        .help(format!(
+            "make the position again under the new definition, as `{name}(...)` with {}",
+            count(game.arity, "argument")
+        )),
+    )
 }
 
 /// The error for a node that can reach itself.

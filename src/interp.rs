@@ -13,6 +13,8 @@ use crate::value::{Component, GameId, NodeId, Position, Value};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Errors are boxed so that `Result<Value, _>` stays small on hot paths.
 pub type RtResult<T> = Result<T, Box<Diagnostic>>;
@@ -40,12 +42,25 @@ pub struct Machine {
     pub graph: Graph,
     pub limits: Limits,
     depth: usize,
+    /// Set from another thread (the REPL's Ctrl-C handler) to stop the
+    /// evaluation under way; memoized values stay.
+    pub cancel: Arc<AtomicBool>,
+    /// Evaluation steps, to look at `cancel` only every so often.
+    ticks: u32,
     /// Where `print(...)` writes.
     pub out: Box<dyn Write>,
 }
 
 pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Diagnostic> {
     Box::new(Diagnostic::new(Phase::Runtime, message).at(span, label))
+}
+
+/// The error that unwinds a cancelled evaluation.
+fn interrupted() -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(Phase::Interrupted, "evaluation cancelled (Ctrl-C)")
+            .note("every definition and every value memoized so far is kept"),
+    )
 }
 
 fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diagnostic> {
@@ -72,6 +87,8 @@ impl Machine {
             graph: Graph::default(),
             limits: Limits::default(),
             depth: 0,
+            cancel: Arc::default(),
+            ticks: 0,
             out,
         }
     }
@@ -84,6 +101,12 @@ impl Machine {
     }
 
     pub fn eval(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
+        // Every loop of the interpreter evaluates expressions, so this is
+        // where a cancelled evaluation notices, within microseconds.
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(1024) && self.cancel.load(Ordering::Relaxed) {
+            return Err(interrupted());
+        }
         Ok(match &ir.kind {
             IrKind::Const(v) => v.clone(),
             IrKind::Local(slot) => frame[*slot as usize].clone(),
@@ -350,10 +373,13 @@ impl Machine {
 
     /// The node of `game(args)`, added to the graph if it is new.
     pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> RtResult<NodeId> {
-        if let Some(node) = self.graph.find(game, args) {
-            return Ok(node);
-        }
-        let rules = self.game_ir(game);
+        // The arity first: the graph may hold nodes made under an earlier
+        // definition of the game with another number of parameters, and
+        // those are no positions of the current one.
+        let rules = self
+            .defs
+            .game(game)
+            .expect("lowering defines every game it declares");
         if args.len() != rules.arity {
             return Err(arity_error(
                 &rules.name,
@@ -363,6 +389,10 @@ impl Machine {
                 "this position",
             ));
         }
+        if let Some(node) = self.graph.find(game, args) {
+            return Ok(node);
+        }
+        let rules = self.game_ir(game);
         if self.graph.len() >= self.limits.max_states {
             return Err(Box::new(
                 Diagnostic::new(

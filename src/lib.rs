@@ -29,6 +29,7 @@
 pub mod builtins;
 pub mod check;
 pub mod defs;
+pub mod deps;
 pub mod diag;
 pub mod eval;
 pub mod graph;

@@ -6,10 +6,13 @@ use crate::check::check;
 use crate::diag::{Diagnostic, Phase, Sources};
 use crate::interp::{Machine, RtResult};
 use crate::ir::{IrKind, StmtIr};
+use crate::span::Span;
 use crate::syntax::ast::StmtKind;
 use crate::syntax::parse;
 use crate::value::Value;
+use rustc_hash::FxHashMap;
 use std::io::Write;
+use std::rc::Rc;
 
 /// Process exit codes, documented in the README.
 pub mod exit {
@@ -33,6 +36,7 @@ impl Outcome {
     pub fn exit_code(&self) -> i32 {
         match self.error {
             Some(Phase::Limit) => exit::LIMIT,
+            Some(Phase::Interrupted) => exit::INTERRUPTED,
             Some(_) => exit::SCRIPT_ERROR,
             None if self.failed_expects > 0 => exit::EXPECT_FAILED,
             None => exit::OK,
@@ -63,6 +67,8 @@ pub struct Session {
     pub color: bool,
     /// Stages to print as they are produced.
     pub debug: Vec<Stage>,
+    /// The statement that last defined each global name.
+    pub origins: FxHashMap<Rc<str>, Span>,
     err: Box<dyn Write>,
 }
 
@@ -74,11 +80,13 @@ impl Session {
             machine: Machine::new(out),
             color: false,
             debug: Vec::new(),
+            origins: FxHashMap::default(),
             err,
         }
     }
 
-    fn report(&mut self, diag: &Diagnostic) {
+    /// Writes a diagnostic where this session's diagnostics go.
+    pub fn report(&mut self, diag: &Diagnostic) {
         let text = self.sources.render(diag, self.color);
         let _ = self.err.write_all(text.as_bytes());
         let _ = self.err.flush();
@@ -96,7 +104,18 @@ impl Session {
 
     /// Parses, checks and lowers a source; its definitions join the session.
     pub fn load(&mut self, name: &str, text: &str) -> Result<Vec<StmtIr>, Vec<Diagnostic>> {
-        let file = self.sources.add(name, text);
+        self.load_at(name, text, 1)
+    }
+
+    /// [`Session::load`] for a piece of a larger text that starts at line
+    /// `first_line`, so that diagnostics give the line numbers of the whole.
+    fn load_at(
+        &mut self,
+        name: &str,
+        text: &str,
+        first_line: usize,
+    ) -> Result<Vec<StmtIr>, Vec<Diagnostic>> {
+        let file = self.sources.add_at(name, text, first_line);
         let program = parse(file, text)?;
         if self.debug.contains(&Stage::Ast) {
             let _ = writeln!(self.machine.out, "{program:#?}");
@@ -106,20 +125,36 @@ impl Session {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let redefines = program.stmts.iter().any(|stmt| match &stmt.kind {
-            StmtKind::Game(g) => self.machine.defs.lookup(&g.name.node).is_some(),
-            StmtKind::Fn(f) => self.machine.defs.lookup(&f.name.node).is_some(),
-            _ => false,
-        });
-        if redefines {
-            // Rules changed: values computed under the old ones may be wrong.
-            self.machine.graph.clear_values();
+        // Redefinitions: the values of the games they change, and of every
+        // game depending on those, may be wrong under the new definitions.
+        // Found before lowering, which replaces definitions in place.
+        let changed = crate::deps::redefined(&program, &self.machine.defs);
+        if !changed.is_empty() {
+            let stale = crate::deps::affected(&self.machine.defs, &self.machine.graph, &changed);
+            self.machine.graph.clear_games(&stale);
         }
         let stmts = crate::lower::lower(&program, &mut self.machine.defs)?;
+        self.remember_origins(&program);
         if self.debug.contains(&Stage::Ir) {
             self.dump_ir(&program, &stmts);
         }
         Ok(stmts)
+    }
+
+    /// Where each name defined by `program` was defined, for the REPL's
+    /// `:games` and `:show`.
+    fn remember_origins(&mut self, program: &crate::syntax::ast::Program) {
+        for stmt in &program.stmts {
+            let names = match &stmt.kind {
+                StmtKind::Game(g) => vec![&g.name],
+                StmtKind::Fn(f) => vec![&f.name],
+                StmtKind::Let(pattern, _) => pattern.names(),
+                _ => continue,
+            };
+            for name in names {
+                self.origins.insert(name.node.clone(), stmt.span);
+            }
+        }
     }
 
     /// `--debug ir`: the rules and statements of one source, as lowered.
@@ -183,7 +218,12 @@ impl Session {
 
     /// Loads and runs a source, printing each bare expression's value.
     pub fn run(&mut self, name: &str, text: &str) -> Outcome {
-        match self.load(name, text) {
+        self.run_at(name, text, 1)
+    }
+
+    /// [`Session::run`] for a piece of a larger text starting at `first_line`.
+    pub fn run_at(&mut self, name: &str, text: &str, first_line: usize) -> Outcome {
+        match self.load_at(name, text, first_line) {
             Ok(stmts) => self.execute(&stmts),
             Err(errors) => self.report_all(&errors),
         }
@@ -224,7 +264,14 @@ impl Session {
             } => {
                 let mut frame = vec![Value::Int(0); *slots];
                 let v = m.eval(value, &mut frame)?;
+                // Rules that read a let already bound may have been evaluated
+                // with its old value since this unit loaded.
+                let rebound = crate::deps::rebound_lets(&m.defs, pattern);
                 m.bind(pattern, v, &mut frame)?;
+                if !rebound.is_empty() {
+                    let stale = crate::deps::affected(&m.defs, &m.graph, &rebound);
+                    m.graph.clear_games(&stale);
+                }
             }
             StmtIr::Print { expr, slots } => {
                 let mut frame = vec![Value::Int(0); *slots];
@@ -379,5 +426,175 @@ mod tests {
         );
         session.run("b", "game g(n) {\n move one if n > 0 -> g(n - 1)\n move two if n > 1 -> g(n - 2)\n}\nvalue(P)\n");
         assert_eq!(String::from_utf8(out.0.borrow().clone()).unwrap(), "1\n0\n");
+    }
+
+    /// `g` and its redefinition: one step at a time (values alternate 0, 1),
+    /// then one or two steps (values n % 3). g(3) is 1, then 0.
+    const G1: &str = "game g(n) {\n move one if n > 0 -> g(n - 1)\n}\n";
+    const G2: &str =
+        "game g(n) {\n move one if n > 0 -> g(n - 1)\n move two if n > 1 -> g(n - 2)\n}\n";
+    /// A game unrelated to `g`.
+    const K: &str = "game k(n) {\n move one if n > 0 -> k(n - 1)\n}\n";
+
+    /// A session printing into a buffer, and a way to take what it printed.
+    fn session() -> (Session, impl Fn() -> String) {
+        let out = SharedBuffer::default();
+        let session = Session::new(Box::new(out.clone()), Box::new(std::io::sink()));
+        let take = move || String::from_utf8(out.0.borrow_mut().split_off(0)).unwrap();
+        (session, take)
+    }
+
+    /// Runs a unit that must run cleanly.
+    fn unit(session: &mut Session, src: &str) {
+        let outcome = session.run("unit.game", src);
+        assert_eq!(outcome, Outcome::default(), "{src}");
+    }
+
+    /// Loads a unit without running it: only its invalidation has happened.
+    fn load_only(session: &mut Session, src: &str) -> Vec<StmtIr> {
+        session.load("unit.game", src).expect("the unit loads")
+    }
+
+    /// How many nodes of `game` have a known value.
+    fn known(session: &Session, game: &str) -> usize {
+        let Some(crate::defs::Global::Game(id)) = session.machine.defs.lookup(game) else {
+            panic!("`{game}` is not a game");
+        };
+        let mut stats = session.machine.graph.stats();
+        stats
+            .find(|(g, ..)| *g == id)
+            .map_or(0, |(_, _, known)| known)
+    }
+
+    #[test]
+    fn redefining_a_game_recomputes_it_and_its_users_and_keeps_unrelated_values() {
+        let (mut s, out) = session();
+        let h = "game h(n) {\n move m -> g(n)\n}\n";
+        unit(&mut s, &format!("{G1}{h}{K}value(h(3))\nvalue(k(7))\n"));
+        assert_eq!(out(), "0\n1\n");
+        assert_eq!((known(&s, "g"), known(&s, "h"), known(&s, "k")), (4, 1, 8));
+        let stmts = load_only(&mut s, &format!("{G2}value(h(3))\nvalue(k(7))\n"));
+        assert_eq!((known(&s, "g"), known(&s, "h"), known(&s, "k")), (0, 0, 8));
+        assert_eq!(s.execute(&stmts), Outcome::default());
+        assert_eq!(out(), "1\n1\n");
+        assert_eq!(known(&s, "k"), 8, "k's values were kept, not recomputed");
+    }
+
+    #[test]
+    fn a_game_reaching_a_redefined_game_through_a_fn_is_recomputed() {
+        let (mut s, out) = session();
+        let h = "fn f(n) = g(n)\ngame h(n) {\n move m -> f(n)\n}\n";
+        unit(&mut s, &format!("{G1}{h}{K}value(h(3))\nvalue(k(2))\n"));
+        assert_eq!(out(), "0\n0\n");
+        load_only(&mut s, G2);
+        assert_eq!((known(&s, "h"), known(&s, "k")), (0, 3));
+        unit(&mut s, "value(h(3))\n");
+        assert_eq!(out(), "1\n");
+    }
+
+    #[test]
+    fn a_game_reading_a_let_that_holds_a_position_is_recomputed() {
+        let (mut s, out) = session();
+        let h = "let P = g(3)\ngame h(n) {\n move m -> P\n}\n";
+        unit(&mut s, &format!("{G1}{h}{K}value(h(0))\nvalue(k(2))\n"));
+        assert_eq!(out(), "0\n0\n");
+        load_only(&mut s, G2);
+        assert_eq!((known(&s, "h"), known(&s, "k")), (0, 3));
+        unit(&mut s, "value(h(0))\n");
+        assert_eq!(out(), "1\n");
+    }
+
+    #[test]
+    fn a_game_holding_a_position_in_its_arguments_is_recomputed() {
+        let (mut s, out) = session();
+        let wrap = "game wrap(p) {\n move m -> p\n}\n";
+        unit(
+            &mut s,
+            &format!("{G1}{wrap}{K}value(wrap(g(3)))\nvalue(k(2))\n"),
+        );
+        assert_eq!(out(), "0\n0\n");
+        load_only(&mut s, G2);
+        assert_eq!((known(&s, "wrap"), known(&s, "k")), (0, 3));
+        unit(&mut s, "value(wrap(g(3)))\n");
+        assert_eq!(out(), "1\n");
+    }
+
+    #[test]
+    fn redefining_a_let_recomputes_the_games_that_read_it() {
+        let (mut s, out) = session();
+        let games = "game s(n) {\n move take(k in 1..=K) if k <= n -> s(n - k)\n}\ngame t(n) {\n move m if n > B -> t(n - 1)\n}\n";
+        unit(
+            &mut s,
+            &format!(
+                "let K = 2\nlet (A, B) = (0, 0)\n{games}{K}value(s(3))\nvalue(t(3))\nvalue(k(2))\n"
+            ),
+        );
+        assert_eq!(out(), "0\n1\n0\n");
+        load_only(&mut s, "let K = 3\n");
+        assert_eq!((known(&s, "s"), known(&s, "t"), known(&s, "k")), (0, 4, 3));
+        unit(&mut s, "let K = 3\nvalue(s(3))\n");
+        assert_eq!(out(), "3\n");
+        // A name bound by a tuple pattern is a redefinition too.
+        load_only(&mut s, "let (A, B) = (0, 1)\n");
+        assert_eq!((known(&s, "s"), known(&s, "t"), known(&s, "k")), (4, 0, 3));
+        unit(&mut s, "let (A, B) = (0, 1)\nvalue(t(3))\n");
+        assert_eq!(out(), "0\n");
+    }
+
+    #[test]
+    fn redefining_a_fn_recomputes_a_game_whose_guard_calls_it() {
+        let (mut s, out) = session();
+        let t = "fn ok(n) = n > 0\ngame t(n) {\n move one if ok(n) -> t(n - 1)\n}\n";
+        unit(&mut s, &format!("{t}{K}value(t(3))\nvalue(k(2))\n"));
+        assert_eq!(out(), "1\n0\n");
+        load_only(&mut s, "fn ok(n) = n > 5\n");
+        assert_eq!((known(&s, "t"), known(&s, "k")), (0, 3));
+        unit(&mut s, "fn ok(n) = n > 5\nvalue(t(3))\n");
+        assert_eq!(out(), "0\n");
+    }
+
+    #[test]
+    fn a_position_made_before_a_game_changed_arity_is_an_error_not_a_panic() {
+        let (mut s, out) = session();
+        unit(&mut s, &format!("{G1}let P = g(3)\nvalue(P)\n"));
+        let err = SharedBuffer::default();
+        s.err = Box::new(err.clone());
+        let outcome = s.run(
+            "b",
+            "game g(n, m) {\n move one if n > 0 -> g(n - 1, m)\n}\nvalue(g(2, 1))\nvalue(P)\n",
+        );
+        assert_eq!(outcome.error, Some(Phase::Runtime));
+        assert_eq!(out(), "1\n0\n");
+        let err = String::from_utf8(err.0.borrow().clone()).unwrap();
+        assert!(
+            err.contains("this position of `g` was made under an earlier definition with 1 parameter; `g` now takes 2"),
+            "{err}"
+        );
+        assert!(
+            err.contains("`g` is redefined here with 2 parameters"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn old_rules_applying_a_game_with_its_old_arity_get_an_arity_error() {
+        let (mut s, _) = session();
+        unit(
+            &mut s,
+            &format!("{G1}game h(n) {{\n move m -> g(n)\n}}\nvalue(h(1))\n"),
+        );
+        let err = SharedBuffer::default();
+        s.err = Box::new(err.clone());
+        // h still applies g to one argument; g(1) is in the graph already.
+        let outcome = s.run(
+            "b",
+            "game g(n, m) {\n move one if n > 0 -> g(n - 1, m)\n}\nvalue(h(1))\n",
+        );
+        assert_eq!(outcome.error, Some(Phase::Runtime));
+        let err = String::from_utf8(err.0.borrow().clone()).unwrap();
+        assert!(
+            err.contains("`g` takes 2 arguments but 1 was given"),
+            "{err}"
+        );
     }
 }
