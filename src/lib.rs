@@ -36,6 +36,7 @@ pub mod graph;
 pub mod interp;
 pub mod ir;
 pub mod lower;
+pub mod repl;
 pub mod session;
 mod show;
 pub mod span;

@@ -1,6 +1,8 @@
-//! The `grundy` command line: `run`, `check` and `eval`.
+//! The `grundy` command line: `run`, `check`, `eval` and `repl` (the
+//! default when no command is given).
 
 use clap::{Parser, Subcommand};
+use grundy::repl::Repl;
 use grundy::session::{Outcome, Session, Stage, exit};
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
@@ -10,7 +12,7 @@ use std::path::PathBuf;
 #[command(name = "grundy", version, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 
     /// Stop with an error after this many positions (guards against runaway rules).
     #[arg(long, global = true, default_value_t = 25_000_000, value_name = "N")]
@@ -56,6 +58,12 @@ enum Command {
         /// The expression, e.g. `value(kayles(10))`.
         #[arg(short = 'e', long = "expr", value_name = "EXPR")]
         expr: String,
+        #[arg(value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+    /// Explore interactively (the default): load the files, then read entries.
+    /// On a pipe it reads entries from stdin with no prompts.
+    Repl {
         #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
     },
@@ -119,7 +127,8 @@ fn main_with(cli: Cli) -> i32 {
             DebugStage::Graph => Stage::Graph,
         })
         .collect();
-    let result = match &cli.command {
+    let command = cli.command.unwrap_or(Command::Repl { files: Vec::new() });
+    let result = match &command {
         Command::Run { files } => for_files(&mut session, files, Session::run),
         Command::Check { files } => for_files(&mut session, files, Session::check),
         Command::Eval { expr, files } => {
@@ -133,10 +142,29 @@ fn main_with(cli: Cli) -> i32 {
                 }
             })
         }
+        Command::Repl { files } => return repl(session, files),
     };
     match result {
         Ok(outcome) => outcome.exit_code(),
         Err(code) => code,
+    }
+}
+
+fn repl(mut session: Session, files: &[PathBuf]) -> i32 {
+    let terminal = std::io::stdin().is_terminal();
+    if !terminal {
+        // A pipe gets plain text, whatever --color says of diagnostics.
+        session.color = false;
+    }
+    // Results go out as they come, not when a buffer fills.
+    session.machine.out = Box::new(std::io::stdout());
+    let mut repl = Repl::new(session);
+    repl.load(files);
+    if terminal {
+        let color = repl.session.color;
+        grundy::repl::interactive(&mut repl, color)
+    } else {
+        grundy::repl::piped(&mut repl, std::io::stdin().lock())
     }
 }
 

@@ -1,0 +1,439 @@
+//! The REPL's `:` commands: the table of them, and what each does.
+
+use super::{Flow, Repl};
+use crate::defs::Global;
+use crate::diag::count;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::PathBuf;
+
+pub struct Command {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub args: &'static str,
+    pub about: &'static str,
+}
+
+pub const COMMANDS: [Command; 9] = [
+    Command {
+        name: "help",
+        aliases: &["h", "?"],
+        args: "",
+        about: "these commands and a summary of the language",
+    },
+    Command {
+        name: "load",
+        aliases: &["l"],
+        args: "FILE...",
+        about: "run files: their definitions join the session",
+    },
+    Command {
+        name: "reload",
+        aliases: &["r"],
+        args: "",
+        about: "read again every file loaded so far, in order",
+    },
+    Command {
+        name: "games",
+        aliases: &[],
+        args: "",
+        about: "the games, functions and constants defined, and where",
+    },
+    Command {
+        name: "show",
+        aliases: &[],
+        args: "NAME",
+        about: "a definition as it was written",
+    },
+    Command {
+        name: "time",
+        aliases: &[],
+        args: "",
+        about: "turn on or off printing how long each entry took",
+    },
+    Command {
+        name: "stats",
+        aliases: &[],
+        args: "",
+        about: "positions memoized per game, and memory used",
+    },
+    Command {
+        name: "clear",
+        aliases: &[],
+        args: "",
+        about: "forget every memoized value (definitions stay)",
+    },
+    Command {
+        name: "quit",
+        aliases: &["q", "exit"],
+        args: "",
+        about: "leave (Ctrl-D does too)",
+    },
+];
+
+const LANGUAGE: &str = "\
+The language on one screen:
+  game nim(n) {                        # a game: parameters are its state
+      move take(k in 1..=n) -> nim(n - k)
+  }                                    # move NAME(binders) if GUARD -> TARGET
+  game kayles(n) {                     # `+` in a target splits the position
+      move hit(i in 0..n, w in 1..=2) if i + w <= n \\
+          -> kayles(i) + kayles(n - i - w)
+  }
+  fn half(n) = n / 2                   # functions; `/` and `%` round down
+  let P = nim(3) + nim(5) + *2         # constants; `*k` is a Nim heap
+  value(P)                             # the nim-value: 4
+  winner(P)                            # \"first\" or \"second\"
+  moves(P)                             # every move, and which ones win
+  table(kayles, 0..30)                 # values of a game, in rows of ten
+  expect value(P) == 4                 # a check that reports both sides
+  [k * k for k in 1..10 if k % 2 == 1] # lists; also sets {1, 2}, tuples
+Types: integers, booleans, strings, tuples, lists, sets, ranges, positions.
+Operators: + - * / % ** ^ & | ~ << >>, == != < <= > >= (chained), and or
+not, in, a..b and a..=b. An open bracket or a final `\\` continues an entry
+on the next line. Ctrl-C cancels an evaluation and keeps what is known.";
+
+/// The command that `name` names, by its name or an alias.
+fn find(name: &str) -> Option<&'static Command> {
+    COMMANDS
+        .iter()
+        .find(|c| c.name == name || c.aliases.contains(&name))
+}
+
+/// The command whose name is nearest to a mistyped one, if any is near.
+pub fn nearest(name: &str) -> Option<&'static str> {
+    COMMANDS
+        .iter()
+        .map(|c| (strsim::damerau_levenshtein(name, c.name), c.name))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3) || c.starts_with(name))
+        .min()
+        .map(|(_, c)| c)
+}
+
+impl Repl {
+    /// Runs a `:` command line.
+    pub(super) fn command(&mut self, line: &str) -> Flow {
+        let line = line.trim().trim_start_matches(':');
+        let (name, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let args = args.trim();
+        let Some(cmd) = find(name) else {
+            let hint = match nearest(name) {
+                Some(near) => format!("; did you mean `:{near}`?"),
+                None => String::new(),
+            };
+            self.problem(&format!(
+                "unknown command `:{name}`{hint} (`:help` lists them)"
+            ));
+            return Flow::Continue;
+        };
+        if cmd.args.is_empty() && !args.is_empty() {
+            self.problem(&format!("`:{}` takes no arguments", cmd.name));
+            return Flow::Continue;
+        }
+        match cmd.name {
+            "help" => self.say(&help()),
+            "load" if args.is_empty() => self.problem("`:load` needs a file to read"),
+            "load" => {
+                let files: Vec<PathBuf> = args.split_whitespace().map(PathBuf::from).collect();
+                self.load(&files);
+            }
+            "reload" => self.reload(),
+            "games" => {
+                let text = self.games();
+                self.say(&text)
+            }
+            "show" if args.is_empty() => self.problem("`:show` needs a name"),
+            "show" => self.show(args),
+            "time" => {
+                self.time = !self.time;
+                self.say(if self.time { "timing on" } else { "timing off" });
+            }
+            "stats" => {
+                let text = self.stats();
+                self.say(&text)
+            }
+            "clear" => {
+                let known: usize = self.session.machine.graph.stats().map(|s| s.2).sum();
+                self.session.machine.graph.clear_values();
+                self.say(&format!(
+                    "forgot {} (positions stay interned, definitions stay)",
+                    count(known, "memoized value")
+                ));
+            }
+            "quit" => return Flow::Quit,
+            _ => unreachable!("every command in COMMANDS has an arm"),
+        }
+        Flow::Continue
+    }
+
+    fn reload(&mut self) {
+        if self.files.is_empty() {
+            self.problem("no file has been loaded yet (`:load FILE` loads one)");
+            return;
+        }
+        let files = self.files.clone();
+        self.load(&files);
+    }
+
+    /// `:games`: every global name by kind, in the order defined, with where.
+    fn games(&self) -> String {
+        let defs = &self.session.machine.defs;
+        let mut named: Vec<(Global, &str)> = defs.names.iter().map(|(n, g)| (*g, &**n)).collect();
+        named.sort_by_key(|(g, _)| match g {
+            Global::Game(id) => (0, *id),
+            Global::Fn(id) => (1, *id),
+            Global::Let(id) => (2, *id),
+        });
+        if named.is_empty() {
+            return "nothing is defined yet".into();
+        }
+        let mut rows: Vec<(&str, String, String)> = Vec::new();
+        for (global, name) in named {
+            let (kind, shown) = match global {
+                Global::Game(id) => {
+                    let params = defs.game(id).map(|g| params(&g.def.params));
+                    ("games", format!("{name}({})", params.unwrap_or_default()))
+                }
+                Global::Fn(id) => {
+                    let f = defs.fns[id as usize].as_ref();
+                    let params = f.map(|f| params(&f.def.params)).unwrap_or_default();
+                    ("functions", format!("{name}({params})"))
+                }
+                Global::Let(id) => {
+                    let value = match &defs.lets[id as usize].value {
+                        Some(v) => short(self.session.machine.show(v), 40),
+                        None => "(not set: its definition failed)".into(),
+                    };
+                    ("constants", format!("{name} = {value}"))
+                }
+            };
+            let at = match self.session.origins.get(name) {
+                Some(span) => self.place(*span),
+                None => String::new(),
+            };
+            rows.push((kind, shown, at));
+        }
+        let width = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
+        let mut out = String::new();
+        let mut heading = "";
+        for (kind, shown, at) in rows {
+            if kind != heading {
+                let _ = writeln!(out, "{kind}:");
+                heading = kind;
+            }
+            let _ = writeln!(out, "  {shown:<width$}  {at}");
+        }
+        out.trim_end().to_string()
+    }
+
+    /// `:show NAME`: the statement that defined it, as written.
+    fn show(&mut self, name: &str) {
+        if let Some(span) = self.session.origins.get(name)
+            && self.session.machine.defs.lookup(name).is_some()
+        {
+            let text = self.session.sources.text(span.file);
+            let written = text[span.start as usize..span.end as usize].to_string();
+            let at = self.place(*span);
+            self.say(&format!("# {at}\n{}", written.trim_end()));
+            return;
+        }
+        if crate::builtins::Builtin::from_name(name).is_some() {
+            self.say(&format!(
+                "`{name}` is built in; docs/language.md describes it"
+            ));
+            return;
+        }
+        let names: Vec<String> = self
+            .session
+            .machine
+            .defs
+            .names
+            .keys()
+            .map(|n| n.to_string())
+            .collect();
+        let near = names
+            .iter()
+            .map(|n| (strsim::damerau_levenshtein(name, n), n))
+            .filter(|(d, n)| *d <= 2.max(n.len() / 3))
+            .min()
+            .map(|(_, n)| format!("; did you mean `{n}`?"))
+            .unwrap_or_default();
+        self.problem(&format!("`{name}` is not defined{near}"));
+    }
+
+    /// `:stats`: positions and values per game, and memory.
+    fn stats(&self) -> String {
+        let m = &self.session.machine;
+        let mut rows = vec![(
+            "game".to_string(),
+            "positions".to_string(),
+            "values known".to_string(),
+            "memory".to_string(),
+        )];
+        let (mut positions, mut known, mut bytes) = (0, 0, 0);
+        for (game, count, values) in m.graph.stats() {
+            let size = m.graph.bytes(game);
+            rows.push((
+                m.defs.game_name(game).to_string(),
+                count.to_string(),
+                values.to_string(),
+                human(size),
+            ));
+            positions += count;
+            known += values;
+            bytes += size;
+        }
+        rows.push((
+            "total".into(),
+            positions.to_string(),
+            known.to_string(),
+            human(bytes),
+        ));
+        let w0 = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+        let w1 = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
+        let w2 = rows.iter().map(|r| r.2.len()).max().unwrap_or(0);
+        let mut out = String::new();
+        for (a, b, c, d) in rows {
+            let _ = writeln!(out, "{a:<w0$}  {b:>w1$}  {c:>w2$}  {d}");
+        }
+        if let Some(rss) = resident_bytes() {
+            let _ = writeln!(out, "process memory (resident): {}", human(rss));
+        }
+        out.trim_end().to_string()
+    }
+
+    /// `file:line` of where a span starts.
+    fn place(&self, span: crate::span::Span) -> String {
+        let at = self.session.sources.location(span);
+        at.rsplit_once(':')
+            .map_or(at.clone(), |(line, _col)| line.to_string())
+    }
+
+    /// Prints a command's answer.
+    pub(super) fn say(&mut self, text: &str) {
+        let out = &mut self.session.machine.out;
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+}
+
+fn help() -> String {
+    let mut out = String::from("Commands:\n");
+    for c in &COMMANDS {
+        let usage = format!(":{} {}", c.name, c.args);
+        let aliases = match c.aliases {
+            [] => String::new(),
+            a => format!(
+                " (also {})",
+                a.iter()
+                    .map(|a| format!(":{a}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        };
+        let _ = writeln!(out, "  {usage:<16} {}{aliases}", c.about);
+    }
+    out.push_str("Anything else is grundy source: definitions, `expect`s and expressions,\n");
+    out.push_str("whose values are printed.\n\n");
+    out.push_str(LANGUAGE);
+    out
+}
+
+fn params(params: &[crate::syntax::ast::Ident]) -> String {
+    params
+        .iter()
+        .map(|p| p.node.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn short(s: String, max: usize) -> String {
+    if s.chars().count() <= max {
+        s
+    } else {
+        format!("{}...", s.chars().take(max - 3).collect::<String>())
+    }
+}
+
+/// `1.5 MiB`: a size in bytes for people.
+pub fn human(bytes: usize) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut size = bytes as f64;
+    let mut unit = 0;
+    while size >= 1024.0 && unit + 1 < UNITS.len() {
+        size /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{size:.1} {}", UNITS[unit])
+    }
+}
+
+/// The process's resident memory, where the system tells it (Linux).
+fn resident_bytes() -> Option<usize> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mistyped_command_finds_the_nearest() {
+        assert_eq!(nearest("lod"), Some("load"));
+        assert_eq!(nearest("relaod"), Some("reload"));
+        assert_eq!(nearest("stat"), Some("stats"));
+        assert_eq!(nearest("gmaes"), Some("games"));
+        assert_eq!(nearest("xyzzy"), None);
+    }
+
+    #[test]
+    fn commands_are_found_by_name_and_alias() {
+        assert_eq!(find("q").map(|c| c.name), Some("quit"));
+        assert_eq!(find("?").map(|c| c.name), Some("help"));
+        assert_eq!(find("games").map(|c| c.name), Some("games"));
+        assert!(find("gam").is_none());
+    }
+
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        assert_eq!(human(512), "512 B");
+        assert_eq!(human(1536), "1.5 KiB");
+        assert_eq!(human(3 << 20), "3.0 MiB");
+    }
+
+    #[test]
+    fn help_fits_one_screen_and_lists_every_command() {
+        let text = help();
+        for c in &COMMANDS {
+            assert!(text.contains(&format!(":{}", c.name)), "{}", c.name);
+        }
+        assert!(text.lines().count() <= 40, "{} lines", text.lines().count());
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    }
+}
+
+#[cfg(test)]
+mod summary {
+    /// The code in `:help`'s language summary runs as shown.
+    #[test]
+    fn the_language_summary_runs() {
+        let code: String = super::LANGUAGE
+            .lines()
+            .filter(|l| l.starts_with("  "))
+            .map(|l| format!("{}\n", l.split(" # ").next().unwrap().trim_end()))
+            .collect();
+        let err = crate::SharedBuffer::default();
+        let mut session =
+            crate::session::Session::new(Box::new(std::io::sink()), Box::new(err.clone()));
+        let outcome = session.run("help", &code);
+        let err = String::from_utf8(err.0.borrow().clone()).unwrap();
+        assert_eq!(outcome.exit_code(), 0, "{code}\n{err}");
+        assert!(code.contains("game kayles"), "{code}");
+    }
+}

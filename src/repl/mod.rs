@@ -1,0 +1,261 @@
+//! The REPL: a session fed one entry at a time, from a terminal (with line
+//! editing, history, completion and highlighting) or from a pipe (plain
+//! text in, results out). An entry is a `:` command or grundy source; an
+//! error in one entry is reported and the session goes on with everything
+//! defined and memoized before it.
+
+mod commands;
+pub mod editor;
+
+pub use commands::{COMMANDS, nearest};
+
+use crate::session::{Outcome, Session, exit};
+use editor::{ContinueLine, GrundyHelper, PROMPT, history_path, strip_continuations};
+use rustyline::error::ReadlineError;
+use rustyline::history::FileHistory;
+use rustyline::{Config, Editor, EventHandler, KeyCode, KeyEvent, Modifiers};
+use std::cell::RefCell;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Whether the REPL goes on after an entry.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Repl {
+    pub session: Session,
+    /// Files loaded so far, in order, for `:reload`.
+    files: Vec<PathBuf>,
+    /// Print how long each entry took.
+    time: bool,
+    /// Everything that went wrong so far; it makes a piped run's exit code.
+    pub outcome: Outcome,
+    /// A command went wrong (an unknown command, a file that cannot be read).
+    misused: bool,
+}
+
+impl Repl {
+    pub fn new(session: Session) -> Repl {
+        Repl {
+            session,
+            files: Vec::new(),
+            time: false,
+            outcome: Outcome::default(),
+            misused: false,
+        }
+    }
+
+    /// Runs one entry: a `:` command, or source named `name` whose first
+    /// line is line `first_line` of what the user typed or piped.
+    pub fn submit(&mut self, entry: &str, name: &str, first_line: usize) -> Flow {
+        if entry.trim_start().starts_with(':') {
+            return self.command(entry);
+        }
+        if entry.trim().is_empty() {
+            return Flow::Continue;
+        }
+        self.session.machine.cancel.store(false, Ordering::Relaxed);
+        let start = Instant::now();
+        let outcome = self.session.run_at(name, entry, first_line);
+        if self.time {
+            self.say(&format!("time: {}", elapsed(start)));
+        }
+        self.outcome.merge(outcome);
+        Flow::Continue
+    }
+
+    /// Runs files in order; each is remembered for `:reload`.
+    pub fn load(&mut self, files: &[PathBuf]) {
+        for path in files {
+            let text = match std::fs::read_to_string(path) {
+                Ok(text) => text,
+                Err(e) => {
+                    self.problem(&format!("cannot read `{}`: {e}", path.display()));
+                    continue;
+                }
+            };
+            if !self.files.contains(path) {
+                self.files.push(path.clone());
+            }
+            let start = Instant::now();
+            let outcome = self.session.run(&path.display().to_string(), &text);
+            if self.time {
+                self.say(&format!("time: {} for {}", elapsed(start), path.display()));
+            }
+            self.outcome.merge(outcome);
+        }
+    }
+
+    /// The names defined so far, for completion.
+    pub fn names(&self) -> Vec<String> {
+        self.session
+            .machine
+            .defs
+            .names
+            .keys()
+            .map(|n| n.to_string())
+            .collect()
+    }
+
+    /// A problem with a command (not with grundy source): one line.
+    fn problem(&mut self, message: &str) {
+        self.misused = true;
+        let diag = crate::diag::Diagnostic::new(crate::diag::Phase::Check, message);
+        self.session.report(&diag);
+    }
+
+    /// The exit code of a piped run: the worst that happened. An error in
+    /// grundy source counts over a misused command, and that over a
+    /// failed `expect`.
+    pub fn exit_code(&self) -> i32 {
+        if self.misused && self.outcome.error.is_none() {
+            exit::USAGE
+        } else {
+            self.outcome.exit_code()
+        }
+    }
+}
+
+fn elapsed(start: Instant) -> String {
+    let secs = start.elapsed().as_secs_f64();
+    if secs < 1e-3 {
+        format!("{:.1} µs", secs * 1e6)
+    } else if secs < 1.0 {
+        format!("{:.1} ms", secs * 1e3)
+    } else {
+        format!("{secs:.2} s")
+    }
+}
+
+/// Reads entries from a pipe: lines gather until the parser finds them
+/// complete, then run. No prompts, no colors, no history.
+pub fn piped(repl: &mut Repl, input: impl BufRead) -> i32 {
+    let mut entry = String::new();
+    let mut first_line = 1;
+    for (number, line) in input.lines().enumerate() {
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                repl.problem(&format!("cannot read standard input: {e}"));
+                break;
+            }
+        };
+        if entry.is_empty() {
+            first_line = number + 1;
+        }
+        entry.push_str(&line);
+        entry.push('\n');
+        if !editor::entry_is_complete(&entry) {
+            continue;
+        }
+        let text = std::mem::take(&mut entry);
+        if repl.submit(&text, "<stdin>", first_line) == Flow::Quit {
+            return repl.exit_code();
+        }
+    }
+    if !entry.trim().is_empty() {
+        // Input ended inside an entry: run it for the parser to say why.
+        repl.submit(&entry, "<stdin>", first_line);
+    }
+    repl.exit_code()
+}
+
+/// The interactive REPL on a terminal. Returns the exit code.
+pub fn interactive(repl: &mut Repl, color: bool) -> i32 {
+    let config = Config::builder()
+        .auto_add_history(false)
+        .max_history_size(10_000)
+        .and_then(|c| c.history_ignore_dups(true))
+        .map(|c| c.completion_type(rustyline::CompletionType::List).build());
+    let editor = config.and_then(Editor::<GrundyHelper, FileHistory>::with_config);
+    let mut editor = match editor {
+        Ok(editor) => editor,
+        Err(e) => {
+            warn(format!("error: cannot start line editing: {e}"));
+            return exit::USAGE;
+        }
+    };
+    let names = Rc::new(RefCell::new(repl.names()));
+    editor.set_helper(Some(GrundyHelper::new(names.clone(), color)));
+    editor.bind_sequence(
+        KeyEvent(KeyCode::Enter, Modifiers::NONE),
+        EventHandler::Conditional(Box::new(ContinueLine)),
+    );
+    let history = history_path();
+    if let Some(path) = &history {
+        // A missing file is the first session; anything else is worth a word.
+        if path.exists()
+            && let Err(e) = editor.load_history(path)
+        {
+            warn(format!(
+                "warning: cannot read history `{}`: {e}",
+                path.display()
+            ));
+        }
+    }
+    let cancel = repl.session.machine.cancel.clone();
+    if let Err(e) = ctrlc::set_handler(move || cancel.store(true, Ordering::Relaxed)) {
+        warn(format!("warning: Ctrl-C will not cancel evaluations: {e}"));
+    }
+    repl.say(&format!(
+        "grundy {}: type :help for help, :quit or Ctrl-D to leave",
+        env!("CARGO_PKG_VERSION")
+    ));
+    let mut number = 0;
+    loop {
+        match editor.readline(PROMPT) {
+            Ok(line) => {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let _ = editor.add_history_entry(line.as_str());
+                if let Some(path) = &history {
+                    save_history(&mut editor, path);
+                }
+                number += 1;
+                let entry = strip_continuations(&line);
+                let flow = repl.submit(&entry, &format!("<input {number}>"), 1);
+                *names.borrow_mut() = repl.names();
+                if flow == Flow::Quit {
+                    break;
+                }
+            }
+            // Ctrl-C while typing: rustyline has dropped the line.
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                warn(format!("error: cannot read input: {e}"));
+                return exit::USAGE;
+            }
+        }
+    }
+    let _ = std::io::stdout().flush();
+    exit::OK
+}
+
+/// A message about the REPL itself, on stderr. Unlike `eprintln!`, it
+/// does not panic when the terminal has gone away.
+fn warn(message: String) {
+    let _ = writeln!(std::io::stderr(), "{message}");
+}
+
+/// Appends the newest entry to the history file, creating its folder.
+fn save_history(editor: &mut Editor<GrundyHelper, FileHistory>, path: &Path) {
+    if let Some(dir) = path.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Err(e) = editor.append_history(path) {
+        warn(format!(
+            "warning: cannot write history `{}`: {e}",
+            path.display()
+        ));
+    }
+}

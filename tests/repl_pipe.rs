@@ -1,0 +1,167 @@
+//! The REPL on a pipe: entries read from stdin with no prompts or colors.
+//! Each tests/repl/*.txt is a transcript as a user would see it: lines
+//! after `grundy> ` and `   ...> ` are typed, every other line is what the
+//! REPL prints (stdout and stderr, in order). The README's ```console
+//! transcripts are checked the same way, so they cannot go stale. A line
+//! `$ grundy ARGS` gives the command, `# exit N` the exit code expected.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `grundy ARGS` with `input` piped in and stderr joined to stdout.
+fn pipe(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" 2>&1")
+        .arg(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("GRUNDY_HISTORY", "")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the grundy binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// A transcript: the command's arguments, what is typed, what is printed,
+/// and the exit code expected.
+struct Transcript {
+    args: Vec<String>,
+    input: String,
+    output: String,
+    exit: i32,
+}
+
+fn transcript(text: &str) -> Transcript {
+    let mut t = Transcript {
+        args: vec!["repl".into()],
+        input: String::new(),
+        output: String::new(),
+        exit: 0,
+    };
+    for line in text.lines() {
+        if let Some(command) = line.strip_prefix("$ grundy") {
+            t.args = command.split_whitespace().map(String::from).collect();
+        } else if let Some(code) = line.strip_prefix("# exit ") {
+            t.exit = code.trim().parse().expect("`# exit N`");
+        } else if let Some(typed) = ["grundy> ", "   ...> "]
+            .iter()
+            .find_map(|p| line.strip_prefix(p))
+        {
+            t.input.push_str(typed);
+            t.input.push('\n');
+        } else if line == "grundy>" {
+            t.input.push('\n');
+        } else if line.starts_with("grundy ") && line.contains("type :help") {
+            // The greeting: printed on a terminal only.
+        } else {
+            t.output.push_str(line);
+            t.output.push('\n');
+        }
+    }
+    t
+}
+
+/// The process's memory differs from run to run: transcripts show `[..]`.
+fn normalise(printed: &str) -> String {
+    const RSS: &str = "process memory (resident): ";
+    printed
+        .lines()
+        .map(|l| match l.starts_with(RSS) {
+            true => format!("{RSS}[..]\n"),
+            false => format!("{l}\n"),
+        })
+        .collect()
+}
+
+fn check(name: &str, text: &str) -> Result<(), String> {
+    let t = transcript(text);
+    let args: Vec<&str> = t.args.iter().map(String::as_str).collect();
+    let out = pipe(&args, &t.input);
+    let printed = normalise(&common::text(&out.stdout));
+    if printed == t.output && out.status.code() == Some(t.exit) {
+        return Ok(());
+    }
+    Err(format!(
+        "{name}: exit {:?} (expected {})\n--- expected\n{}--- printed\n{printed}",
+        out.status.code(),
+        t.exit,
+        t.output
+    ))
+}
+
+#[test]
+fn transcripts() {
+    let files = common::files("tests/repl", ".txt");
+    assert!(files.len() >= 5, "only {} transcripts", files.len());
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| check(f, &std::fs::read_to_string(root.join(f)).unwrap()).err())
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_readme_transcript_is_true() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in readme.lines() {
+        match &mut current {
+            None if line.trim_start() == "```console" => current = Some(String::new()),
+            Some(_) if line.trim_start().starts_with("```") => blocks.push(current.take().unwrap()),
+            Some(text) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            None => {}
+        }
+    }
+    let sessions: Vec<&String> = blocks.iter().filter(|b| b.contains("grundy> ")).collect();
+    assert!(!sessions.is_empty(), "README.md shows no REPL session");
+    for block in sessions {
+        check("README.md", block).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
+fn the_issue_example_works_in_a_pipe() {
+    let out = pipe(&["repl", "examples/nim.game"], "value(nim(3))\n");
+    assert_eq!(out.status.code(), Some(0));
+    let printed = common::text(&out.stdout);
+    assert_eq!(printed.lines().last(), Some("3"), "{printed}");
+}
+
+#[test]
+fn no_command_at_all_starts_the_repl() {
+    let out = pipe(&[], "1 + 2\n:quit\n3 + 4\n");
+    assert_eq!(common::text(&out.stdout), "3\n");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn an_unreadable_file_is_a_usage_error() {
+    let out = pipe(&["repl", "no/such.game"], "1\n");
+    let printed = common::text(&out.stdout);
+    assert!(printed.contains("cannot read `no/such.game`"), "{printed}");
+    assert!(printed.ends_with("1\n"), "the session goes on: {printed}");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn input_that_ends_inside_an_entry_is_reported() {
+    let out = pipe(&["repl"], "game g(n) {\n  move m -> g(n - 1)\n");
+    let printed = common::text(&out.stdout);
+    assert!(printed.contains("syntax error"), "{printed}");
+    assert!(printed.contains("<stdin>:"), "{printed}");
+    assert_eq!(out.status.code(), Some(3));
+}

@@ -1,0 +1,183 @@
+//! The REPL on a real terminal: the binary runs in a pseudo-terminal and
+//! the tests type at it as a person would, keys and Ctrl- combinations
+//! included. ANSI escapes are stripped from what it prints.
+
+use rexpect::reader::Options;
+use rexpect::session::{PtySession, spawn_with_options};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Generous: a step that works takes milliseconds, but CI machines are
+/// shared. Only a hang waits this long.
+const TIMEOUT_MS: u64 = 20_000;
+
+/// A fresh history file for one test.
+fn history(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl-history");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Starts `grundy ARGS` on a terminal, and waits for its first prompt.
+fn start(args: &[&str], history: &Path) -> PtySession {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("TERM", "xterm")
+        .env("GRUNDY_HISTORY", history)
+        .env_remove("NO_COLOR");
+    let options = Options::new()
+        .timeout_ms(Some(TIMEOUT_MS))
+        .strip_ansi_escape_codes(true);
+    let mut p = spawn_with_options(cmd, options).expect("grundy starts on a terminal");
+    p.exp_string("type :help for help").unwrap();
+    p.exp_string("grundy> ").unwrap();
+    p
+}
+
+/// Types keys (`\r` is Enter, `\t` Tab, `\x1b[A` Up).
+fn keys(p: &mut PtySession, keys: &str) {
+    p.send(keys).unwrap();
+    p.flush().unwrap();
+}
+
+/// Types a line and presses Enter.
+fn enter(p: &mut PtySession, line: &str) {
+    keys(p, &format!("{line}\r"));
+}
+
+/// Leaves with Ctrl-D at the next prompt and checks the exit status is 0.
+/// (A Ctrl-D typed while an entry runs goes to the terminal, not the REPL.)
+fn quit(mut p: PtySession) {
+    p.exp_string("grundy> ").unwrap();
+    p.send_control('d').unwrap();
+    p.exp_eof().unwrap();
+    let status = p.process_mut().wait().unwrap();
+    assert!(
+        format!("{status:?}").ends_with(", 0)"),
+        "expected exit status 0: {status:?}"
+    );
+}
+
+#[test]
+fn a_definition_spans_lines_with_a_continuation_prompt() {
+    let mut p = start(&["repl", "--color", "always"], &history("multi"));
+    enter(&mut p, "game g(n) {");
+    p.exp_string("   ...> ").unwrap();
+    enter(&mut p, "move m(k in 1..=3) if k <= n -> g(n - k)");
+    p.exp_string("   ...> ").unwrap();
+    enter(&mut p, "}");
+    p.exp_string("grundy> ").unwrap();
+    enter(&mut p, "[value(g(n)) for n in 0..9]");
+    p.exp_string("[0, 1, 2, 3, 0, 1, 2, 3, 0]").unwrap();
+    quit(p);
+}
+
+#[test]
+fn tab_completes_names_keywords_and_commands() {
+    let mut p = start(&["repl", "examples/kayles.game"], &history("complete"));
+    // `kay` has one completion, the game the file defined: kayles(4) + *1
+    // has value 1 ^ 1 = 0.
+    keys(&mut p, "value(kay");
+    keys(&mut p, "\t");
+    keys(&mut p, "(4) + *1)\r");
+    p.exp_string("\r\n0\r\n").unwrap();
+    // Built-ins complete too, and `:` commands by their names.
+    keys(&mut p, "winn");
+    keys(&mut p, "\t");
+    keys(&mut p, "(kayles(4))\r");
+    p.exp_string("\r\nfirst\r\n").unwrap();
+    keys(&mut p, ":gam");
+    keys(&mut p, "\t");
+    keys(&mut p, "\r");
+    p.exp_string("games:").unwrap();
+    p.exp_string("kayles(n)").unwrap();
+    quit(p);
+}
+
+#[test]
+fn an_error_keeps_the_session() {
+    let mut p = start(&["repl"], &history("error"));
+    enter(&mut p, "let K = 3");
+    enter(&mut p, "value(nosuch(3))");
+    p.exp_string("unknown name `nosuch`").unwrap();
+    p.exp_string("<input 2>:1:7").unwrap();
+    enter(&mut p, "K * 14");
+    p.exp_string("42").unwrap();
+    enter(&mut p, ":lod x");
+    p.exp_string("did you mean `:load`?").unwrap();
+    enter(&mut p, "K + 1");
+    p.exp_string("4").unwrap();
+    quit(p);
+}
+
+#[test]
+fn ctrl_c_cancels_an_evaluation_and_keeps_what_is_known() {
+    let mut p = start(&["repl"], &history("cancel"));
+    // A naive rule: position n has about n^2 / 2 moves.
+    enter(&mut p, "game slow(n) {");
+    enter(
+        &mut p,
+        "move split(a in 1..n, b in 1..n) if a + b < n -> slow(a) + slow(b)",
+    );
+    enter(&mut p, "}");
+    enter(&mut p, "value(slow(25))");
+    let (_, before) = p.exp_regex(r"\r\n\d+\r\n").unwrap();
+    let known_before = known(&mut p);
+    enter(&mut p, "value(slow(100000))");
+    // Let it get going, then cancel.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    p.send_control('c').unwrap();
+    p.exp_string("evaluation cancelled").unwrap();
+    p.exp_string("grundy> ").unwrap();
+    // Definitions and memoized values are still there, and still right.
+    let known_after = known(&mut p);
+    assert!(
+        known_after >= known_before,
+        "memoized values were lost: {known_before} before, {known_after} after"
+    );
+    enter(&mut p, "value(slow(25))");
+    let (_, after) = p.exp_regex(r"\r\n\d+\r\n").unwrap();
+    assert_eq!(before, after);
+    quit(p);
+}
+
+/// How many values of `slow` are memoized, as `:stats` says.
+fn known(p: &mut PtySession) -> usize {
+    enter(p, ":stats");
+    let (_, row) = p.exp_regex(r"slow +\d+ +\d+").unwrap();
+    row.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
+#[test]
+fn ctrl_c_while_typing_clears_the_line() {
+    let mut p = start(&["repl"], &history("clear-line"));
+    keys(&mut p, "12345");
+    p.send_control('c').unwrap();
+    // rustyline drops keys read together with the Ctrl-C: wait for the new
+    // prompt before typing on.
+    p.exp_regex(r"12345[\r\n]+grundy> ").unwrap();
+    enter(&mut p, "6 * 7");
+    p.exp_string("\r\n42\r\n").unwrap();
+    quit(p);
+}
+
+#[test]
+fn history_persists_across_sessions() {
+    let path = history("persist");
+    let mut p = start(&["repl"], &path);
+    enter(&mut p, "value(*3 + *4 + *1)");
+    p.exp_string("\r\n6\r\n").unwrap();
+    quit(p);
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("value(*3 + *4 + *1)"), "{saved}");
+
+    let mut p = start(&["repl"], &path);
+    // Up recalls the entry of the earlier session.
+    keys(&mut p, "\x1b[A");
+    keys(&mut p, "\r");
+    p.exp_string("\r\n6\r\n").unwrap();
+    quit(p);
+}
