@@ -165,3 +165,81 @@ fn input_that_ends_inside_an_entry_is_reported() {
     assert!(printed.contains("<stdin>:"), "{printed}");
     assert_eq!(out.status.code(), Some(3));
 }
+
+/// The REPL on a pipe in `dir`, with stdout read line by line as it comes.
+struct Live {
+    child: std::process::Child,
+    lines: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+}
+
+impl Live {
+    fn start(dir: &std::path::Path) -> Live {
+        std::fs::create_dir_all(dir).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let lines = std::io::BufRead::lines(std::io::BufReader::new(stdout));
+        Live { child, lines }
+    }
+
+    /// Sends an entry that prints nothing.
+    fn send(&mut self, entry: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{entry}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends an entry and returns the next line printed.
+    fn ask(&mut self, entry: &str) -> String {
+        self.send(entry);
+        self.lines.next().unwrap().unwrap()
+    }
+}
+
+#[test]
+fn reload_reads_the_files_again() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl-reload");
+    let rules =
+        |max: u32| format!("game g(n) {{\n  move m(k in 1..={max}) if k <= n -> g(n - k)\n}}\n");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("g.game"), rules(2)).unwrap();
+    let mut repl = Live::start(&dir);
+    repl.send(":load g.game");
+    assert_eq!(repl.ask("value(g(3))"), "0", "takes of 1 or 2: 3 % 3");
+    // The user edits the file, then reloads it.
+    std::fs::write(dir.join("g.game"), rules(3)).unwrap();
+    repl.send(":reload");
+    assert_eq!(repl.ask("value(g(3))"), "3", "takes of 1 to 3: 3 % 4");
+    drop(repl.child.stdin.take());
+    let out = repl.child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+}
+
+#[test]
+fn reload_with_nothing_loaded_says_so() {
+    let out = pipe(&["repl"], ":reload\n");
+    let printed = common::text(&out.stdout);
+    assert!(printed.contains("no file has been loaded yet"), "{printed}");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn time_prints_how_long_each_entry_took() {
+    let printed = common::text(&pipe(&["repl"], ":time\n1 + 1\n:time\n2 + 2\n").stdout);
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines[0], "timing on");
+    assert_eq!(lines[1], "2");
+    let time = lines[2].strip_prefix("time: ").expect(&printed);
+    let (number, unit) = time.split_once(' ').expect(&printed);
+    assert!(
+        number.parse::<f64>().is_ok() && ["µs", "ms", "s"].contains(&unit),
+        "{time}"
+    );
+    assert_eq!(&lines[3..], ["timing off", "4"]);
+}
