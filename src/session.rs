@@ -480,43 +480,24 @@ mod tests {
         assert_eq!(known(&s, "k"), 8, "k's values were kept, not recomputed");
     }
 
+    /// Each way a game's values can depend on another game: through a fn,
+    /// a let holding a position, a position passed as an argument.
     #[test]
-    fn a_game_reaching_a_redefined_game_through_a_fn_is_recomputed() {
-        let (mut s, out) = session();
-        let h = "fn f(n) = g(n)\ngame h(n) {\n move m -> f(n)\n}\n";
-        unit(&mut s, &format!("{G1}{h}{K}value(h(3))\nvalue(k(2))\n"));
-        assert_eq!(out(), "0\n0\n");
-        load_only(&mut s, G2);
-        assert_eq!((known(&s, "h"), known(&s, "k")), (0, 3));
-        unit(&mut s, "value(h(3))\n");
-        assert_eq!(out(), "1\n");
-    }
-
-    #[test]
-    fn a_game_reading_a_let_that_holds_a_position_is_recomputed() {
-        let (mut s, out) = session();
-        let h = "let P = g(3)\ngame h(n) {\n move m -> P\n}\n";
-        unit(&mut s, &format!("{G1}{h}{K}value(h(0))\nvalue(k(2))\n"));
-        assert_eq!(out(), "0\n0\n");
-        load_only(&mut s, G2);
-        assert_eq!((known(&s, "h"), known(&s, "k")), (0, 3));
-        unit(&mut s, "value(h(0))\n");
-        assert_eq!(out(), "1\n");
-    }
-
-    #[test]
-    fn a_game_holding_a_position_in_its_arguments_is_recomputed() {
-        let (mut s, out) = session();
-        let wrap = "game wrap(p) {\n move m -> p\n}\n";
-        unit(
-            &mut s,
-            &format!("{G1}{wrap}{K}value(wrap(g(3)))\nvalue(k(2))\n"),
-        );
-        assert_eq!(out(), "0\n0\n");
-        load_only(&mut s, G2);
-        assert_eq!((known(&s, "wrap"), known(&s, "k")), (0, 3));
-        unit(&mut s, "value(wrap(g(3)))\n");
-        assert_eq!(out(), "1\n");
+    fn a_game_reaching_a_redefined_game_indirectly_is_recomputed() {
+        let cases = [
+            ("fn f(n) = g(n)\ngame h(n) {\n move m -> f(n)\n}\n", "h(3)"),
+            ("let P = g(3)\ngame h(n) {\n move m -> P\n}\n", "h(0)"),
+            ("game h(p) {\n move m -> p\n}\n", "h(g(3))"),
+        ];
+        for (h, query) in cases {
+            let (mut s, out) = session();
+            unit(&mut s, &format!("{G1}{h}{K}value({query})\nvalue(k(2))\n"));
+            assert_eq!(out(), "0\n0\n", "{h}");
+            load_only(&mut s, G2);
+            assert_eq!((known(&s, "h"), known(&s, "k")), (0, 3), "{h}");
+            unit(&mut s, &format!("value({query})\n"));
+            assert_eq!(out(), "1\n", "{h}");
+        }
     }
 
     #[test]

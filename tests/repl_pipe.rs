@@ -12,22 +12,15 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `grundy ARGS` with `input` piped in and stderr joined to stdout.
 fn pipe(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new("sh")
-        .arg("-c")
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
         .arg("exec \"$0\" \"$@\" 2>&1")
         .arg(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("NO_COLOR", "1")
-        .env("GRUNDY_HISTORY", "")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the grundy binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).unwrap();
-    drop(stdin);
-    child.wait_with_output().unwrap()
+        .env("GRUNDY_HISTORY", "");
+    common::with_stdin(cmd, input)
 }
 
 /// A transcript: the command's arguments, what is typed, what is printed,

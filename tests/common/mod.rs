@@ -19,16 +19,22 @@ pub fn grundy(args: &[&str]) -> Output {
 /// Runs `grundy run -` with `script` on its standard input, colors off.
 #[allow(dead_code)] // not every test file feeds scripts on stdin
 pub fn run_stdin(script: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["run", "-"])
-        .env("NO_COLOR", "1")
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.args(["run", "-"]).env("NO_COLOR", "1");
+    with_stdin(cmd, script)
+}
+
+/// Runs `cmd` with `input` on its standard input; captures what it prints.
+#[allow(dead_code)] // not every test file feeds standard input
+pub fn with_stdin(mut cmd: Command, input: &str) -> Output {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the grundy binary runs");
+        .expect("the command runs");
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(script.as_bytes()).unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
     drop(stdin);
     child.wait_with_output().unwrap()
 }
