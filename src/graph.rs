@@ -109,8 +109,11 @@ impl Graph {
         let Some(table) = self.games.get(game as usize) else {
             return 0;
         };
-        let per_node = 2 * size_of::<Rc<[Value]>>() + size_of::<u32>() + 1 // index entry and control byte
-            + size_of::<u64>() + size_of::<bool>();
+        // The key in `args`, the index entry (key, id, control byte), the
+        // value and the terminal flag.
+        let index_entry = size_of::<Rc<[Value]>>() + size_of::<u32>() + 1;
+        let per_node =
+            size_of::<Rc<[Value]>>() + index_entry + size_of::<u64>() + size_of::<bool>();
         // An `Rc` allocation: two counts, then the values.
         let args: usize = table
             .args
