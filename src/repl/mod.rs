@@ -60,14 +60,20 @@ impl Repl {
         if entry.trim().is_empty() {
             return Flow::Continue;
         }
+        self.run(name, entry, first_line, "");
+        Flow::Continue
+    }
+
+    /// Runs source, timed if `:time` is on (`what` follows the time), with
+    /// a Ctrl-C pressed before it forgotten.
+    fn run(&mut self, name: &str, text: &str, first_line: usize, what: &str) {
         self.session.machine.cancel.store(false, Ordering::Relaxed);
         let start = Instant::now();
-        let outcome = self.session.run_at(name, entry, first_line);
+        let outcome = self.session.run_at(name, text, first_line);
         if self.time {
-            self.say(&format!("time: {}", elapsed(start)));
+            self.say(&format!("time: {}{what}", elapsed(start)));
         }
         self.outcome.merge(outcome);
-        Flow::Continue
     }
 
     /// Runs files in order; each is remembered for `:reload`.
@@ -83,12 +89,8 @@ impl Repl {
             if !self.files.contains(path) {
                 self.files.push(path.clone());
             }
-            let start = Instant::now();
-            let outcome = self.session.run(&path.display().to_string(), &text);
-            if self.time {
-                self.say(&format!("time: {} for {}", elapsed(start), path.display()));
-            }
-            self.outcome.merge(outcome);
+            let name = path.display().to_string();
+            self.run(&name, &text, 1, &format!(" for {name}"));
         }
     }
 
