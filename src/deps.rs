@@ -11,7 +11,7 @@
 use crate::defs::{Defs, Global};
 use crate::graph::Graph;
 use crate::ir::{ClauseIr, FnIr, GameIr, Ir, IrKind, LetId, PatIr, TargetIr, TermIr};
-use crate::syntax::ast::{Program, StmtKind};
+use crate::syntax::ast::Program;
 use crate::value::{Component, GameId, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -175,13 +175,8 @@ pub fn rebound_lets(defs: &Defs, pattern: &PatIr) -> Vec<Global> {
 pub fn redefined(program: &Program, defs: &Defs) -> Vec<Global> {
     let mut out = Vec::new();
     for stmt in &program.stmts {
-        let names = match &stmt.kind {
-            StmtKind::Game(g) => vec![&g.name],
-            StmtKind::Fn(f) => vec![&f.name],
-            StmtKind::Let(pattern, _) => pattern.names(),
-            StmtKind::Expect(_) | StmtKind::Expr(_) => Vec::new(),
-        };
-        out.extend(names.into_iter().filter_map(|n| defs.lookup(&n.node)));
+        let names = stmt.defined_names().into_iter();
+        out.extend(names.filter_map(|n| defs.lookup(&n.node)));
     }
     out
 }

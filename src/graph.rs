@@ -29,6 +29,13 @@ struct NodeTable {
     arg_games: FxHashSet<GameId>,
 }
 
+impl NodeTable {
+    fn forget_values(&mut self) {
+        self.values.fill(UNKNOWN);
+        self.terminal.fill(false);
+    }
+}
+
 /// Every node interned so far, by game.
 #[derive(Default)]
 pub struct Graph {
@@ -135,10 +142,7 @@ impl Graph {
     /// Forgets every value (nodes stay interned, so positions held in
     /// variables stay valid); they are recomputed under the current rules.
     pub fn clear_values(&mut self) {
-        for table in &mut self.games {
-            table.values.fill(UNKNOWN);
-            table.terminal.fill(false);
-        }
+        self.games.iter_mut().for_each(NodeTable::forget_values);
     }
 
     /// Forgets the values of the nodes of `games` only, as
@@ -146,8 +150,7 @@ impl Graph {
     pub fn clear_games(&mut self, games: &[GameId]) {
         for &game in games {
             if let Some(table) = self.games.get_mut(game as usize) {
-                table.values.fill(UNKNOWN);
-                table.terminal.fill(false);
+                table.forget_values();
             }
         }
     }

@@ -392,7 +392,6 @@ impl Machine {
         if let Some(node) = self.graph.find(game, args) {
             return Ok(node);
         }
-        let rules = self.game_ir(game);
         if self.graph.len() >= self.limits.max_states {
             return Err(Box::new(
                 Diagnostic::new(

@@ -145,13 +145,7 @@ impl Session {
     /// `:games` and `:show`.
     fn remember_origins(&mut self, program: &crate::syntax::ast::Program) {
         for stmt in &program.stmts {
-            let names = match &stmt.kind {
-                StmtKind::Game(g) => vec![&g.name],
-                StmtKind::Fn(f) => vec![&f.name],
-                StmtKind::Let(pattern, _) => pattern.names(),
-                _ => continue,
-            };
-            for name in names {
+            for name in stmt.defined_names() {
                 self.origins.insert(name.node.clone(), stmt.span);
             }
         }

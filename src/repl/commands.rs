@@ -102,10 +102,21 @@ fn find(name: &str) -> Option<&'static Command> {
 
 /// The command whose name is nearest to a mistyped one, if any is near.
 pub fn nearest(name: &str) -> Option<&'static str> {
-    COMMANDS
-        .iter()
-        .map(|c| (strsim::damerau_levenshtein(name, c.name), c.name))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 3) || c.starts_with(name))
+    near(name, COMMANDS.iter().map(|c| c.name), |c| {
+        c.starts_with(name)
+    })
+}
+
+/// The candidate nearest to a mistyped `name` in edits, among those within
+/// a third of their length (at least 2) or for which `also` holds.
+fn near<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+    also: impl Fn(&str) -> bool,
+) -> Option<&'a str> {
+    candidates
+        .map(|c| (strsim::damerau_levenshtein(name, c), c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3) || also(c))
         .min()
         .map(|(_, c)| c)
 }
@@ -243,20 +254,9 @@ impl Repl {
             ));
             return;
         }
-        let names: Vec<String> = self
-            .session
-            .machine
-            .defs
-            .names
-            .keys()
-            .map(|n| n.to_string())
-            .collect();
-        let near = names
-            .iter()
-            .map(|n| (strsim::damerau_levenshtein(name, n), n))
-            .filter(|(d, n)| *d <= 2.max(n.len() / 3))
-            .min()
-            .map(|(_, n)| format!("; did you mean `{n}`?"))
+        let names = self.session.machine.defs.names.keys().map(|n| &**n);
+        let near = near(name, names, |_| false)
+            .map(|n| format!("; did you mean `{n}`?"))
             .unwrap_or_default();
         self.problem(&format!("`{name}` is not defined{near}"));
     }

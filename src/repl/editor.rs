@@ -101,10 +101,15 @@ impl ConditionalEventHandler for ContinueLine {
     }
 }
 
+/// A character of a name or a number.
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
 /// The identifier-like word that ends at `pos`, and where it starts.
 fn word_before(line: &str, pos: usize) -> (usize, &str) {
     let start = line[..pos]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .rfind(|c: char| !is_word(c))
         .map_or(0, |i| i + 1);
     (start, &line[start..pos])
 }
@@ -243,17 +248,12 @@ pub fn classify(text: &str) -> Vec<(Class, &str)> {
             (Class::Comment, rest.find('\n').unwrap_or(rest.len()))
         } else if c == b'"' {
             (Class::String, string_len(rest))
-        } else if c.is_ascii_digit() {
-            let end = rest
-                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                .unwrap_or(rest.len());
-            (Class::Number, end)
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let end = rest
-                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
-                .unwrap_or(rest.len());
+        } else if c.is_ascii_alphanumeric() || c == b'_' {
+            let end = rest.find(|ch: char| !is_word(ch)).unwrap_or(rest.len());
             let word = &rest[..end];
-            let class = if KEYWORDS.contains(&word) {
+            let class = if c.is_ascii_digit() {
+                Class::Number
+            } else if KEYWORDS.contains(&word) {
                 Class::Keyword
             } else if Builtin::from_name(word).is_some() {
                 Class::Builtin

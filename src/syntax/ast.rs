@@ -27,6 +27,19 @@ pub enum StmtKind {
     Expr(Expr),
 }
 
+impl Stmt {
+    /// The global names the statement defines: a game's or function's
+    /// name, or every name a top-level `let` binds.
+    pub fn defined_names(&self) -> Vec<&Ident> {
+        match &self.kind {
+            StmtKind::Game(g) => vec![&g.name],
+            StmtKind::Fn(f) => vec![&f.name],
+            StmtKind::Let(pattern, _) => pattern.names(),
+            StmtKind::Expect(_) | StmtKind::Expr(_) => Vec::new(),
+        }
+    }
+}
+
 /// `game NAME(params) { move ... }`
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameDef {
