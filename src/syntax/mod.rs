@@ -23,6 +23,11 @@ struct GrundyParser;
 /// Parses one source. All syntax errors found are returned; pest stops at
 /// the first one it cannot recover from, so this is usually a single error.
 pub fn parse(file: FileId, src: &str) -> Result<Program, Vec<Diagnostic>> {
+    // pest's parser recurses once per nesting level; refuse absurd nesting
+    // before it runs, so no input can exhaust the stack.
+    if let Some(at) = too_deep(src) {
+        return Err(vec![nesting_error(Span::new(file, at, at + 1))]);
+    }
     let mut pairs = match GrundyParser::parse(Rule::program, src) {
         Ok(pairs) => pairs,
         Err(err) => return Err(vec![syntax_error(file, src, err)]),
@@ -30,6 +35,7 @@ pub fn parse(file: FileId, src: &str) -> Result<Program, Vec<Diagnostic>> {
     let mut builder = Builder {
         file,
         errors: Vec::new(),
+        depth: 0,
     };
     let program = pairs
         .next()
@@ -51,6 +57,9 @@ pub fn parse(file: FileId, src: &str) -> Result<Program, Vec<Diagnostic>> {
 /// asks for another line. A statement cut short at a newline outside
 /// brackets (`1 +`) is an error, not incomplete: the newline ended it.
 pub fn is_incomplete(src: &str) -> bool {
+    if too_deep(src).is_some() {
+        return false;
+    }
     let mut text = src.to_string();
     if !text.ends_with('\n') {
         text.push('\n');
@@ -62,6 +71,87 @@ pub fn is_incomplete(src: &str) -> bool {
             pest::error::InputLocation::Span((s, _)) => s == text.len(),
         },
     }
+}
+
+/// How deeply brackets and `if`s may nest in one statement.
+pub const MAX_NESTING: usize = 256;
+
+/// How deeply an expression's syntax tree may nest, counting each operator
+/// of a chain such as `a + b + c` as a level.
+pub const MAX_EXPR_DEPTH: usize = 10_000;
+
+/// Where the nesting of brackets and `if`s first goes past [`MAX_NESTING`],
+/// found by a scan of the text that skips strings and comments. An `if`
+/// nests until the end of its bracket, list item, move rule or statement.
+fn too_deep(src: &str) -> Option<usize> {
+    let bytes = src.as_bytes();
+    let mut opened: Vec<usize> = Vec::new(); // the level at each open bracket
+    let mut level = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let inside = opened.last().map_or(0, |l| l + 1);
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                opened.push(level);
+                level += 1;
+            }
+            b')' | b']' | b'}' => level = opened.pop().unwrap_or(0),
+            b',' => level = inside,
+            b'\n' | b';' if opened.is_empty() => level = 0,
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                match &src[start..i] {
+                    "if" => level += 1,
+                    "move" => level = inside,
+                    _ => {}
+                }
+                if level > MAX_NESTING {
+                    return Some(start);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if level > MAX_NESTING {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+fn expr_depth_error(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Phase::Limit,
+        format!("this expression nests more than {MAX_EXPR_DEPTH} levels deep"),
+    )
+    .at(span, "this expression")
+    .help("split it with `let` or `fn`; to add up many items, use `sum([...])`")
+    .note("each operator of a chain such as `a + b + c` counts as a level")
+}
+
+fn nesting_error(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Phase::Limit,
+        format!("brackets and `if`s nest more than {MAX_NESTING} levels deep"),
+    )
+    .at(span, "this is one level too deep")
+    .help("give the inner parts names with `let` or `fn`")
 }
 
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
@@ -95,6 +185,16 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 struct Builder {
     file: FileId,
     errors: Vec<Diagnostic>,
+    /// Levels of the syntax tree above the expression being built.
+    depth: usize,
+}
+
+fn is_primary(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        if_expr | int | string | true_lit | false_lit | ident | paren | list | set
+    )
 }
 
 fn is_bracket(rule: Rule) -> bool {
@@ -202,16 +302,31 @@ impl Builder {
     fn expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
         debug_assert_eq!(pair.as_rule(), Rule::expr);
         let file = self.file;
+        // An operator chain nests one level per operator once built.
+        let operators = pair
+            .clone()
+            .into_inner()
+            .filter(|p| !is_primary(p.as_rule()));
+        let depth = self.depth + operators.count() + 1;
+        if depth > MAX_EXPR_DEPTH {
+            let span = self.span(&pair);
+            if !self.errors.iter().any(|e| e.phase == Phase::Limit) {
+                self.errors.push(expr_depth_error(span));
+            }
+            return Spanned::new(ExprKind::Int(0), span);
+        }
+        let sub = || Builder {
+            file,
+            errors: Vec::new(),
+            depth,
+        };
         let sp = move |p: &Pair<'_, Rule>| Span::new(file, p.as_span().start(), p.as_span().end());
         // The Pratt callbacks cannot borrow `self` mutably all at once, so
         // errors found inside them are gathered here and moved over after.
         let errors = std::cell::RefCell::new(Vec::new());
         let result = PRATT
             .map_primary(|p| {
-                let mut sub = Builder {
-                    file,
-                    errors: Vec::new(),
-                };
+                let mut sub = sub();
                 let e = sub.primary(p);
                 errors.borrow_mut().extend(sub.errors);
                 e
@@ -229,10 +344,7 @@ impl Builder {
             })
             .map_postfix(|lhs, op| {
                 let span = lhs.span.to(sp(&op));
-                let mut sub = Builder {
-                    file,
-                    errors: Vec::new(),
-                };
+                let mut sub = sub();
                 let e = sub.postfix(lhs, op, span);
                 errors.borrow_mut().extend(sub.errors);
                 e

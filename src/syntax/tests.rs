@@ -131,8 +131,8 @@ fn incomplete_input_is_recognised() {
 #[test]
 fn nested_brackets_parse_in_linear_time() {
     // With a shared prefix parsed twice per level, 300 levels would take
-    // 2^300 steps: this test would never finish.
-    let depth = 300;
+    // 2^200 steps: this test would never finish.
+    let depth = 200;
     for (open, close) in [
         ("[", "]"),
         ("{", "}"),
@@ -145,4 +145,63 @@ fn nested_brackets_parse_in_linear_time() {
     }
     let slices = format!("{}0{}", "xs[1:".repeat(depth), "]".repeat(depth));
     assert_eq!(parse_ok(&slices).stmts.len(), 1);
+}
+
+/// The limit error that `src` fails with, and where it points.
+fn too_deep_at(src: &str) -> (String, usize) {
+    match parse(FileId(0), src) {
+        Err(errs) => {
+            assert_eq!(errs.len(), 1, "{errs:?}");
+            assert_eq!(errs[0].phase, Phase::Limit, "{errs:?}");
+            (
+                errs[0].message.clone(),
+                errs[0].span.unwrap().start as usize,
+            )
+        }
+        Ok(_) => panic!("parsed: {}", &src[..src.len().min(60)]),
+    }
+}
+
+#[test]
+fn absurd_nesting_is_an_error_not_a_stack_overflow() {
+    let n = 100_000;
+    for (open, close) in [("(", ")"), ("[", "]"), ("{", "}"), ("f(", ")")] {
+        let src = format!("{}1{}", open.repeat(n), close.repeat(n));
+        let (message, at) = too_deep_at(&src);
+        assert!(message.contains("nest more than 256"), "{message}");
+        // The bracket that opens level 257.
+        assert_eq!(at, open.len() * MAX_NESTING + open.len() - 1, "{open}");
+    }
+    let ifs = format!("{}0", "if true then 1 else ".repeat(n));
+    assert_eq!(
+        too_deep_at(&ifs).1,
+        "if true then 1 else ".len() * MAX_NESTING
+    );
+    for chain in [
+        "1 + ".repeat(n),
+        "-".repeat(n),
+        "2 ** ".repeat(n),
+        "not ".repeat(n),
+    ] {
+        let src = format!("{chain}1");
+        let (message, _) = too_deep_at(&src);
+        assert!(message.contains("10000 levels"), "{message}");
+    }
+}
+
+#[test]
+fn nesting_is_counted_per_bracket_item_and_per_move() {
+    // Brackets inside strings and comments do not count.
+    let quoted = format!("let s = \"{}\" # {}\n1", "(".repeat(1000), "[".repeat(1000));
+    assert_eq!(parse_ok(&quoted).stmts.len(), 2);
+    // Each item of a list, each move and each statement starts afresh.
+    let items = vec!["if true then 1 else 0"; 1000].join(", ");
+    parse_ok(&format!("[{items}]"));
+    let moves = "    move m if n > 0 -> g(n - 1)\n".repeat(1000);
+    parse_ok(&format!("game g(n) {{\n{moves}}}"));
+    parse_ok(&"let x = if true then 1 else 0\n".repeat(1000));
+    // Nesting just under the limits parses.
+    let ifs = format!("{}0", "if true then 1 else ".repeat(MAX_NESTING));
+    parse_ok(&ifs);
+    parse_ok(&format!("{}1", "1 + ".repeat(MAX_EXPR_DEPTH - 2)));
 }
