@@ -261,6 +261,7 @@ impl Machine {
             for v in items.iter() {
                 let p = self.to_position(v, span, "every item of a sum of positions")?;
                 total.extend_from_slice(p.components());
+                self.check_size(total.len() as i64, span)?;
             }
             return Ok(Value::Pos(Position::from_components(total)));
         }

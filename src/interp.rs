@@ -15,24 +15,37 @@ use std::io::Write;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// When less stack than this is left, a function call continues on a new
+/// segment of [`STACK_SEGMENT`] bytes.
+const STACK_RED_ZONE: usize = 256 << 10;
+const STACK_SEGMENT: usize = 16 << 20;
 
 /// Errors are boxed so that `Result<Value, _>` stays small on hot paths.
 pub type RtResult<T> = Result<T, Box<Diagnostic>>;
 
-/// Limits that turn runaway rule sets into errors instead of hangs.
+/// Limits that turn runaway rule sets into errors instead of hangs. Each
+/// has a command-line flag of the same name (`--max-states`, ...).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Positions interned over the whole session.
     pub max_states: usize,
     /// Nested calls of user functions.
     pub max_depth: usize,
+    /// Items in one list, set, tuple, string or range made into a list.
+    pub max_items: usize,
+    /// Wall-clock time of one run (a command, or one REPL entry).
+    pub timeout: Option<Duration>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_states: 25_000_000,
-            max_depth: 10_000,
+            max_depth: 100_000,
+            max_items: 10_000_000,
+            timeout: None,
         }
     }
 }
@@ -45,6 +58,8 @@ pub struct Machine {
     /// Set from another thread (the REPL's Ctrl-C handler) to stop the
     /// evaluation under way; memoized values stay.
     pub cancel: Arc<AtomicBool>,
+    /// When the run under way must stop: set by [`Machine::start_clock`].
+    deadline: Option<Instant>,
     /// Evaluation steps, to look at `cancel` only every so often.
     ticks: u32,
     /// Where `print(...)` writes.
@@ -61,6 +76,32 @@ fn interrupted() -> Box<Diagnostic> {
         Diagnostic::new(Phase::Interrupted, "evaluation cancelled (Ctrl-C)")
             .note("every definition and every value memoized so far is kept"),
     )
+}
+
+/// The error that unwinds an evaluation past its time limit.
+fn timed_out(limit: Duration) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(
+            Phase::Limit,
+            format!("the time limit of {} was reached", show_duration(limit)),
+        )
+        .help("raise the limit with --timeout, or ask about smaller positions first")
+        .note("every value computed so far is kept in the session"),
+    )
+}
+
+/// `1.5s`, `250ms`, `2m`: how `--timeout` is written back to the user.
+pub fn show_duration(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms.is_multiple_of(60_000) {
+        format!("{}m", ms / 60_000)
+    } else if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
 }
 
 fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diagnostic> {
@@ -88,8 +129,25 @@ impl Machine {
             limits: Limits::default(),
             depth: 0,
             cancel: Arc::default(),
+            deadline: None,
             ticks: 0,
             out,
+        }
+    }
+
+    /// Starts the time limit, if there is one, for the run about to begin.
+    pub fn start_clock(&mut self) {
+        self.deadline = self.limits.timeout.map(|t| Instant::now() + t);
+    }
+
+    /// Stops the evaluation if Ctrl-C was pressed or time is up.
+    fn poll(&self) -> RtResult<()> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(interrupted());
+        }
+        match (self.deadline, self.limits.timeout) {
+            (Some(deadline), Some(limit)) if Instant::now() >= deadline => Err(timed_out(limit)),
+            _ => Ok(()),
         }
     }
 
@@ -102,10 +160,11 @@ impl Machine {
 
     pub fn eval(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
         // Every loop of the interpreter evaluates expressions, so this is
-        // where a cancelled evaluation notices, within microseconds.
+        // where a cancelled or timed-out evaluation notices, within
+        // microseconds.
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks.is_multiple_of(1024) && self.cancel.load(Ordering::Relaxed) {
-            return Err(interrupted());
+        if self.ticks.is_multiple_of(1024) {
+            self.poll()?;
         }
         Ok(match &ir.kind {
             IrKind::Const(v) => v.clone(),
@@ -279,15 +338,16 @@ impl Machine {
     }
 
     pub fn check_size(&self, len: i64, span: Span) -> RtResult<()> {
-        const MAX: i64 = 20_000_000;
-        if len > MAX {
+        let max = self.limits.max_items;
+        if len > max as i64 {
             return Err(Box::new(
                 Diagnostic::new(
                     Phase::Limit,
                     format!("a sequence of {len} items is too large"),
                 )
                 .at(span, "this sequence")
-                .note(format!("sequences are limited to {MAX} items")),
+                .help("raise the limit with --max-items, or build smaller sequences")
+                .note(format!("sequences are limited to {max} items")),
             ));
         }
         Ok(())
@@ -345,13 +405,19 @@ impl Machine {
                     ),
                 )
                 .at(span, "this call")
-                .help("look for a recursion without a base case"),
+                .help(
+                    "look for a recursion without a base case, or raise the limit with --max-depth",
+                ),
             ));
         }
         let mut frame = args;
         frame.resize(func.slots.max(func.arity), Value::Int(0));
         self.depth += 1;
-        let result = self.eval(&func.body, &mut frame);
+        // Deep recursion runs on stack segments allocated as needed, so the
+        // depth limit, not the thread's stack, decides how deep it may go.
+        let result = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+            self.eval(&func.body, &mut frame)
+        });
         self.depth -= 1;
         result
     }
@@ -493,13 +559,20 @@ impl Machine {
             (Add, Value::Pos(_), _) | (Add, _, Value::Pos(_)) => {
                 let p = self.to_position(&a, span, "each side of `+`")?;
                 let q = self.to_position(&b, span, "each side of `+`")?;
+                let parts = p.components().len() + q.components().len();
+                self.check_size(parts as i64, span)?;
                 Value::Pos(p.sum(&q))
             }
-            (Add, Value::Str(x), Value::Str(y)) => Value::str(&format!("{x}{y}")),
+            (Add, Value::Str(x), Value::Str(y)) => {
+                self.check_size((x.len() + y.len()) as i64, span)?;
+                Value::str(&format!("{x}{y}"))
+            }
             (Add, Value::List(x), Value::List(y)) => {
+                self.check_size((x.len() + y.len()) as i64, span)?;
                 Value::list(x.iter().chain(y.iter()).cloned().collect())
             }
             (Add, Value::Tuple(x), Value::Tuple(y)) => {
+                self.check_size((x.len() + y.len()) as i64, span)?;
                 Value::Tuple(x.iter().chain(y.iter()).cloned().collect())
             }
             (BitOr | BitAnd | Sub | BitXor, Value::Set(x), Value::Set(y)) => {
@@ -509,6 +582,7 @@ impl Machine {
                     Sub => x.difference(y).cloned().collect(),
                     _ => x.symmetric_difference(y).cloned().collect(),
                 };
+                self.check_size(set.len() as i64, span)?;
                 Value::Set(Rc::new(set))
             }
             (Mul, Value::List(x), Int(n)) | (Mul, Int(n), Value::List(x)) => {

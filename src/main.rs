@@ -2,10 +2,12 @@
 //! default when no command is given).
 
 use clap::{Parser, Subcommand};
+use grundy::interp::Limits;
 use grundy::repl::Repl;
 use grundy::session::{Outcome, Session, Stage, exit};
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Write the rules of impartial games; ask who wins.
 #[derive(Parser)]
@@ -17,6 +19,19 @@ struct Cli {
     /// Stop with an error after this many positions (guards against runaway rules).
     #[arg(long, global = true, default_value_t = 25_000_000, value_name = "N")]
     max_states: usize,
+
+    /// Stop with an error when user functions nest deeper than this.
+    #[arg(long, global = true, default_value_t = 100_000, value_name = "N")]
+    max_depth: usize,
+
+    /// Stop with an error when a list, set, tuple or string would hold more items than this.
+    #[arg(long, global = true, default_value_t = 10_000_000, value_name = "N")]
+    max_items: usize,
+
+    /// Stop with an error after this long: `30s`, `1.5s`, `500ms`, `2m` (a bare number is
+    /// seconds). In the REPL the limit applies to each entry.
+    #[arg(long, global = true, value_name = "TIME", value_parser = parse_duration)]
+    timeout: Option<Duration>,
 
     /// Print a stage of the pipeline as it is produced: ast, ir, graph (repeatable).
     #[arg(long, global = true, value_name = "STAGE")]
@@ -82,6 +97,26 @@ fn read_source(path: &PathBuf) -> Result<(String, String), String> {
     Ok((path.display().to_string(), text))
 }
 
+/// A time such as `30s`, `1.5s`, `500ms`, `2m` or `1h`; a bare number is seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let scale = match unit.trim() {
+        "" | "s" => 1.0,
+        "ms" => 0.001,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        other => return Err(format!("unknown unit `{other}`: use ms, s, m or h")),
+    };
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a time such as `30s` or `500ms`"))?;
+    Duration::try_from_secs_f64(number * scale).map_err(|e| format!("`{text}`: {e}"))
+}
+
 fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
@@ -117,7 +152,12 @@ fn main_with(cli: Cli) -> i32 {
     let stdout = std::io::BufWriter::new(std::io::stdout());
     let mut session = Session::new(Box::new(stdout), Box::new(std::io::stderr()));
     session.color = use_color(cli.color);
-    session.machine.limits.max_states = cli.max_states;
+    session.machine.limits = Limits {
+        max_states: cli.max_states,
+        max_depth: cli.max_depth,
+        max_items: cli.max_items,
+        timeout: cli.timeout,
+    };
     session.debug = cli
         .debug
         .iter()
@@ -128,6 +168,7 @@ fn main_with(cli: Cli) -> i32 {
         })
         .collect();
     let command = cli.command.unwrap_or(Command::Repl { files: Vec::new() });
+    session.machine.start_clock();
     let result = match &command {
         Command::Run { files } => for_files(&mut session, files, Session::run),
         Command::Check { files } => for_files(&mut session, files, Session::check),

@@ -68,6 +68,7 @@ impl Repl {
     /// a Ctrl-C pressed before it forgotten.
     fn run(&mut self, name: &str, text: &str, first_line: usize, what: &str) {
         self.session.machine.cancel.store(false, Ordering::Relaxed);
+        self.session.machine.start_clock();
         let start = Instant::now();
         let outcome = self.session.run_at(name, text, first_line);
         if self.time {
