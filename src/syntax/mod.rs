@@ -6,6 +6,7 @@
 //! worded in the language's own terms.
 
 pub mod ast;
+mod hints;
 
 use crate::diag::{Diagnostic, Phase};
 use crate::span::{FileId, Span, Spanned};
@@ -625,12 +626,11 @@ fn syntax_error(file: FileId, src: &str, err: pest::error::Error<Rule>) -> Diagn
         Some('\n') => "end of line".to_string(),
         Some(_) => format!("`{}`", token_at(&src[start..])),
     };
-    let mut expected: Vec<&str> = match &err.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            positives.iter().filter_map(|r| describe(*r)).collect()
-        }
-        pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
+    let positives: &[Rule] = match &err.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => positives,
+        pest::error::ErrorVariant::CustomError { .. } => &[],
     };
+    let mut expected: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
     expected.sort();
     expected.dedup();
     let label = match expected.as_slice() {
@@ -638,7 +638,19 @@ fn syntax_error(file: FileId, src: &str, err: pest::error::Error<Rule>) -> Diagn
         [one] => format!("expected {one}"),
         [init @ .., last] => format!("expected {} or {last}", init.join(", ")),
     };
-    Diagnostic::new(Phase::Syntax, format!("syntax error: unexpected {found}")).at(span, label)
+    let mut diag =
+        Diagnostic::new(Phase::Syntax, format!("syntax error: unexpected {found}")).at(span, label);
+    let advice = hints::advise(&hints::Context {
+        src,
+        at: start,
+        found: token_at(&src[start..]),
+        expected: positives,
+    });
+    for (start, end, text) in advice.marks {
+        diag = diag.also(Span::new(file, start, end), text);
+    }
+    diag.help = advice.help;
+    diag
 }
 
 #[cfg(test)]

@@ -205,3 +205,79 @@ fn nesting_is_counted_per_bracket_item_and_per_move() {
     parse_ok(&ifs);
     parse_ok(&format!("{}1", "1 + ".repeat(MAX_EXPR_DEPTH - 2)));
 }
+
+/// The help of the one syntax error in `src`.
+fn help_for(src: &str) -> String {
+    let errors = parse(FileId(0), src).unwrap_err();
+    assert_eq!(errors.len(), 1, "{src}");
+    errors[0].help.clone().unwrap_or_default()
+}
+
+#[test]
+fn common_mistakes_get_a_specific_hint() {
+    let cases = [
+        ("expect value(g(3)) = 3", "to compare, write `==`"),
+        ("let x = 1\nx = 2", "names are defined once"),
+        ("let x = 1\nx += 1", "cannot be updated"),
+        ("let x == 3", "`let` defines with a single `=`"),
+        (
+            "game g(n) {\n move t(k = 1..n) -> g(n - k)\n}",
+            "`k in 1..=n`",
+        ),
+        (
+            "game g(n) {\n move t(k in 1..n) g(n - k)\n}",
+            "move name(k in ...)",
+        ),
+        ("game g(n) {\n move t => g(n - 1)\n}", "with `->`"),
+        (
+            "game g(n) {\n move t -> g(n - 1) if n > 0\n}",
+            "guard goes before",
+        ),
+        (
+            "game g(n) {\n move t(k in 1..n -> g(n - k)\n}",
+            "before `->`",
+        ),
+        ("game g {\n}", "even an empty one"),
+        ("move t -> g(1)", "inside a game's body"),
+        ("def f(x):\n  return x", "`fn name(params) = expression`"),
+        ("let f = lambda x: x", "no `lambda`"),
+        ("for x in xs:\n  print(x)", "comprehension"),
+        ("fn f(n) = if n == 0: 1 else 2", "with no `:`"),
+        ("fn f(n) = if n then 1 elif 2", "`else if`"),
+        ("let x = 7 // 2", "Python's `//`"),
+        ("// note\nlet x = 1", "start with `#`"),
+        ("let x = true && false", "write `and`"),
+        ("let x = true || false", "write `or`"),
+        ("let x = !true", "write `not`"),
+        ("let s = 'a'", "double quotes"),
+        ("let s = \"abc", "not closed"),
+        ("let xs = [1, 2\n 3]", "`,` may be missing"),
+        ("let xs = (1, 2]", "close the `(` with `)`"),
+        ("let x = 1)", "no bracket is open"),
+        (
+            "game g(n) {\n move t -> g(n - 1)\n\nlet x = 1",
+            "missing `}`",
+        ),
+        ("let xs = [1,\n2", "missing `]`"),
+    ];
+    for (src, hint) in cases {
+        let help = help_for(src);
+        assert!(
+            help.contains(hint),
+            "{src:?}: got {help:?}, wanted {hint:?}"
+        );
+    }
+}
+
+#[test]
+fn an_unclosed_bracket_is_marked_only_when_nothing_closes_it() {
+    let errors = parse(FileId(0), "game g(n) {\n move t -> g(n - 1)\nlet x = 1").unwrap_err();
+    let (mark, label) = &errors[0].extra[0];
+    assert_eq!(
+        (mark.start, label.as_str()),
+        (10, "this `{` is never closed")
+    );
+    // A list with a missing comma is closed later: no such mark.
+    let errors = parse(FileId(0), "let xs = [1, 2\n 3, 4]").unwrap_err();
+    assert!(errors[0].extra.is_empty(), "{:?}", errors[0].extra);
+}
