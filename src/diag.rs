@@ -74,6 +74,37 @@ impl Diagnostic {
     }
 }
 
+impl Diagnostic {
+    /// The diagnostic with every text cut to a readable length: a value
+    /// shown in a label can be a list of millions of items.
+    fn clipped(&self) -> Diagnostic {
+        Diagnostic {
+            message: clip(&self.message),
+            label: clip(&self.label),
+            extra: self.extra.iter().map(|(s, t)| (*s, clip(t))).collect(),
+            notes: self.notes.iter().map(|n| clip(n)).collect(),
+            help: self.help.as_deref().map(clip),
+            ..self.clone()
+        }
+    }
+}
+
+/// Texts longer than this many characters lose their middle.
+const MAX_TEXT: usize = 300;
+
+fn clip(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= MAX_TEXT {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(MAX_TEXT * 2 / 3).collect();
+    let tail: String = text.chars().skip(count - MAX_TEXT / 4).collect();
+    format!(
+        "{head} … ({} characters left out) … {tail}",
+        count - head.chars().count() - MAX_TEXT / 4
+    )
+}
+
 impl fmt::Display for Diagnostic {
     /// A one-line form, for tests and for places without sources.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -136,6 +167,7 @@ impl Sources {
 
     /// Renders one diagnostic as ariadne draws it (colored or not).
     pub fn render(&self, diag: &Diagnostic, color: bool) -> String {
+        let diag = &diag.clipped();
         let mut out = Vec::new();
         let kind = match diag.phase {
             Phase::Expect => ReportKind::Custom("expectation failed", ariadne::Color::Red),
@@ -454,6 +486,18 @@ mod tests {
         let shown = render("1 +\n2 + x", 41, &[(8, 9)]);
         assert!(shown.contains("[ f.game:42:5 ]"), "{shown}");
         assert!(shown.contains(" 42 │ 2 + x"), "{shown}");
+    }
+
+    #[test]
+    fn a_long_label_loses_its_middle() {
+        let mut sources = Sources::default();
+        let file = sources.add("f.game", "xs");
+        let long = format!("this is [{}]", "7, ".repeat(10_000));
+        let diag = Diagnostic::new(Phase::Runtime, "boom").at(Span::new(file, 0, 2), long);
+        let shown = sources.render(&diag, false);
+        assert!(shown.contains("this is [7, 7"), "{shown}");
+        assert!(shown.contains("(29735 characters left out)"), "{shown}");
+        assert!(shown.len() < 1500, "{shown}");
     }
 
     #[test]

@@ -80,22 +80,27 @@ impl Machine {
             return Ok(known);
         }
         if known == IN_PROGRESS {
-            return Err(Box::new(cycle_error(vec![
-                self.show_node(root),
-                self.show_node(root),
-            ])));
+            return Err(Box::new(cycle_error(self, &[root, root])));
         }
         let mut arena = Arena::default();
         let mut stack: Vec<Frame> = Vec::new();
         let mut mex = Mex::default();
         let result = self.search(root, &mut arena, &mut stack, &mut mex);
-        if result.is_err() {
+        result.map_err(|mut e| {
             // Leave no node marked as in progress behind an error.
             for frame in &stack {
                 self.graph.set_value(frame.node, UNKNOWN);
             }
-        }
-        result
+            // Say how the search got to the position it was expanding (a
+            // cycle's note already shows its path).
+            let cycle = e.notes.iter().any(|n| n.starts_with("cycle:"));
+            if stack.len() > 1 && !cycle {
+                let path: Vec<NodeId> = stack.iter().map(|f| f.node).collect();
+                e.notes
+                    .push(format!("reached by the play {}", self.show_path(&path)));
+            }
+            e
+        })
     }
 
     fn open(&mut self, node: NodeId, arena: &mut Arena, stack: &mut Vec<Frame>) -> RtResult<()> {
@@ -179,13 +184,10 @@ impl Machine {
 
     fn cycle(&self, stack: &[Frame], repeated: NodeId) -> Box<Diagnostic> {
         let from = stack.iter().rposition(|f| f.node == repeated).unwrap_or(0);
-        let mut path: Vec<String> = stack[from..]
-            .iter()
-            .map(|f| self.show_node(f.node))
-            .collect();
-        path.push(self.show_node(repeated));
+        let mut path: Vec<NodeId> = stack[from..].iter().map(|f| f.node).collect();
+        path.push(repeated);
         let rules = self.game_ir(repeated.game);
-        let err = cycle_error(path);
+        let err = cycle_error(self, &path);
         Box::new(err.at(rules.def.name.span, "positions of this game repeat"))
     }
 

@@ -282,20 +282,17 @@ fn stale_node(m: &Machine, node: NodeId, game: &GameIr) -> Box<Diagnostic> {
 }
 
 /// The error for a node that can reach itself.
-pub fn cycle_error(path: Vec<String>) -> Diagnostic {
-    let shown = if path.len() > 12 {
-        let mut p = path[..6].to_vec();
-        p.push(format!("... {} more ...", path.len() - 11));
-        p.extend_from_slice(&path[path.len() - 5..]);
-        p
-    } else {
-        path.clone()
-    };
+/// The error for a cycle through `path`, which starts and ends at the
+/// same position.
+pub fn cycle_error(m: &Machine, path: &[NodeId]) -> Diagnostic {
     Diagnostic::new(
         Phase::Runtime,
-        format!("the position {} can be reached from itself", path[0]),
+        format!(
+            "the position {} can be reached from itself",
+            m.show_node(path[0])
+        ),
     )
-    .note(format!("cycle: {}", shown.join(" -> ")))
+    .note(format!("cycle: {}", m.show_path(path)))
     .note("games whose positions repeat (loopy games) are not supported yet: every play must end")
 }
 

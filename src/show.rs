@@ -27,6 +27,23 @@ impl Machine {
         out
     }
 
+    /// `a -> b -> c`: positions along a play, the middle of a long one
+    /// left out.
+    pub fn show_path(&self, nodes: &[NodeId]) -> String {
+        const HEAD: usize = 6;
+        const TAIL: usize = 5;
+        let show = |part: &[NodeId]| part.iter().map(|n| self.show_node(*n)).collect::<Vec<_>>();
+        let parts = if nodes.len() > HEAD + TAIL + 1 {
+            let mut parts = show(&nodes[..HEAD]);
+            parts.push(format!("... {} more ...", nodes.len() - HEAD - TAIL));
+            parts.extend(show(&nodes[nodes.len() - TAIL..]));
+            parts
+        } else {
+            show(nodes)
+        };
+        parts.join(" -> ")
+    }
+
     pub fn show_position(&self, p: &Position) -> String {
         let mut out = String::new();
         self.write_position(p, &mut out);
