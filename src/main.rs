@@ -211,12 +211,33 @@ fn repl(mut session: Session, files: &[PathBuf]) -> i32 {
 
 fn main() {
     let cli = Cli::parse();
+    // The REPL applies the time limit to each entry and must outlive it.
+    let repl = matches!(cli.command, None | Some(Command::Repl { .. }));
+    let hard_limit = cli.timeout.filter(|_| !repl);
     // The evaluator needs no deep stack, but user functions may recurse
     // (up to the depth limit): give the interpreter room for that.
+    let (done, finished) = std::sync::mpsc::channel();
     let worker = std::thread::Builder::new()
         .stack_size(512 << 20)
-        .spawn(move || main_with(cli))
+        .spawn(move || {
+            let code = main_with(cli);
+            let _ = done.send(());
+            code
+        })
         .expect("cannot start the interpreter thread");
+    if let Some(limit) = hard_limit {
+        // The interpreter stops itself at the limit wherever it looks at
+        // the clock; this is for the rare place that does not look.
+        let grace = (limit / 10).max(Duration::from_secs(1));
+        if finished.recv_timeout(limit + grace).is_err() {
+            eprintln!(
+                "Error: the time limit of {} was reached and the evaluation did not stop; \
+                 grundy was stopped",
+                grundy::interp::show_duration(limit)
+            );
+            std::process::exit(exit::LIMIT);
+        }
+    }
     let code = worker.join().unwrap_or(exit::SCRIPT_ERROR);
     std::process::exit(code);
 }

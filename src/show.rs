@@ -4,6 +4,9 @@
 use crate::interp::Machine;
 use crate::value::{Component, NodeId, Position, Value};
 
+/// Bytes of text after which a value is shown no further.
+const MAX_SHOWN: usize = 256 << 20;
+
 impl Machine {
     /// The value as it would be written in the language (strings quoted).
     pub fn show(&self, v: &Value) -> String {
@@ -117,6 +120,12 @@ impl Machine {
     fn write_seq(&self, open: &str, close: &str, items: &[Value], out: &mut String) {
         out.push_str(open);
         for (i, item) in items.iter().enumerate() {
+            // Values share their parts, so a small one can be astronomically
+            // long written out: stop at a length nobody would read.
+            if out.len() > MAX_SHOWN {
+                out.push('…');
+                return;
+            }
             if i > 0 {
                 out.push_str(", ");
             }

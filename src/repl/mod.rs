@@ -203,7 +203,16 @@ pub fn interactive(repl: &mut Repl, color: bool) -> i32 {
         }
     }
     let cancel = repl.session.machine.cancel.clone();
-    if let Err(e) = ctrlc::set_handler(move || cancel.store(true, Ordering::Relaxed)) {
+    let handler = move || {
+        // The evaluation notices the first Ctrl-C within microseconds; a
+        // second one while the first is still unseen means it is stuck
+        // somewhere that does not look (hashing a huge value, say).
+        if cancel.swap(true, Ordering::Relaxed) {
+            eprintln!("grundy: the evaluation did not stop at Ctrl-C; quitting");
+            std::process::exit(exit::INTERRUPTED);
+        }
+    };
+    if let Err(e) = ctrlc::set_handler(handler) {
         warn(format!("warning: Ctrl-C will not cancel evaluations: {e}"));
     }
     repl.say(&format!(
