@@ -11,7 +11,14 @@ use std::time::Duration;
 
 /// Write the rules of impartial games; ask who wins.
 #[derive(Parser)]
-#[command(name = "grundy", version, about, long_about = None)]
+#[command(
+    name = "grundy",
+    version,
+    about,
+    long_about = None,
+    after_help = "Exit codes: 0 success, 1 an expect failed, 2 usage error, 3 error in a script, \
+                  4 a limit was exceeded, 130 interrupted."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

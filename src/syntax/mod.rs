@@ -31,7 +31,7 @@ pub fn parse(file: FileId, src: &str) -> Result<Program, Vec<Diagnostic>> {
     }
     let mut pairs = match GrundyParser::parse(Rule::program, src) {
         Ok(pairs) => pairs,
-        Err(err) => return Err(vec![syntax_error(file, src, err)]),
+        Err(err) => return Err(syntax_errors(file, src, err)),
     };
     let mut builder = Builder {
         file,
@@ -51,6 +51,45 @@ pub fn parse(file: FileId, src: &str) -> Result<Program, Vec<Diagnostic>> {
     } else {
         Err(builder.errors)
     }
+}
+
+/// At most this many syntax errors are reported for one source.
+const MAX_SYNTAX_ERRORS: usize = 10;
+
+/// The first syntax error, then those found by parsing again from each
+/// later line that starts a definition (`game`, `fn`, `let`, `expect` at
+/// the start of a line), so that one slip does not hide the next.
+fn syntax_errors(file: FileId, src: &str, first: pest::error::Error<Rule>) -> Vec<Diagnostic> {
+    let mut errors = vec![syntax_error(file, src, first, 0)];
+    let mut from = errors[0].span.map_or(src.len(), |s| s.end as usize);
+    while errors.len() < MAX_SYNTAX_ERRORS {
+        let Some(restart) = next_definition(src, from) else {
+            break;
+        };
+        match GrundyParser::parse(Rule::program, &src[restart..]) {
+            Ok(_) => break,
+            Err(err) => {
+                let diag = syntax_error(file, src, err, restart);
+                from = diag.span.map_or(src.len(), |s| s.end as usize);
+                errors.push(diag);
+            }
+        }
+    }
+    errors
+}
+
+/// The first line at or after `from` that starts with a definition.
+fn next_definition(src: &str, from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(newline) = src.get(at..)?.find('\n') {
+        at += newline + 1;
+        let line = &src[at..];
+        let word = line.split(|c: char| !c.is_ascii_alphanumeric()).next()?;
+        if matches!(word, "game" | "fn" | "let" | "expect") {
+            return Some(at);
+        }
+    }
+    None
 }
 
 /// True when `src` fails to parse only because it ended too early, inside
@@ -608,10 +647,16 @@ fn describe(rule: Rule) -> Option<&'static str> {
     })
 }
 
-fn syntax_error(file: FileId, src: &str, err: pest::error::Error<Rule>) -> Diagnostic {
+/// The diagnostic for a pest error in the part of `src` from `offset` on.
+fn syntax_error(
+    file: FileId,
+    src: &str,
+    err: pest::error::Error<Rule>,
+    offset: usize,
+) -> Diagnostic {
     let (start, end) = match err.location {
-        pest::error::InputLocation::Pos(p) => (p, p),
-        pest::error::InputLocation::Span((s, e)) => (s, e),
+        pest::error::InputLocation::Pos(p) => (p + offset, p + offset),
+        pest::error::InputLocation::Span((s, e)) => (s + offset, e + offset),
     };
     // Point at the offending token (or the end of the input) rather than
     // at an empty position, so the label is visible.

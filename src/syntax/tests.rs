@@ -281,3 +281,22 @@ fn an_unclosed_bracket_is_marked_only_when_nothing_closes_it() {
     let errors = parse(FileId(0), "let xs = [1, 2\n 3, 4]").unwrap_err();
     assert!(errors[0].extra.is_empty(), "{:?}", errors[0].extra);
 }
+
+#[test]
+fn parsing_goes_on_at_the_next_definition_after_a_syntax_error() {
+    let src = "let a = 1 +\nlet b = 2\nfn f(x) = x x\n  let c = (\nexpect 1 = 1\n";
+    let errors = parse(FileId(0), src).unwrap_err();
+    let starts: Vec<usize> = errors
+        .iter()
+        .map(|e| e.span.unwrap().start as usize)
+        .collect();
+    // After `1 +`, at the second `x` and at `1 = 1`; the indented `let` is inside the
+    // definition of `f`, not the start of a new one.
+    assert_eq!(starts, [11, 34, 57], "{errors:?}");
+    // One source never yields more than a screenful of syntax errors.
+    let many = "let x = = 1\n".repeat(100);
+    assert_eq!(
+        parse(FileId(0), &many).unwrap_err().len(),
+        MAX_SYNTAX_ERRORS
+    );
+}
