@@ -111,6 +111,7 @@ impl Builtin {
     }
 }
 
+use crate::diag::Phase;
 use crate::interp::{Machine, RtResult, error};
 use crate::span::Span;
 use crate::value::{Position, Report, Value};
@@ -119,6 +120,22 @@ use std::rc::Rc;
 impl Machine {
     /// Runs a built-in on evaluated arguments (`spans` are theirs, `span` the call's).
     pub fn call_builtin(
+        &mut self,
+        b: Builtin,
+        args: Vec<Value>,
+        spans: &[Span],
+        span: Span,
+    ) -> RtResult<Value> {
+        let result = self.run_builtin(b, args, spans, span);
+        // A query that finds the position it asks about still being
+        // evaluated (see `asks_about_itself`) learns of it far from here.
+        result.map_err(|e| match e.span {
+            None if b.is_query() && e.phase == Phase::Runtime => Box::new(e.at(span, "asked here")),
+            _ => e,
+        })
+    }
+
+    fn run_builtin(
         &mut self,
         b: Builtin,
         args: Vec<Value>,

@@ -6,7 +6,7 @@
 //! millions of positions needs no Rust stack, and every value is kept in the
 //! graph: a node is evaluated once per session.
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Phase};
 use crate::graph::{self, IN_PROGRESS, MoveSink, UNKNOWN, cycle_error};
 use crate::interp::{Machine, RtResult};
 use crate::ir::MoveIr;
@@ -80,7 +80,8 @@ impl Machine {
             return Ok(known);
         }
         if known == IN_PROGRESS {
-            return Err(Box::new(cycle_error(self, &[root, root])));
+            // Only a query asked from inside a rule finds a node in progress here.
+            return Err(self.asks_about_itself(root));
         }
         let mut arena = Arena::default();
         let mut stack: Vec<Frame> = Vec::new();
@@ -93,7 +94,7 @@ impl Machine {
             }
             // Say how the search got to the position it was expanding (a
             // cycle's note already shows its path).
-            let cycle = e.notes.iter().any(|n| n.starts_with("cycle:"));
+            let cycle = e.notes.iter().any(|n| n.starts_with("cycle:") || n.starts_with("by moves:"));
             if stack.len() > 1 && !cycle {
                 let path: Vec<NodeId> = stack.iter().map(|f| f.node).collect();
                 e.notes
@@ -183,12 +184,44 @@ impl Machine {
     }
 
     fn cycle(&self, stack: &[Frame], repeated: NodeId) -> Box<Diagnostic> {
-        let from = stack.iter().rposition(|f| f.node == repeated).unwrap_or(0);
+        let Some(from) = stack.iter().rposition(|f| f.node == repeated) else {
+            // In progress in an outer search: a query asked from inside the
+            // rules of `repeated` reached it again by moves.
+            let mut path: Vec<NodeId> = stack.iter().map(|f| f.node).collect();
+            path.push(repeated);
+            let message = format!(
+                "the rules of {} ask about {}, which leads back to {0}",
+                self.show_node(repeated),
+                self.show_node(path[0])
+            );
+            let e = depends_on_itself(message);
+            return Box::new(e.note(format!("by moves: {}", self.show_path(&path))));
+        };
         let mut path: Vec<NodeId> = stack[from..].iter().map(|f| f.node).collect();
         path.push(repeated);
         let rules = self.game_ir(repeated.game);
         let err = cycle_error(self, &path);
         Box::new(err.at(rules.def.name.span, "positions of this game repeat"))
+    }
+
+    /// The error for a query, asked from inside the rules of a node, that
+    /// needs `asked`, whose value is still being computed: the rules would
+    /// depend on their own result. The query places it (see `call_builtin`).
+    pub fn asks_about_itself(&self, asked: NodeId) -> Box<Diagnostic> {
+        let running = self.running.innermost().unwrap_or(asked);
+        let message = if running == asked {
+            format!(
+                "the rules of {} ask about {0} itself",
+                self.show_node(asked)
+            )
+        } else {
+            format!(
+                "the rules of {} ask about {}, which is still being evaluated",
+                self.show_node(running),
+                self.show_node(asked)
+            )
+        };
+        Box::new(depends_on_itself(message))
     }
 
     /// The nim-value of a position: the xor of its components' values.
@@ -236,6 +269,15 @@ impl Machine {
         let p = self.to_position(v, span, "the argument of a query")?;
         self.position_value(&p)
     }
+}
+
+/// A rule that needs the value or moves of a position still being worked
+/// out; the query that asked places it (see `Machine::call_builtin`).
+fn depends_on_itself(message: String) -> Diagnostic {
+    Diagnostic::new(Phase::Runtime, message).help(
+        "the value of a position is computed from its moves, so the rules that make \
+         those moves may only ask about positions that do not lead back to it",
+    )
 }
 
 /// One move of a position, as `moves(P)` reports it.
@@ -364,6 +406,55 @@ mod tests {
             m.node_value(start).is_err(),
             "asking again reports the cycle again"
         );
+    }
+
+    #[test]
+    fn a_rule_may_ask_through_a_function_about_smaller_positions() {
+        let (mut session, _) = loaded(
+            "fn lost(n) = value(g(n)) == 0\n\
+             game g(n) {\n move m(k in 1..=2) if k <= n and lost(n - k) -> g(n - k)\n}\n",
+        );
+        let m = &mut session.machine;
+        let top = node(m, 0, 4);
+        assert_eq!(m.node_value(top).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_rule_asking_about_its_own_position_is_an_error_at_the_query() {
+        let src = "fn v(n) = value(g(n))\n\
+                   fn o(n) = options(h(n))\n\
+                   fn w(n) = value(f(n))\n\
+                   game g(n) {\n move m(k in 1..=n) if v(n) == 0 -> g(n - k)\n}\n\
+                   game h(n) {\n move m(p in o(n)) -> p\n}\n\
+                   game e(n) {\n move m if w(n) == 0 -> e(n - 1)\n}\n\
+                   game f(n) {\n move back -> e(n)\n}\n";
+        let (mut session, _) = loaded(src);
+        let m = &mut session.machine;
+        let g3 = node(m, 0, 3);
+        let err = m.node_value(g3).unwrap_err();
+        assert_eq!(err.message, "the rules of g(3) ask about g(3) itself");
+        assert_eq!(err.label, "asked here");
+        let span = err.span.expect("placed at the query");
+        assert_eq!(&src[span.start as usize..span.end as usize], "value(g(n))");
+        assert_eq!(err.notes, ["while expanding g(3), move m(k = 1)"]);
+        assert_eq!(m.graph.value(g3), UNKNOWN);
+        assert_eq!(m.running.innermost(), None);
+        // Asking for the moves instead would never end.
+        let h2 = node(m, 1, 2);
+        let p = Position::node(h2);
+        let err = m
+            .moves_of(&p)
+            .err()
+            .expect("an error, not an endless recursion");
+        assert_eq!(err.message, "the rules of h(2) ask about h(2) itself");
+        // Asking about a position that leads back by moves.
+        let e2 = node(m, 2, 2);
+        let err = m.node_value(e2).unwrap_err();
+        assert_eq!(
+            err.message,
+            "the rules of e(2) ask about f(2), which leads back to e(2)"
+        );
+        assert_eq!(err.notes[0], "by moves: f(2) -> e(2)");
     }
 
     #[test]

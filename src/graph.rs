@@ -164,6 +164,49 @@ pub trait MoveSink {
 
 /// Runs the rules of `node`'s game and hands each legal move to `sink`.
 pub fn expand(m: &mut Machine, node: NodeId, sink: &mut dyn MoveSink) -> RtResult<()> {
+    // A rule may call a function that asks a query, which expands other
+    // nodes; asking for the moves of a node whose rules are running would
+    // never end.
+    if m.running.contains(node) {
+        return Err(m.asks_about_itself(node));
+    }
+    m.running.enter(node);
+    let result = run_rules(m, node, sink);
+    m.running.leave();
+    result
+}
+
+/// The nodes whose rules are running: more than one when a rule calls a
+/// function that asks a query.
+#[derive(Default)]
+pub struct Running {
+    stack: Vec<NodeId>,
+    set: FxHashSet<NodeId>,
+}
+
+impl Running {
+    pub fn contains(&self, node: NodeId) -> bool {
+        self.set.contains(&node)
+    }
+
+    /// The node whose rules asked the query under way.
+    pub fn innermost(&self) -> Option<NodeId> {
+        self.stack.last().copied()
+    }
+
+    fn enter(&mut self, node: NodeId) {
+        self.stack.push(node);
+        self.set.insert(node);
+    }
+
+    fn leave(&mut self) {
+        if let Some(node) = self.stack.pop() {
+            self.set.remove(&node);
+        }
+    }
+}
+
+fn run_rules(m: &mut Machine, node: NodeId, sink: &mut dyn MoveSink) -> RtResult<()> {
     let game = m.game_ir(node.game);
     let args = m.graph.args(node);
     if args.len() != game.arity {

@@ -5,7 +5,7 @@
 
 use crate::defs::Defs;
 use crate::diag::{Diagnostic, Phase, count};
-use crate::graph::Graph;
+use crate::graph::{Graph, Running};
 use crate::ir::*;
 use crate::span::Span;
 use crate::syntax::ast::{BinOp, UnOp};
@@ -55,6 +55,8 @@ pub struct Machine {
     pub graph: Graph,
     pub limits: Limits,
     depth: usize,
+    /// The nodes whose rules are running.
+    pub running: Running,
     /// Set from another thread (the REPL's Ctrl-C handler) to stop the
     /// evaluation under way; memoized values stay.
     pub cancel: Arc<AtomicBool>,
@@ -128,6 +130,7 @@ impl Machine {
             graph: Graph::default(),
             limits: Limits::default(),
             depth: 0,
+            running: Running::default(),
             cancel: Arc::default(),
             deadline: None,
             ticks: 0,
