@@ -257,6 +257,8 @@ impl Expansion<'_> {
             return Ok(());
         }
         for item in m.items(&domain_value, domain.span)?.iter() {
+            // Back from the later binders: a failed match shows only those before this one.
+            self.reached = i;
             m.bind(pattern, item.clone(), frame)?;
             self.binders(m, i + 1, frame)?;
         }
@@ -398,6 +400,20 @@ mod tests {
         let err = expand(m, node, &mut Collect(Vec::new())).unwrap_err();
         assert_eq!(err.message, "division by zero");
         assert_eq!(err.notes, ["while expanding g(4), move m(d = 0)"]);
+    }
+
+    #[test]
+    fn a_binder_whose_pattern_fails_shows_no_stale_values() {
+        let (mut session, _) = loaded(
+            "game h(x, y) {\n move m((a, b) in [(1, 0), (0, 1, 2)]) -> h(x + a, y + b)\n}\n",
+        );
+        let m = &mut session.machine;
+        let node = m
+            .intern(0, &[Value::Int(0), Value::Int(0)], Span::default())
+            .unwrap();
+        let err = expand(m, node, &mut Collect(Vec::new())).unwrap_err();
+        assert_eq!(err.message, "cannot unpack 3 items into a pattern of 2");
+        assert_eq!(err.notes, ["while expanding h(0, 0), move m"]);
     }
 
     #[test]
