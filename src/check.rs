@@ -510,10 +510,13 @@ impl<'e> Checker<'e> {
             .map(|(n, _)| n.to_string());
         let builtins = Builtin::ALL.iter().map(|b| b.name().to_string());
         let earlier = self.earlier.names().into_iter();
+        // The keywords that are values, for `True` or `FALSE`.
+        let literals = ["true", "false"].into_iter().map(String::from);
         locals
             .chain(globals)
             .chain(builtins)
             .chain(earlier)
+            .chain(literals)
             .collect()
     }
 }
@@ -593,6 +596,9 @@ fn not_a_position(target: &Expr) -> Option<(Span, &'static str)> {
 /// How close `candidate` is to the unknown `name` (higher is closer), or
 /// `None` when it is too different to suggest.
 fn closeness(name: &str, candidate: &str) -> Option<f64> {
+    if name != candidate && name.eq_ignore_ascii_case(candidate) {
+        return Some(1.0);
+    }
     let distance = strsim::damerau_levenshtein(name, candidate);
     let similarity = strsim::normalized_damerau_levenshtein(name, candidate);
     let longest = name.chars().count().max(candidate.chars().count());
@@ -766,6 +772,18 @@ table(kayles, 0..=23)
         assert_eq!(
             help("let limit = 3\nlimt + 1").as_deref(),
             Some("did you mean `limit`?")
+        );
+    }
+
+    #[test]
+    fn a_capitalised_boolean_or_name_suggests_the_right_case() {
+        let help = |src| single(src).help;
+        assert_eq!(help("expect True").as_deref(), Some("did you mean `true`?"));
+        assert_eq!(help("[FALSE]").as_deref(), Some("did you mean `false`?"));
+        assert_eq!(help("VALUE(0)").as_deref(), Some("did you mean `value`?"));
+        assert_eq!(
+            help("game Nim(n) { move m -> nim(n) }").as_deref(),
+            Some("did you mean `Nim`?")
         );
     }
 
