@@ -385,11 +385,13 @@ impl<'e> Checker<'e> {
     }
 
     fn arity(&mut self, name: &str, meaning: Meaning, given: usize, call: Span) {
-        let (min, max, def) = match meaning {
-            Meaning::Game { arity, def } | Meaning::Fn { arity, def } => (arity, Some(arity), def),
+        let (min, max, def, help) = match meaning {
+            Meaning::Game { arity, def } | Meaning::Fn { arity, def } => {
+                (arity, Some(arity), def, None)
+            }
             Meaning::Builtin(builtin) => {
                 let (min, max) = builtin.arity();
-                (min, max, None)
+                (min, max, None, too_many_help(builtin, given))
             }
             Meaning::Local | Meaning::Let => return,
         };
@@ -407,6 +409,9 @@ impl<'e> Checker<'e> {
         .at(call, format!("called with {}", count(given, "argument")));
         if let Some(def) = def {
             diag = diag.also(def, format!("`{name}` is defined here"));
+        }
+        if let Some(help) = help {
+            diag = diag.help(help);
         }
         self.report(diag);
     }
@@ -566,6 +571,24 @@ fn expected_count(min: usize, max: Option<usize>) -> String {
         Some(max) if max == min => count(min, "argument"),
         Some(max) => format!("{min} to {max} arguments"),
         None => format!("at least {}", count(min, "argument")),
+    }
+}
+
+/// What to write instead when a built-in of one argument gets several: a
+/// query asks about one position (a sum, if need be), the others take one
+/// collection.
+fn too_many_help(builtin: Builtin, given: usize) -> Option<String> {
+    use Builtin::*;
+    let name = builtin.name();
+    match builtin {
+        _ if given < 2 || builtin.arity().1 != Some(1) => None,
+        Value | Winner | Moves | Options => Some(format!(
+            "`{name}` asks about one position; for the sum of several, add them: `{name}(P + Q)`"
+        )),
+        Len | Sum | All | Any | Sorted | Reversed | Enumerate | List | Set | Mex => Some(format!(
+            "`{name}` takes one collection: put the items in a list, as in `{name}([a, b])`"
+        )),
+        _ => None,
     }
 }
 
@@ -930,6 +953,24 @@ table(kayles, 0..=23)
                 "`len` takes 1 argument but 2 were given",
             ]
         );
+    }
+
+    #[test]
+    fn a_builtin_of_one_argument_given_several_says_what_to_write() {
+        let help = |src| single(src).help;
+        assert_eq!(
+            help("value(kayles(1), kayles(2))").as_deref(),
+            Some(
+                "`value` asks about one position; for the sum of several, add them: `value(P + Q)`"
+            )
+        );
+        assert_eq!(
+            help("mex(0, 1, 3)").as_deref(),
+            Some("`mex` takes one collection: put the items in a list, as in `mex([a, b])`")
+        );
+        assert_eq!(help("len()"), None);
+        assert_eq!(help("abs(1, 2)"), None);
+        assert_eq!(help("table(kayles)"), None);
     }
 
     #[test]
