@@ -281,7 +281,13 @@ impl Machine {
     pub fn truth(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<bool> {
         match self.eval(ir, frame)? {
             Value::Bool(b) => Ok(b),
-            other => Err(type_error(ir.span, "a boolean (true or false)", &other)),
+            other => {
+                let e = type_error(ir.span, "a boolean (true or false)", &other);
+                Err(Box::new(e.help(
+                    "a condition must be `true` or `false`, nothing else counts as true: \
+                     compare, as in `x != 0` or `len(xs) > 0`",
+                )))
+            }
         }
     }
 
