@@ -337,11 +337,14 @@ impl Machine {
             }
             Value::Str(s) => Value::list(s.chars().map(|c| Value::str(&c.to_string())).collect()),
             other => {
-                return Err(type_error(
-                    span,
-                    "a range, list, set, tuple or string",
-                    other,
-                ));
+                let e = type_error(span, "a range, list, set, tuple or string", other);
+                return Err(match other {
+                    Value::Int(n) if *n > 0 => Box::new(e.help(format!(
+                        "for the integers from 0 to {}, write `0..{n}`; from 1 to {n}, `1..={n}`",
+                        n - 1
+                    ))),
+                    _ => e,
+                });
             }
         }))
     }
