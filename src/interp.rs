@@ -226,11 +226,7 @@ impl Machine {
             IrKind::CallValue(callee, args) => {
                 let callee_value = self.eval(callee, frame)?;
                 let Value::Game(game) = callee_value else {
-                    return Err(type_error(
-                        callee.span,
-                        "a game or function to call",
-                        &callee_value,
-                    ));
+                    return Err(self.not_callable(&callee_value, callee.span));
                 };
                 let node = self.apply(game, args, frame, ir.span)?;
                 Value::Pos(Position::node(node))
@@ -242,6 +238,22 @@ impl Machine {
             }
             IrKind::Slice(x, lo, hi) => self.slice(x, lo.as_deref(), hi.as_deref(), frame)?,
         })
+    }
+
+    /// A call of something that is no game: functions are called by
+    /// name, so a callee that is a value can only be a game.
+    fn not_callable(&self, v: &Value, span: Span) -> Box<Diagnostic> {
+        Box::new(
+            error(
+                span,
+                format!("{} cannot be called", v.type_name()),
+                format!("this is {}", self.show(v)),
+            )
+            .help(
+                "only games and functions can be called; a parameter or variable \
+                 hides a function or built-in of the same name",
+            ),
+        )
     }
 
     fn chain(&mut self, operands: &[Ir], ops: &[BinOp], frame: &mut [Value]) -> RtResult<Value> {
@@ -833,6 +845,26 @@ mod tests {
 
     fn floor(op: BinOp, x: i64, y: i64) -> i64 {
         arith(op, x, y, Span::default()).unwrap()
+    }
+
+    /// What running `src` reports on standard error.
+    fn errors(src: &str) -> String {
+        let err = crate::SharedBuffer::default();
+        let mut session =
+            crate::session::Session::new(Box::new(std::io::sink()), Box::new(err.clone()));
+        session.run("test.game", src);
+        String::from_utf8(err.0.borrow().clone()).unwrap()
+    }
+
+    #[test]
+    fn a_wrong_condition_domain_or_callee_says_what_is_needed() {
+        let err = errors("game g(n) { move m(k in 1..=n) if k % 2 -> g(n - k) }\nvalue(g(2))");
+        assert!(err.contains("compare, as in `x != 0`"), "{err}");
+        let err = errors("game g(n) { move m(k in n) -> g(n - k) }\nvalue(g(3))");
+        assert!(err.contains("write `0..3`; from 1 to 3, `1..=3`"), "{err}");
+        let err = errors("fn f(xs, len) = len(xs)\nf([1], 3)");
+        assert!(err.contains("an integer cannot be called"), "{err}");
+        assert!(err.contains("this is 3"), "{err}");
     }
 
     #[test]
