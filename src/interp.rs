@@ -516,11 +516,15 @@ impl Machine {
             Value::Pos(p) => Ok(p.clone()),
             Value::Int(0) => Ok(Position::empty()),
             other => {
-                let e = error(
+                let mut e = *error(
                     span,
                     format!("{what} must be a position, found {}", other.type_name()),
                     format!("this is {}", self.show(other)),
                 );
+                if let Value::Game(game) = other {
+                    let name = self.defs.game_name(*game);
+                    e = e.help(format!("apply the game to arguments, as in `{name}(...)`"));
+                }
                 Err(Box::new(e.note(
                     "a position is a game applied to arguments such as `g(3)`, a sum `P + Q`, `*k`, or `0`",
                 )))
