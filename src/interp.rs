@@ -585,8 +585,8 @@ impl Machine {
             (_, Int(x), Int(y)) => Int(arith(op, *x, *y, span)?),
             (BitXor, Bool(x), Bool(y)) => Bool(x ^ y),
             (Add, Value::Pos(_), _) | (Add, _, Value::Pos(_)) => {
-                let p = self.to_position(&a, span, "each side of `+`")?;
-                let q = self.to_position(&b, span, "each side of `+`")?;
+                let p = self.summand(&a, "left", span)?;
+                let q = self.summand(&b, "right", span)?;
                 let parts = p.components().len() + q.components().len();
                 self.check_size(parts as i64, span)?;
                 Value::Pos(p.sum(&q))
@@ -625,7 +625,7 @@ impl Machine {
                 )
             }
             _ => {
-                return Err(error(
+                let e = error(
                     span,
                     format!(
                         "`{}` cannot be applied to {} and {}",
@@ -634,9 +634,29 @@ impl Machine {
                         b.type_name()
                     ),
                     format!("{} {} {}", a.type_name(), op.symbol(), b.type_name()),
-                ));
+                );
+                return Err(match operator_help(op, &a, &b) {
+                    Some(help) => Box::new(e.help(help)),
+                    None => e,
+                });
             }
         })
+    }
+
+    /// One side of a sum of positions; a number there was most likely
+    /// meant as a Nim heap.
+    fn summand(&self, v: &Value, side: &str, span: Span) -> RtResult<Position> {
+        self.to_position(v, span, "each side of `+`")
+            .map_err(|mut e| {
+                e.label = format!("the {side} side is {}", self.show(v));
+                if let Value::Int(k) = v
+                    && *k > 0
+                {
+                    let heap = count(*k as usize, "token");
+                    e.help = Some(format!("a Nim heap of {heap} is written `*{k}`"));
+                }
+                e
+            })
     }
 
     fn contains(&self, container: &Value, item: &Value, span: Span) -> RtResult<bool> {
@@ -787,6 +807,21 @@ fn arity_error(name: &str, arity: usize, given: usize, span: Span, label: &str) 
     )
 }
 
+/// What was probably meant by an operator applied to values it does not take.
+fn operator_help(op: BinOp, a: &Value, b: &Value) -> Option<&'static str> {
+    use BinOp::*;
+    let either = |f: fn(&Value) -> bool| f(a) || f(b);
+    match op {
+        Lt | Le | Gt | Ge if either(|v| matches!(v, Value::Pos(_))) => {
+            Some("positions are not ordered: compare their nim-values, as in `value(P) < 2`")
+        }
+        Add if either(|v| matches!(v, Value::Str(_))) && either(|v| matches!(v, Value::Int(_))) => {
+            Some("convert the other side to a string first, as in `\"n = \" + str(n)`")
+        }
+        _ => None,
+    }
+}
+
 fn overflow(span: Span) -> Box<Diagnostic> {
     error(
         span,
@@ -869,6 +904,24 @@ mod tests {
         let err = errors("fn f(xs, len) = len(xs)\nf([1], 3)");
         assert!(err.contains("an integer cannot be called"), "{err}");
         assert!(err.contains("this is 3"), "{err}");
+    }
+
+    #[test]
+    fn a_wrong_operand_says_what_was_probably_meant() {
+        let game = "game nim(n) { move take(k in 1..=n) -> nim(n - k) }\n";
+        let err = errors(&format!("{game}value(nim(3) + 1)"));
+        assert!(err.contains("the right side is 1"), "{err}");
+        assert!(
+            err.contains("a Nim heap of 1 token is written `*1`"),
+            "{err}"
+        );
+        let err = errors(&format!("{game}value(nim)"));
+        assert!(err.contains("as in `nim(...)`"), "{err}");
+        let err = errors(&format!("{game}nim(3) < 2"));
+        assert!(err.contains("as in `value(P) < 2`"), "{err}");
+        let err = errors("\"n = \" + 3");
+        assert!(err.contains("str(n)"), "{err}");
+        assert!(!errors("[1] + \"a\"").contains("Help"));
     }
 
     #[test]
