@@ -310,11 +310,20 @@ impl Session {
             let b = m.eval(r, frame)?;
             return Ok(match m.binary(*op, a.clone(), b.clone(), cond.span)? {
                 Value::Bool(true) => None,
-                _ => Some(
-                    failure
+                _ => {
+                    let failure = failure
                         .at(l.span, format!("the left side is {}", shorten(m.show(&a))))
-                        .also(r.span, format!("the right side is {}", shorten(m.show(&b)))),
-                ),
+                        .also(r.span, format!("the right side is {}", shorten(m.show(&b))));
+                    // `expect kayles(4) == 0`: a position is never a number.
+                    Some(match (&a, &b) {
+                        (Value::Pos(_), Value::Int(_)) | (Value::Int(_), Value::Pos(_)) => failure
+                            .help(
+                                "a position is not a number: to compare its nim-value, \
+                                 write `value(P) == 0`",
+                            ),
+                        _ => failure,
+                    })
+                }
             });
         }
         match m.eval(cond, frame)? {
@@ -393,6 +402,14 @@ mod tests {
         assert_eq!(out, "3\n");
         assert!(err.contains("the left side is 1"), "{err}");
         assert!(err.contains("the right side is 2"), "{err}");
+    }
+
+    #[test]
+    fn comparing_a_position_with_a_number_suggests_its_value() {
+        let (_, _, err) = run("game g(n) { move m if n > 0 -> g(n - 1) }\nexpect g(2) == 0\n");
+        assert!(err.contains("write `value(P) == 0`"), "{err}");
+        let (_, _, err) = run("expect 1 == 0\n");
+        assert!(!err.contains("Help"), "{err}");
     }
 
     #[test]
