@@ -357,16 +357,19 @@ impl<'e> Checker<'e> {
 
     /// A name used as a value, not called.
     fn bare_name(&mut self, name: &str, span: Span) {
-        if let Some(Meaning::Fn { .. } | Meaning::Builtin(_)) = self.resolve(name, span) {
-            self.report(
-                Diagnostic::new(
-                    Phase::Check,
-                    format!("function `{name}` must be called with arguments"),
-                )
-                .at(span, "not called")
-                .help(format!("call it, as in `{name}(...)`")),
-            );
-        }
+        let (args, with) = match self.resolve(name, span) {
+            Some(Meaning::Fn { arity: 0, .. }) => ("", ""),
+            Some(Meaning::Fn { .. } | Meaning::Builtin(_)) => ("...", " with arguments"),
+            _ => return,
+        };
+        self.report(
+            Diagnostic::new(
+                Phase::Check,
+                format!("function `{name}` must be called{with}"),
+            )
+            .at(span, "not called")
+            .help(format!("call it, as in `{name}({args})`")),
+        );
     }
 
     fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) {
@@ -994,6 +997,9 @@ table(kayles, 0..=23)
             ]
         );
         assert_clean("game g(n) { move m -> 0 }\ntable(g, 0..3)\nlet h = kayles\n(len)([1])");
+        let diag = single("fn answer() = 42\nanswer + 1");
+        assert_eq!(diag.message, "function `answer` must be called");
+        assert_eq!(diag.help.as_deref(), Some("call it, as in `answer()`"));
     }
 
     // Rule 9: queries in move rules.
