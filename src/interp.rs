@@ -523,7 +523,10 @@ impl Machine {
                 );
                 if let Value::Game(game) = other {
                     let name = self.defs.game_name(*game);
-                    e = e.help(format!("apply the game to arguments, as in `{name}(...)`"));
+                    e = e.help(match self.defs.game(*game).map(|g| g.arity) {
+                        Some(0) => format!("apply the game, as in `{name}()`"),
+                        _ => format!("apply the game to arguments, as in `{name}(...)`"),
+                    });
                 }
                 Err(Box::new(e.note(
                     "a position is a game applied to arguments such as `g(3)`, a sum `P + Q`, `*k`, or `0`",
