@@ -162,6 +162,7 @@ impl<'e> Checker<'e> {
     }
 
     fn builtin_redefined(&mut self, name: &Ident) {
+        // Often a helper the user did not know was built in, such as `mex`.
         self.report(
             Diagnostic::new(
                 Phase::Check,
@@ -171,7 +172,11 @@ impl<'e> Checker<'e> {
                 ),
             )
             .at(name.span, "this name belongs to a built-in function")
-            .help("choose another name"),
+            .help(format!(
+                "the built-in `{}` may already do what you need (docs/language.md, \
+                 section 8); otherwise choose another name",
+                name.node
+            )),
         );
     }
 
