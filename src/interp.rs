@@ -284,6 +284,11 @@ impl Machine {
                     "not defined yet",
                 )
                 .also(slot.span, "defined here")
+                .help(format!(
+                    "statements run from top to bottom: move the `let` of `{}` above the first \
+                     statement that uses it, directly or through a game or function",
+                    slot.name
+                ))
                 .into()
             })
             .map_err(|e: Box<Diagnostic>| e)
