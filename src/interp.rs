@@ -824,7 +824,7 @@ fn operator_help(op: BinOp, a: &Value, b: &Value) -> Option<&'static str> {
             Some("positions are not ordered: compare their nim-values, as in `value(P) < 2`")
         }
         Add if either(|v| matches!(v, Value::Str(_))) && either(|v| matches!(v, Value::Int(_))) => {
-            Some("convert the other side to a string first, as in `\"n = \" + str(n)`")
+            Some("to join them as text, convert the number first, as in `\"n = \" + str(n)`")
         }
         _ => None,
     }
