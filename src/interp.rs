@@ -927,6 +927,8 @@ mod tests {
         assert!(err.contains("as in `nim(...)`"), "{err}");
         let err = errors(&format!("{game}nim(3) < 2"));
         assert!(err.contains("as in `value(P) < 2`"), "{err}");
+        let err = errors(&format!("{game}table(nim(3), 0..3)"));
+        assert!(err.contains("`table(nim, ...)`"), "{err}");
         let err = errors("\"n = \" + 3");
         assert!(err.contains("str(n)"), "{err}");
         assert!(!errors("[1] + \"a\"").contains("Help"));

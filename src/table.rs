@@ -4,7 +4,7 @@
 
 use crate::interp::{Machine, RtResult, error};
 use crate::span::Span;
-use crate::value::{Position, Report, Value};
+use crate::value::{Component, Position, Report, Value};
 use std::rc::Rc;
 
 /// Values per printed row of a one-parameter table.
@@ -13,14 +13,27 @@ const ROW: usize = 10;
 impl Machine {
     pub fn table(&mut self, args: &[Value], spans: &[Span]) -> RtResult<Value> {
         let Value::Game(game) = args[0] else {
-            return Err(error(
+            let e = error(
                 spans[0],
                 format!(
                     "the first argument of `table` must be a game, found {}",
                     args[0].type_name()
                 ),
-                "not a game",
-            ));
+                format!("this is {}", self.show(&args[0])),
+            );
+            // `table(nim(3), 0..10)`: the game was meant.
+            return Err(match &args[0] {
+                Value::Pos(p) => match p.components() {
+                    [Component::Node(node)] => {
+                        let name = self.defs.game_name(node.game);
+                        Box::new(e.help(format!(
+                            "give the game itself, not one of its positions: `table({name}, ...)`"
+                        )))
+                    }
+                    _ => e,
+                },
+                _ => e,
+            });
         };
         let rules = self.game_ir(game);
         let ranges = &args[1..];
