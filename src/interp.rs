@@ -533,6 +533,12 @@ impl Machine {
                         _ => format!("apply the game to arguments, as in `{name}(...)`"),
                     });
                 }
+                let all_positions = |items: &[Value]| {
+                    !items.is_empty() && items.iter().all(|v| matches!(v, Value::Pos(_)))
+                };
+                if other.as_slice().is_some_and(all_positions) {
+                    e = e.help("to play these positions side by side, add them up with `sum(...)`");
+                }
                 Err(Box::new(e.note(
                     "a position is a game applied to arguments such as `g(3)`, a sum `P + Q`, `*k`, or `0`",
                 )))
@@ -927,6 +933,8 @@ mod tests {
         assert!(err.contains("as in `nim(...)`"), "{err}");
         let err = errors(&format!("{game}nim(3) < 2"));
         assert!(err.contains("as in `value(P) < 2`"), "{err}");
+        let err = errors(&format!("{game}value([nim(1), nim(2)])"));
+        assert!(err.contains("add them up with `sum(...)`"), "{err}");
         let err = errors(&format!("{game}table(nim(3), 0..3)"));
         assert!(err.contains("`table(nim, ...)`"), "{err}");
         let err = errors("\"n = \" + 3");
