@@ -128,7 +128,7 @@ fn ir(e: &Ir, refs: &mut Refs) {
             refs.insert(Global::Game(*id));
             all(args, refs);
         }
-        IrKind::CallValue(callee, args) => {
+        IrKind::CallValue(callee, args, _) => {
             ir(callee, refs);
             all(args, refs);
         }

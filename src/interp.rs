@@ -223,10 +223,10 @@ impl Machine {
                 let node = self.apply(*game, args, frame, ir.span)?;
                 Value::Pos(Position::node(node))
             }
-            IrKind::CallValue(callee, args) => {
+            IrKind::CallValue(callee, args, hides) => {
                 let callee_value = self.eval(callee, frame)?;
                 let Value::Game(game) = callee_value else {
-                    return Err(self.not_callable(&callee_value, callee.span));
+                    return Err(self.not_callable(&callee_value, callee.span, hides.as_deref()));
                 };
                 let node = self.apply(game, args, frame, ir.span)?;
                 Value::Pos(Position::node(node))
@@ -241,19 +241,27 @@ impl Machine {
     }
 
     /// A call of something that is no game: functions are called by
-    /// name, so a callee that is a value can only be a game.
-    fn not_callable(&self, v: &Value, span: Span) -> Box<Diagnostic> {
-        Box::new(
-            error(
-                span,
-                format!("{} cannot be called", v.type_name()),
-                format!("this is {}", self.show(v)),
-            )
-            .help(
-                "only games and functions can be called; a parameter or variable \
-                 hides a function or built-in of the same name",
-            ),
-        )
+    /// name, so a callee that is a value can only be a game. `hides` is
+    /// the function or built-in the callee, a local, hides.
+    fn not_callable(&self, v: &Value, span: Span, hides: Option<&str>) -> Box<Diagnostic> {
+        let e = error(
+            span,
+            format!("{} cannot be called", v.type_name()),
+            format!("this is {}", self.show(v)),
+        );
+        Box::new(match hides {
+            Some(name) => {
+                let what = match crate::builtins::Builtin::from_name(name) {
+                    Some(_) => "built-in",
+                    None => "function",
+                };
+                e.help(format!(
+                    "this `{name}` is a parameter or local variable, which hides the {what} \
+                     `{name}`: give it another name"
+                ))
+            }
+            None => e.help("only games and functions can be called"),
+        })
     }
 
     fn chain(&mut self, operands: &[Ir], ops: &[BinOp], frame: &mut [Value]) -> RtResult<Value> {
@@ -918,6 +926,12 @@ mod tests {
         let err = errors("fn f(xs, len) = len(xs)\nf([1], 3)");
         assert!(err.contains("an integer cannot be called"), "{err}");
         assert!(err.contains("this is 3"), "{err}");
+        assert!(err.contains("hides the built-in `len`"), "{err}");
+        let err = errors("let f = 1\nf(2)");
+        assert!(
+            err.contains("only games and functions can be called"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -42,8 +42,9 @@ pub enum IrKind {
     CallBuiltin(Builtin, Vec<Ir>),
     /// A game applied to arguments: a position with one component.
     Apply(GameId, Vec<Ir>),
-    /// A call whose callee is only known at run time (a variable holding a game).
-    CallValue(Box<Ir>, Vec<Ir>),
+    /// A call whose callee is only known at run time (a variable holding a
+    /// game), with the function or built-in the variable hides, if any.
+    CallValue(Box<Ir>, Vec<Ir>, Option<Rc<str>>),
     Index(Box<Ir>, Box<Ir>),
     Slice(Box<Ir>, Option<Box<Ir>>, Option<Box<Ir>>),
 }

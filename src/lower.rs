@@ -360,9 +360,22 @@ impl Lowerer<'_> {
                 Some(b) => IrKind::CallBuiltin(b, self.exprs(args)),
                 None => return self.error(callee.span, format!("unknown name `{name}`")),
             },
-            _ => IrKind::CallValue(Box::new(self.expr(callee)), self.exprs(args)),
+            _ => {
+                let hides = self.hidden_function(callee);
+                IrKind::CallValue(Box::new(self.expr(callee)), self.exprs(args), hides)
+            }
         };
         Ir { kind, span }
+    }
+
+    /// The name of the function or built-in that a local callee hides, as
+    /// a parameter `max` hides `max`: what its call most likely meant.
+    fn hidden_function(&self, callee: &Expr) -> Option<Rc<str>> {
+        let ExprKind::Var(name) = &callee.node else {
+            return None;
+        };
+        let function = matches!(self.defs.lookup(name), Some(Global::Fn(_)));
+        (function || Builtin::from_name(name).is_some()).then(|| name.clone())
     }
 
     fn comprehension(&mut self, set: bool, elem: &Expr, clauses: &[Clause]) -> IrKind {
