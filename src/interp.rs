@@ -891,7 +891,11 @@ fn arith(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<i64> {
         BitOr => Some(x | y),
         BitXor => Some(x ^ y),
         Shl | Shr if !(0..64).contains(&y) => {
-            return Err(error(span, "shift out of range", "shifts go from 0 to 63"));
+            return Err(error(
+                span,
+                format!("a shift by {y} is out of range"),
+                "shifts go from 0 to 63",
+            ));
         }
         Shl => i64::try_from(i128::from(x) << y).ok(),
         Shr => Some(x >> y),
@@ -977,5 +981,7 @@ mod tests {
         assert_eq!(floor(BinOp::Rem, i64::MIN, -1), 0);
         assert_eq!(floor(BinOp::Shl, 3, 2), 12);
         assert!(arith(BinOp::Div, i64::MIN, -1, Span::default()).is_err());
+        let e = arith(BinOp::Shl, 1, -1, Span::default()).unwrap_err();
+        assert_eq!(e.message, "a shift by -1 is out of range");
     }
 }
