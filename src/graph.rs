@@ -413,7 +413,13 @@ mod tests {
             .unwrap();
         let err = expand(m, node, &mut Collect(Vec::new())).unwrap_err();
         assert_eq!(err.message, "cannot unpack 3 items into a pattern of 2");
-        assert_eq!(err.notes, ["while expanding h(0, 0), move m"]);
+        assert_eq!(
+            err.notes,
+            [
+                "the value to unpack is (0, 1, 2)",
+                "while expanding h(0, 0), move m"
+            ]
+        );
     }
 
     #[test]

@@ -399,7 +399,7 @@ impl Machine {
                 let items = match value.as_slice() {
                     Some(items) if items.len() == parts.len() => items.to_vec(),
                     Some(items) => {
-                        return Err(error(
+                        let e = error(
                             *span,
                             format!(
                                 "cannot unpack {} items into a pattern of {}",
@@ -407,7 +407,14 @@ impl Machine {
                                 parts.len()
                             ),
                             "this pattern",
-                        ));
+                        );
+                        // Which item of a domain or list did not fit, when it is short enough to read.
+                        let shown = self.show(&value);
+                        return Err(if shown.chars().count() <= 60 {
+                            Box::new(e.note(format!("the value to unpack is {shown}")))
+                        } else {
+                            e
+                        });
                     }
                     None => return Err(type_error(*span, "a tuple or list to unpack", &value)),
                 };
