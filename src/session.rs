@@ -330,10 +330,12 @@ impl Session {
             Value::Bool(true) => Ok(None),
             Value::Bool(false) => Ok(Some(failure.at(cond.span, "this is false"))),
             other => Err(Box::new(
-                Diagnostic::new(Phase::Runtime, "`expect` needs a condition").at(
-                    cond.span,
-                    format!("this is {}, not a boolean", other.type_name()),
-                ),
+                Diagnostic::new(Phase::Runtime, "`expect` needs a condition")
+                    .at(
+                        cond.span,
+                        format!("this is {}, not a boolean", other.type_name()),
+                    )
+                    .help("say what is expected of it, as in `expect value(P) == 0`"),
             )),
         }
     }
@@ -410,6 +412,13 @@ mod tests {
         assert!(err.contains("write `value(P) == 0`"), "{err}");
         let (_, _, err) = run("expect 1 == 0\n");
         assert!(!err.contains("Help"), "{err}");
+    }
+
+    #[test]
+    fn an_expect_of_a_number_asks_for_a_comparison() {
+        let (outcome, _, err) = run("expect 3\n");
+        assert_eq!(outcome.error, Some(Phase::Runtime));
+        assert!(err.contains("`expect value(P) == 0`"), "{err}");
     }
 
     #[test]
