@@ -186,14 +186,19 @@ impl Machine {
     fn cycle(&self, stack: &[Frame], repeated: NodeId) -> Box<Diagnostic> {
         let Some(from) = stack.iter().rposition(|f| f.node == repeated) else {
             // In progress in an outer search: a query asked from inside the
-            // rules of `repeated` reached it again by moves.
+            // rules of a node on that search's path reached the path again.
             let mut path: Vec<NodeId> = stack.iter().map(|f| f.node).collect();
             path.push(repeated);
-            let message = format!(
-                "the rules of {} ask about {}, which leads back to {0}",
-                self.show_node(repeated),
-                self.show_node(path[0])
-            );
+            let (first, last) = (self.show_node(path[0]), self.show_node(repeated));
+            let asker = self.running.innermost().unwrap_or(repeated);
+            let message = if asker == repeated {
+                format!("the rules of {last} ask about {first}, which leads back to {last}")
+            } else {
+                format!(
+                    "the rules of {} ask about {first}, which leads to {last}, still being evaluated",
+                    self.show_node(asker),
+                )
+            };
             let e = depends_on_itself(message);
             return Box::new(e.note(format!("by moves: {}", self.show_path(&path))));
         };
@@ -455,6 +460,29 @@ mod tests {
             "the rules of e(2) ask about f(2), which leads back to e(2)"
         );
         assert_eq!(err.notes[0], "by moves: f(2) -> e(2)");
+    }
+
+    #[test]
+    fn a_rule_asking_about_a_position_leading_to_the_search_path_names_the_asker() {
+        let (mut session, _) = loaded(
+            "fn v(n) = value(h(n))\n\
+             game g(n) {\n move m(k in 1..=n) if n != 4 or v(n) == 0 -> g(n - k)\n}\n\
+             game h(n) {\n move x -> g(n + 1)\n}\n",
+        );
+        let m = &mut session.machine;
+        let g5 = node(m, 0, 5);
+        let err = m.node_value(g5).unwrap_err();
+        assert_eq!(
+            err.message,
+            "the rules of g(4) ask about h(4), which leads to g(5), still being evaluated"
+        );
+        assert_eq!(
+            err.notes,
+            [
+                "by moves: h(4) -> g(5)",
+                "while expanding g(4), move m(k = 1)"
+            ]
+        );
     }
 
     #[test]
