@@ -94,7 +94,10 @@ impl Machine {
             }
             // Say how the search got to the position it was expanding (a
             // cycle's note already shows its path).
-            let cycle = e.notes.iter().any(|n| n.starts_with("cycle:") || n.starts_with("by moves:"));
+            let cycle = e
+                .notes
+                .iter()
+                .any(|n| n.starts_with("cycle:") || n.starts_with("by moves:"));
             if stack.len() > 1 && !cycle {
                 let path: Vec<NodeId> = stack.iter().map(|f| f.node).collect();
                 e.notes
