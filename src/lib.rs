@@ -37,6 +37,7 @@ pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod repl;
+pub mod sandbox;
 pub mod session;
 mod show;
 pub mod span;

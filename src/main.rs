@@ -225,7 +225,7 @@ fn main() {
     // (up to the depth limit): give the interpreter room for that.
     let (done, finished) = std::sync::mpsc::channel();
     let worker = std::thread::Builder::new()
-        .stack_size(512 << 20)
+        .stack_size(grundy::sandbox::STACK_SIZE)
         .spawn(move || {
             let code = main_with(cli);
             let _ = done.send(());
