@@ -14,6 +14,10 @@ use crate::diag::Phase;
 use crate::interp::Limits;
 use crate::repl::{Repl, piped};
 use crate::session::{Outcome, Session, exit};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
 
 /// The stack of the interpreter's thread: the evaluator needs no deep
 /// stack, but user functions may recurse up to the depth limit.
@@ -33,15 +37,23 @@ pub fn on_interpreter_stack<T: Send + 'static>(work: impl FnOnce() -> T + Send +
 }
 
 /// Limits small enough that any input finishes in a moment.
+#[allow(clippy::needless_update)] // limits added later keep their defaults
 pub fn small_limits() -> Limits {
-    let mut limits = Limits::default();
-    limits.max_states = 20_000;
-    limits.max_depth = 500;
-    // Limits still to come; each is one line here once it exists:
-    // limits.max_items = 100_000;
-    // limits.timeout = Some(std::time::Duration::from_secs(1));
-    limits
+    Limits {
+        max_states: 20_000,
+        max_depth: 500,
+        // Limits still to come; each is one line here once it exists (and
+        // a time limit makes the watchdog of `run` unneeded):
+        // max_items: 100_000,
+        // timeout: Some(DEADLINE),
+        ..Limits::default()
+    }
 }
+
+/// How long [`run`] lets a source run before it cancels it, as Ctrl-C does
+/// in the REPL: ranges bind lazily, so `k in 1..=10**12` in a rule is
+/// bounded work that no other limit cuts short.
+pub const DEADLINE: Duration = Duration::from_secs(2);
 
 /// What to do with a source: what a command of the binary does with a file.
 #[derive(Clone, Debug)]
@@ -66,6 +78,9 @@ pub struct Ran {
     pub error: Option<Phase>,
     /// The diagnostics written, without colors.
     pub diagnostics: String,
+    /// It ran past [`DEADLINE`] and was cancelled: nothing can be said of
+    /// how it would have ended.
+    pub timed_out: bool,
 }
 
 impl Ran {
@@ -73,6 +88,9 @@ impl Ran {
     /// README does not give for it, or an exit code that disagrees with
     /// whether diagnostics were written.
     pub fn problem(&self, mode: &Mode) -> Option<String> {
+        if self.timed_out {
+            return None;
+        }
         let codes: &[i32] = match mode {
             Mode::Check => &[exit::OK, exit::SCRIPT_ERROR],
             Mode::Run | Mode::Eval(_) => &[
@@ -106,11 +124,16 @@ impl Ran {
 }
 
 /// Does `mode` with `text` in a new session with [`small_limits`], on this
-/// thread, printing results nowhere.
+/// thread, printing results nowhere; cancelled after [`DEADLINE`].
 pub fn run(text: &str, mode: &Mode) -> Ran {
+    run_within(text, mode, DEADLINE)
+}
+
+fn run_within(text: &str, mode: &Mode, deadline: Duration) -> Ran {
     let err = SharedBuffer::default();
     let mut session = Session::new(Box::new(std::io::sink()), Box::new(err.clone()));
     session.machine.limits = small_limits();
+    let (finished, timed_out) = watchdog(session.machine.cancel.clone(), deadline);
     let (code, outcome) = match mode {
         Mode::Run => ended(session.run("fuzz.game", text)),
         Mode::Check => ended(session.check("fuzz.game", text)),
@@ -127,12 +150,39 @@ pub fn run(text: &str, mode: &Mode) -> Ran {
             (code, repl.outcome)
         }
     };
+    drop(finished);
     let diagnostics = String::from_utf8_lossy(&err.0.borrow()).into_owned();
     Ran {
         code,
         error: outcome.error,
         diagnostics,
+        timed_out: timed_out.load(Ordering::Relaxed),
     }
+}
+
+/// A thread that sets `cancel` from `deadline` on, again and again (the
+/// REPL clears it before each entry), until the sender it returns is
+/// dropped. The flag it returns tells whether it did.
+fn watchdog(
+    cancel: Arc<AtomicBool>,
+    deadline: Duration,
+) -> (std::sync::mpsc::Sender<()>, Arc<AtomicBool>) {
+    let (finished, done) = channel::<()>();
+    let fired = Arc::new(AtomicBool::new(false));
+    let flag = fired.clone();
+    std::thread::Builder::new()
+        .name("deadline".into())
+        .stack_size(64 << 10)
+        .spawn(move || {
+            let mut wait = deadline;
+            while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(wait) {
+                flag.store(true, Ordering::Relaxed);
+                cancel.store(true, Ordering::Relaxed);
+                wait = Duration::from_millis(10);
+            }
+        })
+        .expect("cannot start the deadline thread");
+    (finished, fired)
 }
 
 fn ended(outcome: Outcome) -> (i32, Outcome) {
@@ -190,6 +240,20 @@ mod tests {
         assert_eq!(without_load(text), "1\n\n\n:loader\n2");
         let ran = run(":load /nonexistent\n:l /nonexistent\n", &Mode::Repl);
         assert_eq!((ran.code, ran.diagnostics.as_str()), (0, ""));
+    }
+
+    #[test]
+    fn a_run_past_the_deadline_is_cancelled() {
+        // Two slow entries, for the REPL clears a cancellation before each.
+        let text =
+            "game g(n) {\n move m(k in 1..=10**15) if k < 0 -> g(0)\n}\nvalue(g(1))\nvalue(g(2))\n";
+        for mode in [Mode::Run, Mode::Repl] {
+            let ran = run_within(text, &mode, Duration::from_millis(50));
+            assert!(ran.timed_out, "{mode:?} {ran:?}");
+            assert_eq!(ran.error, Some(Phase::Interrupted), "{mode:?}");
+            assert_eq!(ran.problem(&mode), None);
+        }
+        assert!(!run("1", &Mode::Run).timed_out);
     }
 
     #[test]
