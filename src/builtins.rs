@@ -235,7 +235,7 @@ impl Machine {
             Builtin::Moves => self.moves_report(arg(0))?,
             Builtin::Options => {
                 let p = self.to_position(&args[0], spans[0], "the argument of `options`")?;
-                let moves = self.moves_of(&p)?;
+                let moves = self.moves_of(&p, spans[0])?;
                 Value::list(moves.into_iter().map(|m| Value::Pos(m.result)).collect())
             }
             Builtin::Table => self.table(&args, spans)?,
@@ -313,7 +313,7 @@ impl Machine {
     fn moves_report(&mut self, (p, span): (&Value, Span)) -> RtResult<Value> {
         let p = self.to_position(p, span, "the argument of `moves`")?;
         let value = self.position_value(&p)?;
-        let moves = self.moves_of(&p)?;
+        let moves = self.moves_of(&p, span)?;
         let mut rows = vec![[
             "component".to_string(),
             "move".to_string(),

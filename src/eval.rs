@@ -244,20 +244,27 @@ impl Machine {
         Ok(total)
     }
 
-    /// Every move of a position, in rule order for each component.
-    pub fn moves_of(&mut self, p: &Position) -> RtResult<Vec<MoveInfo>> {
+    /// Every move of a position, in rule order for each component. They
+    /// are a sequence for the size limit: `span` is the query asking.
+    pub fn moves_of(&mut self, p: &Position, span: Span) -> RtResult<Vec<MoveInfo>> {
         let mut out = Vec::new();
         for (i, c) in p.components().iter().enumerate() {
-            let moves = match c {
-                Component::Heap(k) => (0..*k)
-                    .map(|j| (format!("take({})", k - j), vec![Component::Heap(j)]))
-                    .collect(),
+            let moves: Vec<_> = match c {
+                Component::Heap(k) => {
+                    // As many moves as tokens: counted before they are listed.
+                    let total = (out.len() as i64).saturating_add(*k as i64);
+                    self.check_size(total, span)?;
+                    (0..*k)
+                        .map(|j| (format!("take({})", k - j), vec![Component::Heap(j)]))
+                        .collect()
+                }
                 Component::Node(n) => {
                     let mut recorder = Recorder::default();
                     graph::expand(self, *n, &mut recorder)?;
                     recorder.named(self)
                 }
             };
+            self.check_size((out.len() + moves.len()) as i64, span)?;
             for (name, by) in moves {
                 let result = p.replace(i, &by);
                 let value = self.position_value(&result)?;
@@ -494,7 +501,7 @@ mod tests {
         let m = &mut session.machine;
         let a = node(m, 0, 1);
         let p = Position::from_components(vec![Component::Node(a), Component::Heap(2)]);
-        let moves = m.moves_of(&p).unwrap();
+        let moves = m.moves_of(&p, Span::default()).unwrap();
         let shown: Vec<(String, String, u64)> = moves
             .iter()
             .map(|mv| (mv.name.clone(), m.show_position(&mv.result), mv.value))
