@@ -458,7 +458,7 @@ mod tests {
         let h2 = node(m, 1, 2);
         let p = Position::node(h2);
         let err = m
-            .moves_of(&p)
+            .moves_of(&p, Span::default())
             .err()
             .expect("an error, not an endless recursion");
         assert_eq!(err.message, "the rules of h(2) ask about h(2) itself");

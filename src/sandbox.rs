@@ -37,16 +37,14 @@ pub fn on_interpreter_stack<T: Send + 'static>(work: impl FnOnce() -> T + Send +
 }
 
 /// Limits small enough that any input finishes in a moment.
-#[allow(clippy::needless_update)] // limits added later keep their defaults
 pub fn small_limits() -> Limits {
     Limits {
         max_states: 20_000,
         max_depth: 500,
-        // Limits still to come; each is one line here once it exists (and
-        // a time limit makes the watchdog of `run` unneeded):
-        // max_items: 100_000,
-        // timeout: Some(DEADLINE),
-        ..Limits::default()
+        max_items: 100_000,
+        // Checked where the interpreter polls; the watchdog of `run` also
+        // covers a run started without the clock.
+        timeout: Some(DEADLINE),
     }
 }
 
