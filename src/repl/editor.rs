@@ -4,7 +4,7 @@
 
 use super::commands::COMMANDS;
 use crate::builtins::Builtin;
-use crate::syntax::is_incomplete;
+use crate::syntax::{KEYWORDS, is_incomplete, literal_len};
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::highlight::{CmdKind, Highlighter};
 use rustyline::hint::{Hinter, HistoryHinter};
@@ -24,11 +24,6 @@ pub const CONTINUATION: &str = "   ...> ";
 /// (rustyline has no continuation prompt of its own) and the REPL removes
 /// before running the entry.
 pub const INDENT: &str = "        ";
-
-pub const KEYWORDS: [&str; 15] = [
-    "game", "move", "fn", "let", "expect", "if", "then", "else", "for", "in", "and", "or", "not",
-    "true", "false",
-];
 
 /// The environment variable that names the history file; empty turns
 /// history off.
@@ -244,10 +239,13 @@ pub fn classify(text: &str) -> Vec<(Class, &str)> {
         } else if c == b':' && text[..i].trim().is_empty() {
             let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
             (Class::Command, end)
-        } else if c == b'#' {
-            (Class::Comment, rest.find('\n').unwrap_or(rest.len()))
-        } else if c == b'"' {
-            (Class::String, string_len(rest))
+        } else if let Some(len) = literal_len(rest) {
+            let class = if c == b'#' {
+                Class::Comment
+            } else {
+                Class::String
+            };
+            (class, len)
         } else if c.is_ascii_alphanumeric() || c == b'_' {
             let end = rest.find(|ch: char| !is_word(ch)).unwrap_or(rest.len());
             let word = &rest[..end];
@@ -269,21 +267,6 @@ pub fn classify(text: &str) -> Vec<(Class, &str)> {
         i += len;
     }
     out
-}
-
-/// The length of the string literal at the start of `s`, up to its closing
-/// quote, or the end of the line if it has none.
-fn string_len(s: &str) -> usize {
-    let mut escaped = false;
-    for (i, c) in s.char_indices().skip(1) {
-        match c {
-            '\n' => return i,
-            '\\' if !escaped => escaped = true,
-            '"' if !escaped => return i + 1,
-            _ => escaped = false,
-        }
-    }
-    s.len()
 }
 
 /// Where the bracket that matches the one at or just before the cursor is.

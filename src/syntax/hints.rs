@@ -67,22 +67,15 @@ struct Scan {
 fn scan(src: &str, until: usize) -> Scan {
     let mut open = Vec::new();
     let mut statement_start = 0;
-    let mut chars = src[..until].char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+    let mut i = 0;
+    while let Some(c) = src[i..until].chars().next() {
+        // A comment or string is skipped; the newline after it still ends
+        // the statement.
+        if let Some(len) = super::literal_len(&src[i..until]) {
+            i += len;
+            continue;
+        }
         match c {
-            // A comment runs to the end of its line; the newline still ends
-            // the statement.
-            '#' => while chars.next_if(|(_, c)| *c != '\n').is_some() {},
-            '"' => {
-                let mut escaped = false;
-                while let Some((_, c)) = chars.next_if(|(_, c)| *c != '\n') {
-                    match c {
-                        '\\' if !escaped => escaped = true,
-                        '"' if !escaped => break,
-                        _ => escaped = false,
-                    }
-                }
-            }
             '(' | '[' | '{' => open.push((i, c)),
             ')' | ']' | '}' => {
                 open.pop();
@@ -90,6 +83,7 @@ fn scan(src: &str, until: usize) -> Scan {
             '\n' | ';' if open.is_empty() => statement_start = i + 1,
             _ => {}
         }
+        i += c.len_utf8();
     }
     Scan {
         open,
@@ -309,9 +303,5 @@ fn missing_comma(cx: &Context, scan: &Scan) -> Option<Advice> {
 }
 
 fn is_keyword(word: &str) -> bool {
-    [
-        "game", "move", "fn", "let", "expect", "if", "then", "else", "for", "in", "and", "or",
-        "not", "true", "false",
-    ]
-    .contains(&word)
+    super::KEYWORDS.contains(&word)
 }

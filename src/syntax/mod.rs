@@ -53,6 +53,35 @@ pub fn parse(file: FileId, src: &str) -> Result<Program, Vec<Diagnostic>> {
     }
 }
 
+/// The language's keywords: no name may be one of them.
+pub const KEYWORDS: [&str; 15] = [
+    "game", "move", "fn", "let", "expect", "if", "then", "else", "for", "in", "and", "or", "not",
+    "true", "false",
+];
+
+/// The length of the comment or string literal that `rest` starts with, if
+/// it starts with one: a comment runs to the end of its line, a string to
+/// its closing quote (or to the end of the line, if it has none). Scans of
+/// the raw text use it to skip what is not code.
+pub fn literal_len(rest: &str) -> Option<usize> {
+    match rest.as_bytes().first()? {
+        b'#' => Some(rest.find('\n').unwrap_or(rest.len())),
+        b'"' => {
+            let mut escaped = false;
+            for (i, c) in rest.char_indices().skip(1) {
+                match c {
+                    '\n' => return Some(i),
+                    '\\' if !escaped => escaped = true,
+                    '"' if !escaped => return Some(i + 1),
+                    _ => escaped = false,
+                }
+            }
+            Some(rest.len())
+        }
+        _ => None,
+    }
+}
+
 /// At most this many syntax errors are reported for one source.
 const MAX_SYNTAX_ERRORS: usize = 10;
 
@@ -131,17 +160,9 @@ fn too_deep(src: &str) -> Option<usize> {
     while i < bytes.len() {
         let inside = opened.last().map_or(0, |l| l + 1);
         match bytes[i] {
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
+            b'#' | b'"' => {
+                i += literal_len(&src[i..]).unwrap_or(1);
                 continue;
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
             }
             b'(' | b'[' | b'{' => {
                 opened.push(level);
