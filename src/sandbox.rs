@@ -42,8 +42,8 @@ pub fn small_limits() -> Limits {
         max_states: 20_000,
         max_depth: 500,
         max_items: 100_000,
-        // Checked where the interpreter polls; the watchdog of `run` also
-        // covers a run started without the clock.
+        // Counts only in the REPL mode, which starts the clock per entry;
+        // the watchdog of `run` bounds the whole run in every mode.
         timeout: Some(DEADLINE),
     }
 }
