@@ -554,19 +554,25 @@ mod tests {
         assert_eq!(out(), "0\n");
     }
 
+    /// Runs `text` as a file `b`, returning how it went and what it reported.
+    fn run_reporting(s: &mut Session, text: &str) -> (Outcome, String) {
+        let err = SharedBuffer::default();
+        s.err = Box::new(err.clone());
+        let outcome = s.run("b", text);
+        let reported = String::from_utf8(err.0.borrow().clone()).unwrap();
+        (outcome, reported)
+    }
+
     #[test]
     fn a_position_made_before_a_game_changed_arity_is_an_error_not_a_panic() {
         let (mut s, out) = session();
         unit(&mut s, &format!("{G1}let P = g(3)\nvalue(P)\n"));
-        let err = SharedBuffer::default();
-        s.err = Box::new(err.clone());
-        let outcome = s.run(
-            "b",
+        let (outcome, err) = run_reporting(
+            &mut s,
             "game g(n, m) {\n move one if n > 0 -> g(n - 1, m)\n}\nvalue(g(2, 1))\nvalue(P)\n",
         );
         assert_eq!(outcome.error, Some(Phase::Runtime));
         assert_eq!(out(), "1\n0\n");
-        let err = String::from_utf8(err.0.borrow().clone()).unwrap();
         assert!(
             err.contains("this position of `g` was made under an earlier definition with 1 parameter; `g` now takes 2"),
             "{err}"
@@ -584,15 +590,12 @@ mod tests {
             &mut s,
             &format!("{G1}game h(n) {{\n move m -> g(n)\n}}\nvalue(h(1))\n"),
         );
-        let err = SharedBuffer::default();
-        s.err = Box::new(err.clone());
         // h still applies g to one argument; g(1) is in the graph already.
-        let outcome = s.run(
-            "b",
+        let (outcome, err) = run_reporting(
+            &mut s,
             "game g(n, m) {\n move one if n > 0 -> g(n - 1, m)\n}\nvalue(h(1))\n",
         );
         assert_eq!(outcome.error, Some(Phase::Runtime));
-        let err = String::from_utf8(err.0.borrow().clone()).unwrap();
         assert!(
             err.contains("`g` takes 2 arguments but 1 was given"),
             "{err}"
