@@ -7,10 +7,12 @@
 //! graph: a node is evaluated once per session.
 
 use crate::diag::{Diagnostic, Phase};
-use crate::graph::{self, IN_PROGRESS, MoveSink, UNKNOWN, cycle_error};
-use crate::interp::{Machine, RtResult};
+use crate::graph::{self, ABSENT, IN_PROGRESS, MoveSink, UNKNOWN, cycle_error};
+use crate::interp::{Machine, RtResult, Scratch};
 use crate::ir::MoveIr;
+use crate::kernel::{self, Kernel, Stop};
 use crate::span::Span;
+use crate::value::GameId;
 use crate::value::{Component, NodeId, Position, Value};
 use std::rc::Rc;
 
@@ -36,10 +38,21 @@ impl MoveSink for Arena {
     }
 }
 
-/// A node being evaluated: where its options start in the arena, and the
-/// next of its components to make sure of.
-struct Frame {
-    node: NodeId,
+/// The search path: the positions being evaluated, innermost last. Most
+/// are evaluated by their game's kernel, which is simply run again once
+/// the option it missed has a value, so they take only their node here;
+/// the ones the interpreter expands also have an [`Opened`] frame.
+#[derive(Default)]
+struct Search {
+    path: Vec<NodeId>,
+    opened: Vec<Opened>,
+}
+
+/// A position expanded by the interpreter: where its options start in the
+/// arena, and the next of its components to make sure of.
+struct Opened {
+    /// Its place in the path.
+    at: usize,
     first_option: usize,
     first_node: usize,
     cursor: usize,
@@ -72,25 +85,38 @@ impl Mex {
     }
 }
 
+/// What running a position's kernel said.
+enum Ran {
+    Value(u64),
+    /// This option has no value yet.
+    Missing(NodeId),
+    /// No kernel, or it bailed: the interpreter must expand the position.
+    Interpret,
+}
+
 impl Machine {
     /// The nim-value of one node, evaluating whatever it depends on.
     pub fn node_value(&mut self, root: NodeId) -> RtResult<u64> {
         let known = self.graph.value(root);
-        if known < IN_PROGRESS {
+        if known < ABSENT {
             return Ok(known);
         }
         if known == IN_PROGRESS {
             // Only a query asked from inside a rule finds a node in progress here.
             return Err(self.asks_about_itself(root));
         }
+        // The common case of a table: every option is known already.
+        if let Ran::Value(v) = self.run_kernel(root)? {
+            return Ok(v);
+        }
         let mut arena = Arena::default();
-        let mut stack: Vec<Frame> = Vec::new();
+        let mut search = Search::default();
         let mut mex = Mex::default();
-        let result = self.search(root, &mut arena, &mut stack, &mut mex);
+        let result = self.search(root, &mut arena, &mut search, &mut mex);
         result.map_err(|mut e| {
             // Leave no node marked as in progress behind an error.
-            for frame in &stack {
-                self.graph.set_value(frame.node, UNKNOWN);
+            for node in &search.path {
+                self.graph.set_value(*node, UNKNOWN);
             }
             // Say how the search got to the position it was expanding (a
             // cycle's note already shows its path).
@@ -98,22 +124,100 @@ impl Machine {
                 .notes
                 .iter()
                 .any(|n| n.starts_with("cycle:") || n.starts_with("by moves:"));
-            if stack.len() > 1 && !cycle {
-                let path: Vec<NodeId> = stack.iter().map(|f| f.node).collect();
-                e.notes
-                    .push(format!("reached by the play {}", self.show_path(&path)));
+            if search.path.len() > 1 && !cycle {
+                e.notes.push(format!(
+                    "reached by the play {}",
+                    self.show_path(&search.path)
+                ));
             }
             e
         })
     }
 
-    fn open(&mut self, node: NodeId, arena: &mut Arena, stack: &mut Vec<Frame>) -> RtResult<()> {
+    /// Runs the kernel of `node`'s game, if it has one and the node's
+    /// arguments are integers. A value found is stored.
+    fn run_kernel(&mut self, node: NodeId) -> RtResult<Ran> {
+        let Some(kernel) = self.kernel(node.game) else {
+            return Ok(Ran::Interpret);
+        };
+        let mut args = std::mem::take(&mut self.scratch.args);
+        if !self.graph.int_args(node, &mut args) {
+            self.scratch.args = args;
+            return Ok(Ran::Interpret);
+        }
+        let mut marks = std::mem::take(&mut self.scratch.marks);
+        let mut stopped = false;
+        let result = kernel.mex(&self.defs, &self.graph, &args, &mut marks, &mut || {
+            stopped = self.poll().is_err();
+            stopped
+        });
+        self.scratch = Scratch { args, marks };
+        if stopped {
+            self.poll()?;
+        }
+        Ok(match result {
+            Ok((value, options)) => {
+                self.graph.set_value(node, value);
+                if options == 0 {
+                    self.graph.set_terminal(node);
+                }
+                Ran::Value(value)
+            }
+            Err(Stop::Missing(game, args)) => match self.graph.find(game, &args) {
+                Some(child) => Ran::Missing(child),
+                // Interned here only when that cannot fail: otherwise the
+                // interpreter reports the error in its own order.
+                None if self.graph.len() < self.limits.max_states
+                    && self.defs.game(game).is_some_and(|g| g.arity == args.len()) =>
+                {
+                    Ran::Missing(self.graph.insert(game, &args))
+                }
+                None => Ran::Interpret,
+            },
+            Err(Stop::Bail) => Ran::Interpret,
+        })
+    }
+
+    /// The kernel of `game`, compiled on first use and again after the
+    /// game is redefined; `None` for rules the kernel cannot run.
+    fn kernel(&mut self, game: GameId) -> Option<Rc<Kernel>> {
+        if !self.use_kernels {
+            return None;
+        }
+        let rules = self.defs.game(game)?;
+        let slot = game as usize;
+        if self.kernels.len() <= slot {
+            self.kernels.resize(slot + 1, None);
+        }
+        match &self.kernels[slot] {
+            Some((compiled, kernel)) if Rc::ptr_eq(compiled, rules) => kernel.clone(),
+            _ => {
+                let kernel = kernel::compile(rules).map(Rc::new);
+                self.kernels[slot] = Some((rules.clone(), kernel.clone()));
+                kernel
+            }
+        }
+    }
+
+    /// Puts `node` on the search path, expanding it with the interpreter
+    /// unless its kernel will evaluate it.
+    fn enter(&mut self, node: NodeId, arena: &mut Arena, search: &mut Search) -> RtResult<()> {
         self.graph.set_value(node, IN_PROGRESS);
-        let first_option = arena.options.len();
+        search.path.push(node);
+        if self.kernel(node.game).is_some() {
+            return Ok(());
+        }
+        self.open(arena, search)
+    }
+
+    /// Expands the node at the top of the path with the interpreter.
+    fn open(&mut self, arena: &mut Arena, search: &mut Search) -> RtResult<()> {
+        let at = search.path.len() - 1;
+        let node = search.path[at];
         let first_node = arena.nodes.len();
-        stack.push(Frame {
-            node,
-            first_option,
+        search.opened.push(Opened {
+            at,
+            first_option: arena.options.len(),
             first_node,
             cursor: first_node,
         });
@@ -124,7 +228,7 @@ impl Machine {
             .iter()
             .find(|c| self.graph.value(**c) == IN_PROGRESS);
         match back {
-            Some(&child) => Err(self.cycle(stack, child)),
+            Some(&child) => Err(self.cycle(&search.path, child)),
             None => Ok(()),
         }
     }
@@ -133,42 +237,67 @@ impl Machine {
         &mut self,
         root: NodeId,
         arena: &mut Arena,
-        stack: &mut Vec<Frame>,
+        search: &mut Search,
         mex: &mut Mex,
     ) -> RtResult<u64> {
-        self.open(root, arena, stack)?;
+        self.enter(root, arena, search)?;
         loop {
-            let frame = stack
-                .last_mut()
-                .expect("the loop returns when the stack empties");
-            let mut next = None;
-            while frame.cursor < arena.nodes.len() {
-                let child = arena.nodes[frame.cursor];
-                match self.graph.value(child) {
-                    UNKNOWN => {
-                        next = Some(child);
-                        break;
+            let at = search.path.len() - 1;
+            let node = search.path[at];
+            let value = if search.opened.last().is_some_and(|o| o.at == at) {
+                match self.next_child(arena, search)? {
+                    Some(child) => {
+                        self.enter(child, arena, search)?;
+                        continue;
                     }
-                    IN_PROGRESS => return Err(self.cycle(stack, child)),
-                    _ => frame.cursor += 1,
+                    None => self.close(arena, search, mex),
                 }
-            }
-            if let Some(child) = next {
-                self.open(child, arena, stack)?;
-                continue;
-            }
-            let frame = stack.pop().unwrap();
-            let value = self.mex_of(frame.first_option, arena, mex);
-            self.graph.set_value(frame.node, value);
-            if arena.options.len() == frame.first_option {
-                self.graph.set_terminal(frame.node);
-            }
-            arena.options.truncate(frame.first_option);
-            arena.nodes.truncate(frame.first_node);
-            if stack.is_empty() {
+            } else {
+                match self.run_kernel(node)? {
+                    Ran::Value(value) => value,
+                    Ran::Missing(child) => {
+                        self.enter(child, arena, search)?;
+                        continue;
+                    }
+                    Ran::Interpret => {
+                        self.open(arena, search)?;
+                        continue;
+                    }
+                }
+            };
+            search.path.pop();
+            if search.path.is_empty() {
                 return Ok(value);
             }
         }
+    }
+
+    /// The next option of the expanded node on top that has no value yet.
+    fn next_child(&mut self, arena: &Arena, search: &mut Search) -> RtResult<Option<NodeId>> {
+        let frame = search.opened.last_mut().expect("the top node is expanded");
+        while frame.cursor < arena.nodes.len() {
+            let child = arena.nodes[frame.cursor];
+            match self.graph.value(child) {
+                UNKNOWN => return Ok(Some(child)),
+                IN_PROGRESS => return Err(self.cycle(&search.path, child)),
+                _ => frame.cursor += 1,
+            }
+        }
+        Ok(None)
+    }
+
+    /// The value of the expanded node on top, all of whose options are known.
+    fn close(&mut self, arena: &mut Arena, search: &mut Search, mex: &mut Mex) -> u64 {
+        let frame = search.opened.pop().expect("the top node is expanded");
+        let node = search.path[frame.at];
+        let value = self.mex_of(frame.first_option, arena, mex);
+        self.graph.set_value(node, value);
+        if arena.options.len() == frame.first_option {
+            self.graph.set_terminal(node);
+        }
+        arena.options.truncate(frame.first_option);
+        arena.nodes.truncate(frame.first_node);
+        value
     }
 
     fn mex_of(&self, first_option: usize, arena: &Arena, mex: &mut Mex) -> u64 {
@@ -186,11 +315,11 @@ impl Machine {
         mex.of(values, options.len())
     }
 
-    fn cycle(&self, stack: &[Frame], repeated: NodeId) -> Box<Diagnostic> {
-        let Some(from) = stack.iter().rposition(|f| f.node == repeated) else {
+    fn cycle(&self, stack: &[NodeId], repeated: NodeId) -> Box<Diagnostic> {
+        let Some(from) = stack.iter().rposition(|n| *n == repeated) else {
             // In progress in an outer search: a query asked from inside the
             // rules of a node on that search's path reached the path again.
-            let mut path: Vec<NodeId> = stack.iter().map(|f| f.node).collect();
+            let mut path: Vec<NodeId> = stack.to_vec();
             path.push(repeated);
             let (first, last) = (self.show_node(path[0]), self.show_node(repeated));
             let asker = self.running.innermost().unwrap_or(repeated);
@@ -205,7 +334,7 @@ impl Machine {
             let e = depends_on_itself(message);
             return Box::new(e.note(format!("by moves: {}", self.show_path(&path))));
         };
-        let mut path: Vec<NodeId> = stack[from..].iter().map(|f| f.node).collect();
+        let mut path: Vec<NodeId> = stack[from..].to_vec();
         path.push(repeated);
         let rules = self.game_ir(repeated.game);
         let err = cycle_error(self, &path);

@@ -10,15 +10,149 @@ use crate::interp::{Machine, RtResult};
 use crate::ir::{GameIr, MoveIr, PatIr, TargetIr, TermIr};
 use crate::value::{Component, GameId, NodeId, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 use std::rc::Rc;
 
 /// A node's value slot before its value is known.
 pub const UNKNOWN: u64 = u64::MAX;
 /// A node whose value is being computed: it is on the evaluator's path.
 pub const IN_PROGRESS: u64 = u64::MAX - 1;
+/// A dense slot whose position has not been interned. Every value below
+/// this is a nim-value.
+pub const ABSENT: u64 = u64::MAX - 2;
 
+/// Node indices below this are dense: the index is the game's integer
+/// argument itself, or the Szudzik number of its two arguments. Indices
+/// from here on count the positions kept in a hash table.
+pub const DENSE_END: u32 = 1 << 31;
+
+const PAGE_BITS: u32 = 16;
+const PAGE: usize = 1 << PAGE_BITS;
+
+/// The dense index of a game's arguments, when they are one or two
+/// non-negative integers small enough: `n`, or Szudzik's pairing of
+/// `(a, b)`, which numbers the pairs of the square `[0, m)²` by `[0, m²)`,
+/// so that a rectangle of positions fills a block of indices.
+pub fn dense_index(args: &[Value]) -> Option<u32> {
+    match args {
+        [Value::Int(n)] => dense1(*n),
+        [Value::Int(a), Value::Int(b)] => dense2(*a, *b),
+        _ => None,
+    }
+}
+
+#[inline]
+pub fn dense1(n: i64) -> Option<u32> {
+    u32::try_from(n).ok().filter(|n| *n < DENSE_END)
+}
+
+#[inline]
+pub fn dense2(a: i64, b: i64) -> Option<u32> {
+    // 46340² < 2³¹, so every pair of the square [0, 46340)² is dense.
+    if !(0..46_340).contains(&a) || !(0..46_340).contains(&b) {
+        return None;
+    }
+    let z = if a >= b { a * a + a + b } else { b * b + a };
+    Some(z as u32)
+}
+
+/// The arguments of a dense index of arity `arity`.
+fn dense_args(arity: usize, z: u32) -> Vec<Value> {
+    if arity == 1 {
+        return vec![Value::Int(z as i64)];
+    }
+    let z = z as i64;
+    let s = z.isqrt();
+    let r = z - s * s;
+    let (a, b) = if r < s { (r, s) } else { (s, r - s) };
+    vec![Value::Int(a), Value::Int(b)]
+}
+
+/// The values of a game's dense positions, in pages allocated as indices
+/// are reached: a chain of positions from the top down, or one far-out
+/// position, costs only the pages it touches. A page grows by doubling up
+/// to its full size, so a game with a handful of positions takes a
+/// handful of slots.
+#[derive(Default)]
+pub struct Dense {
+    /// The number of arguments of the dense positions (1 or 2), or 0 while
+    /// the game has none.
+    arity: usize,
+    pages: Vec<Vec<u64>>,
+    count: usize,
+    terminal: FxHashSet<u32>,
+}
+
+impl Dense {
+    /// The value in slot `z`: a nim-value, [`UNKNOWN`], [`IN_PROGRESS`] or
+    /// [`ABSENT`].
+    #[inline]
+    pub fn get(&self, z: u32) -> u64 {
+        match self.pages.get((z >> PAGE_BITS) as usize) {
+            Some(page) => page.get(z as usize & (PAGE - 1)).copied().unwrap_or(ABSENT),
+            None => ABSENT,
+        }
+    }
+
+    fn set(&mut self, z: u32, value: u64) {
+        let p = (z >> PAGE_BITS) as usize;
+        if self.pages.len() <= p {
+            self.pages.resize_with(p + 1, Vec::new);
+        }
+        let (page, i) = (&mut self.pages[p], z as usize & (PAGE - 1));
+        if page.len() <= i {
+            page.resize((i + 1).next_power_of_two().clamp(16, PAGE), ABSENT);
+        }
+        page[i] = value;
+    }
+
+    pub fn arity(&self) -> usize {
+        self.arity
+    }
+
+    /// The number of slots of a full page.
+    pub const PAGE: usize = PAGE;
+
+    /// The page holding slot `z` (as far as it is allocated: slots past
+    /// its end are absent) and `z`'s offset in it.
+    #[inline]
+    pub fn page_of(&self, z: u32) -> (&[u64], usize) {
+        let page = self.pages.get((z >> PAGE_BITS) as usize);
+        (page.map_or(&[], Vec::as_slice), z as usize & (PAGE - 1))
+    }
+
+    fn slots(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.pages.iter().enumerate().flat_map(|(p, page)| {
+            page.iter()
+                .enumerate()
+                .filter(|(_, v)| **v != ABSENT)
+                .map(move |(i, v)| (((p << PAGE_BITS) + i) as u32, *v))
+        })
+    }
+
+    fn forget_values(&mut self) {
+        for page in &mut self.pages {
+            page.iter_mut()
+                .filter(|v| **v != ABSENT)
+                .for_each(|v| *v = UNKNOWN);
+        }
+        self.terminal.clear();
+    }
+
+    fn bytes(&self) -> usize {
+        let slots: usize = self.pages.iter().map(Vec::capacity).sum();
+        self.pages.capacity() * size_of::<Vec<u64>>()
+            + slots * size_of::<u64>()
+            + self.terminal.len() * (size_of::<u32>() + 1)
+    }
+}
+
+/// The positions of one game: dense ones by index, the others (any other
+/// arguments: lists, negative numbers, three parameters...) in a hash
+/// table from their argument lists.
 #[derive(Default)]
 struct NodeTable {
+    dense: Dense,
     index: FxHashMap<Rc<[Value]>, u32>,
     args: Vec<Rc<[Value]>>,
     values: Vec<u64>,
@@ -31,8 +165,19 @@ struct NodeTable {
 
 impl NodeTable {
     fn forget_values(&mut self) {
+        self.dense.forget_values();
         self.values.fill(UNKNOWN);
         self.terminal.fill(false);
+    }
+
+    fn len(&self) -> usize {
+        self.dense.count + self.args.len()
+    }
+
+    /// The dense slot for `args`, if they are dense for this table.
+    fn dense_slot(&self, args: &[Value]) -> Option<u32> {
+        let dense = self.dense.arity == 0 || self.dense.arity == args.len();
+        dense.then(|| dense_index(args)).flatten()
     }
 }
 
@@ -55,8 +200,14 @@ impl Graph {
     /// The node of `game` with these arguments, if it exists already.
     pub fn find(&self, game: GameId, args: &[Value]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
+        if let Some(z) = table.dense_slot(args) {
+            return (table.dense.get(z) != ABSENT).then_some(NodeId { game, index: z });
+        }
         let index = *table.index.get(args)?;
-        Some(NodeId { game, index })
+        Some(NodeId {
+            game,
+            index: DENSE_END + index,
+        })
     }
 
     /// Adds a node (the caller has checked it is new and within limits).
@@ -65,7 +216,14 @@ impl Graph {
             self.games
                 .resize_with(game as usize + 1, NodeTable::default);
         }
+        self.total += 1;
         let table = &mut self.games[game as usize];
+        if let Some(z) = table.dense_slot(args) {
+            table.dense.arity = args.len();
+            table.dense.set(z, UNKNOWN);
+            table.dense.count += 1;
+            return NodeId { game, index: z };
+        }
         let index = table.args.len() as u32;
         for a in args {
             crate::deps::games_in(a, &mut |g| {
@@ -77,41 +235,117 @@ impl Graph {
         table.args.push(key);
         table.values.push(UNKNOWN);
         table.terminal.push(false);
-        self.total += 1;
-        NodeId { game, index }
+        NodeId {
+            game,
+            index: DENSE_END + index,
+        }
     }
 
-    pub fn args(&self, node: NodeId) -> &Rc<[Value]> {
-        &self.games[node.game as usize].args[node.index as usize]
+    /// The dense positions of `game`, for the compiled rules to read.
+    pub fn dense(&self, game: GameId) -> Option<&Dense> {
+        self.games.get(game as usize).map(|t| &t.dense)
     }
 
+    /// Interns the dense position `z` of `game`, of `arity` arguments (the
+    /// caller has checked the limits and that the slot is free).
+    pub fn insert_dense(&mut self, game: GameId, arity: usize, z: u32) -> NodeId {
+        let args = dense_args(arity, z);
+        self.insert(game, &args)
+    }
+
+    pub fn args(&self, node: NodeId) -> Cow<'_, [Value]> {
+        let table = &self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => Cow::Owned(dense_args(table.dense.arity, node.index)),
+            Some(i) => Cow::Borrowed(&table.args[i as usize]),
+        }
+    }
+
+    /// The arguments of `node` as integers, into `out`, if they all are.
+    pub fn int_args(&self, node: NodeId, out: &mut Vec<i64>) -> bool {
+        out.clear();
+        let table = &self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None if table.dense.arity == 1 => out.push(node.index as i64),
+            None => out.extend(dense_args(2, node.index).iter().map(|v| match v {
+                Value::Int(n) => *n,
+                _ => unreachable!("dense arguments are integers"),
+            })),
+            Some(i) => {
+                for v in table.args[i as usize].iter() {
+                    let Value::Int(n) = v else { return false };
+                    out.push(*n);
+                }
+            }
+        }
+        true
+    }
+
+    #[inline]
     pub fn value(&self, node: NodeId) -> u64 {
-        self.games[node.game as usize].values[node.index as usize]
+        let table = &self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => table.dense.get(node.index),
+            Some(i) => table.values[i as usize],
+        }
     }
 
     pub fn set_value(&mut self, node: NodeId, value: u64) {
-        self.games[node.game as usize].values[node.index as usize] = value;
+        let table = &mut self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => table.dense.set(node.index, value),
+            Some(i) => table.values[i as usize] = value,
+        }
     }
 
     pub fn set_terminal(&mut self, node: NodeId) {
-        self.games[node.game as usize].terminal[node.index as usize] = true;
+        let table = &mut self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => {
+                table.dense.terminal.insert(node.index);
+            }
+            Some(i) => table.terminal[i as usize] = true,
+        }
     }
 
     /// True for a node known to have no moves (it plays like the empty position).
     pub fn is_terminal(&self, node: NodeId) -> bool {
-        self.games[node.game as usize].terminal[node.index as usize]
+        let table = &self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => table.dense.terminal.contains(&node.index),
+            Some(i) => table.terminal[i as usize],
+        }
+    }
+
+    /// Every node of `game` with its value slot: the dense ones by index,
+    /// then the others in the order they were made.
+    pub fn nodes(&self, game: GameId) -> impl Iterator<Item = (NodeId, u64)> + '_ {
+        let table = self.games.get(game as usize);
+        let dense = table.into_iter().flat_map(move |t| {
+            t.dense
+                .slots()
+                .map(move |(index, v)| (NodeId { game, index }, v))
+        });
+        let hashed = table.into_iter().flat_map(move |t| {
+            t.values.iter().enumerate().map(move |(i, v)| {
+                let index = DENSE_END + i as u32;
+                (NodeId { game, index }, *v)
+            })
+        });
+        dense.chain(hashed)
     }
 
     /// Positions memoized per game: (game, nodes, nodes with a known value).
     pub fn stats(&self) -> impl Iterator<Item = (GameId, usize, usize)> + '_ {
-        self.games.iter().enumerate().map(|(g, t)| {
-            let known = t.values.iter().filter(|v| **v < IN_PROGRESS).count();
-            (g as GameId, t.args.len(), known)
+        (0..self.games.len() as GameId).map(|g| {
+            let known = self.nodes(g).filter(|(_, v)| *v < ABSENT).count();
+            (g, self.games[g as usize].len(), known)
         })
     }
 
-    /// About how many bytes the nodes of `game` take: their argument lists,
-    /// the index entry, the value and the terminal flag.
+    /// About how many bytes the nodes of `game` take: the dense pages, and
+    /// for the others their argument lists, the index entry, the value and
+    /// the terminal flag.
     pub fn bytes(&self, game: GameId) -> usize {
         let Some(table) = self.games.get(game as usize) else {
             return 0;
@@ -127,7 +361,7 @@ impl Graph {
             .iter()
             .map(|a| 2 * size_of::<usize>() + a.len() * size_of::<Value>())
             .sum();
-        table.args.len() * per_node + args
+        table.dense.bytes() + table.args.len() * per_node + args
     }
 
     /// The games whose positions or game values appear in the arguments
@@ -213,7 +447,7 @@ fn run_rules(m: &mut Machine, node: NodeId, sink: &mut dyn MoveSink) -> RtResult
         return Err(stale_node(m, node, &game));
     }
     let mut frame = vec![Value::Int(0); game.slots];
-    frame[..game.arity].clone_from_slice(args);
+    frame[..game.arity].clone_from_slice(&args);
     let mut target = Vec::new();
     for rule in &game.moves {
         let mut ctx = Expansion {

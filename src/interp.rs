@@ -66,6 +66,23 @@ pub struct Machine {
     ticks: u32,
     /// Where `print(...)` writes.
     pub out: Box<dyn Write>,
+    /// Each game's compiled rules, with the rules they were compiled
+    /// from (see [`crate::kernel`]); `None` inside when they cannot be.
+    pub(crate) kernels: Vec<Option<Compiled>>,
+    /// Whether to run kernels at all (`--debug no-kernels` turns them off).
+    pub use_kernels: bool,
+    /// Buffers the kernels reuse from one position to the next.
+    pub(crate) scratch: Scratch,
+}
+
+/// A game's rules and their kernel, if they compile.
+pub(crate) type Compiled = (Rc<GameIr>, Option<Rc<crate::kernel::Kernel>>);
+
+/// Buffers reused by every kernel run.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    pub args: Vec<i64>,
+    pub marks: crate::kernel::Marks,
 }
 
 pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Diagnostic> {
@@ -135,6 +152,9 @@ impl Machine {
             deadline: None,
             ticks: 0,
             out,
+            kernels: Vec::new(),
+            use_kernels: true,
+            scratch: Scratch::default(),
         }
     }
 
@@ -144,7 +164,7 @@ impl Machine {
     }
 
     /// Stops the evaluation if Ctrl-C was pressed or time is up.
-    fn poll(&self) -> RtResult<()> {
+    pub(crate) fn poll(&self) -> RtResult<()> {
         if self.cancel.load(Ordering::Relaxed) {
             return Err(interrupted());
         }
@@ -860,7 +880,7 @@ fn overflow(span: Span) -> Box<Diagnostic> {
 }
 
 /// Integer arithmetic: checked, with Python's floor division and modulo.
-fn arith(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<i64> {
+pub(crate) fn arith(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<i64> {
     use BinOp::*;
     let by_zero = || error(span, "division by zero", "the right side is 0");
     let result = match op {

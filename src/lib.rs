@@ -35,6 +35,7 @@ pub mod eval;
 pub mod graph;
 pub mod interp;
 pub mod ir;
+pub mod kernel;
 pub mod lower;
 pub mod repl;
 pub mod sandbox;

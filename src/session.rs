@@ -181,15 +181,13 @@ impl Session {
     fn dump_graph(&mut self) {
         let m = &mut self.machine;
         let mut lines = Vec::new();
-        for (game, count, known) in m.graph.stats() {
+        for (game, count, known) in m.graph.stats().collect::<Vec<_>>() {
             lines.push(format!(
                 "# {}: {count} positions, {known} with known values",
                 m.defs.game_name(game)
             ));
-            for index in 0..count as u32 {
-                let node = crate::value::NodeId { game, index };
-                let value = m.graph.value(node);
-                let shown = if value < crate::graph::IN_PROGRESS {
+            for (node, value) in m.graph.nodes(game) {
+                let shown = if value < crate::graph::ABSENT {
                     value.to_string()
                 } else {
                     "?".into()

@@ -86,7 +86,7 @@ impl Machine {
 
     fn write_node(&self, node: NodeId, out: &mut String) {
         out.push_str(self.defs.game_name(node.game));
-        self.write_seq("(", ")", self.graph.args(node), out);
+        self.write_seq("(", ")", &self.graph.args(node), out);
     }
 
     fn write_position(&self, p: &Position, out: &mut String) {
@@ -101,7 +101,7 @@ impl Machine {
                 .defs
                 .game_name(x.game)
                 .cmp(self.defs.game_name(y.game))
-                .then_with(|| self.graph.args(*x).cmp(self.graph.args(*y))),
+                .then_with(|| self.graph.args(*x).cmp(&self.graph.args(*y))),
             (Component::Node(_), Component::Heap(_)) => std::cmp::Ordering::Less,
             (Component::Heap(_), Component::Node(_)) => std::cmp::Ordering::Greater,
             (Component::Heap(x), Component::Heap(y)) => x.cmp(y),
