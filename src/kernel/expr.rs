@@ -1,0 +1,402 @@
+//! Integer and boolean expressions over a frame of integer slots, compiled
+//! from the IR, and the linear forms that make the fast loops possible.
+
+use super::{Eval, Stop};
+use crate::builtins::Builtin;
+use crate::defs::Defs;
+use crate::interp::arith;
+use crate::ir::{Ir, IrKind, LetId, Slot};
+use crate::span::Span;
+use crate::syntax::ast::{BinOp, UnOp};
+use crate::value::Value;
+
+/// Slots read by a [`Lin`] must hold less than this in magnitude; the
+/// kernel checks parameters and binder values against it.
+pub const SLOT_LIMIT: i64 = 1 << 31;
+/// The most a [`Lin`] or any of its parts may weigh (see [`Lin`]).
+const WEIGHT_LIMIT: i64 = 1 << 30;
+
+/// `c + Σ coef · slot`, for an expression of `+`, `-` and products by
+/// constants. Its weight, `|c| + Σ |coef|`, and that of every part it was
+/// built from, is at most 2³⁰, so with slots below 2³¹ in magnitude no
+/// part of the expression can reach 2⁶¹: the interpreter, whatever order
+/// it adds in, never overflows, and neither does `eval`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lin {
+    pub c: i64,
+    pub terms: Vec<(Slot, i64)>,
+}
+
+impl Lin {
+    fn weight(&self) -> i64 {
+        self.terms
+            .iter()
+            .fold(self.c.abs(), |w, (_, k)| w.saturating_add(k.abs()))
+    }
+
+    /// `self + k * other`, if it weighs little enough.
+    fn plus(mut self, k: i64, other: &Lin) -> Option<Lin> {
+        self.c = self.c.checked_add(k.checked_mul(other.c)?)?;
+        for (slot, coef) in &other.terms {
+            let add = k.checked_mul(*coef)?;
+            match self.terms.iter_mut().find(|(s, _)| s == slot) {
+                Some((_, c)) => *c = c.checked_add(add)?,
+                None => self.terms.push((*slot, add)),
+            }
+        }
+        self.terms.retain(|(_, c)| *c != 0);
+        (self.weight() <= WEIGHT_LIMIT).then_some(self)
+    }
+
+    #[inline]
+    pub fn eval(&self, f: &[i64]) -> i64 {
+        self.terms
+            .iter()
+            .fold(self.c, |acc, (s, k)| acc + k * f[*s as usize])
+    }
+
+    /// The coefficient of `slot`.
+    pub fn coef(&self, slot: Slot) -> i64 {
+        self.terms
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map_or(0, |(_, k)| *k)
+    }
+
+    /// The value with `slot` taken as 0.
+    pub fn eval_without(&self, slot: Slot, f: &[i64]) -> i64 {
+        self.eval(f) - self.coef(slot) * f[slot as usize]
+    }
+
+    fn of(num: &Num) -> Option<Lin> {
+        let lin = match num {
+            Num::Const(c) => Lin {
+                c: *c,
+                terms: Vec::new(),
+            },
+            Num::Slot(s) => Lin {
+                c: 0,
+                terms: vec![(*s, 1)],
+            },
+            Num::Lin(l) => l.clone(),
+            Num::Neg(a) => Lin::default().plus(-1, &Lin::of(a)?)?,
+            Num::Bin(BinOp::Add, a, b) => Lin::of(a)?.plus(1, &Lin::of(b)?)?,
+            Num::Bin(BinOp::Sub, a, b) => Lin::of(a)?.plus(-1, &Lin::of(b)?)?,
+            Num::Bin(BinOp::Mul, a, b) => {
+                let (a, b) = (Lin::of(a)?, Lin::of(b)?);
+                match (a.terms.is_empty(), b.terms.is_empty()) {
+                    (true, _) => Lin::default().plus(a.c, &b)?,
+                    (_, true) => Lin::default().plus(b.c, &a)?,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        (lin.weight() <= WEIGHT_LIMIT).then_some(lin)
+    }
+}
+
+/// An integer expression over the frame's integer slots.
+#[derive(Debug)]
+pub enum Num {
+    Const(i64),
+    Slot(Slot),
+    /// A linear form: exact without checks (see [`Lin`]).
+    Lin(Lin),
+    /// A global constant, read when evaluated (it must hold an integer).
+    Global(LetId),
+    Neg(Box<Num>),
+    BitNot(Box<Num>),
+    Bin(BinOp, Box<Num>, Box<Num>),
+    If(Box<Cond>, Box<Num>, Box<Num>),
+    Extremum(bool, Vec<Num>),
+    Abs(Box<Num>),
+}
+
+/// A boolean expression over the frame's integer slots.
+#[derive(Debug)]
+pub enum Cond {
+    Const(bool),
+    Cmp(BinOp, Num, Num),
+    And(Box<Cond>, Box<Cond>),
+    Or(Box<Cond>, Box<Cond>),
+    Not(Box<Cond>),
+    If(Box<Cond>, Box<Cond>, Box<Cond>),
+}
+
+impl Num {
+    pub fn eval(&self, f: &[i64], defs: &Defs) -> Eval<i64> {
+        Ok(match self {
+            Num::Const(c) => *c,
+            Num::Slot(s) => f[*s as usize],
+            Num::Lin(l) => l.eval(f),
+            Num::Global(id) => match defs.lets[*id as usize].value {
+                Some(Value::Int(n)) => n,
+                _ => return Err(Stop::Bail),
+            },
+            Num::Neg(a) => a.eval(f, defs)?.checked_neg().ok_or(Stop::Bail)?,
+            Num::BitNot(a) => !a.eval(f, defs)?,
+            Num::Bin(op, a, b) => {
+                let (x, y) = (a.eval(f, defs)?, b.eval(f, defs)?);
+                arith(*op, x, y, Span::default()).map_err(|_| Stop::Bail)?
+            }
+            Num::If(c, a, b) => match c.eval(f, defs)? {
+                true => a.eval(f, defs)?,
+                false => b.eval(f, defs)?,
+            },
+            Num::Extremum(min, items) => {
+                let mut best = items[0].eval(f, defs)?;
+                for item in &items[1..] {
+                    let v = item.eval(f, defs)?;
+                    best = if *min { best.min(v) } else { best.max(v) };
+                }
+                best
+            }
+            Num::Abs(a) => a.eval(f, defs)?.checked_abs().ok_or(Stop::Bail)?,
+        })
+    }
+
+    /// Whether `slot` occurs in the expression.
+    pub fn uses(&self, slot: Slot) -> bool {
+        match self {
+            Num::Const(_) | Num::Global(_) => false,
+            Num::Slot(s) => *s == slot,
+            Num::Lin(l) => l.coef(slot) != 0,
+            Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) => a.uses(slot),
+            Num::Bin(_, a, b) => a.uses(slot) || b.uses(slot),
+            Num::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
+            Num::Extremum(_, items) => items.iter().any(|i| i.uses(slot)),
+        }
+    }
+
+    /// Whether evaluating can fail only by overflowing (which `eval`
+    /// detects, so the kernel bails) or by reading a global that is no
+    /// integer (likewise).
+    pub fn total(&self) -> bool {
+        match self {
+            Num::Const(_) | Num::Slot(_) | Num::Lin(_) | Num::Global(_) => true,
+            Num::Neg(a) | Num::BitNot(a) => a.total(),
+            Num::Bin(
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor,
+                a,
+                b,
+            ) => a.total() && b.total(),
+            _ => false,
+        }
+    }
+
+    /// The expression as a linear form, if it is one.
+    pub fn as_lin(&self) -> Option<Lin> {
+        match self {
+            Num::Lin(_) | Num::Const(_) | Num::Slot(_) => Lin::of(self),
+            _ => None,
+        }
+    }
+}
+
+impl Cond {
+    pub fn eval(&self, f: &[i64], defs: &Defs) -> Eval<bool> {
+        Ok(match self {
+            Cond::Const(b) => *b,
+            Cond::Cmp(op, a, b) => compare(*op, a.eval(f, defs)?, b.eval(f, defs)?),
+            Cond::And(a, b) => a.eval(f, defs)? && b.eval(f, defs)?,
+            Cond::Or(a, b) => a.eval(f, defs)? || b.eval(f, defs)?,
+            Cond::Not(a) => !a.eval(f, defs)?,
+            Cond::If(c, a, b) => match c.eval(f, defs)? {
+                true => a.eval(f, defs)?,
+                false => b.eval(f, defs)?,
+            },
+        })
+    }
+
+    pub fn uses(&self, slot: Slot) -> bool {
+        match self {
+            Cond::Const(_) => false,
+            Cond::Cmp(_, a, b) => a.uses(slot) || b.uses(slot),
+            Cond::And(a, b) | Cond::Or(a, b) => a.uses(slot) || b.uses(slot),
+            Cond::Not(a) => a.uses(slot),
+            Cond::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
+        }
+    }
+
+    /// Whether it can fail only as [`Num::total`] says.
+    pub fn total(&self) -> bool {
+        match self {
+            Cond::Const(_) => true,
+            Cond::Cmp(_, a, b) => a.total() && b.total(),
+            Cond::And(a, b) | Cond::Or(a, b) => a.total() && b.total(),
+            Cond::Not(a) => a.total(),
+            Cond::If(c, a, b) => c.total() && a.total() && b.total(),
+        }
+    }
+
+    /// A comparison of two linear forms, as `a - b  op  0`.
+    pub fn as_linear(&self) -> Option<(BinOp, Lin)> {
+        match self {
+            Cond::Cmp(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq), a, b) => {
+                Some((*op, a.as_lin()?.plus(-1, &b.as_lin()?)?))
+            }
+            _ => None,
+        }
+    }
+}
+
+pub fn compare(op: BinOp, x: i64, y: i64) -> bool {
+    match op {
+        BinOp::Eq => x == y,
+        BinOp::Ne => x != y,
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        _ => x >= y,
+    }
+}
+
+/// Splits a guard at its top-level `and`s (chained comparisons too).
+pub fn conjuncts(ir: &Ir, out: &mut Vec<Cond>) -> Option<()> {
+    match &ir.kind {
+        IrKind::Binary(BinOp::And, a, b) => {
+            conjuncts(a, out)?;
+            conjuncts(b, out)
+        }
+        IrKind::Chain(operands, ops) => {
+            for (i, op) in ops.iter().enumerate() {
+                out.push(comparison(*op, &operands[i], &operands[i + 1])?);
+            }
+            Some(())
+        }
+        _ => {
+            out.push(cond(ir)?);
+            Some(())
+        }
+    }
+}
+
+/// The integer expression `ir`, as a linear form when it is one.
+pub fn num(ir: &Ir) -> Option<Num> {
+    let n = tree(ir)?;
+    Some(match Lin::of(&n) {
+        Some(lin) if !matches!(n, Num::Const(_) | Num::Slot(_)) => Num::Lin(lin),
+        _ => n,
+    })
+}
+
+fn tree(ir: &Ir) -> Option<Num> {
+    Some(match &ir.kind {
+        IrKind::Const(Value::Int(n)) => Num::Const(*n),
+        IrKind::Local(slot) => Num::Slot(*slot),
+        IrKind::Global(id) => Num::Global(*id),
+        IrKind::Unary(UnOp::Neg, a) => Num::Neg(Box::new(num(a)?)),
+        IrKind::Unary(UnOp::BitNot, a) => Num::BitNot(Box::new(num(a)?)),
+        IrKind::Binary(
+            op @ (BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::Div
+            | BinOp::Rem
+            | BinOp::Pow
+            | BinOp::Shl
+            | BinOp::Shr
+            | BinOp::BitAnd
+            | BinOp::BitOr
+            | BinOp::BitXor),
+            a,
+            b,
+        ) => Num::Bin(*op, Box::new(num(a)?), Box::new(num(b)?)),
+        IrKind::If(c, a, b) => Num::If(Box::new(cond(c)?), Box::new(num(a)?), Box::new(num(b)?)),
+        IrKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() >= 2 => {
+            Num::Extremum(
+                *b == Builtin::Min,
+                args.iter().map(num).collect::<Option<_>>()?,
+            )
+        }
+        IrKind::CallBuiltin(Builtin::Abs, args) if args.len() == 1 => {
+            Num::Abs(Box::new(num(&args[0])?))
+        }
+        _ => return None,
+    })
+}
+
+fn cond(ir: &Ir) -> Option<Cond> {
+    Some(match &ir.kind {
+        IrKind::Const(Value::Bool(b)) => Cond::Const(*b),
+        IrKind::Binary(BinOp::And, a, b) => Cond::And(Box::new(cond(a)?), Box::new(cond(b)?)),
+        IrKind::Binary(BinOp::Or, a, b) => Cond::Or(Box::new(cond(a)?), Box::new(cond(b)?)),
+        IrKind::Unary(UnOp::Not, a) => Cond::Not(Box::new(cond(a)?)),
+        IrKind::Binary(op, a, b) => comparison(*op, a, b)?,
+        IrKind::Chain(operands, ops) => {
+            let mut parts = ops
+                .iter()
+                .enumerate()
+                .map(|(i, op)| comparison(*op, &operands[i], &operands[i + 1]));
+            let first = parts.next()??;
+            parts.try_fold(first, |acc, c| Some(Cond::And(Box::new(acc), Box::new(c?))))?
+        }
+        IrKind::If(c, a, b) => Cond::If(Box::new(cond(c)?), Box::new(cond(a)?), Box::new(cond(b)?)),
+        _ => return None,
+    })
+}
+
+fn comparison(op: BinOp, a: &Ir, b: &Ir) -> Option<Cond> {
+    match op {
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            Some(Cond::Cmp(op, num(a)?, num(b)?))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lin(c: i64, terms: &[(Slot, i64)]) -> Num {
+        Num::Lin(Lin {
+            c,
+            terms: terms.to_vec(),
+        })
+    }
+
+    #[test]
+    fn sums_and_constant_products_are_linear() {
+        // n - k - a with n, k, a in slots 0, 1, 2
+        let n = Num::Bin(
+            BinOp::Sub,
+            Box::new(Num::Bin(
+                BinOp::Sub,
+                Box::new(Num::Slot(0)),
+                Box::new(Num::Slot(1)),
+            )),
+            Box::new(Num::Slot(2)),
+        );
+        let l = Lin::of(&n).unwrap();
+        assert_eq!(l.eval(&[10, 2, 3]), 5);
+        assert_eq!((l.coef(2), l.eval_without(2, &[10, 2, 3])), (-1, 8));
+        let twice = Num::Bin(
+            BinOp::Mul,
+            Box::new(Num::Const(2)),
+            Box::new(lin(1, &[(0, 3)])),
+        );
+        assert_eq!(
+            Lin::of(&twice).unwrap(),
+            Lin {
+                c: 2,
+                terms: vec![(0, 6)]
+            }
+        );
+    }
+
+    #[test]
+    fn products_of_slots_and_heavy_forms_are_not_linear() {
+        let square = Num::Bin(BinOp::Mul, Box::new(Num::Slot(0)), Box::new(Num::Slot(0)));
+        assert_eq!(Lin::of(&square), None);
+        let heavy = Num::Bin(
+            BinOp::Mul,
+            Box::new(Num::Const(1 << 31)),
+            Box::new(Num::Slot(0)),
+        );
+        assert_eq!(Lin::of(&heavy), None, "would overflow with slots near 2^31");
+        let cancel = Num::Bin(BinOp::Sub, Box::new(Num::Slot(0)), Box::new(Num::Slot(0)));
+        assert_eq!(Lin::of(&cancel).unwrap(), Lin::default());
+    }
+}

@@ -1,0 +1,312 @@
+//! Phase 4b: the rules of integer games compiled to loops over machine
+//! integers. A game qualifies when every move's binders range over
+//! integer ranges or integer lists, and its guards and targets are
+//! integer arithmetic, comparisons and game applications: the common shape
+//! of heap, row and board games. [`compile`] is the entry point; the
+//! evaluator runs the result with [`Kernel::mex`] and falls back to the
+//! interpreter ([`crate::graph::expand`]) whenever the kernel bails.
+//!
+//! The kernel never reports a user's error. Anything unusual (a division
+//! by zero, an overflow, a negative heap, a cycle, a position that would
+//! exceed `--max-states`) makes it bail, and the interpreter, which runs
+//! the rules in their written order, then reports exactly what it always
+//! reports. So the kernel only has to agree with the interpreter on rules
+//! that run cleanly: it must produce the same options.
+//!
+//! The speed comes from the innermost binder. With the outer binders
+//! fixed, a target argument like `n - k - a` is affine in the innermost
+//! binder `a`, so it is computed as `base + step * a` without walking an
+//! expression; guard conditions that are affine comparisons, such as
+//! `2 * a < n`, narrow the binder's range instead of being tested per
+//! option; and the options' values are read from the graph's dense arrays
+//! by index.
+
+mod expr;
+mod plan;
+mod run;
+
+use crate::defs::Defs;
+use crate::graph::Graph;
+use crate::ir::{GameIr, Ir, IrKind, LetId, PatIr, Slot, TargetIr, TermIr};
+use crate::syntax::ast::BinOp;
+use crate::value::{GameId, Value};
+use expr::{Cond, Lin, Num, conjuncts, num};
+use std::rc::Rc;
+
+/// Why a kernel stopped without a value.
+#[derive(Debug, PartialEq)]
+pub enum Stop {
+    /// Let the interpreter expand this position instead.
+    Bail,
+    /// An option's position has no value yet: evaluate it, then ask again.
+    Missing(GameId, Vec<Value>),
+}
+
+type Eval<T> = Result<T, Stop>;
+
+/// Where a binder's values come from.
+#[derive(Debug)]
+enum Domain {
+    /// `lo..hi`, or `lo..=hi` when `inclusive`.
+    Range(Num, Num, bool),
+    /// A list written out, as in `k in [1, 3, n]`.
+    Items(Vec<Num>),
+    /// A global constant holding integers: a list, tuple, set or range.
+    Global(LetId),
+}
+
+#[derive(Debug)]
+enum Term {
+    Node(GameId, Vec<Num>),
+    Heap(Num),
+}
+
+/// How one of the leading conjuncts of a guard narrows the innermost
+/// binder `x`.
+#[derive(Debug)]
+enum Narrow {
+    /// It does not mention `x`: tested once.
+    Once,
+    /// `d  op  0` with `d` linear: cuts a range to an interval, or filters
+    /// a list.
+    Linear(BinOp, Lin),
+}
+
+/// A node term of the fast loop: the game and its arguments as linear
+/// forms.
+#[derive(Debug)]
+struct LinearNode {
+    game: GameId,
+    args: Vec<Lin>,
+}
+
+#[derive(Debug)]
+struct Move {
+    /// Each binder's slot and domain, outermost first.
+    binders: Vec<(Slot, Domain)>,
+    /// The guard's conjuncts, in the order they are tested.
+    guard: Vec<Cond>,
+    /// How the leading conjuncts narrow the innermost binder.
+    narrow: Vec<Narrow>,
+    terms: Vec<Term>,
+    /// The node terms, when all are linear with one or two arguments, and
+    /// the heaps, when none mentions the innermost binder.
+    fast: Option<(Vec<LinearNode>, Vec<Num>)>,
+}
+
+/// A game's rules compiled to integer loops.
+#[derive(Debug)]
+pub struct Kernel {
+    /// The rules compiled, to notice a redefinition.
+    pub rules: Rc<GameIr>,
+    slots: usize,
+    moves: Vec<Move>,
+    /// Every game the targets apply, with the number of arguments given:
+    /// a game redefined with another arity since is the interpreter's to
+    /// report.
+    targets: Vec<(GameId, usize)>,
+}
+
+/// Compiles `game`'s rules, or says `None` when some part of them is not
+/// integer arithmetic the kernel knows.
+pub fn compile(game: &Rc<GameIr>) -> Option<Kernel> {
+    let moves: Vec<Move> = game.moves.iter().map(compile_move).collect::<Option<_>>()?;
+    let mut targets: Vec<(GameId, usize)> = moves
+        .iter()
+        .flat_map(|m| &m.terms)
+        .filter_map(|t| match t {
+            Term::Node(game, args) => Some((*game, args.len())),
+            Term::Heap(_) => None,
+        })
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    Some(Kernel {
+        rules: game.clone(),
+        slots: game.slots,
+        moves,
+        targets,
+    })
+}
+
+fn compile_move(rule: &crate::ir::MoveIr) -> Option<Move> {
+    let binders = rule
+        .binders
+        .iter()
+        .map(|(pattern, domain)| match pattern {
+            PatIr::Slot(slot) => Some((*slot, domain_of(domain)?)),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let mut guard = Vec::new();
+    if let Some(g) = &rule.guard {
+        conjuncts(g, &mut guard)?;
+    }
+    let TargetIr::Terms(terms) = &rule.target else {
+        return None;
+    };
+    let terms: Vec<Term> = terms
+        .iter()
+        .map(|t| match t {
+            TermIr::Node(game, args, _) => Some(Term::Node(
+                *game,
+                args.iter().map(num).collect::<Option<_>>()?,
+            )),
+            TermIr::Heap(k) => Some(Term::Heap(num(k)?)),
+        })
+        .collect::<Option<_>>()?;
+    let x = binders.last().map(|(slot, _)| *slot);
+    Some(Move {
+        narrow: x.map_or_else(Vec::new, |x| narrowing(&guard, x)),
+        fast: x.and_then(|x| fast_terms(&terms, x)),
+        binders,
+        guard,
+        terms,
+    })
+}
+
+/// The leading conjuncts that can narrow `x`: ones that do not mention it,
+/// and linear comparisons. The first other conjunct ends them, for the
+/// ones after it are only tested where it holds (and it may fail).
+fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
+    guard
+        .iter()
+        .map_while(|c| match c.as_linear() {
+            _ if !c.uses(x) => Some(Narrow::Once),
+            Some((op, d)) => Some(Narrow::Linear(op, d)),
+            None => None,
+        })
+        .collect()
+}
+
+fn fast_terms(terms: &[Term], x: Slot) -> Option<(Vec<LinearNode>, Vec<Num>)> {
+    let mut nodes = Vec::new();
+    let mut heaps = Vec::new();
+    for term in terms {
+        match term {
+            Term::Node(game, args) if (1..=2).contains(&args.len()) => nodes.push(LinearNode {
+                game: *game,
+                args: args.iter().map(Num::as_lin).collect::<Option<_>>()?,
+            }),
+            Term::Heap(k) if !k.uses(x) => heaps.push(Num::Lin(k.as_lin()?)),
+            _ => return None,
+        }
+    }
+    (nodes.len() <= plan::PLAN_NODES).then_some((nodes, heaps))
+}
+
+fn domain_of(ir: &Ir) -> Option<Domain> {
+    Some(match &ir.kind {
+        IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
+            Domain::Range(num(lo)?, num(hi)?, *op == BinOp::RangeIncl)
+        }
+        IrKind::List(items) | IrKind::Tuple(items) => {
+            Domain::Items(items.iter().map(num).collect::<Option<_>>()?)
+        }
+        IrKind::Global(id) => Domain::Global(*id),
+        _ => return None,
+    })
+}
+
+/// The reusable marks of the mex: `marks[v] == stamp` when an option of
+/// the position being evaluated has value `v`.
+#[derive(Default)]
+pub struct Marks {
+    marks: Vec<u32>,
+    stamp: u32,
+    /// Values too large for `marks` when they were seen.
+    large: Vec<u64>,
+    count: usize,
+    /// The frame of integer slots, kept between runs.
+    frame: Vec<i64>,
+    /// The first option found without a value. The run goes on after it,
+    /// looking for an option on the search path (a cycle), as the
+    /// interpreter looks for one before it descends anywhere.
+    missing: Option<(GameId, Vec<Value>)>,
+    /// The integers of the globals used as binder domains, converted once
+    /// for each value they hold.
+    lists: Vec<(LetId, Value, run::Values)>,
+}
+
+impl Marks {
+    fn start(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+        self.large.clear();
+        self.count = 0;
+        self.missing = None;
+        if self.marks.is_empty() {
+            self.marks.resize(1024, 0);
+        }
+    }
+
+    #[inline]
+    fn mark(&mut self, v: u64) {
+        self.count += 1;
+        match self.marks.get_mut(v as usize) {
+            Some(m) => *m = self.stamp,
+            None => self.large.push(v),
+        }
+    }
+
+    /// The smallest value not marked since `start`.
+    fn mex(&mut self) -> u64 {
+        // The mex is at most the number of options.
+        if self.marks.len() <= self.count {
+            self.marks.resize(self.count + 1, 0);
+            let len = self.marks.len() as u64;
+            for v in self.large.iter().filter(|v| **v < len) {
+                self.marks[*v as usize] = self.stamp;
+            }
+        }
+        (0..).find(|&v| self.marks[v] != self.stamp).unwrap() as u64
+    }
+}
+
+/// How many options the kernel makes between looks at the clock.
+const POLL_EVERY: usize = 1 << 16;
+
+/// The result of a kernel run: the position's value and its number of
+/// options.
+pub type Found = (u64, usize);
+
+impl Kernel {
+    /// The value of the position with integer arguments `args`, if every
+    /// option's value is known; else which option to evaluate first.
+    /// `poll` is called every so often and may stop the run.
+    pub fn mex(
+        &self,
+        defs: &Defs,
+        graph: &Graph,
+        args: &[i64],
+        marks: &mut Marks,
+        poll: &mut dyn FnMut() -> bool,
+    ) -> Result<Found, Stop> {
+        let arity = |g: GameId| defs.game(g).map(|g| g.arity);
+        if args.len() != self.rules.arity
+            || self.targets.iter().any(|(g, n)| arity(*g) != Some(*n))
+            || args.iter().any(|a| a.abs() >= expr::SLOT_LIMIT)
+        {
+            return Err(Stop::Bail);
+        }
+        let mut frame = std::mem::take(&mut marks.frame);
+        frame.clear();
+        frame.resize(self.slots.max(args.len()), 0);
+        frame[..args.len()].copy_from_slice(args);
+        marks.start();
+        let mut run = run::Run::new(defs, graph, marks, poll);
+        let result = self
+            .moves
+            .iter()
+            .try_for_each(|rule| run.binders(rule, 0, &mut frame));
+        marks.frame = frame;
+        result?;
+        match marks.missing.take() {
+            Some((game, args)) => Err(Stop::Missing(game, args)),
+            None => Ok((marks.mex(), marks.count)),
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! The fast loop: every node term's arguments linear in the innermost
+//! binder and dense at both ends of its values, so everywhere between;
+//! nothing on the way can fail. The options' values are read from the
+//! graph's dense pages by index.
+
+use super::expr::{Lin, Num};
+use super::run::{Run, Values};
+use super::{Eval, LinearNode, Marks, POLL_EVERY, Stop};
+use crate::graph::{ABSENT, Dense, Graph, IN_PROGRESS, dense1, dense2};
+use crate::ir::Slot;
+use crate::value::{GameId, Value};
+
+/// The most node terms the fast loop takes; a target with more goes
+/// through the general loop.
+pub const PLAN_NODES: usize = 4;
+
+/// A node term of the fast loop: its game, its dense table, its arity,
+/// and per argument `(value at x = lo, step)`.
+type PlanNode<'g> = (GameId, &'g Dense, usize, [(i64, i64); 2]);
+
+pub struct Plan<'g> {
+    nodes: [Option<PlanNode<'g>>; PLAN_NODES],
+    heaps: u64,
+    lo: i64,
+}
+
+impl<'g> Plan<'g> {
+    /// The plan for `x` over `values`, if every node term is dense at both
+    /// ends (else the general loop, which also reads positions that are
+    /// not dense, makes the options).
+    pub fn new(
+        nodes: &[LinearNode],
+        heaps: &[Num],
+        x: Slot,
+        values: &Values,
+        f: &mut [i64],
+        run: &Run<'g>,
+    ) -> Eval<Option<Plan<'g>>> {
+        let (lo, hi) = values.bounds();
+        let mut plan = Plan {
+            nodes: [None; PLAN_NODES],
+            heaps: 0,
+            lo,
+        };
+        for k in heaps {
+            plan.heaps ^= u64::try_from(k.eval(f, run.defs)?).map_err(|_| Stop::Bail)?;
+        }
+        for (slot, node) in plan.nodes.iter_mut().zip(nodes) {
+            let arity = node.args.len();
+            let Some(dense) = run.graph.dense(node.game).filter(|d| d.arity() == arity) else {
+                return Ok(None);
+            };
+            let mut lines = [(0, 0); 2];
+            for (line, arg) in lines.iter_mut().zip(&node.args) {
+                match line_of(arg, x, (lo, hi), arity, f) {
+                    Some(l) => *line = l,
+                    None => return Ok(None),
+                }
+            }
+            *slot = Some((node.game, dense, arity, lines));
+        }
+        Ok(Some(plan))
+    }
+
+    /// Marks the value of every option, for `x` over `values`, looking at
+    /// the clock between blocks.
+    pub fn run(
+        &self,
+        values: &Values,
+        marks: &mut Marks,
+        poll: &mut dyn FnMut() -> bool,
+    ) -> Eval<()> {
+        let (lo, hi) = match values {
+            Values::Range(lo, hi) => (*lo, *hi),
+            Values::List { sorted, .. } => return self.list(values, *sorted, marks),
+        };
+        let linear = self.nodes.iter().flatten().all(|n| n.2 == 1);
+        let mut from = lo;
+        while from < hi {
+            let to = match linear {
+                true => self.block(from, hi, marks)?,
+                false => {
+                    let to = from.saturating_add(POLL_EVERY as i64).min(hi);
+                    (from..to).try_for_each(|k| self.option(k, marks))?;
+                    to
+                }
+            };
+            from = to;
+            if from < hi && poll() {
+                return Err(Stop::Bail);
+            }
+        }
+        Ok(())
+    }
+
+    /// The options for `x` from `from` on, as far as every node's index
+    /// stays in one page of its table (and a block at most): there the
+    /// values are read from slices, at `offset + step * u`. Returns where
+    /// it stopped.
+    fn block(&self, from: i64, hi: i64, marks: &mut Marks) -> Eval<i64> {
+        let t0 = from - self.lo;
+        let mut len = (hi - from).min(POLL_EVERY as i64);
+        let mut runs: [(&[u64], i64, i64); PLAN_NODES] = [(&[], 0, 0); PLAN_NODES];
+        let nodes = self.nodes.iter().flatten().count();
+        for (run, (_, dense, _, lines)) in runs.iter_mut().zip(self.nodes.iter().flatten()) {
+            let (first, step) = lines[0];
+            let (page, offset) = dense.page_of((first + step * t0) as u32);
+            let room = match step {
+                0 => len,
+                s if s > 0 => (Dense::PAGE as i64 - 1 - offset as i64) / s + 1,
+                s => offset as i64 / -s + 1,
+            };
+            len = len.min(room);
+            *run = (page, offset as i64, step);
+        }
+        let read = |(page, offset, step): (&[u64], i64, i64), u: i64| {
+            page.get((offset + step * u) as usize)
+                .copied()
+                .unwrap_or(ABSENT)
+        };
+        let slow = |u: i64, marks: &mut Marks| self.option(from + u, marks);
+        match nodes {
+            1 => {
+                let r = runs[0];
+                for u in 0..len {
+                    match read(r, u) {
+                        v if v < ABSENT => marks.mark(v ^ self.heaps),
+                        _ => slow(u, marks)?,
+                    }
+                }
+            }
+            2 => {
+                let (r, q) = (runs[0], runs[1]);
+                for u in 0..len {
+                    let (a, b) = (read(r, u), read(q, u));
+                    if a < ABSENT && b < ABSENT {
+                        marks.mark(a ^ b ^ self.heaps);
+                    } else {
+                        slow(u, marks)?;
+                    }
+                }
+            }
+            _ => (0..len).try_for_each(|u| slow(u, marks))?,
+        }
+        Ok(from + len)
+    }
+
+    /// The options for the items of a list.
+    fn list(&self, values: &Values, sorted: bool, marks: &mut Marks) -> Eval<()> {
+        let items = values.items();
+        match (&self.nodes, sorted) {
+            // One dense node with one argument: the common subtraction game.
+            ([Some((_, dense, 1, lines)), None, ..], true) => {
+                let (first, step) = lines[0];
+                for k in items {
+                    match dense.get((first + step * (k - self.lo)) as u32) {
+                        v if v < ABSENT => marks.mark(v ^ self.heaps),
+                        _ => self.option(*k, marks)?,
+                    }
+                }
+                Ok(())
+            }
+            _ => items
+                .iter()
+                .filter(|k| values.holds(**k))
+                .try_for_each(|k| self.option(*k, marks)),
+        }
+    }
+
+    /// The option for `x = k`.
+    #[inline]
+    fn option(&self, k: i64, marks: &mut Marks) -> Eval<()> {
+        let t = k - self.lo;
+        let (mut value, mut complete) = (self.heaps, true);
+        for (game, dense, arity, lines) in self.nodes.iter().flatten() {
+            let at = |(first, step): (i64, i64)| first + step * t;
+            let (a, b) = (at(lines[0]), at(lines[1]));
+            let z = match arity {
+                1 => a as u32,
+                _ => (if a >= b { a * a + a + b } else { b * b + a }) as u32,
+            };
+            match dense.get(z) {
+                v if v < ABSENT => value ^= v,
+                v => {
+                    // Looked at all the same, as in `Run::each`.
+                    marks.known(v, *game, &[a, b][..*arity])?;
+                    complete = false;
+                }
+            }
+        }
+        if complete {
+            marks.mark(value);
+        }
+        Ok(())
+    }
+}
+
+/// `(a(lo), step)` with `a(x) = a(lo) + step * (x - lo)`, when `a` is a
+/// dense argument for a game of `arity` at `x = lo` and at `x = hi`.
+fn line_of(a: &Lin, x: Slot, (lo, hi): (i64, i64), arity: usize, f: &[i64]) -> Option<(i64, i64)> {
+    let (base, step) = (a.eval_without(x, f), a.coef(x));
+    let (first, last) = (base + step * lo, base + step * hi);
+    let dense = |v: i64| match arity {
+        1 => dense1(v).is_some(),
+        _ => dense2(v, 0).is_some(),
+    };
+    (dense(first) && dense(last)).then_some((first, step))
+}
+
+/// The value slot of `game(args)`, read densely when the arguments allow it.
+pub fn node_value(graph: &Graph, game: GameId, args: &[i64]) -> u64 {
+    let dense = graph.dense(game);
+    let z = match args {
+        [n] => dense1(*n),
+        [a, b] => dense2(*a, *b),
+        _ => None,
+    };
+    match (dense, z) {
+        (Some(d), Some(z)) if d.arity() == args.len() => d.get(z),
+        _ => {
+            let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
+            match graph.find(game, &values) {
+                Some(node) => graph.value(node),
+                None => ABSENT,
+            }
+        }
+    }
+}
+
+impl Marks {
+    /// The value in a slot, if known. An option on the search path stops
+    /// the run; the first without a value is remembered.
+    #[cold]
+    pub fn known(&mut self, v: u64, game: GameId, args: &[i64]) -> Eval<Option<u64>> {
+        match v {
+            v if v < ABSENT => Ok(Some(v)),
+            IN_PROGRESS => Err(Stop::Bail),
+            _ => {
+                if self.missing.is_none() {
+                    let args = args.iter().map(|n| Value::Int(*n)).collect();
+                    self.missing = Some((game, args));
+                }
+                Ok(None)
+            }
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! Running a kernel over one position: the binders' loops, the narrowing
+//! of the innermost one, and the general loop for what the fast one
+//! ([`super::plan`]) does not take.
+
+use super::expr::{Cond, SLOT_LIMIT};
+use super::plan::{Plan, node_value};
+use super::{Domain, Eval, Marks, Move, Narrow, POLL_EVERY, Stop, Term};
+use crate::defs::Defs;
+use crate::graph::Graph;
+use crate::ir::LetId;
+use crate::syntax::ast::BinOp;
+use crate::value::Value;
+use std::rc::Rc;
+
+/// The values of a binder's domain, every one below [`SLOT_LIMIT`] in
+/// magnitude.
+#[derive(Clone)]
+pub enum Values {
+    /// `lo..hi`.
+    Range(i64, i64),
+    /// The items of a list in the window `lo..=hi` (the smallest and
+    /// largest item, until a guard narrows it).
+    List {
+        items: Rc<[i64]>,
+        sorted: bool,
+        lo: i64,
+        hi: i64,
+    },
+}
+
+impl Values {
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Values::Range(lo, hi) => hi <= lo,
+            Values::List { items, lo, hi, .. } => items.is_empty() || hi < lo,
+        }
+    }
+
+    fn first(&self) -> i64 {
+        match self {
+            Values::Range(lo, _) => *lo,
+            Values::List { items, .. } => items[0],
+        }
+    }
+
+    /// The window: every value is in `lo..=hi` (for a non-empty domain).
+    pub fn bounds(&self) -> (i64, i64) {
+        match self {
+            Values::Range(lo, hi) => (*lo, hi - 1),
+            Values::List { lo, hi, .. } => (*lo, *hi),
+        }
+    }
+
+    /// Narrows the window to the offsets `from..to` from its start.
+    fn narrow(&mut self, (from, to): (i64, i64)) {
+        match self {
+            Values::Range(lo, hi) => (*lo, *hi) = (*lo + from, *lo + to),
+            Values::List { lo, hi, .. } => (*lo, *hi) = (*lo + from, *lo + to - 1),
+        }
+    }
+
+    /// Calls `each` on every value, in order.
+    pub fn try_each(&self, mut each: impl FnMut(i64) -> Eval<()>) -> Eval<()> {
+        match self {
+            Values::Range(lo, hi) => (*lo..*hi).try_for_each(each),
+            Values::List { .. } => self.items().iter().try_for_each(|k| match self.holds(*k) {
+                true => each(*k),
+                false => Ok(()),
+            }),
+        }
+    }
+
+    /// The items of a list, as few as the window allows: a sorted list is
+    /// cut to the window, any other is left to [`Values::holds`].
+    pub fn items(&self) -> &[i64] {
+        match self {
+            Values::Range(..) => &[],
+            Values::List {
+                items,
+                sorted: true,
+                lo,
+                hi,
+            } => {
+                let from = items.partition_point(|k| k < lo);
+                let to = items.partition_point(|k| k <= hi);
+                &items[from..to.max(from)]
+            }
+            Values::List { items, .. } => items,
+        }
+    }
+
+    /// Whether `k`, an item of the list, is in the window.
+    #[inline]
+    pub fn holds(&self, k: i64) -> bool {
+        let (lo, hi) = self.bounds();
+        lo <= k && k <= hi
+    }
+
+    fn list(items: Vec<i64>) -> Eval<Values> {
+        let lo = items.iter().copied().min().unwrap_or(0);
+        let hi = items.iter().copied().max().unwrap_or(0);
+        if lo <= -SLOT_LIMIT || hi >= SLOT_LIMIT {
+            return Err(Stop::Bail);
+        }
+        Ok(Values::List {
+            sorted: items.is_sorted(),
+            items: items.into(),
+            lo,
+            hi,
+        })
+    }
+}
+
+/// One run of a kernel over one position.
+pub struct Run<'a> {
+    pub defs: &'a Defs,
+    pub graph: &'a Graph,
+    marks: &'a mut Marks,
+    poll: &'a mut dyn FnMut() -> bool,
+    /// Combinations of binder values tried, to look at the clock.
+    steps: usize,
+}
+
+impl<'a> Run<'a> {
+    pub fn new(
+        defs: &'a Defs,
+        graph: &'a Graph,
+        marks: &'a mut Marks,
+        poll: &'a mut dyn FnMut() -> bool,
+    ) -> Run<'a> {
+        Run {
+            defs,
+            graph,
+            marks,
+            poll,
+            steps: 0,
+        }
+    }
+
+    /// Counts a step, and every so often asks `poll` whether to stop.
+    fn tick(&mut self) -> Eval<()> {
+        self.steps += 1;
+        if self.steps.is_multiple_of(POLL_EVERY) && (self.poll)() {
+            return Err(Stop::Bail);
+        }
+        Ok(())
+    }
+
+    pub fn binders(&mut self, rule: &Move, i: usize, f: &mut [i64]) -> Eval<()> {
+        self.tick()?;
+        match rule.binders.len() {
+            0 => return self.each(rule, &rule.guard, f),
+            n if i + 1 == n => return self.innermost(rule, f),
+            _ => {}
+        }
+        let (slot, domain) = &rule.binders[i];
+        self.values(domain, f)?.try_each(|k| {
+            f[*slot as usize] = k;
+            self.binders(rule, i + 1, f)
+        })
+    }
+
+    fn values(&mut self, domain: &Domain, f: &[i64]) -> Eval<Values> {
+        let values = match domain {
+            Domain::Range(lo, hi, inclusive) => {
+                let (lo, hi) = (lo.eval(f, self.defs)?, hi.eval(f, self.defs)?);
+                let hi = if *inclusive {
+                    hi.checked_add(1).ok_or(Stop::Bail)?
+                } else {
+                    hi
+                };
+                Values::Range(lo, hi)
+            }
+            Domain::Items(items) => Values::list(
+                items
+                    .iter()
+                    .map(|n| n.eval(f, self.defs))
+                    .collect::<Eval<_>>()?,
+            )?,
+            Domain::Global(id) => self.global(*id)?,
+        };
+        match values {
+            Values::Range(lo, hi) if lo < hi && (lo <= -SLOT_LIMIT || hi > SLOT_LIMIT) => {
+                Err(Stop::Bail)
+            }
+            v => Ok(v),
+        }
+    }
+
+    /// The integers of a global, converted once per value the global takes.
+    fn global(&mut self, id: LetId) -> Eval<Values> {
+        let value = self.defs.lets[id as usize].value.as_ref();
+        let value = value.ok_or(Stop::Bail)?;
+        if let Value::Range(lo, hi) = value {
+            return Ok(Values::Range(*lo, *hi));
+        }
+        let cached = self
+            .marks
+            .lists
+            .iter()
+            .find(|(g, v, _)| *g == id && same(v, value));
+        if let Some((.., values)) = cached {
+            return Ok(values.clone());
+        }
+        let items = value.as_slice().ok_or(Stop::Bail)?;
+        let ints = items
+            .iter()
+            .map(|v| match v {
+                Value::Int(n) => Ok(*n),
+                _ => Err(Stop::Bail),
+            })
+            .collect::<Eval<Vec<_>>>()?;
+        let values = Values::list(ints)?;
+        self.marks.lists.retain(|(g, ..)| *g != id);
+        self.marks.lists.push((id, value.clone(), values.clone()));
+        Ok(values)
+    }
+
+    /// The innermost binder: the guard's leading conjuncts narrow it, then
+    /// the fast loop or the general one makes the options.
+    fn innermost(&mut self, rule: &Move, f: &mut [i64]) -> Eval<()> {
+        let (x, domain) = &rule.binders[rule.binders.len() - 1];
+        let x = *x as usize;
+        let mut values = self.values(domain, f)?;
+        let mut rest = rule.narrow.len();
+        for (i, narrow) in rule.narrow.iter().enumerate() {
+            if values.is_empty() {
+                return Ok(());
+            }
+            match narrow {
+                Narrow::Once => {
+                    // It holds for every value of x or for none.
+                    f[x] = values.first();
+                    match rule.guard[i].eval(f, self.defs) {
+                        Ok(true) => {}
+                        Ok(false) if rule.guard[i].total() => return Ok(()),
+                        _ => {
+                            rest = i;
+                            break;
+                        }
+                    }
+                }
+                Narrow::Linear(op, d) => {
+                    // d(k) = d0 + step * k over the window lo..=hi
+                    let (d0, step) = (d.eval_without(x as u32, f), d.coef(x as u32));
+                    let (lo, hi) = values.bounds();
+                    values.narrow(solve(*op, d0 + step * lo, step, hi - lo + 1));
+                }
+            }
+        }
+        if values.is_empty() {
+            return Ok(());
+        }
+        let guard = &rule.guard[rest..];
+        if guard.is_empty()
+            && let Some((nodes, heaps)) = &rule.fast
+            && let Some(plan) = Plan::new(nodes, heaps, x as u32, &values, f, self)?
+        {
+            return plan.run(&values, self.marks, self.poll);
+        }
+        values.try_each(|k| {
+            f[x] = k;
+            self.each(rule, guard, f)
+        })
+    }
+
+    /// One combination of binder values: the conjuncts of `guard` (those
+    /// of the rule's guard not used to narrow), then the option.
+    fn each(&mut self, rule: &Move, guard: &[Cond], f: &[i64]) -> Eval<()> {
+        self.tick()?;
+        for c in guard {
+            if !c.eval(f, self.defs)? {
+                return Ok(());
+            }
+        }
+        // Every term is looked at, even after one without a value: a later
+        // one may be on the search path.
+        let mut value = Some(0);
+        for term in &rule.terms {
+            let v = match term {
+                Term::Heap(k) => {
+                    Some(u64::try_from(k.eval(f, self.defs)?).map_err(|_| Stop::Bail)?)
+                }
+                Term::Node(game, args) => {
+                    let args: Vec<i64> = args
+                        .iter()
+                        .map(|a| a.eval(f, self.defs))
+                        .collect::<Eval<_>>()?;
+                    let v = node_value(self.graph, *game, &args);
+                    self.marks.known(v, *game, &args)?
+                }
+            };
+            value = value.zip(v).map(|(a, b)| a ^ b);
+        }
+        if let Some(value) = value {
+            self.marks.mark(value);
+        }
+        Ok(())
+    }
+}
+
+/// Whether two values of a global are the same value, not just equal.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
+        (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y),
+        (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
+        _ => false,
+    }
+}
+
+/// The offsets `t` in `[0, len)` with `d0 + step * t  op  0`: an interval.
+/// Every quantity is below 2⁶² in magnitude (see [`super::expr::Lin`]).
+pub fn solve(op: BinOp, d0: i64, step: i64, len: i64) -> (i64, i64) {
+    // d0 + step * t <= c, times `sign`: an interval of t.
+    let le = |sign: i64, c: i64| -> (i64, i64) {
+        let (d, s) = (sign * d0, sign * step);
+        match s.cmp(&0) {
+            std::cmp::Ordering::Equal if d <= c => (0, len),
+            std::cmp::Ordering::Equal => (0, 0),
+            std::cmp::Ordering::Greater => (0, ((c - d).div_euclid(s) + 1).clamp(0, len)),
+            // t >= (d - c) / -s, rounded up
+            std::cmp::Ordering::Less => ((d - c + (-s) - 1).div_euclid(-s).clamp(0, len), len),
+        }
+    };
+    let (a, b) = match op {
+        BinOp::Lt => le(1, -1),
+        BinOp::Le => le(1, 0),
+        BinOp::Gt => le(-1, -1),
+        BinOp::Ge => le(-1, 0),
+        _ => {
+            let ((a, b), (c, d)) = (le(1, 0), le(-1, 0));
+            (a.max(c), b.min(d))
+        }
+    };
+    (a, b.max(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::expr::compare;
+    use super::*;
+
+    /// The offsets, found one by one.
+    fn brute(op: BinOp, d0: i64, step: i64, len: i64) -> Vec<i64> {
+        (0..len).filter(|t| compare(op, d0 + step * t, 0)).collect()
+    }
+
+    #[test]
+    fn solve_finds_the_interval_of_a_linear_condition() {
+        use BinOp::*;
+        for op in [Lt, Le, Gt, Ge, Eq] {
+            for d0 in -7..=7 {
+                for step in -3..=3 {
+                    for len in 0..6 {
+                        let (a, b) = solve(op, d0, step, len);
+                        let found: Vec<i64> = (a..b).collect();
+                        assert_eq!(found, brute(op, d0, step, len), "{op:?} {d0} {step} {len}");
+                    }
+                }
+            }
+        }
+    }
+}
