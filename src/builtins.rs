@@ -114,7 +114,7 @@ impl Builtin {
 use crate::diag::Phase;
 use crate::interp::{Machine, RtResult, error};
 use crate::span::Span;
-use crate::value::{Position, Report, Value};
+use crate::value::{Position, Report, ReportText, Value};
 use std::rc::Rc;
 
 impl Machine {
@@ -365,6 +365,7 @@ impl Machine {
                 }
             }
         }
+        let text = ReportText::Ready(text);
         Ok(Value::Report(Rc::new(Report { items, text })))
     }
 }

@@ -15,6 +15,8 @@ use crate::span::Span;
 use crate::value::GameId;
 use crate::value::{Component, NodeId, Position, Value};
 use std::rc::Rc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 /// Options of the nodes on the search path, stored flat: each option is a
 /// constant (the xor of its heaps) and a run of node components.
@@ -140,19 +142,17 @@ impl Machine {
         let Some(kernel) = self.kernel(node.game) else {
             return Ok(Ran::Interpret);
         };
-        let mut args = std::mem::take(&mut self.scratch.args);
-        if !self.graph.int_args(node, &mut args) {
-            self.scratch.args = args;
+        let Scratch { args, marks } = &mut self.scratch;
+        if !self.graph.int_args(node, args) {
             return Ok(Ran::Interpret);
         }
-        let mut marks = std::mem::take(&mut self.scratch.marks);
-        let mut stopped = false;
-        let result = kernel.mex(&self.defs, &self.graph, &args, &mut marks, &mut || {
-            stopped = self.poll().is_err();
-            stopped
-        });
-        self.scratch = Scratch { args, marks };
-        if stopped {
+        // Ctrl-C or the time limit: the interpreter's own poll, below,
+        // then says which.
+        let (cancel, deadline) = (&self.cancel, self.deadline);
+        let mut stop =
+            || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+        let result = kernel.mex(&self.defs, &self.graph, args, marks, &mut stop);
+        if result == Err(Stop::Bail) {
             self.poll()?;
         }
         Ok(match result {

@@ -61,7 +61,7 @@ pub struct Machine {
     /// evaluation under way; memoized values stay.
     pub cancel: Arc<AtomicBool>,
     /// When the run under way must stop: set by [`Machine::start_clock`].
-    deadline: Option<Instant>,
+    pub(crate) deadline: Option<Instant>,
     /// Evaluation steps, to look at `cancel` only every so often.
     ticks: u32,
     /// Where `print(...)` writes.

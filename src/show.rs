@@ -2,7 +2,7 @@
 //! arguments, so showing is a method of the [`Machine`].
 
 use crate::interp::Machine;
-use crate::value::{Component, NodeId, Position, Value};
+use crate::value::{Component, NodeId, Position, ReportText, Value};
 
 /// Bytes of text after which a value is shown no further.
 const MAX_SHOWN: usize = 256 << 20;
@@ -19,7 +19,12 @@ impl Machine {
     pub fn show_top(&self, v: &Value) -> String {
         match v {
             Value::Str(s) => s.to_string(),
-            Value::Report(r) => r.text.clone(),
+            Value::Report(r) => match &r.text {
+                ReportText::Ready(text) => text.clone(),
+                ReportText::Table(spec, text) => {
+                    text.get_or_init(|| self.table_text(spec, &r.items)).clone()
+                }
+            },
             other => self.show(other),
         }
     }

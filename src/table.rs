@@ -4,7 +4,8 @@
 
 use crate::interp::{Machine, RtResult, error};
 use crate::span::Span;
-use crate::value::{Component, Position, Report, Value};
+use crate::value::{Axis, Component, Report, ReportText, TableSpec, Value};
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 /// Values per printed row of a one-parameter table.
@@ -50,48 +51,72 @@ impl Machine {
                 "this game",
             ));
         }
-        let axes: Vec<Vec<Value>> = ranges
+        let axes: Vec<Axis> = ranges
             .iter()
             .zip(&spans[1..])
-            .map(|(r, s)| Ok(self.items(r, *s)?.iter().cloned().collect()))
+            .map(|(r, s)| match r {
+                Value::Range(lo, hi) => {
+                    self.check_size(self.len_of(r, *s)?, *s)?;
+                    Ok(Axis::Range(*lo, *hi))
+                }
+                _ => Ok(Axis::Items(self.items(r, *s)?.iter().cloned().collect())),
+            })
             .collect::<RtResult<_>>()?;
-        let params: Vec<&str> = rules.def.params.iter().map(|p| &*p.node).collect();
+        let params: Vec<Rc<str>> = rules.def.params.iter().map(|p| p.node.clone()).collect();
         let title = format!("{}({})", rules.name, params.join(", "));
-        let value_at = |m: &mut Machine, args: Vec<Value>| -> RtResult<i64> {
+        let mut args = Vec::with_capacity(2);
+        let mut value_at = |m: &mut Machine, xs: &[&Axis], i: usize, j: usize| -> RtResult<Value> {
+            args.clear();
+            args.push(xs[0].get(i));
+            args.extend(xs.get(1).map(|a| a.get(j)));
             let node = match m.graph.find(game, &args) {
                 Some(node) => node,
                 None => m.intern(game, &args, spans[0])?,
             };
-            let p = Position::node(node);
-            Ok(m.position_value(&p)? as i64)
+            Ok(Value::Int(m.node_value(node)? as i64))
         };
-        if axes.len() == 1 {
-            let values = axes[0]
-                .iter()
-                .map(|x| value_at(self, vec![x.clone()]))
-                .collect::<RtResult<Vec<i64>>>()?;
-            let text = self.sequence_text(&title, params[0], &axes[0], &values);
-            let items = values.into_iter().map(Value::Int).collect();
-            return Ok(Value::Report(Rc::new(Report { items, text })));
-        }
-        let mut grid = Vec::new();
-        for x in &axes[0] {
-            let row = axes[1]
-                .iter()
-                .map(|y| value_at(self, vec![x.clone(), y.clone()]))
-                .collect::<RtResult<Vec<i64>>>()?;
-            grid.push(row);
-        }
-        let text = if grid.is_empty() || grid[0].is_empty() {
-            format!("{title}: no positions in the ranges")
-        } else {
-            self.grid_text(&title, &params, &axes, &grid)
+        let xs: Vec<&Axis> = axes.iter().collect();
+        let items = match xs[..] {
+            [x] => (0..x.len())
+                .map(|i| value_at(self, &xs, i, 0))
+                .collect::<RtResult<_>>()?,
+            _ => (0..xs[0].len())
+                .map(|i| {
+                    let row = (0..xs[1].len()).map(|j| value_at(self, &xs, i, j));
+                    Ok(Value::list(row.collect::<RtResult<_>>()?))
+                })
+                .collect::<RtResult<_>>()?,
         };
-        let items = grid
-            .into_iter()
-            .map(|row| Value::list(row.into_iter().map(Value::Int).collect()))
-            .collect();
+        let spec = TableSpec {
+            title,
+            params,
+            axes,
+        };
+        let text = ReportText::Table(spec, OnceCell::new());
         Ok(Value::Report(Rc::new(Report { items, text })))
+    }
+
+    /// The text of a table: a sequence in rows of ten, or a grid.
+    pub fn table_text(&self, spec: &TableSpec, items: &[Value]) -> String {
+        let int = |v: &Value| match v {
+            Value::Int(n) => *n,
+            _ => unreachable!("a table holds nim-values"),
+        };
+        let axes: Vec<Vec<Value>> = spec.axes.iter().map(Axis::values).collect();
+        let params: Vec<&str> = spec.params.iter().map(|p| &**p).collect();
+        if axes.len() == 1 {
+            let values: Vec<i64> = items.iter().map(int).collect();
+            return self.sequence_text(&spec.title, params[0], &axes[0], &values);
+        }
+        let grid: Vec<Vec<i64>> = items
+            .iter()
+            .map(|row| row.as_slice().unwrap_or(&[]).iter().map(int).collect())
+            .collect();
+        if grid.is_empty() || grid[0].is_empty() {
+            format!("{}: no positions in the ranges", spec.title)
+        } else {
+            self.grid_text(&spec.title, &params, &axes, &grid)
+        }
     }
 
     fn sequence_text(&self, title: &str, param: &str, xs: &[Value], values: &[i64]) -> String {
@@ -189,4 +214,30 @@ fn layout(corner: &str, header: &[String], rows: &[(String, Vec<String>)]) -> St
 fn is_consecutive(xs: &[Value]) -> bool {
     xs.windows(2)
         .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::session::loaded;
+    use crate::span::Span;
+    use crate::value::{ReportText, Value};
+
+    #[test]
+    fn a_table_is_written_out_only_when_shown() {
+        let (mut session, _) = loaded("game nim(n) {\n move take(k in 1..=n) -> nim(n - k)\n}\n");
+        let m = &mut session.machine;
+        let args = [Value::Game(0), Value::Range(0, 12)];
+        let table = m.table(&args, &[Span::default(); 2]).unwrap();
+        let Value::Report(report) = &table else {
+            panic!("a table is a report");
+        };
+        let ReportText::Table(_, text) = &report.text else {
+            panic!("a table is written out lazily");
+        };
+        assert_eq!(report.items, (0..12).map(Value::Int).collect::<Vec<_>>());
+        assert!(text.get().is_none(), "nothing written before it is shown");
+        let shown = m.show_top(&table);
+        assert!(shown.starts_with("nim(n), n = 0..=11\n"), "{shown}");
+        assert_eq!(text.get(), Some(&shown));
+    }
 }

@@ -90,7 +90,57 @@ impl Position {
 #[derive(Debug)]
 pub struct Report {
     pub items: Vec<Value>,
-    pub text: String,
+    pub text: ReportText,
+}
+
+/// How a report prints.
+#[derive(Debug)]
+pub enum ReportText {
+    Ready(String),
+    /// A table, written out the first time it is shown: a table of a
+    /// million values that is only summed is never written.
+    Table(TableSpec, std::cell::OnceCell<String>),
+}
+
+/// What a table's text needs besides its values.
+#[derive(Debug)]
+pub struct TableSpec {
+    /// `game(x, y)`.
+    pub title: String,
+    pub params: Vec<Rc<str>>,
+    pub axes: Vec<Axis>,
+}
+
+/// The arguments along one side of a table.
+#[derive(Debug)]
+pub enum Axis {
+    /// The integers `lo..hi`, never made into a list.
+    Range(i64, i64),
+    Items(Vec<Value>),
+}
+
+impl Axis {
+    pub fn len(&self) -> usize {
+        match self {
+            Axis::Range(lo, hi) => (hi - lo).max(0) as usize,
+            Axis::Items(items) => items.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> Value {
+        match self {
+            Axis::Range(lo, _) => Value::Int(lo + i as i64),
+            Axis::Items(items) => items[i].clone(),
+        }
+    }
+
+    pub fn values(&self) -> Vec<Value> {
+        (0..self.len()).map(|i| self.get(i)).collect()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -256,7 +306,7 @@ mod tests {
         let items = vec![Value::Int(1), Value::Int(2)];
         let report = Value::Report(Rc::new(Report {
             items: items.clone(),
-            text: "shown".into(),
+            text: ReportText::Ready("shown".into()),
         }));
         assert_eq!(report, Value::list(items));
         assert_ne!(Value::Int(1), Value::Bool(true));

@@ -12,7 +12,7 @@ use crate::value::{GameId, Value};
 
 /// The most node terms the fast loop takes; a target with more goes
 /// through the general loop.
-pub const PLAN_NODES: usize = 4;
+pub const PLAN_NODES: usize = 2;
 
 /// A node term of the fast loop: its game, its dense table, its arity,
 /// and per argument `(value at x = lo, step)`.
@@ -81,7 +81,7 @@ impl<'g> Plan<'g> {
                 true => self.block(from, hi, marks)?,
                 false => {
                     let to = from.saturating_add(POLL_EVERY as i64).min(hi);
-                    (from..to).try_for_each(|k| self.option(k, marks))?;
+                    self.pairs(from, to, marks)?;
                     to
                 }
             };
@@ -143,6 +143,25 @@ impl<'g> Plan<'g> {
             _ => (0..len).try_for_each(|u| slow(u, marks))?,
         }
         Ok(from + len)
+    }
+
+    /// The options for `x` in `from..to` when some node has two
+    /// arguments: one such node, the board games' common case, has its own
+    /// loop.
+    fn pairs(&self, from: i64, to: i64, marks: &mut Marks) -> Eval<()> {
+        let [Some((_, dense, 2, [(fa, sa), (fb, sb)])), None] = &self.nodes else {
+            return (from..to).try_for_each(|k| self.option(k, marks));
+        };
+        for k in from..to {
+            let t = k - self.lo;
+            let (a, b) = (fa + sa * t, fb + sb * t);
+            let z = if a >= b { a * a + a + b } else { b * b + a };
+            match dense.get(z as u32) {
+                v if v < ABSENT => marks.mark(v ^ self.heaps),
+                _ => self.option(k, marks)?,
+            }
+        }
+        Ok(())
     }
 
     /// The options for the items of a list.
