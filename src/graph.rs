@@ -61,45 +61,71 @@ fn dense_args(arity: usize, z: u32) -> Vec<Value> {
     if arity == 1 {
         return vec![Value::Int(z as i64)];
     }
-    let z = z as i64;
-    let s = z.isqrt();
-    let r = z - s * s;
-    let (a, b) = if r < s { (r, s) } else { (s, r - s) };
-    vec![Value::Int(a), Value::Int(b)]
+    let (a, b) = unpair(z);
+    vec![Value::Int(a as i64), Value::Int(b as i64)]
 }
 
 /// The values of a game's dense positions, in pages allocated as indices
 /// are reached: a chain of positions from the top down, or one far-out
 /// position, costs only the pages it touches. A page grows by doubling up
 /// to its full size, so a game with a handful of positions takes a
-/// handful of slots.
+/// handful of slots. The positions `(a, b)` of a two-parameter game are
+/// kept by rows instead, row `a` holding column `b`: their Szudzik index
+/// names them, but a board is read a row at a time.
 #[derive(Default)]
 pub struct Dense {
     /// The number of arguments of the dense positions (1 or 2), or 0 while
     /// the game has none.
     arity: usize,
+    /// The pages (arity 1) or rows (arity 2).
     pages: Vec<Vec<u64>>,
     count: usize,
     terminal: FxHashSet<u32>,
 }
 
+/// Szudzik's pairing undone: the `(a, b)` of index `z`.
+fn unpair(z: u32) -> (usize, usize) {
+    let z = z as u64;
+    let s = z.isqrt();
+    let r = z - s * s;
+    let (a, b) = if r < s { (r, s) } else { (s, r - s) };
+    (a as usize, b as usize)
+}
+
 impl Dense {
+    /// Which page (or row) and where in it slot `z` is.
+    #[inline]
+    fn locate(&self, z: u32) -> (usize, usize) {
+        match self.arity {
+            2 => unpair(z),
+            _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
+        }
+    }
+
     /// The value in slot `z`: a nim-value, [`UNKNOWN`], [`IN_PROGRESS`] or
     /// [`ABSENT`].
     #[inline]
     pub fn get(&self, z: u32) -> u64 {
-        match self.pages.get((z >> PAGE_BITS) as usize) {
-            Some(page) => page.get(z as usize & (PAGE - 1)).copied().unwrap_or(ABSENT),
+        let (p, i) = self.locate(z);
+        self.at(p, i)
+    }
+
+    /// The value of position `(a, b)` of a two-parameter game (both in
+    /// the dense square), or of slot `p * PAGE + i` of a one-parameter one.
+    #[inline]
+    pub fn at(&self, p: usize, i: usize) -> u64 {
+        match self.pages.get(p) {
+            Some(page) => page.get(i).copied().unwrap_or(ABSENT),
             None => ABSENT,
         }
     }
 
     fn set(&mut self, z: u32, value: u64) {
-        let p = (z >> PAGE_BITS) as usize;
+        let (p, i) = self.locate(z);
         if self.pages.len() <= p {
             self.pages.resize_with(p + 1, Vec::new);
         }
-        let (page, i) = (&mut self.pages[p], z as usize & (PAGE - 1));
+        let page = &mut self.pages[p];
         if page.len() <= i {
             page.resize((i + 1).next_power_of_two().clamp(16, PAGE), ABSENT);
         }
@@ -122,12 +148,23 @@ impl Dense {
     }
 
     fn slots(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
-        self.pages.iter().enumerate().flat_map(|(p, page)| {
-            page.iter()
-                .enumerate()
-                .filter(|(_, v)| **v != ABSENT)
-                .map(move |(i, v)| (((p << PAGE_BITS) + i) as u32, *v))
-        })
+        let index = move |p: usize, i: usize| match self.arity {
+            2 => dense2(p as i64, i as i64).expect("rows hold dense pairs"),
+            _ => ((p << PAGE_BITS) + i) as u32,
+        };
+        let mut slots: Vec<(u32, u64)> = self
+            .pages
+            .iter()
+            .enumerate()
+            .flat_map(|(p, page)| {
+                page.iter()
+                    .enumerate()
+                    .filter(|(_, v)| **v != ABSENT)
+                    .map(move |(i, v)| (index(p, i), *v))
+            })
+            .collect();
+        slots.sort_unstable();
+        slots.into_iter()
     }
 
     fn forget_values(&mut self) {
@@ -587,6 +624,41 @@ mod tests {
         fn option(&mut self, rule: &MoveIr, _frame: &[Value], target: &[Component]) {
             self.0.push((rule.name.to_string(), target.to_vec()));
         }
+    }
+
+    #[test]
+    fn small_integer_arguments_are_dense_and_others_hashed() {
+        let mut graph = Graph::default();
+        let int = |n: i64| Value::Int(n);
+        // A one-parameter game: the index is the argument.
+        let a = graph.insert(0, &[int(7)]);
+        assert_eq!(a.index, 7);
+        let neg = graph.insert(0, &[int(-1)]);
+        assert!(neg.index >= DENSE_END, "negative arguments are hashed");
+        assert_eq!(graph.find(0, &[int(7)]), Some(a));
+        assert_eq!(graph.find(0, &[int(-1)]), Some(neg));
+        assert_eq!(graph.find(0, &[int(8)]), None);
+        // A two-parameter game: the index is the Szudzik number, kept by rows.
+        let pairs = [(0, 0), (3, 5), (5, 3), (46_339, 2)];
+        let nodes: Vec<NodeId> = pairs
+            .iter()
+            .map(|(x, y)| graph.insert(1, &[int(*x), int(*y)]))
+            .collect();
+        for ((x, y), node) in pairs.iter().zip(&nodes) {
+            assert!(node.index < DENSE_END);
+            assert_eq!(&*graph.args(*node), [int(*x), int(*y)]);
+            graph.set_value(*node, (*x + *y) as u64);
+        }
+        let dense = graph.dense(1).unwrap();
+        assert_eq!(dense.at(3, 5), 8);
+        assert_eq!(dense.at(5, 3), 8);
+        assert_eq!(dense.at(4, 4), ABSENT);
+        assert_eq!(graph.insert(1, &[int(46_340), int(0)]).index, DENSE_END);
+        let listed: Vec<NodeId> = graph.nodes(1).map(|(n, _)| n).collect();
+        assert_eq!(listed.len(), 5);
+        assert_eq!(graph.len(), 7);
+        let known = graph.stats().map(|(_, _, known)| known).collect::<Vec<_>>();
+        assert_eq!(known, [0, 4]);
     }
 
     #[test]

@@ -155,8 +155,7 @@ impl<'g> Plan<'g> {
         for k in from..to {
             let t = k - self.lo;
             let (a, b) = (fa + sa * t, fb + sb * t);
-            let z = if a >= b { a * a + a + b } else { b * b + a };
-            match dense.get(z as u32) {
+            match dense.at(a as usize, b as usize) {
                 v if v < ABSENT => marks.mark(v ^ self.heaps),
                 _ => self.option(k, marks)?,
             }
@@ -194,11 +193,11 @@ impl<'g> Plan<'g> {
         for (game, dense, arity, lines) in self.nodes.iter().flatten() {
             let at = |(first, step): (i64, i64)| first + step * t;
             let (a, b) = (at(lines[0]), at(lines[1]));
-            let z = match arity {
-                1 => a as u32,
-                _ => (if a >= b { a * a + a + b } else { b * b + a }) as u32,
+            let v = match arity {
+                1 => dense.get(a as u32),
+                _ => dense.at(a as usize, b as usize),
             };
-            match dense.get(z) {
+            match v {
                 v if v < ABSENT => value ^= v,
                 v => {
                     // Looked at all the same, as in `Run::each`.
