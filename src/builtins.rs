@@ -122,7 +122,7 @@ impl Machine {
     pub fn call_builtin(
         &mut self,
         b: Builtin,
-        args: Vec<Value>,
+        args: &[Value],
         spans: &[Span],
         span: Span,
     ) -> RtResult<Value> {
@@ -138,7 +138,7 @@ impl Machine {
     fn run_builtin(
         &mut self,
         b: Builtin,
-        args: Vec<Value>,
+        args: &[Value],
         spans: &[Span],
         span: Span,
     ) -> RtResult<Value> {
@@ -153,7 +153,7 @@ impl Machine {
         let arg = |i: usize| (&args[i], spans[i]);
         Ok(match b {
             Builtin::Len => Value::Int(self.len_of(&args[0], spans[0])?),
-            Builtin::Min | Builtin::Max => self.extremum(b, &args, spans)?,
+            Builtin::Min | Builtin::Max => self.extremum(b, args, spans)?,
             Builtin::Abs => match &args[0] {
                 Value::Int(n) => Value::Int(n.checked_abs().ok_or_else(|| {
                     error(
@@ -200,7 +200,7 @@ impl Machine {
                     .map(|(i, v)| Value::Tuple(Rc::from([Value::Int(i as i64), v.clone()])))
                     .collect(),
             ),
-            Builtin::Zip => self.zip(&args, spans)?,
+            Builtin::Zip => self.zip(args, spans)?,
             Builtin::List => Value::list(self.items(&args[0], spans[0])?.iter().cloned().collect()),
             Builtin::Set => Value::Set(Rc::new(
                 self.items(&args[0], spans[0])?.iter().cloned().collect(),
@@ -238,7 +238,7 @@ impl Machine {
                 let moves = self.moves_of(&p, spans[0])?;
                 Value::list(moves.into_iter().map(|m| Value::Pos(m.result)).collect())
             }
-            Builtin::Table => self.table(&args, spans)?,
+            Builtin::Table => self.table(args, spans)?,
         })
     }
 

@@ -234,11 +234,7 @@ impl Machine {
                 let args = self.eval_all(args, frame)?;
                 self.call_fn(*f, args, ir.span)?
             }
-            IrKind::CallBuiltin(b, args) => {
-                let values = self.eval_all(args, frame)?;
-                let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
-                self.call_builtin(*b, values, &spans, ir.span)?
-            }
+            IrKind::CallBuiltin(b, args) => self.builtin_call(*b, args, frame, ir.span)?,
             IrKind::Apply(game, args) => {
                 let node = self.apply(*game, args, frame, ir.span)?;
                 Value::Pos(Position::node(node))
@@ -295,6 +291,24 @@ impl Machine {
             left = right;
         }
         Ok(Value::Bool(true))
+    }
+
+    /// Evaluates the arguments of a built-in and runs it. A single
+    /// argument, the common case, needs no vectors.
+    fn builtin_call(
+        &mut self,
+        b: crate::builtins::Builtin,
+        args: &[Ir],
+        frame: &mut [Value],
+        span: Span,
+    ) -> RtResult<Value> {
+        if let [arg] = args {
+            let value = self.eval(arg, frame)?;
+            return self.call_builtin(b, std::slice::from_ref(&value), &[arg.span], span);
+        }
+        let values = self.eval_all(args, frame)?;
+        let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+        self.call_builtin(b, &values, &spans, span)
     }
 
     fn eval_all(&mut self, items: &[Ir], frame: &mut [Value]) -> RtResult<Vec<Value>> {
