@@ -64,6 +64,8 @@ pub struct Machine {
     pub(crate) deadline: Option<Instant>,
     /// Evaluation steps, to look at `cancel` only every so often.
     ticks: u32,
+    /// Emptied frames of finished function calls, to be reused.
+    frames: Vec<Vec<Value>>,
     /// Where `print(...)` writes.
     pub out: Box<dyn Write>,
     /// Each game's compiled rules, with the rules they were compiled
@@ -151,6 +153,7 @@ impl Machine {
             cancel: Arc::default(),
             deadline: None,
             ticks: 0,
+            frames: Vec::new(),
             out,
             kernels: Vec::new(),
             use_kernels: true,
@@ -231,8 +234,13 @@ impl Machine {
             }
             IrKind::Chain(operands, ops) => self.chain(operands, ops, frame)?,
             IrKind::CallFn(f, args) => {
-                let args = self.eval_all(args, frame)?;
-                self.call_fn(*f, args, ir.span)?
+                // Frames are reused: a call allocates nothing once the
+                // pool holds as many as calls nest.
+                let mut callee = self.frames.pop().unwrap_or_default();
+                let result = self.call_fn(*f, args, frame, &mut callee, ir.span);
+                callee.clear();
+                self.frames.push(callee);
+                result?
             }
             IrKind::CallBuiltin(b, args) => self.builtin_call(*b, args, frame, ir.span)?,
             IrKind::Apply(game, args) => {
@@ -460,15 +468,27 @@ impl Machine {
         Ok(())
     }
 
-    fn call_fn(&mut self, f: FnId, args: Vec<Value>, span: Span) -> RtResult<Value> {
+    /// Calls function `f`: its arguments, evaluated in `frame`, fill
+    /// `callee`, an empty frame the function then runs in.
+    fn call_fn(
+        &mut self,
+        f: FnId,
+        args: &[Ir],
+        frame: &mut [Value],
+        callee: &mut Vec<Value>,
+        span: Span,
+    ) -> RtResult<Value> {
+        for a in args {
+            callee.push(self.eval(a, frame)?);
+        }
         let func = self.defs.fns[f as usize]
             .clone()
             .expect("lowering defines every function it declares");
-        if args.len() != func.arity {
+        if callee.len() != func.arity {
             return Err(arity_error(
                 &func.name,
                 func.arity,
-                args.len(),
+                callee.len(),
                 span,
                 "this call",
             ));
@@ -488,13 +508,12 @@ impl Machine {
                 ),
             ));
         }
-        let mut frame = args;
-        frame.resize(func.slots.max(func.arity), Value::Int(0));
+        callee.resize(func.slots.max(func.arity), Value::Int(0));
         self.depth += 1;
         // Deep recursion runs on stack segments allocated as needed, so the
         // depth limit, not the thread's stack, decides how deep it may go.
         let result = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-            self.eval(&func.body, &mut frame)
+            self.eval(&func.body, callee)
         });
         self.depth -= 1;
         result
