@@ -112,10 +112,38 @@ impl Builtin {
 }
 
 use crate::diag::Phase;
-use crate::interp::{Machine, RtResult, error};
+use crate::interp::{Collect, Machine, RtResult, error};
+use crate::ir::{ClauseIr, Ir};
 use crate::span::Span;
 use crate::value::{Position, Report, ReportText, Value};
 use std::rc::Rc;
+
+/// The elements of a comprehension that `all` or `any` reads, tallied.
+#[derive(Default)]
+struct Truths {
+    count: usize,
+    some_true: bool,
+    some_false: bool,
+    /// The first element that is no boolean.
+    not_bool: Option<Value>,
+}
+
+impl Collect for Truths {
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    fn push(&mut self, item: Value) {
+        self.count += 1;
+        match item {
+            Value::Bool(true) => self.some_true = true,
+            Value::Bool(false) => self.some_false = true,
+            _ => {
+                self.not_bool.get_or_insert(item);
+            }
+        }
+    }
+}
 
 impl Machine {
     /// Runs a built-in on evaluated arguments (`spans` are theirs, `span` the call's).
@@ -240,6 +268,29 @@ impl Machine {
             }
             Builtin::Table => self.table(args, spans)?,
         })
+    }
+
+    /// `all([...])` or `any([...])` of a list comprehension, without
+    /// building the list. Every element is evaluated, in order, as for the
+    /// list, so the same errors come out; `span` is the comprehension's.
+    pub fn all_or_any(
+        &mut self,
+        b: Builtin,
+        elem: &Ir,
+        clauses: &[ClauseIr],
+        frame: &mut [Value],
+        span: Span,
+    ) -> RtResult<Value> {
+        let mut truths = Truths::default();
+        self.comprehension(clauses, elem, frame, &mut truths)?;
+        if let Some(item) = truths.not_bool {
+            return Err(self.expected(span, "a collection of booleans", &item));
+        }
+        Ok(Value::Bool(if b == Builtin::All {
+            !truths.some_false
+        } else {
+            truths.some_true
+        }))
     }
 
     fn expected(&self, span: Span, what: &str, found: &Value) -> Box<crate::diag::Diagnostic> {

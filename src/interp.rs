@@ -3,6 +3,7 @@
 //! of slots. Move generation ([`crate::graph::expand`]) and the queries
 //! ([`crate::eval`]) call into it; it calls back into them for `value(...)`.
 
+use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::diag::{Diagnostic, Phase, count};
 use crate::graph::{Graph, Running};
@@ -131,6 +132,23 @@ fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diagnostic> {
         format!("expected {expected}, found {}", found.type_name()),
         format!("this is {}", found.type_name()),
     )
+}
+
+/// Where a comprehension puts its elements, one by one.
+pub trait Collect {
+    /// How many elements it has received.
+    fn count(&self) -> usize;
+    fn push(&mut self, item: Value);
+}
+
+impl Collect for Vec<Value> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn push(&mut self, item: Value) {
+        Vec::push(self, item);
+    }
 }
 
 /// A sequence to iterate over, held as a list.
@@ -305,12 +323,21 @@ impl Machine {
     /// argument, the common case, needs no vectors.
     fn builtin_call(
         &mut self,
-        b: crate::builtins::Builtin,
+        b: Builtin,
         args: &[Ir],
         frame: &mut [Value],
         span: Span,
     ) -> RtResult<Value> {
         if let [arg] = args {
+            if let IrKind::Comprehension {
+                set: false,
+                elem,
+                clauses,
+            } = &arg.kind
+                && matches!(b, Builtin::All | Builtin::Any)
+            {
+                return self.all_or_any(b, elem, clauses, frame, arg.span);
+            }
             let value = self.eval(arg, frame)?;
             return self.call_builtin(b, std::slice::from_ref(&value), &[arg.span], span);
         }
@@ -358,16 +385,16 @@ impl Machine {
         }
     }
 
-    fn comprehension(
+    pub fn comprehension(
         &mut self,
         clauses: &[ClauseIr],
         elem: &Ir,
         frame: &mut [Value],
-        out: &mut Vec<Value>,
+        out: &mut impl Collect,
     ) -> RtResult<()> {
         match clauses.split_first() {
             None => {
-                self.check_size(out.len() as i64 + 1, elem.span)?;
+                self.check_size(out.count() as i64 + 1, elem.span)?;
                 out.push(self.eval(elem, frame)?);
             }
             Some((ClauseIr::If(cond), rest)) => {
