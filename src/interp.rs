@@ -667,13 +667,17 @@ impl Machine {
     pub fn binary(&mut self, op: BinOp, a: Value, b: Value, span: Span) -> RtResult<Value> {
         use BinOp::*;
         use Value::{Bool, Int};
+        if let (Int(x), Int(y)) = (&a, &b)
+            && !matches!(op, In | NotIn)
+        {
+            return int_binary(op, *x, *y, span);
+        }
         // A table or moves report is a list to every operator.
         let (a, b) = (a.into_list(), b.into_list());
         Ok(match (op, &a, &b) {
             (Eq, _, _) => Bool(a == b),
             (Ne, _, _) => Bool(a != b),
-            (Lt | Le | Gt | Ge, Int(_), Int(_))
-            | (Lt | Le | Gt | Ge, Value::Str(_), Value::Str(_))
+            (Lt | Le | Gt | Ge, Value::Str(_), Value::Str(_))
             | (Lt | Le | Gt | Ge, Value::Tuple(_), Value::Tuple(_))
             | (Lt | Le | Gt | Ge, Value::List(_), Value::List(_)) => {
                 let ord = a.cmp(&b);
@@ -686,12 +690,6 @@ impl Machine {
             }
             (In, _, _) => Bool(self.contains(&b, &a, span)?),
             (NotIn, _, _) => Bool(!self.contains(&b, &a, span)?),
-            (Range, Int(lo), Int(hi)) => Value::Range(*lo, *hi),
-            (RangeIncl, Int(lo), Int(hi)) => {
-                let end = hi.checked_add(1).ok_or_else(|| overflow(span))?;
-                Value::Range(*lo, end)
-            }
-            (_, Int(x), Int(y)) => Int(arith(op, *x, *y, span)?),
             (BitXor, Bool(x), Bool(y)) => Bool(x ^ y),
             (Add, Value::Pos(_), _) | (Add, _, Value::Pos(_)) => {
                 let p = self.summand(&a, "left", span)?;
@@ -937,6 +935,23 @@ fn overflow(span: Span) -> Box<Diagnostic> {
         "integer overflow",
         "the result does not fit in 64 bits",
     )
+}
+
+/// An operator on two integers, as [`Machine::binary`] applies it, without
+/// the cases for other values (`in` is never one of these).
+fn int_binary(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<Value> {
+    use BinOp::*;
+    Ok(match op {
+        Eq => Value::Bool(x == y),
+        Ne => Value::Bool(x != y),
+        Lt => Value::Bool(x < y),
+        Le => Value::Bool(x <= y),
+        Gt => Value::Bool(x > y),
+        Ge => Value::Bool(x >= y),
+        Range => Value::Range(x, y),
+        RangeIncl => Value::Range(x, y.checked_add(1).ok_or_else(|| overflow(span))?),
+        _ => Value::Int(arith(op, x, y, span)?),
+    })
 }
 
 /// Integer arithmetic: checked, with Python's floor division and modulo.
