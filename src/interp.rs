@@ -274,9 +274,15 @@ impl Machine {
                 Value::Pos(Position::node(node))
             }
             IrKind::Index(x, i) => {
+                if let IrKind::Local(slot) = x.kind {
+                    // Reading a local can neither fail nor change anything,
+                    // so it may come second, and be borrowed, not cloned.
+                    let i = self.eval(i, frame)?;
+                    return self.index(&frame[slot as usize], i, ir.span);
+                }
                 let x = self.eval(x, frame)?;
                 let i = self.eval(i, frame)?;
-                self.index(x, i, ir.span)?
+                self.index(&x, i, ir.span)?
             }
             IrKind::Slice(x, lo, hi) => self.slice(x, lo.as_deref(), hi.as_deref(), frame)?,
         })
@@ -337,6 +343,10 @@ impl Machine {
                 && matches!(b, Builtin::All | Builtin::Any)
             {
                 return self.all_or_any(b, elem, clauses, frame, arg.span);
+            }
+            if let IrKind::Local(slot) = arg.kind {
+                let value = std::slice::from_ref(&frame[slot as usize]);
+                return self.call_builtin(b, value, &[arg.span], span);
             }
             let value = self.eval(arg, frame)?;
             return self.call_builtin(b, std::slice::from_ref(&value), &[arg.span], span);
@@ -781,11 +791,11 @@ impl Machine {
         })
     }
 
-    fn index(&mut self, x: Value, i: Value, span: Span) -> RtResult<Value> {
+    fn index(&self, x: &Value, i: Value, span: Span) -> RtResult<Value> {
         let Value::Int(i) = i else {
             return Err(type_error(span, "an integer index", &i));
         };
-        let len = self.len_of(&x, span)?;
+        let len = self.len_of(x, span)?;
         let at = if i < 0 { i + len } else { i };
         if at < 0 || at >= len {
             return Err(error(
@@ -797,7 +807,7 @@ impl Machine {
                 "this index",
             ));
         }
-        Ok(match &x {
+        Ok(match x {
             Value::Range(lo, _) => Value::Int(lo + at),
             Value::Str(s) => Value::str(&s.chars().nth(at as usize).unwrap().to_string()),
             Value::Set(s) => s.iter().nth(at as usize).unwrap().clone(),
