@@ -246,6 +246,9 @@ impl Ord for Value {
     /// the natural order (numbers, strings and sequences lexicographically).
     fn cmp(&self, other: &Value) -> Ordering {
         use Value::*;
+        if let (Int(a), Int(b)) = (self, other) {
+            return a.cmp(b);
+        }
         let (a, b) = (self.canonical(), other.canonical());
         match (&*a, &*b) {
             (Int(a), Int(b)) => a.cmp(b),
