@@ -293,6 +293,22 @@ impl Machine {
         }))
     }
 
+    /// `sorted(xs)` of a value the caller owns: a list no one else holds,
+    /// such as a comprehension's, is sorted where it is.
+    pub fn sorted_owned(&mut self, xs: Value, spans: &[Span], span: Span) -> RtResult<Value> {
+        let xs = match xs {
+            Value::List(mut items) => match Rc::get_mut(&mut items) {
+                Some(list) => {
+                    list.sort();
+                    return Ok(Value::List(items));
+                }
+                None => Value::List(items),
+            },
+            other => other,
+        };
+        self.call_builtin(Builtin::Sorted, std::slice::from_ref(&xs), spans, span)
+    }
+
     fn expected(&self, span: Span, what: &str, found: &Value) -> Box<crate::diag::Diagnostic> {
         error(
             span,

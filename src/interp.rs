@@ -326,7 +326,8 @@ impl Machine {
     }
 
     /// Evaluates the arguments of a built-in and runs it. A single
-    /// argument, the common case, needs no vectors.
+    /// argument, the common case, needs no vectors, and a local variable
+    /// is passed without being cloned.
     fn builtin_call(
         &mut self,
         b: Builtin,
@@ -334,26 +335,36 @@ impl Machine {
         frame: &mut [Value],
         span: Span,
     ) -> RtResult<Value> {
-        if let [arg] = args {
-            if let IrKind::Comprehension {
-                set: false,
-                elem,
-                clauses,
-            } = &arg.kind
-                && matches!(b, Builtin::All | Builtin::Any)
-            {
-                return self.all_or_any(b, elem, clauses, frame, arg.span);
+        let [arg] = args else {
+            let values = self.eval_all(args, frame)?;
+            let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+            return self.call_builtin(b, &values, &spans, span);
+        };
+        let spans = [arg.span];
+        match (b, &arg.kind) {
+            (
+                Builtin::All | Builtin::Any,
+                IrKind::Comprehension {
+                    set: false,
+                    elem,
+                    clauses,
+                },
+            ) => self.all_or_any(b, elem, clauses, frame, arg.span),
+            (_, IrKind::Local(slot)) => self.call_builtin(
+                b,
+                std::slice::from_ref(&frame[*slot as usize]),
+                &spans,
+                span,
+            ),
+            (Builtin::Sorted, _) => {
+                let value = self.eval(arg, frame)?;
+                self.sorted_owned(value, &spans, span)
             }
-            if let IrKind::Local(slot) = arg.kind {
-                let value = std::slice::from_ref(&frame[slot as usize]);
-                return self.call_builtin(b, value, &[arg.span], span);
+            _ => {
+                let value = self.eval(arg, frame)?;
+                self.call_builtin(b, std::slice::from_ref(&value), &spans, span)
             }
-            let value = self.eval(arg, frame)?;
-            return self.call_builtin(b, std::slice::from_ref(&value), &[arg.span], span);
         }
-        let values = self.eval_all(args, frame)?;
-        let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
-        self.call_builtin(b, &values, &spans, span)
     }
 
     fn eval_all(&mut self, items: &[Ir], frame: &mut [Value]) -> RtResult<Vec<Value>> {
