@@ -139,6 +139,8 @@ pub trait Collect {
     /// How many elements it has received.
     fn count(&self) -> usize;
     fn push(&mut self, item: Value);
+    /// Exactly `n` elements come next, unless an error stops them.
+    fn expect(&mut self, _n: usize) {}
 }
 
 impl Collect for Vec<Value> {
@@ -148,6 +150,12 @@ impl Collect for Vec<Value> {
 
     fn push(&mut self, item: Value) {
         Vec::push(self, item);
+    }
+
+    /// Room for them at once, instead of growing by doubling from 4 (up
+    /// to a bound: the size limit is checked item by item).
+    fn expect(&mut self, n: usize) {
+        self.reserve(n.min(1024));
     }
 }
 
@@ -426,6 +434,9 @@ impl Machine {
             Some((ClauseIr::For(pattern, domain), rest)) => {
                 let d = self.eval(domain, frame)?;
                 if let (PatIr::Slot(slot), Value::Range(lo, hi)) = (pattern, &d) {
+                    if rest.is_empty() {
+                        out.expect(hi.saturating_sub(*lo).max(0) as usize);
+                    }
                     for k in *lo..*hi {
                         frame[*slot as usize] = Value::Int(k);
                         self.comprehension(rest, elem, frame, out)?;
