@@ -237,7 +237,7 @@ impl Machine {
                 }
             }
             IrKind::Unary(op, x) => {
-                let v = self.eval(x, frame)?;
+                let v = self.operand(x, frame)?;
                 self.unary(*op, v, ir.span)?
             }
             IrKind::Binary(BinOp::And, l, r) => {
@@ -247,8 +247,8 @@ impl Machine {
                 Value::Bool(self.truth(l, frame)? || self.truth(r, frame)?)
             }
             IrKind::Binary(op, l, r) => {
-                let a = self.eval(l, frame)?;
-                let b = self.eval(r, frame)?;
+                let a = self.operand(l, frame)?;
+                let b = self.operand(r, frame)?;
                 self.binary(*op, a, b, ir.span)?
             }
             IrKind::If(c, a, b) => {
@@ -285,7 +285,7 @@ impl Machine {
                 if let IrKind::Local(slot) = x.kind {
                     // Reading a local can neither fail nor change anything,
                     // so it may come second, and be borrowed, not cloned.
-                    let i = self.eval(i, frame)?;
+                    let i = self.operand(i, frame)?;
                     return self.index(&frame[slot as usize], i, ir.span);
                 }
                 let x = self.eval(x, frame)?;
@@ -294,6 +294,17 @@ impl Machine {
             }
             IrKind::Slice(x, lo, hi) => self.slice(x, lo.as_deref(), hi.as_deref(), frame)?,
         })
+    }
+
+    /// Evaluates an operand: a local or a constant, the most common ones,
+    /// is read without a round through [`Machine::eval`].
+    #[inline]
+    fn operand(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
+        match &ir.kind {
+            IrKind::Local(slot) => Ok(frame[*slot as usize].clone()),
+            IrKind::Const(v) => Ok(v.clone()),
+            _ => self.eval(ir, frame),
+        }
     }
 
     /// A call of something that is no game: functions are called by
@@ -321,9 +332,9 @@ impl Machine {
     }
 
     fn chain(&mut self, operands: &[Ir], ops: &[BinOp], frame: &mut [Value]) -> RtResult<Value> {
-        let mut left = self.eval(&operands[0], frame)?;
+        let mut left = self.operand(&operands[0], frame)?;
         for (op, operand) in ops.iter().zip(&operands[1..]) {
-            let right = self.eval(operand, frame)?;
+            let right = self.operand(operand, frame)?;
             let span = operands[0].span.to(operand.span);
             if self.binary(*op, left, right.clone(), span)? != Value::Bool(true) {
                 return Ok(Value::Bool(false));
@@ -538,7 +549,7 @@ impl Machine {
         span: Span,
     ) -> RtResult<Value> {
         for a in args {
-            callee.push(self.eval(a, frame)?);
+            callee.push(self.operand(a, frame)?);
         }
         let func = self.defs.fns[f as usize]
             .clone()
