@@ -298,7 +298,7 @@ impl Machine {
 
     /// Evaluates an operand: a local or a constant, the most common ones,
     /// is read without a round through [`Machine::eval`].
-    #[inline]
+    #[inline(always)]
     fn operand(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
         match &ir.kind {
             IrKind::Local(slot) => Ok(frame[*slot as usize].clone()),
