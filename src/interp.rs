@@ -249,7 +249,13 @@ impl Machine {
             IrKind::Binary(op, l, r) => {
                 let a = self.operand(l, frame)?;
                 let b = self.operand(r, frame)?;
-                self.binary(*op, a, b, ir.span)?
+                match (&a, &b) {
+                    // The common case, inline: two integers, nothing to drop.
+                    (Value::Int(x), Value::Int(y)) if !matches!(op, BinOp::In | BinOp::NotIn) => {
+                        int_binary(*op, *x, *y, ir.span)?
+                    }
+                    _ => self.binary(*op, a, b, ir.span)?,
+                }
             }
             IrKind::If(c, a, b) => {
                 if self.truth(c, frame)? {
@@ -982,6 +988,7 @@ fn overflow(span: Span) -> Box<Diagnostic> {
 
 /// An operator on two integers, as [`Machine::binary`] applies it, without
 /// the cases for other values (`in` is never one of these).
+#[inline]
 fn int_binary(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<Value> {
     use BinOp::*;
     Ok(match op {
