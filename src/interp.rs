@@ -307,7 +307,11 @@ impl Machine {
     #[inline(always)]
     fn operand(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
         match &ir.kind {
-            IrKind::Local(slot) => Ok(frame[*slot as usize].clone()),
+            // An integer, the usual case, is copied without a call of clone.
+            IrKind::Local(slot) => Ok(match &frame[*slot as usize] {
+                Value::Int(n) => Value::Int(*n),
+                other => other.clone(),
+            }),
             IrKind::Const(v) => Ok(v.clone()),
             _ => self.eval(ir, frame),
         }
@@ -584,7 +588,10 @@ impl Machine {
                 ),
             ));
         }
-        callee.resize(func.slots.max(func.arity), Value::Int(0));
+        // Room for the function's own locals, if it has any.
+        if func.slots > callee.len() {
+            callee.resize(func.slots, Value::Int(0));
+        }
         self.depth += 1;
         // Deep recursion runs on stack segments allocated as needed, so the
         // depth limit, not the thread's stack, decides how deep it may go.
