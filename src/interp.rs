@@ -307,11 +307,7 @@ impl Machine {
     #[inline(always)]
     fn operand(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
         match &ir.kind {
-            // An integer, the usual case, is copied without a call of clone.
-            IrKind::Local(slot) => Ok(match &frame[*slot as usize] {
-                Value::Int(n) => Value::Int(*n),
-                other => other.clone(),
-            }),
+            IrKind::Local(slot) => Ok(frame[*slot as usize].copy()),
             IrKind::Const(v) => Ok(v.clone()),
             _ => self.eval(ir, frame),
         }
@@ -841,6 +837,14 @@ impl Machine {
         let Value::Int(i) = i else {
             return Err(type_error(span, "an integer index", &i));
         };
+        // Lists and tuples first, the common case; out of range falls
+        // through to the error below.
+        if let Some(items) = x.as_slice() {
+            let at = if i < 0 { i + items.len() as i64 } else { i };
+            if let Some(item) = usize::try_from(at).ok().and_then(|at| items.get(at)) {
+                return Ok(item.copy());
+            }
+        }
         let len = self.len_of(x, span)?;
         let at = if i < 0 { i + len } else { i };
         if at < 0 || at >= len {
