@@ -250,9 +250,12 @@ impl Machine {
                 let a = self.operand(l, frame)?;
                 let b = self.operand(r, frame)?;
                 match (&a, &b) {
-                    // The common case, inline: two integers, nothing to drop.
-                    (Value::Int(x), Value::Int(y)) if !matches!(op, BinOp::In | BinOp::NotIn) => {
-                        int_binary(*op, *x, *y, ir.span)?
+                    // The common case, inline: two integers.
+                    (&Value::Int(x), &Value::Int(y)) if !matches!(op, BinOp::In | BinOp::NotIn) => {
+                        // Integers own nothing: forgetting them spares two
+                        // out-of-line calls of their drop glue.
+                        std::mem::forget((a, b));
+                        int_binary(*op, x, y, ir.span)?
                     }
                     _ => self.binary(*op, a, b, ir.span)?,
                 }
