@@ -1002,7 +1002,7 @@ fn overflow(span: Span) -> Box<Diagnostic> {
 
 /// An operator on two integers, as [`Machine::binary`] applies it, without
 /// the cases for other values (`in` is never one of these).
-#[inline]
+#[inline(always)]
 fn int_binary(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<Value> {
     use BinOp::*;
     Ok(match op {
