@@ -261,11 +261,8 @@ impl Machine {
                 }
             }
             IrKind::If(c, a, b) => {
-                if self.truth(c, frame)? {
-                    self.eval(a, frame)?
-                } else {
-                    self.eval(b, frame)?
-                }
+                let branch = if self.truth(c, frame)? { a } else { b };
+                return self.operand(branch, frame);
             }
             IrKind::Chain(operands, ops) => self.chain(operands, ops, frame)?,
             IrKind::CallFn(f, args) => {
@@ -458,7 +455,7 @@ impl Machine {
                         out.expect(hi.saturating_sub(*lo).max(0) as usize);
                     }
                     for k in *lo..*hi {
-                        frame[*slot as usize] = Value::Int(k);
+                        frame[*slot as usize].set_int(k);
                         self.comprehension(rest, elem, frame, out)?;
                     }
                     return Ok(());
@@ -495,20 +492,26 @@ impl Machine {
         }))
     }
 
+    #[inline]
     pub fn check_size(&self, len: i64, span: Span) -> RtResult<()> {
-        let max = self.limits.max_items;
-        if len > max as i64 {
-            return Err(Box::new(
-                Diagnostic::new(
-                    Phase::Limit,
-                    format!("a sequence of {len} items is too large"),
-                )
-                .at(span, "this sequence")
-                .help("raise the limit with --max-items, or build smaller sequences")
-                .note(format!("sequences are limited to {max} items")),
-            ));
+        if len > self.limits.max_items as i64 {
+            return Err(self.too_large(len, span));
         }
         Ok(())
+    }
+
+    #[cold]
+    fn too_large(&self, len: i64, span: Span) -> Box<Diagnostic> {
+        let max = self.limits.max_items;
+        Box::new(
+            Diagnostic::new(
+                Phase::Limit,
+                format!("a sequence of {len} items is too large"),
+            )
+            .at(span, "this sequence")
+            .help("raise the limit with --max-items, or build smaller sequences")
+            .note(format!("sequences are limited to {max} items")),
+        )
     }
 
     /// Stores `value` where `pattern` says, destructuring tuples and lists.

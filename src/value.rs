@@ -184,6 +184,16 @@ impl Value {
         }
     }
 
+    /// Makes this value the integer `n`; when it already is an integer,
+    /// without a call of the drop glue for the old value.
+    #[inline(always)]
+    pub fn set_int(&mut self, n: i64) {
+        match self {
+            Value::Int(old) => *old = n,
+            other => *other = Value::Int(n),
+        }
+    }
+
     /// A report as the plain list it stands for; anything else unchanged.
     pub fn into_list(self) -> Value {
         match self {
