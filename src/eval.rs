@@ -46,8 +46,62 @@ impl MoveSink for Arena {
 /// the ones the interpreter expands also have an [`Opened`] frame.
 #[derive(Default)]
 struct Search {
-    path: Vec<NodeId>,
+    path: Path,
     opened: Vec<Opened>,
+}
+
+/// A stack of nodes, 4 bytes each: their indices, with the game changes
+/// kept apart (a chain of ten million positions of one game is 40 MB).
+#[derive(Default)]
+struct Path {
+    indices: Vec<u32>,
+    /// `(depth, game)`: from `depth` on, the nodes are of `game`.
+    games: Vec<(usize, GameId)>,
+}
+
+impl Path {
+    fn len(&self) -> usize {
+        self.indices.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.indices.is_empty()
+    }
+
+    fn push(&mut self, node: NodeId) {
+        if self.games.last().is_none_or(|(_, g)| *g != node.game) {
+            self.games.push((self.indices.len(), node.game));
+        }
+        self.indices.push(node.index);
+    }
+
+    fn pop(&mut self) {
+        self.indices.pop();
+        if self
+            .games
+            .last()
+            .is_some_and(|(depth, _)| *depth == self.indices.len())
+        {
+            self.games.pop();
+        }
+    }
+
+    fn get(&self, depth: usize) -> NodeId {
+        let at = self.games.partition_point(|(d, _)| *d <= depth) - 1;
+        NodeId {
+            game: self.games[at].1,
+            index: self.indices[depth],
+        }
+    }
+
+    fn last(&self) -> NodeId {
+        self.get(self.len() - 1)
+    }
+
+    /// Every node, outermost first: for errors.
+    fn nodes(&self) -> Vec<NodeId> {
+        (0..self.len()).map(|d| self.get(d)).collect()
+    }
 }
 
 /// A position expanded by the interpreter: where its options start in the
@@ -117,7 +171,8 @@ impl Machine {
         let result = self.search(root, &mut arena, &mut search, &mut mex);
         result.map_err(|mut e| {
             // Leave no node marked as in progress behind an error.
-            for node in &search.path {
+            let path = search.path.nodes();
+            for node in &path {
                 self.graph.set_value(*node, UNKNOWN);
             }
             // Say how the search got to the position it was expanding (a
@@ -127,10 +182,8 @@ impl Machine {
                 .iter()
                 .any(|n| n.starts_with("cycle:") || n.starts_with("by moves:"));
             if search.path.len() > 1 && !cycle {
-                e.notes.push(format!(
-                    "reached by the play {}",
-                    self.show_path(&search.path)
-                ));
+                e.notes
+                    .push(format!("reached by the play {}", self.show_path(&path)));
             }
             e
         })
@@ -213,7 +266,7 @@ impl Machine {
     /// Expands the node at the top of the path with the interpreter.
     fn open(&mut self, arena: &mut Arena, search: &mut Search) -> RtResult<()> {
         let at = search.path.len() - 1;
-        let node = search.path[at];
+        let node = search.path.last();
         let first_node = arena.nodes.len();
         search.opened.push(Opened {
             at,
@@ -228,7 +281,7 @@ impl Machine {
             .iter()
             .find(|c| self.graph.value(**c) == IN_PROGRESS);
         match back {
-            Some(&child) => Err(self.cycle(&search.path, child)),
+            Some(&child) => Err(self.cycle(&search.path.nodes(), child)),
             None => Ok(()),
         }
     }
@@ -243,7 +296,7 @@ impl Machine {
         self.enter(root, arena, search)?;
         loop {
             let at = search.path.len() - 1;
-            let node = search.path[at];
+            let node = search.path.last();
             let value = if search.opened.last().is_some_and(|o| o.at == at) {
                 match self.next_child(arena, search)? {
                     Some(child) => {
@@ -279,7 +332,7 @@ impl Machine {
             let child = arena.nodes[frame.cursor];
             match self.graph.value(child) {
                 UNKNOWN => return Ok(Some(child)),
-                IN_PROGRESS => return Err(self.cycle(&search.path, child)),
+                IN_PROGRESS => return Err(self.cycle(&search.path.nodes(), child)),
                 _ => frame.cursor += 1,
             }
         }
@@ -289,7 +342,7 @@ impl Machine {
     /// The value of the expanded node on top, all of whose options are known.
     fn close(&mut self, arena: &mut Arena, search: &mut Search, mex: &mut Mex) -> u64 {
         let frame = search.opened.pop().expect("the top node is expanded");
-        let node = search.path[frame.at];
+        let node = search.path.get(frame.at);
         let value = self.mex_of(frame.first_option, arena, mex);
         self.graph.set_value(node, value);
         if arena.options.len() == frame.first_option {
@@ -475,6 +528,25 @@ mod tests {
 
     fn node(m: &mut Machine, game: u32, n: i64) -> NodeId {
         m.intern(game, &[Value::Int(n)], Span::default()).unwrap()
+    }
+
+    #[test]
+    fn the_path_keeps_each_nodes_game_across_changes() {
+        let n = |game, index| NodeId { game, index };
+        let nodes = [n(0, 5), n(0, 4), n(1, 9), n(1, 8), n(0, 3)];
+        let mut path = Path::default();
+        for node in nodes {
+            path.push(node);
+        }
+        assert_eq!(path.nodes(), nodes);
+        assert_eq!((path.get(2), path.last()), (n(1, 9), n(0, 3)));
+        path.pop();
+        path.pop();
+        assert_eq!(path.last(), n(1, 9));
+        path.push(n(2, 1));
+        assert_eq!(path.nodes(), [n(0, 5), n(0, 4), n(1, 9), n(2, 1)]);
+        (0..4).for_each(|_| path.pop());
+        assert!(path.is_empty() && path.games.is_empty());
     }
 
     #[test]
