@@ -48,6 +48,10 @@ impl MoveSink for Arena {
 struct Search {
     path: Path,
     opened: Vec<Opened>,
+    /// Set once a sweep (see [`Machine::sweep`]) found nothing: a chain
+    /// blocked low down is then descended as any search does, rather than
+    /// scanned again at every step.
+    no_sweep: bool,
 }
 
 /// A stack of nodes, 4 bytes each: their indices, with the game changes
@@ -309,7 +313,14 @@ impl Machine {
                 match self.run_kernel(node)? {
                     Ran::Value(value) => value,
                     Ran::Missing(child) => {
-                        self.enter(child, arena, search)?;
+                        let swept = match search.no_sweep {
+                            true => None,
+                            false => self.sweep(node, child)?,
+                        };
+                        search.no_sweep |= swept == Some(false);
+                        if swept != Some(true) {
+                            self.enter(child, arena, search)?;
+                        }
                         continue;
                     }
                     Ran::Interpret => {
@@ -323,6 +334,68 @@ impl Machine {
                 return Ok(value);
             }
         }
+    }
+
+    /// A chain: `node` of a one-integer game misses the value of `child`
+    /// just below it, and the positions below `child` have no values
+    /// either, as when `value(g(10000000))` is asked first. Rather than
+    /// descend the chain one position at a time (two kernel runs and a
+    /// path entry each), their kernels are run from the bottom up, while
+    /// each finds all its options known. Returns whether it found any
+    /// value, or `None` when this is no such chain.
+    ///
+    /// A position swept is one the search would most likely have reached
+    /// (the rules move from one position to another a few below); its
+    /// value is right in any case. The sweep stops short of the
+    /// `--max-states` limit, so it never makes a query fail.
+    fn sweep(&mut self, node: NodeId, child: NodeId) -> RtResult<Option<bool>> {
+        const GAP: u32 = 4;
+        const SHORTEST: u32 = 64;
+        let near = node.game == child.game
+            && child.index < node.index
+            && node.index - child.index <= GAP
+            && node.index < graph::DENSE_END;
+        let Some(dense) = self
+            .graph
+            .dense(child.game)
+            .filter(|d| near && d.arity() == 1)
+        else {
+            return Ok(None);
+        };
+        // The lowest of the positions below `child` that have no value.
+        let mut bottom = child.index;
+        while bottom > 0 && matches!(dense.get(bottom - 1), UNKNOWN | ABSENT) {
+            bottom -= 1;
+        }
+        if child.index - bottom < SHORTEST {
+            return Ok(None);
+        }
+        let room = self
+            .limits
+            .max_states
+            .saturating_sub(self.limits.max_states / 8);
+        let mut found = false;
+        for index in bottom..=child.index {
+            if index % 1024 == 0 {
+                self.poll()?;
+            }
+            let at = NodeId {
+                game: node.game,
+                index,
+            };
+            let fresh = self.graph.value(at) == graph::ABSENT;
+            if fresh && self.graph.len() >= room {
+                break;
+            }
+            if fresh {
+                self.graph.insert_dense(at.game, 1, index);
+            }
+            if !matches!(self.run_kernel(at)?, Ran::Value(_)) {
+                break;
+            }
+            found = true;
+        }
+        Ok(Some(found))
     }
 
     /// The next option of the expanded node on top that has no value yet.

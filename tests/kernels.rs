@@ -156,7 +156,7 @@ fn game_file() -> impl Strategy<Value = String> {
             let steps: Vec<String> = steps.iter().map(i64::to_string).collect();
             format!(
                 "let STEPS = [{}]\ngame g(n) {{\n{}}}\ngame h(x, y) {{\n{}}}\n\
-                 table(g, 0..=12)\ntable(h, 0..=4, 0..=4)\nvalue(g(30) + h(7, 9))\n",
+                 table(g, 0..=12)\ntable(h, 0..=4, 0..=4)\nvalue(g(30) + h(7, 9))\nvalue(g(120))\n",
                 steps.join(", "),
                 moves(g),
                 moves(h)
@@ -202,6 +202,46 @@ proptest! {
     }
 }
 
+/// Runs `text` both ways and checks that they agree; returns what it printed.
+fn agree(text: &str) -> String {
+    let interpreted = run(text, false);
+    assert_eq!(run(text, true), interpreted, "{text}");
+    assert_eq!(interpreted.2, None, "{}", interpreted.1);
+    interpreted.0
+}
+
+#[test]
+fn long_chains_are_swept_from_the_bottom_with_the_same_values() {
+    let chain = "game g(n) {\n move a(k in 1..=3) if k <= n -> g(n - k)\n move b if n % 5 == 2 -> g(n / 2)\n}\n";
+    let out = agree(&format!("{chain}value(g(2900))\nvalue(g(1000))\n"));
+    assert_eq!(out.lines().count(), 2);
+    // A position low in the chain whose option is not dense (h(-1)): the
+    // sweep stops there and the search goes on as usual.
+    let blocked = "game h(n) {\n move m if n > 0 -> h(n - 1)\n}\n\
+                   game g(n) {\n move a(k in 1..=2) if k <= n -> g(n - k)\n move b if n == 700 -> h(-1) + g(n - 1)\n}\n";
+    agree(&format!("{blocked}value(g(2900))\n"));
+}
+
+#[test]
+fn a_cycle_below_a_long_chain_is_reported_as_the_interpreter_reports_it() {
+    let text = "game g(n) {\n move a if n > 0 -> g(n - 1)\n move b if n == 50 -> g(100)\n}\nvalue(g(2000))\n";
+    let (interpreted, compiled) = (run(text, false), run(text, true));
+    assert_eq!(compiled, interpreted);
+    assert!(
+        compiled.1.contains("can be reached from itself"),
+        "{}",
+        compiled.1
+    );
+}
+
+#[test]
+fn a_sweep_never_makes_a_query_exceed_the_position_limit() {
+    // 2,900 positions are needed; the limit (3,000) leaves room for them
+    // and nothing much else.
+    let text = "game g(n) {\n move a(k in 1..=2) if k <= n -> g(n - k)\n}\nvalue(g(2899))\n";
+    agree(text);
+}
+
 /// The generator makes files that check, and values as well as errors.
 #[test]
 fn the_random_files_are_mostly_valid_games() {
@@ -223,4 +263,22 @@ fn the_random_files_are_mostly_valid_games() {
         ok >= 25,
         "only {ok} of 100 random files ran cleanly ({failed} failed)"
     );
+}
+
+/// Every kernel run is short here, but there are a million of them: the
+/// clock is looked at across runs, not only within a long one.
+#[test]
+fn many_short_compiled_runs_still_meet_the_time_limit() {
+    // Two parameters: no sweep, whose own loop looks at the clock.
+    let text = "game g(n, c) {\n move m(k in 1..=300) if (k * k) % 7 != c and k <= n -> g(n - k, c)\n}\n\
+                value(g(1000000, 3))\n";
+    let out = SharedBuffer::default();
+    let err = SharedBuffer::default();
+    let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
+    session.machine.limits.timeout = Some(std::time::Duration::from_millis(50));
+    session.machine.start_clock();
+    let outcome = session.run("slow.game", text);
+    let err = String::from_utf8(err.0.borrow().clone()).unwrap();
+    assert_eq!(outcome.error, Some(Phase::Limit), "{err}");
+    assert!(err.contains("time limit"), "{err}");
 }

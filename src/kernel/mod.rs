@@ -226,9 +226,24 @@ pub struct Marks {
     /// The integers of the globals used as binder domains, converted once
     /// for each value they hold.
     lists: Vec<(LetId, Value, run::Values)>,
+    /// Work done by all runs so far, in options or binder values, and when
+    /// to look at the clock next: kept across runs, since a search may do
+    /// millions of small ones.
+    work: usize,
+    next_poll: usize,
 }
 
 impl Marks {
+    /// Counts `n` units of work; whether it is time to look at the clock.
+    fn charge(&mut self, n: usize) -> bool {
+        self.work = self.work.wrapping_add(n);
+        if self.work.wrapping_sub(self.next_poll) > usize::MAX / 2 {
+            return false;
+        }
+        self.next_poll = self.work.wrapping_add(POLL_EVERY);
+        true
+    }
+
     fn start(&mut self) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {

@@ -72,7 +72,13 @@ impl<'g> Plan<'g> {
     ) -> Eval<()> {
         let (lo, hi) = match values {
             Values::Range(lo, hi) => (*lo, *hi),
-            Values::List { sorted, .. } => return self.list(values, *sorted, marks),
+            Values::List { sorted, .. } => {
+                self.list(values, *sorted, marks)?;
+                return match marks.charge(values.items().len()) && poll() {
+                    true => Err(Stop::Bail),
+                    false => Ok(()),
+                };
+            }
         };
         let linear = self.nodes.iter().flatten().all(|n| n.2 == 1);
         let mut from = lo;
@@ -85,8 +91,9 @@ impl<'g> Plan<'g> {
                     to
                 }
             };
+            let done = (to - from) as usize;
             from = to;
-            if from < hi && poll() {
+            if marks.charge(done) && poll() {
                 return Err(Stop::Bail);
             }
         }

@@ -4,7 +4,7 @@
 
 use super::expr::{Cond, SLOT_LIMIT};
 use super::plan::{Plan, node_value};
-use super::{Domain, Eval, Marks, Move, Narrow, POLL_EVERY, Stop, Term};
+use super::{Domain, Eval, Marks, Move, Narrow, Stop, Term};
 use crate::defs::Defs;
 use crate::graph::Graph;
 use crate::ir::LetId;
@@ -117,8 +117,6 @@ pub struct Run<'a> {
     pub graph: &'a Graph,
     marks: &'a mut Marks,
     poll: &'a mut dyn FnMut() -> bool,
-    /// Combinations of binder values tried, to look at the clock.
-    steps: usize,
 }
 
 impl<'a> Run<'a> {
@@ -133,14 +131,12 @@ impl<'a> Run<'a> {
             graph,
             marks,
             poll,
-            steps: 0,
         }
     }
 
     /// Counts a step, and every so often asks `poll` whether to stop.
     fn tick(&mut self) -> Eval<()> {
-        self.steps += 1;
-        if self.steps.is_multiple_of(POLL_EVERY) && (self.poll)() {
+        if self.marks.charge(1) && (self.poll)() {
             return Err(Stop::Bail);
         }
         Ok(())
