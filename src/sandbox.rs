@@ -124,13 +124,46 @@ impl Ran {
 /// Does `mode` with `text` in a new session with [`small_limits`], on this
 /// thread, printing results nowhere; cancelled after [`DEADLINE`].
 pub fn run(text: &str, mode: &Mode) -> Ran {
-    run_within(text, mode, DEADLINE)
+    run_within(text, mode, DEADLINE, None)
 }
 
-fn run_within(text: &str, mode: &Mode, deadline: Duration) -> Ran {
+/// Runs `text` as `grundy run` does, with the compiled rules (see
+/// `src/kernel`) and again with the interpreter alone; what differs
+/// between the two, if anything. Runs that were cancelled or met a limit
+/// are not compared: the two make positions in another order, so a limit
+/// may be met at another place.
+pub fn engines_disagree(text: &str) -> Option<String> {
+    let [compiled, interpreted] = [true, false].map(|kernels| {
+        let out = SharedBuffer::default();
+        let ran = run_within(text, &Mode::Run, DEADLINE, Some((out.clone(), kernels)));
+        (ran, String::from_utf8_lossy(&out.0.borrow()).into_owned())
+    });
+    let comparable = |(ran, _): &(Ran, String)| !ran.timed_out && ran.error != Some(Phase::Limit);
+    if !comparable(&compiled) || !comparable(&interpreted) || compiled == interpreted {
+        return None;
+    }
+    Some(format!(
+        "compiled:\n{}{}\ninterpreted:\n{}{}",
+        compiled.1, compiled.0.diagnostics, interpreted.1, interpreted.0.diagnostics
+    ))
+}
+
+/// [`run`], with `out` (if given) receiving what is printed, and the
+/// compiled rules on or off.
+fn run_within(
+    text: &str,
+    mode: &Mode,
+    deadline: Duration,
+    out: Option<(SharedBuffer, bool)>,
+) -> Ran {
     let err = SharedBuffer::default();
-    let mut session = Session::new(Box::new(std::io::sink()), Box::new(err.clone()));
+    let (stdout, kernels): (Box<dyn std::io::Write>, bool) = match out {
+        Some((out, kernels)) => (Box::new(out), kernels),
+        None => (Box::new(std::io::sink()), true),
+    };
+    let mut session = Session::new(stdout, Box::new(err.clone()));
     session.machine.limits = small_limits();
+    session.machine.use_kernels = kernels;
     let (finished, timed_out) = watchdog(session.machine.cancel.clone(), deadline);
     let (code, outcome) = match mode {
         Mode::Run => ended(session.run("fuzz.game", text)),
@@ -245,7 +278,7 @@ mod tests {
         // Two slow entries, for the REPL clears a cancellation before each.
         let text = "game g(n) {\n move m(k in 1..=10**15) if k % 7 == 9 -> g(0)\n}\nvalue(g(1))\nvalue(g(2))\n";
         for mode in [Mode::Run, Mode::Repl] {
-            let ran = run_within(text, &mode, Duration::from_millis(50));
+            let ran = run_within(text, &mode, Duration::from_millis(50), None);
             assert!(ran.timed_out, "{mode:?} {ran:?}");
             assert_eq!(ran.error, Some(Phase::Interrupted), "{mode:?}");
             assert_eq!(ran.problem(&mode), None);

@@ -5,7 +5,7 @@
 //! end with an exit code the README documents, with a diagnostic when it
 //! failed, and never panic. `PROPTEST_CASES=N` runs N cases of each.
 
-use grundy::sandbox::{Mode, on_interpreter_stack, run};
+use grundy::sandbox::{Mode, engines_disagree, on_interpreter_stack, run};
 use proptest::prelude::*;
 use proptest::sample::select;
 use std::sync::LazyLock;
@@ -346,6 +346,11 @@ proptest! {
         let text = edits.iter().fold(text.clone(), |text, edit| edit.apply(&text));
         survives(text.clone(), &[Mode::Run])
             .map_err(|e| TestCaseError::fail(format!("{name} edited:\n{text}\n{e}")))?;
+        // Edited games are the likeliest to reach the compiled rules'
+        // corners: the interpreter alone must print the same.
+        let source = text.clone();
+        let disagreement = on_interpreter_stack(move || engines_disagree(&source));
+        prop_assert!(disagreement.is_none(), "{} edited:\n{}\n{}", name, text, disagreement.unwrap());
     }
 }
 

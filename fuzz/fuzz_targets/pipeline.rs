@@ -4,13 +4,14 @@
 //! REPL's highlighting. Every input runs on a thread with the binary's
 //! stack, within `grundy::sandbox::small_limits()`. A panic, a
 //! stack overflow, an undocumented exit code, an error without a
-//! diagnostic, or `check` and `run` disagreeing is a crash.
+//! diagnostic, `check` and `run` disagreeing, or the compiled rules and the
+//! interpreter alone printing different things is a crash.
 
 #![no_main]
 
 use grundy::diag::Phase;
 use grundy::repl::editor::{GrundyHelper, classify, entry_is_complete, matching_bracket};
-use grundy::sandbox::{Mode, Ran, on_interpreter_stack, run};
+use grundy::sandbox::{Mode, Ran, engines_disagree, on_interpreter_stack, run};
 use libfuzzer_sys::fuzz_target;
 use rustyline::highlight::Highlighter;
 
@@ -49,6 +50,9 @@ fn exercise(text: &str) {
             "`check` passed but `run` did not load:\n{}",
             done.diagnostics
         );
+    }
+    if !eval_follows && let Some(difference) = engines_disagree(script) {
+        panic!("the compiled rules and the interpreter disagree:\n{difference}");
     }
     ran(text, Mode::Repl);
     editing(text);
