@@ -115,7 +115,7 @@ use crate::diag::Phase;
 use crate::interp::{Collect, Machine, RtResult, error};
 use crate::ir::{ClauseIr, Ir};
 use crate::span::Span;
-use crate::value::{Position, Report, ReportText, Value};
+use crate::value::{Position, Report, Value};
 use std::rc::Rc;
 
 /// The elements of a comprehension that `all` or `any` reads, tallied.
@@ -432,8 +432,7 @@ impl Machine {
                 }
             }
         }
-        let text = ReportText::Ready(text);
-        Ok(Value::Report(Rc::new(Report { items, text })))
+        Ok(Value::Report(Rc::new(Report::ready(items, text))))
     }
 }
 

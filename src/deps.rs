@@ -34,7 +34,7 @@ pub fn games_in(v: &Value, found: &mut impl FnMut(GameId)) {
         Value::Tuple(items) => items.iter().for_each(|x| games_in(x, found)),
         Value::List(items) => items.iter().for_each(|x| games_in(x, found)),
         Value::Set(items) => items.iter().for_each(|x| games_in(x, found)),
-        Value::Report(r) => r.items.iter().for_each(|x| games_in(x, found)),
+        Value::Report(r) => r.items().iter().for_each(|x| games_in(x, found)),
     }
 }
 

@@ -273,8 +273,9 @@ impl Session {
                     expr.kind,
                     IrKind::CallBuiltin(crate::builtins::Builtin::Print, _)
                 ) {
-                    let text = m.show_top(&v);
-                    let _ = writeln!(m.out, "{text}");
+                    let mut out = std::mem::replace(&mut m.out, Box::new(std::io::sink()));
+                    let _ = m.write_top(&v, &mut out);
+                    m.out = out;
                 }
             }
             StmtIr::Expect { cond, slots } => {

@@ -21,12 +21,27 @@ impl Machine {
             Value::Str(s) => s.to_string(),
             Value::Report(r) => match &r.text {
                 ReportText::Ready(text) => text.clone(),
-                ReportText::Table(spec, text) => {
-                    text.get_or_init(|| self.table_text(spec, &r.items)).clone()
+                ReportText::Table(spec) => {
+                    let mut text = Vec::new();
+                    self.write_table(spec, &mut text)
+                        .expect("a Vec takes any text");
+                    String::from_utf8(text).expect("a table is text")
                 }
             },
             other => self.show(other),
         }
+    }
+
+    /// Writes `v` as a result is printed, and a newline. A table goes out
+    /// row by row: its text is never held whole.
+    pub fn write_top(&self, v: &Value, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        if let Value::Report(r) = v
+            && let ReportText::Table(spec) = &r.text
+        {
+            self.write_table(spec, out)?;
+            return writeln!(out);
+        }
+        writeln!(out, "{}", self.show_top(v))
     }
 
     pub fn show_node(&self, node: NodeId) -> String {
@@ -151,7 +166,7 @@ impl Machine {
             }
             Value::Tuple(items) => self.write_seq("(", ")", items, out),
             Value::List(items) => self.write_seq("[", "]", items, out),
-            Value::Report(r) => self.write_seq("[", "]", &r.items, out),
+            Value::Report(r) => self.write_seq("[", "]", r.items(), out),
             Value::Set(items) if items.is_empty() => out.push_str("{}"),
             Value::Set(items) => {
                 let items: Vec<Value> = items.iter().cloned().collect();

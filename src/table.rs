@@ -4,8 +4,9 @@
 
 use crate::interp::{Machine, RtResult, error};
 use crate::span::Span;
-use crate::value::{Axis, Component, Report, ReportText, TableSpec, Value};
-use std::cell::OnceCell;
+use crate::value::{Axis, Component, Nims, Report, TableSpec, Value};
+use std::fmt::Write as _;
+use std::io::{self, Write};
 use std::rc::Rc;
 
 /// Values per printed row of a one-parameter table.
@@ -64,166 +65,211 @@ impl Machine {
             .collect::<RtResult<_>>()?;
         let params: Vec<Rc<str>> = rules.def.params.iter().map(|p| p.node.clone()).collect();
         let title = format!("{}({})", rules.name, params.join(", "));
+        let (rows, columns) = (axes[0].len(), axes.get(1).map_or(1, Axis::len));
+        let mut nims = Nims::with_capacity(rows.saturating_mul(columns));
         let mut args = Vec::with_capacity(2);
-        let mut value_at = |m: &mut Machine, xs: &[&Axis], i: usize, j: usize| -> RtResult<Value> {
-            args.clear();
-            args.push(xs[0].get(i));
-            args.extend(xs.get(1).map(|a| a.get(j)));
-            let node = match m.graph.find(game, &args) {
-                Some(node) => node,
-                None => m.intern(game, &args, spans[0])?,
-            };
-            Ok(Value::Int(m.node_value(node)? as i64))
-        };
-        let xs: Vec<&Axis> = axes.iter().collect();
-        let items = match xs[..] {
-            [x] => (0..x.len())
-                .map(|i| value_at(self, &xs, i, 0))
-                .collect::<RtResult<_>>()?,
-            _ => (0..xs[0].len())
-                .map(|i| {
-                    let row = (0..xs[1].len()).map(|j| value_at(self, &xs, i, j));
-                    Ok(Value::list(row.collect::<RtResult<_>>()?))
-                })
-                .collect::<RtResult<_>>()?,
-        };
+        for i in 0..rows {
+            for j in 0..columns {
+                args.clear();
+                args.push(axes[0].get(i));
+                args.extend(axes.get(1).map(|a| a.get(j)));
+                let node = match self.graph.find(game, &args) {
+                    Some(node) => node,
+                    None => self.intern(game, &args, spans[0])?,
+                };
+                nims.push(self.node_value(node)?);
+            }
+        }
         let spec = TableSpec {
             title,
             params,
             axes,
+            nims,
         };
-        let text = ReportText::Table(spec, OnceCell::new());
-        Ok(Value::Report(Rc::new(Report { items, text })))
+        Ok(Value::Report(Rc::new(Report::table(spec))))
     }
 
-    /// The text of a table: a sequence in rows of ten, or a grid.
-    pub fn table_text(&self, spec: &TableSpec, items: &[Value]) -> String {
-        let int = |v: &Value| match v {
-            Value::Int(n) => *n,
-            _ => unreachable!("a table holds nim-values"),
+    /// Writes the text of a table: a sequence in rows of ten, or a grid,
+    /// every cell as wide as the widest. A row at a time is made, so a
+    /// table of millions of values needs no more memory to print.
+    pub fn write_table(&self, spec: &TableSpec, out: &mut dyn Write) -> io::Result<()> {
+        let TableSpec {
+            title,
+            params,
+            axes,
+            nims,
+        } = spec;
+        let Some(grid) = self.layout(spec) else {
+            let what = if axes.len() == 1 { "range" } else { "ranges" };
+            return write!(out, "{title}: no positions in the {what}");
         };
-        let axes: Vec<Vec<Value>> = spec.axes.iter().map(Axis::values).collect();
-        let params: Vec<&str> = spec.params.iter().map(|p| &**p).collect();
-        if axes.len() == 1 {
-            let values: Vec<i64> = items.iter().map(int).collect();
-            return self.sequence_text(&spec.title, params[0], &axes[0], &values);
+        match &axes[..] {
+            [xs] => write!(out, "{title}, {} = {}", params[0], self.describe_axis(xs))?,
+            [xs, ys] => write!(
+                out,
+                "{title}, {} = {} (rows), {} = {} (columns)",
+                params[0],
+                self.describe_axis(xs),
+                params[1],
+                self.describe_axis(ys)
+            )?,
+            _ => unreachable!("a table has one or two axes"),
         }
-        let grid: Vec<Vec<i64>> = items
-            .iter()
-            .map(|row| row.as_slice().unwrap_or(&[]).iter().map(int).collect())
-            .collect();
-        if grid.is_empty() || grid[0].is_empty() {
-            format!("{}: no positions in the ranges", spec.title)
-        } else {
-            self.grid_text(&spec.title, &params, &axes, &grid)
-        }
-    }
-
-    fn sequence_text(&self, title: &str, param: &str, xs: &[Value], values: &[i64]) -> String {
-        if xs.is_empty() {
-            return format!("{title}: no positions in the range");
-        }
-        // Rows of ten with +0..+9 columns read only for consecutive integers;
-        // any other list of arguments gets one row each.
-        let row = if is_consecutive(xs) && matches!(xs[0], Value::Int(_)) {
-            ROW
-        } else {
-            1
-        };
-        let header: Vec<String> = if row == ROW {
-            (0..ROW.min(xs.len())).map(|i| format!("+{i}")).collect()
-        } else {
-            Vec::new()
-        };
-        let rows: Vec<(String, Vec<String>)> = xs
-            .chunks(row)
-            .zip(values.chunks(row))
-            .map(|(args, vs)| (self.show(&args[0]), vs.iter().map(i64::to_string).collect()))
-            .collect();
-        format!(
-            "{title}, {param} = {}\n{}",
-            self.describe_axis(xs),
-            layout(param, &header, &rows)
-        )
-    }
-
-    fn grid_text(
-        &self,
-        title: &str,
-        params: &[&str],
-        axes: &[Vec<Value>],
-        grid: &[Vec<i64>],
-    ) -> String {
-        let header: Vec<String> = axes[1].iter().map(|y| self.show(y)).collect();
-        let rows: Vec<(String, Vec<String>)> = axes[0]
-            .iter()
-            .zip(grid)
-            .map(|(x, vs)| (self.show(x), vs.iter().map(i64::to_string).collect()))
-            .collect();
-        format!(
-            "{title}, {} = {} (rows), {} = {} (columns)\n{}",
-            params[0],
-            self.describe_axis(&axes[0]),
-            params[1],
-            self.describe_axis(&axes[1]),
-            layout(&format!("{}\\{}", params[0], params[1]), &header, &rows)
-        )
-    }
-
-    fn describe_axis(&self, xs: &[Value]) -> String {
-        match (xs.first(), xs.last()) {
-            (Some(Value::Int(a)), Some(Value::Int(b))) if is_consecutive(xs) => {
-                format!("{a}..={b}")
+        let mut text = String::new();
+        grid.header(&mut text);
+        for row in 0..grid.rows {
+            let label = self.show(&axes[0].get(row * grid.step));
+            let cells =
+                (row * grid.width..((row + 1) * grid.width).min(nims.len())).map(|i| nims.get(i));
+            grid.line(&mut text, &label, cells);
+            if text.len() >= 1 << 16 {
+                out.write_all(text.as_bytes())?;
+                text.clear();
             }
-            _ => self.show(&Value::list(xs.to_vec())),
+        }
+        out.write_all(text.as_bytes())
+    }
+
+    /// How a table is laid out; `None` when it is empty.
+    fn layout(&self, spec: &TableSpec) -> Option<Grid> {
+        let (xs, nims) = (&spec.axes[0], &spec.nims);
+        if nims.is_empty() {
+            return None;
+        }
+        // A sequence of consecutive integers goes in rows of ten under
+        // +0..+9 columns; any other sequence one value a row.
+        let (corner, step, header) = match &spec.axes[..] {
+            [_] if is_consecutive(xs) => (
+                spec.params[0].to_string(),
+                ROW,
+                Header::Offsets(ROW.min(xs.len())),
+            ),
+            [_] => (spec.params[0].to_string(), 1, Header::Offsets(0)),
+            [_, ys] => (
+                format!("{}\\{}", spec.params[0], spec.params[1]),
+                1,
+                Header::Axis(ys),
+            ),
+            _ => unreachable!("a table has one or two axes"),
+        };
+        let width = match &spec.axes[..] {
+            [_, ys] => ys.len(),
+            _ => step,
+        };
+        let rows = nims.len().div_ceil(width);
+        let labels = (0..rows).map(|row| self.shown_len(&xs.get(row * step)));
+        let cells = (0..nims.len()).map(|i| digits(nims.get(i)));
+        let header_w = match &header {
+            Header::Offsets(n) => (0..*n).map(|i| digits(i as u64) + 1).max().unwrap_or(0),
+            Header::Axis(ys) => (0..ys.len())
+                .map(|j| self.shown_len(&ys.get(j)))
+                .max()
+                .unwrap_or(0),
+        };
+        Some(Grid {
+            label_w: labels.chain([corner.chars().count()]).max().unwrap_or(1),
+            cell_w: cells.chain([header_w]).max().unwrap_or(1),
+            corner,
+            header: match header {
+                Header::Offsets(n) => (0..n).map(|i| format!("+{i}")).collect(),
+                Header::Axis(ys) => (0..ys.len()).map(|j| self.show(&ys.get(j))).collect(),
+            },
+            step,
+            width,
+            rows,
+        })
+    }
+
+    /// The width of a value as shown.
+    fn shown_len(&self, v: &Value) -> usize {
+        match v {
+            Value::Int(n) => {
+                n.unsigned_abs()
+                    .checked_ilog10()
+                    .map_or(1, |d| d as usize + 1)
+                    + usize::from(*n < 0)
+            }
+            v => self.show(v).chars().count(),
+        }
+    }
+
+    fn describe_axis(&self, xs: &Axis) -> String {
+        match (xs, xs.len()) {
+            (Axis::Range(lo, hi), n) if n > 0 => format!("{lo}..={}", hi - 1),
+            (_, n) if n > 0 && is_consecutive(xs) => match (xs.get(0), xs.get(n - 1)) {
+                (Value::Int(a), Value::Int(b)) => format!("{a}..={b}"),
+                _ => unreachable!("consecutive items are integers"),
+            },
+            _ => self.show(&Value::list(xs.values())),
         }
     }
 }
 
-/// A right-aligned table: a header row (if any) under `corner`, then one
-/// line per labelled row, every cell as wide as the widest.
-fn layout(corner: &str, header: &[String], rows: &[(String, Vec<String>)]) -> String {
-    let label_w = rows
-        .iter()
-        .map(|(l, _)| l.len())
-        .chain([corner.len()])
-        .max()
-        .unwrap_or(1);
-    let cells = rows.iter().flat_map(|(_, cs)| cs.iter());
-    let cell_w = header
-        .iter()
-        .chain(cells)
-        .map(String::len)
-        .max()
-        .unwrap_or(1);
-    let line = |label: &str, cells: &[String]| {
-        let mut text = format!("{label:>label_w$} |");
+/// The column headings of a table.
+enum Header<'a> {
+    /// `+0`, `+1`, ...: offsets from the row's label.
+    Offsets(usize),
+    /// The arguments of a grid's columns.
+    Axis(&'a Axis),
+}
+
+/// A table's layout: right-aligned cells under a header row (if any),
+/// `width` values a row, the row labelled by every `step`-th argument.
+struct Grid {
+    corner: String,
+    header: Vec<String>,
+    label_w: usize,
+    cell_w: usize,
+    step: usize,
+    width: usize,
+    rows: usize,
+}
+
+impl Grid {
+    fn header(&self, text: &mut String) {
+        if !self.header.is_empty() {
+            let cells: Vec<&str> = self.header.iter().map(String::as_str).collect();
+            self.line(text, &self.corner, cells.into_iter());
+        }
+    }
+
+    /// A newline, then one line of the table.
+    fn line<T: std::fmt::Display>(
+        &self,
+        text: &mut String,
+        label: &str,
+        cells: impl Iterator<Item = T>,
+    ) {
+        let (label_w, cell_w) = (self.label_w, self.cell_w);
+        let _ = write!(text, "\n{label:>label_w$} |");
         for c in cells {
-            text.push_str(&format!(" {c:>cell_w$}"));
+            let _ = write!(text, " {c:>cell_w$}");
         }
-        text
-    };
-    let mut lines = Vec::new();
-    if !header.is_empty() {
-        lines.push(line(corner, header));
     }
-    lines.extend(rows.iter().map(|(label, cells)| line(label, cells)));
-    lines.join("\n")
 }
 
-fn is_consecutive(xs: &[Value]) -> bool {
-    xs.windows(2)
-        .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1))
+/// The number of decimal digits of `n`.
+fn digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+fn is_consecutive(xs: &Axis) -> bool {
+    match xs {
+        Axis::Range(..) => true,
+        Axis::Items(items) => items
+            .windows(2)
+            .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1)),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use crate::session::loaded;
     use crate::span::Span;
-    use crate::value::{ReportText, Value};
+    use crate::value::{Nims, ReportText, Value};
 
     #[test]
-    fn a_table_is_written_out_only_when_shown() {
+    fn a_table_keeps_nim_values_and_makes_its_items_when_asked() {
         let (mut session, _) = loaded("game nim(n) {\n move take(k in 1..=n) -> nim(n - k)\n}\n");
         let m = &mut session.machine;
         let args = [Value::Game(0), Value::Range(0, 12)];
@@ -231,13 +277,24 @@ mod tests {
         let Value::Report(report) = &table else {
             panic!("a table is a report");
         };
-        let ReportText::Table(_, text) = &report.text else {
-            panic!("a table is written out lazily");
+        let ReportText::Table(spec) = &report.text else {
+            panic!("a table is written out when shown");
         };
-        assert_eq!(report.items, (0..12).map(Value::Int).collect::<Vec<_>>());
-        assert!(text.get().is_none(), "nothing written before it is shown");
+        assert!(matches!(&spec.nims, Nims::Small(v) if *v == (0..12).collect::<Vec<u32>>()));
+        assert_eq!(report.items(), (0..12).map(Value::Int).collect::<Vec<_>>());
         let shown = m.show_top(&table);
         assert!(shown.starts_with("nim(n), n = 0..=11\n"), "{shown}");
-        assert_eq!(text.get(), Some(&shown));
+        let mut written = Vec::new();
+        m.write_top(&table, &mut written).unwrap();
+        assert_eq!(String::from_utf8(written).unwrap(), shown + "\n");
+    }
+
+    #[test]
+    fn nim_values_too_large_for_4_bytes_move_to_8() {
+        let mut nims = Nims::with_capacity(2);
+        nims.push(7);
+        nims.push(1 << 40);
+        assert!(matches!(nims, Nims::Large(_)));
+        assert_eq!((nims.get(0), nims.get(1), nims.len()), (7, 1 << 40, 2));
     }
 }

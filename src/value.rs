@@ -89,7 +89,10 @@ impl Position {
 /// `moves`. It behaves as a list everywhere except printing.
 #[derive(Debug)]
 pub struct Report {
-    pub items: Vec<Value>,
+    /// The items as values, made from a table's nim-values the first time
+    /// they are needed: a table of a million values that is only printed
+    /// keeps 4 bytes a value, not 24.
+    items: std::cell::OnceCell<Vec<Value>>,
     pub text: ReportText,
 }
 
@@ -97,18 +100,105 @@ pub struct Report {
 #[derive(Debug)]
 pub enum ReportText {
     Ready(String),
-    /// A table, written out the first time it is shown: a table of a
-    /// million values that is only summed is never written.
-    Table(TableSpec, std::cell::OnceCell<String>),
+    /// A table, written out when it is shown (see `Machine::write_table`).
+    Table(TableSpec),
 }
 
-/// What a table's text needs besides its values.
+impl Report {
+    /// A report with its items and text made already.
+    pub fn ready(items: Vec<Value>, text: String) -> Report {
+        Report {
+            items: items.into(),
+            text: ReportText::Ready(text),
+        }
+    }
+
+    pub fn table(spec: TableSpec) -> Report {
+        Report {
+            items: std::cell::OnceCell::new(),
+            text: ReportText::Table(spec),
+        }
+    }
+
+    /// The list the report stands for.
+    pub fn items(&self) -> &[Value] {
+        self.items.get_or_init(|| match &self.text {
+            ReportText::Ready(_) => Vec::new(),
+            ReportText::Table(spec) => spec.items(),
+        })
+    }
+}
+
+/// What a table holds: its values, and what its text needs besides.
 #[derive(Debug)]
 pub struct TableSpec {
     /// `game(x, y)`.
     pub title: String,
     pub params: Vec<Rc<str>>,
     pub axes: Vec<Axis>,
+    /// The nim-values, row by row for a grid.
+    pub nims: Nims,
+}
+
+impl TableSpec {
+    /// The values, or for a grid the rows of values, as a list holds them.
+    fn items(&self) -> Vec<Value> {
+        let int = |i: usize| Value::Int(self.nims.get(i) as i64);
+        match &self.axes[..] {
+            [_, ys] => {
+                let width = ys.len();
+                (0..self.nims.len() / width.max(1))
+                    .map(|row| Value::list((row * width..(row + 1) * width).map(int).collect()))
+                    .collect()
+            }
+            _ => (0..self.nims.len()).map(int).collect(),
+        }
+    }
+}
+
+/// Nim-values in 4 bytes each while they fit, else in 8.
+#[derive(Debug)]
+pub enum Nims {
+    Small(Vec<u32>),
+    Large(Vec<u64>),
+}
+
+impl Nims {
+    pub fn with_capacity(n: usize) -> Nims {
+        Nims::Small(Vec::with_capacity(n))
+    }
+
+    pub fn push(&mut self, v: u64) {
+        match self {
+            Nims::Small(small) => match u32::try_from(v) {
+                Ok(v) => small.push(v),
+                Err(_) => {
+                    let mut large: Vec<u64> = small.iter().map(|&v| v.into()).collect();
+                    large.push(v);
+                    *self = Nims::Large(large);
+                }
+            },
+            Nims::Large(large) => large.push(v),
+        }
+    }
+
+    pub fn get(&self, i: usize) -> u64 {
+        match self {
+            Nims::Small(small) => small[i].into(),
+            Nims::Large(large) => large[i],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Nims::Small(small) => small.len(),
+            Nims::Large(large) => large.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// The arguments along one side of a table.
@@ -197,7 +287,7 @@ impl Value {
     /// A report as the plain list it stands for; anything else unchanged.
     pub fn into_list(self) -> Value {
         match self {
-            Value::Report(r) => Value::list(r.items.clone()),
+            Value::Report(r) => Value::list(r.items().to_vec()),
             other => other,
         }
     }
@@ -222,7 +312,7 @@ impl Value {
         match self {
             Value::List(items) => Some(items),
             Value::Tuple(items) => Some(items),
-            Value::Report(r) => Some(&r.items),
+            Value::Report(r) => Some(r.items()),
             _ => None,
         }
     }
@@ -307,7 +397,7 @@ impl std::hash::Hash for Value {
             Value::Str(s) => s.hash(state),
             Value::Tuple(items) => items.hash(state),
             Value::List(items) => items.hash(state),
-            Value::Report(r) => r.items.hash(state),
+            Value::Report(r) => r.items().hash(state),
             Value::Set(items) => items.hash(state),
             Value::Range(lo, hi) => (lo, hi).hash(state),
             Value::Pos(p) => p.hash(state),
@@ -333,10 +423,7 @@ mod tests {
     #[test]
     fn lists_and_reports_compare_by_items() {
         let items = vec![Value::Int(1), Value::Int(2)];
-        let report = Value::Report(Rc::new(Report {
-            items: items.clone(),
-            text: ReportText::Ready("shown".into()),
-        }));
+        let report = Value::Report(Rc::new(Report::ready(items.clone(), "shown".into())));
         assert_eq!(report, Value::list(items));
         assert_ne!(Value::Int(1), Value::Bool(true));
     }
