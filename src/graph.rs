@@ -142,6 +142,12 @@ impl Dense {
     /// The page holding slot `z` (as far as it is allocated: slots past
     /// its end are absent) and `z`'s offset in it.
     #[inline]
+    /// Row `a` of a two-parameter game's table: the values of `(a, b)` for
+    /// `b` from 0 on, as far as any is known.
+    pub fn row(&self, a: usize) -> &[u64] {
+        self.pages.get(a).map_or(&[], Vec::as_slice)
+    }
+
     pub fn page_of(&self, z: u32) -> (&[u64], usize) {
         let page = self.pages.get((z >> PAGE_BITS) as usize);
         (page.map_or(&[], Vec::as_slice), z as usize & (PAGE - 1))

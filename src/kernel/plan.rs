@@ -159,6 +159,18 @@ impl<'g> Plan<'g> {
         let [Some((_, dense, 2, [(fa, sa), (fb, sb)])), None] = &self.nodes else {
             return (from..to).try_for_each(|k| self.option(k, marks));
         };
+        if *sa == 0 {
+            // Along a row (`g(x, y - k)`): one slice.
+            let row = dense.row(*fa as usize);
+            for k in from..to {
+                let b = fb + sb * (k - self.lo);
+                match row.get(b as usize).copied().unwrap_or(ABSENT) {
+                    v if v < ABSENT => marks.mark(v ^ self.heaps),
+                    _ => self.option(k, marks)?,
+                }
+            }
+            return Ok(());
+        }
         for k in from..to {
             let t = k - self.lo;
             let (a, b) = (fa + sa * t, fb + sb * t);
