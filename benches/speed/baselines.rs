@@ -1,0 +1,198 @@
+//! Hand-written programs that do the same naive computation as the
+//! workloads' rules: every option of every position is generated, its value
+//! looked up in a `Vec` of the values found so far, and the value of the
+//! position is the mex of its options, found with a stamped array. Each is
+//! a pure function of the workload's size.
+
+use rustc_hash::FxHashMap;
+
+/// The mex of a set of small integers, kept as an array of stamps: a value
+/// is in the set when its slot holds the current stamp, so starting a new
+/// set costs nothing.
+struct Mex {
+    seen: Vec<u32>,
+    stamp: u32,
+}
+
+impl Mex {
+    fn new() -> Self {
+        Mex {
+            seen: vec![0; 64],
+            stamp: 0,
+        }
+    }
+
+    /// Empties the set.
+    fn clear(&mut self) {
+        self.stamp += 1;
+    }
+
+    fn insert(&mut self, value: u32) {
+        let i = value as usize;
+        if i >= self.seen.len() {
+            self.seen.resize(2 * i + 1, 0);
+        }
+        self.seen[i] = self.stamp;
+    }
+
+    /// The smallest value not in the set.
+    fn value(&self) -> u32 {
+        let mut i = 0;
+        while i < self.seen.len() && self.seen[i] == self.stamp {
+            i += 1;
+        }
+        i as u32
+    }
+}
+
+/// The values of a heap game for heaps 0..=n; `options(m, g, mex)` inserts
+/// the values of the options of heap `m` into `mex`, reading `g[..m]`.
+fn heap_values(n: usize, options: impl Fn(usize, &[u32], &mut Mex)) -> Vec<u32> {
+    let mut g = Vec::with_capacity(n + 1);
+    let mut mex = Mex::new();
+    for m in 0..=n {
+        mex.clear();
+        options(m, &g, &mut mex);
+        g.push(mex.value());
+    }
+    g
+}
+
+/// Kayles (0.77): knock down one pin or two adjacent ones, anywhere.
+pub fn kayles(n: usize) -> Vec<u32> {
+    heap_values(n, |m, g, mex| {
+        for k in 1..=2 {
+            if k <= m {
+                for a in 0..=m - k {
+                    mex.insert(g[a] ^ g[m - k - a]);
+                }
+            }
+        }
+    })
+}
+
+/// Grundy's game: split a heap into two unequal non-empty heaps.
+pub fn grundy_game(n: usize) -> Vec<u32> {
+    heap_values(n, |m, g, mex| {
+        for a in 1..m.div_ceil(2) {
+            mex.insert(g[a] ^ g[m - a]);
+        }
+    })
+}
+
+/// Dawson's chess (0.137): take a lone pawn, two from an end, or any three.
+pub fn dawson(n: usize) -> Vec<u32> {
+    heap_values(n, |m, g, mex| {
+        if m == 1 {
+            mex.insert(0);
+        }
+        if m >= 2 {
+            mex.insert(g[m - 2]);
+        }
+        if m >= 3 {
+            for a in 0..=m - 3 {
+                mex.insert(g[a] ^ g[m - 3 - a]);
+            }
+        }
+    })
+}
+
+/// The subtraction game {1, 2, 3}: the value of one heap of n.
+pub fn subtraction(n: usize) -> u32 {
+    let g = heap_values(n, |m, g, mex| {
+        for k in 1..=3.min(m) {
+            mex.insert(g[m - k]);
+        }
+    });
+    g[n]
+}
+
+/// Subtract a square, with the squares 1, 4, ..., 2500.
+pub fn subtract_square(n: usize) -> Vec<u32> {
+    let squares: Vec<usize> = (1..=50).map(|k| k * k).collect();
+    heap_values(n, |m, g, mex| {
+        for &s in squares.iter().take_while(|&&s| s <= m) {
+            mex.insert(g[m - s]);
+        }
+    })
+}
+
+/// Wythoff's game: the values of (a, b) for a, b in 0..n, row by row.
+pub fn wythoff(n: usize) -> Vec<Vec<u32>> {
+    let mut g = vec![0u32; n * n];
+    let mut mex = Mex::new();
+    for a in 0..n {
+        for b in 0..n {
+            mex.clear();
+            for k in 1..=a {
+                mex.insert(g[(a - k) * n + b]);
+            }
+            for k in 1..=b {
+                mex.insert(g[a * n + b - k]);
+            }
+            for k in 1..=a.min(b) {
+                mex.insert(g[(a - k) * n + b - k]);
+            }
+            g[a * n + b] = mex.value();
+        }
+    }
+    g.chunks(n.max(1)).map(<[u32]>::to_vec).collect()
+}
+
+/// Take one token from each of a non-empty set of non-empty heaps: the
+/// value of six heaps of n, positions memoized as sorted lists.
+pub fn take_from_each(n: usize) -> u32 {
+    let heap = u8::try_from(n).expect("heaps of at most 255");
+    each(&[heap; 6], &mut FxHashMap::default())
+}
+
+fn each(heaps: &[u8], memo: &mut FxHashMap<Vec<u8>, u32>) -> u32 {
+    if let Some(&v) = memo.get(heaps) {
+        return v;
+    }
+    let mut options = Vec::new();
+    for mask in 1..1u32 << heaps.len() {
+        let picked = |i: usize| (mask >> i) & 1 == 1;
+        if (0..heaps.len()).all(|i| !picked(i) || heaps[i] > 0) {
+            let mut next: Vec<u8> = (0..heaps.len())
+                .map(|i| heaps[i] - u8::from(picked(i)))
+                .collect();
+            next.sort_unstable();
+            options.push(each(&next, memo));
+        }
+    }
+    let mut mex = Mex::new();
+    mex.clear();
+    for v in options {
+        mex.insert(v);
+    }
+    let v = mex.value();
+    memo.insert(heaps.to_vec(), v);
+    v
+}
+
+/// The board side of the coins workload.
+pub const SIDE: usize = 15;
+
+/// A sum of n coins on a 15 x 15 board, coin i at (7i mod 15, 11i mod 15),
+/// each moving 1 or 2 squares left or down: whether the first player wins.
+pub fn coins(n: usize) -> bool {
+    let mut g = [[0u32; SIDE]; SIDE];
+    let mut mex = Mex::new();
+    for x in 0..SIDE {
+        for y in 0..SIDE {
+            mex.clear();
+            for d in 1..=2 {
+                if d <= x {
+                    mex.insert(g[x - d][y]);
+                }
+                if d <= y {
+                    mex.insert(g[x][y - d]);
+                }
+            }
+            g[x][y] = mex.value();
+        }
+    }
+    let total = (0..n).fold(0, |acc, i| acc ^ g[7 * i % SIDE][11 * i % SIDE]);
+    total != 0
+}
