@@ -35,8 +35,12 @@ struct Options {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("--child") {
-        return child_main(&args[1..]);
+    match args.get(..2) {
+        Some([child, kind]) if child == "--child" && kind == "measure" => {
+            return child::launcher_main(&args[2..]);
+        }
+        Some([child, _]) if child == "--child" => return child_main(&args[1..]),
+        _ => {}
     }
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{USAGE}");

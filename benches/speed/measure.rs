@@ -117,9 +117,9 @@ impl Runner {
         p: Program,
         script: &Path,
     ) -> Result<(child::Measured, Answer), &'static str> {
-        let mut cmd = self.command(w, n, p, script);
+        let cmd = self.command(w, n, p, script);
         let name = ["grundy", "baseline", "ogsolve"][p as usize];
-        match child::run(&mut cmd, self.timeout) {
+        match child::run_isolated(&cmd, self.timeout) {
             Outcome::Done(mut m) => {
                 let out = std::mem::take(&mut m.stdout);
                 let parsed = match p {
