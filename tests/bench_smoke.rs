@@ -31,6 +31,13 @@ fn grundy(w: &Workload, n: usize) -> String {
     common::text(&out.stdout)
 }
 
+/// The answer as the baseline prints it.
+fn render(w: &Workload, answer: &Answer) -> String {
+    let mut out = Vec::new();
+    w.write_answer(answer, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
 fn agrees(w: &Workload, n: usize) {
     let printed = grundy(w, n);
     let expected = (w.baseline)(n);
@@ -44,7 +51,7 @@ fn agrees(w: &Workload, n: usize) {
         workloads::difference(&expected, &got)
     );
     // The baseline prints the very same text, so both pay the same output.
-    assert_eq!(w.render(&expected), printed, "{} at N = {n}", w.name);
+    assert_eq!(render(w, &expected), printed, "{} at N = {n}", w.name);
 }
 
 #[test]
@@ -72,7 +79,7 @@ fn the_baselines_agree_with_published_values() {
 #[test]
 fn a_different_answer_is_read_as_different() {
     let kayles = workloads::find("kayles").unwrap();
-    let right = kayles.render(&Answer::Seq(known::KAYLES.to_vec()));
+    let right = render(kayles, &Answer::Seq(known::KAYLES.to_vec()));
     assert_eq!(
         kayles.parse(&right),
         Ok(Answer::Seq(known::KAYLES.to_vec()))

@@ -134,9 +134,12 @@ fn child_main(args: &[String]) -> ExitCode {
         eprintln!("speed: usage: --child baseline NAME N");
         return ExitCode::from(2);
     };
-    let text = w.render(&(w.baseline)(n));
-    use std::io::Write;
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
+    let answer = (w.baseline)(n);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match w
+        .write_answer(&answer, &mut out)
+        .and_then(|()| std::io::Write::flush(&mut out))
+    {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::FAILURE,
     }

@@ -3,6 +3,7 @@
 //! from what grundy prints.
 
 use crate::baselines;
+use std::io::{self, Write};
 
 /// What a workload's script prints, read back.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,77 +177,79 @@ impl Workload {
         }
     }
 
-    /// The answer as grundy prints it, so the baseline's output costs what
-    /// grundy's does.
-    pub fn render(&self, answer: &Answer) -> String {
+    /// Writes the answer as grundy prints it, so the baseline pays for the
+    /// same output. It goes straight out, as a hand-written program's would.
+    pub fn write_answer(&self, answer: &Answer, out: &mut impl Write) -> io::Result<()> {
         match answer {
-            Answer::Seq(values) => self.render_seq(values),
-            Answer::Grid(rows) => self.render_grid(rows),
-            Answer::Value(v) => format!("{v}\n"),
-            Answer::FirstWins(true) => "first\n".to_string(),
-            Answer::FirstWins(false) => "second\n".to_string(),
+            Answer::Seq(values) => self.write_seq(values, out),
+            Answer::Grid(rows) => self.write_grid(rows, out),
+            Answer::Value(v) => writeln!(out, "{v}"),
+            Answer::FirstWins(true) => writeln!(out, "first"),
+            Answer::FirstWins(false) => writeln!(out, "second"),
         }
     }
 
-    fn render_seq(&self, values: &[u32]) -> String {
-        let game = self.game;
-        if values.is_empty() {
-            return format!("{game}(n): no positions in the range\n");
+    /// A sequence in rows of ten, labelled by their first index, under a
+    /// header `+0 ... +9`; labels and cells right-aligned to the widest.
+    fn write_seq(&self, values: &[u32], out: &mut impl Write) -> io::Result<()> {
+        let Some(last) = values.len().checked_sub(1) else {
+            return writeln!(out, "{}(n): no positions in the range", self.game);
+        };
+        writeln!(out, "{}(n), n = 0..={last}", self.game)?;
+        let columns = values.len().min(10);
+        let label_w = width(last / 10 * 10).max("n".len());
+        let cell_w = width(max(values)).max(2); // +0 .. +9
+        write!(out, "{:>label_w$} |", "n")?;
+        for i in 0..columns {
+            write!(out, " {:>cell_w$}", format!("+{i}"))?;
         }
-        let header: Vec<String> = (0..values.len().min(10)).map(|i| format!("+{i}")).collect();
-        let rows: Vec<(String, Vec<String>)> = values
-            .chunks(10)
-            .enumerate()
-            .map(|(r, vs)| ((10 * r).to_string(), strings(vs)))
-            .collect();
-        let last = values.len() - 1;
-        let title = format!("{game}(n), n = 0..={last}");
-        format!("{title}\n{}\n", layout("n", &header, &rows))
+        writeln!(out)?;
+        for (r, row) in values.chunks(10).enumerate() {
+            write!(out, "{:>label_w$} |", 10 * r)?;
+            for v in row {
+                write!(out, " {v:>cell_w$}")?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
     }
 
-    fn render_grid(&self, grid: &[Vec<u32>]) -> String {
+    /// A grid with a row per `a` and a column per `b`.
+    fn write_grid(&self, grid: &[Vec<u32>], out: &mut impl Write) -> io::Result<()> {
         let game = self.game;
         if grid.is_empty() || grid[0].is_empty() {
-            return format!("{game}(a, b): no positions in the ranges\n");
+            return writeln!(out, "{game}(a, b): no positions in the ranges");
         }
-        let header: Vec<String> = (0..grid[0].len()).map(|b| b.to_string()).collect();
-        let rows: Vec<(String, Vec<String>)> = grid
-            .iter()
-            .enumerate()
-            .map(|(a, vs)| (a.to_string(), strings(vs)))
-            .collect();
         let (a, b) = (grid.len() - 1, grid[0].len() - 1);
-        let title = format!("{game}(a, b), a = 0..={a} (rows), b = 0..={b} (columns)");
-        format!("{title}\n{}\n", layout("a\\b", &header, &rows))
+        writeln!(
+            out,
+            "{game}(a, b), a = 0..={a} (rows), b = 0..={b} (columns)"
+        )?;
+        let label_w = width(a).max("a\\b".len());
+        let cell_w = width(b).max(width(max(&grid.concat())));
+        write!(out, "{:>label_w$} |", "a\\b")?;
+        for j in 0..=b {
+            write!(out, " {j:>cell_w$}")?;
+        }
+        writeln!(out)?;
+        for (i, row) in grid.iter().enumerate() {
+            write!(out, "{i:>label_w$} |")?;
+            for v in row {
+                write!(out, " {v:>cell_w$}")?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
     }
 }
 
-fn strings(values: &[u32]) -> Vec<String> {
-    values.iter().map(u32::to_string).collect()
+fn max(values: &[u32]) -> usize {
+    values.iter().copied().max().unwrap_or(0) as usize
 }
 
-/// grundy's table layout: a header row under `corner`, then one line per
-/// labelled row, every label and every cell right-aligned to the widest.
-fn layout(corner: &str, header: &[String], rows: &[(String, Vec<String>)]) -> String {
-    let labels = rows.iter().map(|(l, _)| l.len()).chain([corner.len()]);
-    let label_w = labels.max().unwrap_or(1);
-    let cells = header.iter().chain(rows.iter().flat_map(|(_, cs)| cs));
-    let cell_w = cells.map(String::len).max().unwrap_or(1);
-    let mut text = String::new();
-    let mut line = |label: &str, cells: &[String]| {
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(&format!("{label:>label_w$} |"));
-        for c in cells {
-            text.push_str(&format!(" {c:>cell_w$}"));
-        }
-    };
-    line(corner, header);
-    for (label, cells) in rows {
-        line(label, cells);
-    }
-    text
+/// The number of digits of `n`.
+fn width(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// The value rows of a printed table: after the title, every line whose
