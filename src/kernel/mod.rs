@@ -204,6 +204,19 @@ fn domain_of(ir: &Ir) -> Option<Domain> {
             Domain::Items(items.iter().map(num).collect::<Option<_>>()?)
         }
         IrKind::Global(id) => Domain::Global(*id),
+        // A list or range of constants, folded when lowered: `k in [1, 2, 3]`.
+        IrKind::Const(Value::Range(lo, hi)) => {
+            Domain::Range(Num::Const(*lo), Num::Const(*hi), false)
+        }
+        IrKind::Const(list @ (Value::List(_) | Value::Tuple(_))) => Domain::Items(
+            list.as_slice()?
+                .iter()
+                .map(|v| match v {
+                    Value::Int(n) => Some(Num::Const(*n)),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?,
+        ),
         _ => return None,
     })
 }
@@ -322,6 +335,40 @@ impl Kernel {
         match marks.missing.take() {
             Some((game, args)) => Err(Stop::Missing(game, args)),
             None => Ok((marks.mex(), marks.count)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compile;
+    use crate::session::loaded;
+
+    /// Whether the first game of `source` compiles.
+    fn compiles(source: &str) -> bool {
+        let (session, _) = loaded(source);
+        compile(&session.machine.game_ir(0)).is_some()
+    }
+
+    #[test]
+    fn integer_rules_compile_and_others_are_left_to_the_interpreter() {
+        for rules in [
+            "move knock(k in 1..=2, a in 0..=n - k) -> g(a) + g(n - k - a)",
+            "move take(k in [1, 2, 3]) if k <= n -> g(n - k)",
+            "move take(k in (1, 2)) if k <= n -> g(n - k)",
+            "move take(s in STEPS) if s <= n -> g(n - s)",
+            "move split(a in 1..n) if 2 * a < n and n % 2 == 0 -> g(a) + g(n - a)",
+        ] {
+            let source = format!("let STEPS = [1, 4]\ngame g(n) {{\n {rules}\n}}\n");
+            assert!(compiles(&source), "{rules}");
+        }
+        for rules in [
+            "move take(k in [1, 2, 3]) if f(k) -> g(n - k)",
+            "move take(k in {1, 2}) if k <= n -> g(n - k)",
+            "move take(k in [1, \"a\"]) if k <= n -> g(n - k)",
+        ] {
+            let source = format!("fn f(k) = k > 1\ngame g(n) {{\n {rules}\n}}\n");
+            assert!(!compiles(&source), "{rules}");
         }
     }
 }
