@@ -291,9 +291,15 @@ impl Graph {
 
     /// Interns the dense position `z` of `game`, of `arity` arguments (the
     /// caller has checked the limits and that the slot is free).
+    /// [`Graph::insert`] of the dense position in slot `z` of a game whose
+    /// dense positions have `arity` arguments, with no arguments made.
     pub fn insert_dense(&mut self, game: GameId, arity: usize, z: u32) -> NodeId {
-        let args = dense_args(arity, z);
-        self.insert(game, &args)
+        let table = &mut self.games[game as usize];
+        debug_assert!(table.dense.arity == arity && z < DENSE_END);
+        table.dense.set(z, UNKNOWN);
+        table.dense.count += 1;
+        self.total += 1;
+        NodeId { game, index: z }
     }
 
     pub fn args(&self, node: NodeId) -> Cow<'_, [Value]> {
