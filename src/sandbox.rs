@@ -90,7 +90,8 @@ impl Ran {
             return None;
         }
         let codes: &[i32] = match mode {
-            Mode::Check => &[exit::OK, exit::SCRIPT_ERROR],
+            // Nesting too deep to parse is a limit (4), as documented.
+            Mode::Check => &[exit::OK, exit::SCRIPT_ERROR, exit::LIMIT],
             Mode::Run | Mode::Eval(_) => &[
                 exit::OK,
                 exit::EXPECT_FAILED,
@@ -257,6 +258,11 @@ mod tests {
             ("fn f(n) = f(n + 1)\nf(0)\n", Mode::Run, 4),
             (":nope\n", Mode::Repl, 2),
         ];
+        let nested = format!("let x = {}1{}\n", "(".repeat(300), ")".repeat(300));
+        let nested: &'static str = nested.leak();
+        let cases = cases
+            .into_iter()
+            .chain([(nested, Mode::Check, 4), (nested, Mode::Run, 4)]);
         for (text, mode, code) in cases {
             let sent = mode.clone();
             let ran = on_interpreter_stack(move || run(text, &sent));
