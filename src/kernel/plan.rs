@@ -187,10 +187,24 @@ impl<'g> Plan<'g> {
         let items = values.items();
         match (&self.nodes, sorted) {
             // One dense node with one argument: the common subtraction game.
-            ([Some((_, dense, 1, lines)), None, ..], true) => {
+            ([Some((_, dense, 1, lines)), None, ..], true) if !items.is_empty() => {
                 let (first, step) = lines[0];
+                let at = |k: i64| first + step * (k - self.lo);
+                // The slots of the first and last item, hence of all: when
+                // they are in one page, the items index its slice.
+                let (a, b) = (at(items[0]), at(items[items.len() - 1]));
+                let (page, offset) = dense.page_of(a.min(b) as u32);
+                let one_page = offset + ((a - b).unsigned_abs() as usize) < Dense::PAGE;
+                let base = offset as i64 - a.min(b);
                 for k in items {
-                    match dense.get((first + step * (k - self.lo)) as u32) {
+                    let v = match one_page {
+                        true => page
+                            .get((base + at(*k)) as usize)
+                            .copied()
+                            .unwrap_or(ABSENT),
+                        false => dense.get(at(*k) as u32),
+                    };
+                    match v {
                         v if v < ABSENT => marks.mark(v ^ self.heaps),
                         _ => self.option(*k, marks)?,
                     }
