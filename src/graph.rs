@@ -77,11 +77,20 @@ pub struct Dense {
     /// The number of arguments of the dense positions (1 or 2), or 0 while
     /// the game has none.
     arity: usize,
-    /// The pages (arity 1) or rows (arity 2).
-    pages: Vec<Vec<u64>>,
+    /// The pages (arity 1) or rows (arity 2), 4 bytes a slot: a nim-value
+    /// below [`Dense::PLAIN`], or one of the `SLOT_` marks.
+    pages: Vec<Vec<u32>>,
+    /// The values too large for a slot (2³² - 4 and up), by slot index.
+    spilled: FxHashMap<u32, u64>,
     count: usize,
     terminal: FxHashSet<u32>,
 }
+
+const SLOT_UNKNOWN: u32 = u32::MAX;
+const SLOT_IN_PROGRESS: u32 = u32::MAX - 1;
+const SLOT_ABSENT: u32 = u32::MAX - 2;
+/// The value is in [`Dense::spilled`].
+const SLOT_SPILLED: u32 = u32::MAX - 3;
 
 /// Szudzik's pairing undone: the `(a, b)` of index `z`.
 fn unpair(z: u32) -> (usize, usize) {
@@ -114,9 +123,23 @@ impl Dense {
     /// the dense square), or of slot `p * PAGE + i` of a one-parameter one.
     #[inline]
     pub fn at(&self, p: usize, i: usize) -> u64 {
-        match self.pages.get(p) {
-            Some(page) => page.get(i).copied().unwrap_or(ABSENT),
-            None => ABSENT,
+        let slot = match self.pages.get(p) {
+            Some(page) => page.get(i).copied().unwrap_or(SLOT_ABSENT),
+            None => SLOT_ABSENT,
+        };
+        match slot {
+            v if v < Dense::PLAIN => v.into(),
+            SLOT_ABSENT => ABSENT,
+            _ => self.unusual(p, i, slot),
+        }
+    }
+
+    #[cold]
+    fn unusual(&self, p: usize, i: usize, slot: u32) -> u64 {
+        match slot {
+            SLOT_UNKNOWN => UNKNOWN,
+            SLOT_IN_PROGRESS => IN_PROGRESS,
+            _ => self.spilled[&self.index(p, i)],
         }
     }
 
@@ -127,9 +150,32 @@ impl Dense {
         }
         let page = &mut self.pages[p];
         if page.len() <= i {
-            page.resize((i + 1).next_power_of_two().clamp(16, PAGE), ABSENT);
+            page.resize((i + 1).next_power_of_two().clamp(16, PAGE), SLOT_ABSENT);
         }
-        page[i] = value;
+        let slot = match value {
+            UNKNOWN => SLOT_UNKNOWN,
+            IN_PROGRESS => SLOT_IN_PROGRESS,
+            ABSENT => SLOT_ABSENT,
+            v => match u32::try_from(v) {
+                Ok(v) if v < Dense::PLAIN => v,
+                _ => SLOT_SPILLED,
+            },
+        };
+        if page[i] == SLOT_SPILLED {
+            self.spilled.remove(&z);
+        }
+        if slot == SLOT_SPILLED {
+            self.spilled.insert(z, value);
+        }
+        page[i] = slot;
+    }
+
+    /// The slot index of page (or row) `p`, place `i`.
+    fn index(&self, p: usize, i: usize) -> u32 {
+        match self.arity {
+            2 => dense2(p as i64, i as i64).expect("rows hold dense pairs"),
+            _ => ((p << PAGE_BITS) + i) as u32,
+        }
     }
 
     pub fn arity(&self) -> usize {
@@ -139,25 +185,25 @@ impl Dense {
     /// The number of slots of a full page.
     pub const PAGE: usize = PAGE;
 
-    /// The page holding slot `z` (as far as it is allocated: slots past
-    /// its end are absent) and `z`'s offset in it.
-    #[inline]
-    /// Row `a` of a two-parameter game's table: the values of `(a, b)` for
+    /// Slots below this hold their nim-value; the others are read with
+    /// [`Dense::get`].
+    pub const PLAIN: u32 = SLOT_SPILLED;
+
+    /// Row `a` of a two-parameter game's table: the slots of `(a, b)` for
     /// `b` from 0 on, as far as any is known.
-    pub fn row(&self, a: usize) -> &[u64] {
+    pub fn row(&self, a: usize) -> &[u32] {
         self.pages.get(a).map_or(&[], Vec::as_slice)
     }
 
-    pub fn page_of(&self, z: u32) -> (&[u64], usize) {
+    /// The page holding slot `z` (as far as it is allocated: slots past
+    /// its end are absent) and `z`'s offset in it.
+    #[inline]
+    pub fn page_of(&self, z: u32) -> (&[u32], usize) {
         let page = self.pages.get((z >> PAGE_BITS) as usize);
         (page.map_or(&[], Vec::as_slice), z as usize & (PAGE - 1))
     }
 
     fn slots(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
-        let index = move |p: usize, i: usize| match self.arity {
-            2 => dense2(p as i64, i as i64).expect("rows hold dense pairs"),
-            _ => ((p << PAGE_BITS) + i) as u32,
-        };
         let mut slots: Vec<(u32, u64)> = self
             .pages
             .iter()
@@ -165,8 +211,8 @@ impl Dense {
             .flat_map(|(p, page)| {
                 page.iter()
                     .enumerate()
-                    .filter(|(_, v)| **v != ABSENT)
-                    .map(move |(i, v)| (index(p, i), *v))
+                    .filter(|(_, v)| **v != SLOT_ABSENT)
+                    .map(move |(i, _)| (self.index(p, i), self.at(p, i)))
             })
             .collect();
         slots.sort_unstable();
@@ -176,16 +222,18 @@ impl Dense {
     fn forget_values(&mut self) {
         for page in &mut self.pages {
             page.iter_mut()
-                .filter(|v| **v != ABSENT)
-                .for_each(|v| *v = UNKNOWN);
+                .filter(|v| **v != SLOT_ABSENT)
+                .for_each(|v| *v = SLOT_UNKNOWN);
         }
+        self.spilled.clear();
         self.terminal.clear();
     }
 
     fn bytes(&self) -> usize {
         let slots: usize = self.pages.iter().map(Vec::capacity).sum();
-        self.pages.capacity() * size_of::<Vec<u64>>()
-            + slots * size_of::<u64>()
+        self.pages.capacity() * size_of::<Vec<u32>>()
+            + slots * size_of::<u32>()
+            + self.spilled.capacity() * (size_of::<(u32, u64)>() + 1)
             + self.terminal.len() * (size_of::<u32>() + 1)
     }
 }
@@ -629,6 +677,45 @@ mod tests {
     use super::*;
     use crate::session::loaded;
     use crate::span::Span;
+
+    #[test]
+    fn a_dense_slot_holds_any_value_and_every_mark() {
+        for arity in [1, 2] {
+            let mut dense = Dense {
+                arity,
+                ..Dense::default()
+            };
+            let z = if arity == 1 {
+                70_000
+            } else {
+                dense2(5, 9).unwrap()
+            };
+            assert_eq!(dense.get(z), ABSENT);
+            let large = u64::from(Dense::PLAIN);
+            for value in [
+                0,
+                7,
+                large - 1,
+                large,
+                1 << 40,
+                UNKNOWN,
+                IN_PROGRESS,
+                ABSENT,
+                3,
+            ] {
+                dense.set(z, value);
+                assert_eq!(dense.get(z), value, "arity {arity}");
+            }
+            assert!(
+                dense.spilled.is_empty(),
+                "a spilled value is dropped once replaced"
+            );
+            dense.set(z, 1 << 40);
+            assert_eq!(dense.slots().collect::<Vec<_>>(), [(z, 1 << 40)]);
+            dense.forget_values();
+            assert_eq!((dense.get(z), dense.spilled.len()), (UNKNOWN, 0));
+        }
+    }
 
     struct Collect(Vec<(String, Vec<Component>)>);
 

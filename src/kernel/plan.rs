@@ -7,6 +7,9 @@ use super::expr::{Lin, Num};
 use super::run::{Run, Values};
 use super::{Eval, LinearNode, Marks, POLL_EVERY, Stop};
 use crate::graph::{ABSENT, Dense, Graph, IN_PROGRESS, dense1, dense2};
+
+/// Slots from here on are read through [`Dense::get`].
+const PLAIN: u32 = Dense::PLAIN;
 use crate::ir::Slot;
 use crate::value::{GameId, Value};
 
@@ -107,7 +110,7 @@ impl<'g> Plan<'g> {
     fn block(&self, from: i64, hi: i64, marks: &mut Marks) -> Eval<i64> {
         let t0 = from - self.lo;
         let mut len = (hi - from).min(POLL_EVERY as i64);
-        let mut runs: [(&[u64], i64, i64); PLAN_NODES] = [(&[], 0, 0); PLAN_NODES];
+        let mut runs: [(&[u32], i64, i64); PLAN_NODES] = [(&[], 0, 0); PLAN_NODES];
         let nodes = self.nodes.iter().flatten().count();
         for (run, (_, dense, _, lines)) in runs.iter_mut().zip(self.nodes.iter().flatten()) {
             let (first, step) = lines[0];
@@ -120,10 +123,11 @@ impl<'g> Plan<'g> {
             len = len.min(room);
             *run = (page, offset as i64, step);
         }
-        let read = |(page, offset, step): (&[u64], i64, i64), u: i64| {
+        // A slot's value, or PLAIN and above for the slow path to read.
+        let read = |(page, offset, step): (&[u32], i64, i64), u: i64| {
             page.get((offset + step * u) as usize)
                 .copied()
-                .unwrap_or(ABSENT)
+                .unwrap_or(PLAIN)
         };
         let slow = |u: i64, marks: &mut Marks| self.option(from + u, marks);
         match nodes {
@@ -131,7 +135,7 @@ impl<'g> Plan<'g> {
                 let r = runs[0];
                 for u in 0..len {
                     match read(r, u) {
-                        v if v < ABSENT => marks.mark(v ^ self.heaps),
+                        v if v < PLAIN => marks.mark(u64::from(v) ^ self.heaps),
                         _ => slow(u, marks)?,
                     }
                 }
@@ -140,8 +144,8 @@ impl<'g> Plan<'g> {
                 let (r, q) = (runs[0], runs[1]);
                 for u in 0..len {
                     let (a, b) = (read(r, u), read(q, u));
-                    if a < ABSENT && b < ABSENT {
-                        marks.mark(a ^ b ^ self.heaps);
+                    if a < PLAIN && b < PLAIN {
+                        marks.mark(u64::from(a ^ b) ^ self.heaps);
                     } else {
                         slow(u, marks)?;
                     }
@@ -164,8 +168,8 @@ impl<'g> Plan<'g> {
             let row = dense.row(*fa as usize);
             for k in from..to {
                 let b = fb + sb * (k - self.lo);
-                match row.get(b as usize).copied().unwrap_or(ABSENT) {
-                    v if v < ABSENT => marks.mark(v ^ self.heaps),
+                match row.get(b as usize).copied().unwrap_or(PLAIN) {
+                    v if v < PLAIN => marks.mark(u64::from(v) ^ self.heaps),
                     _ => self.option(k, marks)?,
                 }
             }
@@ -198,10 +202,10 @@ impl<'g> Plan<'g> {
                 let base = offset as i64 - a.min(b);
                 for k in items {
                     let v = match one_page {
-                        true => page
-                            .get((base + at(*k)) as usize)
-                            .copied()
-                            .unwrap_or(ABSENT),
+                        true => match page.get((base + at(*k)) as usize) {
+                            Some(&v) if v < PLAIN => v.into(),
+                            _ => ABSENT,
+                        },
                         false => dense.get(at(*k) as u32),
                     };
                     match v {
