@@ -7,11 +7,11 @@ use super::expr::{Lin, Num};
 use super::run::{Run, Values};
 use super::{Eval, LinearNode, Marks, POLL_EVERY, Stop};
 use crate::graph::{ABSENT, Dense, Graph, IN_PROGRESS, dense1, dense2};
+use crate::ir::Slot;
+use crate::value::{GameId, Value};
 
 /// Slots from here on are read through [`Dense::get`].
 const PLAIN: u32 = Dense::PLAIN;
-use crate::ir::Slot;
-use crate::value::{GameId, Value};
 
 /// The most node terms the fast loop takes; a target with more goes
 /// through the general loop.
