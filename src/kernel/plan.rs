@@ -76,8 +76,8 @@ impl<'g> Plan<'g> {
         let (lo, hi) = match values {
             Values::Range(lo, hi) => (*lo, *hi),
             Values::List { sorted, .. } => {
-                self.list(values, *sorted, marks)?;
-                return match marks.charge(values.items().len()) && poll() {
+                let items = self.list(values, *sorted, marks)?;
+                return match marks.charge(items) && poll() {
                     true => Err(Stop::Bail),
                     false => Ok(()),
                 };
@@ -187,7 +187,8 @@ impl<'g> Plan<'g> {
     }
 
     /// The options for the items of a list.
-    fn list(&self, values: &Values, sorted: bool, marks: &mut Marks) -> Eval<()> {
+    /// Returns how many items it went through.
+    fn list(&self, values: &Values, sorted: bool, marks: &mut Marks) -> Eval<usize> {
         let items = values.items();
         match (&self.nodes, sorted) {
             // One dense node with one argument: the common subtraction game.
@@ -213,13 +214,13 @@ impl<'g> Plan<'g> {
                         _ => self.option(*k, marks)?,
                     }
                 }
-                Ok(())
             }
             _ => items
                 .iter()
                 .filter(|k| values.holds(**k))
-                .try_for_each(|k| self.option(*k, marks)),
+                .try_for_each(|k| self.option(*k, marks))?,
         }
+        Ok(items.len())
     }
 
     /// The option for `x = k`.
