@@ -337,10 +337,9 @@ impl Graph {
         self.games.get(game as usize).map(|t| &t.dense)
     }
 
-    /// Interns the dense position `z` of `game`, of `arity` arguments (the
-    /// caller has checked the limits and that the slot is free).
     /// [`Graph::insert`] of the dense position in slot `z` of a game whose
-    /// dense positions have `arity` arguments, with no arguments made.
+    /// dense positions have `arity` arguments, with no arguments made (the
+    /// caller has checked the limits and that the slot is free).
     pub fn insert_dense(&mut self, game: GameId, arity: usize, z: u32) -> NodeId {
         let table = &mut self.games[game as usize];
         debug_assert!(table.dense.arity == arity && z < DENSE_END);

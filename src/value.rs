@@ -123,7 +123,7 @@ impl Report {
     /// The list the report stands for.
     pub fn items(&self) -> &[Value] {
         self.items.get_or_init(|| match &self.text {
-            ReportText::Ready(_) => Vec::new(),
+            ReportText::Ready(_) => unreachable!("a ready report is made with its items"),
             ReportText::Table(spec) => spec.items(),
         })
     }
