@@ -10,7 +10,8 @@ use crate::diag::{Diagnostic, Phase};
 use crate::graph::{self, ABSENT, IN_PROGRESS, MoveSink, UNKNOWN, cycle_error};
 use crate::interp::{Machine, RtResult, Scratch};
 use crate::ir::MoveIr;
-use crate::kernel::{self, Kernel, Stop};
+use crate::kernel::{self, Kernel, MISSING_MAX, Stop};
+use crate::mex::Mex;
 use crate::span::Span;
 use crate::value::GameId;
 use crate::value::{Component, NodeId, Position, Value};
@@ -18,40 +19,32 @@ use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// Options of the nodes on the search path, stored flat: each option is a
-/// constant (the xor of its heaps) and a run of node components.
-#[derive(Default)]
-struct Arena {
-    nodes: Vec<NodeId>,
-    /// Per option: (xor of its heaps, end of its nodes in `nodes`).
-    options: Vec<(u64, u32)>,
-}
-
-impl MoveSink for Arena {
-    fn option(&mut self, _rule: &MoveIr, _frame: &[Value], target: &[Component]) {
-        let mut heaps = 0;
-        for c in target {
-            match c {
-                Component::Heap(k) => heaps ^= k,
-                Component::Node(n) => self.nodes.push(*n),
-            }
-        }
-        self.options.push((heaps, self.nodes.len() as u32));
-    }
-}
-
-/// The search path: the positions being evaluated, innermost last. Most
-/// are evaluated by their game's kernel, which is simply run again once
-/// the option it missed has a value, so they take only their node here;
-/// the ones the interpreter expands also have an [`Opened`] frame.
+/// The search path: the positions being evaluated, innermost last, and
+/// the options each waits for. A position is run (by its game's kernel or
+/// by the interpreter) once all its options have values; a run that meets
+/// options without one pushes them, up to [`MISSING_MAX`], on `pending`,
+/// and the position is run again once they are evaluated. So the search
+/// keeps a few words per position on the path, never all its options.
 #[derive(Default)]
 struct Search {
     path: Path,
-    opened: Vec<Opened>,
+    /// The options waited for, stacked by position: see [`Wait`].
+    pending: Vec<NodeId>,
+    waits: Vec<Wait>,
+    /// The marks of the position the interpreter expands.
+    mex: Mex,
     /// Set once a sweep (see [`Machine::sweep`]) found nothing: a chain
     /// blocked low down is then descended as any search does, rather than
     /// scanned again at every step.
     no_sweep: bool,
+}
+
+/// The position at `depth` on the path waits for `pending[start..]`, of
+/// which those before `cursor` have values.
+struct Wait {
+    depth: usize,
+    start: usize,
+    cursor: usize,
 }
 
 /// A stack of nodes, 4 bytes each: their indices, with the game changes
@@ -108,48 +101,12 @@ impl Path {
     }
 }
 
-/// A position expanded by the interpreter: where its options start in the
-/// arena, and the next of its components to make sure of.
-struct Opened {
-    /// Its place in the path.
-    at: usize,
-    first_option: usize,
-    first_node: usize,
-    cursor: usize,
-}
-
-/// The smallest value not marked, over reusable stamped marks.
-#[derive(Default)]
-struct Mex {
-    marks: Vec<u32>,
-    stamp: u32,
-}
-
-impl Mex {
-    fn of(&mut self, values: impl Iterator<Item = u64>, count: usize) -> u64 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.marks.fill(0);
-            self.stamp = 1;
-        }
-        if self.marks.len() < count + 1 {
-            self.marks.resize(count + 1, 0);
-        }
-        for v in values {
-            // A value above the number of options cannot be the mex.
-            if v <= count as u64 {
-                self.marks[v as usize] = self.stamp;
-            }
-        }
-        (0..).find(|&v| self.marks[v] != self.stamp).unwrap() as u64
-    }
-}
-
-/// What running a position's kernel said.
+/// What running a position's rules said.
 enum Ran {
     Value(u64),
-    /// This option has no value yet.
-    Missing(NodeId),
+    /// Some options have no value yet: they were pushed on the pending
+    /// stack from this index on.
+    Missing(usize),
     /// No kernel, or it bailed: the interpreter must expand the position.
     Interpret,
 }
@@ -166,13 +123,11 @@ impl Machine {
             return Err(self.asks_about_itself(root));
         }
         // The common case of a table: every option is known already.
-        if let Ran::Value(v) = self.run_kernel(root)? {
+        if let Ran::Value(v) = self.run_kernel(root, &mut Vec::new())? {
             return Ok(v);
         }
-        let mut arena = Arena::default();
         let mut search = Search::default();
-        let mut mex = Mex::default();
-        let result = self.search(root, &mut arena, &mut search, &mut mex);
+        let result = self.search(root, &mut search);
         result.map_err(|mut e| {
             // Leave no node marked as in progress behind an error.
             let path = search.path.nodes();
@@ -194,8 +149,9 @@ impl Machine {
     }
 
     /// Runs the kernel of `node`'s game, if it has one and the node's
-    /// arguments are integers. A value found is stored.
-    fn run_kernel(&mut self, node: NodeId) -> RtResult<Ran> {
+    /// arguments are integers. A value found is stored; options found
+    /// without one are interned and pushed on `pending`.
+    fn run_kernel(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
         let Some(kernel) = self.kernel(node.game) else {
             return Ok(Ran::Interpret);
         };
@@ -220,19 +176,34 @@ impl Machine {
                 }
                 Ran::Value(value)
             }
-            Err(Stop::Missing(game, args)) => match self.graph.find(game, &args) {
-                Some(child) => Ran::Missing(child),
-                // Interned here only when that cannot fail: otherwise the
-                // interpreter reports the error in its own order.
-                None if self.graph.len() < self.limits.max_states
-                    && self.defs.game(game).is_some_and(|g| g.arity == args.len()) =>
-                {
-                    Ran::Missing(self.graph.insert(game, &args))
-                }
-                None => Ran::Interpret,
-            },
+            Err(Stop::Missing) => self.intern_missing(pending),
             Err(Stop::Bail) => Ran::Interpret,
         })
+    }
+
+    /// Interns the options the kernel found without a value and pushes
+    /// them on `pending`. Only when that cannot fail: otherwise the
+    /// interpreter reports the error in its own order.
+    fn intern_missing(&mut self, pending: &mut Vec<NodeId>) -> Ran {
+        let start = pending.len();
+        let missing = std::mem::take(&mut self.scratch.marks.missing);
+        for (game, args) in &missing {
+            let node = match self.graph.find(*game, args) {
+                Some(node) => node,
+                None if self.graph.len() < self.limits.max_states
+                    && self.defs.game(*game).is_some_and(|g| g.arity == args.len()) =>
+                {
+                    self.graph.insert(*game, args)
+                }
+                None => {
+                    pending.truncate(start);
+                    return Ran::Interpret;
+                }
+            };
+            pending.push(node);
+        }
+        self.scratch.marks.missing = missing;
+        Ran::Missing(start)
     }
 
     /// The kernel of `game`, compiled on first use and again after the
@@ -256,84 +227,99 @@ impl Machine {
         }
     }
 
-    /// Puts `node` on the search path, expanding it with the interpreter
-    /// unless its kernel will evaluate it.
-    fn enter(&mut self, node: NodeId, arena: &mut Arena, search: &mut Search) -> RtResult<()> {
+    /// Runs the rules of `node`: its kernel's, else the interpreter's.
+    fn run(&mut self, node: NodeId, search: &mut Search) -> RtResult<Ran> {
+        match self.run_kernel(node, &mut search.pending)? {
+            Ran::Interpret => self.interpret(node, search),
+            ran => Ok(ran),
+        }
+    }
+
+    /// Expands `node` with the interpreter, marking the value of each
+    /// option whose components all have one.
+    fn interpret(&mut self, node: NodeId, search: &mut Search) -> RtResult<Ran> {
+        let start = search.pending.len();
+        search.mex.start();
+        let mut options = Options {
+            mex: &mut search.mex,
+            pending: &mut search.pending,
+            start,
+            back: None,
+        };
+        graph::expand(self, node, &mut options)?;
+        // A move back onto the path is named before descending anywhere,
+        // so a short cycle is found even when another move leads on forever.
+        if let Some(child) = options.back {
+            return Err(self.cycle(&search.path.nodes(), child));
+        }
+        if search.pending.len() > start {
+            return Ok(Ran::Missing(start));
+        }
+        let value = search.mex.mex();
+        self.graph.set_value(node, value);
+        if search.mex.count() == 0 {
+            self.graph.set_terminal(node);
+        }
+        Ok(Ran::Value(value))
+    }
+
+    /// Puts `node` on the search path.
+    fn enter(&mut self, node: NodeId, search: &mut Search) {
         self.graph.set_value(node, IN_PROGRESS);
         search.path.push(node);
-        if self.kernel(node.game).is_some() {
-            return Ok(());
-        }
-        self.open(arena, search)
     }
 
-    /// Expands the node at the top of the path with the interpreter.
-    fn open(&mut self, arena: &mut Arena, search: &mut Search) -> RtResult<()> {
-        let at = search.path.len() - 1;
-        let node = search.path.last();
-        let first_node = arena.nodes.len();
-        search.opened.push(Opened {
-            at,
-            first_option: arena.options.len(),
-            first_node,
-            cursor: first_node,
-        });
-        graph::expand(self, node, arena)?;
-        // Look for a move back onto the path before descending anywhere, so
-        // a short cycle is named even when another move leads on forever.
-        let back = arena.nodes[first_node..]
-            .iter()
-            .find(|c| self.graph.value(**c) == IN_PROGRESS);
-        match back {
-            Some(&child) => Err(self.cycle(&search.path.nodes(), child)),
-            None => Ok(()),
-        }
-    }
-
-    fn search(
-        &mut self,
-        root: NodeId,
-        arena: &mut Arena,
-        search: &mut Search,
-        mex: &mut Mex,
-    ) -> RtResult<u64> {
-        self.enter(root, arena, search)?;
+    fn search(&mut self, root: NodeId, search: &mut Search) -> RtResult<u64> {
+        self.enter(root, search);
         loop {
-            let at = search.path.len() - 1;
+            if let Some(child) = self.next_waited(search)? {
+                self.enter(child, search);
+                continue;
+            }
             let node = search.path.last();
-            let value = if search.opened.last().is_some_and(|o| o.at == at) {
-                match self.next_child(arena, search)? {
-                    Some(child) => {
-                        self.enter(child, arena, search)?;
-                        continue;
+            let start = match self.run(node, search)? {
+                Ran::Value(value) => {
+                    search.path.pop();
+                    if search.path.is_empty() {
+                        return Ok(value);
                     }
-                    None => self.close(arena, search, mex),
+                    continue;
                 }
-            } else {
-                match self.run_kernel(node)? {
-                    Ran::Value(value) => value,
-                    Ran::Missing(child) => {
-                        let swept = match search.no_sweep {
-                            true => None,
-                            false => self.sweep(node, child)?,
-                        };
-                        search.no_sweep |= swept == Some(false);
-                        if swept != Some(true) {
-                            self.enter(child, arena, search)?;
-                        }
-                        continue;
-                    }
-                    Ran::Interpret => {
-                        self.open(arena, search)?;
-                        continue;
-                    }
-                }
+                Ran::Missing(start) => start,
+                Ran::Interpret => unreachable!("`run` interprets what the kernel leaves"),
             };
-            search.path.pop();
-            if search.path.is_empty() {
-                return Ok(value);
+            if !search.no_sweep
+                && let Some(child) = near_below(node, &search.pending[start..])
+            {
+                let swept = self.sweep(node, child)?;
+                search.no_sweep |= swept == Some(false);
+            }
+            search.waits.push(Wait {
+                depth: search.path.len() - 1,
+                start,
+                cursor: start,
+            });
+        }
+    }
+
+    /// The next option without a value that the position on top of the
+    /// path waits for; `None` when it waits for none (any more), so it
+    /// is run (again).
+    fn next_waited(&mut self, search: &mut Search) -> RtResult<Option<NodeId>> {
+        let top = search.path.len() - 1;
+        let Some(wait) = search.waits.last_mut().filter(|w| w.depth == top) else {
+            return Ok(None);
+        };
+        while let Some(&child) = search.pending.get(wait.cursor) {
+            match self.graph.value(child) {
+                UNKNOWN => return Ok(Some(child)),
+                IN_PROGRESS => return Err(self.cycle(&search.path.nodes(), child)),
+                _ => wait.cursor += 1,
             }
         }
+        search.pending.truncate(wait.start);
+        search.waits.pop();
+        Ok(None)
     }
 
     /// A chain: `node` of a one-integer game misses the value of `child`
@@ -349,17 +335,8 @@ impl Machine {
     /// value is right in any case. The sweep stops short of the
     /// `--max-states` limit, so it never makes a query fail.
     fn sweep(&mut self, node: NodeId, child: NodeId) -> RtResult<Option<bool>> {
-        const GAP: u32 = 4;
         const SHORTEST: u32 = 64;
-        let near = node.game == child.game
-            && child.index < node.index
-            && node.index - child.index <= GAP
-            && node.index < graph::DENSE_END;
-        let Some(dense) = self
-            .graph
-            .dense(child.game)
-            .filter(|d| near && d.arity() == 1)
-        else {
+        let Some(dense) = self.graph.dense(child.game).filter(|d| d.arity() == 1) else {
             return Ok(None);
         };
         // The lowest of the positions below `child` that have no value.
@@ -375,6 +352,7 @@ impl Machine {
             .max_states
             .saturating_sub(self.limits.max_states / 8);
         let mut found = false;
+        let mut ignored = Vec::new();
         for index in bottom..=child.index {
             if index % 1024 == 0 {
                 self.poll()?;
@@ -390,55 +368,12 @@ impl Machine {
             if fresh {
                 self.graph.insert_dense(at.game, 1, index);
             }
-            if !matches!(self.run_kernel(at)?, Ran::Value(_)) {
+            if !matches!(self.run_kernel(at, &mut ignored)?, Ran::Value(_)) {
                 break;
             }
             found = true;
         }
         Ok(Some(found))
-    }
-
-    /// The next option of the expanded node on top that has no value yet.
-    fn next_child(&mut self, arena: &Arena, search: &mut Search) -> RtResult<Option<NodeId>> {
-        let frame = search.opened.last_mut().expect("the top node is expanded");
-        while frame.cursor < arena.nodes.len() {
-            let child = arena.nodes[frame.cursor];
-            match self.graph.value(child) {
-                UNKNOWN => return Ok(Some(child)),
-                IN_PROGRESS => return Err(self.cycle(&search.path.nodes(), child)),
-                _ => frame.cursor += 1,
-            }
-        }
-        Ok(None)
-    }
-
-    /// The value of the expanded node on top, all of whose options are known.
-    fn close(&mut self, arena: &mut Arena, search: &mut Search, mex: &mut Mex) -> u64 {
-        let frame = search.opened.pop().expect("the top node is expanded");
-        let node = search.path.get(frame.at);
-        let value = self.mex_of(frame.first_option, arena, mex);
-        self.graph.set_value(node, value);
-        if arena.options.len() == frame.first_option {
-            self.graph.set_terminal(node);
-        }
-        arena.options.truncate(frame.first_option);
-        arena.nodes.truncate(frame.first_node);
-        value
-    }
-
-    fn mex_of(&self, first_option: usize, arena: &Arena, mex: &mut Mex) -> u64 {
-        let options = &arena.options[first_option..];
-        let mut start = match first_option {
-            0 => 0,
-            i => arena.options[i - 1].1 as usize,
-        };
-        let graph = &self.graph;
-        let values = options.iter().map(|&(heaps, end)| {
-            let run = &arena.nodes[start..end as usize];
-            start = end as usize;
-            run.iter().fold(heaps, |acc, n| acc ^ graph.value(*n))
-        });
-        mex.of(values, options.len())
     }
 
     fn cycle(&self, stack: &[NodeId], repeated: NodeId) -> Box<Diagnostic> {
@@ -541,6 +476,69 @@ impl Machine {
     }
 }
 
+/// The highest of `waited` just below `node` (a few positions down) in
+/// the dense table of a one-integer game: where a chain may begin.
+fn near_below(node: NodeId, waited: &[NodeId]) -> Option<NodeId> {
+    const GAP: u32 = 4;
+    if node.index >= graph::DENSE_END {
+        return None;
+    }
+    waited
+        .iter()
+        .filter(|c| c.game == node.game && c.index < node.index && node.index - c.index <= GAP)
+        .max_by_key(|c| c.index)
+        .copied()
+}
+
+/// Receives the options of a position the interpreter expands: the value
+/// of each option whose components all have one is marked; the others'
+/// components without a value wait on `pending`, each once, up to
+/// [`MISSING_MAX`].
+struct Options<'a> {
+    mex: &'a mut Mex,
+    pending: &'a mut Vec<NodeId>,
+    start: usize,
+    /// The first option found on the search path: a cycle.
+    back: Option<NodeId>,
+}
+
+impl Options<'_> {
+    fn wait_for(&mut self, node: NodeId) {
+        let waiting = &self.pending[self.start..];
+        if waiting.len() < MISSING_MAX && !waiting.contains(&node) {
+            self.pending.push(node);
+        }
+    }
+}
+
+impl MoveSink for Options<'_> {
+    fn option(&mut self, m: &Machine, _rule: &MoveIr, _frame: &[Value], target: &[Component]) {
+        let mut value = Some(0);
+        for c in target {
+            let v = match c {
+                Component::Heap(k) => *k,
+                Component::Node(n) => match m.graph.value(*n) {
+                    v if v < ABSENT => v,
+                    IN_PROGRESS => {
+                        self.back.get_or_insert(*n);
+                        value = None;
+                        continue;
+                    }
+                    _ => {
+                        self.wait_for(*n);
+                        value = None;
+                        continue;
+                    }
+                },
+            };
+            value = value.map(|x| x ^ v);
+        }
+        if let Some(v) = value {
+            self.mex.mark(v);
+        }
+    }
+}
+
 /// A rule that needs the value or moves of a position still being worked
 /// out; the query that asked places it (see `Machine::call_builtin`).
 fn depends_on_itself(message: String) -> Diagnostic {
@@ -570,7 +568,7 @@ struct Recorder {
 type RecordedMove = (Rc<str>, Vec<(Rc<str>, Value)>, Vec<Component>);
 
 impl MoveSink for Recorder {
-    fn option(&mut self, rule: &MoveIr, frame: &[Value], target: &[Component]) {
+    fn option(&mut self, _m: &Machine, rule: &MoveIr, frame: &[Value], target: &[Component]) {
         let bindings = rule
             .shown
             .iter()
@@ -620,17 +618,6 @@ mod tests {
         assert_eq!(path.nodes(), [n(0, 5), n(0, 4), n(1, 9), n(2, 1)]);
         (0..4).for_each(|_| path.pop());
         assert!(path.is_empty() && path.games.is_empty());
-    }
-
-    #[test]
-    fn mex_is_the_smallest_missing_value() {
-        let mut mex = Mex::default();
-        assert_eq!(mex.of([0, 1, 3].into_iter(), 3), 2);
-        assert_eq!(mex.of([].into_iter(), 0), 0);
-        assert_eq!(mex.of([1, 2].into_iter(), 2), 0);
-        // Marks from an earlier call do not leak into the next.
-        assert_eq!(mex.of([0, 1, 2, 9].into_iter(), 4), 3);
-        assert_eq!(mex.of([0].into_iter(), 1), 1);
     }
 
     #[test]

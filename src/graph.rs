@@ -488,8 +488,9 @@ impl Graph {
 
 /// Receives the moves of a node as [`expand`] finds them.
 pub trait MoveSink {
-    /// One move: the rule, the frame (binder values), the resulting components.
-    fn option(&mut self, rule: &MoveIr, frame: &[Value], target: &[Component]);
+    /// One move: the rule, the frame (binder values), the resulting
+    /// components; `m` to read what is known of them.
+    fn option(&mut self, m: &Machine, rule: &MoveIr, frame: &[Value], target: &[Component]);
 }
 
 /// Runs the rules of `node`'s game and hands each legal move to `sink`.
@@ -622,7 +623,7 @@ impl Expansion<'_> {
                 self.target.extend_from_slice(pos.components());
             }
         }
-        self.sink.option(self.rule, frame, self.target);
+        self.sink.option(m, self.rule, frame, self.target);
         Ok(())
     }
 }
@@ -719,7 +720,7 @@ mod tests {
     struct Collect(Vec<(String, Vec<Component>)>);
 
     impl MoveSink for Collect {
-        fn option(&mut self, rule: &MoveIr, _frame: &[Value], target: &[Component]) {
+        fn option(&mut self, _m: &Machine, rule: &MoveIr, _frame: &[Value], target: &[Component]) {
             self.0.push((rule.name.to_string(), target.to_vec()));
         }
     }

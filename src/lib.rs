@@ -37,6 +37,7 @@ pub mod interp;
 pub mod ir;
 pub mod kernel;
 pub mod lower;
+pub mod mex;
 pub mod repl;
 pub mod sandbox;
 pub mod session;

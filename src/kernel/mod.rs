@@ -28,6 +28,7 @@ mod run;
 use crate::defs::Defs;
 use crate::graph::Graph;
 use crate::ir::{GameIr, Ir, IrKind, LetId, PatIr, Slot, TargetIr, TermIr};
+use crate::mex::Mex;
 use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
 use expr::{Cond, Lin, Num, conjuncts, num};
@@ -38,8 +39,9 @@ use std::rc::Rc;
 pub enum Stop {
     /// Let the interpreter expand this position instead.
     Bail,
-    /// An option's position has no value yet: evaluate it, then ask again.
-    Missing(GameId, Vec<Value>),
+    /// Some options' positions have no value yet (they are in
+    /// [`Marks::missing`]): evaluate them, then ask again.
+    Missing,
 }
 
 type Eval<T> = Result<T, Stop>;
@@ -221,21 +223,18 @@ fn domain_of(ir: &Ir) -> Option<Domain> {
     })
 }
 
-/// The reusable marks of the mex: `marks[v] == stamp` when an option of
-/// the position being evaluated has value `v`.
+/// What a kernel run keeps between runs: the mex of the position, the
+/// options found without a value, and reusable buffers.
 #[derive(Default)]
 pub struct Marks {
-    marks: Vec<u32>,
-    stamp: u32,
-    /// Values too large for `marks` when they were seen.
-    large: Vec<u64>,
-    count: usize,
+    pub mex: Mex,
     /// The frame of integer slots, kept between runs.
     frame: Vec<i64>,
-    /// The first option found without a value. The run goes on after it,
+    /// The options found without a value, each once, in the order they
+    /// were met, up to [`MISSING_MAX`]. The run goes on after them,
     /// looking for an option on the search path (a cycle), as the
     /// interpreter looks for one before it descends anywhere.
-    missing: Option<(GameId, Vec<Value>)>,
+    pub missing: Vec<(GameId, Vec<Value>)>,
     /// The integers of the globals used as binder domains, converted once
     /// for each value they hold.
     lists: Vec<(LetId, Value, run::Values)>,
@@ -245,6 +244,13 @@ pub struct Marks {
     work: usize,
     next_poll: usize,
 }
+
+/// The most options without a value that one run of a position's rules
+/// collects. The search evaluates them all before it runs the position
+/// again, so a position with many options to evaluate first (the divisors
+/// of a large number) is run a few times, not once per option, while the
+/// search path keeps at most this many waiting options per position.
+pub const MISSING_MAX: usize = 256;
 
 impl Marks {
     /// Counts `n` units of work; whether it is time to look at the clock.
@@ -258,39 +264,13 @@ impl Marks {
     }
 
     fn start(&mut self) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.marks.fill(0);
-            self.stamp = 1;
-        }
-        self.large.clear();
-        self.count = 0;
-        self.missing = None;
-        if self.marks.is_empty() {
-            self.marks.resize(1024, 0);
-        }
+        self.mex.start();
+        self.missing.clear();
     }
 
     #[inline]
     fn mark(&mut self, v: u64) {
-        self.count += 1;
-        match self.marks.get_mut(v as usize) {
-            Some(m) => *m = self.stamp,
-            None => self.large.push(v),
-        }
-    }
-
-    /// The smallest value not marked since `start`.
-    fn mex(&mut self) -> u64 {
-        // The mex is at most the number of options.
-        if self.marks.len() <= self.count {
-            self.marks.resize(self.count + 1, 0);
-            let len = self.marks.len() as u64;
-            for v in self.large.iter().filter(|v| **v < len) {
-                self.marks[*v as usize] = self.stamp;
-            }
-        }
-        (0..).find(|&v| self.marks[v] != self.stamp).unwrap() as u64
+        self.mex.mark(v);
     }
 }
 
@@ -332,9 +312,9 @@ impl Kernel {
             .try_for_each(|rule| run.binders(rule, 0, &mut frame));
         marks.frame = frame;
         result?;
-        match marks.missing.take() {
-            Some((game, args)) => Err(Stop::Missing(game, args)),
-            None => Ok((marks.mex(), marks.count)),
+        match marks.missing.is_empty() {
+            true => Ok((marks.mex.mex(), marks.mex.count())),
+            false => Err(Stop::Missing),
         }
     }
 }

@@ -285,16 +285,19 @@ pub fn node_value(graph: &Graph, game: GameId, args: &[i64]) -> u64 {
 
 impl Marks {
     /// The value in a slot, if known. An option on the search path stops
-    /// the run; the first without a value is remembered.
+    /// the run; the others without a value are remembered, each once.
     #[cold]
     pub fn known(&mut self, v: u64, game: GameId, args: &[i64]) -> Eval<Option<u64>> {
         match v {
             v if v < ABSENT => Ok(Some(v)),
             IN_PROGRESS => Err(Stop::Bail),
             _ => {
-                if self.missing.is_none() {
+                let same = |(g, a): &(GameId, Vec<Value>)| {
+                    *g == game && a.iter().zip(args).all(|(x, y)| *x == Value::Int(*y))
+                };
+                if self.missing.len() < super::MISSING_MAX && !self.missing.iter().any(same) {
                     let args = args.iter().map(|n| Value::Int(*n)).collect();
-                    self.missing = Some((game, args));
+                    self.missing.push((game, args));
                 }
                 Ok(None)
             }

@@ -1,0 +1,98 @@
+//! The minimum excludant: the smallest nim-value that no option has. One
+//! implementation, used by the compiled rules and by the search alike, so
+//! a position's value is found the same way whichever path made its
+//! options.
+
+/// The values of a position's options, marked one by one, and their mex.
+/// The marks are stamped, so starting the next position costs nothing.
+#[derive(Default)]
+pub struct Mex {
+    marks: Vec<u32>,
+    stamp: u32,
+    /// Values too large for `marks` when they were seen.
+    large: Vec<u64>,
+    /// How many options were marked since [`Mex::start`].
+    count: usize,
+}
+
+impl Mex {
+    /// Forgets the marks of the previous position.
+    pub fn start(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+        self.large.clear();
+        self.count = 0;
+        if self.marks.is_empty() {
+            self.marks.resize(1024, 0);
+        }
+    }
+
+    /// One option, of value `v`.
+    #[inline]
+    pub fn mark(&mut self, v: u64) {
+        self.count += 1;
+        match self.marks.get_mut(v as usize) {
+            Some(m) => *m = self.stamp,
+            None => self.large.push(v),
+        }
+    }
+
+    /// How many options were marked since [`Mex::start`].
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The smallest value not marked since [`Mex::start`].
+    pub fn mex(&mut self) -> u64 {
+        // The mex is at most the number of options: values above it
+        // matter only once the marks reach that far.
+        if self.marks.len() <= self.count {
+            self.marks.resize(self.count + 1, 0);
+            let len = self.marks.len() as u64;
+            for v in self.large.iter().filter(|v| **v < len) {
+                self.marks[*v as usize] = self.stamp;
+            }
+        }
+        (0..).find(|&v| self.marks[v] != self.stamp).unwrap() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Mex;
+
+    fn mex_of(m: &mut Mex, values: &[u64]) -> u64 {
+        m.start();
+        values.iter().for_each(|v| m.mark(*v));
+        m.mex()
+    }
+
+    #[test]
+    fn mex_is_the_smallest_missing_value() {
+        let mut m = Mex::default();
+        assert_eq!(mex_of(&mut m, &[0, 1, 3]), 2);
+        assert_eq!(mex_of(&mut m, &[]), 0);
+        assert_eq!(mex_of(&mut m, &[1, 2]), 0);
+        // Marks of an earlier position do not leak into the next.
+        assert_eq!(mex_of(&mut m, &[0, 1, 2, 9]), 3);
+        assert_eq!(mex_of(&mut m, &[0]), 1);
+        assert_eq!(m.count(), 1);
+    }
+
+    #[test]
+    fn large_values_count_once_the_marks_reach_them() {
+        let mut m = Mex::default();
+        let values: Vec<u64> = (0..=2000).chain([1 << 40]).collect();
+        assert_eq!(mex_of(&mut m, &values), 2001);
+        let mut values: Vec<u64> = (0..1500).collect();
+        values.extend([1501, 1500]);
+        assert_eq!(
+            mex_of(&mut m, &values),
+            1502,
+            "1500 came after the marks grew"
+        );
+    }
+}
