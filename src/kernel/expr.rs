@@ -233,9 +233,11 @@ impl Cond {
     /// A comparison of two linear forms, as `a - b  op  0`.
     pub fn as_linear(&self) -> Option<(BinOp, Lin)> {
         match self {
-            Cond::Cmp(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq), a, b) => {
-                Some((*op, a.as_lin()?.plus(-1, &b.as_lin()?)?))
-            }
+            Cond::Cmp(
+                op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
+                a,
+                b,
+            ) => Some((*op, a.as_lin()?.plus(-1, &b.as_lin()?)?)),
             _ => None,
         }
     }

@@ -55,6 +55,8 @@ enum Domain {
     Items(Vec<Num>),
     /// A global constant holding integers: a list, tuple, set or range.
     Global(LetId),
+    /// Constant items, ready when the rules are compiled: `k in {1, 2, 3}`.
+    Fixed(run::Values),
 }
 
 #[derive(Debug)]
@@ -168,8 +170,9 @@ fn compile_move(rule: &crate::ir::MoveIr) -> Option<Move> {
 }
 
 /// The leading conjuncts that can narrow `x`: ones that do not mention it,
-/// and linear comparisons. The first other conjunct ends them, for the
-/// ones after it are only tested where it holds (and it may fail).
+/// and linear comparisons (`!=` included: it cuts a point out). The first
+/// other conjunct ends them, for the ones after it are only tested where
+/// it holds (and it may fail).
 fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
     guard
         .iter()
@@ -202,25 +205,54 @@ fn domain_of(ir: &Ir) -> Option<Domain> {
         IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
             Domain::Range(num(lo)?, num(hi)?, *op == BinOp::RangeIncl)
         }
+        // A set is iterated in increasing order, without repeats.
+        IrKind::Set(items) => {
+            let items: Vec<Num> = items.iter().map(num).collect::<Option<_>>()?;
+            let mut ints = items
+                .iter()
+                .map(|n| match n {
+                    Num::Const(c) => Some(*c),
+                    _ => None,
+                })
+                .collect::<Option<Vec<i64>>>()?;
+            ints.sort_unstable();
+            ints.dedup();
+            fixed(ints)?
+        }
         IrKind::List(items) | IrKind::Tuple(items) => {
-            Domain::Items(items.iter().map(num).collect::<Option<_>>()?)
+            let items: Vec<Num> = items.iter().map(num).collect::<Option<_>>()?;
+            let consts = items.iter().map(|n| match n {
+                Num::Const(c) => Some(*c),
+                _ => None,
+            });
+            match consts.collect::<Option<Vec<i64>>>() {
+                Some(ints) => fixed(ints)?,
+                None => Domain::Items(items),
+            }
         }
         IrKind::Global(id) => Domain::Global(*id),
         // A list or range of constants, folded when lowered: `k in [1, 2, 3]`.
         IrKind::Const(Value::Range(lo, hi)) => {
             Domain::Range(Num::Const(*lo), Num::Const(*hi), false)
         }
-        IrKind::Const(list @ (Value::List(_) | Value::Tuple(_))) => Domain::Items(
-            list.as_slice()?
-                .iter()
-                .map(|v| match v {
-                    Value::Int(n) => Some(Num::Const(*n)),
-                    _ => None,
-                })
-                .collect::<Option<_>>()?,
-        ),
+        IrKind::Const(list @ (Value::List(_) | Value::Tuple(_))) => {
+            fixed(list.as_slice()?.iter().map(int).collect::<Option<_>>()?)?
+        }
+        IrKind::Const(Value::Set(items)) => fixed(items.iter().map(int).collect::<Option<_>>()?)?,
         _ => return None,
     })
+}
+
+fn int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// A domain of constant items, converted once.
+fn fixed(items: Vec<i64>) -> Option<Domain> {
+    run::Values::list(items).ok().map(Domain::Fixed)
 }
 
 /// What a kernel run keeps between runs: the mex of the position, the
@@ -338,13 +370,16 @@ mod tests {
             "move take(k in (1, 2)) if k <= n -> g(n - k)",
             "move take(s in STEPS) if s <= n -> g(n - s)",
             "move split(a in 1..n) if 2 * a < n and n % 2 == 0 -> g(a) + g(n - a)",
+            "move take(k in {1, 2}) if k <= n -> g(n - k)",
+            "move take(k in SET) if k <= n -> g(n - k)",
+            "move split(a in 1..n) if a != n - a -> g(a) + g(n - a)",
         ] {
-            let source = format!("let STEPS = [1, 4]\ngame g(n) {{\n {rules}\n}}\n");
+            let source =
+                format!("let STEPS = [1, 4]\nlet SET = {{1, 4}}\ngame g(n) {{\n {rules}\n}}\n");
             assert!(compiles(&source), "{rules}");
         }
         for rules in [
             "move take(k in [1, 2, 3]) if f(k) -> g(n - k)",
-            "move take(k in {1, 2}) if k <= n -> g(n - k)",
             "move take(k in [1, \"a\"]) if k <= n -> g(n - k)",
         ] {
             let source = format!("fn f(k) = k > 1\ngame g(n) {{\n {rules}\n}}\n");

@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 /// The values of a binder's domain, every one below [`SLOT_LIMIT`] in
 /// magnitude.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub enum Values {
     /// `lo..hi`.
     Range(i64, i64),
@@ -59,6 +59,19 @@ impl Values {
         }
     }
 
+    /// The same values, in the window `lo..=hi` only (inside the current one).
+    fn window(&self, lo: i64, hi: i64) -> Values {
+        match self {
+            Values::Range(..) => Values::Range(lo, hi + 1),
+            Values::List { items, sorted, .. } => Values::List {
+                items: items.clone(),
+                sorted: *sorted,
+                lo,
+                hi,
+            },
+        }
+    }
+
     /// Calls `each` on every value, in order.
     pub fn try_each(&self, mut each: impl FnMut(i64) -> Eval<()>) -> Eval<()> {
         match self {
@@ -96,7 +109,7 @@ impl Values {
         lo <= k && k <= hi
     }
 
-    fn list(items: Vec<i64>) -> Eval<Values> {
+    pub fn list(items: Vec<i64>) -> Eval<Values> {
         let lo = items.iter().copied().min().unwrap_or(0);
         let hi = items.iter().copied().max().unwrap_or(0);
         if lo <= -SLOT_LIMIT || hi >= SLOT_LIMIT {
@@ -174,6 +187,7 @@ impl<'a> Run<'a> {
                     .collect::<Eval<_>>()?,
             )?,
             Domain::Global(id) => self.global(*id)?,
+            Domain::Fixed(values) => values.clone(),
         };
         match values {
             Values::Range(lo, hi) if lo < hi && (lo <= -SLOT_LIMIT || hi > SLOT_LIMIT) => {
@@ -198,14 +212,20 @@ impl<'a> Run<'a> {
         if let Some((.., values)) = cached {
             return Ok(values.clone());
         }
-        let items = value.as_slice().ok_or(Stop::Bail)?;
-        let ints = items
-            .iter()
-            .map(|v| match v {
-                Value::Int(n) => Ok(*n),
-                _ => Err(Stop::Bail),
-            })
-            .collect::<Eval<Vec<_>>>()?;
+        let int = |v: &Value| match v {
+            Value::Int(n) => Ok(*n),
+            _ => Err(Stop::Bail),
+        };
+        let ints = match value {
+            // A set's items, in its order: increasing.
+            Value::Set(items) => items.iter().map(int).collect::<Eval<Vec<_>>>()?,
+            _ => value
+                .as_slice()
+                .ok_or(Stop::Bail)?
+                .iter()
+                .map(int)
+                .collect::<Eval<Vec<_>>>()?,
+        };
         let values = Values::list(ints)?;
         self.marks.lists.retain(|(g, ..)| *g != id);
         self.marks.lists.push((id, value.clone(), values.clone()));
@@ -218,6 +238,9 @@ impl<'a> Run<'a> {
         let (x, domain) = &rule.binders[rule.binders.len() - 1];
         let x = *x as usize;
         let mut values = self.values(domain, f)?;
+        // Points cut out of the window by `!=`, as many as there is room for.
+        let mut holes = [0i64; HOLES];
+        let mut hole_count = 0;
         let mut rest = rule.narrow.len();
         for (i, narrow) in rule.narrow.iter().enumerate() {
             if values.is_empty() {
@@ -236,6 +259,21 @@ impl<'a> Run<'a> {
                         }
                     }
                 }
+                Narrow::Linear(BinOp::Ne, d) => {
+                    let (d0, step) = (d.eval_without(x as u32, f), d.coef(x as u32));
+                    match hole(d0, step) {
+                        Hole::Nowhere => {}
+                        Hole::Everywhere => return Ok(()),
+                        Hole::At(_) if hole_count == HOLES => {
+                            rest = i;
+                            break;
+                        }
+                        Hole::At(k) => {
+                            holes[hole_count] = k;
+                            hole_count += 1;
+                        }
+                    }
+                }
                 Narrow::Linear(op, d) => {
                     // d(k) = d0 + step * k over the window lo..=hi
                     let (d0, step) = (d.eval_without(x as u32, f), d.coef(x as u32));
@@ -247,15 +285,34 @@ impl<'a> Run<'a> {
         if values.is_empty() {
             return Ok(());
         }
+        let holes = &mut holes[..hole_count];
+        holes.sort_unstable();
+        // The windows between the holes, each made by the fast loop or
+        // the general one.
+        let (lo, hi) = values.bounds();
+        let mut from = lo;
+        for end in holes.iter().copied().chain([hi + 1]) {
+            if from < end.min(hi + 1) {
+                self.window(rule, &values.window(from, end.min(hi + 1) - 1), rest, f)?;
+            }
+            from = from.max(end + 1);
+        }
+        Ok(())
+    }
+
+    /// The options for the innermost binder `x` over `values`, after the
+    /// narrowing conjuncts: the guard's other conjuncts start at `rest`.
+    fn window(&mut self, rule: &Move, values: &Values, rest: usize, f: &mut [i64]) -> Eval<()> {
+        let x = rule.binders[rule.binders.len() - 1].0;
         let guard = &rule.guard[rest..];
         if guard.is_empty()
             && let Some((nodes, heaps)) = &rule.fast
-            && let Some(plan) = Plan::new(nodes, heaps, x as u32, &values, f, self)?
+            && let Some(plan) = Plan::new(nodes, heaps, x, values, f, self)?
         {
-            return plan.run(&values, self.marks, self.poll);
+            return plan.run(values, self.marks, self.poll);
         }
         values.try_each(|k| {
-            f[x] = k;
+            f[x as usize] = k;
             self.each(rule, guard, f)
         })
     }
@@ -277,13 +334,21 @@ impl<'a> Run<'a> {
                 Term::Heap(k) => {
                     Some(u64::try_from(k.eval(f, self.defs)?).map_err(|_| Stop::Bail)?)
                 }
-                Term::Node(game, args) => {
-                    let args: Vec<i64> = args
-                        .iter()
-                        .map(|a| a.eval(f, self.defs))
-                        .collect::<Eval<_>>()?;
-                    let v = node_value(self.graph, *game, &args);
-                    self.marks.known(v, *game, &args)?
+                Term::Node(game, exprs) => {
+                    let mut buf = [0i64; ARGS_INLINE];
+                    let mut heap = Vec::new();
+                    let args: &mut [i64] = match exprs.len() {
+                        n if n <= ARGS_INLINE => &mut buf[..n],
+                        n => {
+                            heap.resize(n, 0);
+                            &mut heap
+                        }
+                    };
+                    for (slot, a) in args.iter_mut().zip(exprs) {
+                        *slot = a.eval(f, self.defs)?;
+                    }
+                    let v = node_value(self.graph, *game, args);
+                    self.marks.known(v, *game, args)?
                 }
             };
             value = value.zip(v).map(|(a, b)| a ^ b);
@@ -292,6 +357,30 @@ impl<'a> Run<'a> {
             self.marks.mark(value);
         }
         Ok(())
+    }
+}
+
+/// Node terms with at most this many arguments have them evaluated on
+/// the stack.
+const ARGS_INLINE: usize = 4;
+
+/// The most points `!=` conjuncts may cut out of a binder's window; a
+/// conjunct past them is tested per option.
+const HOLES: usize = 4;
+
+/// Where `d0 + step * k != 0` fails, for integers `k`.
+enum Hole {
+    Nowhere,
+    Everywhere,
+    At(i64),
+}
+
+fn hole(d0: i64, step: i64) -> Hole {
+    match (d0, step) {
+        (0, 0) => Hole::Everywhere,
+        (_, 0) => Hole::Nowhere,
+        _ if d0 % step == 0 => Hole::At(-d0 / step),
+        _ => Hole::Nowhere,
     }
 }
 
