@@ -12,6 +12,7 @@ use crate::interp::{Machine, RtResult, Scratch};
 use crate::ir::MoveIr;
 use crate::kernel::{self, Kernel, MISSING_MAX, Stop};
 use crate::mex::Mex;
+use crate::normalize;
 use crate::span::Span;
 use crate::value::GameId;
 use crate::value::{Component, NodeId, Position, Value};
@@ -220,7 +221,7 @@ impl Machine {
         match &self.kernels[slot] {
             Some((compiled, kernel)) if Rc::ptr_eq(compiled, rules) => kernel.clone(),
             _ => {
-                let kernel = kernel::compile(rules).map(Rc::new);
+                let kernel = kernel::compile(&normalize::rules(rules, &self.defs)).map(Rc::new);
                 self.kernels[slot] = Some((rules.clone(), kernel.clone()));
                 kernel
             }

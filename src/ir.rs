@@ -12,13 +12,13 @@ pub type FnId = u32;
 pub type LetId = u32;
 pub type Slot = u32;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Ir {
     pub kind: IrKind,
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum IrKind {
     Const(Value),
     Local(Slot),
@@ -49,14 +49,14 @@ pub enum IrKind {
     Slice(Box<Ir>, Option<Box<Ir>>, Option<Box<Ir>>),
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum ClauseIr {
     For(PatIr, Ir),
     If(Ir),
 }
 
 /// Where a pattern stores what it binds.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum PatIr {
     Slot(Slot),
     Global(LetId),
@@ -74,7 +74,7 @@ impl PatIr {
 }
 
 /// A game definition, ready to expand positions.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct GameIr {
     pub name: Rc<str>,
     pub arity: usize,
@@ -84,7 +84,7 @@ pub struct GameIr {
     pub def: Rc<GameDef>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MoveIr {
     pub name: Rc<str>,
     pub binders: Vec<(PatIr, Ir)>,
@@ -98,19 +98,19 @@ pub struct MoveIr {
 /// A move's target. Sums of game applications and heaps, the common case,
 /// are kept as terms so the graph can produce components without building
 /// intermediate position values.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum TargetIr {
     Terms(Vec<TermIr>),
     Dynamic(Ir),
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum TermIr {
     Node(GameId, Vec<Ir>, Span),
     Heap(Ir),
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct FnIr {
     pub name: Rc<str>,
     pub arity: usize,
@@ -120,7 +120,7 @@ pub struct FnIr {
 }
 
 /// A top-level statement ready to run.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum StmtIr {
     Let {
         pattern: PatIr,

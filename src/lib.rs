@@ -38,6 +38,7 @@ pub mod ir;
 pub mod kernel;
 pub mod lower;
 pub mod mex;
+pub mod normalize;
 pub mod repl;
 pub mod sandbox;
 pub mod session;

@@ -132,6 +132,9 @@ impl Session {
         if !changed.is_empty() {
             let stale = crate::deps::affected(&self.machine.defs, &self.machine.graph, &changed);
             self.machine.graph.clear_games(&stale);
+            // Compiled rules may have inlined what changed (see
+            // crate::normalize): every game is compiled again when used.
+            self.machine.kernels.clear();
         }
         let stmts = crate::lower::lower(&program, &mut self.machine.defs)?;
         self.remember_origins(&program);

@@ -32,7 +32,6 @@ use crate::mex::Mex;
 use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
 use expr::{Cond, Lin, Num, conjuncts, num};
-use std::rc::Rc;
 
 /// Why a kernel stopped without a value.
 #[derive(Debug, PartialEq)]
@@ -101,8 +100,7 @@ struct Move {
 /// A game's rules compiled to integer loops.
 #[derive(Debug)]
 pub struct Kernel {
-    /// The rules compiled, to notice a redefinition.
-    pub rules: Rc<GameIr>,
+    arity: usize,
     slots: usize,
     moves: Vec<Move>,
     /// Every game the targets apply, with the number of arguments given:
@@ -111,9 +109,10 @@ pub struct Kernel {
     targets: Vec<(GameId, usize)>,
 }
 
-/// Compiles `game`'s rules, or says `None` when some part of them is not
-/// integer arithmetic the kernel knows.
-pub fn compile(game: &Rc<GameIr>) -> Option<Kernel> {
+/// Compiles `game`'s rules (normalised: see [`crate::normalize`]), or
+/// says `None` when some part of them is not integer arithmetic the
+/// kernel knows.
+pub fn compile(game: &GameIr) -> Option<Kernel> {
     let moves: Vec<Move> = game.moves.iter().map(compile_move).collect::<Option<_>>()?;
     let mut targets: Vec<(GameId, usize)> = moves
         .iter()
@@ -126,7 +125,7 @@ pub fn compile(game: &Rc<GameIr>) -> Option<Kernel> {
     targets.sort_unstable();
     targets.dedup();
     Some(Kernel {
-        rules: game.clone(),
+        arity: game.arity,
         slots: game.slots,
         moves,
         targets,
@@ -326,7 +325,7 @@ impl Kernel {
         poll: &mut dyn FnMut() -> bool,
     ) -> Result<Found, Stop> {
         let arity = |g: GameId| defs.game(g).map(|g| g.arity);
-        if args.len() != self.rules.arity
+        if args.len() != self.arity
             || self.targets.iter().any(|(g, n)| arity(*g) != Some(*n))
             || args.iter().any(|a| a.abs() >= expr::SLOT_LIMIT)
         {
@@ -356,10 +355,13 @@ mod tests {
     use super::compile;
     use crate::session::loaded;
 
-    /// Whether the first game of `source` compiles.
+    /// Whether the first game of `source` compiles, once its statements
+    /// have run (so that its `let`s have values).
     fn compiles(source: &str) -> bool {
-        let (session, _) = loaded(source);
-        compile(&session.machine.game_ir(0)).is_some()
+        let (mut session, _) = loaded("");
+        assert_eq!(session.run("test.game", source).exit_code(), 0, "{source}");
+        let m = &session.machine;
+        compile(&crate::normalize::rules(&m.game_ir(0), &m.defs)).is_some()
     }
 
     #[test]
@@ -373,16 +375,26 @@ mod tests {
             "move take(k in {1, 2}) if k <= n -> g(n - k)",
             "move take(k in SET) if k <= n -> g(n - k)",
             "move split(a in 1..n) if a != n - a -> g(a) + g(n - a)",
+            "move split(a in 1..n) if unequal(a, n) -> g(a) + g(n - a)",
+            "move go((d, e) in [(1, 2), (2, 1)]) if inside(n - d - e) -> g(n - d - e)",
+            "move go((d, e) in PAIRS) if d + e <= n -> g(n - d - e)",
         ] {
-            let source =
-                format!("let STEPS = [1, 4]\nlet SET = {{1, 4}}\ngame g(n) {{\n {rules}\n}}\n");
+            let source = format!(
+                "let STEPS = [1, 4]\nlet SET = {{1, 4}}\nlet PAIRS = [(1, 2), (2, 1)]\n\
+                 fn unequal(a, n) = a != n - a\nfn inside(x) = 0 <= x <= N\nlet N = 100\n\
+                 game g(n) {{\n {rules}\n}}\n"
+            );
             assert!(compiles(&source), "{rules}");
         }
         for rules in [
             "move take(k in [1, 2, 3]) if f(k) -> g(n - k)",
+            "move take(k in [1, 2, 3]) if r(k) -> g(n - k)",
+            "move take(k in [1, 2, 3]) if f(k * k) -> g(n - k)",
             "move take(k in [1, \"a\"]) if k <= n -> g(n - k)",
         ] {
-            let source = format!("fn f(k) = k > 1\ngame g(n) {{\n {rules}\n}}\n");
+            let source = format!(
+                "fn f(k) = len([k]) > 1\nfn r(k) = k > 0 and r(k - 1)\ngame g(n) {{\n {rules}\n}}\n"
+            );
             assert!(!compiles(&source), "{rules}");
         }
     }

@@ -265,14 +265,11 @@ fn line_of(a: &Lin, x: Slot, (lo, hi): (i64, i64), arity: usize, f: &[i64]) -> O
 
 /// The value slot of `game(args)`, read densely when the arguments allow it.
 pub fn node_value(graph: &Graph, game: GameId, args: &[i64]) -> u64 {
-    let dense = graph.dense(game);
-    let z = match args {
-        [n] => dense1(*n),
-        [a, b] => dense2(*a, *b),
-        _ => None,
-    };
-    match (dense, z) {
-        (Some(d), Some(z)) if d.arity() == args.len() => d.get(z),
+    let dense = graph.dense(game).filter(|d| d.arity() == args.len());
+    match (dense, args) {
+        (Some(d), [n]) if dense1(*n).is_some() => d.get(*n as u32),
+        // By row and column: no pairing number to undo.
+        (Some(d), [a, b]) if dense2(*a, *b).is_some() => d.at(*a as usize, *b as usize),
         _ => {
             let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
             match graph.find(game, &values) {

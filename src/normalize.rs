@@ -1,0 +1,459 @@
+//! Phase 3b: a game's lowered rules normalised once, before they are
+//! compiled, so that how a rule is spelled does not decide how fast it
+//! runs. Three rewrites, each exact:
+//!
+//! - **Constants folded:** a `let` holding an integer is read as that
+//!   integer (`1 <= x <= N` becomes a linear condition), and operations on
+//!   constant integers are done (`-2`, `2 * 3`).
+//! - **Functions inlined:** a call of a function that does not reach
+//!   itself, whose body is one expression over its parameters, becomes its
+//!   body with the arguments in place of the parameters. Only arguments
+//!   that cannot fail and cost nothing to repeat are put in place (locals,
+//!   constants, and sums and constant multiples of them), so a parameter
+//!   used twice, or not at all, changes nothing.
+//! - **Tuple binders unrolled:** `(dx, dy) in [(-2, 1), (1, -2)]` over
+//!   constant items becomes one move per item, with the items' numbers in
+//!   place of `dx` and `dy`.
+//!
+//! The rules normalised here are those the compiled rules run; the
+//! interpreter, which reports errors, runs the rules as written. A
+//! normalised game depends on the functions and constants it inlined, so
+//! the session compiles its games again after any redefinition.
+
+use crate::defs::{Defs, Global};
+use crate::ir::{FnId, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
+use crate::syntax::ast::{BinOp, UnOp};
+use crate::value::Value;
+use rustc_hash::FxHashSet;
+
+/// The most items a tuple binder is unrolled over, and the most moves a
+/// game's rules may grow to by unrolling.
+const UNROLL_ITEMS: usize = 64;
+const UNROLL_MOVES: usize = 256;
+/// How deep calls are inlined into calls.
+const INLINE_DEPTH: usize = 8;
+
+/// `game`'s rules, normalised (see the module's doc).
+pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
+    let n = Normalizer { defs };
+    let mut moves = Vec::new();
+    for rule in &game.moves {
+        let rule = n.move_rule(rule);
+        if moves.len() < UNROLL_MOVES {
+            n.unroll(rule, 0, &mut moves);
+        } else {
+            moves.push(rule);
+        }
+    }
+    GameIr {
+        name: game.name.clone(),
+        arity: game.arity,
+        slots: game.slots,
+        moves,
+        def: game.def.clone(),
+    }
+}
+
+struct Normalizer<'a> {
+    defs: &'a Defs,
+}
+
+impl Normalizer<'_> {
+    /// The move with its expressions normalised.
+    fn move_rule(&self, rule: &MoveIr) -> MoveIr {
+        MoveIr {
+            name: rule.name.clone(),
+            binders: rule
+                .binders
+                .iter()
+                .map(|(p, d)| (p.clone(), self.expr(d, 0)))
+                .collect(),
+            shown: rule.shown.clone(),
+            guard: rule.guard.as_ref().map(|g| self.expr(g, 0)),
+            target: match &rule.target {
+                TargetIr::Terms(terms) => TargetIr::Terms(
+                    terms
+                        .iter()
+                        .map(|t| match t {
+                            TermIr::Node(g, args, span) => TermIr::Node(
+                                *g,
+                                args.iter().map(|a| self.expr(a, 0)).collect(),
+                                *span,
+                            ),
+                            TermIr::Heap(k) => TermIr::Heap(self.expr(k, 0)),
+                        })
+                        .collect(),
+                ),
+                TargetIr::Dynamic(e) => TargetIr::Dynamic(self.expr(e, 0)),
+            },
+            span: rule.span,
+        }
+    }
+
+    /// Unrolls the tuple binders of `rule` from binder `from` on, pushing
+    /// the moves it becomes on `out`.
+    fn unroll(&self, rule: MoveIr, from: usize, out: &mut Vec<MoveIr>) {
+        let found = rule
+            .binders
+            .iter()
+            .enumerate()
+            .skip(from)
+            .find_map(|(i, (p, d))| {
+                let PatIr::Tuple(parts, _) = p else {
+                    return None;
+                };
+                let slots: Option<Vec<Slot>> = parts
+                    .iter()
+                    .map(|q| match q {
+                        PatIr::Slot(s) => Some(*s),
+                        _ => None,
+                    })
+                    .collect();
+                Some((i, slots?, constant_items(d, self.defs, parts.len())?))
+            });
+        let Some((i, slots, items)) = found else {
+            out.push(rule);
+            return;
+        };
+        if items.len() > UNROLL_ITEMS || out.len() + items.len() > UNROLL_MOVES {
+            out.push(rule);
+            return;
+        }
+        for item in items {
+            let bind = |slot: Slot| {
+                let k = slots.iter().position(|s| *s == slot)?;
+                Some(Ir {
+                    kind: IrKind::Const(item[k].clone()),
+                    span: rule.span,
+                })
+            };
+            let mut copy = rule.clone();
+            copy.binders.remove(i);
+            for (_, d) in copy.binders.iter_mut().skip(i) {
+                *d = self.expr(&put(d, &bind), 0);
+            }
+            copy.guard = copy.guard.map(|g| self.expr(&put(&g, &bind), 0));
+            copy.target = match copy.target {
+                TargetIr::Terms(terms) => TargetIr::Terms(
+                    terms
+                        .into_iter()
+                        .map(|t| match t {
+                            TermIr::Node(g, args, span) => TermIr::Node(
+                                g,
+                                args.iter().map(|a| self.expr(&put(a, &bind), 0)).collect(),
+                                span,
+                            ),
+                            TermIr::Heap(k) => TermIr::Heap(self.expr(&put(&k, &bind), 0)),
+                        })
+                        .collect(),
+                ),
+                TargetIr::Dynamic(e) => TargetIr::Dynamic(self.expr(&put(&e, &bind), 0)),
+            };
+            self.unroll(copy, i, out);
+        }
+    }
+
+    /// An expression with constants folded and calls inlined, `depth`
+    /// calls deep.
+    fn expr(&self, ir: &Ir, depth: usize) -> Ir {
+        let kind = match &ir.kind {
+            IrKind::Global(id) => match &self.defs.lets[*id as usize].value {
+                Some(v @ (Value::Int(_) | Value::Bool(_))) => IrKind::Const(v.clone()),
+                _ => IrKind::Global(*id),
+            },
+            IrKind::CallFn(f, args) => {
+                let args: Vec<Ir> = args.iter().map(|a| self.expr(a, depth)).collect();
+                match self.inline(*f, &args, depth) {
+                    Some(body) => return body,
+                    None => IrKind::CallFn(*f, args),
+                }
+            }
+            _ => return fold(map_children(ir, &mut |e| self.expr(e, depth))),
+        };
+        Ir {
+            kind,
+            span: ir.span,
+        }
+    }
+
+    /// The body of function `f` with `args` in place of its parameters,
+    /// if it may be inlined.
+    fn inline(&self, f: FnId, args: &[Ir], depth: usize) -> Option<Ir> {
+        let func = self.defs.fns.get(f as usize)?.as_ref()?;
+        let inlinable = depth < INLINE_DEPTH
+            && func.arity == args.len()
+            && func.slots == func.arity
+            && args.iter().all(repeatable)
+            && !reaches_itself(self.defs, f);
+        if !inlinable {
+            return None;
+        }
+        let body = put(&func.body, &|slot: Slot| args.get(slot as usize).cloned());
+        Some(self.expr(&body, depth + 1))
+    }
+}
+
+/// `ir` with an operation on constant integers replaced by its result,
+/// where it has one (an overflow or a division by zero is left for the
+/// interpreter to report), and a tuple of constants made one constant.
+fn fold(ir: Ir) -> Ir {
+    let int = |e: &Ir| match e.kind {
+        IrKind::Const(Value::Int(n)) => Some(n),
+        _ => None,
+    };
+    let value = match &ir.kind {
+        IrKind::Unary(UnOp::Neg, a) => int(a).and_then(i64::checked_neg).map(Value::Int),
+        IrKind::Unary(UnOp::BitNot, a) => int(a).map(|n| Value::Int(!n)),
+        IrKind::Binary(
+            op @ (BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::Div
+            | BinOp::Rem
+            | BinOp::Pow
+            | BinOp::Shl
+            | BinOp::Shr
+            | BinOp::BitAnd
+            | BinOp::BitOr
+            | BinOp::BitXor),
+            a,
+            b,
+        ) => match (int(a), int(b)) {
+            (Some(x), Some(y)) => crate::interp::arith(*op, x, y, ir.span)
+                .ok()
+                .map(Value::Int),
+            _ => None,
+        },
+        IrKind::Tuple(items) => items
+            .iter()
+            .map(|e| match &e.kind {
+                IrKind::Const(v) => Some(v.clone()),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(|items| Value::Tuple(items.into())),
+        _ => None,
+    };
+    match value {
+        Some(v) => Ir {
+            kind: IrKind::Const(v),
+            span: ir.span,
+        },
+        None => ir,
+    }
+}
+
+/// A copy of `ir` with `bind(slot)`, where it says something, in place of
+/// each local.
+fn put(ir: &Ir, bind: &dyn Fn(Slot) -> Option<Ir>) -> Ir {
+    if let IrKind::Local(slot) = ir.kind
+        && let Some(e) = bind(slot)
+    {
+        return e;
+    }
+    map_children(ir, &mut |e| put(e, bind))
+}
+
+/// An argument that can neither fail nor cost anything to evaluate twice:
+/// a local, a constant, or sums, differences, negations and constant
+/// multiples of small such terms (which cannot overflow).
+fn repeatable(ir: &Ir) -> bool {
+    fn small(ir: &Ir, budget: &mut u32) -> bool {
+        *budget = budget.saturating_sub(1);
+        if *budget == 0 {
+            return false;
+        }
+        match &ir.kind {
+            IrKind::Local(_) => true,
+            IrKind::Const(Value::Int(n)) => n.unsigned_abs() < 1 << 20,
+            IrKind::Unary(UnOp::Neg, a) => small(a, budget),
+            IrKind::Binary(BinOp::Add | BinOp::Sub, a, b) => small(a, budget) && small(b, budget),
+            IrKind::Binary(BinOp::Mul, a, b) => {
+                let konst = |e: &Ir| matches!(e.kind, IrKind::Const(Value::Int(n)) if n.unsigned_abs() < 1 << 10);
+                (konst(a) || konst(b)) && small(a, budget) && small(b, budget)
+            }
+            _ => false,
+        }
+    }
+    match &ir.kind {
+        IrKind::Const(_) | IrKind::Local(_) => true,
+        _ => small(ir, &mut 12),
+    }
+}
+
+/// Whether function `f` calls itself, directly or through others.
+fn reaches_itself(defs: &Defs, f: FnId) -> bool {
+    let mut seen = FxHashSet::default();
+    let mut todo = vec![f];
+    while let Some(g) = todo.pop() {
+        let Some(Some(func)) = defs.fns.get(g as usize) else {
+            continue;
+        };
+        for r in crate::deps::fn_refs(func) {
+            if let Global::Fn(h) = r {
+                if h == f {
+                    return true;
+                }
+                if seen.insert(h) {
+                    todo.push(h);
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The items of a constant domain whose items are all tuples or lists of
+/// `width` values.
+fn constant_items(domain: &Ir, defs: &Defs, width: usize) -> Option<Vec<Vec<Value>>> {
+    let value = match &domain.kind {
+        IrKind::Const(v) => v.clone(),
+        IrKind::Global(id) => defs.lets[*id as usize].value.clone()?,
+        IrKind::List(items) | IrKind::Tuple(items) => {
+            let rows = items.iter().map(|item| match &item.kind {
+                IrKind::Const(v) => Some(v.clone()),
+                IrKind::Tuple(parts) | IrKind::List(parts) => {
+                    let parts = parts.iter().map(|p| match &p.kind {
+                        IrKind::Const(v) => Some(v.clone()),
+                        _ => None,
+                    });
+                    Some(Value::Tuple(parts.collect::<Option<Vec<_>>>()?.into()))
+                }
+                _ => None,
+            });
+            Value::list(rows.collect::<Option<_>>()?)
+        }
+        _ => return None,
+    };
+    let items: Vec<Value> = match &value {
+        Value::Set(s) => s.iter().cloned().collect(),
+        v => v.as_slice()?.to_vec(),
+    };
+    items
+        .iter()
+        .map(|item| match item.as_slice() {
+            Some(parts) if parts.len() == width && !matches!(item, Value::Report(_)) => {
+                Some(parts.to_vec())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A copy of `ir` with `f` applied to each of its direct children.
+fn map_children(ir: &Ir, f: &mut dyn FnMut(&Ir) -> Ir) -> Ir {
+    let all = |items: &[Ir], f: &mut dyn FnMut(&Ir) -> Ir| items.iter().map(f).collect::<Vec<_>>();
+    let kind = match &ir.kind {
+        IrKind::Const(_) | IrKind::Local(_) | IrKind::Global(_) => ir.kind.clone(),
+        IrKind::Tuple(items) => IrKind::Tuple(all(items, f)),
+        IrKind::List(items) => IrKind::List(all(items, f)),
+        IrKind::Set(items) => IrKind::Set(all(items, f)),
+        IrKind::Comprehension { set, elem, clauses } => IrKind::Comprehension {
+            set: *set,
+            elem: Box::new(f(elem)),
+            clauses: clauses
+                .iter()
+                .map(|c| match c {
+                    crate::ir::ClauseIr::For(p, d) => crate::ir::ClauseIr::For(p.clone(), f(d)),
+                    crate::ir::ClauseIr::If(c) => crate::ir::ClauseIr::If(f(c)),
+                })
+                .collect(),
+        },
+        IrKind::Unary(op, a) => IrKind::Unary(*op, Box::new(f(a))),
+        IrKind::Binary(op, a, b) => IrKind::Binary(*op, Box::new(f(a)), Box::new(f(b))),
+        IrKind::If(c, a, b) => IrKind::If(Box::new(f(c)), Box::new(f(a)), Box::new(f(b))),
+        IrKind::Chain(items, ops) => IrKind::Chain(all(items, f), ops.clone()),
+        IrKind::CallFn(id, args) => IrKind::CallFn(*id, all(args, f)),
+        IrKind::CallBuiltin(b, args) => IrKind::CallBuiltin(*b, all(args, f)),
+        IrKind::Apply(g, args) => IrKind::Apply(*g, all(args, f)),
+        IrKind::CallValue(c, args, hides) => {
+            IrKind::CallValue(Box::new(f(c)), all(args, f), hides.clone())
+        }
+        IrKind::Index(x, i) => IrKind::Index(Box::new(f(x)), Box::new(f(i))),
+        IrKind::Slice(x, lo, hi) => IrKind::Slice(
+            Box::new(f(x)),
+            lo.as_ref().map(|e| Box::new(f(e))),
+            hi.as_ref().map(|e| Box::new(f(e))),
+        ),
+    };
+    Ir {
+        kind,
+        span: ir.span,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sandbox::engines_disagree;
+    use crate::session::Session;
+
+    /// Runs `source`; whether its first game's normalised rules compile.
+    fn compiles(source: &str) -> bool {
+        let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+        s.run("test.game", source);
+        let m = &s.machine;
+        crate::kernel::compile(&super::rules(&m.game_ir(0), &m.defs)).is_some()
+    }
+
+    #[test]
+    fn spellings_users_write_compile_and_agree_with_the_interpreter() {
+        let knight = "let N = 9\nfn inside(x, y) = 1 <= x <= N and 1 <= y <= N\n";
+        for (prelude, rules) in [
+            (
+                knight,
+                "move j((dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)]) if inside(x + dx, y + dy) -> g(x + dx, y + dy)",
+            ),
+            (
+                "let STEPS = [(-1, 0), (0, -1), (-1, -1)]\n",
+                "move j((dx, dy) in STEPS) if x + dx >= 0 and y + dy >= 0 -> g(x + dx, y + dy)",
+            ),
+            (
+                "let STEPS = {(1, 0), (0, 2)}\nfn ok(a, b) = min(a, b) >= 0\n",
+                "move j((dx, dy) in STEPS) if ok(x - dx, y - dy) -> g(x - dx, y - dy)",
+            ),
+            (
+                "fn unequal(a, b) = a != b\nfn half(a, n) = unequal(a, n - a) and 2 * a < n\n",
+                "move s(a in 1..x) if half(a, x) -> g(a, y) + g(x - a, y)",
+            ),
+            (
+                "",
+                "move t(k in 1..=2 * 3) if k <= x and y > -(1) -> g(x - k, y)",
+            ),
+        ] {
+            let source = format!(
+                "{prelude}game g(x, y) {{\n {rules}\n}}\ntable(g, 0..8, 0..8)\nvalue(g(9, 9) + g(3, 4))\n"
+            );
+            assert!(compiles(&source), "{rules}");
+            assert_eq!(engines_disagree(&source), None, "{rules}");
+        }
+    }
+
+    #[test]
+    fn calls_that_could_fail_or_never_end_are_not_inlined() {
+        for (prelude, guard) in [
+            // The argument divides by zero at x = 2, unused or not.
+            ("fn f(a, b) = a > 0\n", "f(k, x / (k - 2))"),
+            ("fn r(a) = if a <= 0 then true else r(a - 1)\n", "r(k)"),
+            ("fn f(a) = len([a]) == 1\n", "f(k)"),
+        ] {
+            let source = format!(
+                "{prelude}game g(x) {{\n move t(k in 1..=3) if k <= x and {guard} -> g(x - k)\n}}\ntable(g, 0..12)\n"
+            );
+            assert!(!compiles(&source), "{guard}");
+            assert_eq!(engines_disagree(&source), None, "{guard}");
+        }
+    }
+
+    #[test]
+    fn a_constant_operation_that_fails_is_left_for_the_interpreter() {
+        let source =
+            "game g(x) {\n move t(k in [1, 2 / 0]) if k <= x -> g(x - k)\n}\nvalue(g(3))\n";
+        assert_eq!(engines_disagree(source), None);
+        let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+        assert_eq!(
+            s.run("test.game", source).exit_code(),
+            3,
+            "division by zero"
+        );
+    }
+}
