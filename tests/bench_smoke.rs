@@ -113,6 +113,16 @@ fn ogsolve_output_is_read() {
 }
 
 #[test]
+fn every_rule_file_is_a_workload() {
+    let mut files: Vec<String> = ALL
+        .iter()
+        .map(|w| format!("benches/workloads/{}", w.file))
+        .collect();
+    files.sort();
+    assert_eq!(files, common::files("benches/workloads", ".game"));
+}
+
+#[test]
 fn each_script_has_one_size_line() {
     for w in &ALL {
         let script = w.script(7).unwrap();

@@ -119,6 +119,18 @@ pub fn subtract_square(n: usize) -> Vec<u32> {
 
 /// Wythoff's game: the values of (a, b) for a, b in 0..n, row by row.
 pub fn wythoff(n: usize) -> Vec<Vec<u32>> {
+    let g = wythoff_table(n);
+    g.chunks(n.max(1)).map(<[u32]>::to_vec).collect()
+}
+
+/// Wythoff's game: the value of the one position (n, n).
+pub fn wythoff_one(n: usize) -> u32 {
+    let g = wythoff_table(n + 1);
+    g[n * (n + 1) + n]
+}
+
+/// The values of Wythoff's game for a, b in 0..n, in one flat `Vec`.
+fn wythoff_table(n: usize) -> Vec<u32> {
     let mut g = vec![0u32; n * n];
     let mut mex = Mex::new();
     for a in 0..n {
@@ -136,7 +148,7 @@ pub fn wythoff(n: usize) -> Vec<Vec<u32>> {
             g[a * n + b] = mex.value();
         }
     }
-    g.chunks(n.max(1)).map(<[u32]>::to_vec).collect()
+    g
 }
 
 /// Take one token from each of a non-empty set of non-empty heaps: the
@@ -195,4 +207,134 @@ pub fn coins(n: usize) -> bool {
     }
     let total = (0..n).fold(0, |acc, i| acc ^ g[7 * i % SIDE][11 * i % SIDE]);
     total != 0
+}
+
+/// The subtraction game {1, 3, 4}: the values of heaps 0..=n.
+pub fn subtraction_134(n: usize) -> Vec<u32> {
+    heap_values(n, |m, g, mex| {
+        for k in [1, 3, 4] {
+            if k <= m {
+                mex.insert(g[m - k]);
+            }
+        }
+    })
+}
+
+/// A knight on an n x n board (squares 1..=n each way) that moves by
+/// (-2, +1), (-2, -1), (+1, -2) or (-1, -2): the number of squares of
+/// value 0.
+pub fn knight(n: usize) -> u64 {
+    let g = knight_board(n);
+    let mut zeros = 0;
+    for x in 1..=n {
+        for y in 1..=n {
+            zeros += u64::from(g[x * (n + 1) + y] == 0);
+        }
+    }
+    zeros
+}
+
+/// The values of the knight's squares, (x, y) at `x * (n + 1) + y`. Every
+/// move lowers x + y, so the squares are filled in by increasing x + y.
+pub fn knight_board(n: usize) -> Vec<u32> {
+    let side = n + 1;
+    let mut g = vec![0u32; side * side];
+    let mut mex = Mex::new();
+    let n = n as i64;
+    for s in 2..=2 * n {
+        for x in (s - n).max(1)..=(s - 1).min(n) {
+            let y = s - x;
+            mex.clear();
+            for (dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)] {
+                let (u, v) = (x + dx, y + dy);
+                if 1 <= u && u <= n && 1 <= v && v <= n {
+                    mex.insert(g[u as usize * side + v as usize]);
+                }
+            }
+            g[x as usize * side + y as usize] = mex.value();
+        }
+    }
+    g
+}
+
+/// Move a heap of m to any proper divisor of m: the nim-sum of the heaps
+/// 1..=n. Every d in 1..m is tried, as the rules do: O(n²) divisions. (A
+/// sieve, adding g[d] to the multiples of d, would take O(n log n).)
+pub fn divisors(n: usize) -> u32 {
+    let g = divisor_values(n);
+    (1..=n).fold(0, |acc, m| acc ^ g[m])
+}
+
+/// The values of the divisor game for heaps 0..=n.
+pub fn divisor_values(n: usize) -> Vec<u32> {
+    heap_values(n, |m, g, mex| {
+        for (d, &v) in g.iter().enumerate().skip(1) {
+            if m.is_multiple_of(d) {
+                mex.insert(v);
+            }
+        }
+    })
+}
+
+/// n coins in a row, mask bit i set when coin i shows heads: turn a head
+/// to tails, and maybe the coin just below it too. The values of every
+/// mask, 0..2^n; each move lowers the mask.
+pub fn bitmask(n: usize) -> Vec<u32> {
+    heap_values((1 << n) - 1, |m, g, mex| {
+        for i in 0..n {
+            if (m >> i) & 1 == 1 {
+                mex.insert(g[m ^ (1 << i)]);
+                if i >= 1 {
+                    mex.insert(g[m ^ (1 << i) ^ (1 << (i - 1))]);
+                }
+            }
+        }
+    })
+}
+
+/// Euclid's game: take a positive multiple of the smaller number from the
+/// larger. The values of (a, b) for a, b in 0..n, row by row; every move
+/// lowers a + b, so the table is filled in by increasing a + b.
+pub fn euclid(n: usize) -> Vec<Vec<u32>> {
+    let mut g = vec![0u32; n * n];
+    let mut mex = Mex::new();
+    for s in 0..(2 * n).saturating_sub(1) {
+        for a in s.saturating_sub(n - 1)..=s.min(n - 1) {
+            let b = s - a;
+            let (hi, lo) = (a.max(b), a.min(b));
+            mex.clear();
+            if lo > 0 {
+                let mut k = 1;
+                while k * lo <= hi {
+                    mex.insert(g[(hi - k * lo) * n + lo]);
+                    k += 1;
+                }
+            }
+            g[a * n + b] = mex.value();
+        }
+    }
+    g.chunks(n.max(1)).map(<[u32]>::to_vec).collect()
+}
+
+/// Divide a heap by 2, 3 or 6, rounding down: the nim-sum of the heaps
+/// 10^15, ..., 10^15 + n - 1. The heaps are huge and sparse, so their
+/// values are memoized in a hash map.
+pub fn divide(n: usize) -> u32 {
+    let mut memo = FxHashMap::default();
+    let heaps = (0..n as u64).map(|i| 1_000_000_000_000_000 + i);
+    heaps.fold(0, |acc, heap| acc ^ divide_value(heap, &mut memo))
+}
+
+/// The value of one heap of the divide game.
+pub fn divide_value(heap: u64, memo: &mut FxHashMap<u64, u32>) -> u32 {
+    if heap == 0 {
+        return 0;
+    }
+    if let Some(&v) = memo.get(&heap) {
+        return v;
+    }
+    let options = [2, 3, 6].map(|d| divide_value(heap / d, memo));
+    let v = (0..).find(|v| !options.contains(v)).unwrap();
+    memo.insert(heap, v);
+    v
 }

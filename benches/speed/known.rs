@@ -2,6 +2,7 @@
 //! baseline is caught before grundy is compared with it.
 
 use crate::baselines;
+use rustc_hash::FxHashMap;
 
 /// Kayles, OEIS A002186 (n = 0..=83; periodic with period 12 from 71 on).
 pub const KAYLES: [u32; 84] = [
@@ -71,5 +72,114 @@ pub fn check() -> Vec<String> {
     // A coin is two heaps of "take 1 or 2": (x mod 3) xor (y mod 3). Coins
     // 0, 1, 2 are at (0, 0), (7, 11) and (14, 7): 0 ^ 3 ^ 3 = 0.
     expect("coins", !baselines::coins(3) && baselines::coins(2));
+    // {1, 3, 4}: 0 1 0 1 2 3 2, period 7 (Ferguson, Game Theory, I.3).
+    let s134 = baselines::subtraction_134(200);
+    expect(
+        "subtraction_let_set",
+        (0..=200).all(|n| s134[n] == [0, 1, 0, 1, 2, 3, 2][n % 7]),
+    );
+    expect("knight", knight_zeros_are_known());
+    expect("divisors", divisors_are_omega());
+    expect("bitmask", bitmask_is_a_coin_turning_game());
+    // The diagonal of Wythoff's table.
+    expect(
+        "wythoff_one",
+        (0..10).all(|k| baselines::wythoff_one(k) == WYTHOFF[k][k]),
+    );
+    expect("wythoff", wythoff_zeros_are_known());
+    expect("euclid", euclid_zeros_are_known());
+    expect("divide", divide_is_known());
     wrong
+}
+
+/// "A Chessboard Game" (HackerRank), on a 15 x 15 board: the squares of
+/// value 0 are those with x mod 4 and y mod 4 both in {1, 2}; 64 of them.
+fn knight_zeros_are_known() -> bool {
+    let n = 15;
+    let g = baselines::knight_board(n);
+    let low = |x: usize| x % 4 == 1 || x % 4 == 2;
+    (1..=n).all(|x| (1..=n).all(|y| (g[x * (n + 1) + y] == 0) == (low(x) && low(y))))
+        && baselines::knight(n) == 64
+}
+
+/// The divisor game's value of m is the number of prime factors of m,
+/// counted with multiplicity (OEIS A001222), found here by trial division.
+fn divisors_are_omega() -> bool {
+    let omega = |mut m: usize| {
+        let mut count = 0;
+        let mut p = 2;
+        while p * p <= m {
+            while m.is_multiple_of(p) {
+                m /= p;
+                count += 1;
+            }
+            p += 1;
+        }
+        count + u32::from(m > 1)
+    };
+    let g = baselines::divisor_values(1000);
+    let xor = (1..=1000).fold(0, |acc, m| acc ^ omega(m));
+    (1..=1000).all(|m| g[m] == omega(m)) && baselines::divisors(1000) == xor
+}
+
+/// In a coin-turning game each head counts alone, and the mask is worth
+/// the nim-sum of its heads: a lone head at i is worth mex{0, value(i - 1)},
+/// which is 1 for i even and 2 for i odd.
+fn bitmask_is_a_coin_turning_game() -> bool {
+    let g = baselines::bitmask(12);
+    let head = |i: usize| if i.is_multiple_of(2) { 1 } else { 2 };
+    (0..1 << 12).all(|m: usize| {
+        let heads = (0..12).filter(|&i| (m >> i) & 1 == 1);
+        g[m] == heads.fold(0, |acc, i| acc ^ head(i))
+    })
+}
+
+/// Wythoff's P-positions are (floor(kφ), floor(kφ²)) and their mirror
+/// images; floor(kφ) is (k + isqrt(5k²)) / 2.
+fn wythoff_zeros_are_known() -> bool {
+    let n = 100;
+    let g = baselines::wythoff(n);
+    let mut zeros = vec![vec![false; n]; n];
+    for k in 0..n {
+        let a = (k + (5 * k * k).isqrt()) / 2;
+        let b = a + k;
+        if b < n {
+            zeros[a][b] = true;
+            zeros[b][a] = true;
+        }
+    }
+    (0..n).all(|a| (0..n).all(|b| (g[a][b] == 0) == zeros[a][b]))
+}
+
+/// Euclid's game (Cole and Davie, 1969): with both numbers positive, the
+/// player to move loses exactly when they differ and the larger is less
+/// than φ times the smaller; with a 0 there is no move. x < φy is
+/// (2x - y)² < 5y² for x > y.
+fn euclid_zeros_are_known() -> bool {
+    let n = 100;
+    let g = baselines::euclid(n);
+    let losing = |a: usize, b: usize| {
+        let (x, y) = (a.max(b), a.min(b));
+        y == 0 || (x != y && (2 * x - y).pow(2) < 5 * y * y)
+    };
+    (0..n).all(|a| (0..n).all(|b| (g[a][b] == 0) == losing(a, b)))
+}
+
+/// Derived by hand, by induction on the heap: with q the largest power of
+/// 12 not above m, the value of m depends only on m / q: 1 for 1, 2 for
+/// 2..4, 3 for 4..6 and 0 for 6..12.
+fn divide_is_known() -> bool {
+    let known = |m: u64| {
+        let mut q = 1;
+        while q * 12 <= m {
+            q *= 12;
+        }
+        [0, 1, 2, 2, 3, 3, 0, 0, 0, 0, 0, 0][(m / q) as usize]
+    };
+    let mut memo = FxHashMap::default();
+    let twelve = 12u64.pow(14);
+    let huge = [twelve - 1, twelve, 2 * twelve, 4 * twelve - 1, 4 * twelve];
+    (0..=100_000).chain(huge).all(|m| baselines::divide_value(m, &mut memo) == known(m))
+        // Every heap from 10^15 on is in 6 * 12^13 .. 12^14: worth 0.
+        && baselines::divide(1000) == 0
 }

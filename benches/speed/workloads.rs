@@ -12,7 +12,7 @@ pub enum Answer {
     Seq(Vec<u32>),
     /// `table(g, 0..N, 0..N)`: the values row by row.
     Grid(Vec<Vec<u32>>),
-    /// `value(...)`.
+    /// `value(...)`, or an integer printed by a bare expression (a count).
     Value(u64),
     /// `winner(...)`: whether the first player wins.
     FirstWins(bool),
@@ -33,6 +33,8 @@ pub struct Workload {
     pub file: &'static str,
     /// The game the script's table is of (its name in the table's title).
     pub game: &'static str,
+    /// The names of the game's parameters, as its table prints them.
+    pub params: &'static [&'static str],
     pub shape: Shape,
     /// The size of the timed run.
     pub full: usize,
@@ -44,11 +46,12 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 8] = [
+pub const ALL: [Workload; 16] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
         game: "kayles",
+        params: &["n"],
         shape: Shape::Seq,
         full: 20_000,
         smoke: 300,
@@ -59,6 +62,7 @@ pub const ALL: [Workload; 8] = [
         name: "grundy_game",
         file: "grundy_game.game",
         game: "grundy",
+        params: &["n"],
         shape: Shape::Seq,
         full: 20_000,
         smoke: 300,
@@ -69,6 +73,7 @@ pub const ALL: [Workload; 8] = [
         name: "dawson",
         file: "dawson.game",
         game: "dawson",
+        params: &["n"],
         shape: Shape::Seq,
         full: 20_000,
         smoke: 300,
@@ -79,6 +84,7 @@ pub const ALL: [Workload; 8] = [
         name: "subtraction",
         file: "subtraction.game",
         game: "sub",
+        params: &["n"],
         shape: Shape::Value,
         full: 10_000_000,
         smoke: 10_000,
@@ -89,6 +95,7 @@ pub const ALL: [Workload; 8] = [
         name: "subtract_square",
         file: "subtract_square.game",
         game: "square",
+        params: &["n"],
         shape: Shape::Seq,
         full: 1_000_000,
         smoke: 5_000,
@@ -99,6 +106,7 @@ pub const ALL: [Workload; 8] = [
         name: "wythoff",
         file: "wythoff.game",
         game: "wythoff",
+        params: &["a", "b"],
         shape: Shape::Grid,
         full: 500,
         smoke: 30,
@@ -109,6 +117,7 @@ pub const ALL: [Workload; 8] = [
         name: "take_from_each",
         file: "take_from_each.game",
         game: "each",
+        params: &["hs"],
         shape: Shape::Value,
         full: 6,
         smoke: 2,
@@ -119,10 +128,99 @@ pub const ALL: [Workload; 8] = [
         name: "coins",
         file: "coins.game",
         game: "coin",
+        params: &["x", "y"],
         shape: Shape::Winner,
         full: 100_000,
         smoke: 1_000,
         baseline: |n| Answer::FirstWins(baselines::coins(n)),
+        octal: None,
+    },
+    Workload {
+        name: "subtraction_set",
+        file: "subtraction_set.game",
+        game: "sub",
+        params: &["n"],
+        shape: Shape::Value,
+        full: 10_000_000,
+        smoke: 10_000,
+        baseline: |n| Answer::Value(baselines::subtraction(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "subtraction_let_set",
+        file: "subtraction_let_set.game",
+        game: "sub",
+        params: &["n"],
+        shape: Shape::Seq,
+        full: 1_000_000,
+        smoke: 5_000,
+        baseline: |n| Answer::Seq(baselines::subtraction_134(n)),
+        octal: None,
+    },
+    Workload {
+        name: "knight",
+        file: "knight.game",
+        game: "knight",
+        params: &["x", "y"],
+        shape: Shape::Value,
+        full: 2000,
+        smoke: 40,
+        baseline: |n| Answer::Value(baselines::knight(n)),
+        octal: None,
+    },
+    Workload {
+        name: "divisors",
+        file: "divisors.game",
+        game: "dv",
+        params: &["n"],
+        shape: Shape::Value,
+        full: 20_000,
+        smoke: 300,
+        baseline: |n| Answer::Value(baselines::divisors(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "bitmask",
+        file: "bitmask.game",
+        game: "flip",
+        params: &["m"],
+        shape: Shape::Seq,
+        full: 20,
+        smoke: 8,
+        baseline: |n| Answer::Seq(baselines::bitmask(n)),
+        octal: None,
+    },
+    Workload {
+        name: "wythoff_one",
+        file: "wythoff_one.game",
+        game: "wythoff",
+        params: &["a", "b"],
+        shape: Shape::Value,
+        full: 500,
+        smoke: 30,
+        baseline: |n| Answer::Value(baselines::wythoff_one(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "euclid",
+        file: "euclid.game",
+        game: "euclid",
+        params: &["a", "b"],
+        shape: Shape::Grid,
+        full: 1000,
+        smoke: 30,
+        baseline: |n| Answer::Grid(baselines::euclid(n)),
+        octal: None,
+    },
+    Workload {
+        name: "divide",
+        file: "divide.game",
+        game: "divide",
+        params: &["n"],
+        shape: Shape::Value,
+        full: 1_000_000,
+        smoke: 1000,
+        baseline: |n| Answer::Value(baselines::divide(n).into()),
         octal: None,
     },
 ];
@@ -192,14 +290,15 @@ impl Workload {
     /// A sequence in rows of ten, labelled by their first index, under a
     /// header `+0 ... +9`; labels and cells right-aligned to the widest.
     fn write_seq(&self, values: &[u32], out: &mut impl Write) -> io::Result<()> {
+        let (game, n) = (self.game, self.params[0]);
         let Some(last) = values.len().checked_sub(1) else {
-            return writeln!(out, "{}(n): no positions in the range", self.game);
+            return writeln!(out, "{game}({n}): no positions in the range");
         };
-        writeln!(out, "{}(n), n = 0..={last}", self.game)?;
+        writeln!(out, "{game}({n}), {n} = 0..={last}")?;
         let columns = values.len().min(10);
-        let label_w = width(last / 10 * 10).max("n".len());
+        let label_w = width(last / 10 * 10).max(n.chars().count());
         let cell_w = width(max(values)).max(2); // +0 .. +9
-        write!(out, "{:>label_w$} |", "n")?;
+        write!(out, "{n:>label_w$} |")?;
         for i in 0..columns {
             write!(out, " {:>cell_w$}", format!("+{i}"))?;
         }
@@ -214,20 +313,22 @@ impl Workload {
         Ok(())
     }
 
-    /// A grid with a row per `a` and a column per `b`.
+    /// A grid with a row per value of the first parameter and a column per
+    /// value of the second.
     fn write_grid(&self, grid: &[Vec<u32>], out: &mut impl Write) -> io::Result<()> {
-        let game = self.game;
+        let (game, x, y) = (self.game, self.params[0], self.params[1]);
         if grid.is_empty() || grid[0].is_empty() {
-            return writeln!(out, "{game}(a, b): no positions in the ranges");
+            return writeln!(out, "{game}({x}, {y}): no positions in the ranges");
         }
         let (a, b) = (grid.len() - 1, grid[0].len() - 1);
         writeln!(
             out,
-            "{game}(a, b), a = 0..={a} (rows), b = 0..={b} (columns)"
+            "{game}({x}, {y}), {x} = 0..={a} (rows), {y} = 0..={b} (columns)"
         )?;
-        let label_w = width(a).max("a\\b".len());
+        let corner = format!("{x}\\{y}");
+        let label_w = width(a).max(corner.chars().count());
         let cell_w = width(b).max(width(max(&grid.concat())));
-        write!(out, "{:>label_w$} |", "a\\b")?;
+        write!(out, "{corner:>label_w$} |")?;
         for j in 0..=b {
             write!(out, " {j:>cell_w$}")?;
         }
