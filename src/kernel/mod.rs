@@ -73,6 +73,10 @@ enum Narrow {
     /// `d  op  0` with `d` linear: cuts a range to an interval, or filters
     /// a list.
     Linear(BinOp, Lin),
+    /// `c0 + c1 * x  op  0`, with `c0` and `c1` expressions free of `x`
+    /// (`k * min(a, b) <= max(a, b)`): narrows as [`Narrow::Linear`] does,
+    /// with the coefficients evaluated once per loop.
+    Affine(BinOp, expr::Affine),
 }
 
 /// A node term of the fast loop: the game and its arguments as linear
@@ -178,7 +182,7 @@ fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
         .map_while(|c| match c.as_linear() {
             _ if !c.uses(x) => Some(Narrow::Once),
             Some((op, d)) => Some(Narrow::Linear(op, d)),
-            None => None,
+            None => c.as_affine(x).map(|(op, d)| Narrow::Affine(op, d)),
         })
         .collect()
 }

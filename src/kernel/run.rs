@@ -246,12 +246,13 @@ impl<'a> Run<'a> {
             if values.is_empty() {
                 return Ok(());
             }
-            match narrow {
+            // d(k) = d0 + step * k, or a conjunct tested once.
+            let (op, d0, step) = match narrow {
                 Narrow::Once => {
                     // It holds for every value of x or for none.
                     f[x] = values.first();
                     match rule.guard[i].eval(f, self.defs) {
-                        Ok(true) => {}
+                        Ok(true) => continue,
                         Ok(false) if rule.guard[i].total() => return Ok(()),
                         _ => {
                             rest = i;
@@ -259,26 +260,29 @@ impl<'a> Run<'a> {
                         }
                     }
                 }
-                Narrow::Linear(BinOp::Ne, d) => {
-                    let (d0, step) = (d.eval_without(x as u32, f), d.coef(x as u32));
-                    match hole(d0, step) {
-                        Hole::Nowhere => {}
-                        Hole::Everywhere => return Ok(()),
-                        Hole::At(_) if hole_count == HOLES => {
-                            rest = i;
-                            break;
-                        }
-                        Hole::At(k) => {
-                            holes[hole_count] = k;
-                            hole_count += 1;
-                        }
-                    }
+                Narrow::Linear(op, d) => (*op, d.eval_without(x as u32, f), d.coef(x as u32)),
+                // Each part below 2³¹, as are the window's ends: no overflow.
+                Narrow::Affine(op, d) => {
+                    let (d0, step) = d.eval(f, self.defs)?;
+                    (*op, d0, step)
                 }
-                Narrow::Linear(op, d) => {
-                    // d(k) = d0 + step * k over the window lo..=hi
-                    let (d0, step) = (d.eval_without(x as u32, f), d.coef(x as u32));
-                    let (lo, hi) = values.bounds();
-                    values.narrow(solve(*op, d0 + step * lo, step, hi - lo + 1));
+            };
+            if op != BinOp::Ne {
+                let (lo, hi) = values.bounds();
+                let start = step.checked_mul(lo).and_then(|v| v.checked_add(d0));
+                values.narrow(solve(op, start.ok_or(Stop::Bail)?, step, hi - lo + 1));
+                continue;
+            }
+            match hole(d0, step) {
+                Hole::Nowhere => {}
+                Hole::Everywhere => return Ok(()),
+                Hole::At(_) if hole_count == HOLES => {
+                    rest = i;
+                    break;
+                }
+                Hole::At(k) => {
+                    holes[hole_count] = k;
+                    hole_count += 1;
                 }
             }
         }
