@@ -1,11 +1,199 @@
-//! Tests of the reference evaluator (tests/refmodel) against published
-//! results, so that grundy can later be compared with it.
+//! Differential tests of grundy against a reference evaluator
+//! (tests/refmodel): random rule files using ranges, lists, sets, tuples
+//! and pair binders, user functions in guards and targets, `if`
+//! expressions, chains, floor arithmetic and bit operations, list states,
+//! two-parameter games and sums, are run through grundy (with its compiled
+//! rules and without) and through the reference, a slow evaluator written
+//! straight from the definitions; what grundy prints must be what the
+//! reference computes, and grundy must report an error exactly when the
+//! reference meets one.
+//!
+//! The reference itself is checked against published sequences below.
 
-#[allow(dead_code)] // the differential tests will use the rest
 mod refmodel;
 
-use refmodel::eval::Reference;
+use grundy::SharedBuffer;
+use grundy::diag::Phase;
+use grundy::session::Session;
+use proptest::prelude::*;
+use refmodel::eval::{Answer, Reference};
 use refmodel::*;
+
+/// What grundy printed and reported, and how its run ended.
+struct Run {
+    stdout: String,
+    stderr: String,
+    error: Option<Phase>,
+}
+
+fn run_grundy(text: &str, kernels: bool) -> Run {
+    let out = SharedBuffer::default();
+    let err = SharedBuffer::default();
+    let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
+    session.machine.use_kernels = kernels;
+    // Far more than any generated file needs: meeting a limit is a failure.
+    session.machine.limits.timeout = Some(std::time::Duration::from_secs(30));
+    session.machine.start_clock();
+    let outcome = session.run("random.game", text);
+    let text = |b: &SharedBuffer| String::from_utf8(b.0.borrow().clone()).unwrap();
+    Run {
+        stdout: text(&out),
+        stderr: text(&err),
+        error: outcome.error,
+    }
+}
+
+/// The reference's answers to the queries, up to the first error, and
+/// whether there was one.
+fn reference_answers(spec: &Spec) -> (Vec<Answer>, Option<String>) {
+    let reference = match Reference::new(spec) {
+        Ok(r) => r,
+        Err(e) => return (vec![], Some(e.0)),
+    };
+    let mut answers = Vec::new();
+    for q in &spec.queries {
+        match reference.answer(q) {
+            Ok(a) => answers.push(a),
+            Err(e) => return (answers, Some(e.0)),
+        }
+    }
+    (answers, None)
+}
+
+/// The numbers of a printed table: the title line, then rows `label |
+/// values`; a header row (whose label is not a number) is skipped. A
+/// one-parameter table's rows are joined into one.
+fn table_numbers(lines: &[&str], arity: usize) -> Option<Vec<Vec<u64>>> {
+    let mut rows = Vec::new();
+    for line in lines.get(1..)? {
+        let (label, values) = line.split_once('|')?;
+        if label.trim().parse::<i64>().is_err() {
+            continue;
+        }
+        let row: Result<Vec<u64>, _> = values.split_whitespace().map(str::parse).collect();
+        rows.push(row.ok()?);
+    }
+    Some(match arity {
+        1 => vec![rows.concat()],
+        _ => rows,
+    })
+}
+
+/// grundy's output cut into the outputs of the queries.
+fn outputs(stdout: &str) -> Vec<Vec<&str>> {
+    let mut groups = vec![vec![]];
+    for line in stdout.lines() {
+        match line == SEPARATOR {
+            true => groups.push(vec![]),
+            false => groups.last_mut().unwrap().push(line),
+        }
+    }
+    groups
+}
+
+/// Runs `spec` through grundy, with kernels and without, and compares
+/// with the reference.
+fn check(spec: &Spec) -> Result<(), TestCaseError> {
+    let text = spec.to_string();
+    let (answers, error) = reference_answers(spec);
+    for kernels in [true, false] {
+        let run = run_grundy(&text, kernels);
+        let context = format!("kernels: {kernels}\n{text}\n{}", run.stderr);
+        let groups = outputs(&run.stdout);
+        for (i, answer) in answers.iter().enumerate() {
+            let got = groups.get(i).map(Vec::as_slice).unwrap_or_default();
+            match answer {
+                Answer::Line(line) => {
+                    prop_assert_eq!(got, &[line.as_str()], "query {}\n{}", i, context)
+                }
+                Answer::Table(rows) => {
+                    let Query::Table(_, axes) = &spec.queries[i] else {
+                        unreachable!()
+                    };
+                    let numbers = table_numbers(got, axes.len());
+                    prop_assert_eq!(
+                        numbers.as_ref(),
+                        Some(rows),
+                        "query {}: {:?}\n{}",
+                        i,
+                        got,
+                        context
+                    );
+                }
+            }
+        }
+        match &error {
+            None => {
+                prop_assert_eq!(run.error, None, "{}", context);
+                prop_assert_eq!(groups.len(), answers.len(), "{}", context);
+            }
+            Some(e) => {
+                // The statement that fails prints nothing, and stops the run.
+                prop_assert_eq!(
+                    run.error,
+                    Some(Phase::Runtime),
+                    "the reference says: {}\n{}",
+                    e,
+                    context
+                );
+                prop_assert_eq!(groups.len(), answers.len() + 1, "{}", context);
+                prop_assert!(groups[answers.len()].is_empty(), "{}", context);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn cases(default: u32) -> ProptestConfig {
+    // PROPTEST_CASES, when set, overrides the default.
+    match std::env::var("PROPTEST_CASES") {
+        Ok(_) => ProptestConfig::default(),
+        Err(_) => ProptestConfig::with_cases(default),
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(96))]
+
+    #[test]
+    fn grundy_agrees_with_the_reference(spec in generate::spec()) {
+        check(&spec)?;
+    }
+}
+
+/// The generator makes files that mostly run, some that fail on
+/// purpose, and values that are not all 0 and 1.
+#[test]
+fn the_random_files_are_varied() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut clean, mut failing, mut big) = (0, 0, 0);
+    for _ in 0..200 {
+        let spec = generate::spec().new_tree(&mut runner).unwrap().current();
+        let (answers, error) = reference_answers(&spec);
+        match error {
+            None => clean += 1,
+            Some(_) => failing += 1,
+        }
+        let numbers = answers.iter().flat_map(|a| match a {
+            Answer::Line(line) => line
+                .split(|c: char| !c.is_ascii_digit())
+                .filter_map(|x| x.parse::<u64>().ok())
+                .collect(),
+            Answer::Table(rows) => rows.concat(),
+        });
+        if numbers.max().unwrap_or(0) >= 2 {
+            big += 1;
+        }
+    }
+    assert!(clean >= 120, "only {clean} of 200 random files run cleanly");
+    assert!(failing >= 10, "only {failing} of 200 random files fail");
+    assert!(
+        big >= 100,
+        "only {big} of 200 random files have a value of 2 or more"
+    );
+}
 
 // ---- the reference itself, against published results ----
 

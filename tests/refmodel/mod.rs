@@ -2,9 +2,10 @@
 //! games, functions and queries, independent of grundy's own types, that
 //! is rendered to grundy source text (`Display`) and evaluated by a slow,
 //! plain reference evaluator written from the language's definitions
-//! (`eval`).
+//! (`eval`). Random specs come from `generate`.
 
 pub mod eval;
+pub mod generate;
 
 use std::fmt::{self, Display, Formatter};
 
