@@ -145,6 +145,7 @@ impl<'a> Reference<'a> {
                 0 => Val::Pos(vec![]),
                 k => Val::Pos(vec![Component::Heap(k)]),
             },
+            Expr::Value(p) => Val::Int(self.value(&self.position(p, env)?)? as i64),
         })
     }
 

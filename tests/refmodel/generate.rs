@@ -4,7 +4,8 @@
 //! * `g0(n)` and `g1(n)`: one integer parameter; `g1` also moves to `g0`.
 //! * `h(x, y)`: two parameters; moves to `g0`, `g1` and itself.
 //! * `l(s)`: a list of heaps; a move takes from, splits or drops one heap.
-//! * `f(a, b)` (integer), `ok(a, b)` (boolean), `p(a, b)` (a position) and
+//! * `f(a, b)` (integer), `ok(a, b)` (boolean), `p(a, b)` (a position),
+//!   `vg(a)` (a query: the value of a position of `g0`) and
 //!   `splice(xs, i, ys)` (a list), called from guards and targets.
 //!
 //! Every play ends, by construction: each move of a game to itself makes
@@ -31,6 +32,9 @@ struct Scope {
     list: bool,
     call_f: bool,
     call_ok: bool,
+    /// Whether `vg`, which asks for a value of `g0`, may be called: not in
+    /// `g0` itself, whose rules would then ask about `g0`.
+    call_vg: bool,
 }
 
 impl Scope {
@@ -144,6 +148,9 @@ fn int_expr_of_depth(scope: &Scope, depth: u32) -> BoxedStrategy<Expr> {
                         .boxed(),
                 ),
             ];
+            if scope.call_vg {
+                choices.push((1, leaf(&scope).prop_map(|a| call("vg", vec![a])).boxed()));
+            }
             if scope.call_f {
                 // Plain arguments, so that values stay far from overflow.
                 let args = (leaf(&scope), leaf(&scope));
@@ -362,7 +369,11 @@ fn rule(
 
 /// A rule of a one-parameter game `name(n)`.
 fn rule_1(name: &'static str, lower: &'static [&'static str]) -> BoxedStrategy<Rule> {
-    let general = rule(Scope::params(&["n"]), 2, move |scope| {
+    let params = Scope {
+        call_vg: !lower.is_empty(),
+        ..Scope::params(&["n"])
+    };
+    let general = rule(params, 2, move |scope| {
         let smaller = step(scope).prop_map(move |d| {
             let guard = decreases(&d, "n");
             (game(name, vec![bin(Op::Sub, var("n"), d)]), vec![guard])
@@ -413,7 +424,11 @@ fn split_rule(name: &'static str) -> BoxedStrategy<Rule> {
 /// A rule of `h(x, y)`: the arguments go down in lexicographic order (x
 /// smaller, y anything not negative; or x the same and y smaller).
 fn rule_h() -> BoxedStrategy<Rule> {
-    let general = rule(Scope::params(&["x", "y"]), 2, |scope| {
+    let params = Scope {
+        call_vg: true,
+        ..Scope::params(&["x", "y"])
+    };
+    let general = rule(params, 2, |scope| {
         let new_y = prop_oneof![
             2 => Just((var("y"), vec![])),
             1 => step(scope).prop_map(|d| {
@@ -517,6 +532,7 @@ fn rule_l(how: Normal) -> BoxedStrategy<Rule> {
         .prop_flat_map(move |kind| {
             let scope = Scope {
                 list: true,
+                call_vg: true,
                 ..Scope::params(&[])
             }
             .with(&["i", "v"], true);
@@ -596,7 +612,8 @@ fn function(name: &str, params: &[&str], body: Expr) -> Function {
 }
 
 /// `f` and `ok` call nothing (`ok` may call `f`); `p` makes a position of
-/// `g0`; `splice` replaces an item of a list by a list of items.
+/// `g0`; `vg` asks for the value of a position of `g0`; `splice` replaces
+/// an item of a list by a list of items.
 fn functions() -> BoxedStrategy<Vec<Function>> {
     let ab = Scope {
         call_f: false,
@@ -610,8 +627,10 @@ fn functions() -> BoxedStrategy<Vec<Function>> {
     });
     let p_body = (modulo(&ab, 9), modulo(&ab, 5))
         .prop_map(|(x, k)| bin(Op::Add, game("g0", vec![x]), heap(k)));
-    (f_body, ok_body, p_body)
-        .prop_map(|(f, ok, p)| {
+    let vg_body =
+        modulo(&Scope::params(&["a"]), 7).prop_map(|x| Expr::Value(Box::new(game("g0", vec![x]))));
+    (f_body, ok_body, p_body, vg_body)
+        .prop_map(|(f, ok, p, vg)| {
             let before = Expr::Slice(Box::new(var("xs")), None, Some(Box::new(var("i"))));
             let after = Expr::Slice(
                 Box::new(var("xs")),
@@ -623,6 +642,7 @@ fn functions() -> BoxedStrategy<Vec<Function>> {
                 function("f", &["a", "b"], f),
                 function("ok", &["a", "b"], ok),
                 function("p", &["a", "b"], p),
+                function("vg", &["a"], vg),
                 function("splice", &["xs", "i", "ys"], splice),
             ]
         })

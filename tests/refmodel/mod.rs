@@ -82,6 +82,8 @@ pub enum Expr {
     Game(String, Vec<Expr>),
     /// `*k`, a Nim heap.
     Heap(Box<Expr>),
+    /// `value(P)`: allowed in a function, even one that rules call.
+    Value(Box<Expr>),
 }
 
 /// A binder's pattern: a name or a flat tuple of names.
@@ -133,7 +135,7 @@ pub enum Query {
 }
 
 /// A whole rule file: `let`s, functions, games, then queries.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Spec {
     pub lets: Vec<(String, Expr)>,
     pub functions: Vec<Function>,
@@ -240,6 +242,7 @@ impl Display for Expr {
                 write!(f, "]")
             }
             Expr::Heap(e) => write!(f, "*({e})"),
+            Expr::Value(p) => write!(f, "value({p})"),
         }
     }
 }
@@ -279,6 +282,13 @@ impl Display for Query {
             Query::Values { var, over, pos } => write!(f, "[value({pos}) for {var} in {over}]"),
             Query::Table(game, axes) => write!(f, "table({game}, {})", commas(axes)),
         }
+    }
+}
+
+/// A failing case is shown as the rule file it stands for.
+impl fmt::Debug for Spec {
+    fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+        write!(f, "\n{self}")
     }
 }
 
