@@ -187,24 +187,50 @@ impl Machine {
     /// interpreter reports the error in its own order.
     fn intern_missing(&mut self, pending: &mut Vec<NodeId>) -> Ran {
         let start = pending.len();
-        let missing = std::mem::take(&mut self.scratch.marks.missing);
-        for (game, args) in &missing {
-            let node = match self.graph.find(*game, args) {
-                Some(node) => node,
-                None if self.graph.len() < self.limits.max_states
-                    && self.defs.game(*game).is_some_and(|g| g.arity == args.len()) =>
-                {
-                    self.graph.insert(*game, args)
-                }
+        let marks = std::mem::take(&mut self.scratch.marks);
+        for m in &marks.missing {
+            match self.intern_ints(m.game, marks.args(m)) {
+                Some(node) => pending.push(node),
                 None => {
                     pending.truncate(start);
+                    self.scratch.marks = marks;
                     return Ran::Interpret;
                 }
-            };
-            pending.push(node);
+            }
         }
-        self.scratch.marks.missing = missing;
+        self.scratch.marks = marks;
         Ran::Missing(start)
+    }
+
+    /// The node of `game(args)`, interned if need be, when that cannot
+    /// fail: within `--max-states` and of the game's arity.
+    fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Option<NodeId> {
+        let rules = self.defs.game(game)?;
+        if rules.arity != args.len() {
+            return None;
+        }
+        let room = self.graph.len() < self.limits.max_states;
+        let dense = self.graph.dense(game).map(|d| d.arity());
+        let z = match args {
+            [n] => graph::dense1(*n),
+            [a, b] => graph::dense2(*a, *b),
+            _ => None,
+        };
+        if let (Some(arity), Some(z)) = (dense, z)
+            && arity == args.len()
+        {
+            let node = NodeId { game, index: z };
+            return match self.graph.value(node) {
+                ABSENT if room => Some(self.graph.insert_dense(game, arity, z)),
+                ABSENT => None,
+                _ => Some(node),
+            };
+        }
+        let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
+        match self.graph.find(game, &values) {
+            Some(node) => Some(node),
+            None => room.then(|| self.graph.insert(game, &values)),
+        }
     }
 
     /// The kernel of `game`, compiled on first use and again after the

@@ -269,7 +269,9 @@ pub struct Marks {
     /// were met, up to [`MISSING_MAX`]. The run goes on after them,
     /// looking for an option on the search path (a cycle), as the
     /// interpreter looks for one before it descends anywhere.
-    pub missing: Vec<(GameId, Vec<Value>)>,
+    pub missing: Vec<Missing>,
+    /// The arguments of the `missing` positions, one after another.
+    pub missing_args: Vec<i64>,
     /// The integers of the globals used as binder domains, converted once
     /// for each value they hold.
     lists: Vec<(LetId, Value, run::Values)>,
@@ -280,12 +282,29 @@ pub struct Marks {
     next_poll: usize,
 }
 
+/// An option's position found without a value: its game and where its
+/// arguments are in [`Marks::missing_args`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Missing {
+    pub game: GameId,
+    pub args: (u32, u32),
+}
+
+impl Marks {
+    /// The arguments of one of the positions in `missing`.
+    pub fn args(&self, m: &Missing) -> &[i64] {
+        &self.missing_args[m.args.0 as usize..m.args.1 as usize]
+    }
+}
+
 /// The most options without a value that one run of a position's rules
 /// collects. The search evaluates them all before it runs the position
 /// again, so a position with many options to evaluate first (the divisors
 /// of a large number) is run a few times, not once per option, while the
-/// search path keeps at most this many waiting options per position.
-pub const MISSING_MAX: usize = 256;
+/// search path keeps at most this many waiting options per position, and
+/// a run that meets thousands of them (a board asked top-down) does not
+/// pay to record them all.
+pub const MISSING_MAX: usize = 32;
 
 impl Marks {
     /// Counts `n` units of work; whether it is time to look at the clock.
@@ -301,6 +320,7 @@ impl Marks {
     fn start(&mut self) {
         self.mex.start();
         self.missing.clear();
+        self.missing_args.clear();
     }
 
     #[inline]

@@ -13,6 +13,10 @@ use crate::value::{GameId, Value};
 /// Slots from here on are read through [`Dense::get`].
 const PLAIN: u32 = Dense::PLAIN;
 
+/// How many of the last options found without a value a new one is
+/// compared with, to keep each once.
+const RECENT: usize = 8;
+
 /// The most node terms the fast loop takes; a target with more goes
 /// through the general loop.
 pub const PLAN_NODES: usize = 2;
@@ -289,12 +293,23 @@ impl Marks {
             v if v < ABSENT => Ok(Some(v)),
             IN_PROGRESS => Err(Stop::Bail),
             _ => {
-                let same = |(g, a): &(GameId, Vec<Value>)| {
-                    *g == game && a.iter().zip(args).all(|(x, y)| *x == Value::Int(*y))
-                };
-                if self.missing.len() < super::MISSING_MAX && !self.missing.iter().any(same) {
-                    let args = args.iter().map(|n| Value::Int(*n)).collect();
-                    self.missing.push((game, args));
+                // Repeats come close together (the same position in two
+                // options in a row); one that slips through costs a place.
+                if self.missing.len() == super::MISSING_MAX {
+                    return Ok(None);
+                }
+                let from = self.missing.len().saturating_sub(RECENT);
+                let seen = self.missing[from..]
+                    .iter()
+                    .any(|m| m.game == game && self.args(m) == args);
+                if !seen {
+                    let start = self.missing_args.len() as u32;
+                    self.missing_args.extend_from_slice(args);
+                    let end = self.missing_args.len() as u32;
+                    self.missing.push(super::Missing {
+                        game,
+                        args: (start, end),
+                    });
                 }
                 Ok(None)
             }
