@@ -32,6 +32,7 @@ pub mod defs;
 pub mod deps;
 pub mod diag;
 pub mod eval;
+pub mod explain;
 pub mod graph;
 pub mod interp;
 pub mod ir;

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use grundy::interp::Limits;
 use grundy::repl::Repl;
 use grundy::session::{Outcome, Session, Stage, exit};
+use std::io::Write as _;
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -39,6 +40,11 @@ struct Cli {
     /// seconds). In the REPL the limit applies to each entry.
     #[arg(long, global = true, value_name = "TIME", value_parser = parse_duration)]
     timeout: Option<Duration>,
+
+    /// After `run` or `eval`, print how each game's rules run: compiled or interpreted, and
+    /// which construct sends a move down a slower path, with what to write instead.
+    #[arg(long, global = true)]
+    explain: bool,
 
     /// Print a stage of the pipeline as it is produced: ast, ir, graph (repeatable).
     #[arg(long, global = true, value_name = "STAGE")]
@@ -192,6 +198,11 @@ fn main_with(cli: Cli) -> i32 {
         }
         Command::Repl { files } => return repl(session, files),
     };
+    if cli.explain && matches!(command, Command::Run { .. } | Command::Eval { .. }) {
+        let text = grundy::explain::render(&session.machine.defs, &session.sources, None);
+        let _ = write!(session.machine.out, "{}", text.unwrap_or_else(|e| e + "\n"));
+        let _ = session.machine.out.flush();
+    }
     match result {
         Ok(outcome) => outcome.exit_code(),
         Err(code) => code,

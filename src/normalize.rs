@@ -282,7 +282,7 @@ fn repeatable(ir: &Ir) -> bool {
 }
 
 /// Whether function `f` calls itself, directly or through others.
-fn reaches_itself(defs: &Defs, f: FnId) -> bool {
+pub(crate) fn reaches_itself(defs: &Defs, f: FnId) -> bool {
     let mut seen = FxHashSet::default();
     let mut todo = vec![f];
     while let Some(g) = todo.pop() {

@@ -159,3 +159,10 @@ fn tables_print_sequences_in_rows_of_ten_and_other_arguments_one_per_row() {
     }
     insta::assert_snapshot!(shown);
 }
+
+#[test]
+fn explain_says_how_each_game_runs_and_what_slows_it() {
+    let out = grundy(&["run", "--explain", "tests/explain/spellings.game"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    insta::assert_snapshot!(text(&out.stdout));
+}

@@ -185,6 +185,34 @@ impl Num {
         }
     }
 
+    /// Whether the expression is non-decreasing in `x` for `x >= 0`.
+    fn rising(&self, x: Slot) -> bool {
+        match self {
+            Num::Bin(BinOp::Add, a, b) => a.rising(x) && b.rising(x),
+            Num::Bin(BinOp::Sub, a, b) => a.rising(x) && !b.uses(x),
+            _ if !self.uses(x) => true,
+            _ => self.rising_from_zero(x),
+        }
+    }
+
+    /// Whether the expression is non-negative and non-decreasing in `x`
+    /// for `x >= 0`, whatever the other slots hold: products and powers
+    /// of such terms stay so.
+    fn rising_from_zero(&self, x: Slot) -> bool {
+        match self {
+            Num::Slot(s) => *s == x,
+            Num::Const(c) => *c >= 0,
+            Num::Lin(l) => l.c >= 0 && l.terms.iter().all(|(s, k)| *s == x && *k >= 0),
+            Num::Bin(BinOp::Add | BinOp::Mul, a, b) => {
+                a.rising_from_zero(x) && b.rising_from_zero(x)
+            }
+            Num::Bin(BinOp::Pow, a, b) => {
+                a.rising_from_zero(x) && matches!(**b, Num::Const(c) if c >= 1)
+            }
+            _ => false,
+        }
+    }
+
     /// The expression as a linear form, if it is one.
     pub fn as_lin(&self) -> Option<Lin> {
         match self {
@@ -228,6 +256,24 @@ impl Cond {
             Cond::Not(a) => a.total(),
             Cond::If(c, a, b) => c.total() && a.total() && b.total(),
         }
+    }
+
+    /// `f(x) < g` (`true`) or `f(x) <= g` (`false`), written either way
+    /// round, with `f` non-decreasing in `x` for `x >= 0` and `g` free of
+    /// `x`: the condition holds on an initial part of any window of
+    /// non-negative values, so the loop can end where it first fails.
+    pub fn as_monotone(&self, x: Slot) -> Option<(bool, Num, Num)> {
+        let Cond::Cmp(op, a, b) = self else {
+            return None;
+        };
+        let (strict, f, g) = match op {
+            BinOp::Lt => (true, a, b),
+            BinOp::Le => (false, a, b),
+            BinOp::Gt => (true, b, a),
+            BinOp::Ge => (false, b, a),
+            _ => return None,
+        };
+        (f.uses(x) && !g.uses(x) && f.rising(x)).then(|| (strict, f.clone(), g.clone()))
     }
 
     /// A comparison affine in slot `x`, as `a - b  op  0` (see [`Affine`]).

@@ -77,6 +77,9 @@ enum Narrow {
     /// (`k * min(a, b) <= max(a, b)`): narrows as [`Narrow::Linear`] does,
     /// with the coefficients evaluated once per loop.
     Affine(BinOp, expr::Affine),
+    /// `f(x) < g` (strict) or `f(x) <= g`, `f` non-decreasing in `x` for
+    /// `x >= 0`: ends the loop where it first fails (`k * k <= n`).
+    Monotone(bool, Num, Num),
 }
 
 /// A node term of the fast loop: the game and its arguments as linear
@@ -182,7 +185,10 @@ fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
         .map_while(|c| match c.as_linear() {
             _ if !c.uses(x) => Some(Narrow::Once),
             Some((op, d)) => Some(Narrow::Linear(op, d)),
-            None => c.as_affine(x).map(|(op, d)| Narrow::Affine(op, d)),
+            None => c
+                .as_affine(x)
+                .map(|(op, d)| Narrow::Affine(op, d))
+                .or_else(|| c.as_monotone(x).map(|(s, f, g)| Narrow::Monotone(s, f, g))),
         })
         .collect()
 }
@@ -374,6 +380,44 @@ impl Kernel {
     }
 }
 
+/// How one move runs once compiled, for `--explain`.
+#[derive(Debug, PartialEq)]
+pub struct MoveShape {
+    /// The innermost binder's options are read from the dense tables by
+    /// index, with no per-option work beyond the read.
+    pub fast: bool,
+    /// How many of the guard's conjuncts narrow the innermost binder's
+    /// loop (or are tested once); the rest are tested per option.
+    pub narrowed: usize,
+    /// How many conjuncts the guard has.
+    pub conjuncts: usize,
+}
+
+/// The shape of `rule` compiled, or `None` when it does not compile.
+pub fn move_shape(rule: &crate::ir::MoveIr) -> Option<MoveShape> {
+    let m = compile_move(rule)?;
+    Some(MoveShape {
+        fast: m.fast.is_some() && m.narrow.len() == m.guard.len(),
+        narrowed: m.narrow.len(),
+        conjuncts: m.guard.len(),
+    })
+}
+
+/// Whether `ir` compiles as an integer expression, a condition, or a
+/// binder's domain: the tests `--explain` uses to find what stops a rule.
+pub fn compiles_as_num(ir: &Ir) -> bool {
+    num(ir).is_some()
+}
+
+pub fn compiles_as_cond(ir: &Ir) -> bool {
+    let mut out = Vec::new();
+    conjuncts(ir, &mut out).is_some()
+}
+
+pub fn compiles_as_domain(ir: &Ir) -> bool {
+    domain_of(ir).is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::compile;
@@ -420,6 +464,28 @@ mod tests {
                 "fn f(k) = len([k]) > 1\nfn r(k) = k > 0 and r(k - 1)\ngame g(n) {{\n {rules}\n}}\n"
             );
             assert!(!compiles(&source), "{rules}");
+        }
+    }
+
+    #[test]
+    fn monotone_guards_end_the_loop_and_agree_with_the_interpreter() {
+        use crate::sandbox::engines_disagree;
+        for (domain, guard) in [
+            ("1..=n", "k * k <= n"),
+            ("1..=n", "n > k ** 3"),
+            ("0..=n + 3", "2 * k * k + k < n + 1"),
+            ("-2..=n", "k * k <= n"),
+            ("[1, 2, 4, 8, 9]", "k * k - 1 <= n"),
+            // k * k * k * k overflows at the top of the range: an error.
+            ("1..=100000", "k * k * k * k <= n and k <= n"),
+        ] {
+            let source = format!(
+                "game g(n) {{\n move t(k in {domain}) if {guard} -> g(n - max(k, 1))\n}}\ntable(g, 0..40)\n"
+            );
+            if !domain.starts_with("1..=1") {
+                assert!(compiles(&source), "{guard}");
+            }
+            assert_eq!(engines_disagree(&source), None, "{domain} {guard}");
         }
     }
 }

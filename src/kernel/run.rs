@@ -2,7 +2,7 @@
 //! of the innermost one, and the general loop for what the fast one
 //! ([`super::plan`]) does not take.
 
-use super::expr::{Cond, SLOT_LIMIT};
+use super::expr::{Cond, Num, SLOT_LIMIT};
 use super::plan::{Plan, node_value};
 use super::{Domain, Eval, Marks, Move, Narrow, Stop, Term};
 use crate::defs::Defs;
@@ -246,6 +246,16 @@ impl<'a> Run<'a> {
             if values.is_empty() {
                 return Ok(());
             }
+            if let Narrow::Monotone(strict, fx, g) = narrow {
+                match self.rising_window(&values, x, (*strict, fx, g), f)? {
+                    Some(end) => values.narrow((0, end - values.bounds().0 + 1)),
+                    None => {
+                        rest = i;
+                        break;
+                    }
+                }
+                continue;
+            }
             // d(k) = d0 + step * k, or a conjunct tested once.
             let (op, d0, step) = match narrow {
                 Narrow::Once => {
@@ -266,6 +276,7 @@ impl<'a> Run<'a> {
                     let (d0, step) = d.eval(f, self.defs)?;
                     (*op, d0, step)
                 }
+                Narrow::Monotone(..) => unreachable!("taken above"),
             };
             if op != BinOp::Ne {
                 let (lo, hi) = values.bounds();
@@ -302,6 +313,47 @@ impl<'a> Run<'a> {
             from = from.max(end + 1);
         }
         Ok(())
+    }
+
+    /// Where `fx(x) < g` (or `<=`), `fx` non-decreasing for `x >= 0`,
+    /// first fails in the window of `values`: the end of the part where it
+    /// holds (one before the window's start when it holds nowhere). `None`
+    /// when the window reaches below 0, where nothing is known.
+    fn rising_window(
+        &self,
+        values: &Values,
+        x: usize,
+        (strict, fx, g): (bool, &Num, &Num),
+        f: &mut [i64],
+    ) -> Eval<Option<i64>> {
+        let (lo, hi) = values.bounds();
+        if lo < 0 {
+            return Ok(None);
+        }
+        let g = g.eval(f, self.defs)?;
+        let mut holds = |k: i64| -> Eval<bool> {
+            f[x] = k;
+            let v = fx.eval(f, self.defs)?;
+            Ok(if strict { v < g } else { v <= g })
+        };
+        // At the top first: an error there (an overflow) is the
+        // interpreter's to report.
+        if holds(hi)? {
+            return Ok(Some(hi));
+        }
+        if !holds(lo)? {
+            return Ok(Some(lo - 1));
+        }
+        // holds(a) and not holds(b)
+        let (mut a, mut b) = (lo, hi);
+        while b - a > 1 {
+            let mid = a + (b - a) / 2;
+            match holds(mid)? {
+                true => a = mid,
+                false => b = mid,
+            }
+        }
+        Ok(Some(a))
     }
 
     /// The options for the innermost binder `x` over `values`, after the

@@ -14,7 +14,7 @@ pub struct Command {
     pub about: &'static str,
 }
 
-pub const COMMANDS: [Command; 9] = [
+pub const COMMANDS: [Command; 10] = [
     Command {
         name: "help",
         aliases: &["h", "?"],
@@ -44,6 +44,12 @@ pub const COMMANDS: [Command; 9] = [
         aliases: &[],
         args: "NAME",
         about: "a definition as it was written",
+    },
+    Command {
+        name: "explain",
+        aliases: &[],
+        args: "[NAME]",
+        about: "how a game's rules run (compiled or interpreted), and why",
     },
     Command {
         name: "time",
@@ -149,6 +155,14 @@ impl Repl {
                 self.load(&files);
             }
             "reload" => self.reload(),
+            "explain" => {
+                let m = &self.session.machine;
+                let only = Some(args).filter(|a| !a.is_empty());
+                match crate::explain::render(&m.defs, &self.session.sources, only) {
+                    Ok(text) => self.say(text.trim_end()),
+                    Err(e) => self.problem(&e),
+                }
+            }
             "games" => {
                 let text = self.games();
                 self.say(&text)

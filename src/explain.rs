@@ -1,0 +1,379 @@
+//! `--explain` and `:explain`: how each game's rules run, and where a
+//! construct sends them down a slower path, with a spelling that does
+//! not. The rules looked at are the normalised ones the compiled rules
+//! are made from ([`crate::normalize`]), so what this says is what runs.
+//!
+//! Three speeds, fastest first: a move whose options are read from the
+//! tables by index (the fast loop); a compiled move that computes each
+//! option on its own (the general loop); and rules the compiled form does
+//! not cover, which the interpreter expands, 10 to 100 times slower.
+
+use crate::builtins::Builtin;
+use crate::defs::Defs;
+use crate::diag::Sources;
+use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, TargetIr, TermIr};
+use crate::kernel::{self, compiles_as_cond, compiles_as_domain, compiles_as_num};
+use crate::span::Span;
+use crate::syntax::ast::BinOp;
+use crate::value::GameId;
+
+/// How one game's rules run.
+#[derive(Debug)]
+pub struct GameReport {
+    pub compiled: bool,
+    pub moves: Vec<MoveReport>,
+}
+
+/// How one move runs: its rule's name, where it is, how it runs, and the
+/// constructs that slow it down.
+#[derive(Debug)]
+pub struct MoveReport {
+    pub name: String,
+    pub span: Span,
+    pub how: String,
+    pub slow: Vec<Slow>,
+}
+
+/// A construct on a slower path: where, what it is, what to write instead.
+#[derive(Debug, PartialEq)]
+pub struct Slow {
+    pub span: Span,
+    pub what: String,
+    pub instead: String,
+}
+
+/// How `game`'s rules run (see the module's doc).
+pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
+    let rules = crate::normalize::rules(game, defs);
+    let compiled = kernel::compile(&rules).is_some();
+    let mut moves: Vec<MoveReport> = Vec::new();
+    for rule in &rules.moves {
+        // A move unrolled from a tuple binder is reported once.
+        if moves.last().is_some_and(|m| m.span == rule.span) {
+            continue;
+        }
+        moves.push(match kernel::move_shape(rule) {
+            Some(shape) if compiled => compiled_move(rule, &shape),
+            Some(_) => MoveReport {
+                name: rule.name.to_string(),
+                span: rule.span,
+                how: "interpreted: this move compiles, but a game is compiled whole, and \
+                      another of its moves does not"
+                    .into(),
+                slow: Vec::new(),
+            },
+            None => interpreted_move(rule, defs),
+        });
+    }
+    GameReport { compiled, moves }
+}
+
+fn compiled_move(rule: &MoveIr, shape: &kernel::MoveShape) -> MoveReport {
+    let x = match rule.binders.last() {
+        Some((PatIr::Slot(slot), _)) => rule
+            .shown
+            .iter()
+            .find(|(_, s)| s == slot)
+            .map(|(name, _)| name.to_string()),
+        _ => None,
+    };
+    let mut slow = Vec::new();
+    let how = match (&x, shape.fast) {
+        (None, _) => "compiled: no binder, one option".to_string(),
+        (Some(x), true) => format!("compiled: fast loop over `{x}`, options read by index"),
+        (Some(x), false) => format!("compiled: general loop over `{x}`, each option computed"),
+    };
+    if let Some(guard) = rule.guard.as_ref().filter(|_| x.is_some()) {
+        let mut parts = Vec::new();
+        ir_conjuncts(guard, &mut parts);
+        for (span, _) in parts.iter().skip(shape.narrowed) {
+            slow.push(Slow {
+                span: *span,
+                what: "a condition tested for every option".into(),
+                instead: format!(
+                    "a condition linear in the last binder (`2 * {0} < n`, `{0} != n - {0}`) or of \
+                     the form `{0} * e <= f` cuts the loop short instead",
+                    x.as_deref().unwrap_or("k")
+                ),
+            });
+        }
+    }
+    if x.is_some() && !shape.fast && shape.narrowed == shape.conjuncts {
+        slow.push(Slow {
+            span: rule.span,
+            what: "a target not read from the tables by index".into(),
+            instead: "targets of one or two games whose arguments are sums and constant \
+                      multiples of the binders (`g(n - k)`, `g(a) + g(n - a)`) are read by index"
+                .into(),
+        });
+    }
+    MoveReport {
+        name: rule.name.to_string(),
+        span: rule.span,
+        how,
+        slow,
+    }
+}
+
+fn interpreted_move(rule: &MoveIr, defs: &Defs) -> MoveReport {
+    let mut slow = Vec::new();
+    for (pattern, domain) in &rule.binders {
+        if let PatIr::Tuple(_, span) = pattern {
+            slow.push(Slow {
+                span: *span,
+                what: "a tuple binder over items computed while playing".into(),
+                instead: "a tuple binder is compiled when its items are constants, written out \
+                          or in a `let`: `(dx, dy) in [(1, 2), (2, 1)]`"
+                    .into(),
+            });
+        } else if !compiles_as_domain(domain) {
+            slow.push(domain_culprit(domain, defs));
+        }
+    }
+    if let Some(guard) = &rule.guard
+        && !compiles_as_cond(guard)
+    {
+        slow.push(cond_culprit(guard, defs));
+    }
+    match &rule.target {
+        TargetIr::Dynamic(e) => slow.push(Slow {
+            span: e.span,
+            what: "a target computed as a value".into(),
+            instead: "write the target as a sum of games applied to arguments and heaps, \
+                      such as `g(a) + g(b) + *k`"
+                .into(),
+        }),
+        TargetIr::Terms(terms) => {
+            for term in terms {
+                let exprs: &[Ir] = match term {
+                    TermIr::Node(_, args, _) => args,
+                    TermIr::Heap(k) => std::slice::from_ref(k),
+                };
+                for e in exprs.iter().filter(|e| !compiles_as_num(e)) {
+                    slow.push(num_culprit(e, defs));
+                }
+            }
+        }
+    }
+    MoveReport {
+        name: rule.name.to_string(),
+        span: rule.span,
+        how: "interpreted: about 10 to 100 times slower than compiled rules".into(),
+        slow,
+    }
+}
+
+/// The conjuncts of a guard as the compiled rules split it, with spans.
+fn ir_conjuncts<'a>(ir: &'a Ir, out: &mut Vec<(Span, &'a Ir)>) {
+    match &ir.kind {
+        IrKind::Binary(BinOp::And, a, b) => {
+            ir_conjuncts(a, out);
+            ir_conjuncts(b, out);
+        }
+        IrKind::Chain(_, ops) => {
+            // Each comparison of the chain, shown as the whole chain: an
+            // inlined operand's span is where it was written, elsewhere.
+            out.extend(ops.iter().map(|_| (ir.span, ir)));
+        }
+        _ => out.push((ir.span, ir)),
+    }
+}
+
+fn domain_culprit(domain: &Ir, defs: &Defs) -> Slow {
+    match &domain.kind {
+        IrKind::Binary(BinOp::Range | BinOp::RangeIncl, lo, hi) => {
+            let bad = [lo, hi].into_iter().find(|e| !compiles_as_num(e));
+            num_culprit(bad.map_or(domain, |e| &**e), defs)
+        }
+        IrKind::List(items) | IrKind::Tuple(items) | IrKind::Set(items) => {
+            match items.iter().find(|e| !compiles_as_num(e)) {
+                Some(e) => num_culprit(e, defs),
+                None => unexpected(domain),
+            }
+        }
+        _ => Slow {
+            span: domain.span,
+            what: "a binder over a collection computed while playing".into(),
+            instead: "a binder over a range (`1..=n`) or over constant integers (`[1, 3, 4]`, \
+                      `{1, 3, 4}`, a `let`) is compiled; lists and tuples as states run in the \
+                      interpreter: a state of a few integers compiles as one parameter each"
+                .into(),
+        },
+    }
+}
+
+/// The smallest part of a condition that does not compile.
+fn cond_culprit(ir: &Ir, defs: &Defs) -> Slow {
+    let children: Vec<&Ir> = match &ir.kind {
+        IrKind::Binary(BinOp::And | BinOp::Or, a, b) => vec![a, b],
+        IrKind::Unary(_, a) => vec![a],
+        IrKind::If(c, a, b) => {
+            if !compiles_as_cond(c) {
+                return cond_culprit(c, defs);
+            }
+            vec![a, b]
+        }
+        IrKind::Binary(
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
+            a,
+            b,
+        ) => return first_num_culprit([&**a, &**b], ir, defs),
+        IrKind::Chain(operands, _) => return first_num_culprit(operands.iter(), ir, defs),
+        _ => return construct(ir, defs),
+    };
+    match children.into_iter().find(|c| !compiles_as_cond(c)) {
+        Some(c) => cond_culprit(c, defs),
+        None => construct(ir, defs),
+    }
+}
+
+fn first_num_culprit<'a>(
+    operands: impl IntoIterator<Item = &'a Ir>,
+    whole: &Ir,
+    defs: &Defs,
+) -> Slow {
+    match operands.into_iter().find(|e| !compiles_as_num(e)) {
+        Some(e) => num_culprit(e, defs),
+        None => construct(whole, defs),
+    }
+}
+
+/// The smallest part of an integer expression that does not compile.
+fn num_culprit(ir: &Ir, defs: &Defs) -> Slow {
+    let children: Vec<&Ir> = match &ir.kind {
+        IrKind::Unary(_, a) => vec![a],
+        IrKind::Binary(_, a, b) => vec![a, b],
+        IrKind::If(c, a, b) => {
+            if !compiles_as_cond(c) {
+                return cond_culprit(c, defs);
+            }
+            vec![a, b]
+        }
+        IrKind::CallBuiltin(Builtin::Min | Builtin::Max | Builtin::Abs, args) => {
+            args.iter().collect()
+        }
+        _ => return construct(ir, defs),
+    };
+    match children.into_iter().find(|c| !compiles_as_num(c)) {
+        Some(c) => num_culprit(c, defs),
+        None => construct(ir, defs),
+    }
+}
+
+/// What `ir`, a construct the compiled rules do not take, is, and what
+/// to write instead.
+fn construct(ir: &Ir, defs: &Defs) -> Slow {
+    let collections = "lists, tuples, sets and strings are evaluated by the interpreter; the \
+                       compiled rules take integer arithmetic, comparisons, `if`, `min`, `max` \
+                       and `abs`. A state of a few small integers compiles when each is a \
+                       parameter of its own: `g(a, b)` rather than `g([a, b])`";
+    let (what, instead): (String, String) = match &ir.kind {
+        IrKind::CallFn(f, _) => {
+            let name = defs.fns[*f as usize]
+                .as_ref()
+                .map_or("?".into(), |f| f.name.clone());
+            let recursive = crate::normalize::reaches_itself(defs, *f);
+            let instead = match recursive {
+                true => format!(
+                    "`{name}` calls itself, so it is not inlined: write the condition without \
+                     the recursion, or make the recursion a game"
+                ),
+                false => format!(
+                    "`{name}` is inlined when each argument is a name, a constant or a sum of \
+                     them, and its body is one expression without comprehensions: pass simpler \
+                     arguments, or write its body in the rule"
+                ),
+            };
+            (format!("a call of `{name}` that is not inlined"), instead)
+        }
+        IrKind::CallBuiltin(b, _) if b.is_query() => (
+            format!("a query, `{}`, inside a rule", b.name()),
+            "the search computes the options' values itself: make the position the target \
+             of a move rather than asking for its value"
+                .into(),
+        ),
+        IrKind::CallBuiltin(b, _) => (format!("the built-in `{}`", b.name()), collections.into()),
+        IrKind::Const(v) => (format!("a constant {}", v.type_name()), collections.into()),
+        IrKind::Binary(BinOp::In | BinOp::NotIn, ..) => (
+            "a membership test".into(),
+            "`x in S` is compiled as a binder, `k in S`, not as a condition".into(),
+        ),
+        IrKind::Apply(..) | IrKind::CallValue(..) => (
+            "a position made inside an expression".into(),
+            "positions are compiled as the targets of moves".into(),
+        ),
+        IrKind::Index(..)
+        | IrKind::Slice(..)
+        | IrKind::List(_)
+        | IrKind::Tuple(_)
+        | IrKind::Set(_)
+        | IrKind::Comprehension { .. } => ("a collection".into(), collections.into()),
+        _ => return unexpected(ir),
+    };
+    Slow {
+        span: ir.span,
+        what,
+        instead,
+    }
+}
+
+fn unexpected(ir: &Ir) -> Slow {
+    Slow {
+        span: ir.span,
+        what: "an expression the compiled rules do not take".into(),
+        instead: "integer arithmetic, comparisons, `if`, `min`, `max` and `abs` compile".into(),
+    }
+}
+
+/// The report of every game defined (or only of `only`), as text, with
+/// locations and the source of each slow construct from `sources`.
+pub fn render(defs: &Defs, sources: &Sources, only: Option<&str>) -> Result<String, String> {
+    let mut games: Vec<(GameId, &GameIr)> = defs
+        .games
+        .iter()
+        .enumerate()
+        .filter_map(|(id, g)| Some((id as GameId, g.as_deref()?)))
+        .filter(|(_, g)| only.is_none_or(|name| *g.name == *name))
+        .collect();
+    games.sort_by_key(|(id, _)| *id);
+    if games.is_empty() {
+        return Err(match only {
+            Some(name) => format!("no game is named `{name}`"),
+            None => "no game is defined yet".into(),
+        });
+    }
+    let mut out = String::new();
+    for (_, rules) in games {
+        let report = game(rules, defs);
+        let params: Vec<&str> = rules.def.params.iter().map(|p| &*p.node).collect();
+        let how = if report.compiled {
+            "compiled"
+        } else {
+            "interpreted"
+        };
+        out += &format!("{}({}): {how}\n", rules.name, params.join(", "));
+        for m in &report.moves {
+            out += &format!(
+                "  move {} ({}): {}\n",
+                m.name,
+                sources.location(m.span),
+                m.how
+            );
+            let mut said = None;
+            for s in &m.slow {
+                let text = &sources.text(s.span.file)[s.span.start as usize..s.span.end as usize];
+                let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                let text = match text.chars().count() > 48 {
+                    true => text.chars().take(45).collect::<String>() + "...",
+                    false => text,
+                };
+                out += &format!("    {} `{text}`: {}\n", sources.location(s.span), s.what);
+                if said != Some(&s.instead) {
+                    out += &format!("      instead: {}\n", s.instead);
+                }
+                said = Some(&s.instead);
+            }
+        }
+    }
+    Ok(out)
+}
