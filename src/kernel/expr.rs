@@ -137,8 +137,15 @@ impl Num {
             Num::Neg(a) => a.eval(f, defs)?.checked_neg().ok_or(Stop::Bail)?,
             Num::BitNot(a) => !a.eval(f, defs)?,
             Num::Bin(op, a, b) => {
-                let (x, y) = (a.eval(f, defs)?, b.eval(f, defs)?);
-                arith(*op, x, y, Span::default()).map_err(|_| Stop::Bail)?
+                let (x, y) = (a.operand(f, defs)?, b.operand(f, defs)?);
+                match op {
+                    BinOp::Add => x.checked_add(y).ok_or(Stop::Bail)?,
+                    BinOp::Sub => x.checked_sub(y).ok_or(Stop::Bail)?,
+                    BinOp::Mul => x.checked_mul(y).ok_or(Stop::Bail)?,
+                    BinOp::BitAnd => x & y,
+                    BinOp::BitXor => x ^ y,
+                    _ => arith(*op, x, y, Span::default()).map_err(|_| Stop::Bail)?,
+                }
             }
             Num::If(c, a, b) => match c.eval(f, defs)? {
                 true => a.eval(f, defs)?,
@@ -154,6 +161,17 @@ impl Num {
             }
             Num::Abs(a) => a.eval(f, defs)?.checked_abs().ok_or(Stop::Bail)?,
         })
+    }
+
+    /// [`Num::eval`], with a slot or a constant, the most common
+    /// operands, read without a call.
+    #[inline(always)]
+    fn operand(&self, f: &[i64], defs: &Defs) -> Eval<i64> {
+        match self {
+            Num::Slot(s) => Ok(f[*s as usize]),
+            Num::Const(c) => Ok(*c),
+            _ => self.eval(f, defs),
+        }
     }
 
     /// Whether `slot` occurs in the expression.
@@ -226,7 +244,7 @@ impl Cond {
     pub fn eval(&self, f: &[i64], defs: &Defs) -> Eval<bool> {
         Ok(match self {
             Cond::Const(b) => *b,
-            Cond::Cmp(op, a, b) => compare(*op, a.eval(f, defs)?, b.eval(f, defs)?),
+            Cond::Cmp(op, a, b) => compare(*op, a.operand(f, defs)?, b.operand(f, defs)?),
             Cond::And(a, b) => a.eval(f, defs)? && b.eval(f, defs)?,
             Cond::Or(a, b) => a.eval(f, defs)? || b.eval(f, defs)?,
             Cond::Not(a) => !a.eval(f, defs)?,
