@@ -14,22 +14,9 @@ use crate::syntax::ast::*;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 
-/// What an earlier unit of the session (a previously loaded file or REPL input) defined under a name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Known {
-    Game { arity: usize },
-    Fn { arity: usize },
-    Let,
-}
+pub use crate::defs::{Earlier, Known};
 
 /// Checks a parsed program before anything is evaluated and returns every problem found, in source order (empty: fine).
-/// What the earlier units of a session defined: asked for each name used,
-/// and listed for "did you mean" suggestions.
-pub trait Earlier {
-    fn known(&self, name: &str) -> Option<Known>;
-    fn names(&self) -> Vec<String>;
-}
-
 pub fn check(program: &Program, earlier: &dyn Earlier) -> Vec<Diagnostic> {
     let mut checker = Checker::new(earlier);
     checker.hoist(program);

@@ -317,7 +317,7 @@ impl Graph {
         }
         let index = table.args.len() as u32;
         for a in args {
-            crate::deps::games_in(a, &mut |g| {
+            crate::value::games_in(a, &mut |g| {
                 table.arg_games.insert(g);
             });
         }
