@@ -31,21 +31,15 @@ pub mod check;
 pub mod defs;
 pub mod deps;
 pub mod diag;
-pub mod eval;
 pub mod graph;
-pub mod interp;
 pub mod ir;
-pub mod kernel;
 pub mod lower;
-pub mod mex;
-pub mod normalize;
 pub mod repl;
+pub mod runtime;
 pub mod sandbox;
 pub mod session;
-mod show;
 pub mod span;
 pub mod syntax;
-mod table;
 pub mod value;
 
 /// A writer into a shared buffer, to capture a session's output.

@@ -4,8 +4,8 @@
 
 use crate::check::check;
 use crate::diag::{Diagnostic, Phase, Sources};
-use crate::interp::{Machine, RtResult};
 use crate::ir::{IrKind, StmtIr};
+use crate::runtime::{Machine, RtResult};
 use crate::span::Span;
 use crate::syntax::ast::StmtKind;
 use crate::syntax::parse;
@@ -133,7 +133,7 @@ impl Session {
             let stale = crate::deps::affected(&self.machine.defs, &self.machine.graph, &changed);
             self.machine.graph.clear_games(&stale);
             // Compiled rules may have inlined what changed (see
-            // crate::normalize): every game is compiled again when used.
+            // crate::runtime::normalize): every game is compiled again when used.
             self.machine.kernels.clear();
         }
         let stmts = crate::lower::lower(&program, &mut self.machine.defs)?;
