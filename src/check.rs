@@ -309,6 +309,15 @@ impl<'e> Checker<'e> {
                 self.expr(a);
                 self.expr(b);
             }
+            // Each comparison of the chain on its own, as when the parser
+            // spelled `a < b <= c` as `a < b and b <= c`: a middle operand is
+            // looked at twice (so a mistake there is reported twice).
+            ExprKind::Chain(operands, _) => {
+                for pair in operands.windows(2) {
+                    self.expr(&pair[0]);
+                    self.expr(&pair[1]);
+                }
+            }
             ExprKind::If(c, a, b) => {
                 self.expr(c);
                 self.expr(a);
@@ -603,7 +612,7 @@ fn not_a_position(target: &Expr) -> Option<(Span, &'static str)> {
             return not_a_position(a).or_else(|| not_a_position(b));
         }
         ExprKind::Binary(op, _, _) if op.is_comparison() => "a comparison",
-        ExprKind::Binary(BinOp::And | BinOp::Or, _, _) => "a boolean",
+        ExprKind::Binary(BinOp::And | BinOp::Or, _, _) | ExprKind::Chain(..) => "a boolean",
         ExprKind::Binary(BinOp::Range | BinOp::RangeIncl, _, _) => "a range",
         ExprKind::Paren(inner) => return not_a_position(inner),
         _ => return None,

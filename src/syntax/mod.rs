@@ -538,35 +538,25 @@ impl Builder {
 }
 
 /// Builds `lhs op rhs`. Comparisons chain as in Python: `a < b <= c`
-/// means `a < b and b <= c` (a parenthesised comparison does not chain).
-/// `and` binds more loosely than comparisons, so an `and` met here as the
-/// left side of a comparison can only be a chain built by this function;
-/// the repeated middle operand keeps its span, which is how lowering
-/// recognises the chain and evaluates that operand only once.
+/// means `a < b and b <= c` with `b` evaluated once, and is built as one
+/// [`ExprKind::Chain`] (a parenthesised comparison does not chain).
 fn chain(lhs: Expr, op: BinOp, rhs: Expr) -> Expr {
     let span = lhs.span.to(rhs.span);
-    if op.is_comparison()
-        && let Some(middle) = last_operand(&lhs)
-    {
-        let middle = middle.clone();
-        let right = Spanned::new(
-            ExprKind::Binary(op, Box::new(middle.clone()), Box::new(rhs)),
-            middle.span.to(span),
-        );
-        let kind = ExprKind::Binary(BinOp::And, Box::new(lhs), Box::new(right));
-        return Spanned::new(kind, span);
+    if !op.is_comparison() {
+        return Spanned::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span);
     }
-    Spanned::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span)
-}
-
-/// The operand a chained comparison continues from, if `e` is a comparison
-/// or a chain of them.
-pub fn last_operand(e: &Expr) -> Option<&Expr> {
-    match &e.node {
-        ExprKind::Binary(BinOp::And, _, r) => last_operand(r),
-        ExprKind::Binary(op, _, r) if op.is_comparison() => Some(r),
-        _ => None,
-    }
+    let kind = match lhs.node {
+        ExprKind::Binary(first, a, b) if first.is_comparison() => {
+            ExprKind::Chain(vec![*a, *b, rhs], vec![first, op])
+        }
+        ExprKind::Chain(mut operands, mut ops) => {
+            operands.push(rhs);
+            ops.push(op);
+            ExprKind::Chain(operands, ops)
+        }
+        node => ExprKind::Binary(op, Box::new(Spanned::new(node, lhs.span)), Box::new(rhs)),
+    };
+    Spanned::new(kind, span)
 }
 
 fn binop(rule: Rule) -> BinOp {
