@@ -3,10 +3,13 @@
 //! winning moves come out.
 //!
 //! The pipeline, one module per phase: [`syntax`] (text to AST), [`check`]
-//! (names, arity, scopes), [`lower`] (AST to slot-indexed IR), [`graph`]
-//! (positions interned to dense ids, moves generated from the rules) and
-//! [`eval`] (nim-values by an explicit-stack search). A [`session::Session`]
-//! runs them in order:
+//! (names, arity, scopes), [`lower`] (AST to slot-indexed [`ir`]), then the
+//! [`runtime`]: a [`runtime::Machine`] that interprets the IR, generates
+//! moves, compiles integer games to kernels and finds nim-values by an
+//! explicit-stack search, keeping every position and value in the
+//! [`graph`]. A [`session::Session`] runs them in order, and the [`repl`]
+//! and the binary drive a session. `docs/architecture.md` draws the module
+//! graph and says where new features plug in.
 //!
 //! ```
 //! let out = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));

@@ -1,4 +1,4 @@
-//! Phase 2 of syntax → check → lower → graph → eval: looks at a parsed
+//! Phase 2 of syntax → check → lower → runtime: looks at a parsed
 //! program before anything runs and reports every mistake that can be seen
 //! from the text alone. It resolves every name (hoisted games and functions,
 //! top-level `let`s in order, parameters, move binders, comprehension

@@ -1,4 +1,4 @@
-//! Phase 5, the evaluator. The [`Machine`] holds what a session has
+//! The evaluator, after lowering. The [`Machine`] holds what a session has
 //! accumulated (definitions, the graph of positions and values, compiled
 //! kernels) and everything a run needs (limits, the clock, Ctrl-C). Its
 //! behaviour is spread over one submodule per job, each an `impl Machine`
