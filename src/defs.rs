@@ -1,9 +1,10 @@
 //! The definitions a session has accumulated: games, functions and
 //! constants, by name and by dense index. Lowering fills it; the
-//! interpreter reads it. A later definition of the same name replaces the
+//! interpreter reads it. It also says what `check` may know of names an
+//! earlier unit defined ([`Earlier`]), so that `check` needs nothing of
+//! the later phases. A later definition of the same name replaces the
 //! earlier one in place, so every reference to it sees the new rules.
 
-use crate::check::Known;
 use crate::ir::{FnId, FnIr, GameIr, LetId};
 use crate::span::Span;
 use crate::value::{GameId, Value};
@@ -39,7 +40,22 @@ impl Defs {
     }
 }
 
-impl crate::check::Earlier for Defs {
+/// What an earlier unit of the session (a previously loaded file or REPL input) defined under a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Known {
+    Game { arity: usize },
+    Fn { arity: usize },
+    Let,
+}
+
+/// What the earlier units of a session defined, as `check` sees them:
+/// asked for each name used, and listed for "did you mean" suggestions.
+pub trait Earlier {
+    fn known(&self, name: &str) -> Option<Known>;
+    fn names(&self) -> Vec<String>;
+}
+
+impl Earlier for Defs {
     fn names(&self) -> Vec<String> {
         self.names.keys().map(|n| n.to_string()).collect()
     }

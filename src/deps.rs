@@ -12,31 +12,12 @@ use crate::defs::{Defs, Global};
 use crate::graph::Graph;
 use crate::ir::{ClauseIr, FnIr, GameIr, Ir, IrKind, LetId, PatIr, TargetIr, TermIr};
 use crate::syntax::ast::Program;
-use crate::value::{Component, GameId, Value};
+pub use crate::value::games_in;
+use crate::value::{GameId, Value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The globals one definition refers to.
 pub type Refs = FxHashSet<Global>;
-
-/// Calls `found` with the game of every position component and every game
-/// value inside `v`, however deeply nested. Plain scalars cost one match.
-pub fn games_in(v: &Value, found: &mut impl FnMut(GameId)) {
-    match v {
-        Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Range(..) => {}
-        Value::Game(id) => found(*id),
-        Value::Pos(p) => {
-            for c in p.components() {
-                if let Component::Node(node) = c {
-                    found(node.game);
-                }
-            }
-        }
-        Value::Tuple(items) => items.iter().for_each(|x| games_in(x, found)),
-        Value::List(items) => items.iter().for_each(|x| games_in(x, found)),
-        Value::Set(items) => items.iter().for_each(|x| games_in(x, found)),
-        Value::Report(r) => r.items().iter().for_each(|x| games_in(x, found)),
-    }
-}
 
 /// What a game's rules refer to: binder domains, guards and targets.
 pub fn game_refs(game: &GameIr) -> Refs {

@@ -1,7 +1,7 @@
 //! `--explain` and `:explain`: how each game's rules run, and where a
 //! construct sends them down a slower path, with a spelling that does
 //! not. The rules looked at are the normalised ones the compiled rules
-//! are made from ([`crate::normalize`]), so what this says is what runs.
+//! are made from ([`crate::runtime::normalize`]), so what this says is what runs.
 //!
 //! Three speeds, fastest first: a move whose options are read from the
 //! tables by index (the fast loop); a compiled move that computes each
@@ -12,7 +12,7 @@ use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::diag::Sources;
 use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, TargetIr, TermIr};
-use crate::kernel::{self, compiles_as_cond, compiles_as_domain, compiles_as_num};
+use crate::runtime::kernel::{self, compiles_as_cond, compiles_as_domain, compiles_as_num};
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
@@ -44,7 +44,7 @@ pub struct Slow {
 
 /// How `game`'s rules run (see the module's doc).
 pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
-    let rules = crate::normalize::rules(game, defs);
+    let rules = crate::runtime::normalize::rules(game, defs);
     let compiled = kernel::compile(&rules).is_some();
     let mut moves: Vec<MoveReport> = Vec::new();
     for rule in &rules.moves {
@@ -272,7 +272,7 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
             let name = defs.fns[*f as usize]
                 .as_ref()
                 .map_or("?".into(), |f| f.name.clone());
-            let recursive = crate::normalize::reaches_itself(defs, *f);
+            let recursive = crate::runtime::normalize::reaches_itself(defs, *f);
             let instead = match recursive {
                 true => format!(
                     "`{name}` calls itself, so it is not inlined: write the condition without \

@@ -3,10 +3,13 @@
 //! winning moves come out.
 //!
 //! The pipeline, one module per phase: [`syntax`] (text to AST), [`check`]
-//! (names, arity, scopes), [`lower`] (AST to slot-indexed IR), [`graph`]
-//! (positions interned to dense ids, moves generated from the rules) and
-//! [`eval`] (nim-values by an explicit-stack search). A [`session::Session`]
-//! runs them in order:
+//! (names, arity, scopes), [`lower`] (AST to slot-indexed [`ir`]), then the
+//! [`runtime`]: a [`runtime::Machine`] that interprets the IR, generates
+//! moves, compiles integer games to kernels and finds nim-values by an
+//! explicit-stack search, keeping every position and value in the
+//! [`graph`]. A [`session::Session`] runs them in order, and the [`repl`]
+//! and the binary drive a session. `docs/architecture.md` draws the module
+//! graph and says where new features plug in.
 //!
 //! ```
 //! let out = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
@@ -31,22 +34,16 @@ pub mod check;
 pub mod defs;
 pub mod deps;
 pub mod diag;
-pub mod eval;
 pub mod explain;
 pub mod graph;
-pub mod interp;
 pub mod ir;
-pub mod kernel;
 pub mod lower;
-pub mod mex;
-pub mod normalize;
 pub mod repl;
+pub mod runtime;
 pub mod sandbox;
 pub mod session;
-mod show;
 pub mod span;
 pub mod syntax;
-mod table;
 pub mod value;
 
 /// A writer into a shared buffer, to capture a session's output.

@@ -38,29 +38,6 @@ pub fn lower(program: &Program, defs: &mut Defs) -> Result<Vec<StmtIr>, Vec<Diag
     }
 }
 
-/// The operands and operators of a chained comparison `a < b <= c`, which
-/// the parser spells `a < b and b <= c` with the middle operand repeated
-/// (same span): the repeat is recognised here and evaluated once.
-fn chain(e: &Expr) -> Option<(Vec<&Expr>, Vec<BinOp>)> {
-    match &e.node {
-        ExprKind::Binary(op, a, b) if op.is_comparison() => Some((vec![a, b], vec![*op])),
-        ExprKind::Binary(BinOp::And, l, r) => {
-            let (mut operands, mut ops) = chain(l)?;
-            let ExprKind::Binary(op, middle, next) = &r.node else {
-                return None;
-            };
-            let last = operands.last()?;
-            if !op.is_comparison() || middle.span != last.span || **middle != **last {
-                return None;
-            }
-            operands.push(next);
-            ops.push(*op);
-            Some((operands, ops))
-        }
-        _ => None,
-    }
-}
-
 /// Gives every game and function of the program its id before any body is
 /// lowered, so that definitions may refer to each other in any order.
 fn declare(program: &Program, defs: &mut Defs) {
@@ -307,10 +284,7 @@ impl Lowerer<'_> {
                 self.comprehension(*set, elem, clauses)
             }
             ExprKind::Unary(op, x) => IrKind::Unary(*op, Box::new(self.expr(x))),
-            ExprKind::Binary(BinOp::And, ..) if chain(e).is_some() => {
-                let (operands, ops) = chain(e).expect("checked just above");
-                IrKind::Chain(operands.into_iter().map(|o| self.expr(o)).collect(), ops)
-            }
+            ExprKind::Chain(operands, ops) => IrKind::Chain(self.exprs(operands), ops.clone()),
             ExprKind::Binary(op, l, r) => {
                 IrKind::Binary(*op, Box::new(self.expr(l)), Box::new(self.expr(r)))
             }

@@ -2,8 +2,8 @@
 //! default when no command is given).
 
 use clap::{Parser, Subcommand};
-use grundy::interp::Limits;
 use grundy::repl::Repl;
+use grundy::runtime::Limits;
 use grundy::session::{Outcome, Session, Stage, exit};
 use std::io::Write as _;
 use std::io::{IsTerminal, Read};
@@ -251,7 +251,7 @@ fn main() {
             eprintln!(
                 "Error: the time limit of {} was reached and the evaluation did not stop; \
                  grundy was stopped",
-                grundy::interp::show_duration(limit)
+                grundy::runtime::show_duration(limit)
             );
             std::process::exit(exit::LIMIT);
         }

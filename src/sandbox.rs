@@ -11,8 +11,8 @@
 
 use crate::SharedBuffer;
 use crate::diag::Phase;
-use crate::interp::Limits;
 use crate::repl::{Repl, piped};
+use crate::runtime::Limits;
 use crate::session::{Outcome, Session, exit};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -406,6 +406,26 @@ impl std::hash::Hash for Value {
     }
 }
 
+/// Calls `found` with the game of every position component and every game
+/// value inside `v`, however deeply nested. Plain scalars cost one match.
+pub fn games_in(v: &Value, found: &mut impl FnMut(GameId)) {
+    match v {
+        Value::Int(_) | Value::Bool(_) | Value::Str(_) | Value::Range(..) => {}
+        Value::Game(id) => found(*id),
+        Value::Pos(p) => {
+            for c in p.components() {
+                if let Component::Node(node) = c {
+                    found(node.game);
+                }
+            }
+        }
+        Value::Tuple(items) => items.iter().for_each(|x| games_in(x, found)),
+        Value::List(items) => items.iter().for_each(|x| games_in(x, found)),
+        Value::Set(items) => items.iter().for_each(|x| games_in(x, found)),
+        Value::Report(r) => r.items().iter().for_each(|x| games_in(x, found)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

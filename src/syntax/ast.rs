@@ -121,6 +121,10 @@ pub enum ExprKind {
     },
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Comparisons chained as in Python: `a < b <= c` is `operands`
+    /// `[a, b, c]` with `ops` `[<, <=]`, and means `a < b and b <= c`
+    /// with `b` evaluated once. Only two or more comparisons make a chain.
+    Chain(Vec<Expr>, Vec<BinOp>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Call(Box<Expr>, Vec<Expr>),
     Index(Box<Expr>, Box<Expr>),

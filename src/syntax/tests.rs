@@ -32,6 +32,13 @@ fn shape(e: &Expr) -> String {
         ExprKind::Paren(x) => shape(x),
         ExprKind::Unary(op, x) => format!("({op:?} {})", shape(x)),
         ExprKind::Binary(op, l, r) => format!("({} {} {})", shape(l), op.symbol(), shape(r)),
+        ExprKind::Chain(operands, ops) => {
+            let mut text = shape(&operands[0]);
+            for (op, operand) in ops.iter().zip(&operands[1..]) {
+                text += &format!(" {} {}", op.symbol(), shape(operand));
+            }
+            format!("({text})")
+        }
         ExprKind::Call(f, args) => {
             let args: Vec<String> = args.iter().map(shape).collect();
             format!("{}({})", shape(f), args.join(", "))
@@ -67,7 +74,9 @@ fn operators_follow_python_precedence() {
 
 #[test]
 fn comparisons_chain_unless_parenthesised() {
-    assert_eq!(shape(&expr("a < b <= c")), "((a < b) and (b <= c))");
+    assert_eq!(shape(&expr("a < b <= c")), "(a < b <= c)");
+    assert_eq!(shape(&expr("a < b <= c == d")), "(a < b <= c == d)");
+    assert_eq!(shape(&expr("a < b and b <= c")), "((a < b) and (b <= c))");
     assert_eq!(shape(&expr("(a < b) == c")), "((a < b) == c)");
 }
 

@@ -4,7 +4,7 @@
 //! integer arithmetic, comparisons and game applications: the common shape
 //! of heap, row and board games. [`compile`] is the entry point; the
 //! evaluator runs the result with [`Kernel::mex`] and falls back to the
-//! interpreter ([`crate::graph::expand`]) whenever the kernel bails.
+//! interpreter ([`crate::runtime::moves::expand`]) whenever the kernel bails.
 //!
 //! The kernel never reports a user's error. Anything unusual (a division
 //! by zero, an overflow, a negative heap, a cycle, a position that would
@@ -28,7 +28,7 @@ mod run;
 use crate::defs::Defs;
 use crate::graph::Graph;
 use crate::ir::{GameIr, Ir, IrKind, LetId, PatIr, Slot, TargetIr, TermIr};
-use crate::mex::Mex;
+use crate::runtime::mex::Mex;
 use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
 use expr::{Cond, Lin, Num, conjuncts, num};
@@ -116,7 +116,7 @@ pub struct Kernel {
     targets: Vec<(GameId, usize)>,
 }
 
-/// Compiles `game`'s rules (normalised: see [`crate::normalize`]), or
+/// Compiles `game`'s rules (normalised: see [`crate::runtime::normalize`]), or
 /// says `None` when some part of them is not integer arithmetic the
 /// kernel knows.
 pub fn compile(game: &GameIr) -> Option<Kernel> {
@@ -429,7 +429,7 @@ mod tests {
         let (mut session, _) = loaded("");
         assert_eq!(session.run("test.game", source).exit_code(), 0, "{source}");
         let m = &session.machine;
-        compile(&crate::normalize::rules(&m.game_ir(0), &m.defs)).is_some()
+        compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs)).is_some()
     }
 
     #[test]

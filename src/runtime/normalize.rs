@@ -219,7 +219,7 @@ fn fold(ir: Ir) -> Ir {
             a,
             b,
         ) => match (int(a), int(b)) {
-            (Some(x), Some(y)) => crate::interp::arith(*op, x, y, ir.span)
+            (Some(x), Some(y)) => crate::runtime::ops::arith(*op, x, y, ir.span)
                 .ok()
                 .map(Value::Int),
             _ => None,
@@ -392,7 +392,7 @@ mod tests {
         let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
         s.run("test.game", source);
         let m = &s.machine;
-        crate::kernel::compile(&super::rules(&m.game_ir(0), &m.defs)).is_some()
+        crate::runtime::kernel::compile(&super::rules(&m.game_ir(0), &m.defs)).is_some()
     }
 
     #[test]

@@ -6,13 +6,14 @@
 //! millions of positions needs no Rust stack, and every value is kept in the
 //! graph: a node is evaluated once per session.
 
+use super::moves::{self, MoveSink, cycle_error};
 use crate::diag::{Diagnostic, Phase};
-use crate::graph::{self, ABSENT, IN_PROGRESS, MoveSink, UNKNOWN, cycle_error};
-use crate::interp::{Machine, RtResult, Scratch};
+use crate::graph::{self, ABSENT, IN_PROGRESS, UNKNOWN};
 use crate::ir::MoveIr;
-use crate::kernel::{self, Kernel, MISSING_MAX, Stop};
-use crate::mex::Mex;
-use crate::normalize;
+use crate::runtime::kernel::{self, Kernel, MISSING_MAX, Stop};
+use crate::runtime::mex::Mex;
+use crate::runtime::normalize;
+use crate::runtime::{Machine, RtResult, Scratch};
 use crate::span::Span;
 use crate::value::GameId;
 use crate::value::{Component, NodeId, Position, Value};
@@ -273,7 +274,7 @@ impl Machine {
             start,
             back: None,
         };
-        graph::expand(self, node, &mut options)?;
+        moves::expand(self, node, &mut options)?;
         // A move back onto the path is named before descending anywhere,
         // so a short cycle is found even when another move leads on forever.
         if let Some(child) = options.back {
@@ -477,7 +478,7 @@ impl Machine {
                 }
                 Component::Node(n) => {
                     let mut recorder = Recorder::default();
-                    graph::expand(self, *n, &mut recorder)?;
+                    moves::expand(self, *n, &mut recorder)?;
                     recorder.named(self)
                 }
             };

@@ -2,7 +2,7 @@
 //! as a sequence printed in rows of ten, or of a two-parameter game as a
 //! grid. The result is also a list (of values, or of rows).
 
-use crate::interp::{Machine, RtResult, error};
+use crate::runtime::{Machine, RtResult, error};
 use crate::span::Span;
 use crate::value::{Axis, Component, Nims, Report, TableSpec, Value};
 use std::fmt::Write as _;

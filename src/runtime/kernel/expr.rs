@@ -4,8 +4,8 @@
 use super::{Eval, Stop};
 use crate::builtins::Builtin;
 use crate::defs::Defs;
-use crate::interp::arith;
 use crate::ir::{Ir, IrKind, LetId, Slot};
+use crate::runtime::ops::arith;
 use crate::span::Span;
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;

@@ -1,7 +1,7 @@
 //! How values look when printed. Positions need the graph to show their
 //! arguments, so showing is a method of the [`Machine`].
 
-use crate::interp::Machine;
+use crate::runtime::Machine;
 use crate::value::{Component, NodeId, Position, ReportText, Value};
 
 /// Bytes of text after which a value is shown no further.

@@ -1,0 +1,269 @@
+//! The dense half of the graph: positions of one or two small
+//! non-negative integers, numbered by their arguments (Szudzik's pairing
+//! for two), with their values in pages of 4-byte slots. The compiled
+//! rules read these tables directly.
+
+use super::{ABSENT, IN_PROGRESS, UNKNOWN};
+use crate::value::Value;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Node indices below this are dense: the index is the game's integer
+/// argument itself, or the Szudzik number of its two arguments. Indices
+/// from here on count the positions kept in a hash table.
+pub const DENSE_END: u32 = 1 << 31;
+
+const PAGE_BITS: u32 = 16;
+const PAGE: usize = 1 << PAGE_BITS;
+
+/// The dense index of a game's arguments, when they are one or two
+/// non-negative integers small enough: `n`, or Szudzik's pairing of
+/// `(a, b)`, which numbers the pairs of the square `[0, m)²` by `[0, m²)`,
+/// so that a rectangle of positions fills a block of indices.
+pub fn dense_index(args: &[Value]) -> Option<u32> {
+    match args {
+        [Value::Int(n)] => dense1(*n),
+        [Value::Int(a), Value::Int(b)] => dense2(*a, *b),
+        _ => None,
+    }
+}
+
+#[inline]
+pub fn dense1(n: i64) -> Option<u32> {
+    u32::try_from(n).ok().filter(|n| *n < DENSE_END)
+}
+
+#[inline]
+pub fn dense2(a: i64, b: i64) -> Option<u32> {
+    // 46340² < 2³¹, so every pair of the square [0, 46340)² is dense.
+    if !(0..46_340).contains(&a) || !(0..46_340).contains(&b) {
+        return None;
+    }
+    let z = if a >= b { a * a + a + b } else { b * b + a };
+    Some(z as u32)
+}
+
+/// The arguments of a dense index of arity `arity`.
+pub(super) fn dense_args(arity: usize, z: u32) -> Vec<Value> {
+    if arity == 1 {
+        return vec![Value::Int(z as i64)];
+    }
+    let (a, b) = unpair(z);
+    vec![Value::Int(a as i64), Value::Int(b as i64)]
+}
+
+/// The values of a game's dense positions, in pages allocated as indices
+/// are reached: a chain of positions from the top down, or one far-out
+/// position, costs only the pages it touches. A page grows by doubling up
+/// to its full size, so a game with a handful of positions takes a
+/// handful of slots. The positions `(a, b)` of a two-parameter game are
+/// kept by rows instead, row `a` holding column `b`: their Szudzik index
+/// names them, but a board is read a row at a time.
+#[derive(Default)]
+pub struct Dense {
+    /// The number of arguments of the dense positions (1 or 2), or 0 while
+    /// the game has none.
+    pub(super) arity: usize,
+    /// The pages (arity 1) or rows (arity 2), 4 bytes a slot: a nim-value
+    /// below [`Dense::PLAIN`], or one of the `SLOT_` marks.
+    pages: Vec<Vec<u32>>,
+    /// The values too large for a slot (2³² - 4 and up), by slot index.
+    spilled: FxHashMap<u32, u64>,
+    pub(super) count: usize,
+    pub(super) terminal: FxHashSet<u32>,
+}
+
+const SLOT_UNKNOWN: u32 = u32::MAX;
+const SLOT_IN_PROGRESS: u32 = u32::MAX - 1;
+const SLOT_ABSENT: u32 = u32::MAX - 2;
+/// The value is in [`Dense::spilled`].
+const SLOT_SPILLED: u32 = u32::MAX - 3;
+
+/// Szudzik's pairing undone: the `(a, b)` of index `z`.
+fn unpair(z: u32) -> (usize, usize) {
+    let z = z as u64;
+    let s = z.isqrt();
+    let r = z - s * s;
+    let (a, b) = if r < s { (r, s) } else { (s, r - s) };
+    (a as usize, b as usize)
+}
+
+impl Dense {
+    /// Which page (or row) and where in it slot `z` is.
+    #[inline]
+    fn locate(&self, z: u32) -> (usize, usize) {
+        match self.arity {
+            2 => unpair(z),
+            _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
+        }
+    }
+
+    /// The value in slot `z`: a nim-value, [`UNKNOWN`], [`IN_PROGRESS`] or
+    /// [`ABSENT`].
+    #[inline]
+    pub fn get(&self, z: u32) -> u64 {
+        let (p, i) = self.locate(z);
+        self.at(p, i)
+    }
+
+    /// The value of position `(a, b)` of a two-parameter game (both in
+    /// the dense square), or of slot `p * PAGE + i` of a one-parameter one.
+    #[inline]
+    pub fn at(&self, p: usize, i: usize) -> u64 {
+        let slot = match self.pages.get(p) {
+            Some(page) => page.get(i).copied().unwrap_or(SLOT_ABSENT),
+            None => SLOT_ABSENT,
+        };
+        match slot {
+            v if v < Dense::PLAIN => v.into(),
+            SLOT_ABSENT => ABSENT,
+            _ => self.unusual(p, i, slot),
+        }
+    }
+
+    #[cold]
+    fn unusual(&self, p: usize, i: usize, slot: u32) -> u64 {
+        match slot {
+            SLOT_UNKNOWN => UNKNOWN,
+            SLOT_IN_PROGRESS => IN_PROGRESS,
+            _ => self.spilled[&self.index(p, i)],
+        }
+    }
+
+    pub(super) fn set(&mut self, z: u32, value: u64) {
+        let (p, i) = self.locate(z);
+        if self.pages.len() <= p {
+            self.pages.resize_with(p + 1, Vec::new);
+        }
+        let page = &mut self.pages[p];
+        if page.len() <= i {
+            page.resize((i + 1).next_power_of_two().clamp(16, PAGE), SLOT_ABSENT);
+        }
+        let slot = match value {
+            UNKNOWN => SLOT_UNKNOWN,
+            IN_PROGRESS => SLOT_IN_PROGRESS,
+            ABSENT => SLOT_ABSENT,
+            v => match u32::try_from(v) {
+                Ok(v) if v < Dense::PLAIN => v,
+                _ => SLOT_SPILLED,
+            },
+        };
+        if page[i] == SLOT_SPILLED {
+            self.spilled.remove(&z);
+        }
+        if slot == SLOT_SPILLED {
+            self.spilled.insert(z, value);
+        }
+        page[i] = slot;
+    }
+
+    /// The slot index of page (or row) `p`, place `i`.
+    fn index(&self, p: usize, i: usize) -> u32 {
+        match self.arity {
+            2 => dense2(p as i64, i as i64).expect("rows hold dense pairs"),
+            _ => ((p << PAGE_BITS) + i) as u32,
+        }
+    }
+
+    pub fn arity(&self) -> usize {
+        self.arity
+    }
+
+    /// The number of slots of a full page.
+    pub const PAGE: usize = PAGE;
+
+    /// Slots below this hold their nim-value; the others are read with
+    /// [`Dense::get`].
+    pub const PLAIN: u32 = SLOT_SPILLED;
+
+    /// Row `a` of a two-parameter game's table: the slots of `(a, b)` for
+    /// `b` from 0 on, as far as any is known.
+    pub fn row(&self, a: usize) -> &[u32] {
+        self.pages.get(a).map_or(&[], Vec::as_slice)
+    }
+
+    /// The page holding slot `z` (as far as it is allocated: slots past
+    /// its end are absent) and `z`'s offset in it.
+    #[inline]
+    pub fn page_of(&self, z: u32) -> (&[u32], usize) {
+        let page = self.pages.get((z >> PAGE_BITS) as usize);
+        (page.map_or(&[], Vec::as_slice), z as usize & (PAGE - 1))
+    }
+
+    pub(super) fn slots(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        let mut slots: Vec<(u32, u64)> = self
+            .pages
+            .iter()
+            .enumerate()
+            .flat_map(|(p, page)| {
+                page.iter()
+                    .enumerate()
+                    .filter(|(_, v)| **v != SLOT_ABSENT)
+                    .map(move |(i, _)| (self.index(p, i), self.at(p, i)))
+            })
+            .collect();
+        slots.sort_unstable();
+        slots.into_iter()
+    }
+
+    pub(super) fn forget_values(&mut self) {
+        for page in &mut self.pages {
+            page.iter_mut()
+                .filter(|v| **v != SLOT_ABSENT)
+                .for_each(|v| *v = SLOT_UNKNOWN);
+        }
+        self.spilled.clear();
+        self.terminal.clear();
+    }
+
+    pub(super) fn bytes(&self) -> usize {
+        let slots: usize = self.pages.iter().map(Vec::capacity).sum();
+        self.pages.capacity() * size_of::<Vec<u32>>()
+            + slots * size_of::<u32>()
+            + self.spilled.capacity() * (size_of::<(u32, u64)>() + 1)
+            + self.terminal.len() * (size_of::<u32>() + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dense_slot_holds_any_value_and_every_mark() {
+        for arity in [1, 2] {
+            let mut dense = Dense {
+                arity,
+                ..Dense::default()
+            };
+            let z = if arity == 1 {
+                70_000
+            } else {
+                dense2(5, 9).unwrap()
+            };
+            assert_eq!(dense.get(z), ABSENT);
+            let large = u64::from(Dense::PLAIN);
+            for value in [
+                0,
+                7,
+                large - 1,
+                large,
+                1 << 40,
+                UNKNOWN,
+                IN_PROGRESS,
+                ABSENT,
+                3,
+            ] {
+                dense.set(z, value);
+                assert_eq!(dense.get(z), value, "arity {arity}");
+            }
+            assert!(
+                dense.spilled.is_empty(),
+                "a spilled value is dropped once replaced"
+            );
+            dense.set(z, 1 << 40);
+            assert_eq!(dense.slots().collect::<Vec<_>>(), [(z, 1 << 40)]);
+            dense.forget_values();
+            assert_eq!((dense.get(z), dense.spilled.len()), (UNKNOWN, 0));
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! Phase 4: the transition graph. Positions of each game are interned to
+//! dense [`NodeId`]s (a game's arguments are its state, so equal argument
+//! lists are the same node), and each node's nim-value, once known, is kept
+//! in a flat array beside it: in dense pages for positions of one or two
+//! small integers, in hash tables for the others. It is a pure store: the
+//! runtime ([`crate::runtime::moves`]) generates a node's moves and the
+//! search fills in its value, so the graph grows lazily, only as far as a
+//! query needs.
+
+use crate::value::{GameId, NodeId, Value, games_in};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
+use std::rc::Rc;
+
+/// A node's value slot before its value is known.
+pub const UNKNOWN: u64 = u64::MAX;
+/// A node whose value is being computed: it is on the evaluator's path.
+pub const IN_PROGRESS: u64 = u64::MAX - 1;
+/// A dense slot whose position has not been interned. Every value below
+/// this is a nim-value.
+pub const ABSENT: u64 = u64::MAX - 2;
+
+mod dense;
+
+use dense::dense_args;
+pub use dense::{DENSE_END, Dense, dense_index, dense1, dense2};
+
+/// The positions of one game: dense ones by index, the others (any other
+/// arguments: lists, negative numbers, three parameters...) in a hash
+/// table from their argument lists.
+#[derive(Default)]
+struct NodeTable {
+    dense: Dense,
+    index: FxHashMap<Rc<[Value]>, u32>,
+    args: Vec<Rc<[Value]>>,
+    values: Vec<u64>,
+    /// Nodes evaluated and found to have no moves at all.
+    terminal: Vec<bool>,
+    /// The games whose positions or game values appear in the arguments of
+    /// some node: this game's values may depend on theirs (see [`crate::deps`]).
+    arg_games: FxHashSet<GameId>,
+}
+
+impl NodeTable {
+    fn forget_values(&mut self) {
+        self.dense.forget_values();
+        self.values.fill(UNKNOWN);
+        self.terminal.fill(false);
+    }
+
+    fn len(&self) -> usize {
+        self.dense.count + self.args.len()
+    }
+
+    /// The dense slot for `args`, if they are dense for this table.
+    fn dense_slot(&self, args: &[Value]) -> Option<u32> {
+        let dense = self.dense.arity == 0 || self.dense.arity == args.len();
+        dense.then(|| dense_index(args)).flatten()
+    }
+}
+
+/// Every node interned so far, by game.
+#[derive(Default)]
+pub struct Graph {
+    games: Vec<NodeTable>,
+    total: usize,
+}
+
+impl Graph {
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The node of `game` with these arguments, if it exists already.
+    pub fn find(&self, game: GameId, args: &[Value]) -> Option<NodeId> {
+        let table = self.games.get(game as usize)?;
+        if let Some(z) = table.dense_slot(args) {
+            return (table.dense.get(z) != ABSENT).then_some(NodeId { game, index: z });
+        }
+        let index = *table.index.get(args)?;
+        Some(NodeId {
+            game,
+            index: DENSE_END + index,
+        })
+    }
+
+    /// Adds a node (the caller has checked it is new and within limits).
+    pub fn insert(&mut self, game: GameId, args: &[Value]) -> NodeId {
+        if self.games.len() <= game as usize {
+            self.games
+                .resize_with(game as usize + 1, NodeTable::default);
+        }
+        self.total += 1;
+        let table = &mut self.games[game as usize];
+        if let Some(z) = table.dense_slot(args) {
+            table.dense.arity = args.len();
+            table.dense.set(z, UNKNOWN);
+            table.dense.count += 1;
+            return NodeId { game, index: z };
+        }
+        let index = table.args.len() as u32;
+        for a in args {
+            games_in(a, &mut |g| {
+                table.arg_games.insert(g);
+            });
+        }
+        let key: Rc<[Value]> = Rc::from(args);
+        table.index.insert(key.clone(), index);
+        table.args.push(key);
+        table.values.push(UNKNOWN);
+        table.terminal.push(false);
+        NodeId {
+            game,
+            index: DENSE_END + index,
+        }
+    }
+
+    /// The dense positions of `game`, for the compiled rules to read.
+    pub fn dense(&self, game: GameId) -> Option<&Dense> {
+        self.games.get(game as usize).map(|t| &t.dense)
+    }
+
+    /// [`Graph::insert`] of the dense position in slot `z` of a game whose
+    /// dense positions have `arity` arguments, with no arguments made (the
+    /// caller has checked the limits and that the slot is free).
+    pub fn insert_dense(&mut self, game: GameId, arity: usize, z: u32) -> NodeId {
+        let table = &mut self.games[game as usize];
+        debug_assert!(table.dense.arity == arity && z < DENSE_END);
+        table.dense.set(z, UNKNOWN);
+        table.dense.count += 1;
+        self.total += 1;
+        NodeId { game, index: z }
+    }
+
+    pub fn args(&self, node: NodeId) -> Cow<'_, [Value]> {
+        let table = &self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => Cow::Owned(dense_args(table.dense.arity, node.index)),
+            Some(i) => Cow::Borrowed(&table.args[i as usize]),
+        }
+    }
+
+    /// The arguments of `node` as integers, into `out`, if they all are.
+    pub fn int_args(&self, node: NodeId, out: &mut Vec<i64>) -> bool {
+        out.clear();
+        let table = &self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None if table.dense.arity == 1 => out.push(node.index as i64),
+            None => out.extend(dense_args(2, node.index).iter().map(|v| match v {
+                Value::Int(n) => *n,
+                _ => unreachable!("dense arguments are integers"),
+            })),
+            Some(i) => {
+                for v in table.args[i as usize].iter() {
+                    let Value::Int(n) = v else { return false };
+                    out.push(*n);
+                }
+            }
+        }
+        true
+    }
+
+    #[inline]
+    pub fn value(&self, node: NodeId) -> u64 {
+        let table = &self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => table.dense.get(node.index),
+            Some(i) => table.values[i as usize],
+        }
+    }
+
+    pub fn set_value(&mut self, node: NodeId, value: u64) {
+        let table = &mut self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => table.dense.set(node.index, value),
+            Some(i) => table.values[i as usize] = value,
+        }
+    }
+
+    pub fn set_terminal(&mut self, node: NodeId) {
+        let table = &mut self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => {
+                table.dense.terminal.insert(node.index);
+            }
+            Some(i) => table.terminal[i as usize] = true,
+        }
+    }
+
+    /// True for a node known to have no moves (it plays like the empty position).
+    pub fn is_terminal(&self, node: NodeId) -> bool {
+        let table = &self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => table.dense.terminal.contains(&node.index),
+            Some(i) => table.terminal[i as usize],
+        }
+    }
+
+    /// Every node of `game` with its value slot: the dense ones by index,
+    /// then the others in the order they were made.
+    pub fn nodes(&self, game: GameId) -> impl Iterator<Item = (NodeId, u64)> + '_ {
+        let table = self.games.get(game as usize);
+        let dense = table.into_iter().flat_map(move |t| {
+            t.dense
+                .slots()
+                .map(move |(index, v)| (NodeId { game, index }, v))
+        });
+        let hashed = table.into_iter().flat_map(move |t| {
+            t.values.iter().enumerate().map(move |(i, v)| {
+                let index = DENSE_END + i as u32;
+                (NodeId { game, index }, *v)
+            })
+        });
+        dense.chain(hashed)
+    }
+
+    /// Positions memoized per game: (game, nodes, nodes with a known value).
+    pub fn stats(&self) -> impl Iterator<Item = (GameId, usize, usize)> + '_ {
+        (0..self.games.len() as GameId).map(|g| {
+            let known = self.nodes(g).filter(|(_, v)| *v < ABSENT).count();
+            (g, self.games[g as usize].len(), known)
+        })
+    }
+
+    /// About how many bytes the nodes of `game` take: the dense pages, and
+    /// for the others their argument lists, the index entry, the value and
+    /// the terminal flag.
+    pub fn bytes(&self, game: GameId) -> usize {
+        let Some(table) = self.games.get(game as usize) else {
+            return 0;
+        };
+        // The key in `args`, the index entry (key, id, control byte), the
+        // value and the terminal flag.
+        let index_entry = size_of::<Rc<[Value]>>() + size_of::<u32>() + 1;
+        let per_node =
+            size_of::<Rc<[Value]>>() + index_entry + size_of::<u64>() + size_of::<bool>();
+        // An `Rc` allocation: two counts, then the values.
+        let args: usize = table
+            .args
+            .iter()
+            .map(|a| 2 * size_of::<usize>() + a.len() * size_of::<Value>())
+            .sum();
+        table.dense.bytes() + table.args.len() * per_node + args
+    }
+
+    /// The games whose positions or game values appear in the arguments
+    /// of some node of `game`.
+    pub fn arg_games(&self, game: GameId) -> impl Iterator<Item = GameId> + '_ {
+        self.games
+            .get(game as usize)
+            .into_iter()
+            .flat_map(|t| t.arg_games.iter().copied())
+    }
+
+    /// Forgets every value (nodes stay interned, so positions held in
+    /// variables stay valid); they are recomputed under the current rules.
+    pub fn clear_values(&mut self) {
+        self.games.iter_mut().for_each(NodeTable::forget_values);
+    }
+
+    /// Forgets the values of the nodes of `games` only, as
+    /// [`Graph::clear_values`] does for all of them.
+    pub fn clear_games(&mut self, games: &[GameId]) {
+        for &game in games {
+            if let Some(table) = self.games.get_mut(game as usize) {
+                table.forget_values();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_integer_arguments_are_dense_and_others_hashed() {
+        let mut graph = Graph::default();
+        let int = |n: i64| Value::Int(n);
+        // A one-parameter game: the index is the argument.
+        let a = graph.insert(0, &[int(7)]);
+        assert_eq!(a.index, 7);
+        let neg = graph.insert(0, &[int(-1)]);
+        assert!(neg.index >= DENSE_END, "negative arguments are hashed");
+        assert_eq!(graph.find(0, &[int(7)]), Some(a));
+        assert_eq!(graph.find(0, &[int(-1)]), Some(neg));
+        assert_eq!(graph.find(0, &[int(8)]), None);
+        // A two-parameter game: the index is the Szudzik number, kept by rows.
+        let pairs = [(0, 0), (3, 5), (5, 3), (46_339, 2)];
+        let nodes: Vec<NodeId> = pairs
+            .iter()
+            .map(|(x, y)| graph.insert(1, &[int(*x), int(*y)]))
+            .collect();
+        for ((x, y), node) in pairs.iter().zip(&nodes) {
+            assert!(node.index < DENSE_END);
+            assert_eq!(&*graph.args(*node), [int(*x), int(*y)]);
+            graph.set_value(*node, (*x + *y) as u64);
+        }
+        let dense = graph.dense(1).unwrap();
+        assert_eq!(dense.at(3, 5), 8);
+        assert_eq!(dense.at(5, 3), 8);
+        assert_eq!(dense.at(4, 4), ABSENT);
+        assert_eq!(graph.insert(1, &[int(46_340), int(0)]).index, DENSE_END);
+        let listed: Vec<NodeId> = graph.nodes(1).map(|(n, _)| n).collect();
+        assert_eq!(listed.len(), 5);
+        assert_eq!(graph.len(), 7);
+        let known = graph.stats().map(|(_, _, known)| known).collect::<Vec<_>>();
+        assert_eq!(known, [0, 4]);
+    }
+}

@@ -1,0 +1,332 @@
+//! The built-in functions' implementations, as methods of the
+//! [`Machine`]: the interpreter calls [`Machine::call_builtin`] with
+//! evaluated arguments. Their names and arities are in
+//! [`crate::builtins`].
+
+use crate::builtins::Builtin;
+use crate::diag::Phase;
+use crate::ir::{ClauseIr, Ir};
+use crate::runtime::{Collect, Machine, RtResult, error};
+use crate::span::Span;
+use crate::value::{Position, Report, Value};
+use std::rc::Rc;
+
+/// The elements of a comprehension that `all` or `any` reads, tallied.
+#[derive(Default)]
+struct Truths {
+    count: usize,
+    some_true: bool,
+    some_false: bool,
+    /// The first element that is no boolean.
+    not_bool: Option<Value>,
+}
+
+impl Collect for Truths {
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    fn push(&mut self, item: Value) {
+        self.count += 1;
+        match item {
+            Value::Bool(true) => self.some_true = true,
+            Value::Bool(false) => self.some_false = true,
+            _ => {
+                self.not_bool.get_or_insert(item);
+            }
+        }
+    }
+}
+
+impl Machine {
+    /// Runs a built-in on evaluated arguments (`spans` are theirs, `span` the call's).
+    pub fn call_builtin(
+        &mut self,
+        b: Builtin,
+        args: &[Value],
+        spans: &[Span],
+        span: Span,
+    ) -> RtResult<Value> {
+        let result = self.run_builtin(b, args, spans, span);
+        // A query that finds the position it asks about still being
+        // evaluated (see `asks_about_itself`) learns of it far from here.
+        result.map_err(|e| match e.span {
+            None if b.is_query() && e.phase == Phase::Runtime => Box::new(e.at(span, "asked here")),
+            _ => e,
+        })
+    }
+
+    fn run_builtin(
+        &mut self,
+        b: Builtin,
+        args: &[Value],
+        spans: &[Span],
+        span: Span,
+    ) -> RtResult<Value> {
+        let (min, max) = b.arity();
+        if args.len() < min || max.is_some_and(|max| args.len() > max) {
+            return Err(error(
+                span,
+                format!("`{}` cannot take {} arguments", b.name(), args.len()),
+                "this call",
+            ));
+        }
+        let arg = |i: usize| (&args[i], spans[i]);
+        Ok(match b {
+            Builtin::Len => Value::Int(self.len_of(&args[0], spans[0])?),
+            Builtin::Min | Builtin::Max => self.extremum(b, args, spans)?,
+            Builtin::Abs => match &args[0] {
+                Value::Int(n) => Value::Int(n.checked_abs().ok_or_else(|| {
+                    error(
+                        span,
+                        "integer overflow",
+                        "the absolute value does not fit in 64 bits",
+                    )
+                })?),
+                other => return Err(self.expected(spans[0], "an integer", other)),
+            },
+            Builtin::Sum => self.sum(arg(0))?,
+            Builtin::All | Builtin::Any => {
+                let items = self.items(&args[0], spans[0])?;
+                let mut truths = Vec::new();
+                for item in items.iter() {
+                    let Value::Bool(x) = item else {
+                        return Err(self.expected(spans[0], "a collection of booleans", item));
+                    };
+                    truths.push(*x);
+                }
+                Value::Bool(if b == Builtin::All {
+                    truths.iter().all(|x| *x)
+                } else {
+                    truths.iter().any(|x| *x)
+                })
+            }
+            Builtin::Sorted => {
+                let mut items: Vec<Value> =
+                    self.items(&args[0], spans[0])?.iter().cloned().collect();
+                items.sort();
+                Value::list(items)
+            }
+            Builtin::Reversed => Value::list(
+                self.items(&args[0], spans[0])?
+                    .iter()
+                    .rev()
+                    .cloned()
+                    .collect(),
+            ),
+            Builtin::Enumerate => Value::list(
+                self.items(&args[0], spans[0])?
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| Value::Tuple(Rc::from([Value::Int(i as i64), v.clone()])))
+                    .collect(),
+            ),
+            Builtin::Zip => self.zip(args, spans)?,
+            Builtin::List => Value::list(self.items(&args[0], spans[0])?.iter().cloned().collect()),
+            Builtin::Set => Value::Set(Rc::new(
+                self.items(&args[0], spans[0])?.iter().cloned().collect(),
+            )),
+            Builtin::Str => Value::str(&self.show_top(&args[0])),
+            Builtin::Mex => {
+                let mut seen = rustc_hash::FxHashSet::default();
+                for v in self.items(&args[0], spans[0])?.iter() {
+                    match v {
+                        Value::Int(n) => seen.insert(*n),
+                        other => {
+                            return Err(self.expected(spans[0], "a collection of integers", other));
+                        }
+                    };
+                }
+                Value::Int(
+                    (0..)
+                        .find(|k| !seen.contains(k))
+                        .expect("a finite set misses some integer"),
+                )
+            }
+            Builtin::Print => {
+                let text: Vec<String> = args.iter().map(|a| self.show_top(a)).collect();
+                let _ = writeln!(self.out, "{}", text.join(" "));
+                Value::Tuple(Rc::from([]))
+            }
+            Builtin::Value => Value::Int(self.value_of(&args[0], spans[0])? as i64),
+            Builtin::Winner => {
+                let v = self.value_of(&args[0], spans[0])?;
+                Value::str(if v == 0 { "second" } else { "first" })
+            }
+            Builtin::Moves => self.moves_report(arg(0))?,
+            Builtin::Options => {
+                let p = self.to_position(&args[0], spans[0], "the argument of `options`")?;
+                let moves = self.moves_of(&p, spans[0])?;
+                Value::list(moves.into_iter().map(|m| Value::Pos(m.result)).collect())
+            }
+            Builtin::Table => self.table(args, spans)?,
+        })
+    }
+
+    /// `all([...])` or `any([...])` of a list comprehension, without
+    /// building the list. Every element is evaluated, in order, as for the
+    /// list, so the same errors come out; `span` is the comprehension's.
+    pub fn all_or_any(
+        &mut self,
+        b: Builtin,
+        elem: &Ir,
+        clauses: &[ClauseIr],
+        frame: &mut [Value],
+        span: Span,
+    ) -> RtResult<Value> {
+        let mut truths = Truths::default();
+        self.comprehension(clauses, elem, frame, &mut truths)?;
+        if let Some(item) = truths.not_bool {
+            return Err(self.expected(span, "a collection of booleans", &item));
+        }
+        Ok(Value::Bool(if b == Builtin::All {
+            !truths.some_false
+        } else {
+            truths.some_true
+        }))
+    }
+
+    /// `sorted(xs)` of a value the caller owns: a list no one else holds,
+    /// such as a comprehension's, is sorted where it is.
+    pub fn sorted_owned(&mut self, xs: Value, spans: &[Span], span: Span) -> RtResult<Value> {
+        let xs = match xs {
+            Value::List(mut items) => match Rc::get_mut(&mut items) {
+                Some(list) => {
+                    list.sort();
+                    return Ok(Value::List(items));
+                }
+                None => Value::List(items),
+            },
+            other => other,
+        };
+        self.call_builtin(Builtin::Sorted, std::slice::from_ref(&xs), spans, span)
+    }
+
+    fn expected(&self, span: Span, what: &str, found: &Value) -> Box<crate::diag::Diagnostic> {
+        error(
+            span,
+            format!("expected {what}, found {}", found.type_name()),
+            format!("this contains {}", self.show(found)),
+        )
+    }
+
+    fn extremum(&mut self, b: Builtin, args: &[Value], spans: &[Span]) -> RtResult<Value> {
+        let items: Vec<Value> = if args.len() == 1 {
+            self.items(&args[0], spans[0])?.iter().cloned().collect()
+        } else {
+            args.to_vec()
+        };
+        let best = if b == Builtin::Min {
+            items.into_iter().min()
+        } else {
+            items.into_iter().max()
+        };
+        best.ok_or_else(|| {
+            error(
+                spans[0],
+                format!("`{}` of an empty collection", b.name()),
+                "this is empty",
+            )
+        })
+    }
+
+    /// `sum(xs)`: integers add up; positions form their disjunctive sum.
+    fn sum(&mut self, (xs, span): (&Value, Span)) -> RtResult<Value> {
+        let items = self.items(xs, span)?;
+        if items.iter().any(|v| matches!(v, Value::Pos(_))) {
+            let mut total = Vec::new();
+            for v in items.iter() {
+                let p = self.to_position(v, span, "every item of a sum of positions")?;
+                total.extend_from_slice(p.components());
+                self.check_size(total.len() as i64, span)?;
+            }
+            return Ok(Value::Pos(Position::from_components(total)));
+        }
+        let mut total: i64 = 0;
+        for v in items.iter() {
+            let Value::Int(n) = v else {
+                return Err(self.expected(span, "integers or positions to sum", v));
+            };
+            total = total.checked_add(*n).ok_or_else(|| {
+                error(span, "integer overflow", "the sum does not fit in 64 bits")
+            })?;
+        }
+        Ok(Value::Int(total))
+    }
+
+    fn zip(&mut self, args: &[Value], spans: &[Span]) -> RtResult<Value> {
+        let lists: Vec<Vec<Value>> = args
+            .iter()
+            .zip(spans)
+            .map(|(a, s)| Ok(self.items(a, *s)?.iter().cloned().collect()))
+            .collect::<RtResult<_>>()?;
+        let len = lists.iter().map(Vec::len).min().unwrap_or(0);
+        Ok(Value::list(
+            (0..len)
+                .map(|i| Value::Tuple(lists.iter().map(|l| l[i].clone()).collect()))
+                .collect(),
+        ))
+    }
+
+    /// `moves(P)`: a list of (component, move, result, value) that prints
+    /// as a table with the winning moves marked.
+    fn moves_report(&mut self, (p, span): (&Value, Span)) -> RtResult<Value> {
+        let p = self.to_position(p, span, "the argument of `moves`")?;
+        let value = self.position_value(&p)?;
+        let moves = self.moves_of(&p, span)?;
+        let mut rows = vec![[
+            "component".to_string(),
+            "move".to_string(),
+            "result".to_string(),
+            "value".to_string(),
+        ]];
+        let mut items = Vec::new();
+        for m in &moves {
+            let comp = Position::from_components(vec![p.components()[m.component]]);
+            rows.push([
+                self.show_position(&comp),
+                m.name.clone(),
+                self.show_result(&m.result),
+                m.value.to_string(),
+            ]);
+            items.push(Value::Tuple(Rc::from([
+                Value::Pos(comp),
+                Value::str(&m.name),
+                Value::Pos(m.result.clone()),
+                Value::Int(m.value as i64),
+            ])));
+        }
+        let winning = moves.iter().filter(|m| m.value == 0).count();
+        let verdict = match (value, moves.len()) {
+            (_, 0) => "no moves: the player to move loses".to_string(),
+            (0, n) => format!("the second player wins: none of the {n} moves wins"),
+            (_, n) => format!("the first player wins with {winning} of {n} moves"),
+        };
+        let mut text = format!("{}: value {value}, {verdict}", self.show_position(&p));
+        if !moves.is_empty() {
+            let widths: Vec<usize> = (0..4)
+                .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap())
+                .collect();
+            for (i, row) in rows.iter().enumerate() {
+                let line = format!(
+                    "\n  {:w0$}   {:w1$}   {:w2$}   {:>w3$}",
+                    row[0],
+                    row[1],
+                    row[2],
+                    row[3],
+                    w0 = widths[0],
+                    w1 = widths[1],
+                    w2 = widths[2],
+                    w3 = widths[3]
+                );
+                text.push_str(line.trim_end());
+                if i > 0 && moves[i - 1].value == 0 {
+                    text.push_str("   <- wins");
+                }
+            }
+        }
+        Ok(Value::Report(Rc::new(Report::ready(items, text))))
+    }
+}
+
+use std::io::Write as _;

@@ -1,0 +1,198 @@
+//! The evaluator, after lowering. The [`Machine`] holds what a session has
+//! accumulated (definitions, the graph of positions and values, compiled
+//! kernels) and everything a run needs (limits, the clock, Ctrl-C). Its
+//! behaviour is spread over one submodule per job, each an `impl Machine`
+//! block or a helper the others use:
+//!
+//! - [`interp`]: the expression interpreter (`eval`, calls, patterns,
+//!   comprehensions, interning positions);
+//! - [`ops`]: operators and integer arithmetic, indexing and slicing;
+//! - [`builtins`]: the built-in functions' implementations;
+//! - [`moves`]: move generation, running a game's rules for one position;
+//! - [`search`]: the Sprague–Grundy search and the queries built on it;
+//! - [`normalize`], [`kernel`], [`mex`]: a game's rules normalised,
+//!   compiled to integer loops, and the mex they share with the search;
+//! - `show` and `table`: values as text, and the `table(...)` query.
+//!
+//! The entry points are [`Machine::eval`] (an expression) and
+//! [`Machine::node_value`] (a position's nim-value).
+
+pub mod builtins;
+pub mod interp;
+pub mod kernel;
+pub mod mex;
+pub mod moves;
+pub mod normalize;
+pub mod ops;
+pub mod search;
+mod show;
+mod table;
+
+pub use interp::{Collect, Items};
+pub use moves::{MoveSink, Running};
+
+use crate::defs::Defs;
+use crate::diag::{Diagnostic, Phase};
+use crate::graph::Graph;
+use crate::ir::GameIr;
+use crate::span::Span;
+use crate::value::{GameId, Value};
+use std::io::Write;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Errors are boxed so that `Result<Value, _>` stays small on hot paths.
+pub type RtResult<T> = Result<T, Box<Diagnostic>>;
+
+/// Limits that turn runaway rule sets into errors instead of hangs. Each
+/// has a command-line flag of the same name (`--max-states`, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Positions interned over the whole session.
+    pub max_states: usize,
+    /// Nested calls of user functions.
+    pub max_depth: usize,
+    /// Items in one list, set, tuple, string or range made into a list.
+    pub max_items: usize,
+    /// Wall-clock time of one run (a command, or one REPL entry).
+    pub timeout: Option<Duration>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_states: 25_000_000,
+            max_depth: 100_000,
+            max_items: 10_000_000,
+            timeout: None,
+        }
+    }
+}
+
+pub struct Machine {
+    pub defs: Defs,
+    pub graph: Graph,
+    pub limits: Limits,
+    depth: usize,
+    /// The nodes whose rules are running.
+    pub running: Running,
+    /// Set from another thread (the REPL's Ctrl-C handler) to stop the
+    /// evaluation under way; memoized values stay.
+    pub cancel: Arc<AtomicBool>,
+    /// When the run under way must stop: set by [`Machine::start_clock`].
+    pub(crate) deadline: Option<Instant>,
+    /// Evaluation steps, to look at `cancel` only every so often.
+    ticks: u32,
+    /// Emptied frames of finished function calls, to be reused.
+    frames: Vec<Vec<Value>>,
+    /// Where `print(...)` writes.
+    pub out: Box<dyn Write>,
+    /// Each game's compiled rules, with the rules they were compiled
+    /// from (see [`kernel`]); `None` inside when they cannot be.
+    pub(crate) kernels: Vec<Option<Compiled>>,
+    /// Whether to run kernels at all (`--debug no-kernels` turns them off).
+    pub use_kernels: bool,
+    /// Buffers the kernels reuse from one position to the next.
+    pub(crate) scratch: Scratch,
+}
+
+/// A game's rules and their kernel, if they compile.
+pub(crate) type Compiled = (Rc<GameIr>, Option<Rc<kernel::Kernel>>);
+
+/// Buffers reused by every kernel run.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    pub args: Vec<i64>,
+    pub marks: kernel::Marks,
+}
+
+pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Diagnostic> {
+    Box::new(Diagnostic::new(Phase::Runtime, message).at(span, label))
+}
+
+/// The error that unwinds a cancelled evaluation.
+fn interrupted() -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(Phase::Interrupted, "evaluation cancelled (Ctrl-C)")
+            .note("every definition and every value memoized so far is kept"),
+    )
+}
+
+/// The error that unwinds an evaluation past its time limit.
+fn timed_out(limit: Duration) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(
+            Phase::Limit,
+            format!("the time limit of {} was reached", show_duration(limit)),
+        )
+        .help("raise the limit with --timeout, or ask about smaller positions first")
+        .note("every value computed so far is kept in the session"),
+    )
+}
+
+/// `1.5s`, `250ms`, `2m`: how `--timeout` is written back to the user.
+pub fn show_duration(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms.is_multiple_of(60_000) {
+        format!("{}m", ms / 60_000)
+    } else if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
+}
+
+fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diagnostic> {
+    error(
+        span,
+        format!("expected {expected}, found {}", found.type_name()),
+        format!("this is {}", found.type_name()),
+    )
+}
+
+impl Machine {
+    pub fn new(out: Box<dyn Write>) -> Machine {
+        Machine {
+            defs: Defs::default(),
+            graph: Graph::default(),
+            limits: Limits::default(),
+            depth: 0,
+            running: Running::default(),
+            cancel: Arc::default(),
+            deadline: None,
+            ticks: 0,
+            frames: Vec::new(),
+            out,
+            kernels: Vec::new(),
+            use_kernels: true,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// Starts the time limit, if there is one, for the run about to begin.
+    pub fn start_clock(&mut self) {
+        self.deadline = self.limits.timeout.map(|t| Instant::now() + t);
+    }
+
+    /// Stops the evaluation if Ctrl-C was pressed or time is up.
+    pub(crate) fn poll(&self) -> RtResult<()> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(interrupted());
+        }
+        match (self.deadline, self.limits.timeout) {
+            (Some(deadline), Some(limit)) if Instant::now() >= deadline => Err(timed_out(limit)),
+            _ => Ok(()),
+        }
+    }
+
+    pub fn game_ir(&self, id: GameId) -> Rc<GameIr> {
+        self.defs
+            .game(id)
+            .cloned()
+            .expect("lowering defines every game it declares")
+    }
+}
