@@ -70,7 +70,16 @@ pub struct Dense {
     spilled: FxHashMap<u32, u64>,
     pub(super) count: usize,
     pub(super) terminal: FxHashSet<u32>,
+    /// The slots of all pages, used or not.
+    slots: usize,
 }
+
+/// Slots a table may hold whatever its number of positions (16 MiB).
+const FREE_SLOTS: usize = 1 << 22;
+/// Past them, at most this many slots per position held: positions
+/// scattered over the dense range (the divide-by-2/3/6 game from 10^14)
+/// would otherwise take a page each.
+const SLOTS_PER_POSITION: usize = 8;
 
 const SLOT_UNKNOWN: u32 = u32::MAX;
 const SLOT_IN_PROGRESS: u32 = u32::MAX - 1;
@@ -129,6 +138,28 @@ impl Dense {
         }
     }
 
+    /// The length page (or row) `p` grows to when place `i` is set.
+    fn grown(i: usize) -> usize {
+        (i + 1).next_power_of_two().clamp(16, PAGE)
+    }
+
+    /// Whether a position of `arity` arguments may take slot `z` here:
+    /// when its page holds the slot already, or the slots stay within
+    /// [`FREE_SLOTS`], or [`SLOTS_PER_POSITION`] per position. Otherwise
+    /// the position is hashed.
+    pub(super) fn may_take(&self, arity: usize, z: u32) -> bool {
+        if self.arity != 0 && self.arity != arity {
+            return false;
+        }
+        let (p, i) = match arity {
+            2 => unpair(z),
+            _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
+        };
+        let len = self.pages.get(p).map_or(0, Vec::len);
+        let after = self.slots + Dense::grown(i).saturating_sub(len);
+        i < len || after <= FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + 1))
+    }
+
     pub(super) fn set(&mut self, z: u32, value: u64) {
         let (p, i) = self.locate(z);
         if self.pages.len() <= p {
@@ -136,7 +167,9 @@ impl Dense {
         }
         let page = &mut self.pages[p];
         if page.len() <= i {
-            page.resize((i + 1).next_power_of_two().clamp(16, PAGE), SLOT_ABSENT);
+            let len = Dense::grown(i);
+            self.slots += len - page.len();
+            page.resize(len, SLOT_ABSENT);
         }
         let slot = match value {
             UNKNOWN => SLOT_UNKNOWN,

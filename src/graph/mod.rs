@@ -8,9 +8,8 @@
 //! query needs.
 
 use crate::value::{GameId, NodeId, Value, games_in};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use std::borrow::Cow;
-use std::rc::Rc;
 
 /// A node's value slot before its value is known.
 pub const UNKNOWN: u64 = u64::MAX;
@@ -21,9 +20,11 @@ pub const IN_PROGRESS: u64 = u64::MAX - 1;
 pub const ABSENT: u64 = u64::MAX - 2;
 
 mod dense;
+mod hashed;
 
 use dense::dense_args;
 pub use dense::{DENSE_END, Dense, dense_index, dense1, dense2};
+use hashed::Hashed;
 
 /// The positions of one game: dense ones by index, the others (any other
 /// arguments: lists, negative numbers, three parameters...) in a hash
@@ -31,8 +32,7 @@ pub use dense::{DENSE_END, Dense, dense_index, dense1, dense2};
 #[derive(Default)]
 struct NodeTable {
     dense: Dense,
-    index: FxHashMap<Rc<[Value]>, u32>,
-    args: Vec<Rc<[Value]>>,
+    hashed: Hashed,
     values: Vec<u64>,
     /// Nodes evaluated and found to have no moves at all.
     terminal: Vec<bool>,
@@ -49,7 +49,7 @@ impl NodeTable {
     }
 
     fn len(&self) -> usize {
-        self.dense.count + self.args.len()
+        self.dense.count + self.hashed.len()
     }
 
     /// The dense slot for `args`, if they are dense for this table.
@@ -75,13 +75,20 @@ impl Graph {
         self.total == 0
     }
 
-    /// The node of `game` with these arguments, if it exists already.
+    /// The node of `game` with these arguments, if it exists already: in
+    /// the dense table, or (a position the dense table had no room for, or
+    /// any other) among the hashed ones.
     pub fn find(&self, game: GameId, args: &[Value]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
-        if let Some(z) = table.dense_slot(args) {
-            return (table.dense.get(z) != ABSENT).then_some(NodeId { game, index: z });
+        if let Some(z) = table.dense_slot(args)
+            && table.dense.get(z) != ABSENT
+        {
+            return Some(NodeId { game, index: z });
         }
-        let index = *table.index.get(args)?;
+        if table.hashed.len() == 0 {
+            return None;
+        }
+        let index = table.hashed.find(args)?;
         Some(NodeId {
             game,
             index: DENSE_END + index,
@@ -96,21 +103,20 @@ impl Graph {
         }
         self.total += 1;
         let table = &mut self.games[game as usize];
-        if let Some(z) = table.dense_slot(args) {
+        if let Some(z) = table.dense_slot(args)
+            && table.dense.may_take(args.len(), z)
+        {
             table.dense.arity = args.len();
             table.dense.set(z, UNKNOWN);
             table.dense.count += 1;
             return NodeId { game, index: z };
         }
-        let index = table.args.len() as u32;
+        let index = table.hashed.insert(args);
         for a in args {
             games_in(a, &mut |g| {
                 table.arg_games.insert(g);
             });
         }
-        let key: Rc<[Value]> = Rc::from(args);
-        table.index.insert(key.clone(), index);
-        table.args.push(key);
         table.values.push(UNKNOWN);
         table.terminal.push(false);
         NodeId {
@@ -126,21 +132,50 @@ impl Graph {
 
     /// [`Graph::insert`] of the dense position in slot `z` of a game whose
     /// dense positions have `arity` arguments, with no arguments made (the
-    /// caller has checked the limits and that the slot is free).
-    pub fn insert_dense(&mut self, game: GameId, arity: usize, z: u32) -> NodeId {
+    /// caller has checked the limits and that the position is new), if the
+    /// dense table has room for it (see `Dense::may_take`).
+    pub fn insert_dense(&mut self, game: GameId, arity: usize, z: u32) -> Option<NodeId> {
         let table = &mut self.games[game as usize];
         debug_assert!(table.dense.arity == arity && z < DENSE_END);
+        if !table.dense.may_take(arity, z) {
+            return None;
+        }
         table.dense.set(z, UNKNOWN);
         table.dense.count += 1;
         self.total += 1;
-        NodeId { game, index: z }
+        Some(NodeId { game, index: z })
+    }
+
+    /// [`Graph::find`] of integer arguments, with no values made when they
+    /// are dense or there are no hashed positions.
+    pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {
+        let table = self.games.get(game as usize)?;
+        let z = match args {
+            [n] => dense1(*n),
+            [a, b] => dense2(*a, *b),
+            _ => None,
+        };
+        if let Some(z) = z.filter(|_| table.dense.arity == args.len())
+            && table.dense.get(z) != ABSENT
+        {
+            return Some(NodeId { game, index: z });
+        }
+        if table.hashed.len() == 0 {
+            return None;
+        }
+        let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
+        let index = table.hashed.find(&values)?;
+        Some(NodeId {
+            game,
+            index: DENSE_END + index,
+        })
     }
 
     pub fn args(&self, node: NodeId) -> Cow<'_, [Value]> {
         let table = &self.games[node.game as usize];
         match node.index.checked_sub(DENSE_END) {
             None => Cow::Owned(dense_args(table.dense.arity, node.index)),
-            Some(i) => Cow::Borrowed(&table.args[i as usize]),
+            Some(i) => table.hashed.args(i),
         }
     }
 
@@ -154,12 +189,7 @@ impl Graph {
                 Value::Int(n) => *n,
                 _ => unreachable!("dense arguments are integers"),
             })),
-            Some(i) => {
-                for v in table.args[i as usize].iter() {
-                    let Value::Int(n) = v else { return false };
-                    out.push(*n);
-                }
-            }
+            Some(i) => return table.hashed.int_args(i, out),
         }
         true
     }
@@ -233,18 +263,10 @@ impl Graph {
         let Some(table) = self.games.get(game as usize) else {
             return 0;
         };
-        // The key in `args`, the index entry (key, id, control byte), the
-        // value and the terminal flag.
-        let index_entry = size_of::<Rc<[Value]>>() + size_of::<u32>() + 1;
-        let per_node =
-            size_of::<Rc<[Value]>>() + index_entry + size_of::<u64>() + size_of::<bool>();
-        // An `Rc` allocation: two counts, then the values.
-        let args: usize = table
-            .args
-            .iter()
-            .map(|a| 2 * size_of::<usize>() + a.len() * size_of::<Value>())
-            .sum();
-        table.dense.bytes() + table.args.len() * per_node + args
+        // The keys and their table, then per position its value and
+        // terminal flag.
+        let per_node = size_of::<u64>() + size_of::<bool>();
+        table.dense.bytes() + table.hashed.bytes() + table.hashed.len() * per_node
     }
 
     /// The games whose positions or game values appear in the arguments
@@ -310,5 +332,25 @@ mod tests {
         assert_eq!(graph.len(), 7);
         let known = graph.stats().map(|(_, _, known)| known).collect::<Vec<_>>();
         assert_eq!(known, [0, 4]);
+    }
+
+    #[test]
+    fn scattered_dense_positions_past_the_budget_are_hashed_and_found() {
+        let mut graph = Graph::default();
+        // One position per page, far apart: each would cost a page.
+        let spread: Vec<i64> = (0..3000i64).map(|k| k * 700_001 % (1 << 31)).collect();
+        let nodes: Vec<NodeId> = spread
+            .iter()
+            .map(|n| graph.insert(0, &[Value::Int(*n)]))
+            .collect();
+        let hashed = nodes.iter().filter(|n| n.index >= DENSE_END).count();
+        assert!(hashed > 0, "the dense table stopped growing");
+        assert!(graph.bytes(0) < 64 << 20, "{} bytes", graph.bytes(0));
+        for (n, node) in spread.iter().zip(&nodes) {
+            assert_eq!(graph.find(0, &[Value::Int(*n)]), Some(*node));
+            assert_eq!(graph.find_ints(0, &[*n]), Some(*node));
+            assert_eq!(&*graph.args(*node), [Value::Int(*n)]);
+        }
+        assert_eq!(graph.len(), 3000);
     }
 }

@@ -210,7 +210,12 @@ impl Machine {
         if rules.arity != args.len() {
             return None;
         }
-        let room = self.graph.len() < self.limits.max_states;
+        if let Some(node) = self.graph.find_ints(game, args) {
+            return Some(node);
+        }
+        if self.graph.len() >= self.limits.max_states {
+            return None;
+        }
         let dense = self.graph.dense(game).map(|d| d.arity());
         let z = match args {
             [n] => graph::dense1(*n),
@@ -219,19 +224,12 @@ impl Machine {
         };
         if let (Some(arity), Some(z)) = (dense, z)
             && arity == args.len()
+            && let Some(node) = self.graph.insert_dense(game, arity, z)
         {
-            let node = NodeId { game, index: z };
-            return match self.graph.value(node) {
-                ABSENT if room => Some(self.graph.insert_dense(game, arity, z)),
-                ABSENT => None,
-                _ => Some(node),
-            };
+            return Some(node);
         }
         let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
-        match self.graph.find(game, &values) {
-            Some(node) => Some(node),
-            None => room.then(|| self.graph.insert(game, &values)),
-        }
+        Some(self.graph.insert(game, &values))
     }
 
     /// The kernel of `game`, compiled on first use and again after the
@@ -389,13 +387,15 @@ impl Machine {
                 game: node.game,
                 index,
             };
-            let fresh = self.graph.value(at) == graph::ABSENT;
-            if fresh && self.graph.len() >= room {
-                break;
-            }
-            if fresh {
-                self.graph.insert_dense(at.game, 1, index);
-            }
+            // A position the dense table had no room for is hashed.
+            let at = match self.graph.find_ints(at.game, &[index as i64]) {
+                Some(node) => node,
+                None if self.graph.len() >= room => break,
+                None => match self.graph.insert_dense(at.game, 1, index) {
+                    Some(node) => node,
+                    None => break,
+                },
+            };
             if !matches!(self.run_kernel(at, &mut ignored)?, Ran::Value(_)) {
                 break;
             }

@@ -8,7 +8,7 @@ use super::run::{Run, Values};
 use super::{Eval, LinearNode, Marks, POLL_EVERY, Stop};
 use crate::graph::{ABSENT, Dense, Graph, IN_PROGRESS, dense1, dense2};
 use crate::ir::Slot;
-use crate::value::{GameId, Value};
+use crate::value::GameId;
 
 /// Slots from here on are read through [`Dense::get`].
 const PLAIN: u32 = Dense::PLAIN;
@@ -26,6 +26,7 @@ pub const PLAN_NODES: usize = 2;
 type PlanNode<'g> = (GameId, &'g Dense, usize, [(i64, i64); 2]);
 
 pub struct Plan<'g> {
+    graph: &'g Graph,
     nodes: [Option<PlanNode<'g>>; PLAN_NODES],
     heaps: u64,
     lo: i64,
@@ -45,6 +46,7 @@ impl<'g> Plan<'g> {
     ) -> Eval<Option<Plan<'g>>> {
         let (lo, hi) = values.bounds();
         let mut plan = Plan {
+            graph: run.graph,
             nodes: [None; PLAN_NODES],
             heaps: 0,
             lo,
@@ -239,6 +241,11 @@ impl<'g> Plan<'g> {
                 1 => dense.get(a as u32),
                 _ => dense.at(a as usize, b as usize),
             };
+            // Not in the dense table: perhaps hashed.
+            let v = match v {
+                ABSENT => node_value(self.graph, *game, &[a, b][..*arity]),
+                v => v,
+            };
             match v {
                 v if v < ABSENT => value ^= v,
                 v => {
@@ -267,20 +274,22 @@ fn line_of(a: &Lin, x: Slot, (lo, hi): (i64, i64), arity: usize, f: &[i64]) -> O
     (dense(first) && dense(last)).then_some((first, step))
 }
 
-/// The value slot of `game(args)`, read densely when the arguments allow it.
+/// The value slot of `game(args)`, read densely when the arguments allow
+/// it, else (a position the dense table had no room for, or any other)
+/// among the hashed positions.
 pub fn node_value(graph: &Graph, game: GameId, args: &[i64]) -> u64 {
     let dense = graph.dense(game).filter(|d| d.arity() == args.len());
-    match (dense, args) {
+    let v = match (dense, args) {
         (Some(d), [n]) if dense1(*n).is_some() => d.get(*n as u32),
         // By row and column: no pairing number to undo.
         (Some(d), [a, b]) if dense2(*a, *b).is_some() => d.at(*a as usize, *b as usize),
-        _ => {
-            let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
-            match graph.find(game, &values) {
-                Some(node) => graph.value(node),
-                None => ABSENT,
-            }
-        }
+        _ => ABSENT,
+    };
+    match v {
+        ABSENT => graph
+            .find_ints(game, args)
+            .map_or(ABSENT, |node| graph.value(node)),
+        v => v,
     }
 }
 

@@ -1,0 +1,204 @@
+//! The positions of a game that are not dense (negative or huge integers,
+//! three parameters, lists...), interned by their arguments. Each key is
+//! kept once, in `keys`; the hash table holds only the positions' indices,
+//! 4 bytes and a control byte each. One or two integers, the common case
+//! (the divide-by-2/3/6 game from 10^15), are packed in the key itself,
+//! with no allocation; other arguments are shared values.
+
+use crate::value::Value;
+use hashbrown::HashTable;
+use rustc_hash::FxHasher;
+use std::borrow::Cow;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+/// A position's arguments.
+#[derive(Clone, Debug)]
+enum Key {
+    One(i64),
+    Two(i64, i64),
+    Values(Rc<[Value]>),
+}
+
+/// `args` packed, when they are one or two integers. The empty position
+/// equals `0` (see `Value`'s equality), so it packs as 0 too.
+fn packed(args: &[Value]) -> Option<Key> {
+    let int = |v: &Value| match v {
+        Value::Int(n) => Some(*n),
+        Value::Pos(p) if p.is_empty() => Some(0),
+        _ => None,
+    };
+    match args {
+        [a] => Some(Key::One(int(a)?)),
+        [a, b] => Some(Key::Two(int(a)?, int(b)?)),
+        _ => None,
+    }
+}
+
+fn hash_values(values: &[Value]) -> u64 {
+    let mut h = FxHasher::default();
+    (0u8, values).hash(&mut h);
+    h.finish()
+}
+
+impl Key {
+    fn of(args: &[Value]) -> Key {
+        packed(args).unwrap_or_else(|| Key::Values(Rc::from(args)))
+    }
+
+    fn hash(&self) -> u64 {
+        let mut h = FxHasher::default();
+        match self {
+            Key::One(a) => (1u8, a).hash(&mut h),
+            Key::Two(a, b) => (2u8, a, b).hash(&mut h),
+            Key::Values(values) => return hash_values(values),
+        }
+        h.finish()
+    }
+
+    /// Whether this key holds `args`, given `args` packed as `p`.
+    fn holds(&self, args: &[Value], p: &Option<Key>) -> bool {
+        match (self, p) {
+            (Key::One(a), Some(Key::One(x))) => a == x,
+            (Key::Two(a, b), Some(Key::Two(x, y))) => a == x && b == y,
+            (Key::Values(values), None) => **values == *args,
+            _ => false,
+        }
+    }
+
+    fn values(&self) -> Cow<'_, [Value]> {
+        match self {
+            Key::One(a) => Cow::Owned(vec![Value::Int(*a)]),
+            Key::Two(a, b) => Cow::Owned(vec![Value::Int(*a), Value::Int(*b)]),
+            Key::Values(values) => Cow::Borrowed(values),
+        }
+    }
+
+    /// The heap memory behind the key, beyond its own 24 bytes.
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Key::Values(values) => 2 * size_of::<usize>() + values.len() * size_of::<Value>(),
+            _ => 0,
+        }
+    }
+}
+
+/// The hashed positions of one game, numbered from 0 in the order made.
+#[derive(Default)]
+pub struct Hashed {
+    keys: Vec<Key>,
+    index: HashTable<u32>,
+}
+
+impl Hashed {
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The number of the position with arguments `args`, if it exists.
+    pub fn find(&self, args: &[Value]) -> Option<u32> {
+        let p = packed(args);
+        let hash = match &p {
+            Some(key) => key.hash(),
+            None => hash_values(args),
+        };
+        self.index
+            .find(hash, |i| self.keys[*i as usize].holds(args, &p))
+            .copied()
+    }
+
+    /// Adds the position with arguments `args` (the caller has checked it
+    /// is new) and returns its number.
+    pub fn insert(&mut self, args: &[Value]) -> u32 {
+        let key = Key::of(args);
+        let i = self.keys.len() as u32;
+        let keys = &self.keys;
+        self.index
+            .insert_unique(key.hash(), i, |j| keys[*j as usize].hash());
+        self.keys.push(key);
+        i
+    }
+
+    /// The arguments of position `i`.
+    pub fn args(&self, i: u32) -> Cow<'_, [Value]> {
+        self.keys[i as usize].values()
+    }
+
+    /// The arguments of position `i` as integers, into `out`, if they all are.
+    pub fn int_args(&self, i: u32, out: &mut Vec<i64>) -> bool {
+        match &self.keys[i as usize] {
+            Key::One(a) => out.push(*a),
+            Key::Two(a, b) => out.extend([*a, *b]),
+            Key::Values(values) => {
+                for v in values.iter() {
+                    let Value::Int(n) = v else { return false };
+                    out.push(*n);
+                }
+            }
+        }
+        true
+    }
+
+    /// About how many bytes the positions take: each key, its place in the
+    /// table (the index and a control byte), and what a key holds apart.
+    pub fn bytes(&self) -> usize {
+        let heap: usize = self.keys.iter().map(Key::heap_bytes).sum();
+        self.keys.capacity() * size_of::<Key>()
+            + self.index.capacity() * (size_of::<u32>() + 1)
+            + heap
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Position;
+
+    #[test]
+    fn packed_and_shared_keys_find_their_positions() {
+        let int = Value::Int;
+        let list = Value::list(vec![int(1), int(2)]);
+        let argss: Vec<Vec<Value>> = vec![
+            vec![int(-1)],
+            vec![int(1 << 40)],
+            vec![int(-1), int(5)],
+            vec![int(5), int(-1)],
+            vec![list.clone()],
+            vec![int(1), int(2), int(3)],
+            vec![int(7), list],
+        ];
+        let mut h = Hashed::default();
+        for (n, args) in argss.iter().enumerate() {
+            assert_eq!(h.find(args), None, "{args:?} before it is added");
+            assert_eq!(h.insert(args), n as u32);
+        }
+        for (n, args) in argss.iter().enumerate() {
+            assert_eq!(h.find(args), Some(n as u32), "{args:?}");
+            assert_eq!(&*h.args(n as u32), &args[..]);
+        }
+        assert_eq!(h.find(&[int(-2)]), None);
+        assert_eq!(h.find(&[int(5), int(5)]), None);
+        let mut out = Vec::new();
+        assert!(h.int_args(2, &mut out) && out == [-1, 5]);
+        out.clear();
+        assert!(!h.int_args(4, &mut out));
+        // The empty position is 0, as Value's equality says.
+        let zero = h.insert(&[int(0), int(-3)]);
+        let empty = Value::Pos(Position::empty());
+        assert_eq!(h.find(&[empty, int(-3)]), Some(zero));
+        assert_eq!(h.len(), 8);
+    }
+
+    #[test]
+    fn many_positions_keep_their_numbers_as_the_table_grows() {
+        let mut h = Hashed::default();
+        for n in 0..50_000i64 {
+            h.insert(&[Value::Int(-n)]);
+        }
+        for n in (0..50_000i64).step_by(997) {
+            assert_eq!(h.find(&[Value::Int(-n)]), Some(n as u32));
+        }
+        // A packed key: 24 bytes, and its place in the table.
+        assert!(h.bytes() < 50_000 * 40, "{}", h.bytes());
+    }
+}
