@@ -1,4 +1,4 @@
-//! Differential tests of the compiled rules (src/kernel.rs) against the
+//! Differential tests of the compiled rules (src/runtime/kernel/) against the
 //! interpreter. Random integer games are written as rule files, with
 //! binders over ranges and lists, guards of comparisons, `and`, `or`,
 //! `not` and chains, arithmetic that can divide by zero or go negative,

@@ -24,6 +24,7 @@ pub mod mex;
 pub mod moves;
 pub mod normalize;
 pub mod ops;
+pub mod queries;
 pub mod search;
 mod show;
 mod table;

@@ -14,9 +14,8 @@ use crate::runtime::kernel::{self, Kernel, MISSING_MAX, Stop};
 use crate::runtime::mex::Mex;
 use crate::runtime::normalize;
 use crate::runtime::{Machine, RtResult, Scratch};
-use crate::span::Span;
 use crate::value::GameId;
-use crate::value::{Component, NodeId, Position, Value};
+use crate::value::{Component, NodeId, Value};
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -449,59 +448,6 @@ impl Machine {
         };
         Box::new(depends_on_itself(message))
     }
-
-    /// The nim-value of a position: the xor of its components' values.
-    pub fn position_value(&mut self, p: &Position) -> RtResult<u64> {
-        let mut total = 0;
-        for c in p.components() {
-            total ^= match c {
-                Component::Heap(k) => *k,
-                Component::Node(n) => self.node_value(*n)?,
-            };
-        }
-        Ok(total)
-    }
-
-    /// Every move of a position, in rule order for each component. They
-    /// are a sequence for the size limit: `span` is the query asking.
-    pub fn moves_of(&mut self, p: &Position, span: Span) -> RtResult<Vec<MoveInfo>> {
-        let mut out = Vec::new();
-        for (i, c) in p.components().iter().enumerate() {
-            let moves: Vec<_> = match c {
-                Component::Heap(k) => {
-                    // As many moves as tokens: counted before they are listed.
-                    let total = (out.len() as i64).saturating_add(*k as i64);
-                    self.check_size(total, span)?;
-                    (0..*k)
-                        .map(|j| (format!("take({})", k - j), vec![Component::Heap(j)]))
-                        .collect()
-                }
-                Component::Node(n) => {
-                    let mut recorder = Recorder::default();
-                    moves::expand(self, *n, &mut recorder)?;
-                    recorder.named(self)
-                }
-            };
-            self.check_size((out.len() + moves.len()) as i64, span)?;
-            for (name, by) in moves {
-                let result = p.replace(i, &by);
-                let value = self.position_value(&result)?;
-                out.push(MoveInfo {
-                    component: i,
-                    name,
-                    result,
-                    value,
-                });
-            }
-        }
-        Ok(out)
-    }
-
-    /// The result of `value(P)` on anything that is a position.
-    pub fn value_of(&mut self, v: &Value, span: Span) -> RtResult<u64> {
-        let p = self.to_position(v, span, "the argument of a query")?;
-        self.position_value(&p)
-    }
 }
 
 /// The highest of `waited` just below `node` (a few positions down) in
@@ -576,54 +522,12 @@ fn depends_on_itself(message: String) -> Diagnostic {
     )
 }
 
-/// One move of a position, as `moves(P)` reports it.
-pub struct MoveInfo {
-    /// Which component of the sum the move is made in.
-    pub component: usize,
-    /// The rule's name with its bindings, e.g. `knock(k=1, a=2)`.
-    pub name: String,
-    pub result: Position,
-    pub value: u64,
-}
-
-/// Keeps each move's rule, binder values and target, to name it later.
-#[derive(Default)]
-struct Recorder {
-    moves: Vec<RecordedMove>,
-}
-
-/// A rule's name, its binders' values, and the target's components.
-type RecordedMove = (Rc<str>, Vec<(Rc<str>, Value)>, Vec<Component>);
-
-impl MoveSink for Recorder {
-    fn option(&mut self, _m: &Machine, rule: &MoveIr, frame: &[Value], target: &[Component]) {
-        let bindings = rule
-            .shown
-            .iter()
-            .map(|(name, slot)| (name.clone(), frame[*slot as usize].clone()))
-            .collect();
-        self.moves
-            .push((rule.name.clone(), bindings, target.to_vec()));
-    }
-}
-
-impl Recorder {
-    /// Each move as `name(x=1, y=2)` with its target.
-    fn named(self, m: &Machine) -> Vec<(String, Vec<Component>)> {
-        self.moves
-            .into_iter()
-            .map(|(name, bindings, target)| {
-                let pairs = bindings.iter().map(|(n, v)| (&**n, v));
-                (m.show_move(&name, pairs, "="), target)
-            })
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::session::loaded;
+    use crate::span::Span;
+    use crate::value::Position;
 
     fn node(m: &mut Machine, game: u32, n: i64) -> NodeId {
         m.intern(game, &[Value::Int(n)], Span::default()).unwrap()
@@ -681,19 +585,6 @@ mod tests {
             "evaluating nim(30) evaluated nim(17)"
         );
         assert_eq!(m.graph.len(), 31);
-    }
-
-    #[test]
-    fn sums_xor_their_components_and_heaps() {
-        let (mut session, _) = loaded("game nim(n) {\n move take(k in 1..=n) -> nim(n - k)\n}\n");
-        let m = &mut session.machine;
-        let (a, b) = (node(m, 0, 3), node(m, 0, 5));
-        let p = Position::from_components(vec![
-            Component::Node(a),
-            Component::Node(b),
-            Component::Heap(7),
-        ]);
-        assert_eq!(m.position_value(&p).unwrap(), 3 ^ 5 ^ 7);
     }
 
     #[test]
@@ -780,27 +671,6 @@ mod tests {
             [
                 "by moves: h(4) -> g(5)",
                 "while expanding g(4), move m(k = 1)"
-            ]
-        );
-    }
-
-    #[test]
-    fn moves_of_a_sum_replace_one_component_each() {
-        let (mut session, _) = loaded("game nim(n) {\n move take(k in 1..=n) -> nim(n - k)\n}\n");
-        let m = &mut session.machine;
-        let a = node(m, 0, 1);
-        let p = Position::from_components(vec![Component::Node(a), Component::Heap(2)]);
-        let moves = m.moves_of(&p, Span::default()).unwrap();
-        let shown: Vec<(String, String, u64)> = moves
-            .iter()
-            .map(|mv| (mv.name.clone(), m.show_position(&mv.result), mv.value))
-            .collect();
-        assert_eq!(
-            shown,
-            [
-                ("take(k=1)".to_string(), "nim(0) + *2".to_string(), 2),
-                ("take(2)".to_string(), "nim(1)".to_string(), 1),
-                ("take(1)".to_string(), "nim(1) + *1".to_string(), 0),
             ]
         );
     }
