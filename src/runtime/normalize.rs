@@ -204,21 +204,7 @@ fn fold(ir: Ir) -> Ir {
     let value = match &ir.kind {
         IrKind::Unary(UnOp::Neg, a) => int(a).and_then(i64::checked_neg).map(Value::Int),
         IrKind::Unary(UnOp::BitNot, a) => int(a).map(|n| Value::Int(!n)),
-        IrKind::Binary(
-            op @ (BinOp::Add
-            | BinOp::Sub
-            | BinOp::Mul
-            | BinOp::Div
-            | BinOp::Rem
-            | BinOp::Pow
-            | BinOp::Shl
-            | BinOp::Shr
-            | BinOp::BitAnd
-            | BinOp::BitOr
-            | BinOp::BitXor),
-            a,
-            b,
-        ) => match (int(a), int(b)) {
+        IrKind::Binary(op, a, b) if op.is_arithmetic() => match (int(a), int(b)) {
             (Some(x), Some(y)) => crate::runtime::ops::arith(*op, x, y, ir.span)
                 .ok()
                 .map(Value::Int),

@@ -176,6 +176,16 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// Whether the operator takes two integers to an integer (`+` to
+    /// `>>`), as `arith` in the runtime computes it.
+    pub fn is_arithmetic(self) -> bool {
+        use BinOp::*;
+        matches!(
+            self,
+            Add | Sub | Mul | Div | Rem | Pow | Shl | Shr | BitAnd | BitOr | BitXor
+        )
+    }
+
     pub fn symbol(self) -> &'static str {
         use BinOp::*;
         match self {

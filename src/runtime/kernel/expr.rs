@@ -445,21 +445,9 @@ fn tree(ir: &Ir) -> Option<Num> {
         IrKind::Global(id) => Num::Global(*id),
         IrKind::Unary(UnOp::Neg, a) => Num::Neg(Box::new(num(a)?)),
         IrKind::Unary(UnOp::BitNot, a) => Num::BitNot(Box::new(num(a)?)),
-        IrKind::Binary(
-            op @ (BinOp::Add
-            | BinOp::Sub
-            | BinOp::Mul
-            | BinOp::Div
-            | BinOp::Rem
-            | BinOp::Pow
-            | BinOp::Shl
-            | BinOp::Shr
-            | BinOp::BitAnd
-            | BinOp::BitOr
-            | BinOp::BitXor),
-            a,
-            b,
-        ) => Num::Bin(*op, Box::new(num(a)?), Box::new(num(b)?)),
+        IrKind::Binary(op, a, b) if op.is_arithmetic() => {
+            Num::Bin(*op, Box::new(num(a)?), Box::new(num(b)?))
+        }
         IrKind::If(c, a, b) => Num::If(Box::new(cond(c)?), Box::new(num(a)?), Box::new(num(b)?)),
         IrKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() >= 2 => {
             Num::Extremum(
