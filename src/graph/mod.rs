@@ -160,6 +160,14 @@ impl Graph {
         {
             return Some(NodeId { game, index: z });
         }
+        self.find_hashed_ints(game, args)
+    }
+
+    /// [`Graph::find_ints`] among the hashed positions only, for a caller
+    /// that found the dense slot absent.
+    #[inline]
+    pub fn find_hashed_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {
+        let table = self.games.get(game as usize)?;
         if table.hashed.len() == 0 {
             return None;
         }

@@ -243,7 +243,10 @@ impl<'g> Plan<'g> {
             };
             // Not in the dense table: perhaps hashed.
             let v = match v {
-                ABSENT => node_value(self.graph, *game, &[a, b][..*arity]),
+                ABSENT => self
+                    .graph
+                    .find_hashed_ints(*game, &[a, b][..*arity])
+                    .map_or(ABSENT, |node| self.graph.value(node)),
                 v => v,
             };
             match v {
@@ -287,7 +290,7 @@ pub fn node_value(graph: &Graph, game: GameId, args: &[i64]) -> u64 {
     };
     match v {
         ABSENT => graph
-            .find_ints(game, args)
+            .find_hashed_ints(game, args)
             .map_or(ABSENT, |node| graph.value(node)),
         v => v,
     }
@@ -308,9 +311,13 @@ impl Marks {
                     return Ok(None);
                 }
                 let from = self.missing.len().saturating_sub(RECENT);
-                let seen = self.missing[from..]
-                    .iter()
-                    .any(|m| m.game == game && self.args(m) == args);
+                let same = |m: &super::Missing| {
+                    let a = self.args(m);
+                    m.game == game
+                        && a.len() == args.len()
+                        && a.iter().zip(args).all(|(x, y)| x == y)
+                };
+                let seen = self.missing[from..].iter().any(same);
                 if !seen {
                     let start = self.missing_args.len() as u32;
                     self.missing_args.extend_from_slice(args);
