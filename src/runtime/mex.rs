@@ -31,13 +31,21 @@ impl Mex {
     }
 
     /// One option, of value `v`.
-    #[inline]
+    #[inline(always)]
     pub fn mark(&mut self, v: u64) {
         self.count += 1;
         match self.marks.get_mut(v as usize) {
             Some(m) => *m = self.stamp,
-            None => self.large.push(v),
+            None => self.mark_large(v),
         }
+    }
+
+    /// A value past the marks: rare, and kept out of the option loops so
+    /// that their registers stay live across the call.
+    #[cold]
+    #[inline(never)]
+    fn mark_large(&mut self, v: u64) {
+        self.large.push(v);
     }
 
     /// How many options were marked since [`Mex::start`].

@@ -329,7 +329,7 @@ impl Marks {
         self.missing_args.clear();
     }
 
-    #[inline]
+    #[inline(always)]
     fn mark(&mut self, v: u64) {
         self.mex.mark(v);
     }

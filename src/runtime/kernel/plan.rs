@@ -229,8 +229,19 @@ impl<'g> Plan<'g> {
         Ok(items.len())
     }
 
-    /// The option for `x = k`.
-    #[inline]
+    /// The value slot of a position absent from the dense table: hashed,
+    /// if the table had no room for it. Out of the loops' way.
+    #[cold]
+    #[inline(never)]
+    fn hashed_value(&self, game: GameId, args: &[i64]) -> u64 {
+        self.graph
+            .find_hashed_ints(game, args)
+            .map_or(ABSENT, |node| self.graph.value(node))
+    }
+
+    /// The option for `x = k`: the loops' slow path (a position absent
+    /// from the dense table, or one not yet valued), kept out of them.
+    #[inline(never)]
     fn option(&self, k: i64, marks: &mut Marks) -> Eval<()> {
         let t = k - self.lo;
         let (mut value, mut complete) = (self.heaps, true);
@@ -243,10 +254,7 @@ impl<'g> Plan<'g> {
             };
             // Not in the dense table: perhaps hashed.
             let v = match v {
-                ABSENT => self
-                    .graph
-                    .find_hashed_ints(*game, &[a, b][..*arity])
-                    .map_or(ABSENT, |node| self.graph.value(node)),
+                ABSENT => self.hashed_value(*game, &[a, b][..*arity]),
                 v => v,
             };
             match v {
@@ -300,6 +308,7 @@ impl Marks {
     /// The value in a slot, if known. An option on the search path stops
     /// the run; the others without a value are remembered, each once.
     #[cold]
+    #[inline(never)]
     pub fn known(&mut self, v: u64, game: GameId, args: &[i64]) -> Eval<Option<u64>> {
         match v {
             v if v < ABSENT => Ok(Some(v)),
