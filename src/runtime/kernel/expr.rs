@@ -203,34 +203,6 @@ impl Num {
         }
     }
 
-    /// Whether the expression is non-decreasing in `x` for `x >= 0`.
-    fn rising(&self, x: Slot) -> bool {
-        match self {
-            Num::Bin(BinOp::Add, a, b) => a.rising(x) && b.rising(x),
-            Num::Bin(BinOp::Sub, a, b) => a.rising(x) && !b.uses(x),
-            _ if !self.uses(x) => true,
-            _ => self.rising_from_zero(x),
-        }
-    }
-
-    /// Whether the expression is non-negative and non-decreasing in `x`
-    /// for `x >= 0`, whatever the other slots hold: products and powers
-    /// of such terms stay so.
-    fn rising_from_zero(&self, x: Slot) -> bool {
-        match self {
-            Num::Slot(s) => *s == x,
-            Num::Const(c) => *c >= 0,
-            Num::Lin(l) => l.c >= 0 && l.terms.iter().all(|(s, k)| *s == x && *k >= 0),
-            Num::Bin(BinOp::Add | BinOp::Mul, a, b) => {
-                a.rising_from_zero(x) && b.rising_from_zero(x)
-            }
-            Num::Bin(BinOp::Pow, a, b) => {
-                a.rising_from_zero(x) && matches!(**b, Num::Const(c) if c >= 1)
-            }
-            _ => false,
-        }
-    }
-
     /// The expression as a linear form, if it is one.
     pub fn as_lin(&self) -> Option<Lin> {
         match self {
@@ -276,43 +248,6 @@ impl Cond {
         }
     }
 
-    /// `f(x) < g` (`true`) or `f(x) <= g` (`false`), written either way
-    /// round, with `f` non-decreasing in `x` for `x >= 0` and `g` free of
-    /// `x`: the condition holds on an initial part of any window of
-    /// non-negative values, so the loop can end where it first fails.
-    pub fn as_monotone(&self, x: Slot) -> Option<(bool, Num, Num)> {
-        let Cond::Cmp(op, a, b) = self else {
-            return None;
-        };
-        let (strict, f, g) = match op {
-            BinOp::Lt => (true, a, b),
-            BinOp::Le => (false, a, b),
-            BinOp::Gt => (true, b, a),
-            BinOp::Ge => (false, b, a),
-            _ => return None,
-        };
-        (f.uses(x) && !g.uses(x) && f.rising(x)).then(|| (strict, f.clone(), g.clone()))
-    }
-
-    /// A comparison affine in slot `x`, as `a - b  op  0` (see [`Affine`]).
-    pub fn as_affine(&self, x: Slot) -> Option<(BinOp, Affine)> {
-        let Cond::Cmp(
-            op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
-            a,
-            b,
-        ) = self
-        else {
-            return None;
-        };
-        let mut d = Affine {
-            free: Vec::new(),
-            coefs: Vec::new(),
-        };
-        d.side(a, 1, x)?;
-        d.side(b, -1, x)?;
-        Some((*op, d))
-    }
-
     /// A comparison of two linear forms, as `a - b  op  0`.
     pub fn as_linear(&self) -> Option<(BinOp, Lin)> {
         match self {
@@ -323,78 +258,6 @@ impl Cond {
             ) => Some((*op, a.as_lin()?.plus(-1, &b.as_lin()?)?)),
             _ => None,
         }
-    }
-}
-
-/// `c0 + c1 * x` for one binder `x`, from a comparison whose sides each
-/// have at most one term in `x`: `x`, `x * e` or `e * x`, perhaps negated,
-/// plus or minus an `e`, where no `e` mentions `x`. Evaluated only while
-/// every `e` is below 2³¹ in magnitude (else the kernel bails), so that
-/// no intermediate value of the comparison as written can overflow for
-/// any `x` of a binder: the narrowed loop skips only options whose guard
-/// fails, never one whose guard would report an error.
-#[derive(Debug)]
-pub struct Affine {
-    /// The terms free of `x`, with their signs.
-    free: Vec<(i64, Num)>,
-    /// The coefficients of `x`, with their signs (`None` for 1).
-    coefs: Vec<(i64, Option<Num>)>,
-}
-
-impl Affine {
-    /// `(c0, c1)`, or `None` (the kernel bails) when a part is too large.
-    pub fn eval(&self, f: &[i64], defs: &Defs) -> Eval<(i64, i64)> {
-        let small = |v: i64| match v.unsigned_abs() < SLOT_LIMIT as u64 {
-            true => Ok(v),
-            false => Err(Stop::Bail),
-        };
-        let mut c0 = 0i64;
-        for (sign, e) in &self.free {
-            c0 += sign * small(e.eval(f, defs)?)?;
-        }
-        let mut c1 = 0i64;
-        for (sign, e) in &self.coefs {
-            c1 += sign * e.as_ref().map_or(Ok(1), |e| small(e.eval(f, defs)?))?;
-        }
-        Ok((c0, c1))
-    }
-
-    /// One side of the comparison, with `sign`, added in.
-    fn side(&mut self, n: &Num, sign: i64, x: Slot) -> Option<()> {
-        match n {
-            _ if !n.uses(x) => self.free.push((sign, n.clone())),
-            Num::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) if !b.uses(x) => {
-                self.term(a, sign, x)?;
-                let s = if *op == BinOp::Sub { -sign } else { sign };
-                self.free.push((s, (**b).clone()));
-            }
-            Num::Bin(BinOp::Add, a, b) if !a.uses(x) => {
-                self.free.push((sign, (**a).clone()));
-                self.term(b, sign, x)?;
-            }
-            Num::Bin(BinOp::Sub, a, b) if !a.uses(x) => {
-                self.free.push((sign, (**a).clone()));
-                self.term(b, -sign, x)?;
-            }
-            _ => self.term(n, sign, x)?,
-        }
-        Some(())
-    }
-
-    /// A term in `x`: `x`, `x * e`, `e * x` or a negation of one.
-    fn term(&mut self, n: &Num, sign: i64, x: Slot) -> Option<()> {
-        match n {
-            Num::Slot(s) if *s == x => self.coefs.push((sign, None)),
-            Num::Neg(a) => self.term(a, -sign, x)?,
-            Num::Bin(BinOp::Mul, a, b) => match (&**a, &**b) {
-                (Num::Slot(s), e) | (e, Num::Slot(s)) if *s == x && !e.uses(x) => {
-                    self.coefs.push((sign, Some(e.clone())))
-                }
-                _ => return None,
-            },
-            _ => return None,
-        }
-        Some(())
     }
 }
 

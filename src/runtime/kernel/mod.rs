@@ -22,6 +22,7 @@
 //! by index.
 
 mod expr;
+mod narrow;
 mod plan;
 mod run;
 
@@ -76,7 +77,7 @@ enum Narrow {
     /// `c0 + c1 * x  op  0`, with `c0` and `c1` expressions free of `x`
     /// (`k * min(a, b) <= max(a, b)`): narrows as [`Narrow::Linear`] does,
     /// with the coefficients evaluated once per loop.
-    Affine(BinOp, expr::Affine),
+    Affine(BinOp, narrow::Affine),
     /// `f(x) < g` (strict) or `f(x) <= g`, `f` non-decreasing in `x` for
     /// `x >= 0`: ends the loop where it first fails (`k * k <= n`).
     Monotone(bool, Num, Num),

@@ -3,6 +3,7 @@
 //! ([`super::plan`]) does not take.
 
 use super::expr::{Cond, Num, SLOT_LIMIT};
+use super::narrow::{HOLES, Hole, hole, solve};
 use super::plan::{Plan, node_value};
 use super::{Domain, Eval, Marks, Move, Narrow, Stop, Term};
 use crate::defs::Defs;
@@ -420,26 +421,6 @@ impl<'a> Run<'a> {
 /// the stack.
 const ARGS_INLINE: usize = 4;
 
-/// The most points `!=` conjuncts may cut out of a binder's window; a
-/// conjunct past them is tested per option.
-const HOLES: usize = 4;
-
-/// Where `d0 + step * k != 0` fails, for integers `k`.
-enum Hole {
-    Nowhere,
-    Everywhere,
-    At(i64),
-}
-
-fn hole(d0: i64, step: i64) -> Hole {
-    match (d0, step) {
-        (0, 0) => Hole::Everywhere,
-        (_, 0) => Hole::Nowhere,
-        _ if d0 % step == 0 => Hole::At(-d0 / step),
-        _ => Hole::Nowhere,
-    }
-}
-
 /// Whether two values of a global are the same value, not just equal.
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -448,33 +429,6 @@ fn same(a: &Value, b: &Value) -> bool {
         (Value::Set(x), Value::Set(y)) => Rc::ptr_eq(x, y),
         _ => false,
     }
-}
-
-/// The offsets `t` in `[0, len)` with `d0 + step * t  op  0`: an interval.
-/// Every quantity is below 2⁶² in magnitude (see [`super::expr::Lin`]).
-pub fn solve(op: BinOp, d0: i64, step: i64, len: i64) -> (i64, i64) {
-    // d0 + step * t <= c, times `sign`: an interval of t.
-    let le = |sign: i64, c: i64| -> (i64, i64) {
-        let (d, s) = (sign * d0, sign * step);
-        match s.cmp(&0) {
-            std::cmp::Ordering::Equal if d <= c => (0, len),
-            std::cmp::Ordering::Equal => (0, 0),
-            std::cmp::Ordering::Greater => (0, ((c - d).div_euclid(s) + 1).clamp(0, len)),
-            // t >= (d - c) / -s, rounded up
-            std::cmp::Ordering::Less => ((d - c + (-s) - 1).div_euclid(-s).clamp(0, len), len),
-        }
-    };
-    let (a, b) = match op {
-        BinOp::Lt => le(1, -1),
-        BinOp::Le => le(1, 0),
-        BinOp::Gt => le(-1, -1),
-        BinOp::Ge => le(-1, 0),
-        _ => {
-            let ((a, b), (c, d)) = (le(1, 0), le(-1, 0));
-            (a.max(c), b.min(d))
-        }
-    };
-    (a, b.max(a))
 }
 
 #[cfg(test)]
