@@ -215,18 +215,7 @@ impl Machine {
         if self.graph.len() >= self.limits.max_states {
             return None;
         }
-        let dense = self.graph.dense(game).map(|d| d.arity());
-        let z = match args {
-            [n] => graph::dense1(*n),
-            [a, b] => graph::dense2(*a, *b),
-            _ => None,
-        };
-        if let (Some(arity), Some(z)) = (dense, z)
-            && arity == args.len()
-            && let Some(node) = self.graph.insert_dense(game, arity, z)
-        {
-            return Some(node);
-        }
+        // Dense or hashed, as the graph decides.
         let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
         Some(self.graph.insert(game, &values))
     }
@@ -382,15 +371,11 @@ impl Machine {
             if index % 1024 == 0 {
                 self.poll()?;
             }
-            let at = NodeId {
-                game: node.game,
-                index,
-            };
             // A position the dense table had no room for is hashed.
-            let at = match self.graph.find_ints(at.game, &[index as i64]) {
+            let at = match self.graph.find_ints(node.game, &[index as i64]) {
                 Some(node) => node,
                 None if self.graph.len() >= room => break,
-                None => match self.graph.insert_dense(at.game, 1, index) {
+                None => match self.graph.insert_dense(node.game, 1, index) {
                     Some(node) => node,
                     None => break,
                 },
