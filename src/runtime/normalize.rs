@@ -61,33 +61,7 @@ struct Normalizer<'a> {
 impl Normalizer<'_> {
     /// The move with its expressions normalised.
     fn move_rule(&self, rule: &MoveIr) -> MoveIr {
-        MoveIr {
-            name: rule.name.clone(),
-            binders: rule
-                .binders
-                .iter()
-                .map(|(p, d)| (p.clone(), self.expr(d, 0)))
-                .collect(),
-            shown: rule.shown.clone(),
-            guard: rule.guard.as_ref().map(|g| self.expr(g, 0)),
-            target: match &rule.target {
-                TargetIr::Terms(terms) => TargetIr::Terms(
-                    terms
-                        .iter()
-                        .map(|t| match t {
-                            TermIr::Node(g, args, span) => TermIr::Node(
-                                *g,
-                                args.iter().map(|a| self.expr(a, 0)).collect(),
-                                *span,
-                            ),
-                            TermIr::Heap(k) => TermIr::Heap(self.expr(k, 0)),
-                        })
-                        .collect(),
-                ),
-                TargetIr::Dynamic(e) => TargetIr::Dynamic(self.expr(e, 0)),
-            },
-            span: rule.span,
-        }
+        map_move(rule, 0, &mut |e| self.expr(e, 0))
     }
 
     /// Unrolls the tuple binders of `rule` from binder `from` on, pushing
@@ -129,26 +103,7 @@ impl Normalizer<'_> {
             };
             let mut copy = rule.clone();
             copy.binders.remove(i);
-            for (_, d) in copy.binders.iter_mut().skip(i) {
-                *d = self.expr(&put(d, &bind), 0);
-            }
-            copy.guard = copy.guard.map(|g| self.expr(&put(&g, &bind), 0));
-            copy.target = match copy.target {
-                TargetIr::Terms(terms) => TargetIr::Terms(
-                    terms
-                        .into_iter()
-                        .map(|t| match t {
-                            TermIr::Node(g, args, span) => TermIr::Node(
-                                g,
-                                args.iter().map(|a| self.expr(&put(a, &bind), 0)).collect(),
-                                span,
-                            ),
-                            TermIr::Heap(k) => TermIr::Heap(self.expr(&put(&k, &bind), 0)),
-                        })
-                        .collect(),
-                ),
-                TargetIr::Dynamic(e) => TargetIr::Dynamic(self.expr(&put(&e, &bind), 0)),
-            };
+            let copy = map_move(&copy, i, &mut |e| self.expr(&put(e, &bind), 0));
             self.unroll(copy, i, out);
         }
     }
@@ -226,6 +181,35 @@ fn fold(ir: Ir) -> Ir {
             span: ir.span,
         },
         None => ir,
+    }
+}
+
+/// A copy of `rule` with `f` applied to the domains of its binders from
+/// binder `from` on, to its guard and to every expression of its target.
+fn map_move(rule: &MoveIr, from: usize, f: &mut dyn FnMut(&Ir) -> Ir) -> MoveIr {
+    let binders = rule.binders.iter().enumerate();
+    MoveIr {
+        name: rule.name.clone(),
+        binders: binders
+            .map(|(i, (p, d))| (p.clone(), if i < from { d.clone() } else { f(d) }))
+            .collect(),
+        shown: rule.shown.clone(),
+        guard: rule.guard.as_ref().map(&mut *f),
+        target: match &rule.target {
+            TargetIr::Terms(terms) => TargetIr::Terms(
+                terms
+                    .iter()
+                    .map(|t| match t {
+                        TermIr::Node(g, args, span) => {
+                            TermIr::Node(*g, args.iter().map(&mut *f).collect(), *span)
+                        }
+                        TermIr::Heap(k) => TermIr::Heap(f(k)),
+                    })
+                    .collect(),
+            ),
+            TargetIr::Dynamic(e) => TargetIr::Dynamic(f(e)),
+        },
+        span: rule.span,
     }
 }
 
