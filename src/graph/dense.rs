@@ -87,6 +87,16 @@ const SLOT_ABSENT: u32 = u32::MAX - 2;
 /// The value is in [`Dense::spilled`].
 const SLOT_SPILLED: u32 = u32::MAX - 3;
 
+/// Which page (or row) and where in it slot `z` is, for positions of
+/// `arity` arguments.
+#[inline]
+fn locate(arity: usize, z: u32) -> (usize, usize) {
+    match arity {
+        2 => unpair(z),
+        _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
+    }
+}
+
 /// Szudzik's pairing undone: the `(a, b)` of index `z`.
 fn unpair(z: u32) -> (usize, usize) {
     let z = z as u64;
@@ -100,10 +110,7 @@ impl Dense {
     /// Which page (or row) and where in it slot `z` is.
     #[inline]
     fn locate(&self, z: u32) -> (usize, usize) {
-        match self.arity {
-            2 => unpair(z),
-            _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
-        }
+        locate(self.arity, z)
     }
 
     /// The value in slot `z`: a nim-value, [`UNKNOWN`], [`IN_PROGRESS`] or
@@ -151,10 +158,7 @@ impl Dense {
         if self.arity != 0 && self.arity != arity {
             return false;
         }
-        let (p, i) = match arity {
-            2 => unpair(z),
-            _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
-        };
+        let (p, i) = locate(arity, z);
         let len = self.pages.get(p).map_or(0, Vec::len);
         let after = self.slots + Dense::grown(i).saturating_sub(len);
         i < len || after <= FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + 1))
