@@ -6,6 +6,9 @@
 //! runs twice, with the kernels and without; what it prints and the
 //! errors it reports must be the same.
 
+mod common;
+
+use common::Engine;
 use grundy::SharedBuffer;
 use grundy::diag::Phase;
 use grundy::session::Session;
@@ -164,13 +167,13 @@ fn game_file() -> impl Strategy<Value = String> {
         })
 }
 
-/// Runs `text` with or without kernels: what it printed, what it
+/// Runs `text` on one of the engine's paths: what it printed, what it
 /// reported, and the phase of the error that stopped it.
-fn run(text: &str, kernels: bool) -> (String, String, Option<Phase>) {
+fn run(text: &str, engine: Engine) -> (String, String, Option<Phase>) {
     let out = SharedBuffer::default();
     let err = SharedBuffer::default();
     let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
-    session.machine.use_kernels = kernels;
+    engine.apply(&mut session.machine);
     session.machine.limits.max_states = 3_000;
     // A random range can be long; such a file is not worth waiting for.
     session.machine.limits.timeout = Some(std::time::Duration::from_secs(2));
@@ -185,8 +188,8 @@ proptest! {
 
     #[test]
     fn compiled_rules_agree_with_the_interpreter(file in game_file()) {
-        let interpreted = run(&file, false);
-        let compiled = run(&file, true);
+        let interpreted = run(&file, Engine::Interpreter);
+        for compiled in [run(&file, Engine::Kernels), run(&file, Engine::Native)] {
         if interpreted.2 == Some(Phase::Limit) {
             // The kernels make positions in another order, so the position
             // that is one too many may differ; the limit is still met (or,
@@ -199,13 +202,15 @@ proptest! {
         } else {
             prop_assert_eq!(&compiled, &interpreted, "{}", file);
         }
+        }
     }
 }
 
 /// Runs `text` both ways and checks that they agree; returns what it printed.
 fn agree(text: &str) -> String {
-    let interpreted = run(text, false);
-    assert_eq!(run(text, true), interpreted, "{text}");
+    let interpreted = run(text, Engine::Interpreter);
+    assert_eq!(run(text, Engine::Kernels), interpreted, "{text}");
+    assert_eq!(run(text, Engine::Native), interpreted, "{text}");
     assert_eq!(interpreted.2, None, "{}", interpreted.1);
     interpreted.0
 }
@@ -225,7 +230,7 @@ fn long_chains_are_swept_from_the_bottom_with_the_same_values() {
 #[test]
 fn a_cycle_below_a_long_chain_is_reported_as_the_interpreter_reports_it() {
     let text = "game g(n) {\n move a if n > 0 -> g(n - 1)\n move b if n == 50 -> g(100)\n}\nvalue(g(2000))\n";
-    let (interpreted, compiled) = (run(text, false), run(text, true));
+    let (interpreted, compiled) = (run(text, Engine::Interpreter), run(text, Engine::Native));
     assert_eq!(compiled, interpreted);
     assert!(
         compiled.1.contains("can be reached from itself"),
@@ -251,7 +256,7 @@ fn the_random_files_are_mostly_valid_games() {
     let (mut ok, mut failed) = (0, 0);
     for _ in 0..100 {
         let file = game_file().new_tree(&mut runner).unwrap().current();
-        let (_, err, phase) = run(&file, true);
+        let (_, err, phase) = run(&file, Engine::Native);
         assert_ne!(phase, Some(Phase::Syntax), "{file}\n{err}");
         assert_ne!(phase, Some(Phase::Check), "{file}\n{err}");
         match phase {
@@ -281,4 +286,15 @@ fn many_short_compiled_runs_still_meet_the_time_limit() {
     let err = String::from_utf8(err.0.borrow().clone()).unwrap();
     assert_eq!(outcome.error, Some(Phase::Limit), "{err}");
     assert!(err.contains("time limit"), "{err}");
+}
+
+#[test]
+fn floor_division_and_modulo_by_negatives_agree_on_every_path() {
+    // Python's rounding, with divisors of both signs and -1 (where the
+    // hardware's division differs or traps).
+    let text = "game g(n) {\n move q(k in [-7, -3, -1, 2, 5]) if n > 0 and (n / k) % 3 == 1 -> g(n - 1)\n\
+                move r(k in [-7, -3, -1, 2, 5]) if n > 1 and (n % k) % 3 == 2 -> g(n - 2)\n}\n\
+                table(g, 0..=60)\nvalue(g(200))\n";
+    let printed = agree(text);
+    assert!(printed.contains("g(n), n = 0..=60"), "{printed}");
 }

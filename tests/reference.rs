@@ -10,8 +10,10 @@
 //!
 //! The reference itself is checked against published sequences below.
 
+mod common;
 mod refmodel;
 
+use common::Engine;
 use grundy::SharedBuffer;
 use grundy::diag::Phase;
 use grundy::session::Session;
@@ -26,11 +28,11 @@ struct Run {
     error: Option<Phase>,
 }
 
-fn run_grundy(text: &str, kernels: bool) -> Run {
+fn run_grundy(text: &str, engine: Engine) -> Run {
     let out = SharedBuffer::default();
     let err = SharedBuffer::default();
     let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
-    session.machine.use_kernels = kernels;
+    engine.apply(&mut session.machine);
     // Far more than any generated file needs: meeting a limit is a failure.
     session.machine.limits.timeout = Some(std::time::Duration::from_secs(30));
     session.machine.start_clock();
@@ -96,9 +98,9 @@ fn outputs(stdout: &str) -> Vec<Vec<&str>> {
 fn check(spec: &Spec) -> Result<(), TestCaseError> {
     let text = spec.to_string();
     let (answers, error) = reference_answers(spec);
-    for kernels in [true, false] {
-        let run = run_grundy(&text, kernels);
-        let context = format!("kernels: {kernels}\n{text}\n{}", run.stderr);
+    for engine in Engine::ALL {
+        let run = run_grundy(&text, engine);
+        let context = format!("engine: {engine:?}\n{text}\n{}", run.stderr);
         let groups = outputs(&run.stdout);
         for (i, answer) in answers.iter().enumerate() {
             let got = groups.get(i).map(Vec::as_slice).unwrap_or_default();

@@ -72,6 +72,31 @@ pub struct Dense {
     pub(super) terminal: FxHashSet<u32>,
     /// The slots of all pages, used or not.
     slots: usize,
+    /// Each page's address and length, kept beside `pages` for compiled
+    /// rules, which read the slots directly (see [`View`]).
+    addrs: Vec<usize>,
+    lens: Vec<u32>,
+}
+
+/// Where a game's dense slots are, for machine code to read: page (or
+/// row) `p` starts at `pages[p]` and holds `lens[p]` slots, for `p` below
+/// `count`. Valid until the table next changes shape: while the graph is
+/// not written to.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    pub pages: usize,
+    pub lens: usize,
+    pub count: u64,
+}
+
+impl View {
+    /// A table without slots: every read finds none.
+    pub const EMPTY: View = View {
+        pages: 0,
+        lens: 0,
+        count: 0,
+    };
 }
 
 /// Slots a table may hold whatever its number of positions (16 MiB).
@@ -168,12 +193,16 @@ impl Dense {
         let (p, i) = self.locate(z);
         if self.pages.len() <= p {
             self.pages.resize_with(p + 1, Vec::new);
+            self.addrs.resize(p + 1, 0);
+            self.lens.resize(p + 1, 0);
         }
         let page = &mut self.pages[p];
         if page.len() <= i {
             let len = Dense::grown(i);
             self.slots += len - page.len();
             page.resize(len, SLOT_ABSENT);
+            self.addrs[p] = page.as_ptr() as usize;
+            self.lens[p] = len as u32;
         }
         let slot = match value {
             UNKNOWN => SLOT_UNKNOWN,
@@ -203,6 +232,15 @@ impl Dense {
 
     pub fn arity(&self) -> usize {
         self.arity
+    }
+
+    /// Where the slots are, for compiled rules to read.
+    pub fn view(&self) -> View {
+        View {
+            pages: self.addrs.as_ptr() as usize,
+            lens: self.lens.as_ptr() as usize,
+            count: self.addrs.len() as u64,
+        }
     }
 
     /// The number of slots of a full page.

@@ -23,7 +23,7 @@ mod dense;
 mod hashed;
 
 use dense::dense_args;
-pub use dense::{DENSE_END, Dense, dense_index, dense1, dense2};
+pub use dense::{DENSE_END, Dense, View, dense_index, dense1, dense2};
 use hashed::Hashed;
 
 /// The positions of one game: dense ones by index, the others (any other

@@ -48,6 +48,13 @@ impl Mex {
         self.large.push(v);
     }
 
+    /// The marks, their number and the stamp of the position started,
+    /// for compiled rules to mark values below that number themselves
+    /// (writing the stamp) and find their mex.
+    pub fn raw(&mut self) -> (*mut u32, usize, u32) {
+        (self.marks.as_mut_ptr(), self.marks.len(), self.stamp)
+    }
+
     /// How many options were marked since [`Mex::start`].
     pub fn count(&self) -> usize {
         self.count

@@ -93,8 +93,11 @@ pub struct Machine {
     /// Each game's compiled rules, with the rules they were compiled
     /// from (see [`kernel`]); `None` inside when they cannot be.
     pub(crate) kernels: Vec<Option<Compiled>>,
-    /// Whether to run kernels at all (`--debug no-kernels` turns them off).
+    /// Whether to run kernels at all (tests compare runs without them).
     pub use_kernels: bool,
+    /// Whether kernels run their machine code, when they have some
+    /// (tests compare runs without it).
+    pub use_native: bool,
     /// Buffers the kernels reuse from one position to the next.
     pub(crate) scratch: Scratch,
 }
@@ -107,6 +110,8 @@ pub(crate) type Compiled = (Rc<GameIr>, Option<Rc<kernel::Kernel>>);
 pub(crate) struct Scratch {
     pub args: Vec<i64>,
     pub marks: kernel::Marks,
+    /// The dense tables of a kernel's targets, for its machine code.
+    pub views: Vec<crate::graph::View>,
 }
 
 pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Diagnostic> {
@@ -170,6 +175,7 @@ impl Machine {
             out,
             kernels: Vec::new(),
             use_kernels: true,
+            use_native: true,
             scratch: Scratch::default(),
         }
     }

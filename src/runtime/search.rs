@@ -156,9 +156,20 @@ impl Machine {
         let Some(kernel) = self.kernel(node.game) else {
             return Ok(Ran::Interpret);
         };
-        let Scratch { args, marks } = &mut self.scratch;
+        let Scratch { args, marks, views } = &mut self.scratch;
         if !self.graph.int_args(node, args) {
             return Ok(Ran::Interpret);
+        }
+        let native = match self.use_native {
+            true => kernel.native_mex(&self.defs, &self.graph, args, marks, views),
+            false => None,
+        };
+        if let Some((value, options)) = native {
+            self.graph.set_value(node, value);
+            if options == 0 {
+                self.graph.set_terminal(node);
+            }
+            return Ok(Ran::Value(value));
         }
         // Ctrl-C or the time limit: the interpreter's own poll, below,
         // then says which.

@@ -53,6 +53,28 @@ pub fn files(dir: &str, ext: &str) -> Vec<String> {
     out
 }
 
+/// Output bytes as text.
+#[allow(dead_code)] // not every test file reads output bytes
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Which of the evaluator's paths a session takes: the interpreter only,
+/// the kernels as well, or the kernels' machine code too.
+#[allow(dead_code)] // not every test file compares the paths
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Engine {
+    Interpreter,
+    Kernels,
+    Native,
+}
+
+#[allow(dead_code)]
+impl Engine {
+    pub const ALL: [Engine; 3] = [Engine::Interpreter, Engine::Kernels, Engine::Native];
+
+    pub fn apply(self, machine: &mut grundy::runtime::Machine) {
+        machine.use_kernels = self != Engine::Interpreter;
+        machine.use_native = self == Engine::Native;
+    }
 }

@@ -23,6 +23,9 @@
 
 mod expr;
 mod narrow;
+// Calling generated machine code is unsafe by nature: this module alone.
+#[allow(unsafe_code)]
+mod native;
 mod plan;
 mod run;
 
@@ -115,6 +118,8 @@ pub struct Kernel {
     /// a game redefined with another arity since is the interpreter's to
     /// report.
     targets: Vec<(GameId, usize)>,
+    /// The same rules in machine code, when they compile to it.
+    native: Option<native::Native>,
 }
 
 /// Compiles `game`'s rules (normalised: see [`crate::runtime::normalize`]), or
@@ -132,12 +137,15 @@ pub fn compile(game: &GameIr) -> Option<Kernel> {
         .collect();
     targets.sort_unstable();
     targets.dedup();
-    Some(Kernel {
+    let mut kernel = Kernel {
         arity: game.arity,
         slots: game.slots,
         moves,
         targets,
-    })
+        native: None,
+    };
+    kernel.native = native::compile(&kernel);
+    Some(kernel)
 }
 
 fn compile_move(rule: &crate::ir::MoveIr) -> Option<Move> {
@@ -344,6 +352,26 @@ const POLL_EVERY: usize = 1 << 16;
 pub type Found = (u64, usize);
 
 impl Kernel {
+    /// [`Kernel::mex`] by the machine code, for a position whose options
+    /// all have values in the dense tables; `None` when there is no
+    /// machine code, or it left the position to [`Kernel::mex`].
+    pub fn native_mex(
+        &self,
+        defs: &Defs,
+        graph: &Graph,
+        args: &[i64],
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> Option<Found> {
+        let native = self.native.as_ref()?;
+        native.mex(self, (defs, graph), args, marks, views)
+    }
+
+    /// Whether the rules run as machine code.
+    pub fn is_native(&self) -> bool {
+        self.native.is_some()
+    }
+
     /// The value of the position with integer arguments `args`, if every
     /// option's value is known; else which option to evaluate first.
     /// `poll` is called every so often and may stop the run.

@@ -1,0 +1,612 @@
+//! The Cranelift IR of one kernel: the binders' loops, nested in the
+//! order written; each guard conjunct tested in turn, short-circuiting
+//! as the interpreter does; the terms' values read from the dense tables
+//! and xored; each option's value marked with the stamp; then the mex.
+//! Every check that fails jumps to one cold block that returns
+//! [`super::BAIL`].
+
+use super::super::expr::{Cond, Lin, Num, SLOT_LIMIT};
+use super::super::run::Values;
+use super::super::{Domain, Kernel, Move, Term};
+use crate::graph::{DENSE_END, Dense, View};
+use crate::syntax::ast::BinOp;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    Block, FuncRef, Function, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value,
+    types::{I8, I32, I64},
+};
+use cranelift_codegen::isa::TargetFrontendConfig;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use std::mem::offset_of;
+
+/// Loop iterations one call may make before it leaves the position to
+/// the kernel's run, which looks at the clock as it goes.
+const BUDGET: i64 = 1 << 24;
+
+/// `x ** y` as the interpreter computes it, or `i64::MIN` when that is an
+/// error or overflows (or is `i64::MIN`: the kernel's run then decides).
+pub extern "C" fn pow(x: i64, y: i64) -> i64 {
+    use crate::runtime::ops::arith;
+    arith(BinOp::Pow, x, y, crate::span::Span::default()).unwrap_or(i64::MIN)
+}
+
+/// Builds the function of `kernel` into `func`; `None` when some part of
+/// it has no machine code here.
+pub fn function(
+    kernel: &Kernel,
+    func: &mut Function,
+    fctx: &mut FunctionBuilderContext,
+    pow: FuncRef,
+    config: TargetFrontendConfig,
+) -> Option<()> {
+    let mut b = FunctionBuilder::new(func, fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let bail = b.create_block();
+    b.set_cold_block(bail);
+    let mut e = Emit {
+        slots: (0..kernel.slots.max(kernel.arity))
+            .map(|_| b.declare_var(I64))
+            .collect(),
+        count: b.declare_var(I64),
+        work: b.declare_var(I64),
+        b,
+        bail,
+        marks: params[1],
+        len: params[2],
+        stamp: params[3],
+        views: params[4],
+        targets: &kernel.targets,
+        pow,
+    };
+    e.start(params[0], kernel.arity);
+    for rule in &kernel.moves {
+        let done = e.b.create_block();
+        e.binders(rule, 0, done)?;
+        e.b.switch_to_block(done);
+    }
+    e.finish();
+    e.b.seal_all_blocks();
+    e.b.finalize(config);
+    Some(())
+}
+
+struct Emit<'a, 'f> {
+    b: FunctionBuilder<'f>,
+    /// The frame's integer slots.
+    slots: Vec<Variable>,
+    /// Options marked so far, and loop iterations made.
+    count: Variable,
+    work: Variable,
+    bail: Block,
+    marks: Value,
+    len: Value,
+    stamp: Value,
+    views: Value,
+    targets: &'a [(crate::value::GameId, usize)],
+    pow: FuncRef,
+}
+
+fn trusted() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+impl Emit<'_, '_> {
+    fn int(&mut self, n: i64) -> Value {
+        self.b.ins().iconst(I64, n)
+    }
+
+    /// Goes on only where `failed` is false.
+    fn bail_if(&mut self, failed: Value) {
+        let go_on = self.b.create_block();
+        self.b.ins().brif(failed, self.bail, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
+    }
+
+    /// Goes on only where `v` is in `lo..hi`.
+    fn bail_outside(&mut self, v: Value, lo: i64, hi: i64) {
+        let shifted = self.b.ins().iadd_imm_s(v, lo.wrapping_neg());
+        let out = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, shifted, hi - lo);
+        self.bail_if(out);
+    }
+
+    /// Reads the arguments into their slots, each within the kernel's
+    /// [`SLOT_LIMIT`], and zeroes the counts.
+    fn start(&mut self, args: Value, arity: usize) {
+        for (i, slot) in self.slots.clone().into_iter().enumerate() {
+            let v = match i < arity {
+                true => {
+                    let v = self.b.ins().load(I64, trusted(), args, 8 * i as i32);
+                    self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+                    v
+                }
+                false => self.int(0),
+            };
+            self.b.def_var(slot, v);
+        }
+        let zero = self.int(0);
+        self.b.def_var(self.count, zero);
+        self.b.def_var(self.work, zero);
+    }
+
+    /// The mex of the marks, with the count of options above it.
+    fn finish(&mut self) {
+        let i = self.b.declare_var(I64);
+        let zero = self.int(0);
+        self.b.def_var(i, zero);
+        let (head, next, found) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let v = self.b.use_var(i);
+        let past = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.len);
+        self.bail_if(past);
+        let at = self.b.ins().imul_imm_s(v, 4);
+        let at = self.b.ins().iadd(self.marks, at);
+        let mark = self.b.ins().load(I32, trusted(), at, 0);
+        let mark = self.b.ins().uextend(I64, mark);
+        let marked = self.b.ins().icmp(IntCC::Equal, mark, self.stamp);
+        self.b.ins().brif(marked, next, &[], found, &[]);
+        self.b.switch_to_block(next);
+        let v1 = self.b.ins().iadd_imm_s(v, 1);
+        self.b.def_var(i, v1);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(found);
+        let count = self.b.use_var(self.count);
+        let high = self.b.ins().ishl_imm_s(count, 32);
+        let result = self.b.ins().bor(v, high);
+        self.b.ins().return_(&[result]);
+        self.b.switch_to_block(self.bail);
+        let bail = self.int(-1);
+        self.b.ins().return_(&[bail]);
+    }
+
+    /// Counts a loop iteration, leaving the position to the kernel's run
+    /// past the budget.
+    fn tick(&mut self) {
+        let w = self.b.use_var(self.work);
+        let w = self.b.ins().iadd_imm_s(w, 1);
+        self.b.def_var(self.work, w);
+        let over = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, w, BUDGET);
+        self.bail_if(over);
+    }
+
+    /// `body` for each `k` in `from..to`, told the block that goes on to
+    /// the next `k`; then goes on after the loop.
+    fn each(
+        &mut self,
+        from: Value,
+        to: Value,
+        mut body: impl FnMut(&mut Self, Value, Block) -> Option<()>,
+    ) -> Option<()> {
+        let k = self.b.declare_var(I64);
+        self.b.def_var(k, from);
+        let (head, step, exit) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let v = self.b.use_var(k);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, v, to);
+        let inside = self.b.create_block();
+        self.b.ins().brif(more, inside, &[], exit, &[]);
+        self.b.switch_to_block(inside);
+        self.tick();
+        body(self, v, step)?;
+        self.b.switch_to_block(step);
+        let v = self.b.use_var(k);
+        let v = self.b.ins().iadd_imm_s(v, 1);
+        self.b.def_var(k, v);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(exit);
+        Some(())
+    }
+
+    /// The loops of binders `i..` of `rule`, then its options; jumps to
+    /// `done` after.
+    fn binders(&mut self, rule: &Move, i: usize, done: Block) -> Option<()> {
+        let Some((slot, domain)) = rule.binders.get(i) else {
+            return self.option(rule, done);
+        };
+        let slot = self.slots[*slot as usize];
+        let inner = |e: &mut Self, k: Value, next: Block| {
+            e.b.def_var(slot, k);
+            e.binders(rule, i + 1, next)
+        };
+        match domain {
+            Domain::Range(lo, hi, inclusive) => {
+                let lo = self.num(lo)?;
+                let mut hi = self.num(hi)?;
+                if *inclusive {
+                    let one = self.int(1);
+                    hi = self.checked(BinOp::Add, hi, one);
+                }
+                // The kernel's run bails on a range reaching past the slots'
+                // limit: so does this.
+                let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
+                let low = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::SignedLessThanOrEqual, lo, -SLOT_LIMIT);
+                let high = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::SignedGreaterThan, hi, SLOT_LIMIT);
+                let out = self.b.ins().bor(low, high);
+                let zero = self.b.ins().iconst(I8, 0);
+                let bad = self.b.ins().select(empty, zero, out);
+                self.bail_if(bad);
+                self.each(lo, hi, inner)?;
+            }
+            Domain::Fixed(Values::Range(lo, hi)) => {
+                let (lo, hi) = (self.int(*lo), self.int(*hi));
+                self.each(lo, hi, inner)?;
+            }
+            Domain::Fixed(values @ Values::List { .. }) => {
+                let items = values.items();
+                let at = self.int(items.as_ptr() as i64);
+                self.items(at, items.len(), inner)?;
+            }
+            Domain::Items(items) => {
+                let data =
+                    StackSlotData::new(StackSlotKind::ExplicitSlot, 8 * items.len() as u32, 3);
+                let stack = self.b.create_sized_stack_slot(data);
+                for (j, item) in items.iter().enumerate() {
+                    let v = self.num(item)?;
+                    self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+                    self.b.ins().stack_store(I64, v, stack, 8 * j as i32);
+                }
+                let at = self.b.ins().stack_addr(I64, stack, 0);
+                self.items(at, items.len(), inner)?;
+            }
+            Domain::Global(_) => return None,
+        }
+        self.b.ins().jump(done, &[]);
+        Some(())
+    }
+
+    /// `body` for each of the `n` integers at `at`, in order.
+    fn items(
+        &mut self,
+        at: Value,
+        n: usize,
+        mut body: impl FnMut(&mut Self, Value, Block) -> Option<()>,
+    ) -> Option<()> {
+        let (from, to) = (self.int(0), self.int(n as i64));
+        self.each(from, to, |e, j, next| {
+            let offset = e.b.ins().imul_imm_s(j, 8);
+            let address = e.b.ins().iadd(at, offset);
+            let k = e.b.ins().load(I64, trusted(), address, 0);
+            body(e, k, next)
+        })
+    }
+
+    /// One combination of binder values: the guard, then the option's
+    /// value marked; jumps to `next` either way.
+    fn option(&mut self, rule: &Move, next: Block) -> Option<()> {
+        for c in &rule.guard {
+            let holds = self.cond(c)?;
+            let go_on = self.b.create_block();
+            self.b.ins().brif(holds, go_on, &[], next, &[]);
+            self.b.switch_to_block(go_on);
+        }
+        let mut value = self.int(0);
+        for term in &rule.terms {
+            let v = self.term(term)?;
+            value = self.b.ins().bxor(value, v);
+        }
+        let past = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, value, self.len);
+        self.bail_if(past);
+        let at = self.b.ins().imul_imm_s(value, 4);
+        let at = self.b.ins().iadd(self.marks, at);
+        self.b.ins().istore32(trusted(), self.stamp, at, 0);
+        let count = self.b.use_var(self.count);
+        let count = self.b.ins().iadd_imm_s(count, 1);
+        self.b.def_var(self.count, count);
+        self.b.ins().jump(next, &[]);
+        Some(())
+    }
+
+    /// A term's nim-value: a heap's size, or a position's value read from
+    /// its game's dense table.
+    fn term(&mut self, term: &Term) -> Option<Value> {
+        let (game, args) = match term {
+            Term::Heap(k) => {
+                let v = self.num(k)?;
+                let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
+                self.bail_if(negative);
+                return Some(v);
+            }
+            Term::Node(game, args) => (*game, args),
+        };
+        let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
+        let (page, place) = match args.as_slice() {
+            [n] => {
+                let n = self.num(n)?;
+                self.bail_outside(n, 0, DENSE_END.into());
+                let page = self
+                    .b
+                    .ins()
+                    .ushr_imm_s(n, Dense::PAGE.trailing_zeros() as i64);
+                let place = self.b.ins().band_imm_s(n, Dense::PAGE as i64 - 1);
+                (page, place)
+            }
+            [a, b] => {
+                let (a, b) = (self.num(a)?, self.num(b)?);
+                self.bail_outside(a, 0, 46_340);
+                self.bail_outside(b, 0, 46_340);
+                (a, b)
+            }
+            _ => return None,
+        };
+        let view = (index * size_of::<View>()) as i32;
+        let count = self.b.ins().load(
+            I64,
+            trusted(),
+            self.views,
+            view + offset_of!(View, count) as i32,
+        );
+        let out = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, page, count);
+        self.bail_if(out);
+        let lens = self.b.ins().load(
+            I64,
+            trusted(),
+            self.views,
+            view + offset_of!(View, lens) as i32,
+        );
+        let at = self.b.ins().imul_imm_s(page, 4);
+        let at = self.b.ins().iadd(lens, at);
+        let len = self.b.ins().load(I32, trusted(), at, 0);
+        let len = self.b.ins().uextend(I64, len);
+        let out = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
+        self.bail_if(out);
+        let pages = self.b.ins().load(
+            I64,
+            trusted(),
+            self.views,
+            view + offset_of!(View, pages) as i32,
+        );
+        let at = self.b.ins().imul_imm_s(page, 8);
+        let at = self.b.ins().iadd(pages, at);
+        let slots = self.b.ins().load(I64, trusted(), at, 0);
+        let at = self.b.ins().imul_imm_s(place, 4);
+        let at = self.b.ins().iadd(slots, at);
+        let slot = self.b.ins().load(I32, trusted(), at, 0);
+        let slot = self.b.ins().uextend(I64, slot);
+        let unusual = self.b.ins().icmp_imm_s(
+            IntCC::UnsignedGreaterThanOrEqual,
+            slot,
+            i64::from(Dense::PLAIN),
+        );
+        self.bail_if(unusual);
+        Some(slot)
+    }
+
+    /// `a op b`, checked as the interpreter checks it.
+    fn checked(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let ins = self.b.ins();
+        let (v, overflow) = match op {
+            BinOp::Add => ins.sadd_overflow(a, b),
+            BinOp::Sub => ins.ssub_overflow(a, b),
+            _ => ins.smul_overflow(a, b),
+        };
+        self.bail_if(overflow);
+        v
+    }
+
+    fn lin(&mut self, lin: &Lin) -> Value {
+        // Exact without checks: see `Lin`.
+        let mut v = self.int(lin.c);
+        for (slot, k) in &lin.terms {
+            let s = self.b.use_var(self.slots[*slot as usize]);
+            let s = self.b.ins().imul_imm_s(s, *k);
+            v = self.b.ins().iadd(v, s);
+        }
+        v
+    }
+
+    /// An integer expression's value.
+    fn num(&mut self, n: &Num) -> Option<Value> {
+        Some(match n {
+            Num::Const(c) => self.int(*c),
+            Num::Slot(s) => self.b.use_var(self.slots[*s as usize]),
+            Num::Lin(l) => self.lin(l),
+            Num::Global(_) => return None,
+            Num::Neg(a) => {
+                let zero = self.int(0);
+                let a = self.num(a)?;
+                self.checked(BinOp::Sub, zero, a)
+            }
+            Num::BitNot(a) => {
+                let a = self.num(a)?;
+                self.b.ins().bnot(a)
+            }
+            Num::Abs(a) => {
+                let a = self.num(a)?;
+                let min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
+                self.bail_if(min);
+                self.b.ins().iabs(a)
+            }
+            Num::Bin(op, a, b) => {
+                let (a, b) = (self.num(a)?, self.num(b)?);
+                self.binary(*op, a, b)?
+            }
+            Num::If(c, a, b) => {
+                let c = self.cond(c)?;
+                self.choose(I64, c, |e| e.num(a), |e| e.num(b))?
+            }
+            Num::Extremum(min, items) => {
+                let mut best = self.num(&items[0])?;
+                for item in &items[1..] {
+                    let v = self.num(item)?;
+                    best = match min {
+                        true => self.b.ins().smin(best, v),
+                        false => self.b.ins().smax(best, v),
+                    };
+                }
+                best
+            }
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Option<Value> {
+        use BinOp::*;
+        Some(match op {
+            Add | Sub | Mul => self.checked(op, a, b),
+            BitAnd => self.b.ins().band(a, b),
+            BitOr => self.b.ins().bor(a, b),
+            BitXor => self.b.ins().bxor(a, b),
+            Div | Rem => self.floor(op, a, b),
+            Shl | Shr => {
+                self.bail_outside(b, 0, 64);
+                match op {
+                    Shr => self.b.ins().sshr(a, b),
+                    _ => {
+                        let v = self.b.ins().ishl(a, b);
+                        let back = self.b.ins().sshr(v, b);
+                        let lost = self.b.ins().icmp(IntCC::NotEqual, back, a);
+                        self.bail_if(lost);
+                        v
+                    }
+                }
+            }
+            Pow => {
+                let call = self.b.ins().call(self.pow, &[a, b]);
+                let v = self.b.inst_results(call)[0];
+                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, v, i64::MIN);
+                self.bail_if(failed);
+                v
+            }
+            _ => return None,
+        })
+    }
+
+    /// Python's floor division or modulo, as the interpreter has them.
+    fn floor(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+        self.bail_if(zero);
+        let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
+        if op == BinOp::Div {
+            let min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
+            let overflow = self.b.ins().band(min, minus_one);
+            self.bail_if(overflow);
+        }
+        // `x % -1` is 0, and the hardware would trap on `MIN % -1`: the
+        // remainder divides by 1 instead (`MIN / -1` bailed above).
+        let d = match op {
+            BinOp::Div => b,
+            _ => {
+                let one = self.int(1);
+                self.b.ins().select(minus_one, one, b)
+            }
+        };
+        let q = self.b.ins().sdiv(a, d);
+        let r = self.b.ins().srem(a, d);
+        // Rounded towards zero: one step down when the signs differ.
+        let inexact = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+        let signs = self.b.ins().bxor(r, b);
+        let differ = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, signs, 0);
+        let fix = self.b.ins().band(inexact, differ);
+        match op {
+            BinOp::Div => {
+                let fix = self.b.ins().uextend(I64, fix);
+                self.b.ins().isub(q, fix)
+            }
+            _ => {
+                let zero = self.int(0);
+                let add = self.b.ins().select(fix, b, zero);
+                let r = self.b.ins().iadd(r, add);
+                self.b.ins().select(minus_one, zero, r)
+            }
+        }
+    }
+
+    /// `then` where `c` holds, else `otherwise`, each evaluated only
+    /// where it is taken.
+    fn choose(
+        &mut self,
+        ty: cranelift_codegen::ir::Type,
+        c: Value,
+        then: impl FnOnce(&mut Self) -> Option<Value>,
+        otherwise: impl FnOnce(&mut Self) -> Option<Value>,
+    ) -> Option<Value> {
+        let result = self.b.declare_var(ty);
+        let (yes, no, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(c, yes, &[], no, &[]);
+        self.b.switch_to_block(yes);
+        let v = then(self)?;
+        self.b.def_var(result, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(no);
+        let v = otherwise(self)?;
+        self.b.def_var(result, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Some(self.b.use_var(result))
+    }
+
+    /// A condition's truth, as an 8-bit 0 or 1.
+    fn cond(&mut self, c: &Cond) -> Option<Value> {
+        Some(match c {
+            Cond::Const(b) => self.b.ins().iconst(I8, i64::from(*b)),
+            Cond::Cmp(op, a, b) => {
+                let (a, b) = (self.num(a)?, self.num(b)?);
+                self.b.ins().icmp(compare(*op)?, a, b)
+            }
+            Cond::And(a, b) => {
+                let a = self.cond(a)?;
+                self.choose(I8, a, |e| e.cond(b), |e| Some(e.b.ins().iconst(I8, 0)))?
+            }
+            Cond::Or(a, b) => {
+                let a = self.cond(a)?;
+                self.choose(I8, a, |e| Some(e.b.ins().iconst(I8, 1)), |e| e.cond(b))?
+            }
+            Cond::Not(a) => {
+                let a = self.cond(a)?;
+                self.b.ins().bxor_imm_s(a, 1)
+            }
+            Cond::If(c, a, b) => {
+                let c = self.cond(c)?;
+                self.choose(I8, c, |e| e.cond(a), |e| e.cond(b))?
+            }
+        })
+    }
+}
+
+fn compare(op: BinOp) -> Option<IntCC> {
+    Some(match op {
+        BinOp::Eq => IntCC::Equal,
+        BinOp::Ne => IntCC::NotEqual,
+        BinOp::Lt => IntCC::SignedLessThan,
+        BinOp::Le => IntCC::SignedLessThanOrEqual,
+        BinOp::Gt => IntCC::SignedGreaterThan,
+        BinOp::Ge => IntCC::SignedGreaterThanOrEqual,
+        _ => return None,
+    })
+}
