@@ -323,6 +323,7 @@ impl<'e> Checker<'e> {
                 self.expr(a);
                 self.expr(b);
             }
+            ExprKind::Let(pattern, value, body) => self.local_let(pattern, value, body),
             ExprKind::Call(callee, args) => self.call(callee, args, e.span),
             ExprKind::Slice(x, lo, hi) => {
                 self.expr(x);
@@ -353,6 +354,19 @@ impl<'e> Checker<'e> {
             }
         }
         self.expr(elem);
+        self.locals.truncate(mark);
+    }
+
+    /// `let PATTERN = VALUE in BODY`: the value sees the names around it,
+    /// the body sees the pattern's names too (hiding any of the same name,
+    /// as comprehension variables do).
+    fn local_let(&mut self, pattern: &Pattern, value: &Expr, body: &Expr) {
+        self.expr(value);
+        let mut bound = Vec::new();
+        self.bind(pattern, &mut bound);
+        let mark = self.locals.len();
+        self.locals.extend(bound);
+        self.expr(body);
         self.locals.truncate(mark);
     }
 
@@ -518,7 +532,7 @@ fn not_a_position(target: &Expr) -> Option<(Span, &'static str)> {
         ExprKind::Binary(op, _, _) if op.is_comparison() => "a comparison",
         ExprKind::Binary(BinOp::And | BinOp::Or, _, _) | ExprKind::Chain(..) => "a boolean",
         ExprKind::Binary(BinOp::Range | BinOp::RangeIncl, _, _) => "a range",
-        ExprKind::Paren(inner) => return not_a_position(inner),
+        ExprKind::Paren(inner) | ExprKind::Let(_, _, inner) => return not_a_position(inner),
         _ => return None,
     };
     Some((target.span, what))

@@ -50,6 +50,16 @@ impl Checker<'_> {
         if let Some(known) = self.earlier.known(name) {
             return known.into();
         }
+        let help = if stmt == self.stmt {
+            // `let x = 1 in x + 1` typed as a statement: a top-level `let`
+            // whose value is the membership test `1 in x + 1`.
+            format!(
+                "a top-level `let` cannot use what it defines; for a name local to an \
+                 expression, write it in brackets: `(let {name} = ... in ...)`"
+            )
+        } else {
+            format!("move the `let` of `{name}` above its first use")
+        };
         self.report(
             Diagnostic::new(
                 Phase::Check,
@@ -57,7 +67,7 @@ impl Checker<'_> {
             )
             .at(span, "used here")
             .also(def, "defined here, later")
-            .help(format!("move the `let` of `{name}` above its first use")),
+            .help(help),
         );
         Meaning::Let
     }

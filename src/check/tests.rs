@@ -279,6 +279,42 @@ fn a_name_bound_twice_in_a_pattern_is_reported() {
     );
 }
 
+#[test]
+fn a_local_let_binds_its_names_in_its_body_only() {
+    assert_clean("fn f(n) = let m = n / 2 in let (a, b) = (m, n) in a * b + m");
+    // The value sees the names around it, not the one it defines.
+    assert_clean("fn f(n) = let n = n + 1 in n * n");
+    let src = "fn f(n) = (let m = n / 2 in m) + m";
+    let diag = single(src);
+    assert_eq!(diag.message, "unknown name `m`");
+    assert_eq!(diag.span.unwrap().start as usize, src.len() - 1);
+    assert_eq!(messages("fn f() = let k = k in k"), ["unknown name `k`"]);
+    assert_eq!(
+        messages("fn f(p) = let (a, a) = p in a"),
+        ["`a` is bound twice"]
+    );
+    // In a move rule, a local `let` is an expression like any other.
+    assert_clean(
+        "game g(n) { move m(k in let h = n / 2 in 1..=h) if let d = n - k in d > 0 -> g(n - k) }",
+    );
+    assert_eq!(
+        messages("game g(n) { move m -> let h = n / 2 in 3 }"),
+        ["a move target must be a position"]
+    );
+}
+
+#[test]
+fn a_top_level_let_using_its_own_name_suggests_a_local_let() {
+    let diag = &diagnostics("let x = 2 in x * x")[0];
+    assert_eq!(diag.message, "`x` is used before it is defined");
+    assert!(
+        diag.help
+            .as_deref()
+            .unwrap()
+            .contains("(let x = ... in ...)")
+    );
+}
+
 // Rule 6: binders shadowing parameters.
 
 #[test]

@@ -44,6 +44,11 @@ fn shape(e: &Expr) -> String {
             format!("{}({})", shape(f), args.join(", "))
         }
         ExprKind::Tuple(items) => format!("tuple{}", items.len()),
+        ExprKind::Let(pattern, value, body) => {
+            let names: Vec<&str> = pattern.names().iter().map(|n| &*n.node).collect();
+            let names = names.join(",");
+            format!("(let {names} = {} in {})", shape(value), shape(body))
+        }
         ExprKind::Slice(x, lo, hi) => {
             format!("{}[{}:{}]", shape(x), lo.is_some(), hi.is_some())
         }
@@ -87,6 +92,27 @@ fn newlines_end_statements_except_inside_brackets() {
     assert_eq!(parse_ok("[1,\n 2, # a comment\n 3]").stmts.len(), 1);
     assert_eq!(parse_ok("1 + \\\n 2").stmts.len(), 1);
     assert_eq!(parse_ok("1; 2; 3\n\n# only a comment\n").stmts.len(), 3);
+}
+
+#[test]
+fn a_local_let_runs_to_the_end_of_the_expression_and_its_value_stops_at_in() {
+    let cases = [
+        (
+            "(let a = 1 in let b = a + 1 in a * b)",
+            "(let a = 1 in (let b = (a + 1) in (a * b)))",
+        ),
+        ("(let x = k in S)", "(let x = k in S)"),
+        ("(let x = (k in S) in x)", "(let x = (k in S) in x)"),
+        ("(let x = k not in S in x)", "(let x = (k not in S) in x)"),
+        ("1 + let x = 2 in x * 3", "(1 + (let x = 2 in (x * 3)))"),
+        ("(let (q, r) = p in q + r)", "(let q,r = p in (q + r))"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(shape(&expr(src)), want, "{src}");
+    }
+    // At the start of a statement, `let` is the top-level definition.
+    let program = parse_ok("let x = 2 in S");
+    assert!(matches!(program.stmts[0].kind, StmtKind::Let(..)));
 }
 
 #[test]
@@ -185,6 +211,11 @@ fn absurd_nesting_is_an_error_not_a_stack_overflow() {
     assert_eq!(
         too_deep_at(&ifs).1,
         "if true then 1 else ".len() * MAX_NESTING
+    );
+    let lets = format!("expect {}0", "let a = 1 in ".repeat(n));
+    assert_eq!(
+        too_deep_at(&lets).1,
+        "expect ".len() + "let a = 1 in ".len() * MAX_NESTING
     );
     for chain in [
         "1 + ".repeat(n),
