@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod build;
+mod habits;
 mod hints;
 
 use crate::diag::{Diagnostic, Phase};
@@ -311,14 +312,23 @@ fn syntax_error(
         [one] => format!("expected {one}"),
         [init @ .., last] => format!("expected {} or {last}", init.join(", ")),
     };
-    let mut diag =
-        Diagnostic::new(Phase::Syntax, format!("syntax error: unexpected {found}")).at(span, label);
     let advice = hints::advise(&hints::Context {
         src,
         at: start,
         found: token_at(&src[start..]),
         expected: positives,
     });
+    // A habit from another language is named in the message itself, and
+    // marked where it is written.
+    let message = advice
+        .message
+        .clone()
+        .unwrap_or_else(|| format!("syntax error: unexpected {found}"));
+    let span = advice
+        .span
+        .map_or(span, |(start, end)| Span::new(file, start, end));
+    let label = advice.label.clone().unwrap_or(label);
+    let mut diag = Diagnostic::new(Phase::Syntax, message).at(span, label);
     for (start, end, text) in advice.marks {
         diag = diag.also(Span::new(file, start, end), text);
     }

@@ -299,6 +299,22 @@ fn common_mistakes_get_a_specific_hint() {
             "missing `}`",
         ),
         ("let xs = [1,\n2", "missing `]`"),
+        ("fn f(n) = 1 if n > 0 else 2", "`if n > 0 then 1 else 2`"),
+        (
+            "let xs = [2 * x if x > 1 else 0 for x in 0..5]",
+            "`if x > 1 then 2 * x else 0`",
+        ),
+        ("fn f(n) = n > 0 ? 1 : 2", "`if n > 0 then 1 else 2`"),
+        ("print(f\"{n}!\")", "`str(n) + \"!\"`"),
+        ("print(f\"abc\")", "drop the `f`"),
+        ("game g(n):\n  move t -> g(0)", "`game g(n) { move ... }`"),
+        ("fn f(n):\n  n", "`fn f(n) = expression`"),
+        ("let x = 1 +\n2", "end this line with `\\`"),
+        ("fn f(n) = { let m = n; m }", "`let m = n in m`"),
+        (
+            "fn f(c) = let m = if c then 1 else 2 in m",
+            "goes in brackets",
+        ),
     ];
     for (src, hint) in cases {
         let help = help_for(src);
@@ -330,9 +346,9 @@ fn parsing_goes_on_at_the_next_definition_after_a_syntax_error() {
         .iter()
         .map(|e| e.span.unwrap().start as usize)
         .collect();
-    // After `1 +`, at the second `x` and at `1 = 1`; the indented `let` is inside the
-    // definition of `f`, not the start of a new one.
-    assert_eq!(starts, [11, 34, 57], "{errors:?}");
+    // At the `+` that ends line 1, at the second `x` and at `1 = 1`; the indented
+    // `let` is inside the definition of `f`, not the start of a new one.
+    assert_eq!(starts, [10, 34, 57], "{errors:?}");
     // One source never yields more than a screenful of syntax errors.
     let many = "let x = = 1\n".repeat(100);
     assert_eq!(
