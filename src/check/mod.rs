@@ -16,9 +16,10 @@ use std::rc::Rc;
 
 pub use crate::defs::{Earlier, Known};
 
-/// Checks a parsed program before anything is evaluated and returns every problem found, in source order (empty: fine).
-pub fn check(program: &Program, earlier: &dyn Earlier) -> Vec<Diagnostic> {
-    let mut checker = Checker::new(earlier);
+/// Checks a parsed program (of source text `src`) before anything is
+/// evaluated and returns every problem found, in source order (empty: fine).
+pub fn check(program: &Program, src: &str, earlier: &dyn Earlier) -> Vec<Diagnostic> {
+    let mut checker = Checker::new(src, earlier);
     checker.hoist(program);
     for (index, stmt) in program.stmts.iter().enumerate() {
         checker.stmt(index, stmt);
@@ -87,6 +88,8 @@ impl From<Known> for Meaning {
 
 struct Checker<'e> {
     earlier: &'e dyn Earlier,
+    /// The text the program's spans point into, to quote in suggestions.
+    src: &'e str,
     /// The first definition of every top-level name of this program.
     globals: FxHashMap<Rc<str>, Global>,
     /// Parameters, binders and comprehension variables in scope, innermost last.
@@ -101,9 +104,10 @@ struct Checker<'e> {
 }
 
 impl<'e> Checker<'e> {
-    fn new(earlier: &'e dyn Earlier) -> Self {
+    fn new(src: &'e str, earlier: &'e dyn Earlier) -> Self {
         Checker {
             earlier,
+            src,
             globals: FxHashMap::default(),
             locals: Vec::new(),
             stmt: 0,
@@ -389,6 +393,7 @@ impl<'e> Checker<'e> {
 
     fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) {
         match callee_name(callee) {
+            Some(("range", _, true)) if !self.defined("range") => self.python_range(args, span),
             Some((name, name_span, direct)) => {
                 if let Some(meaning) = self.resolve(name, name_span) {
                     if direct {
