@@ -99,6 +99,11 @@ fn ir(e: &Ir, refs: &mut Refs) {
             ir(a, refs);
             ir(b, refs);
         }
+        IrKind::Let(pattern, value, body) => {
+            pat(pattern, refs);
+            ir(value, refs);
+            ir(body, refs);
+        }
         IrKind::Chain(operands, _) => all(operands, refs),
         IrKind::CallFn(id, args) => {
             refs.insert(Global::Fn(*id));

@@ -280,8 +280,9 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                 ),
                 false => format!(
                     "`{name}` is inlined when each argument is a name, a constant or a sum of \
-                     them, and its body is one expression without comprehensions: pass simpler \
-                     arguments, or write its body in the rule"
+                     them, and its body is one expression without comprehensions (a local `let` \
+                     is fine if its value is such a sum): pass simpler arguments, or write its \
+                     body in the rule"
                 ),
             };
             (format!("a call of `{name}` that is not inlined"), instead)

@@ -35,6 +35,9 @@ pub enum IrKind {
     /// `and` and `or` are here too; the interpreter short-circuits them.
     Binary(BinOp, Box<Ir>, Box<Ir>),
     If(Box<Ir>, Box<Ir>, Box<Ir>),
+    /// `let PATTERN = VALUE in BODY`: the value stored in the pattern's
+    /// slots, then the body evaluated.
+    Let(PatIr, Box<Ir>, Box<Ir>),
     /// `a < b <= c`: each operand evaluated once, stopping at the first
     /// comparison that fails.
     Chain(Vec<Ir>, Vec<BinOp>),

@@ -293,6 +293,14 @@ impl Lowerer<'_> {
                 Box::new(self.expr(a)),
                 Box::new(self.expr(b)),
             ),
+            ExprKind::Let(pattern, value, body) => {
+                let value = Box::new(self.expr(value));
+                let mark = self.scope.names.len();
+                let pattern = self.local_pattern(pattern);
+                let body = Box::new(self.expr(body));
+                self.scope.reset(mark);
+                IrKind::Let(pattern, value, body)
+            }
             ExprKind::Call(callee, args) => return self.call(callee, args, e.span),
             ExprKind::Index(x, i) => IrKind::Index(Box::new(self.expr(x)), Box::new(self.expr(i))),
             ExprKind::Slice(x, lo, hi) => IrKind::Slice(

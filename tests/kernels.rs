@@ -2,7 +2,7 @@
 //! interpreter. Random integer games are written as rule files, with
 //! binders over ranges and lists, guards of comparisons, `and`, `or`,
 //! `not` and chains, arithmetic that can divide by zero or go negative,
-//! and targets of one- and two-parameter games and Nim heaps. Each file
+//! local `let`s, and targets of one- and two-parameter games and Nim heaps. Each file
 //! runs twice, with the kernels and without; what it prints and the
 //! errors it reports must be the same.
 
@@ -29,8 +29,14 @@ fn expr(vars: Vec<&'static str>) -> impl Strategy<Value = String> {
             1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
             1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("max({a}, {b})")),
             1 => inner.clone().prop_map(|a| format!("abs({a})")),
-            1 => (inner.clone(), inner.clone(), inner)
+            1 => (inner.clone(), inner.clone(), inner.clone())
                 .prop_map(|(c, a, b)| format!("(if {c} > 2 then {a} else {b})")),
+            // Local `let`s: put in place when their value is cheap, else
+            // interpreted; a nested one may hide an outer `u`.
+            1 => (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| format!("(let u = {a} in ({b} - u * 2))")),
+            1 => (inner.clone(), inner)
+                .prop_map(|(a, b)| format!("(let (u, w) = ({a}, {b}) in u * w - u)")),
         ]
     })
 }

@@ -171,8 +171,12 @@ fn the_random_files_are_varied() {
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
     let (mut clean, mut failing, mut big) = (0, 0, 0);
+    let (mut lets, mut varied_lets) = (0, 0);
     for _ in 0..200 {
         let spec = generate::spec().new_tree(&mut runner).unwrap().current();
+        let text = spec.to_string();
+        lets += usize::from(text.contains("(let "));
+        varied_lets += usize::from(text.contains("(let (u, z) = ") && text.contains("(let z = "));
         let (answers, error) = reference_answers(&spec);
         match error {
             None => clean += 1,
@@ -194,6 +198,14 @@ fn the_random_files_are_varied() {
     assert!(
         big >= 100,
         "only {big} of 200 random files have a value of 2 or more"
+    );
+    assert!(
+        lets >= 150,
+        "only {lets} of 200 random files have a local `let`"
+    );
+    assert!(
+        varied_lets >= 20,
+        "only {varied_lets} of 200 random files have a pair `let` and a nested one"
     );
 }
 
@@ -491,4 +503,13 @@ fn the_reference_computes_like_the_language_reference() {
         yes
     );
     assert!(reference.evaluate(&heap(int(-1))).is_err());
+    // A local `let` hides an outer one in its body; its value sees the outer.
+    let local = |name: &str, value: Expr, body: Expr| Expr::Let {
+        pattern: Pattern::Name(name.into()),
+        value: Box::new(value),
+        body: Box::new(body),
+    };
+    let inner = local("u", add(var("u"), int(1)), bin(Op::Mul, var("u"), var("u")));
+    assert_eq!(int_of(local("u", int(2), inner)), n(9));
+    assert!(reference.evaluate(&local("u", int(2), var("z"))).is_err());
 }

@@ -135,6 +135,21 @@ fn the_issue_example_works_in_a_pipe() {
 }
 
 #[test]
+fn command_words_without_their_colon_run_with_a_note() {
+    let out = pipe(&["repl"], "help\n1 + 1\nexit\n2 + 2\n");
+    let printed = common::text(&out.stdout);
+    assert!(
+        printed.starts_with("`help` is the command `:help` (commands start with `:`)\nCommands:\n"),
+        "{printed}"
+    );
+    assert!(
+        printed.ends_with("\n2\n`exit` is the command `:exit` (commands start with `:`)\n"),
+        "{printed}"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
 fn no_command_at_all_starts_the_repl() {
     let out = pipe(&[], "1 + 2\n:quit\n3 + 4\n");
     assert_eq!(common::text(&out.stdout), "3\n");

@@ -16,9 +16,10 @@ use std::rc::Rc;
 
 pub use crate::defs::{Earlier, Known};
 
-/// Checks a parsed program before anything is evaluated and returns every problem found, in source order (empty: fine).
-pub fn check(program: &Program, earlier: &dyn Earlier) -> Vec<Diagnostic> {
-    let mut checker = Checker::new(earlier);
+/// Checks a parsed program (of source text `src`) before anything is
+/// evaluated and returns every problem found, in source order (empty: fine).
+pub fn check(program: &Program, src: &str, earlier: &dyn Earlier) -> Vec<Diagnostic> {
+    let mut checker = Checker::new(src, earlier);
     checker.hoist(program);
     for (index, stmt) in program.stmts.iter().enumerate() {
         checker.stmt(index, stmt);
@@ -87,6 +88,8 @@ impl From<Known> for Meaning {
 
 struct Checker<'e> {
     earlier: &'e dyn Earlier,
+    /// The text the program's spans point into, to quote in suggestions.
+    src: &'e str,
     /// The first definition of every top-level name of this program.
     globals: FxHashMap<Rc<str>, Global>,
     /// Parameters, binders and comprehension variables in scope, innermost last.
@@ -101,9 +104,10 @@ struct Checker<'e> {
 }
 
 impl<'e> Checker<'e> {
-    fn new(earlier: &'e dyn Earlier) -> Self {
+    fn new(src: &'e str, earlier: &'e dyn Earlier) -> Self {
         Checker {
             earlier,
+            src,
             globals: FxHashMap::default(),
             locals: Vec::new(),
             stmt: 0,
@@ -323,6 +327,7 @@ impl<'e> Checker<'e> {
                 self.expr(a);
                 self.expr(b);
             }
+            ExprKind::Let(pattern, value, body) => self.local_let(pattern, value, body),
             ExprKind::Call(callee, args) => self.call(callee, args, e.span),
             ExprKind::Slice(x, lo, hi) => {
                 self.expr(x);
@@ -356,6 +361,19 @@ impl<'e> Checker<'e> {
         self.locals.truncate(mark);
     }
 
+    /// `let PATTERN = VALUE in BODY`: the value sees the names around it,
+    /// the body sees the pattern's names too (hiding any of the same name,
+    /// as comprehension variables do).
+    fn local_let(&mut self, pattern: &Pattern, value: &Expr, body: &Expr) {
+        self.expr(value);
+        let mut bound = Vec::new();
+        self.bind(pattern, &mut bound);
+        let mark = self.locals.len();
+        self.locals.extend(bound);
+        self.expr(body);
+        self.locals.truncate(mark);
+    }
+
     /// A name used as a value, not called.
     fn bare_name(&mut self, name: &str, span: Span) {
         let (args, with) = match self.resolve(name, span) {
@@ -375,6 +393,7 @@ impl<'e> Checker<'e> {
 
     fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) {
         match callee_name(callee) {
+            Some(("range", _, true)) if !self.defined("range") => self.python_range(args, span),
             Some((name, name_span, direct)) => {
                 if let Some(meaning) = self.resolve(name, name_span) {
                     if direct {
@@ -518,7 +537,7 @@ fn not_a_position(target: &Expr) -> Option<(Span, &'static str)> {
         ExprKind::Binary(op, _, _) if op.is_comparison() => "a comparison",
         ExprKind::Binary(BinOp::And | BinOp::Or, _, _) | ExprKind::Chain(..) => "a boolean",
         ExprKind::Binary(BinOp::Range | BinOp::RangeIncl, _, _) => "a range",
-        ExprKind::Paren(inner) => return not_a_position(inner),
+        ExprKind::Paren(inner) | ExprKind::Let(_, _, inner) => return not_a_position(inner),
         _ => return None,
     };
     Some((target.span, what))

@@ -7,6 +7,8 @@ use super::{Checker, Global, Meaning};
 use crate::builtins::Builtin;
 use crate::diag::{Diagnostic, Phase};
 use crate::span::Span;
+use crate::syntax::ast::{BinOp, Expr, ExprKind, UnOp};
+use std::borrow::Cow;
 
 impl Checker<'_> {
     /// What `name` means here; reports it when it is not (yet) defined.
@@ -50,6 +52,16 @@ impl Checker<'_> {
         if let Some(known) = self.earlier.known(name) {
             return known.into();
         }
+        let help = if stmt == self.stmt {
+            // `let x = 1 in x + 1` typed as a statement: a top-level `let`
+            // whose value is the membership test `1 in x + 1`.
+            format!(
+                "a top-level `let` cannot use what it defines; for a name local to an \
+                 expression, write it in brackets: `(let {name} = ... in ...)`"
+            )
+        } else {
+            format!("move the `let` of `{name}` above its first use")
+        };
         self.report(
             Diagnostic::new(
                 Phase::Check,
@@ -57,9 +69,73 @@ impl Checker<'_> {
             )
             .at(span, "used here")
             .also(def, "defined here, later")
-            .help(format!("move the `let` of `{name}` above its first use")),
+            .help(help),
         );
         Meaning::Let
+    }
+
+    /// Whether `name` means anything here, without reporting it.
+    pub(super) fn defined(&self, name: &str) -> bool {
+        self.locals.iter().any(|local| &*local.node == name)
+            || self.globals.contains_key(name)
+            || Builtin::from_name(name).is_some()
+            || self.earlier.known(name).is_some()
+    }
+
+    /// `range(...)`, Python's: grundy writes `a..b` or `a..=b`.
+    pub(super) fn python_range(&mut self, args: &[Expr], call: Span) {
+        let help = match args {
+            [n] => format!("write `{}`", self.range_text("0", n)),
+            [a, b] => format!("write `{}`", self.range_text(&self.operand(a), b)),
+            [a, b, step] => format!(
+                "grundy's ranges have no step; filter with a comprehension: \
+                 `[x for x in {} if (x - {}) % {} == 0]`",
+                self.range_text(&self.operand(a), b),
+                self.operand(a),
+                self.operand(step),
+            ),
+            _ => "write `a..b` for the integers from a up to b - 1, `a..=b` to include b".into(),
+        };
+        self.report(
+            Diagnostic::new(
+                Phase::Check,
+                "`range` is Python's: grundy writes a range as `a..b` or `a..=b`",
+            )
+            .at(call, "Python's `range`")
+            .help(help)
+            .note("`a..b` runs from a to b - 1, like `range(a, b)`; `a..=b` includes b"),
+        );
+    }
+
+    /// `lo..hi`, or `lo..=x` when `hi` is `x + 1`.
+    fn range_text(&self, lo: &str, hi: &Expr) -> String {
+        match &hi.node {
+            ExprKind::Binary(BinOp::Add, x, one) if one.node == ExprKind::Int(1) => {
+                format!("{lo}..={}", self.operand(x))
+            }
+            _ => format!("{lo}..{}", self.operand(hi)),
+        }
+    }
+
+    /// The text of `e`, bracketed if it binds more loosely than `..`.
+    fn operand(&self, e: &Expr) -> Cow<'_, str> {
+        let text = self.text(e.span);
+        let loose = match &e.node {
+            ExprKind::Binary(op, ..) => op.is_comparison() || matches!(op, BinOp::And | BinOp::Or),
+            ExprKind::Chain(..) | ExprKind::If(..) | ExprKind::Let(..) => true,
+            ExprKind::Unary(op, _) => *op == UnOp::Not,
+            _ => false,
+        };
+        match loose {
+            true => Cow::Owned(format!("({text})")),
+            false => Cow::Borrowed(text),
+        }
+    }
+
+    fn text(&self, span: Span) -> &str {
+        self.src
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("...")
     }
 
     fn unknown(&mut self, name: &str, span: Span) {

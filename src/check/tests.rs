@@ -23,7 +23,7 @@ impl Earlier for TestEarlier {
 
 fn diagnostics(src: &str) -> Vec<Diagnostic> {
     match crate::syntax::parse(FileId(0), src) {
-        Ok(program) => check(&program, &TestEarlier),
+        Ok(program) => check(&program, src, &TestEarlier),
         Err(errs) => panic!("parse failed: {errs:?}"),
     }
 }
@@ -83,9 +83,11 @@ fn the_valid_program_reports_nothing() {
 
 #[test]
 fn the_language_overview_reports_nothing() {
-    let program = crate::syntax::parse(FileId(0), include_str!("../../examples/spec.game"));
+    let src = include_str!("../../examples/spec.game");
+    let program = crate::syntax::parse(FileId(0), src);
     let diags = check(
         &program.expect("the overview parses"),
+        src,
         &crate::defs::Defs::default(),
     );
     assert!(diags.is_empty(), "unexpected diagnostics: {diags:?}");
@@ -276,6 +278,69 @@ fn a_name_bound_twice_in_a_pattern_is_reported() {
     assert_eq!(
         messages("game g(n) { move m(a in 0..n, a in 0..n) -> g(a) }"),
         ["`a` is bound twice"]
+    );
+}
+
+#[test]
+fn a_local_let_binds_its_names_in_its_body_only() {
+    assert_clean("fn f(n) = let m = n / 2 in let (a, b) = (m, n) in a * b + m");
+    // The value sees the names around it, not the one it defines.
+    assert_clean("fn f(n) = let n = n + 1 in n * n");
+    let src = "fn f(n) = (let m = n / 2 in m) + m";
+    let diag = single(src);
+    assert_eq!(diag.message, "unknown name `m`");
+    assert_eq!(diag.span.unwrap().start as usize, src.len() - 1);
+    assert_eq!(messages("fn f() = let k = k in k"), ["unknown name `k`"]);
+    assert_eq!(
+        messages("fn f(p) = let (a, a) = p in a"),
+        ["`a` is bound twice"]
+    );
+    // In a move rule, a local `let` is an expression like any other.
+    assert_clean(
+        "game g(n) { move m(k in let h = n / 2 in 1..=h) if let d = n - k in d > 0 -> g(n - k) }",
+    );
+    assert_eq!(
+        messages("game g(n) { move m -> let h = n / 2 in 3 }"),
+        ["a move target must be a position"]
+    );
+}
+
+#[test]
+fn pythons_range_gets_the_grundy_range_computed_from_its_arguments() {
+    for (src, want) in [
+        ("fn f(n) = sum(range(1, n + 1))", "write `1..=n`"),
+        ("fn f(n) = range(n)", "write `0..n`"),
+        ("fn f(n) = range(n + 1)", "write `0..=n`"),
+        ("fn f(a, b) = range(a * 2, b)", "write `a * 2..b`"),
+        ("fn f(a, b) = range(a, b or a)", "write `a..(b or a)`"),
+        (
+            "fn f(a, b) = range(a, b, 3)",
+            "`[x for x in a..b if (x - a) % 3 == 0]`",
+        ),
+    ] {
+        let diag = single(src);
+        assert!(diag.message.contains("`range` is Python's"), "{src}");
+        let help = diag.help.unwrap_or_default();
+        assert!(help.contains(want), "{src}: {help}");
+        assert_eq!(
+            text(src, diag.span.unwrap()).split('(').next(),
+            Some("range")
+        );
+    }
+    // A `range` the program defines is its own business.
+    assert_clean("fn range(a, b) = a..b\nfn f(n) = range(1, n)");
+    assert_clean("fn f(range) = [x for x in range]");
+}
+
+#[test]
+fn a_top_level_let_using_its_own_name_suggests_a_local_let() {
+    let diag = &diagnostics("let x = 2 in x * x")[0];
+    assert_eq!(diag.message, "`x` is used before it is defined");
+    assert!(
+        diag.help
+            .as_deref()
+            .unwrap()
+            .contains("(let x = ... in ...)")
     );
 }
 
@@ -502,7 +567,7 @@ fn mangled_programs_never_panic() {
         let (head, tail) = VALID.split_at(cut);
         let src = format!("{head}{}", tail.get(1..).unwrap_or_default());
         if let Ok(program) = crate::syntax::parse(FileId(0), &src) {
-            let _ = check(&program, &TestEarlier);
+            let _ = check(&program, &src, &TestEarlier);
         }
     }
 }

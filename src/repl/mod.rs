@@ -60,8 +60,36 @@ impl Repl {
         if entry.trim().is_empty() {
             return Flow::Continue;
         }
+        if let Some(flow) = self.bare_command(entry) {
+            return flow;
+        }
         self.run(name, entry, first_line, "");
         Flow::Continue
+    }
+
+    /// A command typed without its `:`, as in Python's REPL or a shell
+    /// (`quit`, `exit()`, `help`, `clear`), when nothing of that name is
+    /// defined: `help`, `quit` and `exit` run with a note saying how they
+    /// are spelled; `clear` only gets a hint, since a user typing it more
+    /// likely wants a clear screen than values forgotten.
+    fn bare_command(&mut self, entry: &str) -> Option<Flow> {
+        let word = entry.trim();
+        let word = word.strip_suffix("()").unwrap_or(word);
+        let defined = self.session.machine.defs.names.contains_key(word);
+        if defined || !matches!(word, "quit" | "exit" | "help" | "clear") {
+            return None;
+        }
+        if word == "clear" {
+            self.say(
+                "`clear` is not defined: the command `:clear` forgets every memoized value; \
+                 Ctrl-L clears the screen",
+            );
+            return Some(Flow::Continue);
+        }
+        self.say(&format!(
+            "`{word}` is the command `:{word}` (commands start with `:`)"
+        ));
+        Some(self.command(word))
     }
 
     /// Runs source, timed if `:time` is on (`what` follows the time), with

@@ -108,6 +108,11 @@ impl Machine {
                 return self.operand(branch, frame);
             }
             IrKind::Chain(operands, ops) => self.chain(operands, ops, frame)?,
+            IrKind::Let(pattern, value, body) => {
+                let value = self.eval(value, frame)?;
+                self.bind(pattern, value, frame)?;
+                return self.operand(body, frame);
+            }
             IrKind::CallFn(f, args) => {
                 // Frames are reused: a call allocates nothing once the
                 // pool holds as many as calls nest.

@@ -11,6 +11,10 @@
 //!   that cannot fail and cost nothing to repeat are put in place (locals,
 //!   constants, and sums and constant multiples of them), so a parameter
 //!   used twice, or not at all, changes nothing.
+//! - **Local `let`s put in place:** `let m = VALUE in BODY` whose value
+//!   is as cheap and safe to repeat as an inlined argument becomes its
+//!   body with the value in place of `m`; a function whose body's `let`s
+//!   all go this way is inlined like any other.
 //! - **Tuple binders unrolled:** `(dx, dy) in [(-2, 1), (1, -2)]` over
 //!   constant items becomes one move per item, with the items' numbers in
 //!   place of `dx` and `dy`.
@@ -123,6 +127,17 @@ impl Normalizer<'_> {
                     None => IrKind::CallFn(*f, args),
                 }
             }
+            IrKind::Let(pattern, value, body) => {
+                let value = self.expr(value, depth);
+                match put_let(pattern, &value, body) {
+                    Some(body) => return self.expr(&body, depth),
+                    None => IrKind::Let(
+                        pattern.clone(),
+                        Box::new(value),
+                        Box::new(self.expr(body, depth)),
+                    ),
+                }
+            }
             _ => return fold(map_children(ir, &mut |e| self.expr(e, depth))),
         };
         Ir {
@@ -137,13 +152,24 @@ impl Normalizer<'_> {
         let func = self.defs.fns.get(f as usize)?.as_ref()?;
         let inlinable = depth < INLINE_DEPTH
             && func.arity == args.len()
-            && func.slots == func.arity
             && args.iter().all(repeatable)
             && !reaches_itself(self.defs, f);
         if !inlinable {
             return None;
         }
-        let body = put(&func.body, &|slot: Slot| args.get(slot as usize).cloned());
+        // Slots past the parameters belong to the function's own frame:
+        // inlined, they would clash with the caller's, so every `let` must
+        // be put in place first, and no comprehension may remain.
+        let body = if func.slots == func.arity {
+            func.body.clone()
+        } else {
+            let flat = put_lets(&func.body);
+            if binds_locals(&flat) {
+                return None;
+            }
+            flat
+        };
+        let body = put(&body, &|slot: Slot| args.get(slot as usize).cloned());
         Some(self.expr(&body, depth + 1))
     }
 }
@@ -222,6 +248,39 @@ fn put(ir: &Ir, bind: &dyn Fn(Slot) -> Option<Ir>) -> Ir {
         return e;
     }
     map_children(ir, &mut |e| put(e, bind))
+}
+
+/// The body of `let PATTERN = value in body` with the value in place of
+/// the name, when the pattern is one name and the value is
+/// [`repeatable`].
+fn put_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
+    let PatIr::Slot(slot) = *pattern else {
+        return None;
+    };
+    repeatable(value).then(|| put(body, &|s| (s == slot).then(|| value.clone())))
+}
+
+/// `ir` with every local `let` that [`put_let`] can remove removed.
+fn put_lets(ir: &Ir) -> Ir {
+    if let IrKind::Let(pattern, value, body) = &ir.kind {
+        let value = put_lets(value);
+        if let Some(body) = put_let(pattern, &value, body) {
+            return put_lets(&body);
+        }
+    }
+    map_children(ir, &mut put_lets)
+}
+
+/// Whether `ir` binds a local anywhere: a `let` or a comprehension.
+fn binds_locals(ir: &Ir) -> bool {
+    let mut found = matches!(ir.kind, IrKind::Let(..) | IrKind::Comprehension { .. });
+    if !found {
+        map_children(ir, &mut |e| {
+            found = found || binds_locals(e);
+            e.clone()
+        });
+    }
+    found
 }
 
 /// An argument that can neither fail nor cost anything to evaluate twice:
@@ -332,6 +391,9 @@ fn map_children(ir: &Ir, f: &mut dyn FnMut(&Ir) -> Ir) -> Ir {
         IrKind::Unary(op, a) => IrKind::Unary(*op, Box::new(f(a))),
         IrKind::Binary(op, a, b) => IrKind::Binary(*op, Box::new(f(a)), Box::new(f(b))),
         IrKind::If(c, a, b) => IrKind::If(Box::new(f(c)), Box::new(f(a)), Box::new(f(b))),
+        IrKind::Let(p, value, body) => {
+            IrKind::Let(p.clone(), Box::new(f(value)), Box::new(f(body)))
+        }
         IrKind::Chain(items, ops) => IrKind::Chain(all(items, f), ops.clone()),
         IrKind::CallFn(id, args) => IrKind::CallFn(*id, all(args, f)),
         IrKind::CallBuiltin(b, args) => IrKind::CallBuiltin(*b, all(args, f)),
@@ -395,6 +457,39 @@ mod tests {
             );
             assert!(compiles(&source), "{rules}");
             assert_eq!(engines_disagree(&source), None, "{rules}");
+        }
+    }
+
+    #[test]
+    fn local_lets_of_cheap_values_compile_and_agree_with_the_interpreter() {
+        for (prelude, guard) in [
+            ("", "let d = x - k in d >= 0 and d != 3"),
+            (
+                "fn ok(a, b) = let d = a - b in let e = d + 1 in e > 1\n",
+                "ok(x, k)",
+            ),
+            ("fn ok(a, b) = let a = a - b in a >= 0\n", "ok(x, k)"),
+        ] {
+            let source = format!(
+                "{prelude}game g(x) {{\n move t(k in 1..=3) if {guard} -> g(let y = x - k in y)\n}}\ntable(g, 0..12)\n"
+            );
+            assert!(compiles(&source), "{guard}");
+            assert_eq!(engines_disagree(&source), None, "{guard}");
+        }
+    }
+
+    #[test]
+    fn local_lets_that_could_fail_stay_with_the_interpreter() {
+        for (prelude, guard) in [
+            ("fn f(a, b) = let q = a / (b - 2) in a > 0\n", "f(x, k)"),
+            ("", "let (a, b) = (x, k) in a >= b"),
+            ("fn f(a) = let q = [a] in len(q) == 1\n", "f(k)"),
+        ] {
+            let source = format!(
+                "{prelude}game g(x) {{\n move t(k in 1..=3) if k <= x and {guard} -> g(x - k)\n}}\ntable(g, 0..12)\n"
+            );
+            assert!(!compiles(&source), "{guard}");
+            assert_eq!(engines_disagree(&source), None, "{guard}");
         }
     }
 

@@ -3,6 +3,7 @@
 //! ([`super::search`]) for the values of the positions they meet.
 
 use super::moves::{self, MoveSink};
+use crate::diag::{Diagnostic, Phase};
 use crate::ir::MoveIr;
 use crate::runtime::{Machine, RtResult};
 use crate::span::Span;
@@ -25,6 +26,11 @@ impl Machine {
     /// Every move of a position, in rule order for each component. They
     /// are a sequence for the size limit: `span` is the query asking.
     pub fn moves_of(&mut self, p: &Position, span: Span) -> RtResult<Vec<MoveInfo>> {
+        self.all_moves(p, span)
+            .map_err(|e| self.blame_argument(e, p, span))
+    }
+
+    fn all_moves(&mut self, p: &Position, span: Span) -> RtResult<Vec<MoveInfo>> {
         let mut out = Vec::new();
         for (i, c) in p.components().iter().enumerate() {
             let moves: Vec<_> = match c {
@@ -61,6 +67,46 @@ impl Machine {
     pub fn value_of(&mut self, v: &Value, span: Span) -> RtResult<u64> {
         let p = self.to_position(v, span, "the argument of a query")?;
         self.position_value(&p)
+            .map_err(|e| self.blame_argument(e, &p, span))
+    }
+
+    /// A type error raised by the rules of a position that the query was
+    /// given (not one reached by moves), about a value of the type of one
+    /// of its non-integer arguments, is about what was passed there: it is
+    /// reported at the query's argument, `arg`, with the place in the rule
+    /// where it failed as a second label.
+    fn blame_argument(&self, mut e: Box<Diagnostic>, p: &Position, arg: Span) -> Box<Diagnostic> {
+        let Some(first) = e.notes.iter().find(|n| n.starts_with("while expanding ")) else {
+            return e;
+        };
+        // What the message says was wrong: `... applied to an integer and a
+        // string`, `expected ..., found a list`.
+        let culprit = ["applied to ", "found "]
+            .iter()
+            .find_map(|w| e.message.split_once(w).map(|(_, rest)| rest.to_string()));
+        let given = p.components().iter().find_map(|c| match c {
+            Component::Node(n) => {
+                let shown = self.show_node(*n);
+                let own = first["while expanding ".len()..].starts_with(&format!("{shown}, "));
+                let odd = self.graph.args(*n).iter().any(|a| {
+                    !matches!(a, Value::Int(_))
+                        && culprit.as_ref().is_some_and(|c| c.contains(a.type_name()))
+                });
+                (own && odd).then_some(shown)
+            }
+            Component::Heap(_) => None,
+        });
+        let (Some(shown), Some(failed), Phase::Runtime) = (given, e.span, e.phase) else {
+            return e;
+        };
+        let given = match p.components().len() {
+            1 => format!("{shown} is given here"),
+            _ => format!("this sum includes {shown}"),
+        };
+        let label = std::mem::replace(&mut e.label, given);
+        e.extra.insert(0, (failed, label));
+        e.span = Some(arg);
+        e
     }
 }
 

@@ -121,7 +121,7 @@ impl Session {
             let _ = writeln!(self.machine.out, "{program:#?}");
         }
         let defs = &self.machine.defs;
-        let errors = check(&program, defs);
+        let errors = check(&program, text, defs);
         if !errors.is_empty() {
             return Err(errors);
         }

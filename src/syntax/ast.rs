@@ -126,6 +126,9 @@ pub enum ExprKind {
     /// with `b` evaluated once. Only two or more comparisons make a chain.
     Chain(Vec<Expr>, Vec<BinOp>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `let PATTERN = VALUE in BODY`: the pattern's names are bound to the
+    /// value in the body only.
+    Let(Pattern, Box<Expr>, Box<Expr>),
     Call(Box<Expr>, Vec<Expr>),
     Index(Box<Expr>, Box<Expr>),
     Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),

@@ -51,7 +51,7 @@ fn is_primary(rule: Rule) -> bool {
     use Rule::*;
     matches!(
         rule,
-        if_expr | int | string | true_lit | false_lit | ident | paren | list | set
+        if_expr | let_expr | int | string | true_lit | false_lit | ident | paren | list | set
     )
 }
 
@@ -96,7 +96,7 @@ impl Builder {
             Rule::fn_def => {
                 let name = self.ident(parts.next().unwrap());
                 let params = self.params(parts.next().unwrap());
-                let body = self.expr(parts.next().unwrap());
+                let body = self.expr(parts.nth(1).unwrap());
                 StmtKind::Fn(Rc::new(FnDef { name, params, body }))
             }
             Rule::let_def => {
@@ -158,7 +158,7 @@ impl Builder {
     }
 
     fn expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
-        debug_assert_eq!(pair.as_rule(), Rule::expr);
+        debug_assert!(matches!(pair.as_rule(), Rule::expr | Rule::let_value));
         let file = self.file;
         // An operator chain nests one level per operator once built.
         let operators = pair
@@ -273,6 +273,13 @@ impl Builder {
                 let mut parts = pair.into_inner().map(|e| Box::new(self.expr(e)));
                 let (c, a, b) = (parts.next(), parts.next(), parts.next());
                 ExprKind::If(c.unwrap(), a.unwrap(), b.unwrap())
+            }
+            Rule::let_expr => {
+                let mut parts = pair.into_inner().filter(|p| p.as_rule() != Rule::let_in);
+                let pattern = self.pattern(parts.next().unwrap());
+                let mut parts = parts.map(|e| Box::new(self.expr(e)));
+                let (value, body) = (parts.next(), parts.next());
+                ExprKind::Let(pattern, value.unwrap(), body.unwrap())
             }
             Rule::paren => self.paren(pair),
             Rule::list | Rule::set => self.collection(pair),

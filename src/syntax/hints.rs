@@ -7,11 +7,15 @@
 use super::Rule;
 
 /// What to add to a syntax error: a help line, and further places to mark
-/// as (start, end, label).
+/// as (start, end, label); for a habit from another language, also the
+/// message, the label and the text it covers, in place of pest's.
 #[derive(Default)]
 pub(super) struct Advice {
     pub help: Option<String>,
     pub marks: Vec<(usize, usize, String)>,
+    pub message: Option<String>,
+    pub label: Option<String>,
+    pub span: Option<(usize, usize)>,
 }
 
 /// The text around a syntax error.
@@ -26,17 +30,17 @@ pub(super) struct Context<'a> {
 }
 
 impl Context<'_> {
-    fn expects(&self, rule: Rule) -> bool {
+    pub(super) fn expects(&self, rule: Rule) -> bool {
         self.expected.contains(&rule)
     }
 
     /// The statement so far: from its start up to the error.
-    fn statement(&self, scan: &Scan) -> &str {
+    pub(super) fn statement(&self, scan: &Scan) -> &str {
         &self.src[scan.statement_start..self.at]
     }
 
     /// The first word of the statement the error is in.
-    fn first_word(&self, scan: &Scan) -> &str {
+    pub(super) fn first_word(&self, scan: &Scan) -> &str {
         let text = self.statement(scan).trim_start();
         let end = text
             .find(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -58,13 +62,13 @@ impl Context<'_> {
 
 /// Brackets open at the error, and where its statement starts, found by a
 /// scan that skips strings and comments.
-struct Scan {
+pub(super) struct Scan {
     /// (offset, bracket) of each bracket still open, outermost first.
-    open: Vec<(usize, char)>,
-    statement_start: usize,
+    pub open: Vec<(usize, char)>,
+    pub statement_start: usize,
 }
 
-fn scan(src: &str, until: usize) -> Scan {
+pub(super) fn scan(src: &str, until: usize) -> Scan {
     let mut open = Vec::new();
     let mut statement_start = 0;
     let mut i = 0;
@@ -103,6 +107,7 @@ fn closer(open: char) -> char {
 pub(super) fn advise(cx: &Context) -> Advice {
     let scan = scan(cx.src, cx.at);
     let rules = [
+        super::habits::advise,
         closing_bracket,
         python_habits,
         single_equals,
@@ -121,7 +126,7 @@ pub(super) fn advise(cx: &Context) -> Advice {
 fn help(text: impl Into<String>) -> Option<Advice> {
     Some(Advice {
         help: Some(text.into()),
-        marks: Vec::new(),
+        ..Advice::default()
     })
 }
 
@@ -138,6 +143,7 @@ fn closing_bracket(cx: &Context, scan: &Scan) -> Option<Advice> {
                 closer(open)
             )),
             marks: vec![(at, at + 1, format!("this `{open}` is still open"))],
+            ..Advice::default()
         }),
         Some(_) => None,
     }
@@ -158,6 +164,7 @@ fn never_closed(cx: &Context, scan: &Scan) -> Option<Advice> {
             closer(open)
         )),
         marks: vec![(at, at + 1, format!("this `{open}` is never closed"))],
+        ..Advice::default()
     })
 }
 
@@ -250,6 +257,7 @@ fn move_shape(cx: &Context, scan: &Scan) -> Option<Advice> {
         return Some(Advice {
             help: Some("close the binders with `)` before `->`".into()),
             marks: vec![(at, at + 1, "this `(` is not closed".into())],
+            ..Advice::default()
         });
     }
     if cx.expects(Rule::arrow) {

@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod build;
+mod habits;
 mod hints;
 
 use crate::diag::{Diagnostic, Phase};
@@ -139,14 +140,14 @@ pub fn is_incomplete(src: &str) -> bool {
     }
 }
 
-/// How deeply brackets and `if`s may nest in one statement.
+/// How deeply brackets, `if`s and `let`s may nest in one statement.
 pub const MAX_NESTING: usize = 256;
 
 /// How deeply an expression's syntax tree may nest, counting each operator
 /// of a chain such as `a + b + c` as a level.
 pub const MAX_EXPR_DEPTH: usize = 10_000;
 
-/// Where the nesting of brackets and `if`s first goes past [`MAX_NESTING`],
+/// Where the nesting of brackets, `if`s and `let`s first goes past [`MAX_NESTING`],
 /// found by a scan of the text that skips strings and comments. An `if`
 /// nests until the end of its bracket, list item, move rule or statement.
 fn too_deep(src: &str) -> Option<usize> {
@@ -175,6 +176,9 @@ fn too_deep(src: &str) -> Option<usize> {
                 }
                 match &src[start..i] {
                     "if" => level += 1,
+                    // A `let` nests as an `if` does, unless it is a
+                    // top-level definition.
+                    "let" if !starts_statement(&src[..start], &opened) => level += 1,
                     "move" => level = inside,
                     _ => {}
                 }
@@ -193,6 +197,12 @@ fn too_deep(src: &str) -> Option<usize> {
     None
 }
 
+/// Whether a word after `before` starts a statement (outside brackets).
+fn starts_statement(before: &str, opened: &[usize]) -> bool {
+    let line = before.rsplit('\n').next().unwrap_or("");
+    opened.is_empty() && matches!(line.trim_end().chars().last(), None | Some(';'))
+}
+
 fn expr_depth_error(span: Span) -> Diagnostic {
     Diagnostic::new(
         Phase::Limit,
@@ -206,7 +216,7 @@ fn expr_depth_error(span: Span) -> Diagnostic {
 fn nesting_error(span: Span) -> Diagnostic {
     Diagnostic::new(
         Phase::Limit,
-        format!("brackets and `if`s nest more than {MAX_NESTING} levels deep"),
+        format!("brackets, `if`s and `let`s nest more than {MAX_NESTING} levels deep"),
     )
     .at(span, "this is one level too deep")
     .help("give the inner parts names with `let` or `fn`")
@@ -234,8 +244,8 @@ fn token_at(text: &str) -> &str {
 fn describe(rule: Rule) -> Option<&'static str> {
     use Rule::*;
     Some(match rule {
-        expr | expr_stmt | if_expr | int | string | true_lit | false_lit | paren | list | set
-        | not_op | neg_op | bnot_op | heap_op => "an expression",
+        expr | expr_stmt | if_expr | let_expr | let_value | int | string | true_lit | false_lit
+        | paren | list | set | not_op | neg_op | bnot_op | heap_op => "an expression",
         ident => "a name",
         params => "a parameter list `(...)`",
         binders => "move binders `(x in ...)`",
@@ -253,6 +263,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         rbrace => "`}`",
         call | index => "`(` or `[`",
         comp_for => "`for`",
+        let_in => "`in`",
+        fn_eq => "`=` and the function's body",
         comp_if => "`if`",
         comp_tail => "`for`",
         slice_from | slice_rest => "`:`",
@@ -300,14 +312,23 @@ fn syntax_error(
         [one] => format!("expected {one}"),
         [init @ .., last] => format!("expected {} or {last}", init.join(", ")),
     };
-    let mut diag =
-        Diagnostic::new(Phase::Syntax, format!("syntax error: unexpected {found}")).at(span, label);
     let advice = hints::advise(&hints::Context {
         src,
         at: start,
         found: token_at(&src[start..]),
         expected: positives,
     });
+    // A habit from another language is named in the message itself, and
+    // marked where it is written.
+    let message = advice
+        .message
+        .clone()
+        .unwrap_or_else(|| format!("syntax error: unexpected {found}"));
+    let span = advice
+        .span
+        .map_or(span, |(start, end)| Span::new(file, start, end));
+    let label = advice.label.clone().unwrap_or(label);
+    let mut diag = Diagnostic::new(Phase::Syntax, message).at(span, label);
     for (start, end, text) in advice.marks {
         diag = diag.also(Span::new(file, start, end), text);
     }

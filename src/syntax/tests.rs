@@ -44,6 +44,11 @@ fn shape(e: &Expr) -> String {
             format!("{}({})", shape(f), args.join(", "))
         }
         ExprKind::Tuple(items) => format!("tuple{}", items.len()),
+        ExprKind::Let(pattern, value, body) => {
+            let names: Vec<&str> = pattern.names().iter().map(|n| &*n.node).collect();
+            let names = names.join(",");
+            format!("(let {names} = {} in {})", shape(value), shape(body))
+        }
         ExprKind::Slice(x, lo, hi) => {
             format!("{}[{}:{}]", shape(x), lo.is_some(), hi.is_some())
         }
@@ -87,6 +92,27 @@ fn newlines_end_statements_except_inside_brackets() {
     assert_eq!(parse_ok("[1,\n 2, # a comment\n 3]").stmts.len(), 1);
     assert_eq!(parse_ok("1 + \\\n 2").stmts.len(), 1);
     assert_eq!(parse_ok("1; 2; 3\n\n# only a comment\n").stmts.len(), 3);
+}
+
+#[test]
+fn a_local_let_runs_to_the_end_of_the_expression_and_its_value_stops_at_in() {
+    let cases = [
+        (
+            "(let a = 1 in let b = a + 1 in a * b)",
+            "(let a = 1 in (let b = (a + 1) in (a * b)))",
+        ),
+        ("(let x = k in S)", "(let x = k in S)"),
+        ("(let x = (k in S) in x)", "(let x = (k in S) in x)"),
+        ("(let x = k not in S in x)", "(let x = (k not in S) in x)"),
+        ("1 + let x = 2 in x * 3", "(1 + (let x = 2 in (x * 3)))"),
+        ("(let (q, r) = p in q + r)", "(let q,r = p in (q + r))"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(shape(&expr(src)), want, "{src}");
+    }
+    // At the start of a statement, `let` is the top-level definition.
+    let program = parse_ok("let x = 2 in S");
+    assert!(matches!(program.stmts[0].kind, StmtKind::Let(..)));
 }
 
 #[test]
@@ -186,6 +212,11 @@ fn absurd_nesting_is_an_error_not_a_stack_overflow() {
         too_deep_at(&ifs).1,
         "if true then 1 else ".len() * MAX_NESTING
     );
+    let lets = format!("expect {}0", "let a = 1 in ".repeat(n));
+    assert_eq!(
+        too_deep_at(&lets).1,
+        "expect ".len() + "let a = 1 in ".len() * MAX_NESTING
+    );
     for chain in [
         "1 + ".repeat(n),
         "-".repeat(n),
@@ -268,6 +299,22 @@ fn common_mistakes_get_a_specific_hint() {
             "missing `}`",
         ),
         ("let xs = [1,\n2", "missing `]`"),
+        ("fn f(n) = 1 if n > 0 else 2", "`if n > 0 then 1 else 2`"),
+        (
+            "let xs = [2 * x if x > 1 else 0 for x in 0..5]",
+            "`if x > 1 then 2 * x else 0`",
+        ),
+        ("fn f(n) = n > 0 ? 1 : 2", "`if n > 0 then 1 else 2`"),
+        ("print(f\"{n}!\")", "`str(n) + \"!\"`"),
+        ("print(f\"abc\")", "drop the `f`"),
+        ("game g(n):\n  move t -> g(0)", "`game g(n) { move ... }`"),
+        ("fn f(n):\n  n", "`fn f(n) = expression`"),
+        ("let x = 1 +\n2", "end this line with `\\`"),
+        ("fn f(n) = { let m = n; m }", "`let m = n in m`"),
+        (
+            "fn f(c) = let m = if c then 1 else 2 in m",
+            "goes in brackets",
+        ),
     ];
     for (src, hint) in cases {
         let help = help_for(src);
@@ -299,9 +346,9 @@ fn parsing_goes_on_at_the_next_definition_after_a_syntax_error() {
         .iter()
         .map(|e| e.span.unwrap().start as usize)
         .collect();
-    // After `1 +`, at the second `x` and at `1 = 1`; the indented `let` is inside the
-    // definition of `f`, not the start of a new one.
-    assert_eq!(starts, [11, 34, 57], "{errors:?}");
+    // At the `+` that ends line 1, at the second `x` and at `1 = 1`; the indented
+    // `let` is inside the definition of `f`, not the start of a new one.
+    assert_eq!(starts, [10, 34, 57], "{errors:?}");
     // One source never yields more than a screenful of syntax errors.
     let many = "let x = = 1\n".repeat(100);
     assert_eq!(

@@ -146,6 +146,15 @@ impl<'a> Reference<'a> {
                 k => Val::Pos(vec![Component::Heap(k)]),
             },
             Expr::Value(p) => Val::Int(self.value(&self.position(p, env)?)? as i64),
+            Expr::Let {
+                pattern,
+                value,
+                body,
+            } => {
+                let mut inner = env.clone();
+                bind(pattern, self.eval(value, env)?, &mut inner)?;
+                self.eval(body, &inner)?
+            }
         })
     }
 

@@ -151,6 +151,7 @@ fn int_expr_of_depth(scope: &Scope, depth: u32) -> BoxedStrategy<Expr> {
             if scope.call_vg {
                 choices.push((1, leaf(&scope).prop_map(|a| call("vg", vec![a])).boxed()));
             }
+            choices.extend(local_lets(&scope, depth, e()));
             if scope.call_f {
                 // Plain arguments, so that values stay far from overflow.
                 let args = (leaf(&scope), leaf(&scope));
@@ -159,6 +160,37 @@ fn int_expr_of_depth(scope: &Scope, depth: u32) -> BoxedStrategy<Expr> {
             weighted(choices)
         })
         .boxed()
+}
+
+/// `let u = VALUE in BODY` (or `z`, if `u` is taken: then the value may
+/// use the outer `u`), and `let (u, z) = (A, B) in BODY`, whose bodies are
+/// integer expressions one level shallower that see the new names.
+fn local_lets(
+    scope: &Scope,
+    depth: u32,
+    value: BoxedStrategy<Expr>,
+) -> Vec<(u32, BoxedStrategy<Expr>)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let local = |pattern: Pattern, value: Expr, body: Expr| Expr::Let {
+        pattern,
+        value: Box::new(value),
+        body: Box::new(body),
+    };
+    let name: &'static str = if scope.ints.contains(&"u") { "z" } else { "u" };
+    let body = int_expr_of_depth(&scope.with(&[name], false), depth - 1);
+    let one = (value.clone(), body).prop_map(move |(v, b)| local(Pattern::Name(name.into()), v, b));
+    let mut choices = vec![(2, one.boxed())];
+    if name == "u" {
+        let body = int_expr_of_depth(&scope.with(&["u", "z"], false), depth - 1);
+        let pair = (value.clone(), value, body).prop_map(move |(a, b, body)| {
+            let names = vec!["u".to_string(), "z".to_string()];
+            local(Pattern::Tuple(names), Expr::Tuple(vec![a, b]), body)
+        });
+        choices.push((1, pair.boxed()));
+    }
+    choices
 }
 
 /// A condition: comparisons, chains (`a <= b < c`), calls of `ok`, `and`,

@@ -84,6 +84,12 @@ pub enum Expr {
     Heap(Box<Expr>),
     /// `value(P)`: allowed in a function, even one that rules call.
     Value(Box<Expr>),
+    /// `let PATTERN = VALUE in BODY`: the names bound in the body only.
+    Let {
+        pattern: Pattern,
+        value: Box<Expr>,
+        body: Box<Expr>,
+    },
 }
 
 /// A binder's pattern: a name or a flat tuple of names.
@@ -243,6 +249,13 @@ impl Display for Expr {
             }
             Expr::Heap(e) => write!(f, "*({e})"),
             Expr::Value(p) => write!(f, "value({p})"),
+            // The value is a name, a number or parenthesised, so it never
+            // holds an `in` outside brackets.
+            Expr::Let {
+                pattern,
+                value,
+                body,
+            } => write!(f, "(let {pattern} = {value} in {body})"),
         }
     }
 }
