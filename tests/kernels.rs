@@ -304,3 +304,17 @@ fn floor_division_and_modulo_by_negatives_agree_on_every_path() {
     let printed = agree(text);
     assert!(printed.contains("g(n), n = 0..=60"), "{printed}");
 }
+
+#[test]
+fn machine_code_sweeps_past_terminal_positions_and_large_values() {
+    // Every tenth position has no move: the sweep's machine code leaves
+    // each to the kernel's run and goes on after it.
+    let terminal = "game g(n) {\n move a(k in 1..=3) if k <= n and n % 10 != 0 -> g(n - k)\n}\n\
+                    value(g(2501))\ntable(g, 0..=25)\n";
+    let printed = agree(terminal);
+    assert!(printed.starts_with("1\n"), "{printed}");
+    // Nim: values past the mex's first marks (1024) leave positions to
+    // the kernel's run, which makes room for them.
+    let nim = "game g(n) {\n move t(k in 1..=n) -> g(n - k)\n}\nvalue(g(2000))\n";
+    assert_eq!(agree(nim), "2000\n");
+}

@@ -146,6 +146,27 @@ impl Graph {
         Some(NodeId { game, index: z })
     }
 
+    /// Makes the positions `from..to` of a one-integer game that are not
+    /// there yet, in turn, as [`Graph::insert_dense`] would, while the
+    /// dense table has room for them and the graph stays below `room`
+    /// positions. Returns the end of those made (or found).
+    pub fn claim_dense(&mut self, game: GameId, from: u32, to: u32, room: usize) -> u32 {
+        let table = &mut self.games[game as usize];
+        debug_assert!(table.dense.arity == 1 && to <= DENSE_END);
+        for z in from..to {
+            if table.dense.get(z) != ABSENT {
+                continue;
+            }
+            if self.total >= room || !table.dense.may_take(1, z) {
+                return z;
+            }
+            table.dense.set(z, UNKNOWN);
+            table.dense.count += 1;
+            self.total += 1;
+        }
+        to
+    }
+
     /// [`Graph::find`] of integer arguments, with no values made when they
     /// are dense or there are no hashed positions.
     pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {

@@ -48,11 +48,19 @@ impl Mex {
         self.large.push(v);
     }
 
-    /// The marks, their number and the stamp of the position started,
-    /// for compiled rules to mark values below that number themselves
-    /// (writing the stamp) and find their mex.
-    pub fn raw(&mut self) -> (*mut u32, usize, u32) {
-        (self.marks.as_mut_ptr(), self.marks.len(), self.stamp)
+    /// Starts `n` positions for compiled rules, which mark values below
+    /// the marks' number themselves and find their mex: the marks, their
+    /// number, and the first of the `n` stamps, one per position in turn.
+    /// Afterwards the marks are those of the last one.
+    pub fn stamps(&mut self, n: u32) -> (*mut u32, usize, u32) {
+        self.start();
+        if self.stamp.checked_add(n).is_none() {
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+        let first = self.stamp;
+        self.stamp += n - 1;
+        (self.marks.as_mut_ptr(), self.marks.len(), first)
     }
 
     /// How many options were marked since [`Mex::start`].

@@ -376,9 +376,10 @@ impl Machine {
             .limits
             .max_states
             .saturating_sub(self.limits.max_states / 8);
-        let mut found = false;
+        let start = self.native_sweep(node.game, (bottom, child.index + 1), room)?;
+        let mut found = start > bottom;
         let mut ignored = Vec::new();
-        for index in bottom..=child.index {
+        for index in start..=child.index {
             if index % 1024 == 0 {
                 self.poll()?;
             }
@@ -397,6 +398,50 @@ impl Machine {
             found = true;
         }
         Ok(Some(found))
+    }
+
+    /// The sweep of positions `from..to` of `game` by its machine code,
+    /// in chunks between looks at the clock, with the kernel's run taking
+    /// each position the machine code leaves (a terminal one). Returns
+    /// where it stopped: the positions below have values.
+    fn native_sweep(
+        &mut self,
+        game: GameId,
+        (mut from, to): (u32, u32),
+        room: usize,
+    ) -> RtResult<u32> {
+        const CHUNK: u32 = 1 << 16;
+        let kernel = match self.use_native {
+            true => self.kernel(game).filter(|k| k.is_native()),
+            false => None,
+        };
+        let Some(kernel) = kernel else {
+            return Ok(from);
+        };
+        while from < to {
+            self.poll()?;
+            let chunk = to.min(from.saturating_add(CHUNK));
+            let end = self.graph.claim_dense(game, from, chunk, room);
+            let Scratch { marks, views, .. } = &mut self.scratch;
+            let stopped =
+                kernel.native_sweep((&self.defs, &self.graph), (game, from, end), marks, views);
+            if stopped < end {
+                let at = NodeId {
+                    game,
+                    index: stopped,
+                };
+                if !matches!(self.run_kernel(at, &mut Vec::new())?, Ran::Value(_)) {
+                    return Ok(stopped);
+                }
+                from = stopped + 1;
+            } else if end < chunk {
+                // No room for more dense positions.
+                return Ok(end);
+            } else {
+                from = end;
+            }
+        }
+        Ok(from)
     }
 
     fn cycle(&self, stack: &[NodeId], repeated: NodeId) -> Box<Diagnostic> {

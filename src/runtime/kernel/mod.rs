@@ -367,6 +367,24 @@ impl Kernel {
         native.mex(self, (defs, graph), args, marks, views)
     }
 
+    /// The values of positions `from..to` of `game`, this kernel's own
+    /// one-argument game, found by the machine code in turn and written
+    /// into the game's dense table, whose slots for them must exist.
+    /// Returns where it stopped: `to`, or the first position it left to
+    /// [`Kernel::mex`] (or that has no machine code).
+    pub fn native_sweep(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, u32, u32),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> u32 {
+        match &self.native {
+            Some(native) => native.sweep(self, (defs, graph), (game, from, to), marks, views),
+            None => from,
+        }
+    }
+
     /// Whether the rules run as machine code.
     pub fn is_native(&self) -> bool {
         self.native.is_some()
@@ -455,10 +473,31 @@ mod tests {
     /// Whether the first game of `source` compiles, once its statements
     /// have run (so that its `let`s have values).
     fn compiles(source: &str) -> bool {
+        kernel(source).is_some()
+    }
+
+    fn kernel(source: &str) -> Option<super::Kernel> {
         let (mut session, _) = loaded("");
         assert_eq!(session.run("test.game", source).exit_code(), 0, "{source}");
         let m = &session.machine;
-        compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs)).is_some()
+        compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs))
+    }
+
+    #[test]
+    fn integer_rules_have_machine_code() {
+        for rules in [
+            "move knock(k in 1..=2, a in 0..=n - k) -> g(a) + g(n - k - a)",
+            "move take(k in {1, 3, 4}) if k <= n -> g(n - k)",
+            "move take(k in [1, n / 2, n % 7]) if 0 < k <= n -> g(n - k)",
+            "move split(a in 1..n) if a != n - a and (n >> 1) & a ^ 3 > -1 -> g(a) + g(n - a)",
+            "move div(d in 2..=n) if n % d == 0 and max(d, 2) ** 2 >= abs(-d) -> g(n / d) + *(d - 1)",
+            "move pick(k in 1..=3) if (if k == 2 then n > 5 else not (n < k or k > 9)) -> g(n - k)",
+        ] {
+            let source = format!("game g(n) {{\n {rules}\n}}\n");
+            let kernel = kernel(&source).expect(rules);
+            assert!(kernel.is_native(), "{rules}");
+            assert!(kernel.native.as_ref().unwrap().sweep.is_some(), "{rules}");
+        }
     }
 
     #[test]

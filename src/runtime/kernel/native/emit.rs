@@ -30,12 +30,21 @@ pub extern "C" fn pow(x: i64, y: i64) -> i64 {
     arith(BinOp::Pow, x, y, crate::span::Span::default()).unwrap_or(i64::MIN)
 }
 
+/// Which function to build: the mex of one position, or a sweep that
+/// finds the values of a one-integer game's positions `from..to` in turn
+/// and writes each into the game's own dense table.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Kind {
+    Mex,
+    Sweep,
+}
+
 /// Builds the function of `kernel` into `func`; `None` when some part of
 /// it has no machine code here.
 pub fn function(
     kernel: &Kernel,
-    func: &mut Function,
-    fctx: &mut FunctionBuilderContext,
+    kind: Kind,
+    (func, fctx): (&mut Function, &mut FunctionBuilderContext),
     pow: FuncRef,
     config: TargetFrontendConfig,
 ) -> Option<()> {
@@ -52,39 +61,51 @@ pub fn function(
             .collect(),
         count: b.declare_var(I64),
         work: b.declare_var(I64),
+        stamp: b.declare_var(I64),
         b,
         bail,
-        marks: params[1],
-        len: params[2],
-        stamp: params[3],
-        views: params[4],
+        marks: params[2],
+        len: params[3],
+        tables: Vec::new(),
         targets: &kernel.targets,
         pow,
     };
-    e.start(params[0], kernel.arity);
-    for rule in &kernel.moves {
-        let done = e.b.create_block();
-        e.binders(rule, 0, done)?;
-        e.b.switch_to_block(done);
+    e.b.def_var(e.stamp, params[4]);
+    e.tables = (0..kernel.targets.len())
+        .map(|t| e.table(params[5], t))
+        .collect();
+    match kind {
+        Kind::Mex => e.mex(kernel, params[0])?,
+        Kind::Sweep => e.sweep(kernel, (params[0], params[1]), params[6])?,
     }
-    e.finish();
     e.b.seal_all_blocks();
     e.b.finalize(config);
     Some(())
+}
+
+/// Where a dense table's pages are: their addresses, their lengths, and
+/// their number (see [`View`]).
+#[derive(Clone, Copy)]
+struct Table {
+    pages: Value,
+    lens: Value,
+    count: Value,
 }
 
 struct Emit<'a, 'f> {
     b: FunctionBuilder<'f>,
     /// The frame's integer slots.
     slots: Vec<Variable>,
-    /// Options marked so far, and loop iterations made.
+    /// Options marked so far, loop iterations made, and the stamp that
+    /// marks an option of the position.
     count: Variable,
     work: Variable,
+    stamp: Variable,
     bail: Block,
     marks: Value,
     len: Value,
-    stamp: Value,
-    views: Value,
+    /// The dense table of each target, read once per call.
+    tables: Vec<Table>,
     targets: &'a [(crate::value::GameId, usize)],
     pow: FuncRef,
 }
@@ -115,27 +136,105 @@ impl Emit<'_, '_> {
         self.bail_if(out);
     }
 
-    /// Reads the arguments into their slots, each within the kernel's
-    /// [`SLOT_LIMIT`], and zeroes the counts.
-    fn start(&mut self, args: Value, arity: usize) {
+    fn table(&mut self, views: Value, t: usize) -> Table {
+        let at = |field: usize| (t * size_of::<View>() + field) as i32;
+        let mut load = |field| self.b.ins().load(I64, trusted(), views, at(field));
+        Table {
+            pages: load(offset_of!(View, pages)),
+            lens: load(offset_of!(View, lens)),
+            count: load(offset_of!(View, count)),
+        }
+    }
+
+    /// The mex function: the arguments read from `args`, each within the
+    /// kernel's [`SLOT_LIMIT`]; returns the mex with the count of options
+    /// above it, or -1 ([`super::BAIL`]).
+    fn mex(&mut self, kernel: &Kernel, args: Value) -> Option<()> {
+        let mut given = Vec::new();
+        for i in 0..kernel.arity {
+            let v = self.b.ins().load(I64, trusted(), args, 8 * i as i32);
+            self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+            given.push(v);
+        }
+        let value = self.position(kernel, &given)?;
+        let count = self.b.use_var(self.count);
+        let high = self.b.ins().ishl_imm_s(count, 32);
+        let result = self.b.ins().bor(value, high);
+        self.b.ins().return_(&[result]);
+        self.b.switch_to_block(self.bail);
+        let bail = self.int(-1);
+        self.b.ins().return_(&[bail]);
+        Some(())
+    }
+
+    /// The sweep function: for `n` from `from` (0 or more) to `to` (below
+    /// 2³¹), the value of position `n`, written into the game's own table
+    /// `own` (whose slots for them the caller has made); the stamps go up
+    /// by one per position. Returns where it stopped: `to`, or a position
+    /// it left to the kernel's run, one without options among them.
+    fn sweep(&mut self, kernel: &Kernel, (from, to): (Value, Value), own: Value) -> Option<()> {
+        let own = self.table(own, 0);
+        let n = self.b.declare_var(I64);
+        self.b.def_var(n, from);
+        let (head, body, stop) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let at = self.b.use_var(n);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, at, to);
+        self.b.ins().brif(more, body, &[], stop, &[]);
+        self.b.switch_to_block(body);
+        let value = self.position(kernel, &[at])?;
+        let count = self.b.use_var(self.count);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
+        self.bail_if(none);
+        let page = self
+            .b
+            .ins()
+            .ushr_imm_s(at, Dense::PAGE.trailing_zeros() as i64);
+        let place = self.b.ins().band_imm_s(at, Dense::PAGE as i64 - 1);
+        let slot = self.slot(own, page, place);
+        self.b.ins().istore32(trusted(), value, slot, 0);
+        let stamp = self.b.use_var(self.stamp);
+        let stamp = self.b.ins().iadd_imm_s(stamp, 1);
+        self.b.def_var(self.stamp, stamp);
+        let next = self.b.ins().iadd_imm_s(at, 1);
+        self.b.def_var(n, next);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(stop);
+        self.b.ins().return_(&[to]);
+        self.b.switch_to_block(self.bail);
+        let at = self.b.use_var(n);
+        self.b.ins().return_(&[at]);
+        Some(())
+    }
+
+    /// The options of the position with arguments `args`, marked; returns
+    /// their mex, with the count of options in [`Emit::count`].
+    fn position(&mut self, kernel: &Kernel, args: &[Value]) -> Option<Value> {
         for (i, slot) in self.slots.clone().into_iter().enumerate() {
-            let v = match i < arity {
-                true => {
-                    let v = self.b.ins().load(I64, trusted(), args, 8 * i as i32);
-                    self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
-                    v
-                }
-                false => self.int(0),
+            let v = match args.get(i) {
+                Some(v) => *v,
+                None => self.int(0),
             };
             self.b.def_var(slot, v);
         }
         let zero = self.int(0);
         self.b.def_var(self.count, zero);
         self.b.def_var(self.work, zero);
+        for rule in &kernel.moves {
+            let done = self.b.create_block();
+            self.binders(rule, 0, done)?;
+            self.b.switch_to_block(done);
+        }
+        Some(self.first_unmarked())
     }
 
-    /// The mex of the marks, with the count of options above it.
-    fn finish(&mut self) {
+    /// The mex of the marks.
+    fn first_unmarked(&mut self) -> Value {
         let i = self.b.declare_var(I64);
         let zero = self.int(0);
         self.b.def_var(i, zero);
@@ -156,20 +255,15 @@ impl Emit<'_, '_> {
         let at = self.b.ins().iadd(self.marks, at);
         let mark = self.b.ins().load(I32, trusted(), at, 0);
         let mark = self.b.ins().uextend(I64, mark);
-        let marked = self.b.ins().icmp(IntCC::Equal, mark, self.stamp);
+        let stamp = self.b.use_var(self.stamp);
+        let marked = self.b.ins().icmp(IntCC::Equal, mark, stamp);
         self.b.ins().brif(marked, next, &[], found, &[]);
         self.b.switch_to_block(next);
         let v1 = self.b.ins().iadd_imm_s(v, 1);
         self.b.def_var(i, v1);
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(found);
-        let count = self.b.use_var(self.count);
-        let high = self.b.ins().ishl_imm_s(count, 32);
-        let result = self.b.ins().bor(v, high);
-        self.b.ins().return_(&[result]);
-        self.b.switch_to_block(self.bail);
-        let bail = self.int(-1);
-        self.b.ins().return_(&[bail]);
+        v
     }
 
     /// Counts a loop iteration, leaving the position to the kernel's run
@@ -315,7 +409,8 @@ impl Emit<'_, '_> {
         self.bail_if(past);
         let at = self.b.ins().imul_imm_s(value, 4);
         let at = self.b.ins().iadd(self.marks, at);
-        self.b.ins().istore32(trusted(), self.stamp, at, 0);
+        let stamp = self.b.use_var(self.stamp);
+        self.b.ins().istore32(trusted(), stamp, at, 0);
         let count = self.b.use_var(self.count);
         let count = self.b.ins().iadd_imm_s(count, 1);
         self.b.def_var(self.count, count);
@@ -355,44 +450,7 @@ impl Emit<'_, '_> {
             }
             _ => return None,
         };
-        let view = (index * size_of::<View>()) as i32;
-        let count = self.b.ins().load(
-            I64,
-            trusted(),
-            self.views,
-            view + offset_of!(View, count) as i32,
-        );
-        let out = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, page, count);
-        self.bail_if(out);
-        let lens = self.b.ins().load(
-            I64,
-            trusted(),
-            self.views,
-            view + offset_of!(View, lens) as i32,
-        );
-        let at = self.b.ins().imul_imm_s(page, 4);
-        let at = self.b.ins().iadd(lens, at);
-        let len = self.b.ins().load(I32, trusted(), at, 0);
-        let len = self.b.ins().uextend(I64, len);
-        let out = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
-        self.bail_if(out);
-        let pages = self.b.ins().load(
-            I64,
-            trusted(),
-            self.views,
-            view + offset_of!(View, pages) as i32,
-        );
-        let at = self.b.ins().imul_imm_s(page, 8);
-        let at = self.b.ins().iadd(pages, at);
-        let slots = self.b.ins().load(I64, trusted(), at, 0);
-        let at = self.b.ins().imul_imm_s(place, 4);
-        let at = self.b.ins().iadd(slots, at);
+        let at = self.slot(self.tables[index], page, place);
         let slot = self.b.ins().load(I32, trusted(), at, 0);
         let slot = self.b.ins().uextend(I64, slot);
         let unusual = self.b.ins().icmp_imm_s(
@@ -402,6 +460,30 @@ impl Emit<'_, '_> {
         );
         self.bail_if(unusual);
         Some(slot)
+    }
+
+    /// The address of slot `place` of page `page` of `table`, checked to
+    /// be inside it.
+    fn slot(&mut self, table: Table, page: Value, place: Value) -> Value {
+        let out = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, page, table.count);
+        self.bail_if(out);
+        let at = self.b.ins().imul_imm_s(page, 4);
+        let at = self.b.ins().iadd(table.lens, at);
+        let len = self.b.ins().load(I32, trusted(), at, 0);
+        let len = self.b.ins().uextend(I64, len);
+        let out = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
+        self.bail_if(out);
+        let at = self.b.ins().imul_imm_s(page, 8);
+        let at = self.b.ins().iadd(table.pages, at);
+        let slots = self.b.ins().load(I64, trusted(), at, 0);
+        let at = self.b.ins().imul_imm_s(place, 4);
+        self.b.ins().iadd(slots, at)
     }
 
     /// `a op b`, checked as the interpreter checks it.

@@ -17,28 +17,35 @@ mod emit;
 
 use super::{Found, Kernel, Marks};
 use crate::defs::Defs;
-use crate::graph::{Graph, View};
+use crate::graph::{Dense, Graph, View};
+use crate::value::GameId;
 use cranelift_codegen::ir::{AbiParam, types};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
+use emit::Kind;
 
 /// What the compiled code returns when it leaves the position to the
 /// kernel's run.
 pub const BAIL: u64 = u64::MAX;
 
-/// The compiled function: the position's arguments; the mex's marks,
-/// their number and the stamp to write (see [`crate::runtime::mex::Mex::raw`]);
-/// and a [`View`] of the dense table of each of the kernel's targets, in
-/// its order. Returns the mex, with the number of options in the high 32
-/// bits, or [`BAIL`].
-type Code = unsafe extern "C" fn(*const i64, *mut u32, u64, u64, *const View) -> u64;
+/// A compiled function: its arguments are (1) the position's arguments,
+/// or the first position to sweep, (2) the end of the sweep, (3) the
+/// mex's marks, (4) their number, (5) the first stamp to write (see
+/// [`crate::runtime::mex::Mex::stamps`]), (6) a [`View`] of the dense
+/// table of each of the kernel's targets, in its order, and (7) a view of
+/// the game's own table, for a sweep. The mex function returns the mex
+/// with the number of options in the high 32 bits, or [`BAIL`]; the sweep,
+/// where it stopped.
+type Code = unsafe extern "C" fn(u64, u64, *mut u32, u64, u64, *const View, *const View) -> u64;
 
 /// A kernel's machine code, and the module that owns its memory.
 pub struct Native {
     module: Option<JITModule>,
-    code: Code,
+    mex: Code,
+    /// For a game of one argument.
+    pub(super) sweep: Option<Code>,
 }
 
 impl std::fmt::Debug for Native {
@@ -64,6 +71,17 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let mut flags = settings::builder();
     flags.set("opt_level", "speed").ok()?;
     flags.set("is_pic", "false").ok()?;
+    // The generated IR is checked in debug builds (and so by the tests).
+    flags
+        .set(
+            "enable_verifier",
+            if cfg!(debug_assertions) {
+                "true"
+            } else {
+                "false"
+            },
+        )
+        .ok()?;
     let isa = cranelift_native::builder()
         .ok()?
         .finish(settings::Flags::new(flags))
@@ -79,26 +97,34 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let pow = module
         .declare_function("grundy_pow", Linkage::Import, &pow_sig)
         .ok()?;
-    let sig = &mut ctx.func.signature;
+    let mut sig = module.make_signature();
     sig.params
-        .extend([ptr, ptr, types::I64, types::I64, ptr].map(AbiParam::new));
+        .extend([ptr, types::I64, ptr, types::I64, types::I64, ptr, ptr].map(AbiParam::new));
     sig.returns.push(AbiParam::new(types::I64));
-    let pow = module.declare_func_in_func(pow, &mut ctx.func);
     let config = module.target_config();
     let mut fctx = FunctionBuilderContext::new();
-    emit::function(kernel, &mut ctx.func, &mut fctx, pow, config)?;
-    let id = module
-        .declare_function("mex", Linkage::Local, &ctx.func.signature)
-        .ok()?;
-    module.define_function(id, &mut ctx).ok()?;
-    module.clear_context(&mut ctx);
+    let mut define = |kind, name| {
+        ctx.func.signature = sig.clone();
+        let pow = module.declare_func_in_func(pow, &mut ctx.func);
+        emit::function(kernel, kind, (&mut ctx.func, &mut fctx), pow, config)?;
+        let id = module.declare_function(name, Linkage::Local, &sig).ok()?;
+        module.define_function(id, &mut ctx).ok()?;
+        module.clear_context(&mut ctx);
+        Some(id)
+    };
+    let mex = define(Kind::Mex, "mex")?;
+    let sweep = match kernel.arity {
+        1 => Some(define(Kind::Sweep, "sweep")?),
+        _ => None,
+    };
     module.finalize_definitions().ok()?;
-    let address = module.get_finalized_function(id);
-    // SAFETY: the function was declared with exactly this signature.
-    let code = unsafe { std::mem::transmute::<*const u8, Code>(address) };
+    // SAFETY: the functions were declared with exactly this signature.
+    let code =
+        |id| unsafe { std::mem::transmute::<*const u8, Code>(module.get_finalized_function(id)) };
     Some(Native {
+        mex: code(mex),
+        sweep: sweep.map(code),
         module: Some(module),
-        code,
     })
 }
 
@@ -117,24 +143,80 @@ impl Native {
         if args.len() != kernel.arity {
             return None;
         }
-        views.clear();
-        for (game, n) in &kernel.targets {
-            // A game redefined with another arity is the interpreter's to
-            // report.
-            if defs.game(*game).map(|g| g.arity) != Some(*n) {
-                return None;
-            }
-            let dense = graph.dense(*game).filter(|d| d.arity() == *n);
-            views.push(dense.map_or(View::EMPTY, |d| d.view()));
+        if !views_of(kernel, (defs, graph), views) {
+            return None;
         }
-        marks.start();
-        let (at, len, stamp) = marks.mex.raw();
+        let (at, len, stamp) = marks.mex.stamps(1);
         // SAFETY: `args` holds the kernel's arity of arguments; the marks
         // are `len` slots; each view describes live pages of a table that
         // nothing writes to during the call; the lists the code reads
         // belong to `kernel`, which is alive.
-        let found =
-            unsafe { (self.code)(args.as_ptr(), at, len as u64, stamp.into(), views.as_ptr()) };
+        let found = unsafe {
+            (self.mex)(
+                args.as_ptr() as u64,
+                0,
+                at,
+                len as u64,
+                stamp.into(),
+                views.as_ptr(),
+                std::ptr::null(),
+            )
+        };
         (found != BAIL).then_some((found & 0xffff_ffff, (found >> 32) as usize))
     }
+
+    /// The values of the positions `from..to` of `game`, the kernel's own
+    /// one-argument game, found in turn and written into its dense table,
+    /// whose slots for them the caller has made. Returns where it stopped:
+    /// `to`, or the first position it left to the kernel's run.
+    pub fn sweep(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, u32, u32),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> u32 {
+        let Some(sweep) = self.sweep else {
+            return from;
+        };
+        let own = graph.dense(game).filter(|d| d.arity() == 1);
+        if from >= to || !views_of(kernel, (defs, graph), views) {
+            return from;
+        }
+        let Some(own) = own.map(Dense::view) else {
+            return from;
+        };
+        let (at, len, stamp) = marks.mex.stamps(to - from);
+        // SAFETY: as for `mex`; the own table has pages for `from..to`,
+        // and nothing else reads or writes it during the call.
+        let stopped = unsafe {
+            sweep(
+                from.into(),
+                to.into(),
+                at,
+                len as u64,
+                stamp.into(),
+                views.as_ptr(),
+                &own,
+            )
+        };
+        debug_assert!(stopped <= to.into());
+        stopped as u32
+    }
+}
+
+/// The views of `kernel`'s targets' dense tables, in its order; false
+/// when a target has been redefined with another arity (which is the
+/// interpreter's to report).
+fn views_of(kernel: &Kernel, (defs, graph): (&Defs, &Graph), views: &mut Vec<View>) -> bool {
+    views.clear();
+    for (game, n) in &kernel.targets {
+        if defs.game(*game).map(|g| g.arity) != Some(*n) {
+            return false;
+        }
+        let dense = graph.dense(*game).filter(|d| d.arity() == *n);
+        views.push(dense.map_or(View::EMPTY, Dense::view));
+    }
+    true
 }
