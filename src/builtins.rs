@@ -22,6 +22,20 @@ pub enum Builtin {
     Str,
     Mex,
     Print,
+    /// `gcd(a, b)`: the greatest common divisor, never negative.
+    Gcd,
+    /// `isqrt(n)`: the largest `r` with `r * r <= n`.
+    Isqrt,
+    /// `divisors(n)`: the positive divisors of `n >= 1`, in order.
+    Divisors,
+    /// `popcount(n)`: the number of 1 bits of `n >= 0`.
+    Popcount,
+    /// `bit_length(n)`: the number of bits of `n >= 0` (`0` for 0).
+    BitLength,
+    /// `join(strings, sep)`: the strings with `sep` between them.
+    Join,
+    /// `format(template, args...)`: each `{}` replaced by an argument.
+    Format,
     /// `value(P)`: the nim-value of a position.
     Value,
     /// `winner(P)`: "first" or "second".
@@ -35,7 +49,7 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 21] = [
+    pub const ALL: [Builtin; 28] = [
         Builtin::Len,
         Builtin::Min,
         Builtin::Max,
@@ -52,6 +66,13 @@ impl Builtin {
         Builtin::Str,
         Builtin::Mex,
         Builtin::Print,
+        Builtin::Gcd,
+        Builtin::Isqrt,
+        Builtin::Divisors,
+        Builtin::Popcount,
+        Builtin::BitLength,
+        Builtin::Join,
+        Builtin::Format,
         Builtin::Value,
         Builtin::Winner,
         Builtin::Moves,
@@ -78,6 +99,13 @@ impl Builtin {
             Str => "str",
             Mex => "mex",
             Print => "print",
+            Gcd => "gcd",
+            Isqrt => "isqrt",
+            Divisors => "divisors",
+            Popcount => "popcount",
+            BitLength => "bit_length",
+            Join => "join",
+            Format => "format",
             Value => "value",
             Winner => "winner",
             Moves => "moves",
@@ -95,7 +123,11 @@ impl Builtin {
         use Builtin::*;
         match self {
             Len | Abs | Sum | All | Any | Sorted | Reversed | Enumerate | List | Set | Str
-            | Mex | Value | Winner | Moves | Options => (1, Some(1)),
+            | Mex | Isqrt | Divisors | Popcount | BitLength | Value | Winner | Moves | Options => {
+                (1, Some(1))
+            }
+            Gcd | Join => (2, Some(2)),
+            Format => (1, None),
             Min | Max => (1, None),
             Zip => (2, None),
             Print => (0, None),

@@ -292,6 +292,19 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
              of a move rather than asking for its value"
                 .into(),
         ),
+        IrKind::CallBuiltin(
+            b @ (Builtin::Gcd
+            | Builtin::Isqrt
+            | Builtin::Popcount
+            | Builtin::BitLength
+            | Builtin::Divisors),
+            _,
+        ) => (
+            format!("the built-in `{}`", b.name()),
+            "of the built-ins, the compiled rules take only `min`, `max` and `abs`; a rule \
+             that needs another runs in the interpreter, with the same values, only slower"
+                .into(),
+        ),
         IrKind::CallBuiltin(b, _) => (format!("the built-in `{}`", b.name()), collections.into()),
         IrKind::Const(v) => (format!("a constant {}", v.type_name()), collections.into()),
         IrKind::Binary(BinOp::In | BinOp::NotIn, ..) => (

@@ -148,6 +148,13 @@ impl Machine {
                 let _ = writeln!(self.out, "{}", text.join(" "));
                 Value::Tuple(Rc::from([]))
             }
+            Builtin::Gcd
+            | Builtin::Isqrt
+            | Builtin::Divisors
+            | Builtin::Popcount
+            | Builtin::BitLength => self.integer_builtin(b, args, spans)?,
+            Builtin::Join => self.join(args, spans)?,
+            Builtin::Format => self.format(args, spans, span)?,
             Builtin::Value => Value::Int(self.value_of(&args[0], spans[0])? as i64),
             Builtin::Winner => {
                 let v = self.value_of(&args[0], spans[0])?;

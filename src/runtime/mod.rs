@@ -7,7 +7,8 @@
 //! - [`interp`]: the expression interpreter (`eval`, calls, patterns,
 //!   comprehensions, interning positions);
 //! - [`ops`]: operators and integer arithmetic, indexing and slicing;
-//! - [`builtins`]: the built-in functions' implementations;
+//! - [`builtins`]: the built-in functions' implementations, with
+//!   `numbers` (integer and string helpers);
 //! - [`moves`]: move generation, running a game's rules for one position;
 //! - [`search`]: the Sprague–Grundy search and the queries built on it;
 //! - [`normalize`], [`kernel`], [`mex`]: a game's rules normalised,
@@ -23,6 +24,7 @@ pub mod kernel;
 pub mod mex;
 pub mod moves;
 pub mod normalize;
+mod numbers;
 pub mod ops;
 pub mod queries;
 pub mod search;
