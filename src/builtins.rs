@@ -36,6 +36,8 @@ pub enum Builtin {
     Join,
     /// `format(template, args...)`: each `{}` replaced by an argument.
     Format,
+    /// `csv(t)`: a table (or a list of rows) as CSV text.
+    Csv,
     /// `value(P)`: the nim-value of a position.
     Value,
     /// `winner(P)`: "first" or "second".
@@ -49,7 +51,7 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 28] = [
+    pub const ALL: [Builtin; 29] = [
         Builtin::Len,
         Builtin::Min,
         Builtin::Max,
@@ -73,6 +75,7 @@ impl Builtin {
         Builtin::BitLength,
         Builtin::Join,
         Builtin::Format,
+        Builtin::Csv,
         Builtin::Value,
         Builtin::Winner,
         Builtin::Moves,
@@ -106,6 +109,7 @@ impl Builtin {
             BitLength => "bit_length",
             Join => "join",
             Format => "format",
+            Csv => "csv",
             Value => "value",
             Winner => "winner",
             Moves => "moves",
@@ -123,9 +127,8 @@ impl Builtin {
         use Builtin::*;
         match self {
             Len | Abs | Sum | All | Any | Sorted | Reversed | Enumerate | List | Set | Str
-            | Mex | Isqrt | Divisors | Popcount | BitLength | Value | Winner | Moves | Options => {
-                (1, Some(1))
-            }
+            | Mex | Isqrt | Divisors | Popcount | BitLength | Csv | Value | Winner | Moves
+            | Options => (1, Some(1)),
             Gcd | Join => (2, Some(2)),
             Format => (1, None),
             Min | Max => (1, None),

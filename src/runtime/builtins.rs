@@ -155,6 +155,7 @@ impl Machine {
             | Builtin::BitLength => self.integer_builtin(b, args, spans)?,
             Builtin::Join => self.join(args, spans)?,
             Builtin::Format => self.format(args, spans, span)?,
+            Builtin::Csv => self.csv(arg(0))?,
             Builtin::Value => Value::Int(self.value_of(&args[0], spans[0])? as i64),
             Builtin::Winner => {
                 let v = self.value_of(&args[0], spans[0])?;

@@ -8,7 +8,8 @@
 //!   comprehensions, interning positions);
 //! - [`ops`]: operators and integer arithmetic, indexing and slicing;
 //! - [`builtins`]: the built-in functions' implementations, with
-//!   `numbers` (integer and string helpers);
+//!   `numbers` (integer and string helpers) and `csv` (tables as CSV
+//!   text);
 //! - [`moves`]: move generation, running a game's rules for one position;
 //! - [`search`]: the Sprague–Grundy search and the queries built on it;
 //! - [`normalize`], [`kernel`], [`mex`]: a game's rules normalised,
@@ -19,6 +20,7 @@
 //! [`Machine::node_value`] (a position's nim-value).
 
 pub mod builtins;
+mod csv;
 pub mod interp;
 pub mod kernel;
 pub mod mex;
