@@ -48,10 +48,12 @@ pub enum Builtin {
     Options,
     /// `table(game, range[, range])`: a nim-sequence or a grid of values.
     Table,
+    /// `line(P)`: the game played out, fastest win against longest defence.
+    Line,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 29] = [
+    pub const ALL: [Builtin; 30] = [
         Builtin::Len,
         Builtin::Min,
         Builtin::Max,
@@ -81,6 +83,7 @@ impl Builtin {
         Builtin::Moves,
         Builtin::Options,
         Builtin::Table,
+        Builtin::Line,
     ];
 
     pub fn name(self) -> &'static str {
@@ -115,6 +118,7 @@ impl Builtin {
             Moves => "moves",
             Options => "options",
             Table => "table",
+            Line => "line",
         }
     }
 
@@ -128,7 +132,7 @@ impl Builtin {
         match self {
             Len | Abs | Sum | All | Any | Sorted | Reversed | Enumerate | List | Set | Str
             | Mex | Isqrt | Divisors | Popcount | BitLength | Csv | Value | Winner | Moves
-            | Options => (1, Some(1)),
+            | Options | Line => (1, Some(1)),
             Gcd | Join => (2, Some(2)),
             Format => (1, None),
             Min | Max => (1, None),
@@ -143,7 +147,12 @@ impl Builtin {
     pub fn is_query(self) -> bool {
         matches!(
             self,
-            Builtin::Value | Builtin::Winner | Builtin::Moves | Builtin::Options | Builtin::Table
+            Builtin::Value
+                | Builtin::Winner
+                | Builtin::Moves
+                | Builtin::Options
+                | Builtin::Table
+                | Builtin::Line
         )
     }
 }

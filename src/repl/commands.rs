@@ -91,6 +91,7 @@ The language on one screen:
   value(P)                             # the nim-value: 4
   winner(P)                            # \"first\" or \"second\"
   moves(P)                             # every move, and which ones win
+  line(P)                              # a perfect game played out
   table(kayles, 0..30)                 # values of a game, in rows of ten
   expect value(P) == 4                 # a check that reports both sides
   [k * k for k in 1..10 if k % 2 == 1] # lists; also sets {1, 2}, tuples

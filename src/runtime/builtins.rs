@@ -168,6 +168,7 @@ impl Machine {
                 Value::list(moves.into_iter().map(|m| Value::Pos(m.result)).collect())
             }
             Builtin::Table => self.table(args, spans)?,
+            Builtin::Line => self.line(arg(0))?,
         })
     }
 
