@@ -286,6 +286,12 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
             };
             (format!("a call of `{name}` that is not inlined"), instead)
         }
+        IrKind::TableOf(..) => (
+            "a query, `table`, inside a rule".into(),
+            "the search computes the options' values itself: make the position the target \
+             of a move rather than asking for its value"
+                .into(),
+        ),
         IrKind::CallBuiltin(b, _) if b.is_query() => (
             format!("a query, `{}`, inside a rule", b.name()),
             "the search computes the options' values itself: make the position the target \

@@ -28,8 +28,21 @@ impl Machine {
                 Value::Pos(p) => match p.components() {
                     [Component::Node(node)] => {
                         let name = self.defs.game_name(node.game);
+                        // `w(1, 2)` for `w(1, _)`: the last parameter made to vary.
+                        let args = self.graph.args(*node);
+                        let fixed = match args.split_last() {
+                            Some((_, first)) if !first.is_empty() => {
+                                let shown: Vec<String> =
+                                    first.iter().map(|a| self.show(a)).collect();
+                                format!(
+                                    ", or write `_` for the parameter that varies: `table({name}({}, _), ...)`",
+                                    shown.join(", ")
+                                )
+                            }
+                            _ => String::new(),
+                        };
                         Box::new(e.help(format!(
-                            "give the game itself, not one of its positions: `table({name}, ...)`"
+                            "give the game itself, not one of its positions: `table({name}, ...)`{fixed}"
                         )))
                     }
                     _ => e,
@@ -52,9 +65,49 @@ impl Machine {
                 "this game",
             ));
         }
+        self.table_of(
+            game,
+            &vec![None; rules.arity],
+            ranges,
+            &spans[1..],
+            spans[0],
+        )
+    }
+
+    /// `table(g(a, _), xs)`: the table of `game` with the arguments of
+    /// `template`, each `None` in it (a hole) taken from its collection of
+    /// `ranges`; `span` is the whole call's. `table(g, xs)` is the family
+    /// whose arguments are all holes.
+    pub fn table_of(
+        &mut self,
+        game: u32,
+        template: &[Option<Value>],
+        ranges: &[Value],
+        spans: &[Span],
+        span: Span,
+    ) -> RtResult<Value> {
+        let rules = self.game_ir(game);
+        let holes: Vec<usize> = (0..template.len())
+            .filter(|i| template[*i].is_none())
+            .collect();
+        if rules.arity != template.len()
+            || holes.len() != ranges.len()
+            || !(1..=2).contains(&holes.len())
+        {
+            // The game was redefined since the call was written.
+            return Err(error(
+                span,
+                format!(
+                    "`{}` now has {}, which this table does not match",
+                    rules.name,
+                    crate::diag::count(rules.arity, "parameter")
+                ),
+                "this table",
+            ));
+        }
         let axes: Vec<Axis> = ranges
             .iter()
-            .zip(&spans[1..])
+            .zip(spans)
             .map(|(r, s)| match r {
                 Value::Range(lo, hi) => {
                     self.check_size(self.len_of(r, *s)?, *s)?;
@@ -63,19 +116,29 @@ impl Machine {
                 _ => Ok(Axis::Items(self.items(r, *s)?.iter().cloned().collect())),
             })
             .collect::<RtResult<_>>()?;
-        let params: Vec<Rc<str>> = rules.def.params.iter().map(|p| p.node.clone()).collect();
-        let title = format!("{}({})", rules.name, params.join(", "));
+        let names: Vec<Rc<str>> = rules.def.params.iter().map(|p| p.node.clone()).collect();
+        let params: Vec<Rc<str>> = holes.iter().map(|i| names[*i].clone()).collect();
+        let shown: Vec<String> = template
+            .iter()
+            .zip(&names)
+            .map(|(arg, name)| arg.as_ref().map_or(name.to_string(), |v| self.show(v)))
+            .collect();
+        let title = format!("{}({})", rules.name, shown.join(", "));
         let (rows, columns) = (axes[0].len(), axes.get(1).map_or(1, Axis::len));
         let mut nims = Nims::with_capacity(rows.saturating_mul(columns));
-        let mut args = Vec::with_capacity(2);
+        let mut args = template
+            .iter()
+            .map(|a| a.clone().unwrap_or(Value::Int(0)))
+            .collect::<Vec<_>>();
         for i in 0..rows {
             for j in 0..columns {
-                args.clear();
-                args.push(axes[0].get(i));
-                args.extend(axes.get(1).map(|a| a.get(j)));
+                args[holes[0]] = axes[0].get(i);
+                if let Some(ys) = axes.get(1) {
+                    args[holes[1]] = ys.get(j);
+                }
                 let node = match self.graph.find(game, &args) {
                     Some(node) => node,
-                    None => self.intern(game, &args, spans[0])?,
+                    None => self.intern(game, &args, span)?,
                 };
                 nims.push(self.node_value(node)?);
             }
