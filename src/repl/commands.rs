@@ -25,7 +25,7 @@ pub const COMMANDS: [Command; 10] = [
         name: "load",
         aliases: &["l"],
         args: "FILE...",
-        about: "run files: their definitions join the session",
+        about: "run files without printing results (-v prints them)",
     },
     Command {
         name: "reload",
@@ -152,8 +152,21 @@ impl Repl {
             "help" => self.say(&help()),
             "load" if args.is_empty() => self.problem("`:load` needs a file to read"),
             "load" => {
-                let files: Vec<PathBuf> = args.split_whitespace().map(PathBuf::from).collect();
-                self.load(&files);
+                let mut verbose = self.verbose;
+                let files: Vec<PathBuf> = args
+                    .split_whitespace()
+                    .filter(|a| {
+                        let flag = matches!(*a, "-v" | "--verbose");
+                        verbose |= flag;
+                        !flag
+                    })
+                    .map(PathBuf::from)
+                    .collect();
+                if files.is_empty() {
+                    self.problem("`:load` needs a file to read");
+                } else {
+                    self.load(&files, verbose);
+                }
             }
             "reload" => self.reload(),
             "explain" => {
@@ -198,7 +211,7 @@ impl Repl {
             return;
         }
         let files = self.files.clone();
-        self.load(&files);
+        self.load(&files, self.verbose);
     }
 
     /// `:games`: every global name by kind, in the order defined, with where.
