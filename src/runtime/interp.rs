@@ -152,7 +152,8 @@ impl Machine {
                 }
                 let ranges = self.eval_all(axes, frame)?;
                 let spans: Vec<Span> = axes.iter().map(|a| a.span).collect();
-                self.table_of(*game, &fixed, &ranges, &spans, ir.span)?
+                self.table_of(*game, &fixed, &ranges, &spans, ir.span)
+                    .map_err(|e| super::builtins::asked_here(e, ir.span))?
             }
         })
     }
