@@ -55,8 +55,9 @@ impl Machine {
     }
 
     /// The divisors of `n >= 1` in increasing order, by trial division up
-    /// to √n: instant for the numbers of games, a few seconds for a prime
-    /// near 2^63, and Ctrl-C or `--timeout` stop it on the way.
+    /// to √n: instant for the numbers of games, some seconds for a prime
+    /// near 2^63 (3·10^9 divisions), and Ctrl-C or `--timeout` stop it on
+    /// the way.
     fn divisors(&self, n: i64) -> RtResult<Vec<i64>> {
         let (mut small, mut large) = (Vec::new(), Vec::new());
         let root = n.isqrt();
