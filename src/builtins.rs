@@ -156,3 +156,63 @@ impl Builtin {
         )
     }
 }
+
+/// What to write for a brace in a `format` template.
+pub const FORMAT_HELP: &str =
+    "`{}` stands for the next argument; write `{{` and `}}` for the braces themselves";
+
+/// Where and why a `format` template is malformed.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TemplateError {
+    /// The character (counted from 0) of the brace at fault.
+    pub at: usize,
+    pub message: &'static str,
+}
+
+/// The text between the `{}` of a `format` template, `{{` and `}}` made
+/// single braces. It is here, with no implementation around it, because
+/// `check` reads the templates written as literals and the runtime the
+/// others.
+pub fn format_pieces(template: &str) -> Result<Vec<String>, TemplateError> {
+    let mut pieces = vec![String::new()];
+    let mut chars = template.chars().enumerate().peekable();
+    while let Some((at, c)) = chars.next() {
+        let next = chars.peek().map(|(_, c)| *c);
+        let message = match (c, next) {
+            ('{', Some('{')) | ('}', Some('}')) => {
+                chars.next();
+                pieces.last_mut().expect("never empty").push(c);
+                continue;
+            }
+            ('{', Some('}')) => {
+                chars.next();
+                pieces.push(String::new());
+                continue;
+            }
+            ('{', _) => "a `{` in the template is not followed by `}`",
+            ('}', _) => "a `}` in the template has no `{`",
+            _ => {
+                pieces.last_mut().expect("never empty").push(c);
+                continue;
+            }
+        };
+        return Err(TemplateError { at, message });
+    }
+    Ok(pieces)
+}
+
+/// The error of a `format` call whose template has `holes` placeholders
+/// and `given` arguments after it.
+pub fn format_mismatch(holes: usize, given: usize) -> String {
+    let placeholders = if holes == 1 {
+        "placeholder"
+    } else {
+        "placeholders"
+    };
+    let arguments = if given == 1 {
+        "argument follows"
+    } else {
+        "arguments follow"
+    };
+    format!("the template has {holes} {placeholders} `{{}}` but {given} {arguments} it")
+}

@@ -3,7 +3,7 @@
 //! (`join`, `format`). [`Machine::call_builtin`] dispatches to them; every
 //! bad input is a diagnostic at the argument that caused it.
 
-use crate::builtins::Builtin;
+use crate::builtins::{Builtin, FORMAT_HELP, format_mismatch, format_pieces};
 use crate::runtime::{Machine, RtResult, error};
 use crate::span::Span;
 use crate::value::Value;
@@ -112,32 +112,17 @@ impl Machine {
         let Value::Str(template) = &args[0] else {
             return Err(not_a_string("the template of `format`", &args[0], spans[0]));
         };
-        let pieces = split_template(template).map_err(|(at, message, label)| {
-            let e = error(spans[0], message, label);
-            Box::new(e.note(format!("at character {} of the template", at + 1)).help(
-                "`{}` stands for the next argument; write `{{` and `}}` for the braces themselves",
-            ))
+        let pieces = format_pieces(template).map_err(|e| {
+            let error = error(spans[0], e.message, "this template");
+            Box::new(
+                error
+                    .note(format!("at character {} of the template", e.at + 1))
+                    .help(FORMAT_HELP),
+            )
         })?;
-        let holes = pieces.len() - 1;
-        let given = args.len() - 1;
+        let (holes, given) = (pieces.len() - 1, args.len() - 1);
         if holes != given {
-            let placeholders = if holes == 1 {
-                "placeholder"
-            } else {
-                "placeholders"
-            };
-            let arguments = if given == 1 {
-                "argument follows"
-            } else {
-                "arguments follow"
-            };
-            return Err(error(
-                span,
-                format!(
-                    "the template has {holes} {placeholders} `{{}}` but {given} {arguments} it"
-                ),
-                "this call",
-            ));
+            return Err(error(span, format_mismatch(holes, given), "this call"));
         }
         let mut text = pieces[0].clone();
         for (arg, piece) in args[1..].iter().zip(&pieces[1..]) {
@@ -147,42 +132,6 @@ impl Machine {
         }
         Ok(Value::str(&text))
     }
-}
-
-/// The text between the `{}` of a template, braces unescaped; or where and
-/// why the template is malformed.
-fn split_template(template: &str) -> Result<Vec<String>, (usize, String, &'static str)> {
-    let mut pieces = vec![String::new()];
-    let mut chars = template.chars().enumerate().peekable();
-    while let Some((i, c)) = chars.next() {
-        let next = chars.peek().map(|(_, c)| *c);
-        match (c, next) {
-            ('{', Some('{')) | ('}', Some('}')) => {
-                chars.next();
-                pieces.last_mut().expect("never empty").push(c);
-            }
-            ('{', Some('}')) => {
-                chars.next();
-                pieces.push(String::new());
-            }
-            ('{', _) => {
-                return Err((
-                    i,
-                    "a `{` in the template is not followed by `}`".into(),
-                    "this template",
-                ));
-            }
-            ('}', _) => {
-                return Err((
-                    i,
-                    "a `}` in the template has no `{`".into(),
-                    "this template",
-                ));
-            }
-            _ => pieces.last_mut().expect("never empty").push(c),
-        }
-    }
-    Ok(pieces)
 }
 
 fn int_arg(b: Builtin, v: &Value, span: Span) -> RtResult<i64> {

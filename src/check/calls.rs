@@ -1,13 +1,43 @@
-//! `table(g(a, _), xs)`: the first argument of `table` may be a game with
-//! some arguments fixed and the others written `_`, one `_` for each
-//! collection that follows. These are the checks of that form; `_`
-//! anywhere else is an ordinary name.
+//! Checks of built-in calls whose mistakes can be seen in the text:
+//!
+//! - `table(g(a, _), xs)`: the first argument of `table` may be a game with
+//!   some arguments fixed and the others written `_`, one `_` for each
+//!   collection that follows (`_` anywhere else is an ordinary name);
+//! - `format("...", x, ...)`: a template written as a literal must be well
+//!   formed and have as many `{}` as arguments follow it (other templates
+//!   are checked when they run).
 
 use super::{Checker, Meaning};
+use crate::builtins::{FORMAT_HELP, format_mismatch, format_pieces};
 use crate::diag::{Diagnostic, Phase, count};
+use crate::span::Span;
 use crate::syntax::ast::{Expr, ExprKind, is_hole};
 
 impl Checker<'_> {
+    /// `format(template, args...)` with a literal template; `call` is the
+    /// whole call's span.
+    pub(super) fn format_template(&mut self, args: &[Expr], call: Span) {
+        let Some(ExprKind::Str(template)) = args.first().map(|a| &a.node) else {
+            return;
+        };
+        match format_pieces(template) {
+            Err(e) => self.report(
+                Diagnostic::new(Phase::Check, e.message)
+                    .at(args[0].span, "this template")
+                    .note(format!("at character {} of the template", e.at + 1))
+                    .help(FORMAT_HELP),
+            ),
+            Ok(pieces) if pieces.len() != args.len() => self.report(
+                Diagnostic::new(
+                    Phase::Check,
+                    format_mismatch(pieces.len() - 1, args.len() - 1),
+                )
+                .at(call, "this call"),
+            ),
+            Ok(_) => {}
+        }
+    }
+
     /// `whole`, `game(args)` with holes, followed by `axes` collections.
     pub(super) fn family(&mut self, whole: &Expr, (game, args): (&Expr, &[Expr]), axes: usize) {
         let holes = args.iter().filter(|a| is_hole(a)).count();
