@@ -13,6 +13,7 @@
 //! components' positions at worst: they are bounded by [`MAX_POSITIONS`].
 
 use crate::diag::{Diagnostic, Phase};
+use crate::runtime::queries::MoveInfo;
 use crate::runtime::{Machine, RtResult};
 use crate::span::Span;
 use crate::value::{Position, Report, Value};
@@ -47,28 +48,16 @@ impl Machine {
         let length = remoteness[&start];
         let mut at = start.clone();
         for _ in 0..length {
-            let moves = self.moves_of(&at, span)?;
-            let losing = self.position_value(&at)? == 0;
-            let best = moves
-                .iter()
-                .filter(|m| losing || m.value == 0)
-                .map(|m| (remoteness[&m.result], m));
-            // The first of the moves that are best, in the order of `moves(P)`.
-            let chosen = if losing {
-                best.rev().max_by_key(|(r, _)| *r)
-            } else {
-                best.min_by_key(|(r, _)| *r)
-            };
-            let (_, m) = chosen.expect("a position of remoteness > 0 has an option that counts");
+            let m = self.best_move(&at, &remoteness, span)?;
             let component = Position::from_components(vec![at.components()[m.component]]);
+            let player = if rows.len() % 2 == 0 {
+                "first"
+            } else {
+                "second"
+            };
             rows.push([
                 format!("{}.", rows.len() + 1),
-                if rows.len() % 2 == 0 {
-                    "first"
-                } else {
-                    "second"
-                }
-                .to_string(),
+                player.to_string(),
                 self.show_position(&component),
                 m.name.clone(),
                 self.show_result(&m.result),
@@ -80,7 +69,7 @@ impl Machine {
                 Value::Pos(m.result.clone()),
                 Value::Int(m.value as i64),
             ])));
-            at = m.result.clone();
+            at = m.result;
         }
         debug_assert_eq!(
             length as usize,
@@ -96,6 +85,31 @@ impl Machine {
         let mut text = format!("{}: value {value}, {verdict}", self.show_position(&start));
         text.push_str(&aligned(&rows));
         Ok(Value::Report(Rc::new(Report::ready(items, text))))
+    }
+
+    /// The move perfect play makes from `at`, a position of remoteness > 0:
+    /// the loser's to the greatest remoteness, the winner's to the least
+    /// of value 0; the first of equals in the order of `moves(P)`.
+    fn best_move(
+        &mut self,
+        at: &Position,
+        remoteness: &FxHashMap<Position, u64>,
+        span: Span,
+    ) -> RtResult<MoveInfo> {
+        let losing = self.position_value(at)? == 0;
+        let best = self
+            .moves_of(at, span)?
+            .into_iter()
+            .filter(|m| losing || m.value == 0)
+            .map(|m| (remoteness[&m.result], m));
+        let chosen = if losing {
+            best.rev().max_by_key(|(r, _)| *r)
+        } else {
+            best.min_by_key(|(r, _)| *r)
+        };
+        Ok(chosen
+            .expect("a position of remoteness > 0 has an option that counts")
+            .1)
     }
 
     /// The remoteness of `start` and of every option its line may reach,

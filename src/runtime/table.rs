@@ -2,6 +2,7 @@
 //! as a sequence printed in rows of ten, or of a two-parameter game as a
 //! grid. The result is also a list (of values, or of rows).
 
+use crate::diag::Diagnostic;
 use crate::runtime::{Machine, RtResult, error};
 use crate::span::Span;
 use crate::value::{Axis, Component, Nims, Report, TableSpec, Value};
@@ -15,40 +16,7 @@ const ROW: usize = 10;
 impl Machine {
     pub fn table(&mut self, args: &[Value], spans: &[Span]) -> RtResult<Value> {
         let Value::Game(game) = args[0] else {
-            let e = error(
-                spans[0],
-                format!(
-                    "the first argument of `table` must be a game, found {}",
-                    args[0].type_name()
-                ),
-                format!("this is {}", self.show(&args[0])),
-            );
-            // `table(nim(3), 0..10)`: the game was meant.
-            return Err(match &args[0] {
-                Value::Pos(p) => match p.components() {
-                    [Component::Node(node)] => {
-                        let name = self.defs.game_name(node.game);
-                        // `w(1, 2)` for `w(1, _)`: the last parameter made to vary.
-                        let args = self.graph.args(*node);
-                        let fixed = match args.split_last() {
-                            Some((_, first)) if !first.is_empty() => {
-                                let shown: Vec<String> =
-                                    first.iter().map(|a| self.show(a)).collect();
-                                format!(
-                                    ", or write `_` for the parameter that varies: `table({name}({}, _), ...)`",
-                                    shown.join(", ")
-                                )
-                            }
-                            _ => String::new(),
-                        };
-                        Box::new(e.help(format!(
-                            "give the game itself, not one of its positions: `table({name}, ...)`{fixed}"
-                        )))
-                    }
-                    _ => e,
-                },
-                _ => e,
-            });
+            return Err(self.not_a_game(&args[0], spans[0]));
         };
         let rules = self.game_ir(game);
         let ranges = &args[1..];
@@ -65,13 +33,40 @@ impl Machine {
                 "this game",
             ));
         }
-        self.table_of(
-            game,
-            &vec![None; rules.arity],
-            ranges,
-            &spans[1..],
-            spans[0],
-        )
+        let all_holes = vec![None; rules.arity];
+        self.table_of(game, &all_holes, ranges, &spans[1..], spans[0])
+    }
+
+    /// The error of `table(x, ...)` when `x` is no game.
+    fn not_a_game(&self, x: &Value, span: Span) -> Box<Diagnostic> {
+        let e = error(
+            span,
+            format!(
+                "the first argument of `table` must be a game, found {}",
+                x.type_name()
+            ),
+            format!("this is {}", self.show(x)),
+        );
+        // `table(nim(3), 0..10)`: the game was meant, or `w(1, _)` for `w(1, 2)`.
+        let Value::Pos(p) = x else { return e };
+        let [Component::Node(node)] = p.components() else {
+            return e;
+        };
+        let name = self.defs.game_name(node.game);
+        let args = self.graph.args(*node);
+        let family = match args.split_last() {
+            Some((_, fixed)) if !fixed.is_empty() => {
+                let shown: Vec<String> = fixed.iter().map(|a| self.show(a)).collect();
+                format!(
+                    ", or write `_` for the parameter that varies: `table({name}({}, _), ...)`",
+                    shown.join(", ")
+                )
+            }
+            _ => String::new(),
+        };
+        Box::new(e.help(format!(
+            "give the game itself, not one of its positions: `table({name}, ...)`{family}"
+        )))
     }
 
     /// `table(g(a, _), xs)`: the table of `game` with the arguments of
@@ -105,7 +100,27 @@ impl Machine {
                 "this table",
             ));
         }
-        let axes: Vec<Axis> = ranges
+        let axes = self.axes(ranges, spans)?;
+        let names: Vec<Rc<str>> = rules.def.params.iter().map(|p| p.node.clone()).collect();
+        let params: Vec<Rc<str>> = holes.iter().map(|i| names[*i].clone()).collect();
+        let shown: Vec<String> = template
+            .iter()
+            .zip(&names)
+            .map(|(arg, name)| arg.as_ref().map_or(name.to_string(), |v| self.show(v)))
+            .collect();
+        let title = format!("{}({})", rules.name, shown.join(", "));
+        let nims = self.family_nims(game, template, &holes, &axes, span)?;
+        let spec = TableSpec {
+            title,
+            params,
+            axes,
+            nims,
+        };
+        Ok(Value::Report(Rc::new(Report::table(spec))))
+    }
+
+    fn axes(&self, ranges: &[Value], spans: &[Span]) -> RtResult<Vec<Axis>> {
+        ranges
             .iter()
             .zip(spans)
             .map(|(r, s)| match r {
@@ -115,21 +130,25 @@ impl Machine {
                 }
                 _ => Ok(Axis::Items(self.items(r, *s)?.iter().cloned().collect())),
             })
-            .collect::<RtResult<_>>()?;
-        let names: Vec<Rc<str>> = rules.def.params.iter().map(|p| p.node.clone()).collect();
-        let params: Vec<Rc<str>> = holes.iter().map(|i| names[*i].clone()).collect();
-        let shown: Vec<String> = template
-            .iter()
-            .zip(&names)
-            .map(|(arg, name)| arg.as_ref().map_or(name.to_string(), |v| self.show(v)))
-            .collect();
-        let title = format!("{}({})", rules.name, shown.join(", "));
+            .collect()
+    }
+
+    /// The values of the positions of a family, row by row: the holes of
+    /// `template` (at `holes`) filled from the axes.
+    fn family_nims(
+        &mut self,
+        game: u32,
+        template: &[Option<Value>],
+        holes: &[usize],
+        axes: &[Axis],
+        span: Span,
+    ) -> RtResult<Nims> {
         let (rows, columns) = (axes[0].len(), axes.get(1).map_or(1, Axis::len));
         let mut nims = Nims::with_capacity(rows.saturating_mul(columns));
-        let mut args = template
+        let mut args: Vec<Value> = template
             .iter()
             .map(|a| a.clone().unwrap_or(Value::Int(0)))
-            .collect::<Vec<_>>();
+            .collect();
         for i in 0..rows {
             for j in 0..columns {
                 args[holes[0]] = axes[0].get(i);
@@ -143,13 +162,7 @@ impl Machine {
                 nims.push(self.node_value(node)?);
             }
         }
-        let spec = TableSpec {
-            title,
-            params,
-            axes,
-            nims,
-        };
-        Ok(Value::Report(Rc::new(Report::table(spec))))
+        Ok(nims)
     }
 
     /// Writes the text of a table: a sequence in rows of ten, or a grid,
