@@ -22,6 +22,22 @@ pub enum Builtin {
     Str,
     Mex,
     Print,
+    /// `gcd(a, b)`: the greatest common divisor, never negative.
+    Gcd,
+    /// `isqrt(n)`: the largest `r` with `r * r <= n`.
+    Isqrt,
+    /// `divisors(n)`: the positive divisors of `n >= 1`, in order.
+    Divisors,
+    /// `popcount(n)`: the number of 1 bits of `n >= 0`.
+    Popcount,
+    /// `bit_length(n)`: the number of bits of `n >= 0` (`0` for 0).
+    BitLength,
+    /// `join(strings, sep)`: the strings with `sep` between them.
+    Join,
+    /// `format(template, args...)`: each `{}` replaced by an argument.
+    Format,
+    /// `csv(t)`: a table (or a list of rows) as CSV text.
+    Csv,
     /// `value(P)`: the nim-value of a position.
     Value,
     /// `winner(P)`: "first" or "second".
@@ -32,10 +48,12 @@ pub enum Builtin {
     Options,
     /// `table(game, range[, range])`: a nim-sequence or a grid of values.
     Table,
+    /// `line(P)`: the game played out, fastest win against longest defence.
+    Line,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 21] = [
+    pub const ALL: [Builtin; 30] = [
         Builtin::Len,
         Builtin::Min,
         Builtin::Max,
@@ -52,11 +70,20 @@ impl Builtin {
         Builtin::Str,
         Builtin::Mex,
         Builtin::Print,
+        Builtin::Gcd,
+        Builtin::Isqrt,
+        Builtin::Divisors,
+        Builtin::Popcount,
+        Builtin::BitLength,
+        Builtin::Join,
+        Builtin::Format,
+        Builtin::Csv,
         Builtin::Value,
         Builtin::Winner,
         Builtin::Moves,
         Builtin::Options,
         Builtin::Table,
+        Builtin::Line,
     ];
 
     pub fn name(self) -> &'static str {
@@ -78,11 +105,20 @@ impl Builtin {
             Str => "str",
             Mex => "mex",
             Print => "print",
+            Gcd => "gcd",
+            Isqrt => "isqrt",
+            Divisors => "divisors",
+            Popcount => "popcount",
+            BitLength => "bit_length",
+            Join => "join",
+            Format => "format",
+            Csv => "csv",
             Value => "value",
             Winner => "winner",
             Moves => "moves",
             Options => "options",
             Table => "table",
+            Line => "line",
         }
     }
 
@@ -95,7 +131,10 @@ impl Builtin {
         use Builtin::*;
         match self {
             Len | Abs | Sum | All | Any | Sorted | Reversed | Enumerate | List | Set | Str
-            | Mex | Value | Winner | Moves | Options => (1, Some(1)),
+            | Mex | Isqrt | Divisors | Popcount | BitLength | Csv | Value | Winner | Moves
+            | Options | Line => (1, Some(1)),
+            Gcd | Join => (2, Some(2)),
+            Format => (1, None),
             Min | Max => (1, None),
             Zip => (2, None),
             Print => (0, None),
@@ -108,7 +147,72 @@ impl Builtin {
     pub fn is_query(self) -> bool {
         matches!(
             self,
-            Builtin::Value | Builtin::Winner | Builtin::Moves | Builtin::Options | Builtin::Table
+            Builtin::Value
+                | Builtin::Winner
+                | Builtin::Moves
+                | Builtin::Options
+                | Builtin::Table
+                | Builtin::Line
         )
     }
+}
+
+/// What to write for a brace in a `format` template.
+pub const FORMAT_HELP: &str =
+    "`{}` stands for the next argument; write `{{` and `}}` for the braces themselves";
+
+/// Where and why a `format` template is malformed.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TemplateError {
+    /// The character (counted from 0) of the brace at fault.
+    pub at: usize,
+    pub message: &'static str,
+}
+
+/// The text between the `{}` of a `format` template, `{{` and `}}` made
+/// single braces. It is here, with no implementation around it, because
+/// `check` reads the templates written as literals and the runtime the
+/// others.
+pub fn format_pieces(template: &str) -> Result<Vec<String>, TemplateError> {
+    let mut pieces = vec![String::new()];
+    let mut chars = template.chars().enumerate().peekable();
+    while let Some((at, c)) = chars.next() {
+        let next = chars.peek().map(|(_, c)| *c);
+        let message = match (c, next) {
+            ('{', Some('{')) | ('}', Some('}')) => {
+                chars.next();
+                pieces.last_mut().expect("never empty").push(c);
+                continue;
+            }
+            ('{', Some('}')) => {
+                chars.next();
+                pieces.push(String::new());
+                continue;
+            }
+            ('{', _) => "a `{` in the template is not followed by `}`",
+            ('}', _) => "a `}` in the template has no `{`",
+            _ => {
+                pieces.last_mut().expect("never empty").push(c);
+                continue;
+            }
+        };
+        return Err(TemplateError { at, message });
+    }
+    Ok(pieces)
+}
+
+/// The error of a `format` call whose template has `holes` placeholders
+/// and `given` arguments after it.
+pub fn format_mismatch(holes: usize, given: usize) -> String {
+    let placeholders = if holes == 1 {
+        "placeholder"
+    } else {
+        "placeholders"
+    };
+    let arguments = if given == 1 {
+        "argument follows"
+    } else {
+        "arguments follow"
+    };
+    format!("the template has {holes} {placeholders} `{{}}` but {given} {arguments} it")
 }

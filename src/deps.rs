@@ -118,6 +118,11 @@ fn ir(e: &Ir, refs: &mut Refs) {
             ir(callee, refs);
             all(args, refs);
         }
+        IrKind::TableOf(id, args, axes) => {
+            refs.insert(Global::Game(*id));
+            args.iter().flatten().for_each(|a| ir(a, refs));
+            all(axes, refs);
+        }
         IrKind::Slice(x, lo, hi) => {
             ir(x, refs);
             for bound in [lo, hi].into_iter().flatten() {

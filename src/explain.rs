@@ -287,10 +287,29 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
             };
             (format!("a call of `{name}` that is not inlined"), instead)
         }
+        IrKind::TableOf(..) => (
+            "a query, `table`, inside a rule".into(),
+            "the search computes the options' values itself: make the position the target \
+             of a move rather than asking for its value"
+                .into(),
+        ),
         IrKind::CallBuiltin(b, _) if b.is_query() => (
             format!("a query, `{}`, inside a rule", b.name()),
             "the search computes the options' values itself: make the position the target \
              of a move rather than asking for its value"
+                .into(),
+        ),
+        IrKind::CallBuiltin(
+            b @ (Builtin::Gcd
+            | Builtin::Isqrt
+            | Builtin::Popcount
+            | Builtin::BitLength
+            | Builtin::Divisors),
+            _,
+        ) => (
+            format!("the built-in `{}`", b.name()),
+            "of the built-ins, the compiled rules take only `min`, `max` and `abs`; a rule \
+             that needs another runs in the interpreter, with the same values, only slower"
                 .into(),
         ),
         IrKind::CallBuiltin(b, _) => (format!("the built-in `{}`", b.name()), collections.into()),

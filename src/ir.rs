@@ -48,6 +48,10 @@ pub enum IrKind {
     /// A call whose callee is only known at run time (a variable holding a
     /// game), with the function or built-in the variable hides, if any.
     CallValue(Box<Ir>, Vec<Ir>, Option<Rc<str>>),
+    /// `table(g(a, _), xs)`: the table of a family of positions, with the
+    /// game's arguments (`None` for each `_`) and the collections that
+    /// fill the holes, in order.
+    TableOf(GameId, Vec<Option<Ir>>, Vec<Ir>),
     Index(Box<Ir>, Box<Ir>),
     Slice(Box<Ir>, Option<Box<Ir>>, Option<Box<Ir>>),
 }

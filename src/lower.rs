@@ -339,7 +339,10 @@ impl Lowerer<'_> {
             Some((_, Some(Global::Game(g)))) => IrKind::Apply(g, self.exprs(args)),
             Some((_, Some(Global::Fn(f)))) => IrKind::CallFn(f, self.exprs(args)),
             Some((name, None)) => match Builtin::from_name(&name) {
-                Some(b) => IrKind::CallBuiltin(b, self.exprs(args)),
+                Some(b) => match self.table_of(b, args) {
+                    Some(kind) => kind,
+                    None => IrKind::CallBuiltin(b, self.exprs(args)),
+                },
                 None => return self.error(callee.span, format!("unknown name `{name}`")),
             },
             _ => {
@@ -348,6 +351,21 @@ impl Lowerer<'_> {
             }
         };
         Ir { kind, span }
+    }
+
+    /// `table(g(a, _), xs)`, when the first argument has holes.
+    fn table_of(&mut self, b: Builtin, args: &[Expr]) -> Option<IrKind> {
+        if b != Builtin::Table {
+            return None;
+        }
+        let (first, axes) = args.split_first()?;
+        let (callee, game_args) = family(first)?;
+        let game = self.game_callee(callee)?;
+        let fixed = game_args
+            .iter()
+            .map(|a| (!is_hole(a)).then(|| self.expr(a)))
+            .collect();
+        Some(IrKind::TableOf(game, fixed, self.exprs(axes)))
     }
 
     /// The name of the function or built-in that a local callee hides, as

@@ -94,6 +94,10 @@ enum Command {
     Repl {
         #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
+        /// Print the values of the files' bare expressions as they load (by default they are
+        /// not printed; `print(...)`, failed `expect`s and errors show either way).
+        #[arg(short, long)]
+        verbose: bool,
     },
 }
 
@@ -180,7 +184,10 @@ fn main_with(cli: Cli) -> i32 {
             DebugStage::Graph => Stage::Graph,
         })
         .collect();
-    let command = cli.command.unwrap_or(Command::Repl { files: Vec::new() });
+    let command = cli.command.unwrap_or(Command::Repl {
+        files: Vec::new(),
+        verbose: false,
+    });
     session.machine.start_clock();
     let result = match &command {
         Command::Run { files } => for_files(&mut session, files, Session::run),
@@ -196,7 +203,7 @@ fn main_with(cli: Cli) -> i32 {
                 }
             })
         }
-        Command::Repl { files } => return repl(session, files),
+        Command::Repl { files, verbose } => return repl(session, files, *verbose),
     };
     if cli.explain && matches!(command, Command::Run { .. } | Command::Eval { .. }) {
         let text = grundy::explain::render(&session.machine.defs, &session.sources, None);
@@ -209,7 +216,7 @@ fn main_with(cli: Cli) -> i32 {
     }
 }
 
-fn repl(mut session: Session, files: &[PathBuf]) -> i32 {
+fn repl(mut session: Session, files: &[PathBuf], verbose: bool) -> i32 {
     let terminal = std::io::stdin().is_terminal();
     if !terminal {
         // A pipe gets plain text, whatever --color says of diagnostics.
@@ -218,7 +225,8 @@ fn repl(mut session: Session, files: &[PathBuf]) -> i32 {
     // Results go out as they come, not when a buffer fills.
     session.machine.out = Box::new(std::io::stdout());
     let mut repl = Repl::new(session);
-    repl.load(files);
+    repl.verbose = verbose;
+    repl.load(files, verbose);
     if terminal {
         let color = repl.session.color;
         grundy::repl::interactive(&mut repl, color)

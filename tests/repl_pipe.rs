@@ -126,11 +126,16 @@ fn the_readme_transcript_is_true() {
     }
 }
 
+/// The README's pipe example prints the answer and nothing else: the
+/// results of the file loaded first are not shown.
 #[test]
-fn the_issue_example_works_in_a_pipe() {
+fn the_readme_pipe_example_prints_only_its_answer() {
     let out = pipe(&["repl", "examples/nim.game"], "value(nim(3))\n");
     assert_eq!(out.status.code(), Some(0));
-    let printed = common::text(&out.stdout);
+    assert_eq!(common::text(&out.stdout), "3\n");
+    let shown = pipe(&["repl", "-v", "examples/nim.game"], "value(nim(3))\n");
+    let printed = common::text(&shown.stdout);
+    assert!(printed.lines().count() > 1, "{printed}");
     assert_eq!(printed.lines().last(), Some("3"), "{printed}");
 }
 

@@ -189,3 +189,78 @@ fn a_long_chain_of_positions_runs_on_the_test_threads_small_stack() {
     let lines = grundy_says(rules, "value(sub(300000))\nvalue(sub(300001))\n");
     assert_eq!(lines, ["0", "1"]);
 }
+
+/// Steinhaus's remoteness of a sum, from its definition: 0 with no move;
+/// a winner's least remoteness of a losing option, plus one; a loser's
+/// greatest remoteness of any option, plus one.
+fn brute_remoteness(
+    game: &Octal,
+    heaps: Vec<u32>,
+    wins: &mut HashMap<Vec<u32>, bool>,
+    memo: &mut HashMap<Vec<u32>, u32>,
+) -> u32 {
+    let mut key = heaps;
+    key.sort_unstable();
+    if let Some(r) = memo.get(&key) {
+        return *r;
+    }
+    let winning = brute_wins(game, key.clone(), wins);
+    let mut options = Vec::new();
+    for next in successors(game, &key) {
+        if !winning || !brute_wins(game, next.clone(), wins) {
+            options.push(brute_remoteness(game, next, wins, memo));
+        }
+    }
+    let best = if winning {
+        options.iter().min()
+    } else {
+        options.iter().max()
+    };
+    let r = best.map_or(0, |r| r + 1);
+    memo.insert(key, r);
+    r
+}
+
+/// `line(P)` lasts the remoteness of `P`, every move in it is a move of
+/// the position before, the winner always moves to value 0, and it ends
+/// where no move is left.
+fn check_lines(game: &Octal, sums: &[Vec<u32>]) -> Result<(), TestCaseError> {
+    let rules = format!(
+        "{}fn before(P, L, i) = if i == 0 then P else L[i - 1][2]\n\
+         fn legal(P, L) = all([L[i][2] in options(before(P, L, i)) for i in 0..len(L)])\n\
+         fn ends(P, L) = options(before(P, L, len(L))) == []\n\
+         fn wins_to_zero(P, L) = all([L[i][3] == 0 for i in 0..len(L) if value(before(P, L, i)) != 0])\n",
+        game.rules()
+    );
+    let queries: String = sums
+        .iter()
+        .map(|s| {
+            let p = sum_of(s);
+            format!(
+                "len(line({p}))\nlegal({p}, line({p})) and ends({p}, line({p})) and wins_to_zero({p}, line({p}))\n"
+            )
+        })
+        .collect();
+    let lines = grundy_says(&rules, &queries);
+    let (mut wins, mut memo) = (HashMap::new(), HashMap::new());
+    for (i, heaps) in sums.iter().enumerate() {
+        let expected = brute_remoteness(game, heaps.clone(), &mut wins, &mut memo);
+        prop_assert_eq!(
+            &lines[2 * i],
+            &expected.to_string(),
+            "remoteness of {}",
+            sum_of(heaps)
+        );
+        prop_assert_eq!(&lines[2 * i + 1], "true", "the line of {}", sum_of(heaps));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn lines_last_the_brute_force_remoteness(game in octal(), sums in sums()) {
+        check_lines(&game, &sums)?;
+    }
+}

@@ -400,6 +400,16 @@ impl<'e> Checker<'e> {
                         self.arity(name, meaning, args.len(), span);
                     }
                     self.query_in_move(name, meaning, name_span);
+                    if direct && matches!(meaning, Meaning::Builtin(Builtin::Format)) {
+                        self.format_template(args, span);
+                    }
+                    if matches!(meaning, Meaning::Builtin(Builtin::Table))
+                        && let Some((first, axes)) = args.split_first()
+                        && let Some((game, game_args)) = family(first)
+                    {
+                        self.family(first, (game, game_args), axes.len());
+                        return self.exprs(axes);
+                    }
                 }
             }
             None => self.expr(callee),
@@ -543,6 +553,7 @@ fn not_a_position(target: &Expr) -> Option<(Span, &'static str)> {
     Some((target.span, what))
 }
 
+mod calls;
 mod names;
 
 #[cfg(test)]

@@ -141,7 +141,12 @@ impl Checker<'_> {
     fn unknown(&mut self, name: &str, span: Span) {
         let mut diag = Diagnostic::new(Phase::Check, format!("unknown name `{name}`"))
             .at(span, "not defined here");
-        if let Some(close) = self.closest_name(name) {
+        if name == "_" {
+            diag = diag.help(
+                "`_` stands for a varying parameter only as a whole argument of the game that \
+                 `table` takes first, as in `table(g(3, _), 0..10)`",
+            );
+        } else if let Some(close) = self.closest_name(name) {
             diag = diag.help(format!("did you mean `{close}`?"));
         }
         self.report(diag);

@@ -25,7 +25,7 @@ pub const COMMANDS: [Command; 10] = [
         name: "load",
         aliases: &["l"],
         args: "FILE...",
-        about: "run files: their definitions join the session",
+        about: "run files without printing results (-v prints them)",
     },
     Command {
         name: "reload",
@@ -91,6 +91,7 @@ The language on one screen:
   value(P)                             # the nim-value: 4
   winner(P)                            # \"first\" or \"second\"
   moves(P)                             # every move, and which ones win
+  line(P)                              # a perfect game played out
   table(kayles, 0..30)                 # values of a game, in rows of ten
   expect value(P) == 4                 # a check that reports both sides
   [k * k for k in 1..10 if k % 2 == 1] # lists; also sets {1, 2}, tuples
@@ -151,8 +152,21 @@ impl Repl {
             "help" => self.say(&help()),
             "load" if args.is_empty() => self.problem("`:load` needs a file to read"),
             "load" => {
-                let files: Vec<PathBuf> = args.split_whitespace().map(PathBuf::from).collect();
-                self.load(&files);
+                let mut verbose = self.verbose;
+                let files: Vec<PathBuf> = args
+                    .split_whitespace()
+                    .filter(|a| {
+                        let flag = matches!(*a, "-v" | "--verbose");
+                        verbose |= flag;
+                        !flag
+                    })
+                    .map(PathBuf::from)
+                    .collect();
+                if files.is_empty() {
+                    self.problem("`:load` needs a file to read");
+                } else {
+                    self.load(&files, verbose);
+                }
             }
             "reload" => self.reload(),
             "explain" => {
@@ -197,7 +211,7 @@ impl Repl {
             return;
         }
         let files = self.files.clone();
-        self.load(&files);
+        self.load(&files, self.verbose);
     }
 
     /// `:games`: every global name by kind, in the order defined, with where.

@@ -38,6 +38,9 @@ pub struct Repl {
     pub outcome: Outcome,
     /// A command went wrong (an unknown command, a file that cannot be read).
     misused: bool,
+    /// Print the results of loaded files (`grundy repl --verbose`); they
+    /// are run quietly otherwise, as `:load --verbose` can override.
+    pub verbose: bool,
 }
 
 impl Repl {
@@ -48,6 +51,7 @@ impl Repl {
             time: false,
             outcome: Outcome::default(),
             misused: false,
+            verbose: false,
         }
     }
 
@@ -105,8 +109,16 @@ impl Repl {
         self.outcome.merge(outcome);
     }
 
-    /// Runs files in order; each is remembered for `:reload`.
-    pub fn load(&mut self, files: &[PathBuf]) {
+    /// Runs files in order, printing the values of their bare expressions
+    /// only if `verbose`; each is remembered for `:reload`. Definitions,
+    /// `print(...)`, failed `expect`s and errors come out either way.
+    pub fn load(&mut self, files: &[PathBuf], verbose: bool) {
+        self.session.quiet = !verbose;
+        self.load_files(files);
+        self.session.quiet = false;
+    }
+
+    fn load_files(&mut self, files: &[PathBuf]) {
         for path in files {
             let text = match std::fs::read_to_string(path) {
                 Ok(text) => text,

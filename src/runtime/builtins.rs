@@ -38,6 +38,19 @@ impl Collect for Truths {
     }
 }
 
+/// A query that finds the position it asks about still being evaluated
+/// (see `asks_about_itself`) learns of it far from the query: the error
+/// is put where the query was asked.
+pub(super) fn asked_here(
+    e: Box<crate::diag::Diagnostic>,
+    span: Span,
+) -> Box<crate::diag::Diagnostic> {
+    match e.span {
+        None if e.phase == Phase::Runtime => Box::new(e.at(span, "asked here")),
+        _ => e,
+    }
+}
+
 impl Machine {
     /// Runs a built-in on evaluated arguments (`spans` are theirs, `span` the call's).
     pub fn call_builtin(
@@ -48,12 +61,10 @@ impl Machine {
         span: Span,
     ) -> RtResult<Value> {
         let result = self.run_builtin(b, args, spans, span);
-        // A query that finds the position it asks about still being
-        // evaluated (see `asks_about_itself`) learns of it far from here.
-        result.map_err(|e| match e.span {
-            None if b.is_query() && e.phase == Phase::Runtime => Box::new(e.at(span, "asked here")),
-            _ => e,
-        })
+        match b.is_query() {
+            true => result.map_err(|e| asked_here(e, span)),
+            false => result,
+        }
     }
 
     fn run_builtin(
@@ -148,6 +159,14 @@ impl Machine {
                 let _ = writeln!(self.out, "{}", text.join(" "));
                 Value::Tuple(Rc::from([]))
             }
+            Builtin::Gcd
+            | Builtin::Isqrt
+            | Builtin::Divisors
+            | Builtin::Popcount
+            | Builtin::BitLength => self.integer_builtin(b, args, spans)?,
+            Builtin::Join => self.join(args, spans)?,
+            Builtin::Format => self.format(args, spans, span)?,
+            Builtin::Csv => self.csv(arg(0))?,
             Builtin::Value => Value::Int(self.value_of(&args[0], spans[0])? as i64),
             Builtin::Winner => {
                 let v = self.value_of(&args[0], spans[0])?;
@@ -160,6 +179,7 @@ impl Machine {
                 Value::list(moves.into_iter().map(|m| Value::Pos(m.result)).collect())
             }
             Builtin::Table => self.table(args, spans)?,
+            Builtin::Line => self.line(arg(0))?,
         })
     }
 

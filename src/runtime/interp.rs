@@ -147,6 +147,19 @@ impl Machine {
                 self.index(&x, i, ir.span)?
             }
             IrKind::Slice(x, lo, hi) => self.slice(x, lo.as_deref(), hi.as_deref(), frame)?,
+            IrKind::TableOf(game, args, axes) => {
+                let mut fixed = Vec::with_capacity(args.len());
+                for arg in args {
+                    fixed.push(match arg {
+                        Some(a) => Some(self.eval(a, frame)?),
+                        None => None,
+                    });
+                }
+                let ranges = self.eval_all(axes, frame)?;
+                let spans: Vec<Span> = axes.iter().map(|a| a.span).collect();
+                self.table_of(*game, &fixed, &ranges, &spans, ir.span)
+                    .map_err(|e| super::builtins::asked_here(e, ir.span))?
+            }
         })
     }
 

@@ -7,7 +7,9 @@
 //! - [`interp`]: the expression interpreter (`eval`, calls, patterns,
 //!   comprehensions, interning positions);
 //! - [`ops`]: operators and integer arithmetic, indexing and slicing;
-//! - [`builtins`]: the built-in functions' implementations;
+//! - [`builtins`]: the built-in functions' implementations, with
+//!   `numbers` (integer and string helpers), `line` (a game played out)
+//!   and `csv` (tables as CSV text);
 //! - [`moves`]: move generation, running a game's rules for one position;
 //! - [`search`]: the Sprague–Grundy search and the queries built on it;
 //! - [`normalize`], [`kernel`], [`mex`]: a game's rules normalised,
@@ -18,11 +20,14 @@
 //! [`Machine::node_value`] (a position's nim-value).
 
 pub mod builtins;
+mod csv;
 pub mod interp;
 pub mod kernel;
+mod line;
 pub mod mex;
 pub mod moves;
 pub mod normalize;
+mod numbers;
 pub mod ops;
 pub mod queries;
 pub mod search;

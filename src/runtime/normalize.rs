@@ -401,6 +401,11 @@ fn map_children(ir: &Ir, f: &mut dyn FnMut(&Ir) -> Ir) -> Ir {
         IrKind::CallValue(c, args, hides) => {
             IrKind::CallValue(Box::new(f(c)), all(args, f), hides.clone())
         }
+        IrKind::TableOf(g, args, axes) => IrKind::TableOf(
+            *g,
+            args.iter().map(|a| a.as_ref().map(&mut *f)).collect(),
+            all(axes, f),
+        ),
         IrKind::Index(x, i) => IrKind::Index(Box::new(f(x)), Box::new(f(i))),
         IrKind::Slice(x, lo, hi) => IrKind::Slice(
             Box::new(f(x)),

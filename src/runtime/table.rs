@@ -2,6 +2,7 @@
 //! as a sequence printed in rows of ten, or of a two-parameter game as a
 //! grid. The result is also a list (of values, or of rows).
 
+use crate::diag::Diagnostic;
 use crate::runtime::{Machine, RtResult, error};
 use crate::span::Span;
 use crate::value::{Axis, Component, Nims, Report, TableSpec, Value};
@@ -15,27 +16,7 @@ const ROW: usize = 10;
 impl Machine {
     pub fn table(&mut self, args: &[Value], spans: &[Span]) -> RtResult<Value> {
         let Value::Game(game) = args[0] else {
-            let e = error(
-                spans[0],
-                format!(
-                    "the first argument of `table` must be a game, found {}",
-                    args[0].type_name()
-                ),
-                format!("this is {}", self.show(&args[0])),
-            );
-            // `table(nim(3), 0..10)`: the game was meant.
-            return Err(match &args[0] {
-                Value::Pos(p) => match p.components() {
-                    [Component::Node(node)] => {
-                        let name = self.defs.game_name(node.game);
-                        Box::new(e.help(format!(
-                            "give the game itself, not one of its positions: `table({name}, ...)`"
-                        )))
-                    }
-                    _ => e,
-                },
-                _ => e,
-            });
+            return Err(self.not_a_game(&args[0], spans[0]));
         };
         let rules = self.game_ir(game);
         let ranges = &args[1..];
@@ -52,34 +33,83 @@ impl Machine {
                 "this game",
             ));
         }
-        let axes: Vec<Axis> = ranges
-            .iter()
-            .zip(&spans[1..])
-            .map(|(r, s)| match r {
-                Value::Range(lo, hi) => {
-                    self.check_size(self.len_of(r, *s)?, *s)?;
-                    Ok(Axis::Range(*lo, *hi))
-                }
-                _ => Ok(Axis::Items(self.items(r, *s)?.iter().cloned().collect())),
-            })
-            .collect::<RtResult<_>>()?;
-        let params: Vec<Rc<str>> = rules.def.params.iter().map(|p| p.node.clone()).collect();
-        let title = format!("{}({})", rules.name, params.join(", "));
-        let (rows, columns) = (axes[0].len(), axes.get(1).map_or(1, Axis::len));
-        let mut nims = Nims::with_capacity(rows.saturating_mul(columns));
-        let mut args = Vec::with_capacity(2);
-        for i in 0..rows {
-            for j in 0..columns {
-                args.clear();
-                args.push(axes[0].get(i));
-                args.extend(axes.get(1).map(|a| a.get(j)));
-                let node = match self.graph.find(game, &args) {
-                    Some(node) => node,
-                    None => self.intern(game, &args, spans[0])?,
-                };
-                nims.push(self.node_value(node)?);
+        let all_holes = vec![None; rules.arity];
+        self.table_of(game, &all_holes, ranges, &spans[1..], spans[0])
+    }
+
+    /// The error of `table(x, ...)` when `x` is no game.
+    fn not_a_game(&self, x: &Value, span: Span) -> Box<Diagnostic> {
+        let e = error(
+            span,
+            format!(
+                "the first argument of `table` must be a game, found {}",
+                x.type_name()
+            ),
+            format!("this is {}", self.show(x)),
+        );
+        // `table(nim(3), 0..10)`: the game was meant, or `w(1, _)` for `w(1, 2)`.
+        let Value::Pos(p) = x else { return e };
+        let [Component::Node(node)] = p.components() else {
+            return e;
+        };
+        let name = self.defs.game_name(node.game);
+        let args = self.graph.args(*node);
+        let family = match args.split_last() {
+            Some((_, fixed)) if !fixed.is_empty() => {
+                let shown: Vec<String> = fixed.iter().map(|a| self.show(a)).collect();
+                format!(
+                    ", or write `_` for the parameter that varies: `table({name}({}, _), ...)`",
+                    shown.join(", ")
+                )
             }
+            _ => String::new(),
+        };
+        Box::new(e.help(format!(
+            "give the game itself, not one of its positions: `table({name}, ...)`{family}"
+        )))
+    }
+
+    /// `table(g(a, _), xs)`: the table of `game` with the arguments of
+    /// `template`, each `None` in it (a hole) taken from its collection of
+    /// `ranges`; `span` is the whole call's. `table(g, xs)` is the family
+    /// whose arguments are all holes.
+    pub fn table_of(
+        &mut self,
+        game: u32,
+        template: &[Option<Value>],
+        ranges: &[Value],
+        spans: &[Span],
+        span: Span,
+    ) -> RtResult<Value> {
+        let rules = self.game_ir(game);
+        let holes: Vec<usize> = (0..template.len())
+            .filter(|i| template[*i].is_none())
+            .collect();
+        if rules.arity != template.len()
+            || holes.len() != ranges.len()
+            || !(1..=2).contains(&holes.len())
+        {
+            // The game was redefined since the call was written.
+            return Err(error(
+                span,
+                format!(
+                    "`{}` now has {}, which this table does not match",
+                    rules.name,
+                    crate::diag::count(rules.arity, "parameter")
+                ),
+                "this table",
+            ));
         }
+        let axes = self.axes(ranges, spans)?;
+        let names: Vec<Rc<str>> = rules.def.params.iter().map(|p| p.node.clone()).collect();
+        let params: Vec<Rc<str>> = holes.iter().map(|i| names[*i].clone()).collect();
+        let shown: Vec<String> = template
+            .iter()
+            .zip(&names)
+            .map(|(arg, name)| arg.as_ref().map_or(name.to_string(), |v| self.show(v)))
+            .collect();
+        let title = format!("{}({})", rules.name, shown.join(", "));
+        let nims = self.family_nims(game, template, &holes, &axes, span)?;
         let spec = TableSpec {
             title,
             params,
@@ -87,6 +117,52 @@ impl Machine {
             nims,
         };
         Ok(Value::Report(Rc::new(Report::table(spec))))
+    }
+
+    fn axes(&self, ranges: &[Value], spans: &[Span]) -> RtResult<Vec<Axis>> {
+        ranges
+            .iter()
+            .zip(spans)
+            .map(|(r, s)| match r {
+                Value::Range(lo, hi) => {
+                    self.check_size(self.len_of(r, *s)?, *s)?;
+                    Ok(Axis::Range(*lo, *hi))
+                }
+                _ => Ok(Axis::Items(self.items(r, *s)?.iter().cloned().collect())),
+            })
+            .collect()
+    }
+
+    /// The values of the positions of a family, row by row: the holes of
+    /// `template` (at `holes`) filled from the axes.
+    fn family_nims(
+        &mut self,
+        game: u32,
+        template: &[Option<Value>],
+        holes: &[usize],
+        axes: &[Axis],
+        span: Span,
+    ) -> RtResult<Nims> {
+        let (rows, columns) = (axes[0].len(), axes.get(1).map_or(1, Axis::len));
+        let mut nims = Nims::with_capacity(rows.saturating_mul(columns));
+        let mut args: Vec<Value> = template
+            .iter()
+            .map(|a| a.clone().unwrap_or(Value::Int(0)))
+            .collect();
+        for i in 0..rows {
+            for j in 0..columns {
+                args[holes[0]] = axes[0].get(i);
+                if let Some(ys) = axes.get(1) {
+                    args[holes[1]] = ys.get(j);
+                }
+                let node = match self.graph.find(game, &args) {
+                    Some(node) => node,
+                    None => self.intern(game, &args, span)?,
+                };
+                nims.push(self.node_value(node)?);
+            }
+        }
+        Ok(nims)
     }
 
     /// Writes the text of a table: a sequence in rows of ten, or a grid,

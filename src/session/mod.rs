@@ -69,6 +69,9 @@ pub struct Session {
     pub debug: Vec<Stage>,
     /// The statement that last defined each global name.
     pub origins: FxHashMap<Rc<str>, Span>,
+    /// Bare expressions are evaluated but their values not printed: how
+    /// the REPL loads files unless asked to show them.
+    pub quiet: bool,
     err: Box<dyn Write>,
 }
 
@@ -81,6 +84,7 @@ impl Session {
             color: false,
             debug: Vec::new(),
             origins: FxHashMap::default(),
+            quiet: false,
             err,
         }
     }
@@ -250,6 +254,7 @@ impl Session {
 
     /// Runs one statement; `Ok(false)` for a failed expectation (reported).
     fn statement(&mut self, stmt: &StmtIr) -> RtResult<bool> {
+        let quiet = self.quiet;
         let m = &mut self.machine;
         match stmt {
             StmtIr::Let {
@@ -272,10 +277,12 @@ impl Session {
                 let mut frame = vec![Value::Int(0); *slots];
                 let v = m.eval(expr, &mut frame)?;
                 // `print(...)` has written its output already.
-                if !matches!(
-                    expr.kind,
-                    IrKind::CallBuiltin(crate::builtins::Builtin::Print, _)
-                ) {
+                if !quiet
+                    && !matches!(
+                        expr.kind,
+                        IrKind::CallBuiltin(crate::builtins::Builtin::Print, _)
+                    )
+                {
                     let mut out = std::mem::replace(&mut m.out, Box::new(std::io::sink()));
                     let _ = m.write_top(&v, &mut out);
                     m.out = out;

@@ -136,6 +136,21 @@ pub enum ExprKind {
     Paren(Box<Expr>),
 }
 
+/// `g(a, _)` as the first argument of `table`: a family of positions, one
+/// for each value of the parameters written `_` (the holes). The callee
+/// and the arguments, when `e` is a call with at least one hole.
+pub fn family(e: &Expr) -> Option<(&Expr, &[Expr])> {
+    match &e.node {
+        ExprKind::Call(callee, args) if args.iter().any(is_hole) => Some((callee, args)),
+        _ => None,
+    }
+}
+
+/// `_` standing alone: a hole of a [`family`].
+pub fn is_hole(e: &Expr) -> bool {
+    matches!(&e.node, ExprKind::Var(name) if &**name == "_")
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Clause {
     For(Binder),
