@@ -174,6 +174,11 @@ impl Num {
         }
     }
 
+    /// Whether the expression is a constant.
+    pub fn is_const(&self) -> bool {
+        matches!(self, Num::Const(_))
+    }
+
     /// Whether `slot` occurs in the expression.
     pub fn uses(&self, slot: Slot) -> bool {
         match self {

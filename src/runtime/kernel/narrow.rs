@@ -20,9 +20,9 @@ use crate::syntax::ast::BinOp;
 #[derive(Debug)]
 pub struct Affine {
     /// The terms free of `x`, with their signs.
-    free: Vec<(i64, Num)>,
+    pub(super) free: Vec<(i64, Num)>,
     /// The coefficients of `x`, with their signs (`None` for 1).
-    coefs: Vec<(i64, Option<Num>)>,
+    pub(super) coefs: Vec<(i64, Option<Num>)>,
 }
 
 impl Affine {

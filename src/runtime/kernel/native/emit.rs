@@ -6,8 +6,9 @@
 //! [`super::BAIL`].
 
 use super::super::expr::{Cond, Lin, Num, SLOT_LIMIT};
+use super::super::narrow::{Affine, solve};
 use super::super::run::Values;
-use super::super::{Domain, Kernel, Move, Term};
+use super::super::{Domain, Kernel, Move, Narrow, Term};
 use crate::graph::{DENSE_END, Dense, View};
 use crate::syntax::ast::BinOp;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -39,13 +40,24 @@ pub enum Kind {
     Sweep,
 }
 
+/// The window `from..to` of offsets `t` in `0..len` where
+/// `start + step * t  op  0` holds (see [`solve`]), packed as
+/// `from | to << 32`; `op` is the index of the comparison in [`NARROWING`].
+pub extern "C" fn narrow(op: i64, start: i64, step: i64, len: i64) -> u64 {
+    let (from, to) = solve(NARROWING[op as usize], start, step, len);
+    from as u64 | (to as u64) << 32
+}
+
+/// The comparisons that narrow a loop, numbered for [`narrow`].
+const NARROWING: [BinOp; 5] = [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Eq];
+
 /// Builds the function of `kernel` into `func`; `None` when some part of
 /// it has no machine code here.
 pub fn function(
     kernel: &Kernel,
     kind: Kind,
     (func, fctx): (&mut Function, &mut FunctionBuilderContext),
-    pow: FuncRef,
+    (pow, narrow): (FuncRef, FuncRef),
     config: TargetFrontendConfig,
 ) -> Option<()> {
     let mut b = FunctionBuilder::new(func, fctx);
@@ -69,6 +81,7 @@ pub fn function(
         tables: Vec::new(),
         targets: &kernel.targets,
         pow,
+        narrow,
     };
     e.b.def_var(e.stamp, params[4]);
     e.tables = (0..kernel.targets.len())
@@ -108,6 +121,7 @@ struct Emit<'a, 'f> {
     tables: Vec<Table>,
     targets: &'a [(crate::value::GameId, usize)],
     pow: FuncRef,
+    narrow: FuncRef,
 }
 
 fn trusted() -> MemFlagsData {
@@ -313,7 +327,7 @@ impl Emit<'_, '_> {
     /// `done` after.
     fn binders(&mut self, rule: &Move, i: usize, done: Block) -> Option<()> {
         let Some((slot, domain)) = rule.binders.get(i) else {
-            return self.option(rule, done);
+            return self.option(rule, 0, done);
         };
         let slot = self.slots[*slot as usize];
         let inner = |e: &mut Self, k: Value, next: Block| {
@@ -343,7 +357,16 @@ impl Emit<'_, '_> {
                 let zero = self.b.ins().iconst(I8, 0);
                 let bad = self.b.ins().select(empty, zero, out);
                 self.bail_if(bad);
-                self.each(lo, hi, inner)?;
+                if i + 1 < rule.binders.len() {
+                    self.each(lo, hi, inner)?;
+                } else {
+                    let x = rule.binders[i].0;
+                    let (lo, hi, tested) = self.narrowed(rule, x, (lo, hi), done)?;
+                    self.each(lo, hi, |e, k, next| {
+                        e.b.def_var(slot, k);
+                        e.option(rule, tested, next)
+                    })?;
+                }
             }
             Domain::Fixed(Values::Range(lo, hi)) => {
                 let (lo, hi) = (self.int(*lo), self.int(*hi));
@@ -372,6 +395,82 @@ impl Emit<'_, '_> {
         Some(())
     }
 
+    /// The innermost binder `x`'s range `lo..hi` cut to where the guard's
+    /// leading conjuncts hold: those that do not mention `x` (when they
+    /// cannot fail), tested once, jumping to `done` where one fails; and
+    /// linear or affine comparisons, solved for the window, as the
+    /// kernel's run does. Returns the window and how many conjuncts it
+    /// took.
+    fn narrowed(
+        &mut self,
+        rule: &Move,
+        x: crate::ir::Slot,
+        (mut lo, mut hi): (Value, Value),
+        done: Block,
+    ) -> Option<(Value, Value, usize)> {
+        let mut tested = 0;
+        for (j, narrow) in rule.narrow.iter().enumerate() {
+            let (op, d0, step) = match narrow {
+                Narrow::Once if rule.guard[j].total() => {
+                    let holds = self.cond(&rule.guard[j])?;
+                    let go_on = self.b.create_block();
+                    self.b.ins().brif(holds, go_on, &[], done, &[]);
+                    self.b.switch_to_block(go_on);
+                    tested = j + 1;
+                    continue;
+                }
+                Narrow::Linear(op, d) if *op != BinOp::Ne => {
+                    let mut free = d.clone();
+                    free.terms.retain(|(s, _)| *s != x);
+                    (*op, self.lin(&free), self.int(d.coef(x)))
+                }
+                Narrow::Affine(op, d) if *op != BinOp::Ne => {
+                    let (c0, c1) = self.affine(d)?;
+                    (*op, c0, c1)
+                }
+                _ => break,
+            };
+            let at_lo = self.checked(BinOp::Mul, step, lo);
+            let start = self.checked(BinOp::Add, at_lo, d0);
+            let len = self.b.ins().isub(hi, lo);
+            let zero = self.int(0);
+            let len = self.b.ins().smax(len, zero);
+            let op = self.int(NARROWING.iter().position(|o| *o == op)? as i64);
+            let call = self.b.ins().call(self.narrow, &[op, start, step, len]);
+            let window = self.b.inst_results(call)[0];
+            let from = self.b.ins().band_imm_s(window, 0xffff_ffff);
+            let to = self.b.ins().ushr_imm_s(window, 32);
+            hi = self.b.ins().iadd(lo, to);
+            lo = self.b.ins().iadd(lo, from);
+            tested = j + 1;
+        }
+        Some((lo, hi, tested))
+    }
+
+    /// The coefficients `(c0, c1)` of an affine comparison, each part
+    /// below [`SLOT_LIMIT`] in magnitude (as the kernel's run checks).
+    fn affine(&mut self, d: &Affine) -> Option<(Value, Value)> {
+        let part = |e: &mut Self, sign: i64, n: Option<&Num>| -> Option<Value> {
+            let v = match n {
+                Some(n) => e.num(n)?,
+                None => e.int(1),
+            };
+            e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+            Some(e.b.ins().imul_imm_s(v, sign))
+        };
+        let mut c0 = self.int(0);
+        for (sign, n) in &d.free {
+            let v = part(self, *sign, Some(n))?;
+            c0 = self.b.ins().iadd(c0, v);
+        }
+        let mut c1 = self.int(0);
+        for (sign, n) in &d.coefs {
+            let v = part(self, *sign, n.as_ref())?;
+            c1 = self.b.ins().iadd(c1, v);
+        }
+        Some((c0, c1))
+    }
+
     /// `body` for each of the `n` integers at `at`, in order.
     fn items(
         &mut self,
@@ -388,10 +487,11 @@ impl Emit<'_, '_> {
         })
     }
 
-    /// One combination of binder values: the guard, then the option's
-    /// value marked; jumps to `next` either way.
-    fn option(&mut self, rule: &Move, next: Block) -> Option<()> {
-        for c in &rule.guard {
+    /// One combination of binder values: the guard (past its first
+    /// `tested` conjuncts, which hold), then the option's value marked;
+    /// jumps to `next` either way.
+    fn option(&mut self, rule: &Move, tested: usize, next: Block) -> Option<()> {
+        for c in &rule.guard[tested..] {
             let holds = self.cond(c)?;
             let go_on = self.b.create_block();
             self.b.ins().brif(holds, go_on, &[], next, &[]);

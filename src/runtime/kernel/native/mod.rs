@@ -88,6 +88,7 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         .ok()?;
     let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
     builder.symbol("grundy_pow", emit::pow as *const u8);
+    builder.symbol("grundy_narrow", emit::narrow as *const u8);
     let mut module = JITModule::new(builder);
     let ptr = module.target_config().pointer_type();
     let mut ctx = module.make_context();
@@ -97,6 +98,12 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let pow = module
         .declare_function("grundy_pow", Linkage::Import, &pow_sig)
         .ok()?;
+    let mut narrow_sig = module.make_signature();
+    narrow_sig.params.extend([AbiParam::new(types::I64); 4]);
+    narrow_sig.returns.push(AbiParam::new(types::I64));
+    let narrow = module
+        .declare_function("grundy_narrow", Linkage::Import, &narrow_sig)
+        .ok()?;
     let mut sig = module.make_signature();
     sig.params
         .extend([ptr, types::I64, ptr, types::I64, types::I64, ptr, ptr].map(AbiParam::new));
@@ -105,8 +112,11 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let mut fctx = FunctionBuilderContext::new();
     let mut define = |kind, name| {
         ctx.func.signature = sig.clone();
-        let pow = module.declare_func_in_func(pow, &mut ctx.func);
-        emit::function(kernel, kind, (&mut ctx.func, &mut fctx), pow, config)?;
+        let helpers = (
+            module.declare_func_in_func(pow, &mut ctx.func),
+            module.declare_func_in_func(narrow, &mut ctx.func),
+        );
+        emit::function(kernel, kind, (&mut ctx.func, &mut fctx), helpers, config)?;
         let id = module.declare_function(name, Linkage::Local, &sig).ok()?;
         module.define_function(id, &mut ctx).ok()?;
         module.clear_context(&mut ctx);
