@@ -253,12 +253,18 @@ fn digits(n: u64) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
+/// Whether an axis is integers counting up by one. Any collection may be an
+/// axis (`table(octal, [code], 0..=15)` has a list as its only row), so a
+/// single item counts only if it is an integer.
 fn is_consecutive(xs: &Axis) -> bool {
     match xs {
         Axis::Range(..) => true,
-        Axis::Items(items) => items
-            .windows(2)
-            .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1)),
+        Axis::Items(items) => {
+            items.iter().all(|x| matches!(x, Value::Int(_)))
+                && items
+                    .windows(2)
+                    .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1))
+        }
     }
 }
 
@@ -287,6 +293,23 @@ mod tests {
         let mut written = Vec::new();
         m.write_top(&table, &mut written).unwrap();
         assert_eq!(String::from_utf8(written).unwrap(), shown + "\n");
+    }
+
+    #[test]
+    fn any_value_may_label_a_table_row() {
+        let (mut session, _) = loaded("game g(a) { }\n");
+        let m = &mut session.machine;
+        let items = [
+            Value::str("x"),
+            Value::Bool(true),
+            Value::list(vec![Value::Int(1)]),
+        ];
+        for item in items {
+            let axis = Value::list(vec![item.clone()]);
+            let table = m.table(&[Value::Game(0), axis], &[Span::default(); 2]);
+            let shown = m.show_top(&table.unwrap());
+            assert!(shown.ends_with(&format!("{} | 0", m.show(&item))), "{shown}");
+        }
     }
 
     #[test]
