@@ -1,5 +1,5 @@
 //! The `grundy` command line: `run`, `check`, `eval` and `repl` (the
-//! default when no command is given).
+//! default when no command is given: `grundy FILE...` is `grundy repl FILE...`).
 
 use clap::{Parser, Subcommand};
 use grundy::repl::Repl;
@@ -17,12 +17,19 @@ use std::time::Duration;
     version,
     about,
     long_about = None,
+    // Files without a command start the REPL; clap still reads the first
+    // word as a command when it names one.
+    override_usage = "grundy [OPTIONS] [FILE]...\n       grundy [OPTIONS] <COMMAND>",
     after_help = "Exit codes: 0 success, 1 an expect failed, 2 usage error, 3 error in a script, \
                   4 a limit was exceeded, 130 interrupted."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+
+    /// With no command: load these files, then start the REPL (as `grundy repl FILE...`).
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
 
     /// Stop with an error after this many positions (guards against runaway rules).
     #[arg(long, global = true, default_value_t = 25_000_000, value_name = "N")]
@@ -180,7 +187,7 @@ fn main_with(cli: Cli) -> i32 {
             DebugStage::Graph => Stage::Graph,
         })
         .collect();
-    let command = cli.command.unwrap_or(Command::Repl { files: Vec::new() });
+    let command = cli.command.unwrap_or(Command::Repl { files: cli.files });
     session.machine.start_clock();
     let result = match &command {
         Command::Run { files } => for_files(&mut session, files, Session::run),

@@ -261,9 +261,9 @@ fn is_consecutive(xs: &Axis) -> bool {
         Axis::Range(..) => true,
         Axis::Items(items) => {
             items.iter().all(|x| matches!(x, Value::Int(_)))
-                && items
-                    .windows(2)
-                    .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1))
+                && items.windows(2).all(
+                    |w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1),
+                )
         }
     }
 }
@@ -308,7 +308,10 @@ mod tests {
             let axis = Value::list(vec![item.clone()]);
             let table = m.table(&[Value::Game(0), axis], &[Span::default(); 2]);
             let shown = m.show_top(&table.unwrap());
-            assert!(shown.ends_with(&format!("{} | 0", m.show(&item))), "{shown}");
+            assert!(
+                shown.ends_with(&format!("{} | 0", m.show(&item))),
+                "{shown}"
+            );
         }
     }
 
