@@ -12,7 +12,8 @@
 //! - [`search`]: the Sprague–Grundy search and the queries built on it;
 //! - [`normalize`], [`kernel`], [`mex`]: a game's rules normalised,
 //!   compiled to integer loops, and the mex they share with the search;
-//! - `show` and `table`: values as text, and the `table(...)` query.
+//! - `show` and `table`: values as text, and the `table(...)` query;
+//! - `runaway`: what a limit error says of the play that ran into it.
 //!
 //! The entry points are [`Machine::eval`] (an expression) and
 //! [`Machine::node_value`] (a position's nim-value).
@@ -25,6 +26,7 @@ pub mod moves;
 pub mod normalize;
 pub mod ops;
 pub mod queries;
+mod runaway;
 pub mod search;
 mod show;
 mod table;

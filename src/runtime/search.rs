@@ -145,6 +145,7 @@ impl Machine {
                 e.notes
                     .push(format!("reached by the play {}", self.show_path(&path)));
             }
+            self.describe_runaway(&path, &mut e);
             e
         })
     }
