@@ -45,6 +45,7 @@ pub fn small_limits() -> Limits {
         // Counts only in the REPL mode, which starts the clock per entry;
         // the watchdog of `run` bounds the whole run in every mode.
         timeout: Some(DEADLINE),
+        max_memory: None,
     }
 }
 

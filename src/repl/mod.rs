@@ -71,6 +71,7 @@ impl Repl {
         self.session.machine.start_clock();
         let start = Instant::now();
         let outcome = self.session.run_at(name, text, first_line);
+        self.session.machine.pulse.end();
         if self.time {
             self.say(&format!("time: {}{what}", elapsed(start)));
         }

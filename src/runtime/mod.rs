@@ -38,6 +38,7 @@ use crate::defs::Defs;
 use crate::diag::{Diagnostic, Phase};
 use crate::graph::Graph;
 use crate::ir::GameIr;
+use crate::progress::{Pulse, human};
 use crate::span::Span;
 use crate::value::{GameId, Value};
 use std::io::Write;
@@ -61,6 +62,9 @@ pub struct Limits {
     pub max_items: usize,
     /// Wall-clock time of one run (a command, or one REPL entry).
     pub timeout: Option<Duration>,
+    /// Resident memory of the process, in bytes: a watcher thread
+    /// ([`crate::progress::watch`]) measures it and stops the run.
+    pub max_memory: Option<u64>,
 }
 
 impl Default for Limits {
@@ -70,6 +74,7 @@ impl Default for Limits {
             max_depth: 100_000,
             max_items: 10_000_000,
             timeout: None,
+            max_memory: None,
         }
     }
 }
@@ -84,6 +89,9 @@ pub struct Machine {
     /// Set from another thread (the REPL's Ctrl-C handler) to stop the
     /// evaluation under way; memoized values stay.
     pub cancel: Arc<AtomicBool>,
+    /// Counters a watcher thread reads for the progress line, and the
+    /// memory limit it measured, if it was exceeded.
+    pub pulse: Arc<Pulse>,
     /// When the run under way must stop: set by [`Machine::start_clock`].
     pub(crate) deadline: Option<Instant>,
     /// Evaluation steps, to look at `cancel` only every so often.
@@ -120,6 +128,22 @@ fn interrupted() -> Box<Diagnostic> {
     Box::new(
         Diagnostic::new(Phase::Interrupted, "evaluation cancelled (Ctrl-C)")
             .note("every definition and every value memoized so far is kept"),
+    )
+}
+
+/// The error that unwinds an evaluation that went over `--max-memory`.
+fn out_of_memory(used: u64, limit: u64) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(
+            Phase::Limit,
+            format!(
+                "the memory limit of {} was reached ({} in use)",
+                human(limit),
+                human(used)
+            ),
+        )
+        .help("raise the limit with --max-memory, or check that the rules make positions smaller")
+        .note("every value computed so far is kept in the session"),
     )
 }
 
@@ -166,6 +190,7 @@ impl Machine {
             depth: 0,
             running: Running::default(),
             cancel: Arc::default(),
+            pulse: Arc::default(),
             deadline: None,
             ticks: 0,
             frames: Vec::new(),
@@ -176,15 +201,23 @@ impl Machine {
         }
     }
 
-    /// Starts the time limit, if there is one, for the run about to begin.
+    /// Starts the time limit, if there is one, and the progress line's
+    /// clock for the run about to begin.
     pub fn start_clock(&mut self) {
         self.deadline = self.limits.timeout.map(|t| Instant::now() + t);
+        self.pulse.begin();
     }
 
-    /// Stops the evaluation if Ctrl-C was pressed or time is up.
+    /// Stops the evaluation if Ctrl-C was pressed, the memory limit was
+    /// met, or time is up. Every few thousand steps: it also tells the
+    /// progress line how far the run got.
     pub(crate) fn poll(&self) -> RtResult<()> {
+        self.pulse.positions(self.graph.len());
         if self.cancel.load(Ordering::Relaxed) {
-            return Err(interrupted());
+            return Err(match (self.pulse.over_memory(), self.limits.max_memory) {
+                (Some(used), Some(limit)) => out_of_memory(used, limit),
+                _ => interrupted(),
+            });
         }
         match (self.deadline, self.limits.timeout) {
             (Some(deadline), Some(limit)) if Instant::now() >= deadline => Err(timed_out(limit)),

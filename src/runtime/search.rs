@@ -163,9 +163,12 @@ impl Machine {
         }
         // Ctrl-C or the time limit: the interpreter's own poll, below,
         // then says which.
-        let (cancel, deadline) = (&self.cancel, self.deadline);
-        let mut stop =
-            || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+        let (cancel, deadline, pulse, graph) =
+            (&self.cancel, self.deadline, &self.pulse, &self.graph);
+        let mut stop = || {
+            pulse.positions(graph.len());
+            cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+        };
         let result = kernel.mex(&self.defs, &self.graph, args, marks, &mut stop);
         if result == Err(Stop::Bail) {
             self.poll()?;

@@ -68,8 +68,10 @@ impl Machine {
         let (rows, columns) = (axes[0].len(), axes.get(1).map_or(1, Axis::len));
         let mut nims = Nims::with_capacity(rows.saturating_mul(columns));
         let mut args = Vec::with_capacity(2);
+        let total = rows.saturating_mul(columns);
         for i in 0..rows {
             for j in 0..columns {
+                self.pulse.table(i * columns + j, total);
                 args.clear();
                 args.push(axes[0].get(i));
                 args.extend(axes.get(1).map(|a| a.get(j)));
@@ -80,6 +82,7 @@ impl Machine {
                 nims.push(self.node_value(node)?);
             }
         }
+        self.pulse.table(0, 0);
         let spec = TableSpec {
             title,
             params,
