@@ -11,7 +11,7 @@
 
 use crate::SharedBuffer;
 use crate::diag::Phase;
-use crate::repl::{Repl, piped};
+use crate::repl::{INTERNAL_ERROR, Repl, piped};
 use crate::runtime::Limits;
 use crate::session::{Outcome, Session, exit};
 use std::sync::Arc;
@@ -87,6 +87,9 @@ impl Ran {
     /// README does not give for it, or an exit code that disagrees with
     /// whether diagnostics were written.
     pub fn problem(&self, mode: &Mode) -> Option<String> {
+        if self.diagnostics.contains(INTERNAL_ERROR) {
+            return Some(format!("{mode:?} panicked:\n{}", self.diagnostics));
+        }
         if self.timed_out {
             return None;
         }

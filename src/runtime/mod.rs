@@ -225,6 +225,18 @@ impl Machine {
         }
     }
 
+    /// Makes the machine usable again after a bug panicked in the middle
+    /// of an evaluation: nothing is running, and no value is trusted (a
+    /// search may have left positions marked as in progress). Definitions
+    /// and positions stay.
+    pub fn recover_from_panic(&mut self) {
+        self.depth = 0;
+        self.running = Running::default();
+        self.scratch = Scratch::default();
+        self.graph.clear_values();
+        self.pulse.end();
+    }
+
     pub fn game_ir(&self, id: GameId) -> Rc<GameIr> {
         self.defs
             .game(id)
