@@ -9,6 +9,8 @@
 //! assert_eq!(ran.problem(&Mode::Run), None);
 //! ```
 
+pub mod calls;
+
 use crate::SharedBuffer;
 use crate::diag::Phase;
 use crate::repl::{INTERNAL_ERROR, Repl, piped};
