@@ -1,13 +1,15 @@
 //! The `grundy` command line: `run`, `check`, `eval` and `repl` (the
-//! default when no command is given).
+//! default when no command is given: `grundy FILE...` is `grundy repl FILE...`).
 
 use clap::{Parser, Subcommand};
+use grundy::progress::{Clearing, Pulse, Watch};
 use grundy::repl::Repl;
 use grundy::runtime::Limits;
 use grundy::session::{Outcome, Session, Stage, exit};
-use std::io::Write as _;
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Write the rules of impartial games; ask who wins.
@@ -17,12 +19,19 @@ use std::time::Duration;
     version,
     about,
     long_about = None,
+    // Files without a command start the REPL; clap still reads the first
+    // word as a command when it names one.
+    override_usage = "grundy [OPTIONS] [FILE]...\n       grundy [OPTIONS] <COMMAND>",
     after_help = "Exit codes: 0 success, 1 an expect failed, 2 usage error, 3 error in a script, \
                   4 a limit was exceeded, 130 interrupted."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+
+    /// With no command: load these files, then start the REPL (as `grundy repl FILE...`).
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
 
     /// Stop with an error after this many positions (guards against runaway rules).
     #[arg(long, global = true, default_value_t = 25_000_000, value_name = "N")]
@@ -40,6 +49,17 @@ struct Cli {
     /// seconds). In the REPL the limit applies to each entry.
     #[arg(long, global = true, value_name = "TIME", value_parser = parse_duration)]
     timeout: Option<Duration>,
+
+    /// Stop with an error when grundy's memory (resident) grows past this: `512M`, `4G`,
+    /// `1.5G` (K, M, G, T are powers of 1024; a bare number is bytes). Default: 4G, or half
+    /// the physical memory if that is less.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<u64>,
+
+    /// Show no progress line (it is shown on a terminal only, for evaluations longer than a
+    /// second, and never when the CI environment variable is set).
+    #[arg(short, long, global = true)]
+    quiet: bool,
 
     /// After `run` or `eval`, print how each game's rules run: compiled or interpreted, and
     /// which construct sends a move down a slower path, with what to write instead.
@@ -134,6 +154,47 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(number * scale).map_err(|e| format!("`{text}`: {e}"))
 }
 
+/// A size such as `64M`, `4G`, `1.5G` or `4GiB`; a bare number is bytes.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let unit = unit.trim().to_ascii_uppercase();
+    let unit = unit.trim_end_matches("IB").trim_end_matches('B');
+    let scale = match unit {
+        "" => 1u64,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        other => return Err(format!("unknown unit `{other}`: use K, M, G or T")),
+    };
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size such as `512M` or `4G`"))?;
+    let bytes = number * scale as f64;
+    if !(1.0..=u64::MAX as f64).contains(&bytes) {
+        return Err(format!("`{text}` is not a size grundy can use"));
+    }
+    Ok(bytes as u64)
+}
+
+/// The memory limit when `--max-memory` is not given: 4 GiB, or half the
+/// physical memory when that is less, so that runaway rules stop before
+/// the machine starts to swap.
+fn default_max_memory() -> u64 {
+    let four_gib = 4 << 30;
+    grundy::progress::physical_memory().map_or(four_gib, |total| four_gib.min(total / 2))
+}
+
+/// Whether to draw a progress line on long evaluations: on a terminal,
+/// outside CI, unless `--quiet`.
+fn show_progress(quiet: bool) -> bool {
+    !quiet && std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
+}
+
 fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
@@ -166,15 +227,41 @@ fn for_files(
 }
 
 fn main_with(cli: Cli) -> i32 {
-    let stdout = std::io::BufWriter::new(std::io::stdout());
-    let mut session = Session::new(Box::new(stdout), Box::new(std::io::stderr()));
+    let pulse = Arc::new(Pulse::default());
+    let progress = show_progress(cli.quiet);
+    let (stdout, stderr): (Box<dyn Write>, Box<dyn Write>) = match progress {
+        // Output takes the progress line away before it is written.
+        true => (
+            Box::new(Clearing {
+                inner: std::io::stdout(),
+                pulse: pulse.clone(),
+            }),
+            Box::new(Clearing {
+                inner: std::io::stderr(),
+                pulse: pulse.clone(),
+            }),
+        ),
+        false => (Box::new(std::io::stdout()), Box::new(std::io::stderr())),
+    };
+    let mut session = Session::new(Box::new(std::io::BufWriter::new(stdout)), stderr);
     session.color = use_color(cli.color);
+    let max_memory = cli.max_memory.unwrap_or_else(default_max_memory);
     session.machine.limits = Limits {
         max_states: cli.max_states,
         max_depth: cli.max_depth,
         max_items: cli.max_items,
         timeout: cli.timeout,
+        max_memory: Some(max_memory),
     };
+    session.machine.pulse = pulse.clone();
+    grundy::progress::watch(
+        pulse,
+        Watch {
+            progress,
+            max_memory: Some(max_memory),
+            cancel: session.machine.cancel.clone(),
+        },
+    );
     session.debug = cli
         .debug
         .iter()
@@ -185,9 +272,12 @@ fn main_with(cli: Cli) -> i32 {
         })
         .collect();
     let command = cli.command.unwrap_or(Command::Repl {
-        files: Vec::new(),
+        files: cli.files,
         verbose: false,
     });
+    if !matches!(command, Command::Repl { .. }) {
+        cancel_on_ctrl_c(session.machine.cancel.clone());
+    }
     session.machine.start_clock();
     let result = match &command {
         Command::Run { files } => for_files(&mut session, files, Session::run),
@@ -203,8 +293,10 @@ fn main_with(cli: Cli) -> i32 {
                 }
             })
         }
-        Command::Repl { files, verbose } => return repl(session, files, *verbose),
+        Command::Repl { files, verbose } => return repl(session, files, *verbose, progress),
     };
+    session.machine.pulse.end();
+    let _ = session.machine.out.flush();
     if cli.explain && matches!(command, Command::Run { .. } | Command::Eval { .. }) {
         let text = grundy::explain::render(&session.machine.defs, &session.sources, None);
         let _ = write!(session.machine.out, "{}", text.unwrap_or_else(|e| e + "\n"));
@@ -216,14 +308,20 @@ fn main_with(cli: Cli) -> i32 {
     }
 }
 
-fn repl(mut session: Session, files: &[PathBuf], verbose: bool) -> i32 {
+fn repl(mut session: Session, files: &[PathBuf], verbose: bool, progress: bool) -> i32 {
     let terminal = std::io::stdin().is_terminal();
     if !terminal {
         // A pipe gets plain text, whatever --color says of diagnostics.
         session.color = false;
     }
     // Results go out as they come, not when a buffer fills.
-    session.machine.out = Box::new(std::io::stdout());
+    session.machine.out = match progress {
+        true => Box::new(Clearing {
+            inner: std::io::stdout(),
+            pulse: session.machine.pulse.clone(),
+        }),
+        false => Box::new(std::io::stdout()),
+    };
     let mut repl = Repl::new(session);
     repl.verbose = verbose;
     repl.load(files, verbose);
@@ -232,6 +330,21 @@ fn repl(mut session: Session, files: &[PathBuf], verbose: bool) -> i32 {
         grundy::repl::interactive(&mut repl, color)
     } else {
         grundy::repl::piped(&mut repl, std::io::stdin().lock())
+    }
+}
+
+/// Ctrl-C in `run`, `check` or `eval` cancels the evaluation, which ends
+/// with exit code 130; a second Ctrl-C, if the first was not noticed,
+/// quits at once. (The REPL sets its own handler.)
+fn cancel_on_ctrl_c(cancel: Arc<AtomicBool>) {
+    let handler = move || {
+        if cancel.swap(true, Ordering::Relaxed) {
+            let _ = writeln!(std::io::stderr(), "grundy: interrupted");
+            std::process::exit(exit::INTERRUPTED);
+        }
+    };
+    if let Err(e) = ctrlc::set_handler(handler) {
+        let _ = writeln!(std::io::stderr(), "warning: Ctrl-C will quit at once: {e}");
     }
 }
 

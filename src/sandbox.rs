@@ -9,9 +9,11 @@
 //! assert_eq!(ran.problem(&Mode::Run), None);
 //! ```
 
+pub mod calls;
+
 use crate::SharedBuffer;
 use crate::diag::Phase;
-use crate::repl::{Repl, piped};
+use crate::repl::{INTERNAL_ERROR, Repl, piped};
 use crate::runtime::Limits;
 use crate::session::{Outcome, Session, exit};
 use std::sync::Arc;
@@ -45,6 +47,7 @@ pub fn small_limits() -> Limits {
         // Counts only in the REPL mode, which starts the clock per entry;
         // the watchdog of `run` bounds the whole run in every mode.
         timeout: Some(DEADLINE),
+        max_memory: None,
     }
 }
 
@@ -86,6 +89,9 @@ impl Ran {
     /// README does not give for it, or an exit code that disagrees with
     /// whether diagnostics were written.
     pub fn problem(&self, mode: &Mode) -> Option<String> {
+        if self.diagnostics.contains(INTERNAL_ERROR) {
+            return Some(format!("{mode:?} panicked:\n{}", self.diagnostics));
+        }
         if self.timed_out {
             return None;
         }

@@ -376,11 +376,11 @@ impl Ord for Value {
             (Pos(a), Pos(b)) => a.cmp(b),
             (Game(a), Game(b)) => a.cmp(b),
             (x, y) => match (x.rank(), y.rank()) {
-                (4, 4) => x
-                    .as_slice()
-                    .unwrap()
-                    .iter()
-                    .cmp(y.as_slice().unwrap().iter()),
+                (4, 4) => {
+                    let sequence = "values of rank 4 are sequences";
+                    let (xs, ys) = (x.as_slice().expect(sequence), y.as_slice().expect(sequence));
+                    xs.iter().cmp(ys.iter())
+                }
                 (r, q) => r.cmp(&q),
             },
         }

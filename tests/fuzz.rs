@@ -4,8 +4,14 @@
 //! on a thread with the binary's stack and within small limits. Each must
 //! end with an exit code the README documents, with a diagnostic when it
 //! failed, and never panic. `PROPTEST_CASES=N` runs N cases of each.
+//! Every built-in is also called with arguments of every type, and the
+//! REPL's commands used, through `grundy::sandbox::calls`.
 
-use grundy::sandbox::{Mode, engines_disagree, on_interpreter_stack, run};
+use grundy::builtins::Builtin;
+use grundy::repl::{INTERNAL_ERROR, Repl};
+use grundy::sandbox::calls::{PRELUDE, SAMPLES, call, program};
+use grundy::sandbox::{Mode, engines_disagree, on_interpreter_stack, run, small_limits};
+use grundy::session::Session;
 use proptest::prelude::*;
 use proptest::sample::select;
 use std::sync::LazyLock;
@@ -391,5 +397,86 @@ fn edits_fit_any_text() {
     assert_eq!(tokens(text).len(), 7);
     for (edit, edited) in edits {
         assert_eq!(edit.apply(text), edited, "{edit:?}");
+    }
+}
+
+/// The calls of `builtin` with every sample value in each argument place:
+/// every pair of samples in the first two places, and a third that varies
+/// with them, so that the count stays in the hundreds.
+fn calls_of(builtin: Builtin) -> Vec<String> {
+    let (least, most) = builtin.arity();
+    let most = most.unwrap_or(least + 1).min(3);
+    let n = SAMPLES.len();
+    let mut calls = Vec::new();
+    for arity in least..=most {
+        let combinations = n.pow(arity.min(2) as u32);
+        for i in 0..combinations {
+            let args: Vec<String> = (0..arity)
+                .map(|place| match place {
+                    0 => SAMPLES[i % n],
+                    1 => SAMPLES[i / n],
+                    _ => SAMPLES[(i + place) % n],
+                })
+                .map(String::from)
+                .collect();
+            calls.push(call(builtin, &args));
+        }
+    }
+    calls
+}
+
+/// Each call as a REPL entry in one session with small limits: each must
+/// print a value or a diagnostic, and none may panic. Returns the calls
+/// that printed nothing.
+fn silent_calls(calls: Vec<String>) -> Vec<String> {
+    on_interpreter_stack(move || {
+        let (out, err) = (
+            grundy::SharedBuffer::default(),
+            grundy::SharedBuffer::default(),
+        );
+        let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
+        session.machine.limits = small_limits();
+        let mut repl = Repl::new(session);
+        repl.submit(PRELUDE, "prelude", 1);
+        assert!(
+            err.0.borrow().is_empty(),
+            "{}",
+            String::from_utf8_lossy(&err.0.borrow())
+        );
+        let printed = || out.0.borrow().len() + err.0.borrow().len();
+        let mut silent = Vec::new();
+        for entry in calls {
+            let before = printed();
+            repl.submit(&entry, "<call>", 1);
+            let said = String::from_utf8_lossy(&err.0.borrow()).into_owned();
+            assert!(!said.contains(INTERNAL_ERROR), "{entry} panicked: {said}");
+            if printed() == before {
+                silent.push(entry);
+            }
+        }
+        silent
+    })
+}
+
+#[test]
+fn every_builtin_takes_arguments_of_every_type() {
+    for builtin in Builtin::ALL {
+        let calls = calls_of(builtin);
+        assert!(calls.len() >= SAMPLES.len(), "{}", builtin.name());
+        let silent = silent_calls(calls);
+        assert!(silent.is_empty(), "printed nothing: {silent:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// Programs of built-in calls with random typed arguments and REPL
+    /// commands, as the fuzz target `calls` makes them.
+    #[test]
+    fn random_builtin_calls_and_commands_never_crash(
+        bytes in prop::collection::vec(any::<u8>(), 0..200),
+    ) {
+        survives(program(&bytes), &[Mode::Repl])?;
     }
 }

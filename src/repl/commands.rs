@@ -3,6 +3,7 @@
 use super::{Flow, Repl};
 use crate::defs::Global;
 use crate::diag::count;
+use crate::progress::human;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -98,7 +99,8 @@ The language on one screen:
 Types: integers, booleans, strings, tuples, lists, sets, ranges, positions.
 Operators: + - * / % ** ^ & | ~ << >>, == != < <= > >= (chained), and or
 not, in, a..b and a..=b. An open bracket or a final `\\` continues an entry
-on the next line. Ctrl-C cancels an evaluation and keeps what is known.";
+on the next line. Ctrl-C cancels an evaluation and keeps what is known; one
+that runs past a second shows its progress (`grundy --quiet` turns it off).";
 
 /// The command that `name` names, by its name or an alias.
 fn find(name: &str) -> Option<&'static Command> {
@@ -305,7 +307,7 @@ impl Repl {
                 m.defs.game_name(game).to_string(),
                 count.to_string(),
                 values.to_string(),
-                human(size),
+                human(size as u64),
             ));
             positions += count;
             known += values;
@@ -315,7 +317,7 @@ impl Repl {
             "total".into(),
             positions.to_string(),
             known.to_string(),
-            human(bytes),
+            human(bytes as u64),
         ));
         let w0 = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
         let w1 = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
@@ -324,7 +326,7 @@ impl Repl {
         for (a, b, c, d) in rows {
             let _ = writeln!(out, "{a:<w0$}  {b:>w1$}  {c:>w2$}  {d}");
         }
-        if let Some(rss) = resident_bytes() {
+        if let Some(rss) = crate::progress::resident_memory() {
             let _ = writeln!(out, "process memory (resident): {}", human(rss));
         }
         out.trim_end().to_string()
@@ -381,30 +383,6 @@ fn short(s: String, max: usize) -> String {
     } else {
         format!("{}...", s.chars().take(max - 3).collect::<String>())
     }
-}
-
-/// `1.5 MiB`: a size in bytes for people.
-pub fn human(bytes: usize) -> String {
-    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut size = bytes as f64;
-    let mut unit = 0;
-    while size >= 1024.0 && unit + 1 < UNITS.len() {
-        size /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{size:.1} {}", UNITS[unit])
-    }
-}
-
-/// The process's resident memory, where the system tells it (Linux).
-fn resident_bytes() -> Option<usize> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 #[cfg(test)]

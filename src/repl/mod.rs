@@ -21,6 +21,10 @@ use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+/// The start of the message for an entry abandoned because of a bug (a
+/// panic); the fuzz tests look for it.
+pub const INTERNAL_ERROR: &str = "internal error: grundy failed on this entry";
+
 /// Whether the REPL goes on after an entry.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -58,17 +62,35 @@ impl Repl {
     /// Runs one entry: a `:` command, or source named `name` whose first
     /// line is line `first_line` of what the user typed or piped.
     pub fn submit(&mut self, entry: &str, name: &str, first_line: usize) -> Flow {
-        if entry.trim_start().starts_with(':') {
-            return self.command(entry);
-        }
         if entry.trim().is_empty() {
             return Flow::Continue;
         }
-        if let Some(flow) = self.bare_command(entry) {
-            return flow;
-        }
-        self.run(name, entry, first_line, "");
-        Flow::Continue
+        // A bug that panics must not end the session and lose what the
+        // user typed: the entry is abandoned and the session goes on.
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if entry.trim_start().starts_with(':') {
+                return self.command(entry);
+            }
+            if let Some(flow) = self.bare_command(entry) {
+                return flow;
+            }
+            self.run(name, entry, first_line, "");
+            Flow::Continue
+        }));
+        ran.unwrap_or_else(|_| {
+            self.session.machine.recover_from_panic();
+            let diag = crate::diag::Diagnostic::new(
+                crate::diag::Phase::Runtime,
+                format!("{INTERNAL_ERROR} (a bug; please report it)"),
+            )
+            .note("definitions stay; memoized values were forgotten and will be computed again");
+            self.session.report(&diag);
+            self.outcome.merge(Outcome {
+                failed_expects: 0,
+                error: Some(crate::diag::Phase::Runtime),
+            });
+            Flow::Continue
+        })
     }
 
     /// A command typed without its `:`, as in Python's REPL or a shell
@@ -103,6 +125,7 @@ impl Repl {
         self.session.machine.start_clock();
         let start = Instant::now();
         let outcome = self.session.run_at(name, text, first_line);
+        self.session.machine.pulse.end();
         if self.time {
             self.say(&format!("time: {}{what}", elapsed(start)));
         }
@@ -309,5 +332,48 @@ fn save_history(editor: &mut Editor<GrundyHelper, FileHistory>, path: &Path) {
             "warning: cannot write history `{}`: {e}",
             path.display()
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SharedBuffer;
+
+    /// A writer that panics at its first write, as a bug would.
+    struct PanicsOnce(bool, SharedBuffer);
+
+    impl Write for PanicsOnce {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if !std::mem::replace(&mut self.0, true) {
+                panic!("a bug");
+            }
+            self.1.write(buf)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_panic_abandons_the_entry_and_the_session_goes_on() {
+        let (out, err) = (SharedBuffer::default(), SharedBuffer::default());
+        let session = Session::new(
+            Box::new(out.clone()),
+            Box::new(PanicsOnce(false, err.clone())),
+        );
+        let mut repl = Repl::new(session);
+        repl.submit("game g(n) {\n move m if n > 0 -> g(n - 1)\n}\n", "a", 1);
+        // Reporting the error panics.
+        repl.submit("value(g(3)) / 0", "b", 1);
+        let printed = String::from_utf8_lossy(&err.0.borrow()).into_owned();
+        assert!(
+            printed.starts_with(&format!("Error: {INTERNAL_ERROR}")),
+            "{printed}"
+        );
+        assert_eq!(repl.exit_code(), exit::SCRIPT_ERROR);
+        repl.submit("value(g(4))", "c", 1);
+        assert_eq!(String::from_utf8_lossy(&out.0.borrow()), "0\n", "{printed}");
     }
 }

@@ -325,7 +325,7 @@ impl Machine {
         let mut text = format!("{}: value {value}, {verdict}", self.show_position(&p));
         if !moves.is_empty() {
             let widths: Vec<usize> = (0..4)
-                .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap())
+                .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
                 .collect();
             for (i, row) in rows.iter().enumerate() {
                 let line = format!(

@@ -79,7 +79,9 @@ impl Mex {
                 self.marks[*v as usize] = self.stamp;
             }
         }
-        (0..).find(|&v| self.marks[v] != self.stamp).unwrap() as u64
+        (0..self.marks.len())
+            .find(|&v| self.marks[v] != self.stamp)
+            .expect("at most `count` of the `count + 1` marks are set") as u64
     }
 }
 

@@ -14,7 +14,8 @@
 //! - [`search`]: the Sprague–Grundy search and the queries built on it;
 //! - [`normalize`], [`kernel`], [`mex`]: a game's rules normalised,
 //!   compiled to integer loops, and the mex they share with the search;
-//! - `show` and `table`: values as text, and the `table(...)` query.
+//! - `show` and `table`: values as text, and the `table(...)` query;
+//! - `runaway`: what a limit error says of the play that ran into it.
 //!
 //! The entry points are [`Machine::eval`] (an expression) and
 //! [`Machine::node_value`] (a position's nim-value).
@@ -30,6 +31,7 @@ pub mod normalize;
 mod numbers;
 pub mod ops;
 pub mod queries;
+mod runaway;
 pub mod search;
 mod show;
 mod table;
@@ -41,6 +43,7 @@ use crate::defs::Defs;
 use crate::diag::{Diagnostic, Phase};
 use crate::graph::Graph;
 use crate::ir::GameIr;
+use crate::progress::{Pulse, human};
 use crate::span::Span;
 use crate::value::{GameId, Value};
 use std::io::Write;
@@ -64,6 +67,9 @@ pub struct Limits {
     pub max_items: usize,
     /// Wall-clock time of one run (a command, or one REPL entry).
     pub timeout: Option<Duration>,
+    /// Resident memory of the process, in bytes: a watcher thread
+    /// ([`crate::progress::watch`]) measures it and stops the run.
+    pub max_memory: Option<u64>,
 }
 
 impl Default for Limits {
@@ -73,6 +79,7 @@ impl Default for Limits {
             max_depth: 100_000,
             max_items: 10_000_000,
             timeout: None,
+            max_memory: None,
         }
     }
 }
@@ -87,6 +94,9 @@ pub struct Machine {
     /// Set from another thread (the REPL's Ctrl-C handler) to stop the
     /// evaluation under way; memoized values stay.
     pub cancel: Arc<AtomicBool>,
+    /// Counters a watcher thread reads for the progress line, and the
+    /// memory limit it measured, if it was exceeded.
+    pub pulse: Arc<Pulse>,
     /// When the run under way must stop: set by [`Machine::start_clock`].
     pub(crate) deadline: Option<Instant>,
     /// Evaluation steps, to look at `cancel` only every so often.
@@ -128,6 +138,22 @@ fn interrupted() -> Box<Diagnostic> {
     Box::new(
         Diagnostic::new(Phase::Interrupted, "evaluation cancelled (Ctrl-C)")
             .note("every definition and every value memoized so far is kept"),
+    )
+}
+
+/// The error that unwinds an evaluation that went over `--max-memory`.
+fn out_of_memory(used: u64, limit: u64) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(
+            Phase::Limit,
+            format!(
+                "the memory limit of {} was reached ({} in use)",
+                human(limit),
+                human(used)
+            ),
+        )
+        .help("raise the limit with --max-memory, or check that the rules make positions smaller")
+        .note("every value computed so far is kept in the session"),
     )
 }
 
@@ -174,6 +200,7 @@ impl Machine {
             depth: 0,
             running: Running::default(),
             cancel: Arc::default(),
+            pulse: Arc::default(),
             deadline: None,
             ticks: 0,
             frames: Vec::new(),
@@ -185,20 +212,40 @@ impl Machine {
         }
     }
 
-    /// Starts the time limit, if there is one, for the run about to begin.
+    /// Starts the time limit, if there is one, and the progress line's
+    /// clock for the run about to begin.
     pub fn start_clock(&mut self) {
         self.deadline = self.limits.timeout.map(|t| Instant::now() + t);
+        self.pulse.begin();
     }
 
-    /// Stops the evaluation if Ctrl-C was pressed or time is up.
+    /// Stops the evaluation if Ctrl-C was pressed, the memory limit was
+    /// met, or time is up. Every few thousand steps: it also tells the
+    /// progress line how far the run got.
     pub(crate) fn poll(&self) -> RtResult<()> {
+        self.pulse.positions(self.graph.len());
         if self.cancel.load(Ordering::Relaxed) {
-            return Err(interrupted());
+            return Err(match (self.pulse.over_memory(), self.limits.max_memory) {
+                (Some(used), Some(limit)) => out_of_memory(used, limit),
+                _ => interrupted(),
+            });
         }
         match (self.deadline, self.limits.timeout) {
             (Some(deadline), Some(limit)) if Instant::now() >= deadline => Err(timed_out(limit)),
             _ => Ok(()),
         }
+    }
+
+    /// Makes the machine usable again after a bug panicked in the middle
+    /// of an evaluation: nothing is running, and no value is trusted (a
+    /// search may have left positions marked as in progress). Definitions
+    /// and positions stay.
+    pub fn recover_from_panic(&mut self) {
+        self.depth = 0;
+        self.running = Running::default();
+        self.scratch = Scratch::default();
+        self.graph.clear_values();
+        self.pulse.end();
     }
 
     pub fn game_ir(&self, id: GameId) -> Rc<GameIr> {

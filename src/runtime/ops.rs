@@ -180,8 +180,15 @@ impl Machine {
         }
         Ok(match x {
             Value::Range(lo, _) => Value::Int(lo + at),
-            Value::Str(s) => Value::str(&s.chars().nth(at as usize).unwrap().to_string()),
-            Value::Set(s) => s.iter().nth(at as usize).unwrap().clone(),
+            Value::Str(s) => {
+                let c = s.chars().nth(at as usize).expect("`at` is below len_of");
+                Value::str(&c.to_string())
+            }
+            Value::Set(s) => s
+                .iter()
+                .nth(at as usize)
+                .expect("`at` is below len_of")
+                .clone(),
             Value::Pos(p) => {
                 Value::Pos(Position::from_components(vec![p.components()[at as usize]]))
             }
@@ -241,7 +248,7 @@ impl Machine {
                     &x,
                 ));
             }
-            other => Value::list(other.as_slice().unwrap()[s..e].to_vec()),
+            other => Value::list(other.as_slice().expect("len_of accepted it")[s..e].to_vec()),
         })
     }
 }

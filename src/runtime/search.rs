@@ -145,6 +145,7 @@ impl Machine {
                 e.notes
                     .push(format!("reached by the play {}", self.show_path(&path)));
             }
+            self.describe_runaway(&path, &mut e);
             e
         })
     }
@@ -173,9 +174,12 @@ impl Machine {
         }
         // Ctrl-C or the time limit: the interpreter's own poll, below,
         // then says which.
-        let (cancel, deadline) = (&self.cancel, self.deadline);
-        let mut stop =
-            || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+        let (cancel, deadline, pulse, graph) =
+            (&self.cancel, self.deadline, &self.pulse, &self.graph);
+        let mut stop = || {
+            pulse.positions(graph.len());
+            cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+        };
         let result = kernel.mex(&self.defs, &self.graph, args, marks, &mut stop);
         if result == Err(Stop::Bail) {
             self.poll()?;

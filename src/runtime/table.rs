@@ -149,8 +149,10 @@ impl Machine {
             .iter()
             .map(|a| a.clone().unwrap_or(Value::Int(0)))
             .collect();
+        let total = rows.saturating_mul(columns);
         for i in 0..rows {
             for j in 0..columns {
+                self.pulse.table(i * columns + j, total);
                 args[holes[0]] = axes[0].get(i);
                 if let Some(ys) = axes.get(1) {
                     args[holes[1]] = ys.get(j);
@@ -162,6 +164,7 @@ impl Machine {
                 nims.push(self.node_value(node)?);
             }
         }
+        self.pulse.table(0, 0);
         Ok(nims)
     }
 
@@ -329,12 +332,18 @@ fn digits(n: u64) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
+/// Whether an axis is integers counting up by one. Any collection may be an
+/// axis (`table(octal, [code], 0..=15)` has a list as its only row), so a
+/// single item counts only if it is an integer.
 fn is_consecutive(xs: &Axis) -> bool {
     match xs {
         Axis::Range(..) => true,
-        Axis::Items(items) => items
-            .windows(2)
-            .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1)),
+        Axis::Items(items) => {
+            items.iter().all(|x| matches!(x, Value::Int(_)))
+                && items.windows(2).all(
+                    |w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1),
+                )
+        }
     }
 }
 
@@ -372,5 +381,25 @@ mod tests {
         nims.push(1 << 40);
         assert!(matches!(nims, Nims::Large(_)));
         assert_eq!((nims.get(0), nims.get(1), nims.len()), (7, 1 << 40, 2));
+    }
+
+    #[test]
+    fn any_value_may_label_a_table_row() {
+        let (mut session, _) = loaded("game g(a) { }\n");
+        let m = &mut session.machine;
+        let items = [
+            Value::str("x"),
+            Value::Bool(true),
+            Value::list(vec![Value::Int(1)]),
+        ];
+        for item in items {
+            let axis = Value::list(vec![item.clone()]);
+            let table = m.table(&[Value::Game(0), axis], &[Span::default(); 2]);
+            let shown = m.show_top(&table.unwrap());
+            assert!(
+                shown.ends_with(&format!("{} | 0", m.show(&item))),
+                "{shown}"
+            );
+        }
     }
 }

@@ -47,6 +47,15 @@ pub(super) struct Builder {
     pub(super) depth: usize,
 }
 
+/// The next part of a rule whose parts the grammar fixes (`let` has a
+/// pattern and an expression, ...): a missing one is a bug in the grammar
+/// or here, never in the user's text, which pest has accepted.
+fn next_part<'i>(parts: &mut impl Iterator<Item = Pair<'i, Rule>>) -> Pair<'i, Rule> {
+    parts
+        .next()
+        .expect("the grammar gives this rule every part the builder reads")
+}
+
 fn is_primary(rule: Rule) -> bool {
     use Rule::*;
     matches!(
@@ -84,8 +93,8 @@ impl Builder {
         let mut parts = inner(pair);
         let kind = match rule {
             Rule::game_def => {
-                let name = self.ident(parts.next().unwrap());
-                let params = self.params(parts.next().unwrap());
+                let name = self.ident(next_part(&mut parts));
+                let params = self.params(next_part(&mut parts));
                 let moves = parts.map(|m| self.move_rule(m)).collect();
                 StmtKind::Game(Rc::new(GameDef {
                     name,
@@ -94,17 +103,19 @@ impl Builder {
                 }))
             }
             Rule::fn_def => {
-                let name = self.ident(parts.next().unwrap());
-                let params = self.params(parts.next().unwrap());
-                let body = self.expr(parts.nth(1).unwrap());
+                let name = self.ident(next_part(&mut parts));
+                let params = self.params(next_part(&mut parts));
+                // The `=` between the parameters and the body.
+                next_part(&mut parts);
+                let body = self.expr(next_part(&mut parts));
                 StmtKind::Fn(Rc::new(FnDef { name, params, body }))
             }
             Rule::let_def => {
-                let pattern = self.pattern(parts.next().unwrap());
-                StmtKind::Let(pattern, self.expr(parts.next().unwrap()))
+                let pattern = self.pattern(next_part(&mut parts));
+                StmtKind::Let(pattern, self.expr(next_part(&mut parts)))
             }
-            Rule::expect_stmt => StmtKind::Expect(self.expr(parts.next().unwrap())),
-            Rule::expr_stmt => StmtKind::Expr(self.expr(parts.next().unwrap())),
+            Rule::expect_stmt => StmtKind::Expect(self.expr(next_part(&mut parts))),
+            Rule::expr_stmt => StmtKind::Expr(self.expr(next_part(&mut parts))),
             other => unreachable!("the grammar has no statement {other:?}"),
         };
         Stmt { kind, span }
@@ -124,7 +135,7 @@ impl Builder {
             match part.as_rule() {
                 Rule::ident => name = Some(self.ident(part)),
                 Rule::binders => binders = inner(part).map(|b| self.binder(b)).collect(),
-                Rule::guard => guard = Some(self.expr(part.into_inner().next().unwrap())),
+                Rule::guard => guard = Some(self.expr(next_part(&mut part.into_inner()))),
                 Rule::arrow => {}
                 Rule::expr => target = Some(self.expr(part)),
                 other => unreachable!("a move rule has no part {other:?}"),
@@ -141,8 +152,8 @@ impl Builder {
 
     fn binder(&mut self, pair: Pair<'_, Rule>) -> Binder {
         let mut parts = pair.into_inner();
-        let pattern = self.pattern(parts.next().unwrap());
-        let domain = self.expr(parts.next().unwrap());
+        let pattern = self.pattern(next_part(&mut parts));
+        let domain = self.expr(next_part(&mut parts));
         Binder { pattern, domain }
     }
 
@@ -265,14 +276,15 @@ impl Builder {
                     }
                 }
             }
-            Rule::string => ExprKind::Str(unescape(pair.into_inner().next().unwrap().as_str())),
+            Rule::string => ExprKind::Str(unescape(next_part(&mut pair.into_inner()).as_str())),
             Rule::true_lit => ExprKind::Bool(true),
             Rule::false_lit => ExprKind::Bool(false),
             Rule::ident => ExprKind::Var(Rc::from(pair.as_str())),
             Rule::if_expr => {
                 let mut parts = pair.into_inner().map(|e| Box::new(self.expr(e)));
                 let (c, a, b) = (parts.next(), parts.next(), parts.next());
-                ExprKind::If(c.unwrap(), a.unwrap(), b.unwrap())
+                let three = "the grammar gives `if` a condition and two branches";
+                ExprKind::If(c.expect(three), a.expect(three), b.expect(three))
             }
             Rule::let_expr => {
                 let mut parts = pair.into_inner().filter(|p| p.as_rule() != Rule::let_in);
@@ -300,7 +312,7 @@ impl Builder {
             }
         }
         if items.len() == 1 && !trailing_comma {
-            ExprKind::Paren(Box::new(items.pop().unwrap()))
+            ExprKind::Paren(Box::new(items.pop().expect("one item, counted above")))
         } else {
             ExprKind::Tuple(items)
         }
@@ -324,7 +336,7 @@ impl Builder {
                 .into_inner()
                 .map(|c| match c.as_rule() {
                     Rule::comp_for => Clause::For(self.binder(c)),
-                    Rule::comp_if => Clause::If(self.expr(c.into_inner().next().unwrap())),
+                    Rule::comp_if => Clause::If(self.expr(next_part(&mut c.into_inner()))),
                     other => unreachable!("not a comprehension clause: {other:?}"),
                 })
                 .collect();
