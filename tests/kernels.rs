@@ -313,8 +313,9 @@ fn machine_code_sweeps_past_terminal_positions_and_large_values() {
                     value(g(2501))\ntable(g, 0..=25)\n";
     let printed = agree(terminal);
     assert!(printed.starts_with("1\n"), "{printed}");
-    // Nim: values past the mex's first marks (1024) leave positions to
-    // the kernel's run, which makes room for them.
-    let nim = "game g(n) {\n move t(k in 1..=n) -> g(n - k)\n}\nvalue(g(2000))\n";
-    assert_eq!(agree(nim), "2000\n");
+    // Options of values past the mex's first marks (1024) leave
+    // positions to the kernel's run, which makes room for them.
+    let large = "game g(n) {\n move h if n > 0 -> *(1500 + n % 7)\n\
+                 move t(k in 1..=2) if k <= n -> g(n - k)\n}\nvalue(g(2501))\n";
+    assert_eq!(agree(large), "2\n");
 }

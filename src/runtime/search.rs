@@ -161,25 +161,28 @@ impl Machine {
         if !self.graph.int_args(node, args) {
             return Ok(Ran::Interpret);
         }
-        let native = match self.use_native {
-            true => kernel.native_mex(&self.defs, &self.graph, args, marks, views),
-            false => None,
-        };
-        if let Some((value, options)) = native {
-            self.graph.set_value(node, value);
-            if options == 0 {
-                self.graph.set_terminal(node);
-            }
-            return Ok(Ran::Value(value));
-        }
         // Ctrl-C or the time limit: the interpreter's own poll, below,
         // then says which.
-        let (cancel, deadline, pulse, graph) =
-            (&self.cancel, self.deadline, &self.pulse, &self.graph);
-        let mut stop = || {
-            pulse.positions(graph.len());
-            cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+        let (cancel, deadline) = (&self.cancel, self.deadline);
+        let mut stop =
+            || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+        let native = match self.use_native {
+            true => kernel.native_mex(&self.defs, &self.graph, args, marks, views, &mut stop),
+            false => None,
         };
+        match native {
+            Some(Ok((value, options))) => {
+                self.graph.set_value(node, value);
+                if options == 0 {
+                    self.graph.set_terminal(node);
+                }
+                return Ok(Ran::Value(value));
+            }
+            Some(Err(Stop::Missing)) => return Ok(self.intern_missing(pending)),
+            // Stopped by `stop`: the poll reports why.
+            Some(Err(Stop::Bail)) => return self.poll().map(|()| Ran::Interpret),
+            None => {}
+        }
         let result = kernel.mex(&self.defs, &self.graph, args, marks, &mut stop);
         if result == Err(Stop::Bail) {
             self.poll()?;
@@ -427,9 +430,11 @@ impl Machine {
             let chunk = to.min(from.saturating_add(CHUNK));
             let end = self.graph.claim_dense(game, from, chunk, room);
             let Scratch { marks, views, .. } = &mut self.scratch;
-            let stopped =
+            let (stopped, paused) =
                 kernel.native_sweep((&self.defs, &self.graph), (game, from, end), marks, views);
-            if stopped < end {
+            if paused {
+                from = stopped;
+            } else if stopped < end {
                 let at = NodeId {
                     game,
                     index: stopped,

@@ -369,9 +369,9 @@ const POLL_EVERY: usize = 1 << 16;
 pub type Found = (u64, usize);
 
 impl Kernel {
-    /// [`Kernel::mex`] by the machine code, for a position whose options
-    /// all have values in the dense tables; `None` when there is no
-    /// machine code, or it left the position to [`Kernel::mex`].
+    /// [`Kernel::mex`] by the machine code; `None` when there is no
+    /// machine code, or it left the position to [`Kernel::mex`];
+    /// `Stop::Bail` when `poll`, called every so often, says to stop.
     pub fn native_mex(
         &self,
         defs: &Defs,
@@ -379,26 +379,28 @@ impl Kernel {
         args: &[i64],
         marks: &mut Marks,
         views: &mut Vec<crate::graph::View>,
-    ) -> Option<Found> {
+        poll: &mut dyn FnMut() -> bool,
+    ) -> Option<Result<Found, Stop>> {
         let native = self.native.as_ref()?;
-        native.mex(self, (defs, graph), args, marks, views)
+        native.mex(self, (defs, graph), args, marks, views, poll)
     }
 
     /// The values of positions `from..to` of `game`, this kernel's own
     /// one-argument game, found by the machine code in turn and written
     /// into the game's dense table, whose slots for them must exist.
     /// Returns where it stopped: `to`, or the first position it left to
-    /// [`Kernel::mex`] (or that has no machine code).
+    /// [`Kernel::mex`] (or that has no machine code); or where it paused
+    /// after enough work, for the caller to look at the clock (true).
     pub fn native_sweep(
         &self,
         (defs, graph): (&Defs, &Graph),
         (game, from, to): (GameId, u32, u32),
         marks: &mut Marks,
         views: &mut Vec<crate::graph::View>,
-    ) -> u32 {
+    ) -> (u32, bool) {
         match &self.native {
             Some(native) => native.sweep(self, (defs, graph), (game, from, to), marks, views),
-            None => from,
+            None => (from, false),
         }
     }
 

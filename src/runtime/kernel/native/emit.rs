@@ -57,7 +57,7 @@ pub fn function(
     kernel: &Kernel,
     kind: Kind,
     (func, fctx): (&mut Function, &mut FunctionBuilderContext),
-    (pow, narrow): (FuncRef, FuncRef),
+    (pow, narrow, unusual): (FuncRef, FuncRef, FuncRef),
     config: TargetFrontendConfig,
 ) -> Option<()> {
     let mut b = FunctionBuilder::new(func, fctx);
@@ -74,6 +74,7 @@ pub fn function(
         count: b.declare_var(I64),
         work: b.declare_var(I64),
         stamp: b.declare_var(I64),
+        missing: b.declare_var(I64),
         b,
         bail,
         marks: params[2],
@@ -82,6 +83,8 @@ pub fn function(
         targets: &kernel.targets,
         pow,
         narrow,
+        unusual,
+        ctx: params[7],
     };
     e.b.def_var(e.stamp, params[4]);
     e.tables = (0..kernel.targets.len())
@@ -122,6 +125,13 @@ struct Emit<'a, 'f> {
     targets: &'a [(crate::value::GameId, usize)],
     pow: FuncRef,
     narrow: FuncRef,
+    /// The helper that reads an option's value the code does not read
+    /// itself ([`super::unusual`]), and its context.
+    unusual: FuncRef,
+    ctx: Value,
+    /// Set when an option's position has no value yet: the position's
+    /// marks no longer count, and it ends with [`super::MISSING`].
+    missing: Variable,
 }
 
 fn trusted() -> MemFlagsData {
@@ -170,10 +180,20 @@ impl Emit<'_, '_> {
             self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
             given.push(v);
         }
-        let value = self.position(kernel, &given)?;
+        self.position(kernel, &given)?;
+        let missing = self.b.use_var(self.missing);
+        let (some, none) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(missing, some, &[], none, &[]);
+        self.b.switch_to_block(some);
+        self.report_work();
+        let code = self.int(super::MISSING as i64);
+        self.b.ins().return_(&[code]);
+        self.b.switch_to_block(none);
+        let value = self.first_unmarked();
         let count = self.b.use_var(self.count);
         let high = self.b.ins().ishl_imm_s(count, 32);
         let result = self.b.ins().bor(value, high);
+        self.report_work();
         self.b.ins().return_(&[result]);
         self.b.switch_to_block(self.bail);
         let bail = self.int(-1);
@@ -184,12 +204,16 @@ impl Emit<'_, '_> {
     /// The sweep function: for `n` from `from` (0 or more) to `to` (below
     /// 2³¹), the value of position `n`, written into the game's own table
     /// `own` (whose slots for them the caller has made); the stamps go up
-    /// by one per position. Returns where it stopped: `to`, or a position
-    /// it left to the kernel's run, one without options among them.
+    /// by one per position. Returns where it stopped: `to`, a position
+    /// it left to the kernel's run (one without options among them), or,
+    /// with [`super::PAUSED`] set, where it paused after enough work.
     fn sweep(&mut self, kernel: &Kernel, (from, to): (Value, Value), own: Value) -> Option<()> {
         let own = self.table(own, 0);
         let n = self.b.declare_var(I64);
         self.b.def_var(n, from);
+        let total = self.b.declare_var(I64);
+        let zero = self.int(0);
+        self.b.def_var(total, zero);
         let (head, body, stop) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -201,7 +225,10 @@ impl Emit<'_, '_> {
         let more = self.b.ins().icmp(IntCC::SignedLessThan, at, to);
         self.b.ins().brif(more, body, &[], stop, &[]);
         self.b.switch_to_block(body);
-        let value = self.position(kernel, &[at])?;
+        self.position(kernel, &[at])?;
+        let missing = self.b.use_var(self.missing);
+        self.bail_if(missing);
+        let value = self.first_unmarked();
         let count = self.b.use_var(self.count);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
         self.bail_if(none);
@@ -217,7 +244,20 @@ impl Emit<'_, '_> {
         self.b.def_var(self.stamp, stamp);
         let next = self.b.ins().iadd_imm_s(at, 1);
         self.b.def_var(n, next);
-        self.b.ins().jump(head, &[]);
+        // A pause after enough work, for the caller to look at the clock.
+        let work = self.b.use_var(self.work);
+        let sum = self.b.use_var(total);
+        let sum = self.b.ins().iadd(sum, work);
+        self.b.def_var(total, sum);
+        let enough = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThan, sum, BUDGET / 4);
+        let pause = self.b.create_block();
+        self.b.ins().brif(enough, pause, &[], head, &[]);
+        self.b.switch_to_block(pause);
+        let paused = self.b.ins().bor_imm_s(next, super::PAUSED as i64);
+        self.b.ins().return_(&[paused]);
         self.b.switch_to_block(stop);
         self.b.ins().return_(&[to]);
         self.b.switch_to_block(self.bail);
@@ -226,9 +266,18 @@ impl Emit<'_, '_> {
         Some(())
     }
 
-    /// The options of the position with arguments `args`, marked; returns
-    /// their mex, with the count of options in [`Emit::count`].
-    fn position(&mut self, kernel: &Kernel, args: &[Value]) -> Option<Value> {
+    /// Tells the caller how many loop iterations the call made, so that
+    /// it looks at the clock in time however short each call is.
+    fn report_work(&mut self) {
+        let work = self.b.use_var(self.work);
+        let at = offset_of!(super::Ctx, work) as i32;
+        self.b.ins().store(trusted(), work, self.ctx, at);
+    }
+
+    /// The options of the position with arguments `args`, marked, with
+    /// their count in [`Emit::count`] (and [`Emit::missing`] set if one
+    /// has no value yet).
+    fn position(&mut self, kernel: &Kernel, args: &[Value]) -> Option<()> {
         for (i, slot) in self.slots.clone().into_iter().enumerate() {
             let v = match args.get(i) {
                 Some(v) => *v,
@@ -239,12 +288,13 @@ impl Emit<'_, '_> {
         let zero = self.int(0);
         self.b.def_var(self.count, zero);
         self.b.def_var(self.work, zero);
+        self.b.def_var(self.missing, zero);
         for rule in &kernel.moves {
             let done = self.b.create_block();
             self.binders(rule, 0, done)?;
             self.b.switch_to_block(done);
         }
-        Some(self.first_unmarked())
+        Some(())
     }
 
     /// The mex of the marks.
@@ -396,8 +446,7 @@ impl Emit<'_, '_> {
     }
 
     /// The innermost binder `x`'s range `lo..hi` cut to where the guard's
-    /// leading conjuncts hold: those that do not mention `x` (when they
-    /// cannot fail), tested once, jumping to `done` where one fails; and
+    /// leading conjuncts hold: those that do not mention `x`, tested once, jumping to `done` where one fails; and
     /// linear or affine comparisons, solved for the window, as the
     /// kernel's run does. Returns the window and how many conjuncts it
     /// took.
@@ -411,7 +460,9 @@ impl Emit<'_, '_> {
         let mut tested = 0;
         for (j, narrow) in rule.narrow.iter().enumerate() {
             let (op, d0, step) = match narrow {
-                Narrow::Once if rule.guard[j].total() => {
+                // Evaluated once: it holds for every value of `x` or for
+                // none (an error bails, and the kernel's run decides).
+                Narrow::Once => {
                     let holds = self.cond(&rule.guard[j])?;
                     let go_on = self.b.create_block();
                     self.b.ins().brif(holds, go_on, &[], done, &[]);
@@ -531,45 +582,91 @@ impl Emit<'_, '_> {
             Term::Node(game, args) => (*game, args),
         };
         let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
-        let (page, place) = match args.as_slice() {
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(slow);
+        let value = self.b.declare_var(I64);
+        let (a, b, page, place) = match args.as_slice() {
             [n] => {
                 let n = self.num(n)?;
-                self.bail_outside(n, 0, DENSE_END.into());
-                let page = self
-                    .b
-                    .ins()
-                    .ushr_imm_s(n, Dense::PAGE.trailing_zeros() as i64);
+                self.outside_to(n, (0, DENSE_END.into()), slow);
+                let shift = Dense::PAGE.trailing_zeros() as i64;
+                let page = self.b.ins().ushr_imm_s(n, shift);
                 let place = self.b.ins().band_imm_s(n, Dense::PAGE as i64 - 1);
-                (page, place)
+                (n, self.int(0), page, place)
             }
             [a, b] => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
-                self.bail_outside(a, 0, 46_340);
-                self.bail_outside(b, 0, 46_340);
-                (a, b)
+                self.outside_to(a, (0, 46_340), slow);
+                self.outside_to(b, (0, 46_340), slow);
+                (a, b, a, b)
             }
             _ => return None,
         };
-        let at = self.slot(self.tables[index], page, place);
+        let at = self.slot_or(self.tables[index], (page, place), slow);
         let slot = self.b.ins().load(I32, trusted(), at, 0);
         let slot = self.b.ins().uextend(I64, slot);
-        let unusual = self.b.ins().icmp_imm_s(
-            IntCC::UnsignedGreaterThanOrEqual,
-            slot,
-            i64::from(Dense::PLAIN),
-        );
-        self.bail_if(unusual);
-        Some(slot)
+        let plain = i64::from(Dense::PLAIN);
+        let unusual = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, slot, plain);
+        let fast = self.b.create_block();
+        self.b.ins().brif(unusual, slow, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        self.b.def_var(value, slot);
+        self.b.ins().jump(join, &[]);
+        // Anything else is the helper's: a hashed position, a large value,
+        // one without a value yet (then 0 here, and the position's marks
+        // no longer count), one on the search path (bail).
+        self.b.switch_to_block(slow);
+        let target = self.int(index as i64);
+        let call = self.b.ins().call(self.unusual, &[self.ctx, target, a, b]);
+        let v = self.b.inst_results(call)[0];
+        let bail = self.b.ins().icmp_imm_s(IntCC::Equal, v, super::BAIL as i64);
+        self.bail_if(bail);
+        let missing = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, v, super::MISSING as i64);
+        let flag = self.b.ins().uextend(I64, missing);
+        let before = self.b.use_var(self.missing);
+        let after = self.b.ins().bor(before, flag);
+        self.b.def_var(self.missing, after);
+        let zero = self.int(0);
+        let v = self.b.ins().select(missing, zero, v);
+        self.b.def_var(value, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Some(self.b.use_var(value))
+    }
+
+    /// Goes on only where `v` is in `lo..hi`, else to `elsewhere`.
+    fn outside_to(&mut self, v: Value, (lo, hi): (i64, i64), elsewhere: Block) {
+        let shifted = self.b.ins().iadd_imm_s(v, lo.wrapping_neg());
+        let out = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, shifted, hi - lo);
+        let go_on = self.b.create_block();
+        self.b.ins().brif(out, elsewhere, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
     }
 
     /// The address of slot `place` of page `page` of `table`, checked to
-    /// be inside it.
+    /// be inside it (else the code bails).
     fn slot(&mut self, table: Table, page: Value, place: Value) -> Value {
+        self.slot_or(table, (page, place), self.bail)
+    }
+
+    /// [`Emit::slot`], going to `elsewhere` when it is not inside.
+    fn slot_or(&mut self, table: Table, (page, place): (Value, Value), elsewhere: Block) -> Value {
         let out = self
             .b
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, page, table.count);
-        self.bail_if(out);
+        let go_on = self.b.create_block();
+        self.b.ins().brif(out, elsewhere, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
         let at = self.b.ins().imul_imm_s(page, 4);
         let at = self.b.ins().iadd(table.lens, at);
         let len = self.b.ins().load(I32, trusted(), at, 0);
@@ -578,7 +675,9 @@ impl Emit<'_, '_> {
             .b
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
-        self.bail_if(out);
+        let go_on = self.b.create_block();
+        self.b.ins().brif(out, elsewhere, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
         let at = self.b.ins().imul_imm_s(page, 8);
         let at = self.b.ins().iadd(table.pages, at);
         let slots = self.b.ins().load(I64, trusted(), at, 0);

@@ -15,7 +15,7 @@
 
 mod emit;
 
-use super::{Found, Kernel, Marks};
+use super::{Found, Kernel, Marks, Stop};
 use crate::defs::Defs;
 use crate::graph::{Dense, Graph, View};
 use crate::value::GameId;
@@ -30,15 +30,56 @@ use emit::Kind;
 /// kernel's run.
 pub const BAIL: u64 = u64::MAX;
 
+/// What the mex function returns when an option's position has no value
+/// yet: the options without one are in [`Marks::missing`].
+pub const MISSING: u64 = u64::MAX - 1;
+
+/// Set in what the sweep returns when it paused after enough work.
+pub const PAUSED: u64 = 1 << 63;
+
+/// What [`unusual`] needs: the graph, the marks (for the options without
+/// a value), and the kernel's targets; and where the mex function says
+/// how much work it did.
+#[repr(C)]
+pub(super) struct Ctx<'a> {
+    work: u64,
+    graph: &'a Graph,
+    marks: *mut Marks,
+    targets: &'a [(GameId, usize)],
+}
+
+/// The value of an option's position that the machine code does not read
+/// itself, read as the kernel's run reads it: [`MISSING`] when it has
+/// none yet (remembered in the marks), [`BAIL`] when it is on the search
+/// path or too large to xor safely.
+extern "C" fn unusual(ctx: *mut Ctx, target: u64, a: i64, b: i64) -> u64 {
+    // SAFETY: the machine code passes on the context it was called with,
+    // which lives on the caller's stack for the whole call; it reads and
+    // writes nothing of it itself.
+    let ctx = unsafe { &mut *ctx };
+    let (game, n) = ctx.targets[target as usize];
+    let both = [a, b];
+    let args = &both[..n];
+    let v = super::plan::node_value(ctx.graph, game, args);
+    // SAFETY: the marks outlive the call; the machine code only writes
+    // the mex's marks, which `known` does not touch.
+    match unsafe { &mut *ctx.marks }.known(v, game, args) {
+        Ok(Some(v)) if v < 1 << 62 => v,
+        Ok(None) => MISSING,
+        _ => BAIL,
+    }
+}
+
 /// A compiled function: its arguments are (1) the position's arguments,
 /// or the first position to sweep, (2) the end of the sweep, (3) the
 /// mex's marks, (4) their number, (5) the first stamp to write (see
 /// [`crate::runtime::mex::Mex::stamps`]), (6) a [`View`] of the dense
 /// table of each of the kernel's targets, in its order, and (7) a view of
-/// the game's own table, for a sweep. The mex function returns the mex
-/// with the number of options in the high 32 bits, or [`BAIL`]; the sweep,
-/// where it stopped.
-type Code = unsafe extern "C" fn(u64, u64, *mut u32, u64, u64, *const View, *const View) -> u64;
+/// the game's own table, for a sweep, and (8) the context of [`unusual`].
+/// The mex function returns the mex with the number of options in the
+/// high 32 bits, [`MISSING`] or [`BAIL`]; the sweep, where it stopped.
+type Code =
+    unsafe extern "C" fn(u64, u64, *mut u32, u64, u64, *const View, *const View, *mut Ctx) -> u64;
 
 /// A kernel's machine code, and the module that owns its memory.
 pub struct Native {
@@ -89,6 +130,7 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
     builder.symbol("grundy_pow", emit::pow as *const u8);
     builder.symbol("grundy_narrow", emit::narrow as *const u8);
+    builder.symbol("grundy_unusual", unusual as *const u8);
     let mut module = JITModule::new(builder);
     let ptr = module.target_config().pointer_type();
     let mut ctx = module.make_context();
@@ -104,9 +146,12 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let narrow = module
         .declare_function("grundy_narrow", Linkage::Import, &narrow_sig)
         .ok()?;
+    let unusual = module
+        .declare_function("grundy_unusual", Linkage::Import, &narrow_sig)
+        .ok()?;
     let mut sig = module.make_signature();
     sig.params
-        .extend([ptr, types::I64, ptr, types::I64, types::I64, ptr, ptr].map(AbiParam::new));
+        .extend([ptr, types::I64, ptr, types::I64, types::I64, ptr, ptr, ptr].map(AbiParam::new));
     sig.returns.push(AbiParam::new(types::I64));
     let config = module.target_config();
     let mut fctx = FunctionBuilderContext::new();
@@ -115,6 +160,7 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         let helpers = (
             module.declare_func_in_func(pow, &mut ctx.func),
             module.declare_func_in_func(narrow, &mut ctx.func),
+            module.declare_func_in_func(unusual, &mut ctx.func),
         );
         emit::function(kernel, kind, (&mut ctx.func, &mut fctx), helpers, config)?;
         let id = module.declare_function(name, Linkage::Local, &sig).ok()?;
@@ -149,14 +195,22 @@ impl Native {
         args: &[i64],
         marks: &mut Marks,
         views: &mut Vec<View>,
-    ) -> Option<Found> {
+        poll: &mut dyn FnMut() -> bool,
+    ) -> Option<Result<Found, Stop>> {
         if args.len() != kernel.arity {
             return None;
         }
         if !views_of(kernel, (defs, graph), views) {
             return None;
         }
+        marks.start();
         let (at, len, stamp) = marks.mex.stamps(1);
+        let mut ctx = Ctx {
+            work: 0,
+            graph,
+            marks,
+            targets: &kernel.targets,
+        };
         // SAFETY: `args` holds the kernel's arity of arguments; the marks
         // are `len` slots; each view describes live pages of a table that
         // nothing writes to during the call; the lists the code reads
@@ -170,15 +224,24 @@ impl Native {
                 stamp.into(),
                 views.as_ptr(),
                 std::ptr::null(),
+                &mut ctx,
             )
         };
-        (found != BAIL).then_some((found & 0xffff_ffff, (found >> 32) as usize))
+        if marks.charge(ctx.work as usize) && poll() {
+            return Some(Err(Stop::Bail));
+        }
+        match found {
+            BAIL => None,
+            MISSING => Some(Err(Stop::Missing)),
+            _ => Some(Ok((found & 0xffff_ffff, (found >> 32) as usize))),
+        }
     }
 
     /// The values of the positions `from..to` of `game`, the kernel's own
     /// one-argument game, found in turn and written into its dense table,
     /// whose slots for them the caller has made. Returns where it stopped:
-    /// `to`, or the first position it left to the kernel's run.
+    /// `to`, or the first position it left to the kernel's run; or where
+    /// it paused after enough work (true).
     pub fn sweep(
         &self,
         kernel: &Kernel,
@@ -186,18 +249,25 @@ impl Native {
         (game, from, to): (GameId, u32, u32),
         marks: &mut Marks,
         views: &mut Vec<View>,
-    ) -> u32 {
+    ) -> (u32, bool) {
         let Some(sweep) = self.sweep else {
-            return from;
+            return (from, false);
         };
         let own = graph.dense(game).filter(|d| d.arity() == 1);
         if from >= to || !views_of(kernel, (defs, graph), views) {
-            return from;
+            return (from, false);
         }
         let Some(own) = own.map(Dense::view) else {
-            return from;
+            return (from, false);
         };
+        marks.start();
         let (at, len, stamp) = marks.mex.stamps(to - from);
+        let mut ctx = Ctx {
+            work: 0,
+            graph,
+            marks,
+            targets: &kernel.targets,
+        };
         // SAFETY: as for `mex`; the own table has pages for `from..to`,
         // and nothing else reads or writes it during the call.
         let stopped = unsafe {
@@ -209,10 +279,13 @@ impl Native {
                 stamp.into(),
                 views.as_ptr(),
                 &own,
+                &mut ctx,
             )
         };
+        let paused = stopped & PAUSED != 0;
+        let stopped = stopped & !PAUSED;
         debug_assert!(stopped <= to.into());
-        stopped as u32
+        (stopped as u32, paused)
     }
 }
 
