@@ -125,7 +125,14 @@ fn locate(arity: usize, z: u32) -> (usize, usize) {
 /// Szudzik's pairing undone: the `(a, b)` of index `z`.
 fn unpair(z: u32) -> (usize, usize) {
     let z = z as u64;
-    let s = z.isqrt();
+    // The square root in floating point, exact below 2³¹ but for the
+    // rounding of a square's neighbour: corrected by one step.
+    let mut s = (z as f64).sqrt() as u64;
+    if s * s > z {
+        s -= 1;
+    } else if (s + 1) * (s + 1) <= z {
+        s += 1;
+    }
     let r = z - s * s;
     let (a, b) = if r < s { (r, s) } else { (s, r - s) };
     (a as usize, b as usize)
@@ -302,6 +309,25 @@ impl Dense {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unpairing_undoes_the_pairing() {
+        let ends = (0..46_340).step_by(997).chain(46_330..46_340);
+        for a in ends.clone() {
+            for b in ends.clone() {
+                let z = dense2(a, b).unwrap();
+                assert_eq!(unpair(z), (a as usize, b as usize));
+                // The indices on either side of a square's.
+                for z in [z.saturating_sub(1), z + 1]
+                    .into_iter()
+                    .filter(|z| *z < 46_340 * 46_340)
+                {
+                    let (a, b) = unpair(z);
+                    assert_eq!(dense2(a as i64, b as i64), Some(z));
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_dense_slot_holds_any_value_and_every_mark() {
