@@ -196,8 +196,8 @@ impl Dense {
         i < len || after <= FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + 1))
     }
 
-    pub(super) fn set(&mut self, z: u32, value: u64) {
-        let (p, i) = self.locate(z);
+    /// Page (or row) `p`, grown to hold place `i`.
+    fn grow(&mut self, p: usize, i: usize) -> &mut Vec<u32> {
         if self.pages.len() <= p {
             self.pages.resize_with(p + 1, Vec::new);
             self.addrs.resize(p + 1, 0);
@@ -211,6 +211,42 @@ impl Dense {
             self.addrs[p] = page.as_ptr() as usize;
             self.lens[p] = len as u32;
         }
+        &mut self.pages[p]
+    }
+
+    /// Makes the absent slots of `from..to` (one-argument positions)
+    /// unknown, a page at a time while the table may take a page's worth,
+    /// and at most `most` of them. Returns where it stopped and how many
+    /// it made.
+    pub(super) fn claim(&mut self, from: u32, to: u32, most: usize) -> (u32, usize) {
+        let (mut z, mut made) = (from, 0);
+        while z < to {
+            let (p, i) = locate(1, z);
+            let end = to.min(((p + 1) << PAGE_BITS) as u32);
+            if !self.may_take(1, end - 1) {
+                break;
+            }
+            let last = (end - 1) as usize & (PAGE - 1);
+            let page = self.grow(p, last);
+            for slot in &mut page[i..=last] {
+                if *slot == SLOT_ABSENT {
+                    if made == most {
+                        self.count += made;
+                        return (z, made);
+                    }
+                    *slot = SLOT_UNKNOWN;
+                    made += 1;
+                }
+                z += 1;
+            }
+        }
+        self.count += made;
+        (z, made)
+    }
+
+    pub(super) fn set(&mut self, z: u32, value: u64) {
+        let (p, i) = self.locate(z);
+        let page = self.grow(p, i);
         let slot = match value {
             UNKNOWN => SLOT_UNKNOWN,
             IN_PROGRESS => SLOT_IN_PROGRESS,
@@ -220,13 +256,13 @@ impl Dense {
                 _ => SLOT_SPILLED,
             },
         };
-        if page[i] == SLOT_SPILLED {
+        let old = std::mem::replace(&mut page[i], slot);
+        if old == SLOT_SPILLED {
             self.spilled.remove(&z);
         }
         if slot == SLOT_SPILLED {
             self.spilled.insert(z, value);
         }
-        page[i] = slot;
     }
 
     /// The slot index of page (or row) `p`, place `i`.
@@ -309,6 +345,31 @@ impl Dense {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claiming_makes_the_absent_slots_unknown_and_counts_them() {
+        let mut dense = Dense {
+            arity: 1,
+            ..Dense::default()
+        };
+        dense.set(70_001, 5);
+        dense.count = 1;
+        // Across a page boundary, past a slot with a value.
+        assert_eq!(dense.claim(65_530, 70_010, usize::MAX), (70_010, 4479));
+        assert_eq!(
+            (dense.count, dense.get(70_001), dense.get(65_535)),
+            (4480, 5, UNKNOWN)
+        );
+        assert_eq!((dense.get(65_529), dense.get(70_010)), (ABSENT, ABSENT));
+        // At most `most` made: it stops at the first slot past them.
+        assert_eq!(dense.claim(0, 100, 10), (10, 10));
+        assert_eq!(
+            (dense.get(9), dense.get(10), dense.count),
+            (UNKNOWN, ABSENT, 4490)
+        );
+        let view = dense.view();
+        assert_eq!(view.count, 2, "two pages");
+    }
 
     #[test]
     fn unpairing_undoes_the_pairing() {

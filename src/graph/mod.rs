@@ -153,18 +153,9 @@ impl Graph {
     pub fn claim_dense(&mut self, game: GameId, from: u32, to: u32, room: usize) -> u32 {
         let table = &mut self.games[game as usize];
         debug_assert!(table.dense.arity == 1 && to <= DENSE_END);
-        for z in from..to {
-            if table.dense.get(z) != ABSENT {
-                continue;
-            }
-            if self.total >= room || !table.dense.may_take(1, z) {
-                return z;
-            }
-            table.dense.set(z, UNKNOWN);
-            table.dense.count += 1;
-            self.total += 1;
-        }
-        to
+        let (end, made) = table.dense.claim(from, to, room.saturating_sub(self.total));
+        self.total += made;
+        end
     }
 
     /// [`Graph::find`] of integer arguments, with no values made when they

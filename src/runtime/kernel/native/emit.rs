@@ -380,6 +380,21 @@ impl Emit<'_, '_> {
             return self.option(rule, 0, done);
         };
         let slot = self.slots[*slot as usize];
+        if i + 1 == rule.binders.len()
+            && let Some(values) = unrolled(domain)
+        {
+            // A few constants: one copy of the options per value, where
+            // the constant folds into the guard and the targets.
+            for k in values {
+                let next = self.b.create_block();
+                let k = self.int(k);
+                self.b.def_var(slot, k);
+                self.option(rule, 0, next)?;
+                self.b.switch_to_block(next);
+            }
+            self.b.ins().jump(done, &[]);
+            return Some(());
+        }
         let inner = |e: &mut Self, k: Value, next: Block| {
             e.b.def_var(slot, k);
             e.binders(rule, i + 1, next)
@@ -407,7 +422,10 @@ impl Emit<'_, '_> {
                 let zero = self.b.ins().iconst(I8, 0);
                 let bad = self.b.ins().select(empty, zero, out);
                 self.bail_if(bad);
-                if i + 1 < rule.binders.len() {
+                // A short constant range tests its guard per value: cheaper
+                // than narrowing it.
+                let short = lo_hi_const(domain);
+                if i + 1 < rule.binders.len() || short {
                     self.each(lo, hi, inner)?;
                 } else {
                     let x = rule.binders[i].0;
@@ -877,6 +895,38 @@ impl Emit<'_, '_> {
                 self.choose(I8, c, |e| e.cond(a), |e| e.cond(b))?
             }
         })
+    }
+}
+
+/// The values of a domain of at most [`UNROLLED`] constants, in order.
+fn unrolled(domain: &Domain) -> Option<Vec<i64>> {
+    let values: Vec<i64> = match domain {
+        Domain::Range(Num::Const(lo), Num::Const(hi), inclusive) => {
+            let hi = hi.checked_add(i64::from(*inclusive))?;
+            if hi.saturating_sub(*lo) > UNROLLED as i64 {
+                return None;
+            }
+            (*lo..hi).collect()
+        }
+        Domain::Fixed(Values::Range(lo, hi)) if hi.saturating_sub(*lo) <= UNROLLED as i64 => {
+            (*lo..*hi).collect()
+        }
+        Domain::Fixed(values @ Values::List { .. }) => values.items().to_vec(),
+        _ => return None,
+    };
+    // Beyond the slots' limit the kernel's run bails: so does the loop.
+    let small = values.iter().all(|v| v.abs() < SLOT_LIMIT);
+    (values.len() <= UNROLLED && small).then_some(values)
+}
+
+/// The most values of an innermost binder copied out instead of looped.
+const UNROLLED: usize = 16;
+
+/// Whether a range's ends are both constants, at most 64 apart.
+fn lo_hi_const(domain: &Domain) -> bool {
+    match domain {
+        Domain::Range(Num::Const(lo), Num::Const(hi), _) => hi.saturating_sub(*lo) <= 64,
+        _ => false,
     }
 }
 
