@@ -1,0 +1,318 @@
+//! The binders' loops: ranges, lists and constants copied out; the
+//! innermost range narrowed by the guard; and each option marked.
+
+use super::{Emit, trusted};
+use crate::runtime::kernel::expr::{Num, SLOT_LIMIT};
+use crate::runtime::kernel::narrow::{Affine, solve};
+use crate::runtime::kernel::run::Values;
+use crate::runtime::kernel::{Domain, Move, Narrow};
+use crate::syntax::ast::BinOp;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    Block, InstBuilder, StackSlotData, StackSlotKind, Value,
+    types::{I8, I64},
+};
+
+use super::BUDGET;
+
+/// The window `from..to` of offsets `t` in `0..len` where
+/// `start + step * t  op  0` holds (see [`solve`]), packed as
+/// `from | to << 32`; `op` is the index of the comparison in [`NARROWING`].
+pub extern "C" fn narrow(op: i64, start: i64, step: i64, len: i64) -> u64 {
+    let (from, to) = solve(NARROWING[op as usize], start, step, len);
+    from as u64 | (to as u64) << 32
+}
+
+/// The comparisons that narrow a loop, numbered for [`narrow`].
+const NARROWING: [BinOp; 5] = [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Eq];
+
+impl Emit<'_, '_> {
+    /// Counts a loop iteration, leaving the position to the kernel's run
+    /// past the budget.
+    pub(super) fn tick(&mut self) {
+        let w = self.b.use_var(self.work);
+        let w = self.b.ins().iadd_imm_s(w, 1);
+        self.b.def_var(self.work, w);
+        let over = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, w, BUDGET);
+        self.bail_if(over);
+    }
+
+    /// `body` for each `k` in `from..to`, told the block that goes on to
+    /// the next `k`; then goes on after the loop.
+    pub(super) fn each(
+        &mut self,
+        from: Value,
+        to: Value,
+        mut body: impl FnMut(&mut Self, Value, Block) -> Option<()>,
+    ) -> Option<()> {
+        let k = self.b.declare_var(I64);
+        self.b.def_var(k, from);
+        let (head, step, exit) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let v = self.b.use_var(k);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, v, to);
+        let inside = self.b.create_block();
+        self.b.ins().brif(more, inside, &[], exit, &[]);
+        self.b.switch_to_block(inside);
+        self.tick();
+        body(self, v, step)?;
+        self.b.switch_to_block(step);
+        let v = self.b.use_var(k);
+        let v = self.b.ins().iadd_imm_s(v, 1);
+        self.b.def_var(k, v);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(exit);
+        Some(())
+    }
+
+    /// The loops of binders `i..` of `rule`, then its options; jumps to
+    /// `done` after.
+    pub(super) fn binders(&mut self, rule: &Move, i: usize, done: Block) -> Option<()> {
+        let Some((slot, domain)) = rule.binders.get(i) else {
+            return self.option(rule, 0, done);
+        };
+        let slot = self.slots[*slot as usize];
+        if i + 1 == rule.binders.len()
+            && let Some(values) = unrolled(domain)
+        {
+            // A few constants: one copy of the options per value, where
+            // the constant folds into the guard and the targets.
+            for k in values {
+                let next = self.b.create_block();
+                let k = self.int(k);
+                self.b.def_var(slot, k);
+                self.option(rule, 0, next)?;
+                self.b.switch_to_block(next);
+            }
+            self.b.ins().jump(done, &[]);
+            return Some(());
+        }
+        let inner = |e: &mut Self, k: Value, next: Block| {
+            e.b.def_var(slot, k);
+            e.binders(rule, i + 1, next)
+        };
+        match domain {
+            Domain::Range(lo, hi, inclusive) => {
+                let lo = self.num(lo)?;
+                let mut hi = self.num(hi)?;
+                if *inclusive {
+                    let one = self.int(1);
+                    hi = self.checked(BinOp::Add, hi, one);
+                }
+                // The kernel's run bails on a range reaching past the slots'
+                // limit: so does this.
+                let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
+                let low = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::SignedLessThanOrEqual, lo, -SLOT_LIMIT);
+                let high = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::SignedGreaterThan, hi, SLOT_LIMIT);
+                let out = self.b.ins().bor(low, high);
+                let zero = self.b.ins().iconst(I8, 0);
+                let bad = self.b.ins().select(empty, zero, out);
+                self.bail_if(bad);
+                // A short constant range tests its guard per value: cheaper
+                // than narrowing it.
+                let short = lo_hi_const(domain);
+                if i + 1 < rule.binders.len() || short {
+                    self.each(lo, hi, inner)?;
+                } else {
+                    let x = rule.binders[i].0;
+                    let (lo, hi, tested) = self.narrowed(rule, x, (lo, hi), done)?;
+                    self.each(lo, hi, |e, k, next| {
+                        e.b.def_var(slot, k);
+                        e.option(rule, tested, next)
+                    })?;
+                }
+            }
+            Domain::Fixed(Values::Range(lo, hi)) => {
+                let (lo, hi) = (self.int(*lo), self.int(*hi));
+                self.each(lo, hi, inner)?;
+            }
+            Domain::Fixed(values @ Values::List { .. }) => {
+                let items = values.items();
+                let at = self.int(items.as_ptr() as i64);
+                self.items(at, items.len(), inner)?;
+            }
+            Domain::Items(items) => {
+                let data =
+                    StackSlotData::new(StackSlotKind::ExplicitSlot, 8 * items.len() as u32, 3);
+                let stack = self.b.create_sized_stack_slot(data);
+                for (j, item) in items.iter().enumerate() {
+                    let v = self.num(item)?;
+                    self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+                    self.b.ins().stack_store(I64, v, stack, 8 * j as i32);
+                }
+                let at = self.b.ins().stack_addr(I64, stack, 0);
+                self.items(at, items.len(), inner)?;
+            }
+            Domain::Global(_) => return None,
+        }
+        self.b.ins().jump(done, &[]);
+        Some(())
+    }
+
+    /// The innermost binder `x`'s range `lo..hi` cut to where the guard's
+    /// leading conjuncts hold: those that do not mention `x`, tested once, jumping to `done` where one fails; and
+    /// linear or affine comparisons, solved for the window, as the
+    /// kernel's run does. Returns the window and how many conjuncts it
+    /// took.
+    pub(super) fn narrowed(
+        &mut self,
+        rule: &Move,
+        x: crate::ir::Slot,
+        (mut lo, mut hi): (Value, Value),
+        done: Block,
+    ) -> Option<(Value, Value, usize)> {
+        let mut tested = 0;
+        for (j, narrow) in rule.narrow.iter().enumerate() {
+            let (op, d0, step) = match narrow {
+                // Evaluated once: it holds for every value of `x` or for
+                // none (an error bails, and the kernel's run decides).
+                Narrow::Once => {
+                    let holds = self.cond(&rule.guard[j])?;
+                    let go_on = self.b.create_block();
+                    self.b.ins().brif(holds, go_on, &[], done, &[]);
+                    self.b.switch_to_block(go_on);
+                    tested = j + 1;
+                    continue;
+                }
+                Narrow::Linear(op, d) if *op != BinOp::Ne => {
+                    let mut free = d.clone();
+                    free.terms.retain(|(s, _)| *s != x);
+                    (*op, self.lin(&free), self.int(d.coef(x)))
+                }
+                Narrow::Affine(op, d) if *op != BinOp::Ne => {
+                    let (c0, c1) = self.affine(d)?;
+                    (*op, c0, c1)
+                }
+                _ => break,
+            };
+            let at_lo = self.checked(BinOp::Mul, step, lo);
+            let start = self.checked(BinOp::Add, at_lo, d0);
+            let len = self.b.ins().isub(hi, lo);
+            let zero = self.int(0);
+            let len = self.b.ins().smax(len, zero);
+            let op = self.int(NARROWING.iter().position(|o| *o == op)? as i64);
+            let call = self.b.ins().call(self.narrow, &[op, start, step, len]);
+            let window = self.b.inst_results(call)[0];
+            let from = self.b.ins().band_imm_s(window, 0xffff_ffff);
+            let to = self.b.ins().ushr_imm_s(window, 32);
+            hi = self.b.ins().iadd(lo, to);
+            lo = self.b.ins().iadd(lo, from);
+            tested = j + 1;
+        }
+        Some((lo, hi, tested))
+    }
+
+    /// The coefficients `(c0, c1)` of an affine comparison, each part
+    /// below [`SLOT_LIMIT`] in magnitude (as the kernel's run checks).
+    pub(super) fn affine(&mut self, d: &Affine) -> Option<(Value, Value)> {
+        let part = |e: &mut Self, sign: i64, n: Option<&Num>| -> Option<Value> {
+            let v = match n {
+                Some(n) => e.num(n)?,
+                None => e.int(1),
+            };
+            e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+            Some(e.b.ins().imul_imm_s(v, sign))
+        };
+        let mut c0 = self.int(0);
+        for (sign, n) in &d.free {
+            let v = part(self, *sign, Some(n))?;
+            c0 = self.b.ins().iadd(c0, v);
+        }
+        let mut c1 = self.int(0);
+        for (sign, n) in &d.coefs {
+            let v = part(self, *sign, n.as_ref())?;
+            c1 = self.b.ins().iadd(c1, v);
+        }
+        Some((c0, c1))
+    }
+
+    /// `body` for each of the `n` integers at `at`, in order.
+    pub(super) fn items(
+        &mut self,
+        at: Value,
+        n: usize,
+        mut body: impl FnMut(&mut Self, Value, Block) -> Option<()>,
+    ) -> Option<()> {
+        let (from, to) = (self.int(0), self.int(n as i64));
+        self.each(from, to, |e, j, next| {
+            let offset = e.b.ins().imul_imm_s(j, 8);
+            let address = e.b.ins().iadd(at, offset);
+            let k = e.b.ins().load(I64, trusted(), address, 0);
+            body(e, k, next)
+        })
+    }
+
+    /// One combination of binder values: the guard (past its first
+    /// `tested` conjuncts, which hold), then the option's value marked;
+    /// jumps to `next` either way.
+    pub(super) fn option(&mut self, rule: &Move, tested: usize, next: Block) -> Option<()> {
+        for c in &rule.guard[tested..] {
+            let holds = self.cond(c)?;
+            let go_on = self.b.create_block();
+            self.b.ins().brif(holds, go_on, &[], next, &[]);
+            self.b.switch_to_block(go_on);
+        }
+        let mut value = self.int(0);
+        for term in &rule.terms {
+            let v = self.term(term)?;
+            value = self.b.ins().bxor(value, v);
+        }
+        let past = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, value, self.len);
+        self.bail_if(past);
+        let at = self.b.ins().imul_imm_s(value, 4);
+        let at = self.b.ins().iadd(self.marks, at);
+        let stamp = self.b.use_var(self.stamp);
+        self.b.ins().istore32(trusted(), stamp, at, 0);
+        let count = self.b.use_var(self.count);
+        let count = self.b.ins().iadd_imm_s(count, 1);
+        self.b.def_var(self.count, count);
+        self.b.ins().jump(next, &[]);
+        Some(())
+    }
+}
+
+/// The values of a domain of at most [`UNROLLED`] constants, in order.
+fn unrolled(domain: &Domain) -> Option<Vec<i64>> {
+    let values: Vec<i64> = match domain {
+        Domain::Range(Num::Const(lo), Num::Const(hi), inclusive) => {
+            let hi = hi.checked_add(i64::from(*inclusive))?;
+            if hi.saturating_sub(*lo) > UNROLLED as i64 {
+                return None;
+            }
+            (*lo..hi).collect()
+        }
+        Domain::Fixed(Values::Range(lo, hi)) if hi.saturating_sub(*lo) <= UNROLLED as i64 => {
+            (*lo..*hi).collect()
+        }
+        Domain::Fixed(values @ Values::List { .. }) => values.items().to_vec(),
+        _ => return None,
+    };
+    // Beyond the slots' limit the kernel's run bails: so does the loop.
+    let small = values.iter().all(|v| v.abs() < SLOT_LIMIT);
+    (values.len() <= UNROLLED && small).then_some(values)
+}
+
+/// The most values of an innermost binder copied out instead of looped.
+const UNROLLED: usize = 16;
+
+/// Whether a range's ends are both constants, at most 64 apart.
+fn lo_hi_const(domain: &Domain) -> bool {
+    match domain {
+        Domain::Range(Num::Const(lo), Num::Const(hi), _) => hi.saturating_sub(*lo) <= 64,
+        _ => false,
+    }
+}

@@ -1,0 +1,318 @@
+//! The Cranelift IR of one kernel: the binders' loops, nested in the
+//! order written; each guard conjunct tested in turn, short-circuiting
+//! as the interpreter does; the terms' values read from the dense tables
+//! and xored; each option's value marked with the stamp; then the mex.
+//! Every check that fails jumps to one cold block that returns
+//! [`super::BAIL`]. The loops are in `loops`, the expressions and the
+//! reads of the options' values in `values`.
+
+mod loops;
+mod values;
+
+pub use loops::narrow;
+pub use values::pow;
+
+use crate::graph::{Dense, View};
+use crate::runtime::kernel::Kernel;
+use crate::runtime::kernel::expr::SLOT_LIMIT;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    Block, FuncRef, Function, InstBuilder, MemFlagsData, Value,
+    types::{I32, I64},
+};
+use cranelift_codegen::isa::TargetFrontendConfig;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use std::mem::offset_of;
+
+/// Loop iterations one call may make before it leaves the position to
+/// the kernel's run, which looks at the clock as it goes.
+const BUDGET: i64 = 1 << 24;
+
+/// Which function to build: the mex of one position, or a sweep that
+/// finds the values of a one-integer game's positions `from..to` in turn
+/// and writes each into the game's own dense table.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Kind {
+    Mex,
+    Sweep,
+}
+
+/// Builds the function of `kernel` into `func`; `None` when some part of
+/// it has no machine code here.
+pub fn function(
+    kernel: &Kernel,
+    kind: Kind,
+    (func, fctx): (&mut Function, &mut FunctionBuilderContext),
+    (pow, narrow, unusual): (FuncRef, FuncRef, FuncRef),
+    config: TargetFrontendConfig,
+) -> Option<()> {
+    let mut b = FunctionBuilder::new(func, fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let bail = b.create_block();
+    b.set_cold_block(bail);
+    let mut e = Emit {
+        slots: (0..kernel.slots.max(kernel.arity))
+            .map(|_| b.declare_var(I64))
+            .collect(),
+        count: b.declare_var(I64),
+        work: b.declare_var(I64),
+        stamp: b.declare_var(I64),
+        missing: b.declare_var(I64),
+        b,
+        bail,
+        marks: params[2],
+        len: params[3],
+        tables: Vec::new(),
+        targets: &kernel.targets,
+        pow,
+        narrow,
+        unusual,
+        ctx: params[7],
+    };
+    e.b.def_var(e.stamp, params[4]);
+    e.tables = (0..kernel.targets.len())
+        .map(|t| e.table(params[5], t))
+        .collect();
+    match kind {
+        Kind::Mex => e.mex(kernel, params[0])?,
+        Kind::Sweep => e.sweep(kernel, (params[0], params[1]), params[6])?,
+    }
+    e.b.seal_all_blocks();
+    e.b.finalize(config);
+    Some(())
+}
+
+/// Where a dense table's pages are: their addresses, their lengths, and
+/// their number (see [`View`]).
+#[derive(Clone, Copy)]
+struct Table {
+    pages: Value,
+    lens: Value,
+    count: Value,
+}
+
+struct Emit<'a, 'f> {
+    b: FunctionBuilder<'f>,
+    /// The frame's integer slots.
+    slots: Vec<Variable>,
+    /// Options marked so far, loop iterations made, and the stamp that
+    /// marks an option of the position.
+    count: Variable,
+    work: Variable,
+    stamp: Variable,
+    bail: Block,
+    marks: Value,
+    len: Value,
+    /// The dense table of each target, read once per call.
+    tables: Vec<Table>,
+    targets: &'a [(crate::value::GameId, usize)],
+    pow: FuncRef,
+    narrow: FuncRef,
+    /// The helper that reads an option's value the code does not read
+    /// itself ([`super::unusual`]), and its context.
+    unusual: FuncRef,
+    ctx: Value,
+    /// Set when an option's position has no value yet: the position's
+    /// marks no longer count, and it ends with [`super::MISSING`].
+    missing: Variable,
+}
+
+fn trusted() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+impl Emit<'_, '_> {
+    fn int(&mut self, n: i64) -> Value {
+        self.b.ins().iconst(I64, n)
+    }
+
+    /// Goes on only where `failed` is false.
+    fn bail_if(&mut self, failed: Value) {
+        let go_on = self.b.create_block();
+        self.b.ins().brif(failed, self.bail, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
+    }
+
+    /// Goes on only where `v` is in `lo..hi`.
+    fn bail_outside(&mut self, v: Value, lo: i64, hi: i64) {
+        let shifted = self.b.ins().iadd_imm_s(v, lo.wrapping_neg());
+        let out = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, shifted, hi - lo);
+        self.bail_if(out);
+    }
+
+    fn table(&mut self, views: Value, t: usize) -> Table {
+        let at = |field: usize| (t * size_of::<View>() + field) as i32;
+        let mut load = |field| self.b.ins().load(I64, trusted(), views, at(field));
+        Table {
+            pages: load(offset_of!(View, pages)),
+            lens: load(offset_of!(View, lens)),
+            count: load(offset_of!(View, count)),
+        }
+    }
+
+    /// The mex function: the arguments read from `args`, each within the
+    /// kernel's [`SLOT_LIMIT`]; returns the mex with the count of options
+    /// above it, or -1 ([`super::BAIL`]).
+    fn mex(&mut self, kernel: &Kernel, args: Value) -> Option<()> {
+        let mut given = Vec::new();
+        for i in 0..kernel.arity {
+            let v = self.b.ins().load(I64, trusted(), args, 8 * i as i32);
+            self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+            given.push(v);
+        }
+        self.position(kernel, &given)?;
+        let missing = self.b.use_var(self.missing);
+        let (some, none) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(missing, some, &[], none, &[]);
+        self.b.switch_to_block(some);
+        self.report_work();
+        let code = self.int(super::MISSING as i64);
+        self.b.ins().return_(&[code]);
+        self.b.switch_to_block(none);
+        let value = self.first_unmarked();
+        let count = self.b.use_var(self.count);
+        let high = self.b.ins().ishl_imm_s(count, 32);
+        let result = self.b.ins().bor(value, high);
+        self.report_work();
+        self.b.ins().return_(&[result]);
+        self.b.switch_to_block(self.bail);
+        let bail = self.int(-1);
+        self.b.ins().return_(&[bail]);
+        Some(())
+    }
+
+    /// The sweep function: for `n` from `from` (0 or more) to `to` (below
+    /// 2³¹), the value of position `n`, written into the game's own table
+    /// `own` (whose slots for them the caller has made); the stamps go up
+    /// by one per position. Returns where it stopped: `to`, a position
+    /// it left to the kernel's run (one without options among them), or,
+    /// with [`super::PAUSED`] set, where it paused after enough work.
+    fn sweep(&mut self, kernel: &Kernel, (from, to): (Value, Value), own: Value) -> Option<()> {
+        let own = self.table(own, 0);
+        let n = self.b.declare_var(I64);
+        self.b.def_var(n, from);
+        let total = self.b.declare_var(I64);
+        let zero = self.int(0);
+        self.b.def_var(total, zero);
+        let (head, body, stop) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let at = self.b.use_var(n);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, at, to);
+        self.b.ins().brif(more, body, &[], stop, &[]);
+        self.b.switch_to_block(body);
+        self.position(kernel, &[at])?;
+        let missing = self.b.use_var(self.missing);
+        self.bail_if(missing);
+        let value = self.first_unmarked();
+        let count = self.b.use_var(self.count);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
+        self.bail_if(none);
+        let page = self
+            .b
+            .ins()
+            .ushr_imm_s(at, Dense::PAGE.trailing_zeros() as i64);
+        let place = self.b.ins().band_imm_s(at, Dense::PAGE as i64 - 1);
+        let slot = self.slot(own, page, place);
+        self.b.ins().istore32(trusted(), value, slot, 0);
+        let stamp = self.b.use_var(self.stamp);
+        let stamp = self.b.ins().iadd_imm_s(stamp, 1);
+        self.b.def_var(self.stamp, stamp);
+        let next = self.b.ins().iadd_imm_s(at, 1);
+        self.b.def_var(n, next);
+        // A pause after enough work, for the caller to look at the clock.
+        let work = self.b.use_var(self.work);
+        let sum = self.b.use_var(total);
+        let sum = self.b.ins().iadd(sum, work);
+        self.b.def_var(total, sum);
+        let enough = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThan, sum, BUDGET / 4);
+        let pause = self.b.create_block();
+        self.b.ins().brif(enough, pause, &[], head, &[]);
+        self.b.switch_to_block(pause);
+        let paused = self.b.ins().bor_imm_s(next, super::PAUSED as i64);
+        self.b.ins().return_(&[paused]);
+        self.b.switch_to_block(stop);
+        self.b.ins().return_(&[to]);
+        self.b.switch_to_block(self.bail);
+        let at = self.b.use_var(n);
+        self.b.ins().return_(&[at]);
+        Some(())
+    }
+
+    /// Tells the caller how many loop iterations the call made, so that
+    /// it looks at the clock in time however short each call is.
+    fn report_work(&mut self) {
+        let work = self.b.use_var(self.work);
+        let at = offset_of!(super::Ctx, work) as i32;
+        self.b.ins().store(trusted(), work, self.ctx, at);
+    }
+
+    /// The options of the position with arguments `args`, marked, with
+    /// their count in [`Emit::count`] (and [`Emit::missing`] set if one
+    /// has no value yet).
+    fn position(&mut self, kernel: &Kernel, args: &[Value]) -> Option<()> {
+        for (i, slot) in self.slots.clone().into_iter().enumerate() {
+            let v = match args.get(i) {
+                Some(v) => *v,
+                None => self.int(0),
+            };
+            self.b.def_var(slot, v);
+        }
+        let zero = self.int(0);
+        self.b.def_var(self.count, zero);
+        self.b.def_var(self.work, zero);
+        self.b.def_var(self.missing, zero);
+        for rule in &kernel.moves {
+            let done = self.b.create_block();
+            self.binders(rule, 0, done)?;
+            self.b.switch_to_block(done);
+        }
+        Some(())
+    }
+
+    /// The mex of the marks.
+    fn first_unmarked(&mut self) -> Value {
+        let i = self.b.declare_var(I64);
+        let zero = self.int(0);
+        self.b.def_var(i, zero);
+        let (head, next, found) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let v = self.b.use_var(i);
+        let past = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.len);
+        self.bail_if(past);
+        let at = self.b.ins().imul_imm_s(v, 4);
+        let at = self.b.ins().iadd(self.marks, at);
+        let mark = self.b.ins().load(I32, trusted(), at, 0);
+        let mark = self.b.ins().uextend(I64, mark);
+        let stamp = self.b.use_var(self.stamp);
+        let marked = self.b.ins().icmp(IntCC::Equal, mark, stamp);
+        self.b.ins().brif(marked, next, &[], found, &[]);
+        self.b.switch_to_block(next);
+        let v1 = self.b.ins().iadd_imm_s(v, 1);
+        self.b.def_var(i, v1);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(found);
+        v
+    }
+}

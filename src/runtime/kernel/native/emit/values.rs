@@ -1,0 +1,352 @@
+//! Integer expressions and conditions, checked as the interpreter
+//! checks them, and the reads of the options' values.
+
+use super::{Emit, Table, trusted};
+use crate::graph::{DENSE_END, Dense};
+use crate::runtime::kernel::Term;
+use crate::runtime::kernel::expr::{Cond, Lin, Num};
+use crate::syntax::ast::BinOp;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    Block, InstBuilder, Value,
+    types::{I8, I32, I64},
+};
+
+/// `x ** y` as the interpreter computes it, or `i64::MIN` when that is an
+/// error or overflows (or is `i64::MIN`: the kernel's run then decides).
+pub extern "C" fn pow(x: i64, y: i64) -> i64 {
+    use crate::runtime::ops::arith;
+    arith(BinOp::Pow, x, y, crate::span::Span::default()).unwrap_or(i64::MIN)
+}
+
+impl Emit<'_, '_> {
+    /// A term's nim-value: a heap's size, or a position's value read from
+    /// its game's dense table.
+    pub(super) fn term(&mut self, term: &Term) -> Option<Value> {
+        let (game, args) = match term {
+            Term::Heap(k) => {
+                let v = self.num(k)?;
+                let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
+                self.bail_if(negative);
+                return Some(v);
+            }
+            Term::Node(game, args) => (*game, args),
+        };
+        let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
+        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        self.b.set_cold_block(slow);
+        let value = self.b.declare_var(I64);
+        let (a, b, page, place) = match args.as_slice() {
+            [n] => {
+                let n = self.num(n)?;
+                self.outside_to(n, (0, DENSE_END.into()), slow);
+                let shift = Dense::PAGE.trailing_zeros() as i64;
+                let page = self.b.ins().ushr_imm_s(n, shift);
+                let place = self.b.ins().band_imm_s(n, Dense::PAGE as i64 - 1);
+                (n, self.int(0), page, place)
+            }
+            [a, b] => {
+                let (a, b) = (self.num(a)?, self.num(b)?);
+                self.outside_to(a, (0, 46_340), slow);
+                self.outside_to(b, (0, 46_340), slow);
+                (a, b, a, b)
+            }
+            _ => return None,
+        };
+        let at = self.slot_or(self.tables[index], (page, place), slow);
+        let slot = self.b.ins().load(I32, trusted(), at, 0);
+        let slot = self.b.ins().uextend(I64, slot);
+        let plain = i64::from(Dense::PLAIN);
+        let unusual = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, slot, plain);
+        let fast = self.b.create_block();
+        self.b.ins().brif(unusual, slow, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        self.b.def_var(value, slot);
+        self.b.ins().jump(join, &[]);
+        // Anything else is the helper's: a hashed position, a large value,
+        // one without a value yet (then 0 here, and the position's marks
+        // no longer count), one on the search path (bail).
+        self.b.switch_to_block(slow);
+        let target = self.int(index as i64);
+        let call = self.b.ins().call(self.unusual, &[self.ctx, target, a, b]);
+        let v = self.b.inst_results(call)[0];
+        let bail = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, v, super::super::BAIL as i64);
+        self.bail_if(bail);
+        let missing = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, v, super::super::MISSING as i64);
+        let flag = self.b.ins().uextend(I64, missing);
+        let before = self.b.use_var(self.missing);
+        let after = self.b.ins().bor(before, flag);
+        self.b.def_var(self.missing, after);
+        let zero = self.int(0);
+        let v = self.b.ins().select(missing, zero, v);
+        self.b.def_var(value, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Some(self.b.use_var(value))
+    }
+
+    /// Goes on only where `v` is in `lo..hi`, else to `elsewhere`.
+    pub(super) fn outside_to(&mut self, v: Value, (lo, hi): (i64, i64), elsewhere: Block) {
+        let shifted = self.b.ins().iadd_imm_s(v, lo.wrapping_neg());
+        let out = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, shifted, hi - lo);
+        let go_on = self.b.create_block();
+        self.b.ins().brif(out, elsewhere, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
+    }
+
+    /// The address of slot `place` of page `page` of `table`, checked to
+    /// be inside it (else the code bails).
+    pub(super) fn slot(&mut self, table: Table, page: Value, place: Value) -> Value {
+        self.slot_or(table, (page, place), self.bail)
+    }
+
+    /// [`Emit::slot`], going to `elsewhere` when it is not inside.
+    pub(super) fn slot_or(
+        &mut self,
+        table: Table,
+        (page, place): (Value, Value),
+        elsewhere: Block,
+    ) -> Value {
+        let out = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, page, table.count);
+        let go_on = self.b.create_block();
+        self.b.ins().brif(out, elsewhere, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
+        let at = self.b.ins().imul_imm_s(page, 4);
+        let at = self.b.ins().iadd(table.lens, at);
+        let len = self.b.ins().load(I32, trusted(), at, 0);
+        let len = self.b.ins().uextend(I64, len);
+        let out = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
+        let go_on = self.b.create_block();
+        self.b.ins().brif(out, elsewhere, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
+        let at = self.b.ins().imul_imm_s(page, 8);
+        let at = self.b.ins().iadd(table.pages, at);
+        let slots = self.b.ins().load(I64, trusted(), at, 0);
+        let at = self.b.ins().imul_imm_s(place, 4);
+        self.b.ins().iadd(slots, at)
+    }
+
+    /// `a op b`, checked as the interpreter checks it.
+    pub(super) fn checked(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let ins = self.b.ins();
+        let (v, overflow) = match op {
+            BinOp::Add => ins.sadd_overflow(a, b),
+            BinOp::Sub => ins.ssub_overflow(a, b),
+            _ => ins.smul_overflow(a, b),
+        };
+        self.bail_if(overflow);
+        v
+    }
+
+    pub(super) fn lin(&mut self, lin: &Lin) -> Value {
+        // Exact without checks: see `Lin`.
+        let mut v = self.int(lin.c);
+        for (slot, k) in &lin.terms {
+            let s = self.b.use_var(self.slots[*slot as usize]);
+            let s = self.b.ins().imul_imm_s(s, *k);
+            v = self.b.ins().iadd(v, s);
+        }
+        v
+    }
+
+    /// An integer expression's value.
+    pub(super) fn num(&mut self, n: &Num) -> Option<Value> {
+        Some(match n {
+            Num::Const(c) => self.int(*c),
+            Num::Slot(s) => self.b.use_var(self.slots[*s as usize]),
+            Num::Lin(l) => self.lin(l),
+            Num::Global(_) => return None,
+            Num::Neg(a) => {
+                let zero = self.int(0);
+                let a = self.num(a)?;
+                self.checked(BinOp::Sub, zero, a)
+            }
+            Num::BitNot(a) => {
+                let a = self.num(a)?;
+                self.b.ins().bnot(a)
+            }
+            Num::Abs(a) => {
+                let a = self.num(a)?;
+                let min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
+                self.bail_if(min);
+                self.b.ins().iabs(a)
+            }
+            Num::Bin(op, a, b) => {
+                let (a, b) = (self.num(a)?, self.num(b)?);
+                self.binary(*op, a, b)?
+            }
+            Num::If(c, a, b) => {
+                let c = self.cond(c)?;
+                self.choose(I64, c, |e| e.num(a), |e| e.num(b))?
+            }
+            Num::Extremum(min, items) => {
+                let mut best = self.num(&items[0])?;
+                for item in &items[1..] {
+                    let v = self.num(item)?;
+                    best = match min {
+                        true => self.b.ins().smin(best, v),
+                        false => self.b.ins().smax(best, v),
+                    };
+                }
+                best
+            }
+        })
+    }
+
+    pub(super) fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Option<Value> {
+        use BinOp::*;
+        Some(match op {
+            Add | Sub | Mul => self.checked(op, a, b),
+            BitAnd => self.b.ins().band(a, b),
+            BitOr => self.b.ins().bor(a, b),
+            BitXor => self.b.ins().bxor(a, b),
+            Div | Rem => self.floor(op, a, b),
+            Shl | Shr => {
+                self.bail_outside(b, 0, 64);
+                match op {
+                    Shr => self.b.ins().sshr(a, b),
+                    _ => {
+                        let v = self.b.ins().ishl(a, b);
+                        let back = self.b.ins().sshr(v, b);
+                        let lost = self.b.ins().icmp(IntCC::NotEqual, back, a);
+                        self.bail_if(lost);
+                        v
+                    }
+                }
+            }
+            Pow => {
+                let call = self.b.ins().call(self.pow, &[a, b]);
+                let v = self.b.inst_results(call)[0];
+                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, v, i64::MIN);
+                self.bail_if(failed);
+                v
+            }
+            _ => return None,
+        })
+    }
+
+    /// Python's floor division or modulo, as the interpreter has them.
+    pub(super) fn floor(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+        self.bail_if(zero);
+        let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
+        if op == BinOp::Div {
+            let min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
+            let overflow = self.b.ins().band(min, minus_one);
+            self.bail_if(overflow);
+        }
+        // `x % -1` is 0, and the hardware would trap on `MIN % -1`: the
+        // remainder divides by 1 instead (`MIN / -1` bailed above).
+        let d = match op {
+            BinOp::Div => b,
+            _ => {
+                let one = self.int(1);
+                self.b.ins().select(minus_one, one, b)
+            }
+        };
+        let q = self.b.ins().sdiv(a, d);
+        let r = self.b.ins().srem(a, d);
+        // Rounded towards zero: one step down when the signs differ.
+        let inexact = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+        let signs = self.b.ins().bxor(r, b);
+        let differ = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, signs, 0);
+        let fix = self.b.ins().band(inexact, differ);
+        match op {
+            BinOp::Div => {
+                let fix = self.b.ins().uextend(I64, fix);
+                self.b.ins().isub(q, fix)
+            }
+            _ => {
+                let zero = self.int(0);
+                let add = self.b.ins().select(fix, b, zero);
+                let r = self.b.ins().iadd(r, add);
+                self.b.ins().select(minus_one, zero, r)
+            }
+        }
+    }
+
+    /// `then` where `c` holds, else `otherwise`, each evaluated only
+    /// where it is taken.
+    pub(super) fn choose(
+        &mut self,
+        ty: cranelift_codegen::ir::Type,
+        c: Value,
+        then: impl FnOnce(&mut Self) -> Option<Value>,
+        otherwise: impl FnOnce(&mut Self) -> Option<Value>,
+    ) -> Option<Value> {
+        let result = self.b.declare_var(ty);
+        let (yes, no, join) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(c, yes, &[], no, &[]);
+        self.b.switch_to_block(yes);
+        let v = then(self)?;
+        self.b.def_var(result, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(no);
+        let v = otherwise(self)?;
+        self.b.def_var(result, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Some(self.b.use_var(result))
+    }
+
+    /// A condition's truth, as an 8-bit 0 or 1.
+    pub(super) fn cond(&mut self, c: &Cond) -> Option<Value> {
+        Some(match c {
+            Cond::Const(b) => self.b.ins().iconst(I8, i64::from(*b)),
+            Cond::Cmp(op, a, b) => {
+                let (a, b) = (self.num(a)?, self.num(b)?);
+                self.b.ins().icmp(compare(*op)?, a, b)
+            }
+            Cond::And(a, b) => {
+                let a = self.cond(a)?;
+                self.choose(I8, a, |e| e.cond(b), |e| Some(e.b.ins().iconst(I8, 0)))?
+            }
+            Cond::Or(a, b) => {
+                let a = self.cond(a)?;
+                self.choose(I8, a, |e| Some(e.b.ins().iconst(I8, 1)), |e| e.cond(b))?
+            }
+            Cond::Not(a) => {
+                let a = self.cond(a)?;
+                self.b.ins().bxor_imm_s(a, 1)
+            }
+            Cond::If(c, a, b) => {
+                let c = self.cond(c)?;
+                self.choose(I8, c, |e| e.cond(a), |e| e.cond(b))?
+            }
+        })
+    }
+}
+
+fn compare(op: BinOp) -> Option<IntCC> {
+    Some(match op {
+        BinOp::Eq => IntCC::Equal,
+        BinOp::Ne => IntCC::NotEqual,
+        BinOp::Lt => IntCC::SignedLessThan,
+        BinOp::Le => IntCC::SignedLessThanOrEqual,
+        BinOp::Gt => IntCC::SignedGreaterThan,
+        BinOp::Ge => IntCC::SignedGreaterThanOrEqual,
+        _ => return None,
+    })
+}
