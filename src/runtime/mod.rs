@@ -34,6 +34,7 @@ pub mod queries;
 mod runaway;
 pub mod search;
 mod show;
+mod sweep;
 mod table;
 
 pub use interp::{Collect, Items};

@@ -1,0 +1,124 @@
+//! The sweep: a chain of a one-integer game's positions, all without a
+//! value, evaluated from the bottom up instead of descended one at a
+//! time; by the game's machine code where it has some. The search
+//! ([`super::search`]) starts one where a position waits for the one just
+//! below it.
+
+use crate::graph::{self, ABSENT, UNKNOWN};
+use crate::runtime::{Machine, RtResult, Scratch};
+use crate::value::{GameId, NodeId};
+
+impl Machine {
+    /// A chain: `node` of a one-integer game misses the value of `child`
+    /// just below it, and the positions below `child` have no values
+    /// either, as when `value(g(10000000))` is asked first. Rather than
+    /// descend the chain one position at a time (two kernel runs and a
+    /// path entry each), their kernels are run from the bottom up, while
+    /// each finds all its options known. Returns whether it found any
+    /// value, or `None` when this is no such chain.
+    ///
+    /// A position swept is one the search would most likely have reached
+    /// (the rules move from one position to another a few below); its
+    /// value is right in any case. The sweep stops short of the
+    /// `--max-states` limit, so it never makes a query fail.
+    pub(super) fn sweep(&mut self, node: NodeId, child: NodeId) -> RtResult<Option<bool>> {
+        const SHORTEST: u32 = 64;
+        let Some(dense) = self.graph.dense(child.game).filter(|d| d.arity() == 1) else {
+            return Ok(None);
+        };
+        // The lowest of the positions below `child` that have no value.
+        let mut bottom = child.index;
+        while bottom > 0 && matches!(dense.get(bottom - 1), UNKNOWN | ABSENT) {
+            bottom -= 1;
+        }
+        if child.index - bottom < SHORTEST {
+            return Ok(None);
+        }
+        let room = self
+            .limits
+            .max_states
+            .saturating_sub(self.limits.max_states / 8);
+        let start = self.native_sweep(node.game, (bottom, child.index + 1), room)?;
+        let mut found = start > bottom;
+        let mut ignored = Vec::new();
+        for index in start..=child.index {
+            if index % 1024 == 0 {
+                self.poll()?;
+            }
+            // A position the dense table had no room for is hashed.
+            let at = match self.graph.find_ints(node.game, &[index as i64]) {
+                Some(node) => node,
+                None if self.graph.len() >= room => break,
+                None => match self.graph.insert_dense(node.game, 1, index) {
+                    Some(node) => node,
+                    None => break,
+                },
+            };
+            if !self.kernel_finds_value(at, &mut ignored)? {
+                break;
+            }
+            found = true;
+        }
+        Ok(Some(found))
+    }
+
+    /// The sweep of positions `from..to` of `game` by its machine code,
+    /// in chunks between looks at the clock, with the kernel's run taking
+    /// each position the machine code leaves (a terminal one). Returns
+    /// where it stopped: the positions below have values.
+    fn native_sweep(
+        &mut self,
+        game: GameId,
+        (mut from, to): (u32, u32),
+        room: usize,
+    ) -> RtResult<u32> {
+        const CHUNK: u32 = 1 << 16;
+        let kernel = match self.use_native {
+            true => self.kernel(game).filter(|k| k.is_native()),
+            false => None,
+        };
+        let Some(kernel) = kernel else {
+            return Ok(from);
+        };
+        while from < to {
+            self.poll()?;
+            let chunk = to.min(from.saturating_add(CHUNK));
+            let end = self.graph.claim_dense(game, from, chunk, room);
+            let Scratch { marks, views, .. } = &mut self.scratch;
+            let (stopped, paused) =
+                kernel.native_sweep((&self.defs, &self.graph), (game, from, end), marks, views);
+            if paused {
+                from = stopped;
+            } else if stopped < end {
+                let at = NodeId {
+                    game,
+                    index: stopped,
+                };
+                if !self.kernel_finds_value(at, &mut Vec::new())? {
+                    return Ok(stopped);
+                }
+                from = stopped + 1;
+            } else if end < chunk {
+                // No room for more dense positions.
+                return Ok(end);
+            } else {
+                from = end;
+            }
+        }
+        Ok(from)
+    }
+}
+
+/// The highest of `waited` just below `node` (a few positions down) in
+/// the dense table of a one-integer game: where a chain may begin.
+pub(super) fn near_below(node: NodeId, waited: &[NodeId]) -> Option<NodeId> {
+    const GAP: u32 = 4;
+    if node.index >= graph::DENSE_END {
+        return None;
+    }
+    waited
+        .iter()
+        .filter(|c| c.game == node.game && c.index < node.index && node.index - c.index <= GAP)
+        .max_by_key(|c| c.index)
+        .copied()
+}
