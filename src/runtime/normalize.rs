@@ -116,8 +116,18 @@ impl Normalizer<'_> {
     /// calls deep.
     fn expr(&self, ir: &Ir, depth: usize) -> Ir {
         let kind = match &ir.kind {
+            // A global's value is fixed until it is redefined, and then
+            // every game's rules are compiled again; a collection is
+            // shared, not copied.
             IrKind::Global(id) => match &self.defs.lets[*id as usize].value {
-                Some(v @ (Value::Int(_) | Value::Bool(_))) => IrKind::Const(v.clone()),
+                Some(
+                    v @ (Value::Int(_)
+                    | Value::Bool(_)
+                    | Value::List(_)
+                    | Value::Tuple(_)
+                    | Value::Set(_)
+                    | Value::Range(..)),
+                ) => IrKind::Const(v.clone()),
                 _ => IrKind::Global(*id),
             },
             IrKind::CallFn(f, args) => {

@@ -62,6 +62,25 @@ impl Machine {
         Ok(Some(found))
     }
 
+    /// Evaluates the positions `lo..hi` of a one-integer `game` from the
+    /// bottom up by its machine code, as far as it can: for a table of
+    /// them, which then finds their values made. Any position it cannot
+    /// do is left as it was, for the table to ask as usual.
+    pub(super) fn sweep_range(&mut self, game: GameId, (lo, hi): (i64, i64)) -> RtResult<()> {
+        let (Some(lo), Some(last)) = (graph::dense1(lo), graph::dense1(hi - 1)) else {
+            return Ok(());
+        };
+        if lo > last || self.graph.dense(game).is_none_or(|d| d.arity() != 1) {
+            return Ok(());
+        }
+        let room = self
+            .limits
+            .max_states
+            .saturating_sub(self.limits.max_states / 8);
+        self.native_sweep(game, (lo, last + 1), room)?;
+        Ok(())
+    }
+
     /// The sweep of positions `from..to` of `game` by its machine code,
     /// in chunks between looks at the clock, with the kernel's run taking
     /// each position the machine code leaves (a terminal one). Returns

@@ -143,6 +143,14 @@ impl Machine {
         axes: &[Axis],
         span: Span,
     ) -> RtResult<Nims> {
+        if let ([Axis::Range(lo, hi)], [None]) = (axes, template) {
+            // The sequence of a one-integer game: from the bottom up at once.
+            let first = [Value::Int(*lo)];
+            if *lo < *hi && self.graph.find(game, &first).is_none() {
+                self.intern(game, &first, span)?;
+            }
+            self.sweep_range(game, (*lo, *hi))?;
+        }
         let (rows, columns) = (axes[0].len(), axes.get(1).map_or(1, Axis::len));
         let mut nims = Nims::with_capacity(rows.saturating_mul(columns));
         let mut args: Vec<Value> = template

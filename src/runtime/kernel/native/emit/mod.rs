@@ -273,8 +273,11 @@ impl Emit<'_, '_> {
         }
         let zero = self.int(0);
         self.b.def_var(self.count, zero);
-        self.b.def_var(self.work, zero);
         self.b.def_var(self.missing, zero);
+        // The position counts as work itself, whatever its loops (values
+        // copied out count none): the clock is looked at in any case.
+        let one = self.int(1);
+        self.b.def_var(self.work, one);
         for rule in &kernel.moves {
             let done = self.b.create_block();
             self.binders(rule, 0, done)?;
