@@ -3,10 +3,12 @@
 //! not. The rules looked at are the normalised ones the compiled rules
 //! are made from ([`crate::runtime::normalize`]), so what this says is what runs.
 //!
-//! Three speeds, fastest first: a move whose options are read from the
-//! tables by index (the fast loop); a compiled move that computes each
-//! option on its own (the general loop); and rules the compiled form does
-//! not cover, which the interpreter expands, 10 to 100 times slower.
+//! Three speeds, fastest first: compiled rules, which run as machine code
+//! or, for a long loop whose options are read from the tables by index,
+//! as the fast loop; compiled rules without machine code, which compute
+//! each option on their own (the general loop); and rules the compiled
+//! form does not cover, which the interpreter expands, 10 to 100 times
+//! slower.
 
 use crate::builtins::Builtin;
 use crate::defs::Defs;
@@ -21,6 +23,8 @@ use crate::value::GameId;
 #[derive(Debug)]
 pub struct GameReport {
     pub compiled: bool,
+    /// The compiled rules run as machine code.
+    pub native: bool,
     pub moves: Vec<MoveReport>,
 }
 
@@ -45,7 +49,9 @@ pub struct Slow {
 /// How `game`'s rules run (see the module's doc).
 pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
     let rules = crate::runtime::normalize::rules(game, defs);
-    let compiled = kernel::compile(&rules).is_some();
+    let kernel = kernel::compile(&rules);
+    let compiled = kernel.is_some();
+    let native = kernel.as_ref().is_some_and(kernel::Kernel::is_native);
     let mut moves: Vec<MoveReport> = Vec::new();
     for rule in &rules.moves {
         // A move unrolled from a tuple binder is reported once.
@@ -53,7 +59,7 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
             continue;
         }
         moves.push(match kernel::move_shape(rule) {
-            Some(shape) if compiled => compiled_move(rule, &shape),
+            Some(shape) if compiled => compiled_move(rule, &shape, native),
             Some(_) => MoveReport {
                 name: rule.name.to_string(),
                 span: rule.span,
@@ -65,10 +71,14 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
             None => interpreted_move(rule, defs),
         });
     }
-    GameReport { compiled, moves }
+    GameReport {
+        compiled,
+        native,
+        moves,
+    }
 }
 
-fn compiled_move(rule: &MoveIr, shape: &kernel::MoveShape) -> MoveReport {
+fn compiled_move(rule: &MoveIr, shape: &kernel::MoveShape, native: bool) -> MoveReport {
     let x = match rule.binders.last() {
         Some((PatIr::Slot(slot), _)) => rule
             .shown
@@ -79,7 +89,11 @@ fn compiled_move(rule: &MoveIr, shape: &kernel::MoveShape) -> MoveReport {
     };
     let mut slow = Vec::new();
     let how = match (&x, shape.fast) {
+        (None, _) if native => "machine code: no binder, one option".to_string(),
         (None, _) => "compiled: no binder, one option".to_string(),
+        (Some(x), _) if native => {
+            format!("machine code: loop over `{x}`, each option's value read from the tables")
+        }
         (Some(x), true) => format!("compiled: fast loop over `{x}`, options read by index"),
         (Some(x), false) => format!("compiled: general loop over `{x}`, each option computed"),
     };
@@ -98,7 +112,7 @@ fn compiled_move(rule: &MoveIr, shape: &kernel::MoveShape) -> MoveReport {
             });
         }
     }
-    if x.is_some() && !shape.fast && shape.narrowed == shape.conjuncts {
+    if x.is_some() && !native && !shape.fast && shape.narrowed == shape.conjuncts {
         slow.push(Slow {
             span: rule.span,
             what: "a target not read from the tables by index".into(),
@@ -366,10 +380,10 @@ pub fn render(defs: &Defs, sources: &Sources, only: Option<&str>) -> Result<Stri
     for (_, rules) in games {
         let report = game(rules, defs);
         let params: Vec<&str> = rules.def.params.iter().map(|p| &*p.node).collect();
-        let how = if report.compiled {
-            "compiled"
-        } else {
-            "interpreted"
+        let how = match (report.compiled, report.native) {
+            (true, true) => "compiled to machine code",
+            (true, false) => "compiled",
+            _ => "interpreted",
         };
         out += &format!("{}({}): {how}\n", rules.name, params.join(", "));
         for m in &report.moves {

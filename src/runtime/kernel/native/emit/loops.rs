@@ -194,6 +194,11 @@ impl Emit<'_, '_> {
                     let (c0, c1) = self.affine(d)?;
                     (*op, c0, c1)
                 }
+                Narrow::Monotone(strict, fx, g) => {
+                    hi = self.rising_end(x, (lo, hi), (*strict, fx, g))?;
+                    tested = j + 1;
+                    continue;
+                }
                 _ => break,
             };
             let at_lo = self.checked(BinOp::Mul, step, lo);
@@ -211,6 +216,83 @@ impl Emit<'_, '_> {
             tested = j + 1;
         }
         Some((lo, hi, tested))
+    }
+
+    /// Where `fx(x) < g` (or `<=`), with `fx` non-decreasing for `x >= 0`,
+    /// stops holding in `lo..hi`: the new `hi`, found by testing the top,
+    /// the bottom, then by bisection, as the kernel's run does (which
+    /// takes a range reaching below 0: the code bails there).
+    fn rising_end(
+        &mut self,
+        x: crate::ir::Slot,
+        (lo, hi): (Value, Value),
+        (strict, fx, g): (bool, &Num, &Num),
+    ) -> Option<Value> {
+        let slot = self.slots[x as usize];
+        let end = self.b.declare_var(I64);
+        self.b.def_var(end, hi);
+        let (work, after) = (self.b.create_block(), self.b.create_block());
+        let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
+        self.b.ins().brif(empty, after, &[], work, &[]);
+        self.b.switch_to_block(work);
+        let below = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, lo, 0);
+        self.bail_if(below);
+        let g = self.num(g)?;
+        let holds = |e: &mut Self, k: Value| -> Option<Value> {
+            e.b.def_var(slot, k);
+            let v = e.num(fx)?;
+            let cc = match strict {
+                true => IntCC::SignedLessThan,
+                false => IntCC::SignedLessThanOrEqual,
+            };
+            Some(e.b.ins().icmp(cc, v, g))
+        };
+        let last = self.b.ins().iadd_imm_s(hi, -1);
+        let top = holds(self, last)?;
+        let not_whole = self.b.create_block();
+        self.b.ins().brif(top, after, &[], not_whole, &[]);
+        self.b.switch_to_block(not_whole);
+        let bottom = holds(self, lo)?;
+        let (none, search) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(bottom, search, &[], none, &[]);
+        self.b.switch_to_block(none);
+        self.b.def_var(end, lo);
+        self.b.ins().jump(after, &[]);
+        // It holds at `a` and not at `b`.
+        self.b.switch_to_block(search);
+        let (a, b) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        self.b.def_var(a, lo);
+        self.b.def_var(b, last);
+        let (head, body, found) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let (va, vb) = (self.b.use_var(a), self.b.use_var(b));
+        let gap = self.b.ins().isub(vb, va);
+        let more = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, gap, 1);
+        self.b.ins().brif(more, body, &[], found, &[]);
+        self.b.switch_to_block(body);
+        let half = self.b.ins().sshr_imm_s(gap, 1);
+        let mid = self.b.ins().iadd(va, half);
+        let at_mid = holds(self, mid)?;
+        let (up, down) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(at_mid, up, &[], down, &[]);
+        self.b.switch_to_block(up);
+        self.b.def_var(a, mid);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(down);
+        self.b.def_var(b, mid);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(found);
+        let va = self.b.use_var(a);
+        let next = self.b.ins().iadd_imm_s(va, 1);
+        self.b.def_var(end, next);
+        self.b.ins().jump(after, &[]);
+        self.b.switch_to_block(after);
+        Some(self.b.use_var(end))
     }
 
     /// The coefficients `(c0, c1)` of an affine comparison, each part
