@@ -123,7 +123,7 @@ fn locate(arity: usize, z: u32) -> (usize, usize) {
 }
 
 /// Szudzik's pairing undone: the `(a, b)` of index `z`.
-fn unpair(z: u32) -> (usize, usize) {
+pub(super) fn unpair(z: u32) -> (usize, usize) {
     let z = z as u64;
     // The square root in floating point, exact below 2³¹ but for the
     // rounding of a square's neighbour: corrected by one step.

@@ -158,6 +158,29 @@ impl Graph {
         end
     }
 
+    /// [`Graph::insert`] of integer arguments, with no values made when
+    /// they are dense.
+    pub fn insert_ints(&mut self, game: GameId, args: &[i64]) -> NodeId {
+        let z = match args {
+            [n] => dense1(*n),
+            [a, b] => dense2(*a, *b),
+            _ => None,
+        };
+        if let Some(z) = z
+            && let Some(table) = self.games.get_mut(game as usize)
+            && (table.dense.arity == 0 || table.dense.arity == args.len())
+            && table.dense.may_take(args.len(), z)
+        {
+            self.total += 1;
+            table.dense.arity = args.len();
+            table.dense.set(z, UNKNOWN);
+            table.dense.count += 1;
+            return NodeId { game, index: z };
+        }
+        let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
+        self.insert(game, &values)
+    }
+
     /// [`Graph::find`] of integer arguments, with no values made when they
     /// are dense or there are no hashed positions.
     pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {
@@ -205,10 +228,10 @@ impl Graph {
         let table = &self.games[node.game as usize];
         match node.index.checked_sub(DENSE_END) {
             None if table.dense.arity == 1 => out.push(node.index as i64),
-            None => out.extend(dense_args(2, node.index).iter().map(|v| match v {
-                Value::Int(n) => *n,
-                _ => unreachable!("dense arguments are integers"),
-            })),
+            None => {
+                let (a, b) = dense::unpair(node.index);
+                out.extend([a as i64, b as i64]);
+            }
             Some(i) => return table.hashed.int_args(i, out),
         }
         true

@@ -244,8 +244,7 @@ impl Machine {
             return None;
         }
         // Dense or hashed, as the graph decides.
-        let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
-        Some(self.graph.insert(game, &values))
+        Some(self.graph.insert_ints(game, args))
     }
 
     /// The kernel of `game`, compiled on first use and again after the
