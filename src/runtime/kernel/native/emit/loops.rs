@@ -47,11 +47,7 @@ impl Emit<'_, '_> {
     ) -> Option<()> {
         let k = self.b.declare_var(I64);
         self.b.def_var(k, from);
-        let (head, step, exit) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [head, step, exit] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let v = self.b.use_var(k);
@@ -231,7 +227,7 @@ impl Emit<'_, '_> {
         let slot = self.slots[x as usize];
         let end = self.b.declare_var(I64);
         self.b.def_var(end, hi);
-        let (work, after) = (self.b.create_block(), self.b.create_block());
+        let [work, after] = self.blocks();
         let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
         self.b.ins().brif(empty, after, &[], work, &[]);
         self.b.switch_to_block(work);
@@ -253,7 +249,7 @@ impl Emit<'_, '_> {
         self.b.ins().brif(top, after, &[], not_whole, &[]);
         self.b.switch_to_block(not_whole);
         let bottom = holds(self, lo)?;
-        let (none, search) = (self.b.create_block(), self.b.create_block());
+        let [none, search] = self.blocks();
         self.b.ins().brif(bottom, search, &[], none, &[]);
         self.b.switch_to_block(none);
         self.b.def_var(end, lo);
@@ -263,11 +259,7 @@ impl Emit<'_, '_> {
         let (a, b) = (self.b.declare_var(I64), self.b.declare_var(I64));
         self.b.def_var(a, lo);
         self.b.def_var(b, last);
-        let (head, body, found) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [head, body, found] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let (va, vb) = (self.b.use_var(a), self.b.use_var(b));
@@ -278,7 +270,7 @@ impl Emit<'_, '_> {
         let half = self.b.ins().sshr_imm_s(gap, 1);
         let mid = self.b.ins().iadd(va, half);
         let at_mid = holds(self, mid)?;
-        let (up, down) = (self.b.create_block(), self.b.create_block());
+        let [up, down] = self.blocks();
         self.b.ins().brif(at_mid, up, &[], down, &[]);
         self.b.switch_to_block(up);
         self.b.def_var(a, mid);

@@ -125,14 +125,24 @@ fn trusted() -> MemFlagsData {
 }
 
 impl Emit<'_, '_> {
+    /// `N` new blocks.
+    fn blocks<const N: usize>(&mut self) -> [Block; N] {
+        std::array::from_fn(|_| self.b.create_block())
+    }
+
     fn int(&mut self, n: i64) -> Value {
         self.b.ins().iconst(I64, n)
     }
 
     /// Goes on only where `failed` is false.
     fn bail_if(&mut self, failed: Value) {
+        self.leave_if(failed, self.bail);
+    }
+
+    /// Goes to `elsewhere` where `c` holds, else on.
+    fn leave_if(&mut self, c: Value, elsewhere: Block) {
         let go_on = self.b.create_block();
-        self.b.ins().brif(failed, self.bail, &[], go_on, &[]);
+        self.b.ins().brif(c, elsewhere, &[], go_on, &[]);
         self.b.switch_to_block(go_on);
     }
 
@@ -168,7 +178,7 @@ impl Emit<'_, '_> {
         }
         self.position(kernel, &given)?;
         let missing = self.b.use_var(self.missing);
-        let (some, none) = (self.b.create_block(), self.b.create_block());
+        let [some, none] = self.blocks();
         self.b.ins().brif(missing, some, &[], none, &[]);
         self.b.switch_to_block(some);
         self.report_work();
@@ -200,11 +210,7 @@ impl Emit<'_, '_> {
         let total = self.b.declare_var(I64);
         let zero = self.int(0);
         self.b.def_var(total, zero);
-        let (head, body, stop) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [head, body, stop] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let at = self.b.use_var(n);
@@ -291,11 +297,7 @@ impl Emit<'_, '_> {
         let i = self.b.declare_var(I64);
         let zero = self.int(0);
         self.b.def_var(i, zero);
-        let (head, next, found) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [head, next, found] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let v = self.b.use_var(i);

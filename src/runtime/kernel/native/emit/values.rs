@@ -33,7 +33,7 @@ impl Emit<'_, '_> {
             Term::Node(game, args) => (*game, args),
         };
         let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
-        let (slow, join) = (self.b.create_block(), self.b.create_block());
+        let [slow, join] = self.blocks();
         self.b.set_cold_block(slow);
         let value = self.b.declare_var(I64);
         let (a, b, page, place) = match args.as_slice() {
@@ -101,9 +101,7 @@ impl Emit<'_, '_> {
             .b
             .ins()
             .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, shifted, hi - lo);
-        let go_on = self.b.create_block();
-        self.b.ins().brif(out, elsewhere, &[], go_on, &[]);
-        self.b.switch_to_block(go_on);
+        self.leave_if(out, elsewhere);
     }
 
     /// The address of slot `place` of page `page` of `table`, checked to
@@ -123,9 +121,7 @@ impl Emit<'_, '_> {
             .b
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, page, table.count);
-        let go_on = self.b.create_block();
-        self.b.ins().brif(out, elsewhere, &[], go_on, &[]);
-        self.b.switch_to_block(go_on);
+        self.leave_if(out, elsewhere);
         let at = self.b.ins().imul_imm_s(page, 4);
         let at = self.b.ins().iadd(table.lens, at);
         let len = self.b.ins().load(I32, trusted(), at, 0);
@@ -134,9 +130,7 @@ impl Emit<'_, '_> {
             .b
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
-        let go_on = self.b.create_block();
-        self.b.ins().brif(out, elsewhere, &[], go_on, &[]);
-        self.b.switch_to_block(go_on);
+        self.leave_if(out, elsewhere);
         let at = self.b.ins().imul_imm_s(page, 8);
         let at = self.b.ins().iadd(table.pages, at);
         let slots = self.b.ins().load(I64, trusted(), at, 0);
@@ -293,11 +287,7 @@ impl Emit<'_, '_> {
         otherwise: impl FnOnce(&mut Self) -> Option<Value>,
     ) -> Option<Value> {
         let result = self.b.declare_var(ty);
-        let (yes, no, join) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let [yes, no, join] = self.blocks();
         self.b.ins().brif(c, yes, &[], no, &[]);
         self.b.switch_to_block(yes);
         let v = then(self)?;
