@@ -39,11 +39,13 @@ impl Emit<'_, '_> {
         let (a, b, page, place) = match args.as_slice() {
             [n] => {
                 let n = self.num(n)?;
+                // Made before any branch to `slow`, which reads it.
+                let zero = self.int(0);
                 self.outside_to(n, (0, DENSE_END.into()), slow);
                 let shift = Dense::PAGE.trailing_zeros() as i64;
                 let page = self.b.ins().ushr_imm_s(n, shift);
                 let place = self.b.ins().band_imm_s(n, Dense::PAGE as i64 - 1);
-                (n, self.int(0), page, place)
+                (n, zero, page, place)
             }
             [a, b] => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
