@@ -27,11 +27,15 @@ pub extern "C" fn narrow(op: i64, start: i64, step: i64, len: i64) -> u64 {
 const NARROWING: [BinOp; 5] = [BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Eq];
 
 impl Emit<'_, '_> {
-    /// Counts a loop iteration, leaving the position to the kernel's run
-    /// past the budget.
-    pub(super) fn tick(&mut self) {
+    /// Counts the iterations of a loop over `from..to` before it starts,
+    /// leaving the position to the kernel's run past the budget. (Both
+    /// ends are within the slots' limit: no overflow.)
+    fn charge(&mut self, from: Value, to: Value) {
+        let len = self.b.ins().isub(to, from);
+        let zero = self.int(0);
+        let len = self.b.ins().smax(len, zero);
         let w = self.b.use_var(self.work);
-        let w = self.b.ins().iadd_imm_s(w, 1);
+        let w = self.b.ins().iadd(w, len);
         self.b.def_var(self.work, w);
         let over = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, w, BUDGET);
         self.bail_if(over);
@@ -45,6 +49,7 @@ impl Emit<'_, '_> {
         to: Value,
         mut body: impl FnMut(&mut Self, Value, Block) -> Option<()>,
     ) -> Option<()> {
+        self.charge(from, to);
         let k = self.b.declare_var(I64);
         self.b.def_var(k, from);
         let [head, step, exit] = self.blocks();
@@ -55,7 +60,6 @@ impl Emit<'_, '_> {
         let inside = self.b.create_block();
         self.b.ins().brif(more, inside, &[], exit, &[]);
         self.b.switch_to_block(inside);
-        self.tick();
         body(self, v, step)?;
         self.b.switch_to_block(step);
         let v = self.b.use_var(k);

@@ -258,25 +258,34 @@ impl Emit<'_, '_> {
                 self.b.ins().select(minus_one, one, b)
             }
         };
-        let q = self.b.ins().sdiv(a, d);
-        let r = self.b.ins().srem(a, d);
-        // Rounded towards zero: one step down when the signs differ.
-        let inexact = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
-        let signs = self.b.ins().bxor(r, b);
-        let differ = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, signs, 0);
-        let fix = self.b.ins().band(inexact, differ);
         match op {
             BinOp::Div => {
+                // One hardware division: the remainder by a multiply.
+                let q = self.b.ins().sdiv(a, d);
+                let back = self.b.ins().imul(q, d);
+                let r = self.b.ins().isub(a, back);
+                let fix = self.rounded_to_zero(r, b);
                 let fix = self.b.ins().uextend(I64, fix);
                 self.b.ins().isub(q, fix)
             }
             _ => {
+                let r = self.b.ins().srem(a, d);
+                let fix = self.rounded_to_zero(r, b);
                 let zero = self.int(0);
                 let add = self.b.ins().select(fix, b, zero);
                 let r = self.b.ins().iadd(r, add);
                 self.b.ins().select(minus_one, zero, r)
             }
         }
+    }
+
+    /// Whether a division rounded towards zero where Python's floors: a
+    /// remainder `r` of another sign than the divisor `b`.
+    fn rounded_to_zero(&mut self, r: Value, b: Value) -> Value {
+        let inexact = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+        let signs = self.b.ins().bxor(r, b);
+        let differ = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, signs, 0);
+        self.b.ins().band(inexact, differ)
     }
 
     /// `then` where `c` holds, else `otherwise`, each evaluated only
