@@ -27,6 +27,16 @@ pub fn dense_index(args: &[Value]) -> Option<u32> {
     }
 }
 
+/// [`dense_index`] of integer arguments.
+#[inline]
+pub fn int_index(args: &[i64]) -> Option<u32> {
+    match args {
+        [n] => dense1(*n),
+        [a, b] => dense2(*a, *b),
+        _ => None,
+    }
+}
+
 #[inline]
 pub fn dense1(n: i64) -> Option<u32> {
     u32::try_from(n).ok().filter(|n| *n < DENSE_END)
@@ -212,6 +222,20 @@ impl Dense {
             self.lens[p] = len as u32;
         }
         &mut self.pages[p]
+    }
+
+    /// Whether positions of `arity` arguments may be dense here: the
+    /// table holds none yet, or ones of that arity.
+    pub(super) fn fits(&self, arity: usize) -> bool {
+        self.arity == 0 || self.arity == arity
+    }
+
+    /// Makes position `z` of `arity` arguments, without a value yet (the
+    /// caller has checked [`Dense::may_take`]).
+    pub(super) fn make(&mut self, arity: usize, z: u32) {
+        self.arity = arity;
+        self.set(z, UNKNOWN);
+        self.count += 1;
     }
 
     /// Makes the absent slots of `from..to` (one-argument positions)

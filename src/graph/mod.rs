@@ -23,7 +23,7 @@ mod dense;
 mod hashed;
 
 use dense::dense_args;
-pub use dense::{DENSE_END, Dense, View, dense_index, dense1, dense2};
+pub use dense::{DENSE_END, Dense, View, dense_index, dense1, dense2, int_index};
 use hashed::Hashed;
 
 /// The positions of one game: dense ones by index, the others (any other
@@ -54,8 +54,10 @@ impl NodeTable {
 
     /// The dense slot for `args`, if they are dense for this table.
     fn dense_slot(&self, args: &[Value]) -> Option<u32> {
-        let dense = self.dense.arity == 0 || self.dense.arity == args.len();
-        dense.then(|| dense_index(args)).flatten()
+        self.dense
+            .fits(args.len())
+            .then(|| dense_index(args))
+            .flatten()
     }
 }
 
@@ -106,9 +108,7 @@ impl Graph {
         if let Some(z) = table.dense_slot(args)
             && table.dense.may_take(args.len(), z)
         {
-            table.dense.arity = args.len();
-            table.dense.set(z, UNKNOWN);
-            table.dense.count += 1;
+            table.dense.make(args.len(), z);
             return NodeId { game, index: z };
         }
         let index = table.hashed.insert(args);
@@ -140,8 +140,7 @@ impl Graph {
         if !table.dense.may_take(arity, z) {
             return None;
         }
-        table.dense.set(z, UNKNOWN);
-        table.dense.count += 1;
+        table.dense.make(arity, z);
         self.total += 1;
         Some(NodeId { game, index: z })
     }
@@ -161,20 +160,13 @@ impl Graph {
     /// [`Graph::insert`] of integer arguments, with no values made when
     /// they are dense.
     pub fn insert_ints(&mut self, game: GameId, args: &[i64]) -> NodeId {
-        let z = match args {
-            [n] => dense1(*n),
-            [a, b] => dense2(*a, *b),
-            _ => None,
-        };
-        if let Some(z) = z
+        if let Some(z) = int_index(args)
             && let Some(table) = self.games.get_mut(game as usize)
-            && (table.dense.arity == 0 || table.dense.arity == args.len())
+            && table.dense.fits(args.len())
             && table.dense.may_take(args.len(), z)
         {
+            table.dense.make(args.len(), z);
             self.total += 1;
-            table.dense.arity = args.len();
-            table.dense.set(z, UNKNOWN);
-            table.dense.count += 1;
             return NodeId { game, index: z };
         }
         let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
@@ -185,12 +177,7 @@ impl Graph {
     /// are dense or there are no hashed positions.
     pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
-        let z = match args {
-            [n] => dense1(*n),
-            [a, b] => dense2(*a, *b),
-            _ => None,
-        };
-        if let Some(z) = z.filter(|_| table.dense.arity == args.len())
+        if let Some(z) = int_index(args).filter(|_| table.dense.arity == args.len())
             && table.dense.get(z) != ABSENT
         {
             return Some(NodeId { game, index: z });
