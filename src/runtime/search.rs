@@ -176,24 +176,16 @@ impl Machine {
         let (cancel, deadline) = (&self.cancel, self.deadline);
         let mut stop =
             || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+        // The machine code first, when there is some; the kernel's own run
+        // where it leaves the position. Either answers alike.
         let native = match self.use_native {
             true => kernel.native_mex(&self.defs, &self.graph, args, marks, views, &mut stop),
             false => None,
         };
-        match native {
-            Some(Ok((value, options))) => {
-                self.graph.set_value(node, value);
-                if options == 0 {
-                    self.graph.set_terminal(node);
-                }
-                return Ok(Ran::Value(value));
-            }
-            Some(Err(Stop::Missing)) => return Ok(self.intern_missing(pending)),
-            // Stopped by `stop`: the poll reports why.
-            Some(Err(Stop::Bail)) => return self.poll().map(|()| Ran::Interpret),
-            None => {}
-        }
-        let result = kernel.mex(&self.defs, &self.graph, args, marks, &mut stop);
+        let result = match native {
+            Some(result) => result,
+            None => kernel.mex(&self.defs, &self.graph, args, marks, &mut stop),
+        };
         if result == Err(Stop::Bail) {
             self.poll()?;
         }
