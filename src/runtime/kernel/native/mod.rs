@@ -202,31 +202,15 @@ impl Native {
         if !views_of(kernel, (defs, graph), views) {
             return None;
         }
-        marks.start();
-        let (at, len, stamp) = marks.mex.stamps(1);
-        let mut ctx = Ctx {
-            work: 0,
+        let call = Call {
+            kernel,
             graph,
-            marks,
-            targets: &kernel.targets,
+            views,
+            own: std::ptr::null(),
         };
-        // SAFETY: `args` holds the kernel's arity of arguments; the marks
-        // are `len` slots; each view describes live pages of a table that
-        // nothing writes to during the call; the lists the code reads
-        // belong to `kernel`, which is alive.
-        let found = unsafe {
-            (self.mex)(
-                args.as_ptr() as u64,
-                0,
-                at,
-                len as u64,
-                stamp.into(),
-                views.as_ptr(),
-                std::ptr::null(),
-                &mut ctx,
-            )
-        };
-        if marks.charge(ctx.work as usize) && poll() {
+        // The arguments by address: the kernel's arity of them, checked.
+        let (found, work) = call.run(self.mex, (args.as_ptr() as u64, 0), 1, marks);
+        if marks.charge(work as usize) && poll() {
             return Some(Err(Stop::Bail));
         }
         match found {
@@ -259,32 +243,70 @@ impl Native {
         let Some(own) = own.map(Dense::view) else {
             return (from, false);
         };
-        marks.start();
-        let (at, len, stamp) = marks.mex.stamps(to - from);
-        let mut ctx = Ctx {
-            work: 0,
-            graph,
-            marks,
-            targets: &kernel.targets,
-        };
-        // SAFETY: as for `mex`; the own table has pages for `from..to`,
+        // The own table has pages for `from..to` (the caller made them),
         // and nothing else reads or writes it during the call.
-        let stopped = unsafe {
-            sweep(
-                from.into(),
-                to.into(),
-                at,
-                len as u64,
-                stamp.into(),
-                views.as_ptr(),
-                &own,
-                &mut ctx,
-            )
+        let call = Call {
+            kernel,
+            graph,
+            views,
+            own: &own,
         };
+        let (stopped, _) = call.run(sweep, (from.into(), to.into()), to - from, marks);
         let paused = stopped & PAUSED != 0;
         let stopped = stopped & !PAUSED;
         debug_assert!(stopped <= to.into());
         (stopped as u32, paused)
+    }
+}
+
+/// What a call of a kernel's machine code reads besides its arguments.
+struct Call<'a> {
+    kernel: &'a Kernel,
+    graph: &'a Graph,
+    /// The views of the kernel's targets (see [`views_of`]).
+    views: &'a [View],
+    /// The game's own table, for a sweep; null for the mex function.
+    own: *const View,
+}
+
+impl Call<'_> {
+    /// Calls `code` with its two integer arguments, for `positions`
+    /// positions (one stamp each): what it returned, and the work it did.
+    fn run(
+        &self,
+        code: Code,
+        (first, second): (u64, u64),
+        positions: u32,
+        marks: &mut Marks,
+    ) -> (u64, u64) {
+        marks.start();
+        let (at, len, stamp) = marks.mex.stamps(positions);
+        let mut ctx = Ctx {
+            work: 0,
+            graph: self.graph,
+            marks,
+            targets: &self.kernel.targets,
+        };
+        // SAFETY: the arguments are what `code` was generated to take
+        // (the mex function's point to the kernel's arity of integers);
+        // the marks are `len` slots, with `positions` stamps from
+        // `stamp` free; each view describes live pages of a table that
+        // nothing else writes to during the call; the lists the code
+        // reads belong to the kernel, which is alive; `ctx` outlives the
+        // call.
+        let result = unsafe {
+            code(
+                first,
+                second,
+                at,
+                len as u64,
+                stamp.into(),
+                self.views.as_ptr(),
+                self.own,
+                &mut ctx,
+            )
+        };
+        (result, ctx.work)
     }
 }
 

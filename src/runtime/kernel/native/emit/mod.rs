@@ -148,12 +148,7 @@ impl Emit<'_, '_> {
 
     /// Goes on only where `v` is in `lo..hi`.
     fn bail_outside(&mut self, v: Value, lo: i64, hi: i64) {
-        let shifted = self.b.ins().iadd_imm_s(v, lo.wrapping_neg());
-        let out = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, shifted, hi - lo);
-        self.bail_if(out);
+        self.outside_to(v, (lo, hi), self.bail);
     }
 
     fn table(&mut self, views: Value, t: usize) -> Table {
