@@ -11,6 +11,9 @@
 
 use std::process::{Command, Stdio};
 
+#[path = "support/reap.rs"]
+mod reap;
+
 /// The peak resident memory of `grundy run` on `script`, in KiB, with
 /// what it printed.
 #[expect(
@@ -30,7 +33,7 @@ fn peak_kib(script: &str) -> (u64, String) {
         .spawn()
         .expect("the grundy binary starts");
     let pid = child.id() as libc::pid_t;
-    let (status, usage) = wait(pid);
+    let (status, usage) = reap::reap(pid);
     let mut out = String::new();
     std::io::Read::read_to_string(&mut child.stdout.unwrap(), &mut out).unwrap();
     let mut err = String::new();
@@ -46,22 +49,6 @@ fn fxhash(s: &str) -> u64 {
     s.bytes().fold(0xcbf29ce484222325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
     })
-}
-
-/// Waits for `pid` and returns its exit status and its own resource usage.
-fn wait(pid: libc::pid_t) -> (libc::c_int, libc::rusage) {
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value of that plain C struct.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: both pointers are to live locals of the right types.
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if r == pid {
-            return (status, usage);
-        }
-        let err = std::io::Error::last_os_error();
-        assert_eq!(err.kind(), std::io::ErrorKind::Interrupted, "wait4: {err}");
-    }
 }
 
 /// Grundy's game (split a heap into two unequal heaps) to `n`, asked

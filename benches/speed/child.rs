@@ -51,7 +51,7 @@ pub fn run(cmd: &mut Command, timeout: Duration) -> Outcome {
     let stderr = read_all(child.stderr.take().expect("piped"));
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
-        let reaped = reap(pid);
+        let reaped = crate::reap::reap(pid);
         let _ = tx.send((reaped, Instant::now()));
     });
     let (((status, usage), end), killed) = match rx.recv_timeout(timeout) {
@@ -159,22 +159,6 @@ fn read_all(mut from: impl Read + Send + 'static) -> thread::JoinHandle<Vec<u8>>
         let _ = from.read_to_end(&mut bytes);
         bytes
     })
-}
-
-/// Waits for the child `pid` to end: its wait status and resource usage.
-fn reap(pid: libc::pid_t) -> (libc::c_int, libc::rusage) {
-    let mut status = 0;
-    // SAFETY: rusage is plain data, for which all zeroes is a valid value.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: both pointers are to live locals of the right types.
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if r == pid {
-            return (status, usage);
-        }
-        let err = std::io::Error::last_os_error();
-        assert_eq!(err.kind(), std::io::ErrorKind::Interrupted, "wait4: {err}");
-    }
 }
 
 fn seconds(t: libc::timeval) -> Duration {

@@ -9,6 +9,8 @@ mod baselines;
 mod child;
 mod known;
 mod measure;
+#[path = "../../tests/support/reap.rs"]
+mod reap;
 mod report;
 mod workloads;
 
