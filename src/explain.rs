@@ -14,7 +14,7 @@ use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::diag::Sources;
 use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, TargetIr, TermIr};
-use crate::runtime::kernel::{self, compiles_as_cond, compiles_as_domain, compiles_as_num};
+use crate::runtime::kernel::{self, Types, compiles_as_cond, compiles_as_domain, compiles_as_num};
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
@@ -49,7 +49,12 @@ pub struct Slow {
 /// How `game`'s rules run (see the module's doc).
 pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
     let rules = crate::runtime::normalize::rules(game, defs);
-    let kernel = kernel::compile(&rules);
+    let id = match defs.lookup(&game.name) {
+        Some(crate::defs::Global::Game(id)) => id,
+        _ => GameId::MAX,
+    };
+    let kernel = kernel::compile(&rules, id);
+    let types = kernel::Types::of(&rules, id);
     let compiled = kernel.is_some();
     let native = kernel.as_ref().is_some_and(kernel::Kernel::is_native);
     let mut moves: Vec<MoveReport> = Vec::new();
@@ -58,7 +63,7 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
         if moves.last().is_some_and(|m| m.span == rule.span) {
             continue;
         }
-        moves.push(match kernel::move_shape(rule) {
+        moves.push(match kernel::move_shape(rule, &rules, id) {
             Some(shape) if compiled => compiled_move(rule, &shape, native),
             Some(_) => MoveReport {
                 name: rule.name.to_string(),
@@ -68,7 +73,7 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
                     .into(),
                 slow: Vec::new(),
             },
-            None => interpreted_move(rule, defs),
+            None => interpreted_move(rule, defs, &types),
         });
     }
     GameReport {
@@ -129,7 +134,7 @@ fn compiled_move(rule: &MoveIr, shape: &kernel::MoveShape, native: bool) -> Move
     }
 }
 
-fn interpreted_move(rule: &MoveIr, defs: &Defs) -> MoveReport {
+fn interpreted_move(rule: &MoveIr, defs: &Defs, t: &Types) -> MoveReport {
     let mut slow = Vec::new();
     for (pattern, domain) in &rule.binders {
         if let PatIr::Tuple(_, span) = pattern {
@@ -140,14 +145,14 @@ fn interpreted_move(rule: &MoveIr, defs: &Defs) -> MoveReport {
                           or in a `let`: `(dx, dy) in [(1, 2), (2, 1)]`"
                     .into(),
             });
-        } else if !compiles_as_domain(domain) {
-            slow.push(domain_culprit(domain, defs));
+        } else if !compiles_as_domain(domain, t) {
+            slow.push(domain_culprit(domain, defs, t));
         }
     }
     if let Some(guard) = &rule.guard
-        && !compiles_as_cond(guard)
+        && !compiles_as_cond(guard, t)
     {
-        slow.push(cond_culprit(guard, defs));
+        slow.push(cond_culprit(guard, defs, t));
     }
     match &rule.target {
         TargetIr::Dynamic(e) => slow.push(Slow {
@@ -163,8 +168,8 @@ fn interpreted_move(rule: &MoveIr, defs: &Defs) -> MoveReport {
                     TermIr::Node(_, args, _) => args,
                     TermIr::Heap(k) => std::slice::from_ref(k),
                 };
-                for e in exprs.iter().filter(|e| !compiles_as_num(e)) {
-                    slow.push(num_culprit(e, defs));
+                for e in exprs.iter().filter(|e| !compiles_as_num(e, t)) {
+                    slow.push(num_culprit(e, defs, t));
                 }
             }
         }
@@ -193,37 +198,36 @@ fn ir_conjuncts<'a>(ir: &'a Ir, out: &mut Vec<(Span, &'a Ir)>) {
     }
 }
 
-fn domain_culprit(domain: &Ir, defs: &Defs) -> Slow {
+fn domain_culprit(domain: &Ir, defs: &Defs, t: &Types) -> Slow {
     match &domain.kind {
         IrKind::Binary(BinOp::Range | BinOp::RangeIncl, lo, hi) => {
-            let bad = [lo, hi].into_iter().find(|e| !compiles_as_num(e));
-            num_culprit(bad.map_or(domain, |e| &**e), defs)
+            let bad = [lo, hi].into_iter().find(|e| !compiles_as_num(e, t));
+            num_culprit(bad.map_or(domain, |e| &**e), defs, t)
         }
         IrKind::List(items) | IrKind::Tuple(items) | IrKind::Set(items) => {
-            match items.iter().find(|e| !compiles_as_num(e)) {
-                Some(e) => num_culprit(e, defs),
+            match items.iter().find(|e| !compiles_as_num(e, t)) {
+                Some(e) => num_culprit(e, defs, t),
                 None => unexpected(domain),
             }
         }
         _ => Slow {
             span: domain.span,
             what: "a binder over a collection computed while playing".into(),
-            instead: "a binder over a range (`1..=n`) or over constant integers (`[1, 3, 4]`, \
-                      `{1, 3, 4}`, a `let`) is compiled; lists and tuples as states run in the \
-                      interpreter: a state of a few integers compiles as one parameter each"
+            instead: "a binder over a range (`1..=n`), over constant integers (`[1, 3, 4]`, \
+                      `{1, 3, 4}`, a `let`) or over a list of integers (`h in heaps`) is compiled"
                 .into(),
         },
     }
 }
 
 /// The smallest part of a condition that does not compile.
-fn cond_culprit(ir: &Ir, defs: &Defs) -> Slow {
+fn cond_culprit(ir: &Ir, defs: &Defs, t: &Types) -> Slow {
     let children: Vec<&Ir> = match &ir.kind {
         IrKind::Binary(BinOp::And | BinOp::Or, a, b) => vec![a, b],
         IrKind::Unary(_, a) => vec![a],
         IrKind::If(c, a, b) => {
-            if !compiles_as_cond(c) {
-                return cond_culprit(c, defs);
+            if !compiles_as_cond(c, t) {
+                return cond_culprit(c, defs, t);
             }
             vec![a, b]
         }
@@ -231,12 +235,12 @@ fn cond_culprit(ir: &Ir, defs: &Defs) -> Slow {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
             a,
             b,
-        ) => return first_num_culprit([&**a, &**b], ir, defs),
-        IrKind::Chain(operands, _) => return first_num_culprit(operands.iter(), ir, defs),
+        ) => return first_num_culprit([&**a, &**b], ir, defs, t),
+        IrKind::Chain(operands, _) => return first_num_culprit(operands.iter(), ir, defs, t),
         _ => return construct(ir, defs),
     };
-    match children.into_iter().find(|c| !compiles_as_cond(c)) {
-        Some(c) => cond_culprit(c, defs),
+    match children.into_iter().find(|c| !compiles_as_cond(c, t)) {
+        Some(c) => cond_culprit(c, defs, t),
         None => construct(ir, defs),
     }
 }
@@ -245,21 +249,22 @@ fn first_num_culprit<'a>(
     operands: impl IntoIterator<Item = &'a Ir>,
     whole: &Ir,
     defs: &Defs,
+    t: &Types,
 ) -> Slow {
-    match operands.into_iter().find(|e| !compiles_as_num(e)) {
-        Some(e) => num_culprit(e, defs),
+    match operands.into_iter().find(|e| !compiles_as_num(e, t)) {
+        Some(e) => num_culprit(e, defs, t),
         None => construct(whole, defs),
     }
 }
 
 /// The smallest part of an integer expression that does not compile.
-fn num_culprit(ir: &Ir, defs: &Defs) -> Slow {
+fn num_culprit(ir: &Ir, defs: &Defs, t: &Types) -> Slow {
     let children: Vec<&Ir> = match &ir.kind {
         IrKind::Unary(_, a) => vec![a],
         IrKind::Binary(_, a, b) => vec![a, b],
         IrKind::If(c, a, b) => {
-            if !compiles_as_cond(c) {
-                return cond_culprit(c, defs);
+            if !compiles_as_cond(c, t) {
+                return cond_culprit(c, defs, t);
             }
             vec![a, b]
         }
@@ -268,8 +273,8 @@ fn num_culprit(ir: &Ir, defs: &Defs) -> Slow {
         }
         _ => return construct(ir, defs),
     };
-    match children.into_iter().find(|c| !compiles_as_num(c)) {
-        Some(c) => num_culprit(c, defs),
+    match children.into_iter().find(|c| !compiles_as_num(c, t)) {
+        Some(c) => num_culprit(c, defs, t),
         None => construct(ir, defs),
     }
 }
@@ -277,10 +282,10 @@ fn num_culprit(ir: &Ir, defs: &Defs) -> Slow {
 /// What `ir`, a construct the compiled rules do not take, is, and what
 /// to write instead.
 fn construct(ir: &Ir, defs: &Defs) -> Slow {
-    let collections = "lists, tuples, sets and strings are evaluated by the interpreter; the \
-                       compiled rules take integer arithmetic, comparisons, `if`, `min`, `max` \
-                       and `abs`. A state of a few small integers compiles when each is a \
-                       parameter of its own: `g(a, b)` rather than `g([a, b])`";
+    let collections = "sets, strings and lists of anything but integers are evaluated by the \
+                       interpreter; the compiled rules take integer arithmetic, comparisons, \
+                       `if`, `min`, `max`, `abs`, and lists and tuples of integers (`len`, \
+                       indexing, slices, `+`, comprehensions, `sorted`, `sum`, `all`, `any`)";
     let (what, instead): (String, String) = match &ir.kind {
         IrKind::CallFn(f, _) => {
             let name = defs.fns[*f as usize]

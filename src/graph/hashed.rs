@@ -3,8 +3,11 @@
 //! kept once, in `keys`; the hash table holds only the positions' indices,
 //! 4 bytes and a control byte each. One or two integers, the common case
 //! (the divide-by-2/3/6 game from 10^15), are packed in the key itself,
-//! with no allocation; other arguments are shared values.
+//! with no allocation; integers with lists or tuples of integers (list
+//! states) are one flat run of integers ([`super::flat`]); other arguments
+//! are shared values.
 
+use super::flat;
 use crate::value::Value;
 use hashbrown::HashTable;
 use rustc_hash::FxHasher;
@@ -17,6 +20,7 @@ use std::rc::Rc;
 enum Key {
     One(i64),
     Two(i64, i64),
+    Flat(Box<[i64]>),
     Values(Rc<[Value]>),
 }
 
@@ -29,10 +33,24 @@ fn packed(args: &[Value]) -> Option<Key> {
         _ => None,
     };
     match args {
-        [a] => Some(Key::One(int(a)?)),
-        [a, b] => Some(Key::Two(int(a)?, int(b)?)),
+        [a] if !seq(a) => Some(Key::One(int(a)?)),
+        [a, b] if !seq(a) && !seq(b) => Some(Key::Two(int(a)?, int(b)?)),
+        _ if args.iter().any(seq) => {
+            let mut run = Vec::new();
+            flat::encode(args, &mut run).then(|| Key::Flat(run.into()))
+        }
         _ => None,
     }
+}
+
+fn seq(v: &Value) -> bool {
+    matches!(v, Value::List(_) | Value::Tuple(_))
+}
+
+fn hash_flat(run: &[i64]) -> u64 {
+    let mut h = FxHasher::default();
+    (3u8, run).hash(&mut h);
+    h.finish()
 }
 
 fn hash_values(values: &[Value]) -> u64 {
@@ -51,6 +69,7 @@ impl Key {
         match self {
             Key::One(a) => (1u8, a).hash(&mut h),
             Key::Two(a, b) => (2u8, a, b).hash(&mut h),
+            Key::Flat(run) => return hash_flat(run),
             Key::Values(values) => return hash_values(values),
         }
         h.finish()
@@ -61,6 +80,7 @@ impl Key {
         match (self, p) {
             (Key::One(a), Some(Key::One(x))) => a == x,
             (Key::Two(a, b), Some(Key::Two(x, y))) => a == x && b == y,
+            (Key::Flat(run), Some(Key::Flat(x))) => run == x,
             (Key::Values(values), None) => **values == *args,
             _ => false,
         }
@@ -70,6 +90,7 @@ impl Key {
         match self {
             Key::One(a) => Cow::Owned(vec![Value::Int(*a)]),
             Key::Two(a, b) => Cow::Owned(vec![Value::Int(*a), Value::Int(*b)]),
+            Key::Flat(run) => Cow::Owned(flat::decode(run)),
             Key::Values(values) => Cow::Borrowed(values),
         }
     }
@@ -78,6 +99,7 @@ impl Key {
     fn heap_bytes(&self) -> usize {
         match self {
             Key::Values(values) => 2 * size_of::<usize>() + values.len() * size_of::<Value>(),
+            Key::Flat(run) => run.len() * size_of::<i64>(),
             _ => 0,
         }
     }
@@ -119,6 +141,41 @@ impl Hashed {
         i
     }
 
+    /// [`Hashed::find`] of arguments given as a flat run.
+    pub fn find_flat(&self, run: &[i64]) -> Option<u32> {
+        self.index
+            .find(
+                hash_flat(run),
+                |i| matches!(&self.keys[*i as usize], Key::Flat(k) if **k == *run),
+            )
+            .copied()
+    }
+
+    /// [`Hashed::insert`] of arguments given as a flat run (the caller
+    /// has checked it is new).
+    pub fn insert_flat(&mut self, run: &[i64]) -> u32 {
+        let key = Key::Flat(run.into());
+        let i = self.keys.len() as u32;
+        let keys = &self.keys;
+        self.index
+            .insert_unique(key.hash(), i, |j| keys[*j as usize].hash());
+        self.keys.push(key);
+        i
+    }
+
+    /// The arguments of position `i` as a flat run, into `out`, if they
+    /// are one.
+    pub fn flat_args(&self, i: u32, out: &mut Vec<i64>) -> bool {
+        match &self.keys[i as usize] {
+            Key::Flat(run) => {
+                out.clear();
+                out.extend_from_slice(run);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The arguments of position `i`.
     pub fn args(&self, i: u32) -> Cow<'_, [Value]> {
         self.keys[i as usize].values()
@@ -129,6 +186,7 @@ impl Hashed {
         match &self.keys[i as usize] {
             Key::One(a) => out.push(*a),
             Key::Two(a, b) => out.extend([*a, *b]),
+            Key::Flat(_) => return false,
             Key::Values(values) => {
                 for v in values.iter() {
                     let Value::Int(n) = v else { return false };

@@ -20,10 +20,12 @@ pub const IN_PROGRESS: u64 = u64::MAX - 1;
 pub const ABSENT: u64 = u64::MAX - 2;
 
 mod dense;
+pub mod flat;
 mod hashed;
 
 use dense::dense_args;
 pub use dense::{DENSE_END, Dense, View, dense_index, dense1, dense2, int_index};
+pub use flat::Shape;
 use hashed::Hashed;
 
 /// The positions of one game: dense ones by index, the others (any other
@@ -199,6 +201,43 @@ impl Graph {
             game,
             index: DENSE_END + index,
         })
+    }
+
+    /// [`Graph::find`] of arguments given as a flat run ([`flat`]).
+    pub fn find_flat(&self, game: GameId, run: &[i64]) -> Option<NodeId> {
+        let table = self.games.get(game as usize)?;
+        let index = table.hashed.find_flat(run)?;
+        Some(NodeId {
+            game,
+            index: DENSE_END + index,
+        })
+    }
+
+    /// [`Graph::insert`] of arguments given as a flat run (the caller has
+    /// checked it is new and within limits).
+    pub fn insert_flat(&mut self, game: GameId, run: &[i64]) -> NodeId {
+        if self.games.len() <= game as usize {
+            self.games
+                .resize_with(game as usize + 1, NodeTable::default);
+        }
+        self.total += 1;
+        let table = &mut self.games[game as usize];
+        let index = table.hashed.insert_flat(run);
+        table.values.push(UNKNOWN);
+        table.terminal.push(false);
+        NodeId {
+            game,
+            index: DENSE_END + index,
+        }
+    }
+
+    /// The arguments of `node` as a flat run, into `out`, if they are one.
+    pub fn flat_args(&self, node: NodeId, out: &mut Vec<i64>) -> bool {
+        let table = &self.games[node.game as usize];
+        match node.index.checked_sub(DENSE_END) {
+            None => false,
+            Some(i) => table.hashed.flat_args(i, out),
+        }
     }
 
     pub fn args(&self, node: NodeId) -> Cow<'_, [Value]> {

@@ -439,7 +439,7 @@ mod tests {
         let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
         s.run("test.game", source);
         let m = &s.machine;
-        crate::runtime::kernel::compile(&super::rules(&m.game_ir(0), &m.defs)).is_some()
+        crate::runtime::kernel::compile(&super::rules(&m.game_ir(0), &m.defs), 0).is_some()
     }
 
     #[test]
@@ -514,7 +514,7 @@ mod tests {
             // The argument divides by zero at x = 2, unused or not.
             ("fn f(a, b) = a > 0\n", "f(k, x / (k - 2))"),
             ("fn r(a) = if a <= 0 then true else r(a - 1)\n", "r(k)"),
-            ("fn f(a) = len([a]) == 1\n", "f(k)"),
+            ("fn f(a) = len(str(a)) == 1\n", "f(k)"),
         ] {
             let source = format!(
                 "{prelude}game g(x) {{\n move t(k in 1..=3) if k <= x and {guard} -> g(x - k)\n}}\ntable(g, 0..12)\n"

@@ -168,7 +168,11 @@ impl Machine {
             return Ok(Ran::Interpret);
         };
         let Scratch { args, marks, views } = &mut self.scratch;
-        if !self.graph.int_args(node, args) {
+        let found = match kernel.takes_lists() {
+            true => self.graph.flat_args(node, args),
+            false => self.graph.int_args(node, args),
+        };
+        if !found {
             return Ok(Ran::Interpret);
         }
         // Ctrl-C or the time limit: the interpreter's own poll, below,
@@ -209,7 +213,11 @@ impl Machine {
         let start = pending.len();
         let marks = std::mem::take(&mut self.scratch.marks);
         for m in &marks.missing {
-            match self.intern_ints(m.game, marks.args(m)) {
+            let node = match m.flat {
+                true => self.intern_flat(m.game, marks.args(m)),
+                false => self.intern_ints(m.game, marks.args(m)),
+            };
+            match node {
                 Some(node) => pending.push(node),
                 None => {
                     pending.truncate(start);
@@ -239,6 +247,21 @@ impl Machine {
         Some(self.graph.insert_ints(game, args))
     }
 
+    /// [`Machine::intern_ints`] of arguments given as a flat run.
+    fn intern_flat(&mut self, game: GameId, run: &[i64]) -> Option<NodeId> {
+        let rules = self.defs.game(game)?;
+        if rules.arity != crate::graph::flat::arity(run[0]) {
+            return None;
+        }
+        if let Some(node) = self.graph.find_flat(game, run) {
+            return Some(node);
+        }
+        if self.graph.len() >= self.limits.max_states {
+            return None;
+        }
+        Some(self.graph.insert_flat(game, run))
+    }
+
     /// The kernel of `game`, compiled on first use and again after the
     /// game is redefined; `None` for rules the kernel cannot run.
     pub(super) fn kernel(&mut self, game: GameId) -> Option<Rc<Kernel>> {
@@ -253,7 +276,8 @@ impl Machine {
         match &self.kernels[slot] {
             Some((compiled, kernel)) if Rc::ptr_eq(compiled, rules) => kernel.clone(),
             _ => {
-                let kernel = kernel::compile(&normalize::rules(rules, &self.defs)).map(Rc::new);
+                let kernel =
+                    kernel::compile(&normalize::rules(rules, &self.defs), game).map(Rc::new);
                 self.kernels[slot] = Some((rules.clone(), kernel.clone()));
                 kernel
             }

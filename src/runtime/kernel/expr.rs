@@ -1,6 +1,7 @@
 //! Integer and boolean expressions over a frame of integer slots, compiled
 //! from the IR, and the linear forms that make the fast loops possible.
 
+use super::seq::{self, Comp, Fold, Seq, Types};
 use super::{Eval, Stop};
 use crate::builtins::Builtin;
 use crate::defs::Defs;
@@ -111,6 +112,12 @@ pub enum Num {
     If(Box<Cond>, Box<Num>, Box<Num>),
     Extremum(bool, Vec<Num>),
     Abs(Box<Num>),
+    /// `len(xs)`.
+    Len(Box<Seq>),
+    /// `xs[i]`.
+    Index(Box<Seq>, Box<Num>),
+    /// `sum(xs)`, `min(xs)`, `max(xs)`.
+    Fold(Fold, Box<Seq>),
 }
 
 /// A boolean expression over the frame's integer slots.
@@ -122,10 +129,14 @@ pub enum Cond {
     Or(Box<Cond>, Box<Cond>),
     Not(Box<Cond>),
     If(Box<Cond>, Box<Cond>, Box<Cond>),
+    /// `all(...)` (true) or `any(...)` of a comprehension.
+    Quant(bool, Box<Comp<Cond>>),
+    /// `x in xs`, or `x not in xs` (false).
+    In(bool, Num, Box<Seq>),
 }
 
 impl Num {
-    pub fn eval(&self, f: &[i64], defs: &Defs) -> Eval<i64> {
+    pub fn eval(&self, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
         Ok(match self {
             Num::Const(c) => *c,
             Num::Slot(s) => f[*s as usize],
@@ -160,13 +171,16 @@ impl Num {
                 best
             }
             Num::Abs(a) => a.eval(f, defs)?.checked_abs().ok_or(Stop::Bail)?,
+            Num::Len(xs) => seq::len(xs, f, defs)?,
+            Num::Index(xs, i) => seq::index(xs, i, f, defs)?,
+            Num::Fold(fold, xs) => seq::fold(*fold, xs, f, defs)?,
         })
     }
 
     /// [`Num::eval`], with a slot or a constant, the most common
     /// operands, read without a call.
     #[inline(always)]
-    fn operand(&self, f: &[i64], defs: &Defs) -> Eval<i64> {
+    fn operand(&self, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
         match self {
             Num::Slot(s) => Ok(f[*s as usize]),
             Num::Const(c) => Ok(*c),
@@ -189,6 +203,8 @@ impl Num {
             Num::Bin(_, a, b) => a.uses(slot) || b.uses(slot),
             Num::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Num::Extremum(_, items) => items.iter().any(|i| i.uses(slot)),
+            Num::Len(xs) | Num::Fold(_, xs) => xs.uses(slot),
+            Num::Index(xs, i) => xs.uses(slot) || i.uses(slot),
         }
     }
 
@@ -218,7 +234,7 @@ impl Num {
 }
 
 impl Cond {
-    pub fn eval(&self, f: &[i64], defs: &Defs) -> Eval<bool> {
+    pub fn eval(&self, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
         Ok(match self {
             Cond::Const(b) => *b,
             Cond::Cmp(op, a, b) => compare(*op, a.operand(f, defs)?, b.operand(f, defs)?),
@@ -229,6 +245,11 @@ impl Cond {
                 true => a.eval(f, defs)?,
                 false => b.eval(f, defs)?,
             },
+            Cond::Quant(all, comp) => comp.quantify(*all, f, defs)?,
+            Cond::In(yes, x, xs) => {
+                let x = x.eval(f, defs)?;
+                seq::contains(x, xs, f, defs)? == *yes
+            }
         })
     }
 
@@ -239,6 +260,8 @@ impl Cond {
             Cond::And(a, b) | Cond::Or(a, b) => a.uses(slot) || b.uses(slot),
             Cond::Not(a) => a.uses(slot),
             Cond::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
+            Cond::Quant(_, comp) => comp.uses_slot(slot),
+            Cond::In(_, x, xs) => x.uses(slot) || xs.uses(slot),
         }
     }
 
@@ -250,6 +273,7 @@ impl Cond {
             Cond::And(a, b) | Cond::Or(a, b) => a.total() && b.total(),
             Cond::Not(a) => a.total(),
             Cond::If(c, a, b) => c.total() && a.total() && b.total(),
+            Cond::Quant(..) | Cond::In(..) => false,
         }
     }
 
@@ -278,45 +302,52 @@ pub fn compare(op: BinOp, x: i64, y: i64) -> bool {
 }
 
 /// Splits a guard at its top-level `and`s (chained comparisons too).
-pub fn conjuncts(ir: &Ir, out: &mut Vec<Cond>) -> Option<()> {
+pub fn conjuncts(ir: &Ir, out: &mut Vec<Cond>, t: &Types) -> Option<()> {
     match &ir.kind {
         IrKind::Binary(BinOp::And, a, b) => {
-            conjuncts(a, out)?;
-            conjuncts(b, out)
+            conjuncts(a, out, t)?;
+            conjuncts(b, out, t)
         }
         IrKind::Chain(operands, ops) => {
             for (i, op) in ops.iter().enumerate() {
-                out.push(comparison(*op, &operands[i], &operands[i + 1])?);
+                out.push(comparison(*op, &operands[i], &operands[i + 1], t)?);
             }
             Some(())
         }
         _ => {
-            out.push(cond(ir)?);
+            out.push(cond_in(ir, t)?);
             Some(())
         }
     }
 }
 
-/// The integer expression `ir`, as a linear form when it is one.
-pub fn num(ir: &Ir) -> Option<Num> {
-    let n = tree(ir)?;
+/// The integer expression `ir`, with the slots `t` says, as a linear
+/// form when it is one.
+pub fn num_in(ir: &Ir, t: &Types) -> Option<Num> {
+    let n = tree(ir, t)?;
     Some(match Lin::of(&n) {
         Some(lin) if !matches!(n, Num::Const(_) | Num::Slot(_)) => Num::Lin(lin),
         _ => n,
     })
 }
 
-fn tree(ir: &Ir) -> Option<Num> {
+fn tree(ir: &Ir, t: &Types) -> Option<Num> {
+    let num = |ir: &Ir| num_in(ir, t);
+    let list = |ir: &Ir| Seq::compile(ir, t).map(Box::new);
     Some(match &ir.kind {
         IrKind::Const(Value::Int(n)) => Num::Const(*n),
-        IrKind::Local(slot) => Num::Slot(*slot),
+        IrKind::Local(slot) if !t.is_list(*slot) => Num::Slot(*slot),
         IrKind::Global(id) => Num::Global(*id),
         IrKind::Unary(UnOp::Neg, a) => Num::Neg(Box::new(num(a)?)),
         IrKind::Unary(UnOp::BitNot, a) => Num::BitNot(Box::new(num(a)?)),
         IrKind::Binary(op, a, b) if op.is_arithmetic() => {
             Num::Bin(*op, Box::new(num(a)?), Box::new(num(b)?))
         }
-        IrKind::If(c, a, b) => Num::If(Box::new(cond(c)?), Box::new(num(a)?), Box::new(num(b)?)),
+        IrKind::If(c, a, b) => Num::If(
+            Box::new(cond_in(c, t)?),
+            Box::new(num(a)?),
+            Box::new(num(b)?),
+        ),
         IrKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() >= 2 => {
             Num::Extremum(
                 *b == Builtin::Min,
@@ -326,34 +357,64 @@ fn tree(ir: &Ir) -> Option<Num> {
         IrKind::CallBuiltin(Builtin::Abs, args) if args.len() == 1 => {
             Num::Abs(Box::new(num(&args[0])?))
         }
+        IrKind::CallBuiltin(Builtin::Len, args) if args.len() == 1 => Num::Len(list(&args[0])?),
+        IrKind::CallBuiltin(b @ (Builtin::Sum | Builtin::Min | Builtin::Max), args)
+            if args.len() == 1 =>
+        {
+            let fold = match b {
+                Builtin::Sum => Fold::Sum,
+                Builtin::Min => Fold::Min,
+                _ => Fold::Max,
+            };
+            Num::Fold(fold, list(&args[0])?)
+        }
+        IrKind::Index(xs, i) => Num::Index(list(xs)?, Box::new(num(i)?)),
         _ => return None,
     })
 }
 
-fn cond(ir: &Ir) -> Option<Cond> {
+pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
+    let cond = |ir: &Ir| cond_in(ir, t).map(Box::new);
     Some(match &ir.kind {
         IrKind::Const(Value::Bool(b)) => Cond::Const(*b),
-        IrKind::Binary(BinOp::And, a, b) => Cond::And(Box::new(cond(a)?), Box::new(cond(b)?)),
-        IrKind::Binary(BinOp::Or, a, b) => Cond::Or(Box::new(cond(a)?), Box::new(cond(b)?)),
-        IrKind::Unary(UnOp::Not, a) => Cond::Not(Box::new(cond(a)?)),
-        IrKind::Binary(op, a, b) => comparison(*op, a, b)?,
+        IrKind::Binary(BinOp::And, a, b) => Cond::And(cond(a)?, cond(b)?),
+        IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
+        IrKind::Unary(UnOp::Not, a) => Cond::Not(cond(a)?),
+        IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => Cond::In(
+            *op == BinOp::In,
+            num_in(x, t)?,
+            Box::new(Seq::compile(xs, t)?),
+        ),
+        IrKind::Binary(op, a, b) => comparison(*op, a, b, t)?,
         IrKind::Chain(operands, ops) => {
             let mut parts = ops
                 .iter()
                 .enumerate()
-                .map(|(i, op)| comparison(*op, &operands[i], &operands[i + 1]));
+                .map(|(i, op)| comparison(*op, &operands[i], &operands[i + 1], t));
             let first = parts.next()??;
             parts.try_fold(first, |acc, c| Some(Cond::And(Box::new(acc), Box::new(c?))))?
         }
-        IrKind::If(c, a, b) => Cond::If(Box::new(cond(c)?), Box::new(cond(a)?), Box::new(cond(b)?)),
+        IrKind::If(c, a, b) => Cond::If(cond(c)?, cond(a)?, cond(b)?),
+        IrKind::CallBuiltin(b @ (Builtin::All | Builtin::Any), args) if args.len() == 1 => {
+            let IrKind::Comprehension {
+                set: false,
+                elem,
+                clauses,
+            } = &args[0].kind
+            else {
+                return None;
+            };
+            let comp = Comp::compile(clauses, cond_in(elem, t)?, t)?;
+            Cond::Quant(*b == Builtin::All, Box::new(comp))
+        }
         _ => return None,
     })
 }
 
-fn comparison(op: BinOp, a: &Ir, b: &Ir) -> Option<Cond> {
+fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
     match op {
         BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-            Some(Cond::Cmp(op, num(a)?, num(b)?))
+            Some(Cond::Cmp(op, num_in(a, t)?, num_in(b, t)?))
         }
         _ => None,
     }

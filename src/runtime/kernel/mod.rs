@@ -28,14 +28,18 @@ mod narrow;
 mod native;
 mod plan;
 mod run;
+mod seq;
 
 use crate::defs::Defs;
 use crate::graph::Graph;
+use crate::graph::{Shape, flat};
 use crate::ir::{GameIr, Ir, IrKind, LetId, PatIr, Slot, TargetIr, TermIr};
 use crate::runtime::mex::Mex;
 use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
-use expr::{Cond, Lin, Num, conjuncts, num};
+use expr::{Cond, Lin, Num, conjuncts, num_in};
+use seq::Seq;
+pub use seq::Types;
 
 /// Why a kernel stopped without a value.
 #[derive(Debug, PartialEq)]
@@ -60,12 +64,24 @@ enum Domain {
     Global(LetId),
     /// Constant items, ready when the rules are compiled: `k in {1, 2, 3}`.
     Fixed(run::Values),
+    /// The items of a list: `h in hs`.
+    Seq(Seq),
 }
 
 #[derive(Debug)]
 enum Term {
     Node(GameId, Vec<Num>),
     Heap(Num),
+    /// A position with list arguments: its game, the header of its flat
+    /// run ([`flat`]), and its arguments.
+    Flat(GameId, i64, Vec<Arg>),
+}
+
+/// An argument of a [`Term::Flat`].
+#[derive(Debug)]
+enum Arg {
+    Int(Num),
+    Seq(Seq),
 }
 
 /// How one of the leading conjuncts of a guard narrows the innermost
@@ -118,6 +134,8 @@ pub struct Kernel {
     /// a game redefined with another arity since is the interpreter's to
     /// report.
     targets: Vec<(GameId, usize)>,
+    /// Which parameters are lists: `None` when all are integers.
+    lists: Option<Vec<Shape>>,
     /// The same rules in machine code, when they compile to it.
     native: Option<native::Native>,
 }
@@ -125,13 +143,22 @@ pub struct Kernel {
 /// Compiles `game`'s rules (normalised: see [`crate::runtime::normalize`]), or
 /// says `None` when some part of them is not integer arithmetic the
 /// kernel knows.
-pub fn compile(game: &GameIr) -> Option<Kernel> {
-    let moves: Vec<Move> = game.moves.iter().map(compile_move).collect::<Option<_>>()?;
+pub fn compile(game: &GameIr, id: GameId) -> Option<Kernel> {
+    let types = Types::of(game, id);
+    if game.arity > flat::ARITY_MAX {
+        return None;
+    }
+    let moves: Vec<Move> = game
+        .moves
+        .iter()
+        .map(|m| compile_move(m, &types))
+        .collect::<Option<_>>()?;
     let mut targets: Vec<(GameId, usize)> = moves
         .iter()
         .flat_map(|m| &m.terms)
         .filter_map(|t| match t {
             Term::Node(game, args) => Some((*game, args.len())),
+            Term::Flat(game, _, args) => Some((*game, args.len())),
             Term::Heap(_) => None,
         })
         .collect();
@@ -142,9 +169,14 @@ pub fn compile(game: &GameIr) -> Option<Kernel> {
         slots: game.slots,
         moves,
         targets,
+        lists: types.has_lists().then(|| types.params(game.arity).to_vec()),
         native: None,
     };
-    if !kernel.moves.iter().any(Move::plan_wins) {
+    let flat = kernel.moves.iter().any(|m| {
+        m.terms.iter().any(|t| matches!(t, Term::Flat(..)))
+            || m.binders.iter().any(|(_, d)| matches!(d, Domain::Seq(_)))
+    });
+    if kernel.lists.is_none() && !flat && !kernel.moves.iter().any(Move::plan_wins) {
         kernel.native = native::compile(&kernel);
     }
     Some(kernel)
@@ -165,18 +197,18 @@ impl Move {
     }
 }
 
-fn compile_move(rule: &crate::ir::MoveIr) -> Option<Move> {
+fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Move> {
     let binders = rule
         .binders
         .iter()
         .map(|(pattern, domain)| match pattern {
-            PatIr::Slot(slot) => Some((*slot, domain_of(domain)?)),
+            PatIr::Slot(slot) if !types.is_list(*slot) => Some((*slot, domain_of(domain, types)?)),
             _ => None,
         })
         .collect::<Option<Vec<_>>>()?;
     let mut guard = Vec::new();
     if let Some(g) = &rule.guard {
-        conjuncts(g, &mut guard)?;
+        conjuncts(g, &mut guard, types)?;
     }
     let TargetIr::Terms(terms) = &rule.target else {
         return None;
@@ -184,11 +216,8 @@ fn compile_move(rule: &crate::ir::MoveIr) -> Option<Move> {
     let terms: Vec<Term> = terms
         .iter()
         .map(|t| match t {
-            TermIr::Node(game, args, _) => Some(Term::Node(
-                *game,
-                args.iter().map(num).collect::<Option<_>>()?,
-            )),
-            TermIr::Heap(k) => Some(Term::Heap(num(k)?)),
+            TermIr::Node(game, args, _) => term(*game, args, types),
+            TermIr::Heap(k) => Some(Term::Heap(num_in(k, types)?)),
         })
         .collect::<Option<_>>()?;
     let x = binders.last().map(|(slot, _)| *slot);
@@ -219,6 +248,32 @@ fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
         .collect()
 }
 
+/// A node term: integer arguments, or a flat run when some are lists.
+fn term(game: GameId, args: &[Ir], types: &Types) -> Option<Term> {
+    if let Some(nums) = args
+        .iter()
+        .map(|a| num_in(a, types))
+        .collect::<Option<Vec<_>>>()
+    {
+        return Some(Term::Node(game, nums));
+    }
+    if args.len() > flat::ARITY_MAX {
+        return None;
+    }
+    let args: Vec<Arg> = args
+        .iter()
+        .map(|a| match num_in(a, types) {
+            Some(n) => Some(Arg::Int(n)),
+            None => Seq::compile(a, types).map(Arg::Seq),
+        })
+        .collect::<Option<_>>()?;
+    let header = flat::header(args.iter().map(|a| match a {
+        Arg::Int(_) => Shape::Int,
+        Arg::Seq(xs) => xs.shape(types),
+    }));
+    Some(Term::Flat(game, header, args))
+}
+
 fn fast_terms(terms: &[Term], x: Slot) -> Option<(Vec<LinearNode>, Vec<Num>)> {
     let mut nodes = Vec::new();
     let mut heaps = Vec::new();
@@ -235,11 +290,16 @@ fn fast_terms(terms: &[Term], x: Slot) -> Option<(Vec<LinearNode>, Vec<Num>)> {
     (nodes.len() <= plan::PLAN_NODES).then_some((nodes, heaps))
 }
 
-fn domain_of(ir: &Ir) -> Option<Domain> {
+fn domain_of(ir: &Ir, types: &Types) -> Option<Domain> {
+    let num = |ir: &Ir| num_in(ir, types);
     Some(match &ir.kind {
         IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
             Domain::Range(num(lo)?, num(hi)?, *op == BinOp::RangeIncl)
         }
+        IrKind::Local(_)
+        | IrKind::Slice(..)
+        | IrKind::Comprehension { .. }
+        | IrKind::CallBuiltin(..) => Domain::Seq(Seq::compile(ir, types)?),
         // A set is iterated in increasing order, without repeats.
         IrKind::Set(items) => {
             let items: Vec<Num> = items.iter().map(num).collect::<Option<_>>()?;
@@ -307,6 +367,8 @@ pub struct Marks {
     /// The integers of the globals used as binder domains, converted once
     /// for each value they hold.
     lists: Vec<(LetId, Value, run::Values)>,
+    /// The flat run of a position with list arguments, made per option.
+    run: Vec<i64>,
     /// Work done by all runs so far, in options or binder values, and when
     /// to look at the clock next: kept across runs, since a search may do
     /// millions of small ones.
@@ -320,6 +382,9 @@ pub struct Marks {
 pub struct Missing {
     pub game: GameId,
     pub args: (u32, u32),
+    /// Whether the arguments are a flat run ([`flat`]) rather than
+    /// integers.
+    pub flat: bool,
 }
 
 impl Marks {
@@ -421,16 +486,14 @@ impl Kernel {
         poll: &mut dyn FnMut() -> bool,
     ) -> Result<Found, Stop> {
         let arity = |g: GameId| defs.game(g).map(|g| g.arity);
-        if args.len() != self.arity
-            || self.targets.iter().any(|(g, n)| arity(*g) != Some(*n))
-            || args.iter().any(|a| a.abs() >= expr::SLOT_LIMIT)
-        {
+        if self.targets.iter().any(|(g, n)| arity(*g) != Some(*n)) {
             return Err(Stop::Bail);
         }
         let mut frame = std::mem::take(&mut marks.frame);
-        frame.clear();
-        frame.resize(self.slots.max(args.len()), 0);
-        frame[..args.len()].copy_from_slice(args);
+        if !self.load(args, &mut frame) {
+            marks.frame = frame;
+            return Err(Stop::Bail);
+        }
         marks.start();
         let mut run = run::Run::new(defs, graph, marks, poll);
         let result = self
@@ -443,6 +506,53 @@ impl Kernel {
             true => Ok((marks.mex.mex(), marks.mex.count())),
             false => Err(Stop::Missing),
         }
+    }
+}
+
+impl Kernel {
+    /// Whether the rules take list arguments: then a position's arguments
+    /// come as a flat run ([`flat`]).
+    pub fn takes_lists(&self) -> bool {
+        self.lists.is_some()
+    }
+
+    /// The frame of a position with arguments `args` (integers, or a flat
+    /// run), if they are what the rules were compiled for: every integer
+    /// below [`expr::SLOT_LIMIT`], each list where the rules take one.
+    fn load(&self, args: &[i64], frame: &mut Vec<i64>) -> bool {
+        frame.clear();
+        frame.resize(self.slots.max(self.arity), 0);
+        let small = |a: &i64| a.abs() < expr::SLOT_LIMIT;
+        let Some(shapes) = &self.lists else {
+            frame[..args.len().min(self.arity)]
+                .copy_from_slice(&args[..args.len().min(self.arity)]);
+            return args.len() == self.arity && args.iter().all(small);
+        };
+        let Some((&header, mut rest)) = args.split_first() else {
+            return false;
+        };
+        if header != flat::header(shapes.iter().copied()) {
+            return false;
+        }
+        for (i, shape) in shapes.iter().enumerate() {
+            match shape {
+                Shape::Int => {
+                    let Some((a, tail)) = rest.split_first().filter(|(a, _)| small(a)) else {
+                        return false;
+                    };
+                    frame[i] = *a;
+                    rest = tail;
+                }
+                _ => {
+                    let len = rest[0] as usize;
+                    let start = frame.len();
+                    frame.extend_from_slice(&rest[1..1 + len]);
+                    frame[i] = seq::encode(start, frame.len());
+                    rest = &rest[1 + len..];
+                }
+            }
+        }
+        true
     }
 }
 
@@ -460,8 +570,8 @@ pub struct MoveShape {
 }
 
 /// The shape of `rule` compiled, or `None` when it does not compile.
-pub fn move_shape(rule: &crate::ir::MoveIr) -> Option<MoveShape> {
-    let m = compile_move(rule)?;
+pub fn move_shape(rule: &crate::ir::MoveIr, game: &GameIr, id: GameId) -> Option<MoveShape> {
+    let m = compile_move(rule, &Types::of(game, id))?;
     Some(MoveShape {
         fast: m.fast.is_some() && m.narrow.len() == m.guard.len(),
         narrowed: m.narrow.len(),
@@ -471,17 +581,18 @@ pub fn move_shape(rule: &crate::ir::MoveIr) -> Option<MoveShape> {
 
 /// Whether `ir` compiles as an integer expression, a condition, or a
 /// binder's domain: the tests `--explain` uses to find what stops a rule.
-pub fn compiles_as_num(ir: &Ir) -> bool {
-    num(ir).is_some()
+/// (`types` says which slots hold lists: see [`Types::of`].)
+pub fn compiles_as_num(ir: &Ir, types: &Types) -> bool {
+    num_in(ir, types).is_some()
 }
 
-pub fn compiles_as_cond(ir: &Ir) -> bool {
+pub fn compiles_as_cond(ir: &Ir, types: &Types) -> bool {
     let mut out = Vec::new();
-    conjuncts(ir, &mut out).is_some()
+    conjuncts(ir, &mut out, types).is_some()
 }
 
-pub fn compiles_as_domain(ir: &Ir) -> bool {
-    domain_of(ir).is_some()
+pub fn compiles_as_domain(ir: &Ir, types: &Types) -> bool {
+    domain_of(ir, types).is_some()
 }
 
 #[cfg(test)]
@@ -499,7 +610,7 @@ mod tests {
         let (mut session, _) = loaded("");
         assert_eq!(session.run("test.game", source).exit_code(), 0, "{source}");
         let m = &session.machine;
-        compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs))
+        compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs), 0)
     }
 
     #[test]
@@ -553,7 +664,7 @@ mod tests {
             "move take(k in [1, \"a\"]) if k <= n -> g(n - k)",
         ] {
             let source = format!(
-                "fn f(k) = len([k]) > 1\nfn r(k) = k > 0 and r(k - 1)\ngame g(n) {{\n {rules}\n}}\n"
+                "fn f(k) = len(str(k)) > 1\nfn r(k) = k > 0 and r(k - 1)\ngame g(n) {{\n {rules}\n}}\n"
             );
             assert!(!compiles(&source), "{rules}");
         }

@@ -27,7 +27,7 @@ pub struct Affine {
 
 impl Affine {
     /// `(c0, c1)`, or `None` (the kernel bails) when a part is too large.
-    pub fn eval(&self, f: &[i64], defs: &Defs) -> Eval<(i64, i64)> {
+    pub fn eval(&self, f: &mut Vec<i64>, defs: &Defs) -> Eval<(i64, i64)> {
         let small = |v: i64| match v.unsigned_abs() < SLOT_LIMIT as u64 {
             true => Ok(v),
             false => Err(Stop::Bail),

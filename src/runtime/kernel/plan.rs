@@ -41,7 +41,7 @@ impl<'g> Plan<'g> {
         heaps: &[Num],
         x: Slot,
         values: &Values,
-        f: &mut [i64],
+        f: &mut Vec<i64>,
         run: &Run<'g>,
     ) -> Eval<Option<Plan<'g>>> {
         let (lo, hi) = values.bounds();
@@ -310,6 +310,17 @@ impl Marks {
     #[cold]
     #[inline(never)]
     pub fn known(&mut self, v: u64, game: GameId, args: &[i64]) -> Eval<Option<u64>> {
+        self.known_as(v, game, args, false)
+    }
+
+    /// [`Marks::known`] of a position whose arguments are a flat run.
+    #[cold]
+    #[inline(never)]
+    pub fn known_flat(&mut self, v: u64, game: GameId, run: &[i64]) -> Eval<Option<u64>> {
+        self.known_as(v, game, run, true)
+    }
+
+    fn known_as(&mut self, v: u64, game: GameId, args: &[i64], flat: bool) -> Eval<Option<u64>> {
         match v {
             v if v < ABSENT => Ok(Some(v)),
             IN_PROGRESS => Err(Stop::Bail),
@@ -323,6 +334,7 @@ impl Marks {
                 let same = |m: &super::Missing| {
                     let a = self.args(m);
                     m.game == game
+                        && m.flat == flat
                         && a.len() == args.len()
                         && a.iter().zip(args).all(|(x, y)| x == y)
                 };
@@ -334,6 +346,7 @@ impl Marks {
                     self.missing.push(super::Missing {
                         game,
                         args: (start, end),
+                        flat,
                     });
                 }
                 Ok(None)

@@ -5,11 +5,13 @@
 use super::expr::{Cond, Num, SLOT_LIMIT};
 use super::narrow::{HOLES, Hole, hole, solve};
 use super::plan::{Plan, node_value};
-use super::{Domain, Eval, Marks, Move, Narrow, Stop, Term};
+use super::{Arg, Domain, Eval, Marks, Move, Narrow, Stop, Term};
 use crate::defs::Defs;
+use crate::graph::ABSENT;
 use crate::graph::Graph;
 use crate::ir::LetId;
 use crate::syntax::ast::BinOp;
+use crate::value::GameId;
 use crate::value::Value;
 use std::rc::Rc;
 
@@ -156,7 +158,7 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    pub fn binders(&mut self, rule: &Move, i: usize, f: &mut [i64]) -> Eval<()> {
+    pub fn binders(&mut self, rule: &Move, i: usize, f: &mut Vec<i64>) -> Eval<()> {
         self.tick()?;
         match rule.binders.len() {
             0 => return self.each(rule, &rule.guard, f),
@@ -170,7 +172,7 @@ impl<'a> Run<'a> {
         })
     }
 
-    fn values(&mut self, domain: &Domain, f: &[i64]) -> Eval<Values> {
+    fn values(&mut self, domain: &Domain, f: &mut Vec<i64>) -> Eval<Values> {
         let values = match domain {
             Domain::Range(lo, hi, inclusive) => {
                 let (lo, hi) = (lo.eval(f, self.defs)?, hi.eval(f, self.defs)?);
@@ -189,6 +191,13 @@ impl<'a> Run<'a> {
             )?,
             Domain::Global(id) => self.global(*id)?,
             Domain::Fixed(values) => values.clone(),
+            Domain::Seq(xs) => {
+                let mark = f.len();
+                let (a, b) = xs.eval(f, self.defs)?;
+                let items = f[a..b].to_vec();
+                f.truncate(mark);
+                Values::list(items)?
+            }
         };
         match values {
             Values::Range(lo, hi) if lo < hi && (lo <= -SLOT_LIMIT || hi > SLOT_LIMIT) => {
@@ -235,7 +244,7 @@ impl<'a> Run<'a> {
 
     /// The innermost binder: the guard's leading conjuncts narrow it, then
     /// the fast loop or the general one makes the options.
-    fn innermost(&mut self, rule: &Move, f: &mut [i64]) -> Eval<()> {
+    fn innermost(&mut self, rule: &Move, f: &mut Vec<i64>) -> Eval<()> {
         let (x, domain) = &rule.binders[rule.binders.len() - 1];
         let x = *x as usize;
         let mut values = self.values(domain, f)?;
@@ -325,7 +334,7 @@ impl<'a> Run<'a> {
         values: &Values,
         x: usize,
         (strict, fx, g): (bool, &Num, &Num),
-        f: &mut [i64],
+        f: &mut Vec<i64>,
     ) -> Eval<Option<i64>> {
         let (lo, hi) = values.bounds();
         if lo < 0 {
@@ -359,7 +368,7 @@ impl<'a> Run<'a> {
 
     /// The options for the innermost binder `x` over `values`, after the
     /// narrowing conjuncts: the guard's other conjuncts start at `rest`.
-    fn window(&mut self, rule: &Move, values: &Values, rest: usize, f: &mut [i64]) -> Eval<()> {
+    fn window(&mut self, rule: &Move, values: &Values, rest: usize, f: &mut Vec<i64>) -> Eval<()> {
         let x = rule.binders[rule.binders.len() - 1].0;
         let guard = &rule.guard[rest..];
         if guard.is_empty()
@@ -376,7 +385,7 @@ impl<'a> Run<'a> {
 
     /// One combination of binder values: the conjuncts of `guard` (those
     /// of the rule's guard not used to narrow), then the option.
-    fn each(&mut self, rule: &Move, guard: &[Cond], f: &[i64]) -> Eval<()> {
+    fn each(&mut self, rule: &Move, guard: &[Cond], f: &mut Vec<i64>) -> Eval<()> {
         self.tick()?;
         for c in guard {
             if !c.eval(f, self.defs)? {
@@ -407,6 +416,7 @@ impl<'a> Run<'a> {
                     let v = node_value(self.graph, *game, args);
                     self.marks.known(v, *game, args)?
                 }
+                Term::Flat(game, header, exprs) => self.flat(*game, *header, exprs, f)?,
             };
             value = value.zip(v).map(|(a, b)| a ^ b);
         }
@@ -414,6 +424,46 @@ impl<'a> Run<'a> {
             self.marks.mark(value);
         }
         Ok(())
+    }
+}
+
+impl Run<'_> {
+    /// The value of a node term with list arguments, if known: its
+    /// arguments made as a flat run ([`crate::graph::flat`]), then looked
+    /// up.
+    fn flat(
+        &mut self,
+        game: GameId,
+        header: i64,
+        exprs: &[Arg],
+        f: &mut Vec<i64>,
+    ) -> Eval<Option<u64>> {
+        let mut run = std::mem::take(&mut self.marks.run);
+        run.clear();
+        run.push(header);
+        let mark = f.len();
+        let made = exprs.iter().try_for_each(|a| {
+            match a {
+                Arg::Int(n) => run.push(n.eval(f, self.defs)?),
+                Arg::Seq(xs) => {
+                    let (a, b) = xs.eval(f, self.defs)?;
+                    run.push((b - a) as i64);
+                    run.extend_from_slice(&f[a..b]);
+                }
+            }
+            f.truncate(mark);
+            Ok(())
+        });
+        f.truncate(mark);
+        let found = made.and_then(|()| {
+            let v = self
+                .graph
+                .find_flat(game, &run)
+                .map_or(ABSENT, |node| self.graph.value(node));
+            self.marks.known_flat(v, game, &run)
+        });
+        self.marks.run = run;
+        found
     }
 }
 

@@ -154,7 +154,7 @@ impl Emit<'_, '_> {
                 let at = self.b.ins().stack_addr(I64, stack, 0);
                 self.items(at, items.len(), inner)?;
             }
-            Domain::Global(_) => return None,
+            Domain::Global(_) | Domain::Seq(_) => return None,
         }
         self.b.ins().jump(done, &[]);
         Some(())

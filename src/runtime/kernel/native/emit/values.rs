@@ -31,6 +31,8 @@ impl Emit<'_, '_> {
                 return Some(v);
             }
             Term::Node(game, args) => (*game, args),
+            // Lists have no machine code yet: the kernel's run makes them.
+            Term::Flat(..) => return None,
         };
         let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
         let [slow, join] = self.blocks();
@@ -169,7 +171,7 @@ impl Emit<'_, '_> {
             Num::Const(c) => self.int(*c),
             Num::Slot(s) => self.b.use_var(self.slots[*s as usize]),
             Num::Lin(l) => self.lin(l),
-            Num::Global(_) => return None,
+            Num::Global(_) | Num::Len(_) | Num::Index(..) | Num::Fold(..) => return None,
             Num::Neg(a) => {
                 let zero = self.int(0);
                 let a = self.num(a)?;
@@ -336,6 +338,7 @@ impl Emit<'_, '_> {
                 let c = self.cond(c)?;
                 self.choose(I8, c, |e| e.cond(a), |e| e.cond(b))?
             }
+            Cond::Quant(..) | Cond::In(..) => return None,
         })
     }
 }

@@ -1,0 +1,156 @@
+//! A position's arguments as one run of integers, when they are integers
+//! and lists or tuples of integers: the key the graph stores list
+//! positions under, and the form compiled rules read and write without
+//! building values.
+//!
+//! The run starts with a header (the number of arguments in the low 8
+//! bits, then 2 bits per argument for its [`Shape`]); an integer argument
+//! follows as itself, a list or tuple as its length and then its items.
+//! `each([3, 1])` is `[1 | LIST << 8, 2, 3, 1]`.
+
+use crate::value::Value;
+
+/// What an argument of a flat run is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shape {
+    #[default]
+    Int = 0,
+    List = 1,
+    Tuple = 2,
+}
+
+/// The most arguments a flat run describes in its header.
+pub const ARITY_MAX: usize = 27;
+
+/// The header of a run of arguments of these shapes.
+pub fn header(shapes: impl ExactSizeIterator<Item = Shape>) -> i64 {
+    let n = shapes.len();
+    debug_assert!(n <= ARITY_MAX);
+    shapes
+        .enumerate()
+        .fold(n as i64, |h, (i, s)| h | ((s as i64) << (8 + 2 * i)))
+}
+
+/// The shape of argument `i` in a run with header `h`.
+fn shape(h: i64, i: usize) -> Shape {
+    match (h >> (8 + 2 * i)) & 3 {
+        0 => Shape::Int,
+        1 => Shape::List,
+        _ => Shape::Tuple,
+    }
+}
+
+/// The number of arguments in a run with header `h`.
+pub fn arity(h: i64) -> usize {
+    (h & 0xff) as usize
+}
+
+/// An integer as a flat run reads it: the empty position is 0, as
+/// `Value`'s equality says.
+fn int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(n) => Some(*n),
+        Value::Pos(p) if p.is_empty() => Some(0),
+        _ => None,
+    }
+}
+
+/// `args` as a flat run, into `out`, when they are integers and lists or
+/// tuples of integers, at least one of them a list or tuple (integers
+/// alone have keys of their own).
+pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
+    out.clear();
+    if args.len() > ARITY_MAX {
+        return false;
+    }
+    let mut shapes = Vec::with_capacity(args.len());
+    out.push(0);
+    for a in args {
+        match a {
+            Value::List(_) | Value::Tuple(_) => {
+                let items = a.as_slice().expect("a list or tuple");
+                out.push(items.len() as i64);
+                for item in items {
+                    let Some(n) = int(item) else { return false };
+                    out.push(n);
+                }
+                shapes.push(match a {
+                    Value::List(_) => Shape::List,
+                    _ => Shape::Tuple,
+                });
+            }
+            other => {
+                let Some(n) = int(other) else { return false };
+                out.push(n);
+                shapes.push(Shape::Int);
+            }
+        }
+    }
+    out[0] = header(shapes.iter().copied());
+    shapes.iter().any(|s| *s != Shape::Int)
+}
+
+/// The arguments a flat run holds.
+pub fn decode(run: &[i64]) -> Vec<Value> {
+    let h = run[0];
+    let mut at = 1;
+    (0..arity(h))
+        .map(|i| match shape(h, i) {
+            Shape::Int => {
+                at += 1;
+                Value::Int(run[at - 1])
+            }
+            s => {
+                let len = run[at] as usize;
+                let items: Vec<Value> = run[at + 1..at + 1 + len]
+                    .iter()
+                    .map(|n| Value::Int(*n))
+                    .collect();
+                at += 1 + len;
+                match s {
+                    Shape::List => Value::list(items),
+                    _ => Value::Tuple(items.into()),
+                }
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_hold_integers_lists_and_tuples_and_give_them_back() {
+        let int = Value::Int;
+        let args = vec![
+            int(-4),
+            Value::list(vec![int(3), int(1)]),
+            Value::Tuple(vec![int(7)].into()),
+            Value::list(Vec::new()),
+        ];
+        let mut run = Vec::new();
+        assert!(encode(&args, &mut run));
+        assert_eq!(run[1..], [-4, 2, 3, 1, 1, 7, 0]);
+        assert_eq!(arity(run[0]), 4);
+        assert_eq!(decode(&run), args);
+        let each = [Value::list(vec![int(3), int(1)])];
+        assert!(encode(&each, &mut run));
+        assert_eq!(run, [1 | (1 << 8), 2, 3, 1], "the doc's example");
+        // Integers alone, and lists of anything else, are not flat.
+        assert!(!encode(&[int(1), int(2)], &mut run));
+        assert!(!encode(&[Value::list(vec![Value::Bool(true)])], &mut run));
+        assert_ne!(
+            {
+                encode(&[Value::Tuple(vec![int(1)].into())], &mut run);
+                run.clone()
+            },
+            {
+                let mut other = Vec::new();
+                encode(&[Value::list(vec![int(1)])], &mut other);
+                other
+            },
+            "a tuple is not the list of its items"
+        );
+    }
+}
