@@ -172,11 +172,7 @@ pub fn compile(game: &GameIr, id: GameId) -> Option<Kernel> {
         lists: types.has_lists().then(|| types.params(game.arity).to_vec()),
         native: None,
     };
-    let flat = kernel.moves.iter().any(|m| {
-        m.terms.iter().any(|t| matches!(t, Term::Flat(..)))
-            || m.binders.iter().any(|(_, d)| matches!(d, Domain::Seq(_)))
-    });
-    if kernel.lists.is_none() && !flat && !kernel.moves.iter().any(Move::plan_wins) {
+    if !kernel.moves.iter().any(Move::plan_wins) {
         kernel.native = native::compile(&kernel);
     }
     Some(kernel)

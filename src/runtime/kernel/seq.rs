@@ -24,7 +24,7 @@ use crate::value::{GameId, Value};
 
 /// The most items a list made by a rule may have before the kernel leaves
 /// the position to the interpreter (which enforces its own size limit).
-const ITEMS_MAX: usize = 1 << 16;
+pub(super) const ITEMS_MAX: usize = 1 << 16;
 
 /// What each slot of a game's frame holds: an integer, or (for a
 /// parameter used as a collection) a list or tuple.
@@ -250,12 +250,12 @@ pub enum Seq {
 /// A comprehension: its clauses in order, then its element.
 #[derive(Clone, Debug)]
 pub struct Comp<E> {
-    clauses: Vec<Clause>,
-    elem: E,
+    pub(super) clauses: Vec<Clause>,
+    pub(super) elem: E,
 }
 
 #[derive(Clone, Debug)]
-enum Clause {
+pub(super) enum Clause {
     For(Slot, Source),
     If(Cond),
 }
@@ -368,7 +368,7 @@ impl Seq {
 
     /// Whether evaluating it pushes its items (else it points into a
     /// parameter).
-    fn pushes(&self) -> bool {
+    pub(super) fn pushes(&self) -> bool {
         match self {
             Seq::Slot(_) => false,
             Seq::Slice(xs, ..) => xs.pushes(),
@@ -475,7 +475,7 @@ impl Source {
         }
     }
 
-    fn pushes(&self) -> bool {
+    pub(super) fn pushes(&self) -> bool {
         match self {
             Source::Range(..) => false,
             Source::Seq(xs) => xs.pushes(),
@@ -684,7 +684,7 @@ mod tests {
     }
 
     /// Rules over lists and tuples, each with the query that runs them.
-    const LIST_GAMES: [(&str, &str); 10] = [
+    const LIST_GAMES: [(&str, &str); 11] = [
         (
             "fn picked(mask, i) = ((mask >> i) & 1) == 1\n\
              game g(hs) {\n move take(mask in 1..(1 << len(hs)))\n \
@@ -720,6 +720,12 @@ mod tests {
             "game g(hs) {\n move m(i in 0..len(hs)) if hs[i] > 0 and min(hs) >= 0 -> g(hs[:i] + [hs[i] - 1] + hs[i + 1:])\n}\n",
             "[value(g([2, 2, 1])), value(g([1, -1]))]",
         ),
+        (
+            "game g(hs) {\n move pop if len(hs) > 0 -> g(hs[:-1])\n \
+             move tail if len(hs) > 1 -> g(hs[-1:] + [0] * (len(hs) - 2))\n \
+             move dec(i in 0..len(hs)) if hs[i] > 0 -> g(sorted(hs[:i] + [hs[i] - 1] + hs[i + 1:]))\n}\n",
+            "[value(g([2, 1, 3])), value(g([1, 1, 0, 2]))]",
+        ),
         // An index out of range: the interpreter's error, in its words.
         (
             "game g(hs) {\n move m(i in 0..=len(hs)) if hs[i] > 0 -> g(hs[:i] + [hs[i] - 1] + hs[i + 1:])\n}\n",
@@ -740,7 +746,8 @@ mod tests {
     fn list_and_tuple_states_compile_and_agree_with_the_interpreter() {
         for (rules, query) in LIST_GAMES {
             let source = format!("{rules}{query}\n");
-            assert!(kernel(&source).is_some_and(|k| k.takes_lists()), "{rules}");
+            let kernel = kernel(&source).expect(rules);
+            assert!(kernel.takes_lists() && kernel.is_native(), "{rules}");
             assert_eq!(engines_disagree(&source), None, "{source}");
         }
     }

@@ -46,7 +46,47 @@ pub(super) struct Ctx<'a> {
     graph: &'a Graph,
     marks: *mut Marks,
     targets: &'a [(GameId, usize)],
+    /// The arena of lists (see `emit/lists.rs`): its base, its first free
+    /// index, and its capacity, in `i64`s.
+    arena: *mut i64,
+    top: u64,
+    cap: u64,
 }
+
+/// Sorts the arena's items `from..to` (see `emit/lists.rs`).
+extern "C" fn sort(arena: *mut i64, from: i64, to: i64) -> i64 {
+    // SAFETY: the machine code passes the arena it was given and a range
+    // of items it pushed, inside the arena's capacity.
+    let items =
+        unsafe { std::slice::from_raw_parts_mut(arena.add(from as usize), (to - from) as usize) };
+    items.sort_unstable();
+    0
+}
+
+/// The value of a position with list arguments, given as the flat run
+/// `run[..len]` ([`crate::graph::flat`]), read as the kernel's run reads
+/// it: [`MISSING`] when it has none yet, [`BAIL`] as [`unusual`] says.
+extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: u64) -> u64 {
+    // SAFETY: as in `unusual`; `run` is the arena's items the machine
+    // code just pushed.
+    let ctx = unsafe { &mut *ctx };
+    let run = unsafe { std::slice::from_raw_parts(run, len as usize) };
+    let (game, _) = ctx.targets[target as usize];
+    let graph = ctx.graph;
+    let v = graph
+        .find_flat(game, run)
+        .map_or(crate::graph::ABSENT, |node| graph.value(node));
+    // SAFETY: as in `unusual`.
+    match unsafe { &mut *ctx.marks }.known_flat(v, game, run) {
+        Ok(Some(v)) if v < 1 << 62 => v,
+        Ok(None) => MISSING,
+        _ => BAIL,
+    }
+}
+
+/// The room the arena has for the lists a run makes, in `i64`s, beyond
+/// the position's own.
+const ARENA: usize = 1 << 12;
 
 /// The value of an option's position that the machine code does not read
 /// itself, read as the kernel's run reads it: [`MISSING`] when it has
@@ -124,6 +164,8 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     builder.symbol("grundy_pow", emit::pow as *const u8);
     builder.symbol("grundy_narrow", emit::narrow as *const u8);
     builder.symbol("grundy_unusual", unusual as *const u8);
+    builder.symbol("grundy_sort", sort as *const u8);
+    builder.symbol("grundy_flat", flat as *const u8);
     let mut module = JITModule::new(builder);
     let ptr = module.target_config().pointer_type();
     let mut ctx = module.make_context();
@@ -142,6 +184,15 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let unusual = module
         .declare_function("grundy_unusual", Linkage::Import, &narrow_sig)
         .ok()?;
+    let flat = module
+        .declare_function("grundy_flat", Linkage::Import, &narrow_sig)
+        .ok()?;
+    let mut sort_sig = module.make_signature();
+    sort_sig.params.extend([AbiParam::new(types::I64); 3]);
+    sort_sig.returns.push(AbiParam::new(types::I64));
+    let sort = module
+        .declare_function("grundy_sort", Linkage::Import, &sort_sig)
+        .ok()?;
     let mut sig = module.make_signature();
     sig.params
         .extend([ptr, types::I64, ptr, types::I64, types::I64, ptr, ptr, ptr].map(AbiParam::new));
@@ -150,11 +201,13 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let mut fctx = FunctionBuilderContext::new();
     let mut define = |kind, name| {
         ctx.func.signature = sig.clone();
-        let helpers = (
-            module.declare_func_in_func(pow, &mut ctx.func),
-            module.declare_func_in_func(narrow, &mut ctx.func),
-            module.declare_func_in_func(unusual, &mut ctx.func),
-        );
+        let helpers = emit::Helpers {
+            pow: module.declare_func_in_func(pow, &mut ctx.func),
+            narrow: module.declare_func_in_func(narrow, &mut ctx.func),
+            unusual: module.declare_func_in_func(unusual, &mut ctx.func),
+            sort: module.declare_func_in_func(sort, &mut ctx.func),
+            flat: module.declare_func_in_func(flat, &mut ctx.func),
+        };
         emit::function(kernel, kind, (&mut ctx.func, &mut fctx), helpers, config)?;
         let id = module.declare_function(name, Linkage::Local, &sig).ok()?;
         if let Err(e) = module.define_function(id, &mut ctx) {
@@ -169,7 +222,7 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     };
     let mex = define(Kind::Mex, "mex")?;
     let sweep = match kernel.arity {
-        1 => Some(define(Kind::Sweep, "sweep")?),
+        1 if kernel.lists.is_none() => Some(define(Kind::Sweep, "sweep")?),
         _ => None,
     };
     module.finalize_definitions().ok()?;
@@ -196,7 +249,7 @@ impl Native {
         views: &mut Vec<View>,
         poll: &mut dyn FnMut() -> bool,
     ) -> Option<Result<Found, Stop>> {
-        if args.len() != kernel.arity {
+        if kernel.lists.is_none() && args.len() != kernel.arity {
             return None;
         }
         if !views_of(kernel, (defs, graph), views) {
@@ -208,8 +261,21 @@ impl Native {
             views,
             own: std::ptr::null(),
         };
-        // The arguments by address: the kernel's arity of them, checked.
-        let (found, work) = call.run(self.mex, (args.as_ptr() as u64, 0), 1, marks);
+        // The arguments by address: the kernel's arity of them, checked;
+        // for list arguments, the frame the kernel loads them into.
+        let mut frame = std::mem::take(&mut marks.frame);
+        frame.clear();
+        if kernel.lists.is_some() && !kernel.load(args, &mut frame) {
+            marks.frame = frame;
+            return None;
+        }
+        frame.reserve(ARENA);
+        let given = match kernel.lists {
+            Some(_) => frame.as_ptr(),
+            None => args.as_ptr(),
+        };
+        let (found, work) = call.run(self.mex, (given as u64, 0), 1, (marks, &mut frame));
+        marks.frame = frame;
         if marks.charge(work as usize) && poll() {
             return Some(Err(Stop::Bail));
         }
@@ -251,7 +317,16 @@ impl Native {
             views,
             own: &own,
         };
-        let (stopped, _) = call.run(sweep, (from.into(), to.into()), to - from, marks);
+        let mut frame = std::mem::take(&mut marks.frame);
+        frame.clear();
+        frame.reserve(ARENA);
+        let (stopped, _) = call.run(
+            sweep,
+            (from.into(), to.into()),
+            to - from,
+            (marks, &mut frame),
+        );
+        marks.frame = frame;
         let paused = stopped & PAUSED != 0;
         let stopped = stopped & !PAUSED;
         debug_assert!(stopped <= to.into());
@@ -277,7 +352,7 @@ impl Call<'_> {
         code: Code,
         (first, second): (u64, u64),
         positions: u32,
-        marks: &mut Marks,
+        (marks, arena): (&mut Marks, &mut Vec<i64>),
     ) -> (u64, u64) {
         marks.start();
         let (at, len, stamp) = marks.mex.stamps(positions);
@@ -286,6 +361,9 @@ impl Call<'_> {
             graph: self.graph,
             marks,
             targets: &self.kernel.targets,
+            arena: arena.as_mut_ptr(),
+            top: arena.len() as u64,
+            cap: arena.capacity() as u64,
         };
         // SAFETY: the arguments are what `code` was generated to take
         // (the mex function's point to the kernel's arity of integers);
@@ -293,7 +371,8 @@ impl Call<'_> {
         // `stamp` free; each view describes live pages of a table that
         // nothing else writes to during the call; the lists the code
         // reads belong to the kernel, which is alive; `ctx` outlives the
-        // call.
+        // call; the arena is writable up to its capacity, and nothing
+        // else touches it during the call.
         let result = unsafe {
             code(
                 first,

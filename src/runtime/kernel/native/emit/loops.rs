@@ -154,7 +154,8 @@ impl Emit<'_, '_> {
                 let at = self.b.ins().stack_addr(I64, stack, 0);
                 self.items(at, items.len(), inner)?;
             }
-            Domain::Global(_) | Domain::Seq(_) => return None,
+            Domain::Seq(xs) => self.items_of(xs, &mut |e, k, next| inner(e, k, next))?,
+            Domain::Global(_) => return None,
         }
         self.b.ins().jump(done, &[]);
         Some(())

@@ -6,6 +6,7 @@
 //! [`super::BAIL`]. The loops are in `loops`, the expressions and the
 //! reads of the options' values in `values`.
 
+mod lists;
 mod loops;
 mod values;
 
@@ -37,13 +38,22 @@ pub enum Kind {
     Sweep,
 }
 
+/// The helpers the code calls: see [`super::compile`].
+pub struct Helpers {
+    pub pow: FuncRef,
+    pub narrow: FuncRef,
+    pub unusual: FuncRef,
+    pub sort: FuncRef,
+    pub flat: FuncRef,
+}
+
 /// Builds the function of `kernel` into `func`; `None` when some part of
 /// it has no machine code here.
 pub fn function(
     kernel: &Kernel,
     kind: Kind,
     (func, fctx): (&mut Function, &mut FunctionBuilderContext),
-    (pow, narrow, unusual): (FuncRef, FuncRef, FuncRef),
+    helpers: Helpers,
     config: TargetFrontendConfig,
 ) -> Option<()> {
     let mut b = FunctionBuilder::new(func, fctx);
@@ -53,6 +63,11 @@ pub fn function(
     let params = b.block_params(entry).to_vec();
     let bail = b.create_block();
     b.set_cold_block(bail);
+    let ctx = params[7];
+    let field = |b: &mut FunctionBuilder, at: usize| b.ins().load(I64, trusted(), ctx, at as i32);
+    let arena = field(&mut b, offset_of!(super::Ctx, arena));
+    let top0 = field(&mut b, offset_of!(super::Ctx, top));
+    let cap = field(&mut b, offset_of!(super::Ctx, cap));
     let mut e = Emit {
         slots: (0..kernel.slots.max(kernel.arity))
             .map(|_| b.declare_var(I64))
@@ -61,16 +76,23 @@ pub fn function(
         work: b.declare_var(I64),
         stamp: b.declare_var(I64),
         missing: b.declare_var(I64),
+        top: b.declare_var(I64),
         b,
         bail,
         marks: params[2],
         len: params[3],
         tables: Vec::new(),
         targets: &kernel.targets,
-        pow,
-        narrow,
-        unusual,
-        ctx: params[7],
+        pow: helpers.pow,
+        narrow: helpers.narrow,
+        unusual: helpers.unusual,
+        sort: helpers.sort,
+        flat: helpers.flat,
+        ctx,
+        arena,
+        top0,
+        cap,
+        lists: kernel.lists.clone(),
     };
     e.b.def_var(e.stamp, params[4]);
     e.tables = (0..kernel.targets.len())
@@ -118,6 +140,18 @@ struct Emit<'a, 'f> {
     /// Set when an option's position has no value yet: the position's
     /// marks no longer count, and it ends with [`super::MISSING`].
     missing: Variable,
+    /// The helpers that sort a list and read a position with list
+    /// arguments.
+    sort: FuncRef,
+    flat: FuncRef,
+    /// The arena of lists (see `lists`): its base, its first free index
+    /// when a position starts, its top now, and its capacity.
+    arena: Value,
+    top0: Value,
+    top: Variable,
+    cap: Value,
+    /// Which parameters are lists, if any.
+    lists: Option<Vec<crate::graph::Shape>>,
 }
 
 fn trusted() -> MemFlagsData {
@@ -168,7 +202,15 @@ impl Emit<'_, '_> {
         let mut given = Vec::new();
         for i in 0..kernel.arity {
             let v = self.b.ins().load(I64, trusted(), args, 8 * i as i32);
-            self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+            // A list parameter holds where its items are (checked by the
+            // caller, which put them there).
+            let list = self
+                .lists
+                .as_ref()
+                .is_some_and(|l| l[i] != crate::graph::Shape::Int);
+            if !list {
+                self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+            }
             given.push(v);
         }
         self.position(kernel, &given)?;
@@ -275,6 +317,7 @@ impl Emit<'_, '_> {
         let zero = self.int(0);
         self.b.def_var(self.count, zero);
         self.b.def_var(self.missing, zero);
+        self.b.def_var(self.top, self.top0);
         // The position counts as work itself, whatever its loops (values
         // copied out count none): the clock is looked at in any case.
         let one = self.int(1);

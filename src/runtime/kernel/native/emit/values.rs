@@ -31,8 +31,7 @@ impl Emit<'_, '_> {
                 return Some(v);
             }
             Term::Node(game, args) => (*game, args),
-            // Lists have no machine code yet: the kernel's run makes them.
-            Term::Flat(..) => return None,
+            Term::Flat(game, header, args) => return self.flat_term(*game, *header, args),
         };
         let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
         let [slow, join] = self.blocks();
@@ -77,6 +76,17 @@ impl Emit<'_, '_> {
         let target = self.int(index as i64);
         let call = self.b.ins().call(self.unusual, &[self.ctx, target, a, b]);
         let v = self.b.inst_results(call)[0];
+        let v = self.helper_value(v);
+        self.b.def_var(value, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Some(self.b.use_var(value))
+    }
+
+    /// What a helper that reads an option's value returned, as a value:
+    /// bails on [`super::super::BAIL`]; on [`super::super::MISSING`]
+    /// notes that the position's marks no longer count, and gives 0.
+    pub(super) fn helper_value(&mut self, v: Value) -> Value {
         let bail = self
             .b
             .ins()
@@ -91,11 +101,7 @@ impl Emit<'_, '_> {
         let after = self.b.ins().bor(before, flag);
         self.b.def_var(self.missing, after);
         let zero = self.int(0);
-        let v = self.b.ins().select(missing, zero, v);
-        self.b.def_var(value, v);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
-        Some(self.b.use_var(value))
+        self.b.ins().select(missing, zero, v)
     }
 
     /// Goes on only where `v` is in `lo..hi`, else to `elsewhere`.
@@ -171,7 +177,10 @@ impl Emit<'_, '_> {
             Num::Const(c) => self.int(*c),
             Num::Slot(s) => self.b.use_var(self.slots[*s as usize]),
             Num::Lin(l) => self.lin(l),
-            Num::Global(_) | Num::Len(_) | Num::Index(..) | Num::Fold(..) => return None,
+            Num::Global(_) => return None,
+            Num::Len(xs) => self.seq_len(xs)?,
+            Num::Index(xs, i) => self.seq_index(xs, i)?,
+            Num::Fold(fold, xs) => self.seq_fold(*fold, xs)?,
             Num::Neg(a) => {
                 let zero = self.int(0);
                 let a = self.num(a)?;
@@ -338,7 +347,8 @@ impl Emit<'_, '_> {
                 let c = self.cond(c)?;
                 self.choose(I8, c, |e| e.cond(a), |e| e.cond(b))?
             }
-            Cond::Quant(..) | Cond::In(..) => return None,
+            Cond::Quant(all, comp) => self.quant(*all, comp)?,
+            Cond::In(yes, x, xs) => self.seq_contains(*yes, x, xs)?,
         })
     }
 }

@@ -1,0 +1,423 @@
+//! Lists of integers in machine code, as the kernel's run keeps them
+//! ([`crate::runtime::kernel::seq`]): items in one arena of `i64`s (the
+//! run's frame, past the slots), a list being the indices `start..end` of
+//! its items. Making a list pushes its items at [`Emit::top`]; whoever
+//! uses one sets `top` back after, so the arena is a stack. A push past
+//! the arena's capacity bails, and the kernel's run does the position.
+
+use super::{Emit, trusted};
+use crate::runtime::kernel::Arg;
+use crate::runtime::kernel::expr::{Cond, Num, SLOT_LIMIT};
+use crate::runtime::kernel::seq::{Clause, Comp, Fold, ITEMS_MAX, Seq, Source};
+use crate::syntax::ast::BinOp;
+use crate::value::GameId;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    Block, InstBuilder, Value,
+    types::{I8, I64},
+};
+
+impl Emit<'_, '_> {
+    /// The item at index `at` of the arena.
+    fn item(&mut self, at: Value) -> Value {
+        let offset = self.b.ins().ishl_imm_s(at, 3);
+        let addr = self.b.ins().iadd(self.arena, offset);
+        self.b.ins().load(I64, trusted(), addr, 0)
+    }
+
+    /// Pushes `v` on the arena.
+    fn push(&mut self, v: Value) {
+        let top = self.b.use_var(self.top);
+        let full = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, top, self.cap);
+        self.bail_if(full);
+        let offset = self.b.ins().ishl_imm_s(top, 3);
+        let addr = self.b.ins().iadd(self.arena, offset);
+        self.b.ins().store(trusted(), v, addr, 0);
+        let top = self.b.ins().iadd_imm_s(top, 1);
+        self.b.def_var(self.top, top);
+    }
+
+    /// Pushes the items `from..to`.
+    fn copy(&mut self, (from, to): (Value, Value)) -> Option<()> {
+        self.each(from, to, |e, at, next| {
+            let v = e.item(at);
+            e.push(v);
+            e.b.ins().jump(next, &[]);
+            Some(())
+        })
+    }
+
+    /// The list `xs`: where its items are.
+    pub(super) fn seq(&mut self, xs: &Seq) -> Option<(Value, Value)> {
+        let from = self.b.use_var(self.top);
+        match xs {
+            Seq::Slot(s) => {
+                // See `seq::encode`.
+                let v = self.b.use_var(self.slots[*s as usize]);
+                let start = self.b.ins().ushr_imm_s(v, 32);
+                let len = self.b.ins().band_imm_s(v, 0xffff_ffff);
+                let end = self.b.ins().iadd(start, len);
+                return Some((start, end));
+            }
+            Seq::Items(_, items) => {
+                for item in items {
+                    let v = self.num(item)?;
+                    self.push(v);
+                }
+            }
+            Seq::Concat(a, b) => {
+                let ra = self.seq(a)?;
+                let rb = self.seq(b)?;
+                let from = self.b.use_var(self.top);
+                self.copy(ra)?;
+                self.copy(rb)?;
+                return Some((from, self.b.use_var(self.top)));
+            }
+            Seq::Repeat(xs, k) => {
+                let k = self.num(k)?;
+                let zero = self.int(0);
+                let k = self.b.ins().smax(k, zero);
+                let (a, b) = self.seq(xs)?;
+                let len = self.b.ins().isub(b, a);
+                let many = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::SignedGreaterThan, k, ITEMS_MAX as i64);
+                self.bail_if(many);
+                let total = self.b.ins().imul(len, k);
+                let many =
+                    self.b
+                        .ins()
+                        .icmp_imm_s(IntCC::SignedGreaterThan, total, ITEMS_MAX as i64);
+                self.bail_if(many);
+                let from = self.b.use_var(self.top);
+                let zero = self.int(0);
+                self.each(zero, k, |e, _, next| {
+                    e.copy((a, b))?;
+                    e.b.ins().jump(next, &[]);
+                    Some(())
+                })?;
+                return Some((from, self.b.use_var(self.top)));
+            }
+            Seq::Slice(xs, lo, hi) => return self.slice(xs, lo.as_ref(), hi.as_ref()),
+            Seq::Comp(c) => {
+                self.comp(c, 0, &mut |e, elem, next| {
+                    let v = e.num(elem)?;
+                    e.push(v);
+                    e.b.ins().jump(next, &[]);
+                    Some(())
+                })?;
+            }
+            Seq::Sorted(xs) => {
+                let range = self.seq(xs)?;
+                let from = self.b.use_var(self.top);
+                self.copy(range)?;
+                let to = self.b.use_var(self.top);
+                self.b.ins().call(self.sort, &[self.arena, from, to]);
+                return Some((from, to));
+            }
+            Seq::Reversed(xs) => {
+                let (a, b) = self.seq(xs)?;
+                let from = self.b.use_var(self.top);
+                self.each(a, b, |e, at, next| {
+                    // The item as far from the end as `at` is from the start.
+                    let back = e.b.ins().iadd(a, b);
+                    let back = e.b.ins().isub(back, at);
+                    let back = e.b.ins().iadd_imm_s(back, -1);
+                    let v = e.item(back);
+                    e.push(v);
+                    e.b.ins().jump(next, &[]);
+                    Some(())
+                })?;
+                return Some((from, self.b.use_var(self.top)));
+            }
+        }
+        Some((from, self.b.use_var(self.top)))
+    }
+}
+
+impl Emit<'_, '_> {
+    /// `xs[lo:hi]`, with the interpreter's bounds: negative ones counted
+    /// from the end, both cut to the list.
+    fn slice(&mut self, xs: &Seq, lo: Option<&Num>, hi: Option<&Num>) -> Option<(Value, Value)> {
+        let (a, b) = self.seq(xs)?;
+        let len = self.b.ins().isub(b, a);
+        let bound = |e: &mut Self, n: Option<&Num>, default: Value| -> Option<Value> {
+            let Some(n) = n else { return Some(default) };
+            let v = e.num(n)?;
+            let zero = e.int(0);
+            let from_end = e.b.ins().iadd(v, len);
+            let from_end = e.b.ins().smax(from_end, zero);
+            let plain = e.b.ins().smin(v, len);
+            let negative = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
+            Some(e.b.ins().select(negative, from_end, plain))
+        };
+        let zero = self.int(0);
+        let from = bound(self, lo, zero)?;
+        let to = bound(self, hi, len)?;
+        let to = self.b.ins().smax(to, from);
+        Some((self.b.ins().iadd(a, from), self.b.ins().iadd(a, to)))
+    }
+
+    /// Runs `body` on the list `xs`'s items, then sets the arena back.
+    fn with_seq<T>(
+        &mut self,
+        xs: &Seq,
+        body: impl FnOnce(&mut Self, (Value, Value)) -> Option<T>,
+    ) -> Option<T> {
+        let top = self.b.use_var(self.top);
+        let range = self.seq(xs)?;
+        let result = body(self, range)?;
+        self.b.def_var(self.top, top);
+        Some(result)
+    }
+
+    /// `len(xs)`.
+    pub(super) fn seq_len(&mut self, xs: &Seq) -> Option<Value> {
+        self.with_seq(xs, |e, (a, b)| Some(e.b.ins().isub(b, a)))
+    }
+
+    /// `xs[i]`, a negative index counted from the end; out of range bails.
+    pub(super) fn seq_index(&mut self, xs: &Seq, i: &Num) -> Option<Value> {
+        self.with_seq(xs, |e, (a, b)| {
+            let i = e.num(i)?;
+            let len = e.b.ins().isub(b, a);
+            let from_end = e.b.ins().iadd(i, len);
+            let negative = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, i, 0);
+            let at = e.b.ins().select(negative, from_end, i);
+            let out = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, at, len);
+            e.bail_if(out);
+            let at = e.b.ins().iadd(a, at);
+            Some(e.item(at))
+        })
+    }
+
+    /// `sum(xs)`, `min(xs)` or `max(xs)`; an overflow or an empty list
+    /// for `min` and `max` bails.
+    pub(super) fn seq_fold(&mut self, fold: Fold, xs: &Seq) -> Option<Value> {
+        self.with_seq(xs, |e, (a, b)| {
+            let acc = e.b.declare_var(I64);
+            let start = match fold {
+                Fold::Sum => e.int(0),
+                _ => {
+                    let empty = e.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, a, b);
+                    e.bail_if(empty);
+                    e.item(a)
+                }
+            };
+            e.b.def_var(acc, start);
+            e.each(a, b, |e, at, next| {
+                let v = e.item(at);
+                let so_far = e.b.use_var(acc);
+                let v = match fold {
+                    Fold::Sum => e.checked(BinOp::Add, so_far, v),
+                    Fold::Min => e.b.ins().smin(so_far, v),
+                    Fold::Max => e.b.ins().smax(so_far, v),
+                };
+                e.b.def_var(acc, v);
+                e.b.ins().jump(next, &[]);
+                Some(())
+            })?;
+            Some(e.b.use_var(acc))
+        })
+    }
+
+    /// `x in xs` (or `not in`, when `!yes`), as an `I8`.
+    pub(super) fn seq_contains(&mut self, yes: bool, x: &Num, xs: &Seq) -> Option<Value> {
+        let x = self.num(x)?;
+        self.with_seq(xs, |e, (a, b)| {
+            let found = e.b.declare_var(I8);
+            let no = e.b.ins().iconst(I8, 0);
+            e.b.def_var(found, no);
+            e.each(a, b, |e, at, next| {
+                let v = e.item(at);
+                let same = e.b.ins().icmp(IntCC::Equal, v, x);
+                let so_far = e.b.use_var(found);
+                let so_far = e.b.ins().bor(so_far, same);
+                e.b.def_var(found, so_far);
+                e.b.ins().jump(next, &[]);
+                Some(())
+            })?;
+            let found = e.b.use_var(found);
+            Some(match yes {
+                true => found,
+                false => e.b.ins().bxor_imm_s(found, 1),
+            })
+        })
+    }
+
+    /// `all(...)` (or `any`) of a comprehension, as an `I8`: every
+    /// element evaluated, as the kernel's run does.
+    pub(super) fn quant(&mut self, all: bool, comp: &Comp<Cond>) -> Option<Value> {
+        let found = self.b.declare_var(I8);
+        let no = self.b.ins().iconst(I8, 0);
+        self.b.def_var(found, no);
+        self.comp(comp, 0, &mut |e, c, next| {
+            let c = e.cond(c)?;
+            let other = match all {
+                true => e.b.ins().bxor_imm_s(c, 1),
+                false => c,
+            };
+            let so_far = e.b.use_var(found);
+            let so_far = e.b.ins().bor(so_far, other);
+            e.b.def_var(found, so_far);
+            e.b.ins().jump(next, &[]);
+            Some(())
+        })?;
+        let found = self.b.use_var(found);
+        Some(match all {
+            true => self.b.ins().bxor_imm_s(found, 1),
+            false => found,
+        })
+    }
+
+    /// The clauses `i..` of a comprehension, then `elem` on each element,
+    /// told the block that goes on to the next; goes on after. A clause
+    /// over a list it makes has no machine code (the kernel's run buffers
+    /// the elements there).
+    fn comp<E>(
+        &mut self,
+        comp: &Comp<E>,
+        i: usize,
+        elem: &mut dyn FnMut(&mut Self, &E, Block) -> Option<()>,
+    ) -> Option<()> {
+        let done = self.b.create_block();
+        self.clauses(comp, i, elem, done)?;
+        self.b.switch_to_block(done);
+        Some(())
+    }
+
+    fn clauses<E>(
+        &mut self,
+        comp: &Comp<E>,
+        i: usize,
+        elem: &mut dyn FnMut(&mut Self, &E, Block) -> Option<()>,
+        next: Block,
+    ) -> Option<()> {
+        let Some(clause) = comp.clauses.get(i) else {
+            return elem(self, &comp.elem, next);
+        };
+        match clause {
+            Clause::If(c) => {
+                let holds = self.cond(c)?;
+                let go_on = self.b.create_block();
+                self.b.ins().brif(holds, go_on, &[], next, &[]);
+                self.b.switch_to_block(go_on);
+                self.clauses(comp, i + 1, elem, next)
+            }
+            Clause::For(_, src) if src.pushes() => None,
+            Clause::For(slot, src) => {
+                let slot = self.slots[*slot as usize];
+                self.source(src, &mut |e, k, step| {
+                    e.b.def_var(slot, k);
+                    e.clauses(comp, i + 1, elem, step)
+                })?;
+                self.b.ins().jump(next, &[]);
+                Some(())
+            }
+        }
+    }
+
+    /// `body` on each value of a `for` clause's range or list (values
+    /// past the slots' limit bail, as in the kernel's run); the arena is
+    /// set back after.
+    pub(super) fn source(
+        &mut self,
+        src: &Source,
+        body: &mut dyn FnMut(&mut Self, Value, Block) -> Option<()>,
+    ) -> Option<()> {
+        match src {
+            Source::Range(lo, hi, inclusive) => {
+                let lo = self.num(lo)?;
+                let mut hi = self.num(hi)?;
+                if *inclusive {
+                    let one = self.int(1);
+                    hi = self.checked(BinOp::Add, hi, one);
+                }
+                let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
+                let low = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::SignedLessThanOrEqual, lo, -SLOT_LIMIT);
+                let high = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::SignedGreaterThan, hi, SLOT_LIMIT);
+                let out = self.b.ins().bor(low, high);
+                let zero = self.b.ins().iconst(I8, 0);
+                let bad = self.b.ins().select(empty, zero, out);
+                self.bail_if(bad);
+                self.each(lo, hi, |e, k, next| body(e, k, next))
+            }
+            Source::Seq(xs) => self.items_of(xs, body),
+        }
+    }
+
+    /// `body` on each item of `xs`, each within the slots' limit. A list
+    /// `xs` pushed is dropped after; otherwise what `body` pushed stays
+    /// (a comprehension's elements).
+    pub(super) fn items_of(
+        &mut self,
+        xs: &Seq,
+        body: &mut dyn FnMut(&mut Self, Value, Block) -> Option<()>,
+    ) -> Option<()> {
+        let mut over = |e: &mut Self, (a, b)| {
+            e.each(a, b, |e, at, next| {
+                let v = e.item(at);
+                e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+                body(e, v, next)
+            })
+        };
+        match xs.pushes() {
+            true => self.with_seq(xs, over),
+            false => {
+                let range = self.seq(xs)?;
+                over(self, range)
+            }
+        }
+    }
+
+    /// The value of a position with list arguments: its flat run made on
+    /// the arena (the lists first, then the run), looked up by the helper
+    /// ([`super::super::flat`]).
+    pub(super) fn flat_term(&mut self, game: GameId, header: i64, args: &[Arg]) -> Option<Value> {
+        let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
+        let top = self.b.use_var(self.top);
+        let mut lists = Vec::new();
+        for a in args {
+            if let Arg::Seq(xs) = a {
+                lists.push(self.seq(xs)?);
+            }
+        }
+        let from = self.b.use_var(self.top);
+        let h = self.int(header);
+        self.push(h);
+        let mut lists = lists.into_iter();
+        for a in args {
+            match a {
+                Arg::Int(n) => {
+                    let v = self.num(n)?;
+                    self.push(v);
+                }
+                Arg::Seq(_) => {
+                    let (a, b) = lists.next()?;
+                    let len = self.b.ins().isub(b, a);
+                    self.push(len);
+                    self.copy((a, b))?;
+                }
+            }
+        }
+        let to = self.b.use_var(self.top);
+        let len = self.b.ins().isub(to, from);
+        let offset = self.b.ins().ishl_imm_s(from, 3);
+        let run = self.b.ins().iadd(self.arena, offset);
+        let target = self.int(index as i64);
+        let call = self.b.ins().call(self.flat, &[self.ctx, target, run, len]);
+        let v = self.b.inst_results(call)[0];
+        self.b.def_var(self.top, top);
+        Some(self.helper_value(v))
+    }
+}
