@@ -312,6 +312,14 @@ fn floor_division_and_modulo_by_negatives_agree_on_every_path() {
                 table(g, 0..=60)\nvalue(g(200))\n";
     let printed = agree(text);
     assert!(printed.contains("g(n), n = 0..=60"), "{printed}");
+    // Operands on both sides of 2^32, where the machine code switches
+    // between a 32-bit and a 64-bit division.
+    let wide = "let B = 4294967296\n\
+                game h(n) {\n move q(k in [-5, -1, 1, 3, B - 1, B, B + 7]) if n > 0 and \
+                ((B + n - 3) / k + (B - n) % k + (n * 1000003) % k) % 4 == 1 -> h(n - 1)\n}\n\
+                table(h, 0..=40)\n";
+    let printed = agree(wide);
+    assert!(printed.contains("h(n), n = 0..=40"), "{printed}");
 }
 
 #[test]

@@ -251,9 +251,39 @@ impl Emit<'_, '_> {
     }
 
     /// Python's floor division or modulo, as the interpreter has them.
+    /// Operands that are both non-negative and below 2³² (the common
+    /// case: `n % d`, `n / k`) take a 32-bit unsigned division, several
+    /// times faster than a 64-bit one, and exact there.
     pub(super) fn floor(&mut self, op: BinOp, a: Value, b: Value) -> Value {
         let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
         self.bail_if(zero);
+        let result = self.b.declare_var(I64);
+        let [small, large, join] = self.blocks();
+        let both = self.b.ins().bor(a, b);
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, both, 1 << 32);
+        self.b.ins().brif(fits, small, &[], large, &[]);
+        self.b.switch_to_block(small);
+        let (x, y) = (self.b.ins().ireduce(I32, a), self.b.ins().ireduce(I32, b));
+        let r = match op {
+            BinOp::Div => self.b.ins().udiv(x, y),
+            _ => self.b.ins().urem(x, y),
+        };
+        let r = self.b.ins().uextend(I64, r);
+        self.b.def_var(result, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(large);
+        let r = self.floor_wide(op, a, b);
+        self.b.def_var(result, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.use_var(result)
+    }
+
+    /// [`Emit::floor`] of any operands, the divisor not 0.
+    fn floor_wide(&mut self, op: BinOp, a: Value, b: Value) -> Value {
         let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
         if op == BinOp::Div {
             let min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
