@@ -96,6 +96,27 @@ impl Emit<'_, '_> {
             e.b.def_var(slot, k);
             e.binders(rule, i + 1, next)
         };
+        let index = rule.binders[i].0 as usize;
+        let outer = self.known[index];
+        self.known[index] = constant_bounds(domain);
+        let emitted = self.domain_loop(rule, i, domain, done, inner);
+        self.known[index] = outer;
+        emitted?;
+        self.b.ins().jump(done, &[]);
+        Some(())
+    }
+
+    /// The loop of binder `i` over `domain`, `inner` its body.
+    fn domain_loop(
+        &mut self,
+        rule: &Move,
+        i: usize,
+        domain: &Domain,
+        done: Block,
+        inner: impl FnMut(&mut Self, Value, Block) -> Option<()>,
+    ) -> Option<()> {
+        let slot = self.slots[rule.binders[i].0 as usize];
+        let mut inner = inner;
         match domain {
             Domain::Range(lo, hi, inclusive) => {
                 let lo = self.num(lo)?;
@@ -157,7 +178,6 @@ impl Emit<'_, '_> {
             Domain::Seq(xs) => self.items_of(xs, &mut |e, k, next| inner(e, k, next))?,
             Domain::Global(_) => return None,
         }
-        self.b.ins().jump(done, &[]);
         Some(())
     }
 
@@ -383,6 +403,17 @@ fn unrolled(domain: &Domain) -> Option<Vec<i64>> {
     // Beyond the slots' limit the kernel's run bails: so does the loop.
     let small = values.iter().all(|v| v.abs() < SLOT_LIMIT);
     (values.len() <= UNROLLED && small).then_some(values)
+}
+
+/// The values of a binder over constants, as an inclusive interval.
+fn constant_bounds(domain: &Domain) -> Option<(i64, i64)> {
+    match domain {
+        Domain::Range(Num::Const(lo), Num::Const(hi), inclusive) => {
+            Some((*lo, hi.checked_sub(i64::from(!*inclusive))?))
+        }
+        Domain::Fixed(values) => Some(values.bounds()),
+        _ => None,
+    }
 }
 
 /// The most values of an innermost binder copied out instead of looped.

@@ -77,6 +77,7 @@ pub fn function(
         stamp: b.declare_var(I64),
         missing: b.declare_var(I64),
         top: b.declare_var(I64),
+        known: vec![None; kernel.slots.max(kernel.arity)],
         b,
         bail,
         marks: params[2],
@@ -152,6 +153,9 @@ struct Emit<'a, 'f> {
     cap: Value,
     /// Which parameters are lists, if any.
     lists: Option<Vec<crate::graph::Shape>>,
+    /// The values each slot can take, where known while its loop is
+    /// emitted (a binder over constants): an inclusive interval.
+    known: Vec<Option<(i64, i64)>>,
 }
 
 fn trusted() -> MemFlagsData {

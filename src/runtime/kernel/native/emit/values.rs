@@ -196,6 +196,10 @@ impl Emit<'_, '_> {
                 self.bail_if(min);
                 self.b.ins().iabs(a)
             }
+            Num::Bin(op @ (BinOp::Shl | BinOp::Shr), x, by) => {
+                let (a, b) = (self.num(x)?, self.num(by)?);
+                self.shift(*op, (a, b), (self.range_of(x), self.range_of(by)))
+            }
             Num::Bin(op, a, b) => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
                 self.binary(*op, a, b)?
@@ -218,6 +222,59 @@ impl Emit<'_, '_> {
         })
     }
 
+    /// `a << b` or `a >> b`, checked as the interpreter checks: a shift
+    /// out of `0..64` or bits lost to the left bail. Where the operands'
+    /// ranges (when known: see [`Emit::range_of`]) rule that out, the
+    /// check is left out.
+    fn shift(
+        &mut self,
+        op: BinOp,
+        (a, b): (Value, Value),
+        (ra, rb): (Option<(i64, i64)>, Option<(i64, i64)>),
+    ) -> Value {
+        if !rb.is_some_and(|(lo, hi)| 0 <= lo && hi < 64) {
+            self.bail_outside(b, 0, 64);
+        }
+        if op == BinOp::Shr {
+            return self.b.ins().sshr(a, b);
+        }
+        let v = self.b.ins().ishl(a, b);
+        // Within ±2^(63 - most), no bit is lost.
+        let safe = match (ra, rb) {
+            (Some((alo, ahi)), Some((0.., most @ 0..=62))) => {
+                let limit = 1i64 << (63 - most);
+                -limit < alo && ahi < limit
+            }
+            _ => false,
+        };
+        if !safe {
+            let back = self.b.ins().sshr(v, b);
+            let lost = self.b.ins().icmp(IntCC::NotEqual, back, a);
+            self.bail_if(lost);
+        }
+        v
+    }
+
+    /// The values `n` can take, when its slots' are known (a binder over
+    /// constants): an inclusive interval.
+    pub(super) fn range_of(&self, n: &Num) -> Option<(i64, i64)> {
+        match n {
+            Num::Const(c) => Some((*c, *c)),
+            Num::Slot(s) => self.known[*s as usize],
+            Num::Lin(l) => {
+                let (mut lo, mut hi) = (l.c, l.c);
+                for (s, k) in &l.terms {
+                    let (a, b) = self.known[*s as usize]?;
+                    let (x, y) = (a.checked_mul(*k)?, b.checked_mul(*k)?);
+                    lo = lo.checked_add(x.min(y))?;
+                    hi = hi.checked_add(x.max(y))?;
+                }
+                Some((lo, hi))
+            }
+            _ => None,
+        }
+    }
+
     pub(super) fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Option<Value> {
         use BinOp::*;
         Some(match op {
@@ -226,19 +283,7 @@ impl Emit<'_, '_> {
             BitOr => self.b.ins().bor(a, b),
             BitXor => self.b.ins().bxor(a, b),
             Div | Rem => self.floor(op, a, b),
-            Shl | Shr => {
-                self.bail_outside(b, 0, 64);
-                match op {
-                    Shr => self.b.ins().sshr(a, b),
-                    _ => {
-                        let v = self.b.ins().ishl(a, b);
-                        let back = self.b.ins().sshr(v, b);
-                        let lost = self.b.ins().icmp(IntCC::NotEqual, back, a);
-                        self.bail_if(lost);
-                        v
-                    }
-                }
-            }
+            Shl | Shr => self.shift(op, (a, b), (None, None)),
             Pow => {
                 let call = self.b.ins().call(self.pow, &[a, b]);
                 let v = self.b.inst_results(call)[0];
