@@ -12,6 +12,9 @@ use cranelift_codegen::ir::{
     types::{I8, I32, I64},
 };
 
+/// The smallest and largest value something can take.
+type Bounds = (i64, i64);
+
 /// `x ** y` as the interpreter computes it, or `i64::MIN` when that is an
 /// error or overflows (or is `i64::MIN`: the kernel's run then decides).
 pub extern "C" fn pow(x: i64, y: i64) -> i64 {
@@ -230,7 +233,7 @@ impl Emit<'_, '_> {
         &mut self,
         op: BinOp,
         (a, b): (Value, Value),
-        (ra, rb): (Option<(i64, i64)>, Option<(i64, i64)>),
+        (ra, rb): (Option<Bounds>, Option<Bounds>),
     ) -> Value {
         if !rb.is_some_and(|(lo, hi)| 0 <= lo && hi < 64) {
             self.bail_outside(b, 0, 64);
@@ -257,7 +260,7 @@ impl Emit<'_, '_> {
 
     /// The values `n` can take, when its slots' are known (a binder over
     /// constants): an inclusive interval.
-    pub(super) fn range_of(&self, n: &Num) -> Option<(i64, i64)> {
+    pub(super) fn range_of(&self, n: &Num) -> Option<Bounds> {
         match n {
             Num::Const(c) => Some((*c, *c)),
             Num::Slot(s) => self.known[*s as usize],
