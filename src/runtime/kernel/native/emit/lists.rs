@@ -111,6 +111,12 @@ impl Emit<'_, '_> {
                     Some(())
                 })?;
             }
+            // A list just made is sorted where it is.
+            Seq::Sorted(xs) if fresh(xs) => {
+                let (from, to) = self.seq(xs)?;
+                self.b.ins().call(self.sort, &[self.arena, from, to]);
+                return Some((from, to));
+            }
             Seq::Sorted(xs) => {
                 let range = self.seq(xs)?;
                 let from = self.b.use_var(self.top);
@@ -386,6 +392,54 @@ impl Emit<'_, '_> {
     pub(super) fn flat_term(&mut self, game: GameId, header: i64, args: &[Arg]) -> Option<Value> {
         let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
         let top = self.b.use_var(self.top);
+        let in_place = args.iter().all(|a| match a {
+            Arg::Int(_) => true,
+            Arg::Seq(xs) => fresh(xs),
+        });
+        let from = match in_place {
+            true => self.run_in_place(header, args)?,
+            false => self.run_copied(header, args)?,
+        };
+        let to = self.b.use_var(self.top);
+        let len = self.b.ins().isub(to, from);
+        let offset = self.b.ins().ishl_imm_s(from, 3);
+        let run = self.b.ins().iadd(self.arena, offset);
+        let target = self.int(index as i64);
+        let call = self.b.ins().call(self.flat, &[self.ctx, target, run, len]);
+        let v = self.b.inst_results(call)[0];
+        self.b.def_var(self.top, top);
+        Some(self.helper_value(v))
+    }
+
+    /// A flat run pushed from the top, each list made where it goes, after
+    /// a place for its length: returns where the run starts.
+    fn run_in_place(&mut self, header: i64, args: &[Arg]) -> Option<Value> {
+        let from = self.b.use_var(self.top);
+        let h = self.int(header);
+        self.push(h);
+        for a in args {
+            match a {
+                Arg::Int(n) => {
+                    let v = self.num(n)?;
+                    self.push(v);
+                }
+                Arg::Seq(xs) => {
+                    let at = self.b.use_var(self.top);
+                    let zero = self.int(0);
+                    self.push(zero);
+                    let (a, b) = self.seq(xs)?;
+                    let len = self.b.ins().isub(b, a);
+                    let offset = self.b.ins().ishl_imm_s(at, 3);
+                    let addr = self.b.ins().iadd(self.arena, offset);
+                    self.b.ins().store(trusted(), len, addr, 0);
+                }
+            }
+        }
+        Some(from)
+    }
+
+    /// A flat run made after its lists, which are copied into it.
+    fn run_copied(&mut self, header: i64, args: &[Arg]) -> Option<Value> {
         let mut lists = Vec::new();
         for a in args {
             if let Arg::Seq(xs) = a {
@@ -410,14 +464,16 @@ impl Emit<'_, '_> {
                 }
             }
         }
-        let to = self.b.use_var(self.top);
-        let len = self.b.ins().isub(to, from);
-        let offset = self.b.ins().ishl_imm_s(from, 3);
-        let run = self.b.ins().iadd(self.arena, offset);
-        let target = self.int(index as i64);
-        let call = self.b.ins().call(self.flat, &[self.ctx, target, run, len]);
-        let v = self.b.inst_results(call)[0];
-        self.b.def_var(self.top, top);
-        Some(self.helper_value(v))
+        Some(from)
+    }
+}
+
+/// Whether making `xs` pushes exactly its items, from the top as it was:
+/// then it can be made where it is wanted.
+fn fresh(xs: &Seq) -> bool {
+    match xs {
+        Seq::Items(..) | Seq::Comp(_) => true,
+        Seq::Sorted(inner) => fresh(inner),
+        _ => false,
     }
 }
