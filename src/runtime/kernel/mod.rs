@@ -66,6 +66,9 @@ enum Domain {
     Fixed(run::Values),
     /// The items of a list: `h in hs`.
     Seq(Seq),
+    /// `(i, h) in enumerate(hs)`: the binder's slot takes each index, and
+    /// this slot the item there.
+    Enumerate(Seq, Slot),
 }
 
 #[derive(Debug)]
@@ -199,7 +202,10 @@ fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Move> {
         .iter()
         .map(|(pattern, domain)| match pattern {
             PatIr::Slot(slot) if !types.is_list(*slot) => Some((*slot, domain_of(domain, types)?)),
-            _ => None,
+            _ => {
+                let (i, v, xs) = seq::enumerated(pattern, domain, types)?;
+                Some((i, Domain::Enumerate(xs, v)))
+            }
         })
         .collect::<Option<Vec<_>>>()?;
     let mut guard = Vec::new();
@@ -216,7 +222,12 @@ fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Move> {
             TermIr::Heap(k) => Some(Term::Heap(num_in(k, types)?)),
         })
         .collect::<Option<_>>()?;
-    let x = binders.last().map(|(slot, _)| *slot);
+    // A pair binder innermost: its item's slot changes with the index, so
+    // nothing narrows it.
+    let x = binders
+        .last()
+        .filter(|(_, d)| !matches!(d, Domain::Enumerate(..)))
+        .map(|(slot, _)| *slot);
     Some(Move {
         narrow: x.map_or_else(Vec::new, |x| narrowing(&guard, x)),
         fast: x.and_then(|x| fast_terms(&terms, x)),

@@ -160,6 +160,21 @@ impl<'a> Run<'a> {
 
     pub fn binders(&mut self, rule: &Move, i: usize, f: &mut Vec<i64>) -> Eval<()> {
         self.tick()?;
+        if let Some((slot, Domain::Enumerate(xs, x))) = rule.binders.get(i) {
+            let mark = f.len();
+            let result = super::seq::enumerate(
+                xs,
+                f,
+                self.defs,
+                &mut |f| match i + 1 == rule.binders.len() {
+                    true => self.each(rule, &rule.guard, f),
+                    false => self.binders(rule, i + 1, f),
+                },
+                (*slot, *x),
+            );
+            f.truncate(mark);
+            return result;
+        }
         match rule.binders.len() {
             0 => return self.each(rule, &rule.guard, f),
             n if i + 1 == n => return self.innermost(rule, f),
@@ -191,6 +206,8 @@ impl<'a> Run<'a> {
             )?,
             Domain::Global(id) => self.global(*id)?,
             Domain::Fixed(values) => values.clone(),
+            // Run by `binders` itself.
+            Domain::Enumerate(..) => return Err(Stop::Bail),
             Domain::Seq(xs) => {
                 let mark = f.len();
                 let (a, b) = xs.eval(f, self.defs)?;

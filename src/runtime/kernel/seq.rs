@@ -156,7 +156,8 @@ fn walk(ir: &Ir, mark: &mut impl FnMut(&Ir)) {
             | Builtin::Reversed
             | Builtin::Sum
             | Builtin::All
-            | Builtin::Any,
+            | Builtin::Any
+            | Builtin::Enumerate,
             args,
         ) => args.iter().for_each(&mut *mark),
         IrKind::CallBuiltin(Builtin::Min | Builtin::Max, args) if args.len() == 1 => mark(&args[0]),
@@ -257,7 +258,26 @@ pub struct Comp<E> {
 #[derive(Clone, Debug)]
 pub(super) enum Clause {
     For(Slot, Source),
+    /// `for (i, x) in enumerate(xs)`: the index's slot, the item's, the list.
+    Enumerate(Slot, Slot, Seq),
     If(Cond),
+}
+
+/// `(i, x) in enumerate(xs)`, as the slots of `i` and `x` and the list.
+pub(super) fn enumerated(pattern: &PatIr, domain: &Ir, types: &Types) -> Option<(Slot, Slot, Seq)> {
+    let PatIr::Tuple(parts, _) = pattern else {
+        return None;
+    };
+    let [PatIr::Slot(i), PatIr::Slot(x)] = parts.as_slice() else {
+        return None;
+    };
+    let IrKind::CallBuiltin(Builtin::Enumerate, args) = &domain.kind else {
+        return None;
+    };
+    if args.len() != 1 || types.is_list(*i) || types.is_list(*x) || i == x {
+        return None;
+    }
+    Some((*i, *x, Seq::compile(&args[0], types)?))
 }
 
 /// What a `for` clause or a binder runs over.
@@ -397,7 +417,10 @@ impl<E> Comp<E> {
                 ClauseIr::For(PatIr::Slot(s), xs) if !types.is_list(*s) => {
                     Some(Clause::For(*s, Source::compile(xs, types)?))
                 }
-                ClauseIr::For(..) => None,
+                ClauseIr::For(pattern, xs) => {
+                    let (i, x, xs) = enumerated(pattern, xs, types)?;
+                    Some(Clause::Enumerate(i, x, xs))
+                }
                 ClauseIr::If(c) => Some(Clause::If(super::expr::cond_in(c, types)?)),
             })
             .collect::<Option<_>>()?;
@@ -408,6 +431,7 @@ impl<E> Comp<E> {
         elem(&self.elem)
             || self.clauses.iter().any(|c| match c {
                 Clause::For(s, src) => *s == slot || src.uses(slot),
+                Clause::Enumerate(i, x, xs) => *i == slot || *x == slot || xs.uses(slot),
                 Clause::If(c) => c.uses(slot),
             })
     }
@@ -437,6 +461,20 @@ impl<E> Comp<E> {
                 // A list the clause pushed is dropped; otherwise what the
                 // elements pushed is the comprehension's to keep.
                 if src.pushes() {
+                    f.truncate(mark);
+                }
+                result
+            }
+            Clause::Enumerate(i_slot, x_slot, xs) => {
+                let mark = f.len();
+                let result = enumerate(
+                    xs,
+                    f,
+                    defs,
+                    &mut |f| self.run(i + 1, f, defs, each),
+                    (*i_slot, *x_slot),
+                );
+                if xs.pushes() {
                     f.truncate(mark);
                 }
                 result
@@ -588,13 +626,37 @@ impl Seq {
     }
 }
 
+/// Calls `each` with slot `i` set to each index of `xs` and slot `x` to
+/// the item there (within [`SLOT_LIMIT`], as for any binder). The caller
+/// truncates the frame back if `xs` pushed.
+pub(super) fn enumerate(
+    xs: &Seq,
+    f: &mut Vec<i64>,
+    defs: &Defs,
+    each: &mut dyn FnMut(&mut Vec<i64>) -> Eval<()>,
+    (i, x): (Slot, Slot),
+) -> Eval<()> {
+    let (a, b) = xs.eval(f, defs)?;
+    for at in a..b {
+        let item = f[at];
+        if item.abs() >= SLOT_LIMIT {
+            return Err(Stop::Bail);
+        }
+        f[i as usize] = (at - a) as i64;
+        f[x as usize] = item;
+        each(f)?;
+    }
+    Ok(())
+}
+
 /// A list comprehension's items, pushed in order. When a `for` clause
 /// runs over a list it pushes, the items go through a buffer, so as not
 /// to interleave with that list.
 fn comprehension(c: &Comp<Num>, f: &mut Vec<i64>, defs: &Defs) -> Eval<(usize, usize)> {
     let buffered = c.clauses.iter().any(|c| match c {
         Clause::For(_, src) => src.pushes(),
-        _ => false,
+        Clause::Enumerate(_, _, xs) => xs.pushes(),
+        Clause::If(_) => false,
     });
     let from = f.len();
     if buffered {
@@ -684,7 +746,7 @@ mod tests {
     }
 
     /// Rules over lists and tuples, each with the query that runs them.
-    const LIST_GAMES: [(&str, &str); 11] = [
+    const LIST_GAMES: [(&str, &str); 12] = [
         (
             "fn picked(mask, i) = ((mask >> i) & 1) == 1\n\
              game g(hs) {\n move take(mask in 1..(1 << len(hs)))\n \
@@ -725,6 +787,12 @@ mod tests {
              move tail if len(hs) > 1 -> g(hs[-1:] + [0] * (len(hs) - 2))\n \
              move dec(i in 0..len(hs)) if hs[i] > 0 -> g(sorted(hs[:i] + [hs[i] - 1] + hs[i + 1:]))\n}\n",
             "[value(g([2, 1, 3])), value(g([1, 1, 0, 2]))]",
+        ),
+        (
+            "game g(hs) {\n move take((i, h) in enumerate(hs), k in 1..=h) -> g(sorted(hs[:i] + [h - k] + hs[i + 1:]))\n \
+             move cut if len(hs) > 1 and all([x >= j for (j, x) in enumerate(hs)])\n \
+             -> g([x - 1 for (j, x) in enumerate(hs) if j != 0])\n}\n",
+            "[value(g([1, 2, 3])), value(g([0, 4, 4, 5])), value(g([2, 2]))]",
         ),
         // An index out of range: the interpreter's error, in its words.
         (

@@ -315,6 +315,14 @@ impl Emit<'_, '_> {
                 self.clauses(comp, i + 1, elem, next)
             }
             Clause::For(_, src) if src.pushes() => None,
+            Clause::Enumerate(.., xs) if xs.pushes() => None,
+            Clause::Enumerate(index, x, xs) => {
+                self.enumerate(xs, (*index, *x), &mut |e, step| {
+                    e.clauses(comp, i + 1, elem, step)
+                })?;
+                self.b.ins().jump(next, &[]);
+                Some(())
+            }
             Clause::For(slot, src) => {
                 let slot = self.slots[*slot as usize];
                 self.source(src, &mut |e, k, step| {
@@ -359,6 +367,35 @@ impl Emit<'_, '_> {
                 self.each(lo, hi, |e, k, next| body(e, k, next))
             }
             Source::Seq(xs) => self.items_of(xs, body),
+        }
+    }
+
+    /// `body` with slot `index` set to each index of `xs` and slot `x` to
+    /// the item there (within the slots' limit). A list `xs` pushed is
+    /// dropped after.
+    pub(super) fn enumerate(
+        &mut self,
+        xs: &Seq,
+        (index, x): (crate::ir::Slot, crate::ir::Slot),
+        body: &mut dyn FnMut(&mut Self, Block) -> Option<()>,
+    ) -> Option<()> {
+        let (index, x) = (self.slots[index as usize], self.slots[x as usize]);
+        let mut over = |e: &mut Self, (a, b): (Value, Value)| {
+            e.each(a, b, |e, at, next| {
+                let v = e.item(at);
+                e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+                let i = e.b.ins().isub(at, a);
+                e.b.def_var(index, i);
+                e.b.def_var(x, v);
+                body(e, next)
+            })
+        };
+        match xs.pushes() {
+            true => self.with_seq(xs, over),
+            false => {
+                let range = self.seq(xs)?;
+                over(self, range)
+            }
         }
     }
 

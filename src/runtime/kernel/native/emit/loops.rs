@@ -176,6 +176,10 @@ impl Emit<'_, '_> {
                 self.items(at, items.len(), inner)?;
             }
             Domain::Seq(xs) => self.items_of(xs, &mut |e, k, next| inner(e, k, next))?,
+            Domain::Enumerate(xs, x) => {
+                let index = rule.binders[i].0;
+                self.enumerate(xs, (index, *x), &mut |e, next| e.binders(rule, i + 1, next))?
+            }
             Domain::Global(_) => return None,
         }
         Some(())
