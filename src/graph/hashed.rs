@@ -248,6 +248,27 @@ mod tests {
     }
 
     #[test]
+    fn list_positions_are_found_by_their_flat_run_and_by_their_values() {
+        let int = Value::Int;
+        let mut h = Hashed::default();
+        let by_values = [int(2), Value::list(vec![int(3), int(1)])];
+        let i = h.insert(&by_values);
+        let mut run = Vec::new();
+        assert!(flat::encode(&by_values, &mut run));
+        assert_eq!(h.find_flat(&run), Some(i));
+        let mut out = Vec::new();
+        assert!(h.flat_args(i, &mut out) && out == run);
+        // Made by its run, found by its values; a tuple is another position.
+        let tuple = [Value::Tuple(vec![int(3), int(1)].into())];
+        assert!(flat::encode(&tuple, &mut run));
+        assert_eq!(h.find(&tuple), None);
+        let j = h.insert_flat(&run);
+        assert_eq!(h.find(&tuple), Some(j));
+        assert_eq!(&*h.args(j), &tuple[..]);
+        assert!(!h.int_args(j, &mut out));
+    }
+
+    #[test]
     fn many_positions_keep_their_numbers_as_the_table_grows() {
         let mut h = Hashed::default();
         for n in 0..50_000i64 {
