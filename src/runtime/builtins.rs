@@ -254,7 +254,7 @@ impl Machine {
     fn sum(&mut self, (xs, span): (&Value, Span)) -> RtResult<Value> {
         let items = self.items(xs, span)?;
         if items.iter().any(|v| matches!(v, Value::Pos(_))) {
-            let mut total = Vec::new();
+            let mut total = Vec::with_capacity(items.iter().len());
             for v in items.iter() {
                 let p = self.to_position(v, span, "every item of a sum of positions")?;
                 total.extend_from_slice(p.components());
