@@ -38,6 +38,22 @@ impl Collect for Truths {
     }
 }
 
+/// The elements of a list comprehension that `len` reads: counted, and
+/// not kept, so that `len([1 for x in xs if p(x)])` needs no memory for
+/// its elements.
+#[derive(Default)]
+struct Count(usize);
+
+impl Collect for Count {
+    fn count(&self) -> usize {
+        self.0
+    }
+
+    fn push(&mut self, _item: Value) {
+        self.0 += 1;
+    }
+}
+
 /// A query that finds the position it asks about still being evaluated
 /// (see `asks_about_itself`) learns of it far from the query: the error
 /// is put where the query was asked.
@@ -204,6 +220,20 @@ impl Machine {
         } else {
             truths.some_true
         }))
+    }
+
+    /// `len` of a list comprehension: its elements are evaluated in turn
+    /// (and their errors reported) as when the list is made, but only
+    /// counted.
+    pub fn len_of_comprehension(
+        &mut self,
+        elem: &Ir,
+        clauses: &[ClauseIr],
+        frame: &mut [Value],
+    ) -> RtResult<Value> {
+        let mut count = Count::default();
+        self.comprehension(clauses, elem, frame, &mut count)?;
+        Ok(Value::Int(count.0 as i64))
     }
 
     /// `sorted(xs)` of a value the caller owns: a list no one else holds,

@@ -236,6 +236,14 @@ impl Machine {
                     clauses,
                 },
             ) => self.all_or_any(b, elem, clauses, frame, arg.span),
+            (
+                Builtin::Len,
+                IrKind::Comprehension {
+                    set: false,
+                    elem,
+                    clauses,
+                },
+            ) => self.len_of_comprehension(elem, clauses, frame),
             (_, IrKind::Local(slot)) => self.call_builtin(
                 b,
                 std::slice::from_ref(&frame[*slot as usize]),
