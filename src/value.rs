@@ -129,6 +129,30 @@ impl Report {
     }
 }
 
+/// The positions of single nodes made lately, so that a node met again
+/// shares the allocation of its position: a list of a hundred thousand
+/// positions of a few nodes (a sum of many equal coins) then holds a few
+/// allocations rather than a hundred thousand. Direct-mapped, so it stays
+/// small: a node's slot is its index modulo [`NodePositions::SLOTS`].
+#[derive(Debug, Default)]
+pub struct NodePositions(Vec<Option<Position>>);
+
+impl NodePositions {
+    pub const SLOTS: usize = 256;
+
+    /// The position of `node` alone, equal to [`Position::node`].
+    pub fn get(&mut self, node: NodeId) -> Position {
+        if self.0.is_empty() {
+            self.0.resize(Self::SLOTS, None);
+        }
+        let slot = &mut self.0[node.index as usize % Self::SLOTS];
+        match slot {
+            Some(p) if p.components() == [Component::Node(node)] => p.clone(),
+            _ => slot.insert(Position::node(node)).clone(),
+        }
+    }
+}
+
 /// What a table holds: its values, and what its text needs besides.
 #[derive(Debug)]
 pub struct TableSpec {
@@ -156,43 +180,82 @@ impl TableSpec {
     }
 }
 
-/// Nim-values in 4 bytes each while they fit, else in 8.
+/// Nim-values, each in the smallest of 1, 2, 4 or 8 bytes that holds
+/// every value so far: most games' values stay below 256, so a table of a
+/// million of them takes 1 MB rather than 4.
 #[derive(Debug)]
 pub enum Nims {
-    Small(Vec<u32>),
-    Large(Vec<u64>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+    U64(Vec<u64>),
 }
 
 impl Nims {
     pub fn with_capacity(n: usize) -> Nims {
-        Nims::Small(Vec::with_capacity(n))
+        Nims::U8(Vec::with_capacity(n))
     }
 
+    #[inline]
     pub fn push(&mut self, v: u64) {
         match self {
-            Nims::Small(small) => match u32::try_from(v) {
-                Ok(v) => small.push(v),
-                Err(_) => {
-                    let mut large: Vec<u64> = small.iter().map(|&v| v.into()).collect();
-                    large.push(v);
-                    *self = Nims::Large(large);
-                }
-            },
-            Nims::Large(large) => large.push(v),
+            Nims::U8(small) if v <= u8::MAX.into() => small.push(v as u8),
+            Nims::U16(small) if v <= u16::MAX.into() => small.push(v as u16),
+            Nims::U32(small) if v <= u32::MAX.into() => small.push(v as u32),
+            Nims::U64(large) => large.push(v),
+            _ => {
+                self.widen(v);
+                self.push(v);
+            }
         }
+    }
+
+    /// Moves the values so far to slots wide enough for `v`, keeping the
+    /// room reserved for the rest.
+    #[cold]
+    fn widen(&mut self, v: u64) {
+        let room = self.capacity().max(self.len() + 1);
+        let old = (0..self.len()).map(|i| self.get(i));
+        let wider = if v <= u16::MAX.into() {
+            let mut w = Vec::with_capacity(room);
+            w.extend(old.map(|x| x as u16));
+            Nims::U16(w)
+        } else if v <= u32::MAX.into() {
+            let mut w = Vec::with_capacity(room);
+            w.extend(old.map(|x| x as u32));
+            Nims::U32(w)
+        } else {
+            let mut w = Vec::with_capacity(room);
+            w.extend(old);
+            Nims::U64(w)
+        };
+        *self = wider;
     }
 
     pub fn get(&self, i: usize) -> u64 {
         match self {
-            Nims::Small(small) => small[i].into(),
-            Nims::Large(large) => large[i],
+            Nims::U8(small) => small[i].into(),
+            Nims::U16(small) => small[i].into(),
+            Nims::U32(small) => small[i].into(),
+            Nims::U64(large) => large[i],
         }
     }
 
     pub fn len(&self) -> usize {
         match self {
-            Nims::Small(small) => small.len(),
-            Nims::Large(large) => large.len(),
+            Nims::U8(small) => small.len(),
+            Nims::U16(small) => small.len(),
+            Nims::U32(small) => small.len(),
+            Nims::U64(large) => large.len(),
+        }
+    }
+
+    fn capacity(&self) -> usize {
+        match self {
+            Nims::U8(small) => small.capacity(),
+            Nims::U16(small) => small.capacity(),
+            Nims::U32(small) => small.capacity(),
+            Nims::U64(large) => large.capacity(),
         }
     }
 
@@ -438,6 +501,28 @@ mod tests {
         let q = Position::from_components(vec![b, a, Component::Heap(0)]);
         assert_eq!(p, q);
         assert_eq!(Value::Pos(p), Value::Pos(q));
+    }
+
+    #[test]
+    fn a_recurring_node_shares_its_position() {
+        let mut cache = NodePositions::default();
+        let a = NodeId { game: 0, index: 4 };
+        // The same slot, another node: it takes the slot over.
+        let b = NodeId {
+            game: 1,
+            index: 4 + NodePositions::SLOTS as u32,
+        };
+        let first = cache.get(a);
+        assert_eq!(first, Position::node(a));
+        assert!(Rc::ptr_eq(&first.0, &cache.get(a).0));
+        assert_eq!(cache.get(b), Position::node(b));
+        assert_eq!(
+            cache.get(NodeId { game: 1, index: 4 }),
+            Position::node(NodeId { game: 1, index: 4 })
+        );
+        let again = cache.get(a);
+        assert_eq!(again, first);
+        assert!(!Rc::ptr_eq(&first.0, &again.0));
     }
 
     #[test]

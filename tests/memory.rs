@@ -104,3 +104,16 @@ fn scattered_positions_do_not_each_take_a_page() {
         "peak memory {kib} KiB, bound {BOUND_KIB} KiB"
     );
 }
+
+/// `len` of a comprehension counts its items instead of keeping them: a
+/// list of two million integers takes 48 MB (24 bytes an item).
+#[test]
+fn len_of_a_comprehension_keeps_no_items() {
+    const BOUND_KIB: u64 = 24 << 10;
+    let (kib, out) = peak_kib("len([1 for x in 0..4000000 if x % 2 == 0])\n");
+    assert_eq!(out.trim(), "2000000", "{out}");
+    assert!(
+        kib < BOUND_KIB,
+        "peak memory {kib} KiB, bound {BOUND_KIB} KiB"
+    );
+}

@@ -38,6 +38,22 @@ impl Collect for Truths {
     }
 }
 
+/// The elements of a list comprehension that `len` reads: counted, and
+/// not kept, so that `len([1 for x in xs if p(x)])` needs no memory for
+/// its elements.
+#[derive(Default)]
+struct Count(usize);
+
+impl Collect for Count {
+    fn count(&self) -> usize {
+        self.0
+    }
+
+    fn push(&mut self, _item: Value) {
+        self.0 += 1;
+    }
+}
+
 /// A query that finds the position it asks about still being evaluated
 /// (see `asks_about_itself`) learns of it far from the query: the error
 /// is put where the query was asked.
@@ -206,6 +222,20 @@ impl Machine {
         }))
     }
 
+    /// `len` of a list comprehension: its elements are evaluated in turn
+    /// (and their errors reported) as when the list is made, but only
+    /// counted.
+    pub fn len_of_comprehension(
+        &mut self,
+        elem: &Ir,
+        clauses: &[ClauseIr],
+        frame: &mut [Value],
+    ) -> RtResult<Value> {
+        let mut count = Count::default();
+        self.comprehension(clauses, elem, frame, &mut count)?;
+        Ok(Value::Int(count.0 as i64))
+    }
+
     /// `sorted(xs)` of a value the caller owns: a list no one else holds,
     /// such as a comprehension's, is sorted where it is.
     pub fn sorted_owned(&mut self, xs: Value, spans: &[Span], span: Span) -> RtResult<Value> {
@@ -254,7 +284,7 @@ impl Machine {
     fn sum(&mut self, (xs, span): (&Value, Span)) -> RtResult<Value> {
         let items = self.items(xs, span)?;
         if items.iter().any(|v| matches!(v, Value::Pos(_))) {
-            let mut total = Vec::new();
+            let mut total = Vec::with_capacity(items.iter().len());
             for v in items.iter() {
                 let p = self.to_position(v, span, "every item of a sum of positions")?;
                 total.extend_from_slice(p.components());

@@ -125,7 +125,7 @@ impl Machine {
             IrKind::CallBuiltin(b, args) => self.builtin_call(*b, args, frame, ir.span)?,
             IrKind::Apply(game, args) => {
                 let node = self.apply(*game, args, frame, ir.span)?;
-                Value::Pos(Position::node(node))
+                Value::Pos(self.positions.get(node))
             }
             IrKind::CallValue(callee, args, hides) => {
                 let callee_value = self.eval(callee, frame)?;
@@ -133,7 +133,7 @@ impl Machine {
                     return Err(self.not_callable(&callee_value, callee.span, hides.as_deref()));
                 };
                 let node = self.apply(game, args, frame, ir.span)?;
-                Value::Pos(Position::node(node))
+                Value::Pos(self.positions.get(node))
             }
             IrKind::Index(x, i) => {
                 if let IrKind::Local(slot) = x.kind {
@@ -236,6 +236,14 @@ impl Machine {
                     clauses,
                 },
             ) => self.all_or_any(b, elem, clauses, frame, arg.span),
+            (
+                Builtin::Len,
+                IrKind::Comprehension {
+                    set: false,
+                    elem,
+                    clauses,
+                },
+            ) => self.len_of_comprehension(elem, clauses, frame),
             (_, IrKind::Local(slot)) => self.call_builtin(
                 b,
                 std::slice::from_ref(&frame[*slot as usize]),

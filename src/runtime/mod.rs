@@ -104,6 +104,8 @@ pub struct Machine {
     ticks: u32,
     /// Emptied frames of finished function calls, to be reused.
     frames: Vec<Vec<Value>>,
+    /// Positions of single nodes, shared while a node recurs.
+    positions: crate::value::NodePositions,
     /// Where `print(...)` writes.
     pub out: Box<dyn Write>,
     /// Each game's compiled rules, with the rules they were compiled
@@ -205,6 +207,7 @@ impl Machine {
             deadline: None,
             ticks: 0,
             frames: Vec::new(),
+            positions: Default::default(),
             out,
             kernels: Vec::new(),
             use_kernels: true,

@@ -373,7 +373,7 @@ mod tests {
         let ReportText::Table(spec) = &report.text else {
             panic!("a table is written out when shown");
         };
-        assert!(matches!(&spec.nims, Nims::Small(v) if *v == (0..12).collect::<Vec<u32>>()));
+        assert!(matches!(&spec.nims, Nims::U8(v) if *v == (0..12).collect::<Vec<u8>>()));
         assert_eq!(report.items(), (0..12).map(Value::Int).collect::<Vec<_>>());
         let shown = m.show_top(&table);
         assert!(shown.starts_with("nim(n), n = 0..=11\n"), "{shown}");
@@ -383,12 +383,19 @@ mod tests {
     }
 
     #[test]
-    fn nim_values_too_large_for_4_bytes_move_to_8() {
-        let mut nims = Nims::with_capacity(2);
+    fn nim_values_move_to_wider_slots_as_they_grow() {
+        let mut nims = Nims::with_capacity(5);
         nims.push(7);
+        assert!(matches!(&nims, Nims::U8(v) if v.capacity() >= 5));
+        nims.push(300);
+        assert!(matches!(&nims, Nims::U16(v) if v.capacity() >= 5));
+        nims.push(70_000);
+        assert!(matches!(&nims, Nims::U32(v) if v.capacity() >= 5));
+        nims.push(255);
         nims.push(1 << 40);
-        assert!(matches!(nims, Nims::Large(_)));
-        assert_eq!((nims.get(0), nims.get(1), nims.len()), (7, 1 << 40, 2));
+        assert!(matches!(&nims, Nims::U64(v) if v.capacity() >= 5));
+        let all: Vec<u64> = (0..nims.len()).map(|i| nims.get(i)).collect();
+        assert_eq!(all, [7, 300, 70_000, 255, 1 << 40]);
     }
 
     #[test]
