@@ -82,10 +82,14 @@ impl Graph {
     /// any other) among the hashed ones.
     pub fn find(&self, game: GameId, args: &[Value]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
-        if let Some(z) = table.dense_slot(args)
-            && table.dense.get(z) != ABSENT
-        {
-            return Some(NodeId { game, index: z });
+        if let Some(z) = table.dense_slot(args) {
+            let v = match args {
+                [Value::Int(a), Value::Int(b)] => table.dense.get_ints(z, &[*a, *b]),
+                _ => table.dense.get(z),
+            };
+            if v != ABSENT {
+                return Some(NodeId { game, index: z });
+            }
         }
         if table.hashed.len() == 0 {
             return None;
@@ -178,7 +182,7 @@ impl Graph {
     pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
         if let Some(z) = int_index(args).filter(|_| table.dense.arity == args.len())
-            && table.dense.get(z) != ABSENT
+            && table.dense.get_ints(z, args) != ABSENT
         {
             return Some(NodeId { game, index: z });
         }

@@ -51,6 +51,14 @@ pub(super) fn asked_here(
     }
 }
 
+/// What `value(P)` or `winner(P)` says of a position of value `v`.
+pub(super) fn answer(b: Builtin, v: u64) -> Value {
+    match b {
+        Builtin::Winner => Value::str(if v == 0 { "second" } else { "first" }),
+        _ => Value::Int(v as i64),
+    }
+}
+
 impl Machine {
     /// Runs a built-in on evaluated arguments (`spans` are theirs, `span` the call's).
     pub fn call_builtin(
@@ -167,11 +175,7 @@ impl Machine {
             Builtin::Join => self.join(args, spans)?,
             Builtin::Format => self.format(args, spans, span)?,
             Builtin::Csv => self.csv(arg(0))?,
-            Builtin::Value => Value::Int(self.value_of(&args[0], spans[0])? as i64),
-            Builtin::Winner => {
-                let v = self.value_of(&args[0], spans[0])?;
-                Value::str(if v == 0 { "second" } else { "first" })
-            }
+            Builtin::Value | Builtin::Winner => answer(b, self.value_of(&args[0], spans[0])?),
             Builtin::Moves => self.moves_report(arg(0))?,
             Builtin::Options => {
                 let p = self.to_position(&args[0], spans[0], "the argument of `options`")?;

@@ -228,6 +228,15 @@ impl Machine {
         };
         let spans = [arg.span];
         match (b, &arg.kind) {
+            // The commonest query, of one position: its node is asked
+            // about directly, with no position made for it.
+            (Builtin::Value | Builtin::Winner, IrKind::Apply(game, game_args)) => {
+                let node = self.apply(*game, game_args, frame, arg.span)?;
+                let v = self
+                    .value_of_node(node, arg.span)
+                    .map_err(|e| super::builtins::asked_here(e, span))?;
+                Ok(super::builtins::answer(b, v))
+            }
             (
                 Builtin::All | Builtin::Any,
                 IrKind::Comprehension {
@@ -473,11 +482,23 @@ impl Machine {
         frame: &mut [Value],
         span: Span,
     ) -> RtResult<NodeId> {
-        let mut values = Vec::with_capacity(args.len());
+        // The arguments go in a frame of the pool, as a call's do: a
+        // position made allocates nothing.
+        let mut values = self.frames.pop().unwrap_or_default();
+        let mut result = Ok(());
         for a in args {
-            values.push(self.eval(a, frame)?);
+            match self.operand(a, frame) {
+                Ok(v) => values.push(v),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
         }
-        self.intern(game, &values, span)
+        let node = result.and_then(|()| self.intern(game, &values, span));
+        values.clear();
+        self.frames.push(values);
+        node
     }
 
     /// The node of `game(args)`, added to the graph if it is new.

@@ -116,6 +116,9 @@ pub struct Machine {
     pub use_native: bool,
     /// Buffers the kernels reuse from one position to the next.
     pub(crate) scratch: Scratch,
+    /// Searches' buffers, reused from one query to the next (one per
+    /// query nested in rules, which searches inside a search).
+    searches: Vec<search::Search>,
 }
 
 /// A game's rules and their kernel, if they compile.
@@ -210,6 +213,7 @@ impl Machine {
             use_kernels: true,
             use_native: true,
             scratch: Scratch::default(),
+            searches: Vec::new(),
         }
     }
 
@@ -245,6 +249,7 @@ impl Machine {
         self.depth = 0;
         self.running = Running::default();
         self.scratch = Scratch::default();
+        self.searches.clear();
         self.graph.clear_values();
         self.pulse.end();
     }
