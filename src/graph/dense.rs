@@ -240,12 +240,31 @@ impl Dense {
         self.arity == 0 || self.arity == arity
     }
 
-    /// Makes position `z` of `arity` arguments, without a value yet (the
-    /// caller has checked [`Dense::may_take`]).
-    pub(super) fn make(&mut self, arity: usize, z: u32) {
+    /// Makes the new position `z` of `arity` arguments, `ints` (or any
+    /// one of them for one argument), without a value yet, if the table
+    /// may take it (see [`Dense::may_take`]); says whether it did. A
+    /// search makes a position per step: a pair is placed by row and
+    /// column, and a slot its page holds is written at once.
+    #[inline]
+    pub(super) fn take(&mut self, arity: usize, z: u32, ints: Option<(i64, i64)>) -> bool {
+        if self.arity != 0 && self.arity != arity {
+            return false;
+        }
+        let (p, i) = match (arity, ints) {
+            (2, Some((a, b))) => (a as usize, b as usize),
+            _ => locate(arity, z),
+        };
+        debug_assert_eq!((p, i), locate(arity, z));
+        if let Some(slot) = self.pages.get_mut(p).and_then(|page| page.get_mut(i)) {
+            *slot = SLOT_UNKNOWN;
+        } else if self.may_take(arity, z) {
+            self.grow(p, i)[i] = SLOT_UNKNOWN;
+        } else {
+            return false;
+        }
         self.arity = arity;
-        self.set(z, UNKNOWN);
         self.count += 1;
+        true
     }
 
     /// Makes the absent slots of `from..to` (one-argument positions)
@@ -426,6 +445,26 @@ mod tests {
         );
         let view = dense.view();
         assert_eq!(view.count, 2, "two pages");
+    }
+
+    #[test]
+    fn taking_a_position_makes_it_unknown_once_of_one_arity() {
+        let mut dense = Dense::default();
+        let (a, b) = (300, 7);
+        let z = dense2(a, b).unwrap();
+        assert!(dense.take(2, z, Some((a, b))));
+        let w = dense2(7, 300).unwrap();
+        assert!(dense.take(2, w, None), "placed by unpairing");
+        assert_eq!(
+            (dense.get(z), dense.get(w), dense.count),
+            (UNKNOWN, UNKNOWN, 2)
+        );
+        assert_eq!((dense.at(300, 7), dense.at(7, 300)), (UNKNOWN, UNKNOWN));
+        assert!(!dense.take(1, 5, None), "a table holds one arity");
+        // Set and read back through either place.
+        dense.set(z, 4);
+        assert_eq!(dense.get_ints(z, &[a, b]), 4);
+        assert_eq!(dense.get_ints(w, &[7, 300]), UNKNOWN);
     }
 
     #[test]

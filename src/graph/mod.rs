@@ -61,6 +61,14 @@ impl NodeTable {
     }
 }
 
+/// Two integer arguments as a pair.
+fn pair(args: &[i64]) -> Option<(i64, i64)> {
+    match args {
+        [a, b] => Some((*a, *b)),
+        _ => None,
+    }
+}
+
 /// Every node interned so far, by game.
 #[derive(Default)]
 pub struct Graph {
@@ -110,9 +118,8 @@ impl Graph {
         self.total += 1;
         let table = &mut self.games[game as usize];
         if let Some(z) = table.dense_slot(args)
-            && table.dense.may_take(args.len(), z)
+            && table.dense.take(args.len(), z, None)
         {
-            table.dense.make(args.len(), z);
             return NodeId { game, index: z };
         }
         let index = table.hashed.insert(args);
@@ -141,10 +148,9 @@ impl Graph {
     pub fn insert_dense(&mut self, game: GameId, arity: usize, z: u32) -> Option<NodeId> {
         let table = &mut self.games[game as usize];
         debug_assert!(table.dense.arity == arity && z < DENSE_END);
-        if !table.dense.may_take(arity, z) {
+        if !table.dense.take(arity, z, None) {
             return None;
         }
-        table.dense.make(arity, z);
         self.total += 1;
         Some(NodeId { game, index: z })
     }
@@ -166,10 +172,8 @@ impl Graph {
     pub fn insert_ints(&mut self, game: GameId, args: &[i64]) -> NodeId {
         if let Some(z) = int_index(args)
             && let Some(table) = self.games.get_mut(game as usize)
-            && table.dense.fits(args.len())
-            && table.dense.may_take(args.len(), z)
+            && table.dense.take(args.len(), z, pair(args))
         {
-            table.dense.make(args.len(), z);
             self.total += 1;
             return NodeId { game, index: z };
         }

@@ -260,8 +260,14 @@ impl Machine {
         if items.iter().any(|v| matches!(v, Value::Pos(_))) {
             let mut total = Vec::new();
             for v in items.iter() {
-                let p = self.to_position(v, span, "every item of a sum of positions")?;
-                total.extend_from_slice(p.components());
+                // A position is read in place; anything else is checked.
+                match v {
+                    Value::Pos(p) => total.extend_from_slice(p.components()),
+                    _ => {
+                        let p = self.to_position(v, span, "every item of a sum of positions")?;
+                        total.extend_from_slice(p.components());
+                    }
+                }
                 self.check_size(total.len() as i64, span)?;
             }
             return Ok(Value::Pos(Position::from_components(total)));

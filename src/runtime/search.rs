@@ -316,16 +316,10 @@ impl Machine {
         ready
     }
 
-
     /// Runs the rules of `node`: its kernel's, else the interpreter's;
     /// only the interpreter's when `interpret` (its kernel left it
     /// before, and would again). Says whether the interpreter ran them.
-    fn run(
-        &mut self,
-        node: NodeId,
-        interpret: bool,
-        search: &mut Search,
-    ) -> RtResult<(Ran, bool)> {
+    fn run(&mut self, node: NodeId, interpret: bool, search: &mut Search) -> RtResult<(Ran, bool)> {
         if !interpret {
             match self.run_kernel(node, &mut search.pending)? {
                 Ran::Interpret => {}
@@ -400,7 +394,9 @@ impl Machine {
                         return Ok(value);
                     }
                 }
-                (Ran::Missing(start), interpreted) => self.wait(node, start, interpreted, search)?,
+                (Ran::Missing(start), interpreted) => {
+                    self.wait(node, start, interpreted, search)?
+                }
                 (Ran::Interpret, _) => unreachable!("`run` interprets what the kernel leaves"),
             }
             interpret = false;
