@@ -43,14 +43,53 @@ impl Collect for Vec<Value> {
     }
 }
 
-/// A sequence to iterate over, held as a list.
+/// A sequence to iterate over, held as a list, or as the set it is: a
+/// binder over a constant set, run once per position, makes no list.
 pub struct Items(Value);
 
 impl Items {
-    pub fn iter(&self) -> std::slice::Iter<'_, Value> {
-        self.0.as_slice().unwrap_or(&[]).iter()
+    pub fn iter(&self) -> ItemsIter<'_> {
+        match &self.0 {
+            Value::Set(set) => ItemsIter::Set(set.iter()),
+            other => ItemsIter::Slice(other.as_slice().unwrap_or(&[]).iter()),
+        }
     }
 }
+
+/// The items of [`Items`], in order.
+pub enum ItemsIter<'a> {
+    Slice(std::slice::Iter<'a, Value>),
+    Set(std::collections::btree_set::Iter<'a, Value>),
+}
+
+impl<'a> Iterator for ItemsIter<'a> {
+    type Item = &'a Value;
+
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            ItemsIter::Slice(it) => it.next(),
+            ItemsIter::Set(it) => it.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            ItemsIter::Slice(it) => it.size_hint(),
+            ItemsIter::Set(it) => it.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for ItemsIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self {
+            ItemsIter::Slice(it) => it.next_back(),
+            ItemsIter::Set(it) => it.next_back(),
+        }
+    }
+}
+
+impl ExactSizeIterator for ItemsIter<'_> {}
 
 impl Machine {
     pub fn eval(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
@@ -342,8 +381,7 @@ impl Machine {
     /// The elements of anything that can be iterated over.
     pub fn items(&self, v: &Value, span: Span) -> RtResult<Items> {
         Ok(Items(match v {
-            Value::List(_) | Value::Tuple(_) | Value::Report(_) => v.clone(),
-            Value::Set(s) => Value::list(s.iter().cloned().collect()),
+            Value::List(_) | Value::Tuple(_) | Value::Report(_) | Value::Set(_) => v.clone(),
             Value::Range(lo, hi) => {
                 self.check_size(self.len_of(v, span)?, span)?;
                 Value::list((*lo..*hi).map(Value::Int).collect())

@@ -102,8 +102,11 @@ pub struct Machine {
     pub(crate) deadline: Option<Instant>,
     /// Evaluation steps, to look at `cancel` only every so often.
     ticks: u32,
-    /// Emptied frames of finished function calls, to be reused.
+    /// Emptied frames of finished function calls, to be reused (also by
+    /// the arguments of a position being made, and by move generation).
     frames: Vec<Vec<Value>>,
+    /// The buffer of a move's target, reused by move generation.
+    target: Vec<crate::value::Component>,
     /// Where `print(...)` writes.
     pub out: Box<dyn Write>,
     /// Each game's compiled rules, with the rules they were compiled
@@ -208,6 +211,7 @@ impl Machine {
             deadline: None,
             ticks: 0,
             frames: Vec::new(),
+            target: Vec::new(),
             out,
             kernels: Vec::new(),
             use_kernels: true,
