@@ -101,7 +101,7 @@ impl Machine {
             self.poll()?;
         }
         Ok(match &ir.kind {
-            IrKind::Const(v) => v.clone(),
+            IrKind::Const(v) => v.copy(),
             IrKind::Local(slot) => frame[*slot as usize].clone(),
             IrKind::Global(id) => self.global(*id, ir.span)?,
             IrKind::Tuple(items) => Value::Tuple(self.eval_all(items, frame)?.into()),
@@ -208,7 +208,7 @@ impl Machine {
     fn operand(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
         match &ir.kind {
             IrKind::Local(slot) => Ok(frame[*slot as usize].copy()),
-            IrKind::Const(v) => Ok(v.clone()),
+            IrKind::Const(v) => Ok(v.copy()),
             _ => self.eval(ir, frame),
         }
     }
