@@ -135,14 +135,13 @@ fn locate(arity: usize, z: u32) -> (usize, usize) {
 /// Szudzik's pairing undone: the `(a, b)` of index `z`.
 pub(super) fn unpair(z: u32) -> (usize, usize) {
     let z = z as u64;
-    // The square root in floating point, exact below 2³¹ but for the
-    // rounding of a square's neighbour: corrected by one step.
-    let mut s = (z as f64).sqrt() as u64;
-    if s * s > z {
-        s -= 1;
-    } else if (s + 1) * (s + 1) <= z {
-        s += 1;
-    }
+    // The square root in floating point is exact enough: below 2³¹ every
+    // integer is a double, the root is correctly rounded, and the root of
+    // a square's predecessor, s - 1/(2s) and more, lies far more than an
+    // ulp below s, so it truncates to s - 1 (the test tries every square's
+    // neighbours).
+    let s = (z as f64).sqrt() as u64;
+    debug_assert!(s * s <= z && z < (s + 1) * (s + 1), "isqrt of {z}");
     let r = z - s * s;
     let (a, b) = if r < s { (r, s) } else { (s, r - s) };
     (a as usize, b as usize)
@@ -161,6 +160,17 @@ impl Dense {
     pub fn get(&self, z: u32) -> u64 {
         let (p, i) = self.locate(z);
         self.at(p, i)
+    }
+
+    /// [`Dense::get`] of slot `z`, which holds the position of arguments
+    /// `ints` (of the table's arity): a pair is read by row and column,
+    /// with no pairing to undo.
+    #[inline]
+    pub(super) fn get_ints(&self, z: u32, ints: &[i64]) -> u64 {
+        match (self.arity, ints) {
+            (2, [a, b]) => self.at(*a as usize, *b as usize),
+            _ => self.get(z),
+        }
     }
 
     /// The value of position `(a, b)` of a two-parameter game (both in
@@ -230,12 +240,31 @@ impl Dense {
         self.arity == 0 || self.arity == arity
     }
 
-    /// Makes position `z` of `arity` arguments, without a value yet (the
-    /// caller has checked [`Dense::may_take`]).
-    pub(super) fn make(&mut self, arity: usize, z: u32) {
+    /// Makes the new position `z` of `arity` arguments, `ints` (or any
+    /// one of them for one argument), without a value yet, if the table
+    /// may take it (see [`Dense::may_take`]); says whether it did. A
+    /// search makes a position per step: a pair is placed by row and
+    /// column, and a slot its page holds is written at once.
+    #[inline]
+    pub(super) fn take(&mut self, arity: usize, z: u32, ints: Option<(i64, i64)>) -> bool {
+        if self.arity != 0 && self.arity != arity {
+            return false;
+        }
+        let (p, i) = match (arity, ints) {
+            (2, Some((a, b))) => (a as usize, b as usize),
+            _ => locate(arity, z),
+        };
+        debug_assert_eq!((p, i), locate(arity, z));
+        if let Some(slot) = self.pages.get_mut(p).and_then(|page| page.get_mut(i)) {
+            *slot = SLOT_UNKNOWN;
+        } else if self.may_take(arity, z) {
+            self.grow(p, i)[i] = SLOT_UNKNOWN;
+        } else {
+            return false;
+        }
         self.arity = arity;
-        self.set(z, UNKNOWN);
         self.count += 1;
+        true
     }
 
     /// Makes the absent slots of `from..to` (one-argument positions)
@@ -268,10 +297,27 @@ impl Dense {
         (z, made)
     }
 
+    /// Sets slot `z`. The search sets a slot two or three times per
+    /// position (in progress, then its value), so a slot its page holds
+    /// already, with no spilled value before or after, is written at once.
+    #[inline]
     pub(super) fn set(&mut self, z: u32, value: u64) {
         let (p, i) = self.locate(z);
-        let page = self.grow(p, i);
-        let slot = match value {
+        let slot = Dense::slot_of(value);
+        if slot != SLOT_SPILLED
+            && let Some(old) = self.pages.get_mut(p).and_then(|page| page.get_mut(i))
+            && *old != SLOT_SPILLED
+        {
+            *old = slot;
+            return;
+        }
+        self.set_slow(z, (p, i), value, slot);
+    }
+
+    /// What slot `z` holds for `value`.
+    #[inline]
+    fn slot_of(value: u64) -> u32 {
+        match value {
             UNKNOWN => SLOT_UNKNOWN,
             IN_PROGRESS => SLOT_IN_PROGRESS,
             ABSENT => SLOT_ABSENT,
@@ -279,7 +325,13 @@ impl Dense {
                 Ok(v) if v < Dense::PLAIN => v,
                 _ => SLOT_SPILLED,
             },
-        };
+        }
+    }
+
+    /// [`Dense::set`] of a slot past its page's end, or a spilled value.
+    #[inline(never)]
+    fn set_slow(&mut self, z: u32, (p, i): (usize, usize), value: u64, slot: u32) {
+        let page = self.grow(p, i);
         let old = std::mem::replace(&mut page[i], slot);
         if old == SLOT_SPILLED {
             self.spilled.remove(&z);
@@ -396,6 +448,26 @@ mod tests {
     }
 
     #[test]
+    fn taking_a_position_makes_it_unknown_once_of_one_arity() {
+        let mut dense = Dense::default();
+        let (a, b) = (300, 7);
+        let z = dense2(a, b).unwrap();
+        assert!(dense.take(2, z, Some((a, b))));
+        let w = dense2(7, 300).unwrap();
+        assert!(dense.take(2, w, None), "placed by unpairing");
+        assert_eq!(
+            (dense.get(z), dense.get(w), dense.count),
+            (UNKNOWN, UNKNOWN, 2)
+        );
+        assert_eq!((dense.at(300, 7), dense.at(7, 300)), (UNKNOWN, UNKNOWN));
+        assert!(!dense.take(1, 5, None), "a table holds one arity");
+        // Set and read back through either place.
+        dense.set(z, 4);
+        assert_eq!(dense.get_ints(z, &[a, b]), 4);
+        assert_eq!(dense.get_ints(w, &[7, 300]), UNKNOWN);
+    }
+
+    #[test]
     fn unpairing_undoes_the_pairing() {
         let ends = (0..46_340).step_by(997).chain(46_330..46_340);
         for a in ends.clone() {
@@ -410,6 +482,14 @@ mod tests {
                     let (a, b) = unpair(z);
                     assert_eq!(dense2(a as i64, b as i64), Some(z));
                 }
+            }
+        }
+        // Every square and its predecessor: the floating-point root
+        // needs no correction.
+        for s in 1..46_340u32 {
+            for z in [s * s - 1, s * s] {
+                let (a, b) = unpair(z);
+                assert_eq!(dense2(a as i64, b as i64), Some(z));
             }
         }
     }

@@ -63,6 +63,14 @@ impl NodeTable {
     }
 }
 
+/// Two integer arguments as a pair.
+fn pair(args: &[i64]) -> Option<(i64, i64)> {
+    match args {
+        [a, b] => Some((*a, *b)),
+        _ => None,
+    }
+}
+
 /// Every node interned so far, by game.
 #[derive(Default)]
 pub struct Graph {
@@ -84,10 +92,14 @@ impl Graph {
     /// any other) among the hashed ones.
     pub fn find(&self, game: GameId, args: &[Value]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
-        if let Some(z) = table.dense_slot(args)
-            && table.dense.get(z) != ABSENT
-        {
-            return Some(NodeId { game, index: z });
+        if let Some(z) = table.dense_slot(args) {
+            let v = match args {
+                [Value::Int(a), Value::Int(b)] => table.dense.get_ints(z, &[*a, *b]),
+                _ => table.dense.get(z),
+            };
+            if v != ABSENT {
+                return Some(NodeId { game, index: z });
+            }
         }
         if table.hashed.len() == 0 {
             return None;
@@ -108,9 +120,8 @@ impl Graph {
         self.total += 1;
         let table = &mut self.games[game as usize];
         if let Some(z) = table.dense_slot(args)
-            && table.dense.may_take(args.len(), z)
+            && table.dense.take(args.len(), z, None)
         {
-            table.dense.make(args.len(), z);
             return NodeId { game, index: z };
         }
         let index = table.hashed.insert(args);
@@ -139,10 +150,9 @@ impl Graph {
     pub fn insert_dense(&mut self, game: GameId, arity: usize, z: u32) -> Option<NodeId> {
         let table = &mut self.games[game as usize];
         debug_assert!(table.dense.arity == arity && z < DENSE_END);
-        if !table.dense.may_take(arity, z) {
+        if !table.dense.take(arity, z, None) {
             return None;
         }
-        table.dense.make(arity, z);
         self.total += 1;
         Some(NodeId { game, index: z })
     }
@@ -164,10 +174,8 @@ impl Graph {
     pub fn insert_ints(&mut self, game: GameId, args: &[i64]) -> NodeId {
         if let Some(z) = int_index(args)
             && let Some(table) = self.games.get_mut(game as usize)
-            && table.dense.fits(args.len())
-            && table.dense.may_take(args.len(), z)
+            && table.dense.take(args.len(), z, pair(args))
         {
-            table.dense.make(args.len(), z);
             self.total += 1;
             return NodeId { game, index: z };
         }
@@ -180,7 +188,7 @@ impl Graph {
     pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
         if let Some(z) = int_index(args).filter(|_| table.dense.arity == args.len())
-            && table.dense.get(z) != ABSENT
+            && table.dense.get_ints(z, args) != ABSENT
         {
             return Some(NodeId { game, index: z });
         }

@@ -67,6 +67,14 @@ pub(super) fn asked_here(
     }
 }
 
+/// What `value(P)` or `winner(P)` says of a position of value `v`.
+pub(super) fn answer(b: Builtin, v: u64) -> Value {
+    match b {
+        Builtin::Winner => Value::str(if v == 0 { "second" } else { "first" }),
+        _ => Value::Int(v as i64),
+    }
+}
+
 impl Machine {
     /// Runs a built-in on evaluated arguments (`spans` are theirs, `span` the call's).
     pub fn call_builtin(
@@ -183,11 +191,7 @@ impl Machine {
             Builtin::Join => self.join(args, spans)?,
             Builtin::Format => self.format(args, spans, span)?,
             Builtin::Csv => self.csv(arg(0))?,
-            Builtin::Value => Value::Int(self.value_of(&args[0], spans[0])? as i64),
-            Builtin::Winner => {
-                let v = self.value_of(&args[0], spans[0])?;
-                Value::str(if v == 0 { "second" } else { "first" })
-            }
+            Builtin::Value | Builtin::Winner => answer(b, self.value_of(&args[0], spans[0])?),
             Builtin::Moves => self.moves_report(arg(0))?,
             Builtin::Options => {
                 let p = self.to_position(&args[0], spans[0], "the argument of `options`")?;
@@ -286,8 +290,14 @@ impl Machine {
         if items.iter().any(|v| matches!(v, Value::Pos(_))) {
             let mut total = Vec::with_capacity(items.iter().len());
             for v in items.iter() {
-                let p = self.to_position(v, span, "every item of a sum of positions")?;
-                total.extend_from_slice(p.components());
+                // A position is read in place; anything else is checked.
+                match v {
+                    Value::Pos(p) => total.extend_from_slice(p.components()),
+                    _ => {
+                        let p = self.to_position(v, span, "every item of a sum of positions")?;
+                        total.extend_from_slice(p.components());
+                    }
+                }
                 self.check_size(total.len() as i64, span)?;
             }
             return Ok(Value::Pos(Position::from_components(total)));

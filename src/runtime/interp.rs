@@ -43,14 +43,53 @@ impl Collect for Vec<Value> {
     }
 }
 
-/// A sequence to iterate over, held as a list.
+/// A sequence to iterate over, held as a list, or as the set it is: a
+/// binder over a constant set, run once per position, makes no list.
 pub struct Items(Value);
 
 impl Items {
-    pub fn iter(&self) -> std::slice::Iter<'_, Value> {
-        self.0.as_slice().unwrap_or(&[]).iter()
+    pub fn iter(&self) -> ItemsIter<'_> {
+        match &self.0 {
+            Value::Set(set) => ItemsIter::Set(set.iter()),
+            other => ItemsIter::Slice(other.as_slice().unwrap_or(&[]).iter()),
+        }
     }
 }
+
+/// The items of [`Items`], in order.
+pub enum ItemsIter<'a> {
+    Slice(std::slice::Iter<'a, Value>),
+    Set(std::collections::btree_set::Iter<'a, Value>),
+}
+
+impl<'a> Iterator for ItemsIter<'a> {
+    type Item = &'a Value;
+
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            ItemsIter::Slice(it) => it.next(),
+            ItemsIter::Set(it) => it.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            ItemsIter::Slice(it) => it.size_hint(),
+            ItemsIter::Set(it) => it.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for ItemsIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self {
+            ItemsIter::Slice(it) => it.next_back(),
+            ItemsIter::Set(it) => it.next_back(),
+        }
+    }
+}
+
+impl ExactSizeIterator for ItemsIter<'_> {}
 
 impl Machine {
     pub fn eval(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
@@ -62,7 +101,7 @@ impl Machine {
             self.poll()?;
         }
         Ok(match &ir.kind {
-            IrKind::Const(v) => v.clone(),
+            IrKind::Const(v) => v.copy(),
             IrKind::Local(slot) => frame[*slot as usize].clone(),
             IrKind::Global(id) => self.global(*id, ir.span)?,
             IrKind::Tuple(items) => Value::Tuple(self.eval_all(items, frame)?.into()),
@@ -169,7 +208,7 @@ impl Machine {
     fn operand(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
         match &ir.kind {
             IrKind::Local(slot) => Ok(frame[*slot as usize].copy()),
-            IrKind::Const(v) => Ok(v.clone()),
+            IrKind::Const(v) => Ok(v.copy()),
             _ => self.eval(ir, frame),
         }
     }
@@ -228,6 +267,15 @@ impl Machine {
         };
         let spans = [arg.span];
         match (b, &arg.kind) {
+            // The commonest query, of one position: its node is asked
+            // about directly, with no position made for it.
+            (Builtin::Value | Builtin::Winner, IrKind::Apply(game, game_args)) => {
+                let node = self.apply(*game, game_args, frame, arg.span)?;
+                let v = self
+                    .value_of_node(node, arg.span)
+                    .map_err(|e| super::builtins::asked_here(e, span))?;
+                Ok(super::builtins::answer(b, v))
+            }
             (
                 Builtin::All | Builtin::Any,
                 IrKind::Comprehension {
@@ -341,8 +389,7 @@ impl Machine {
     /// The elements of anything that can be iterated over.
     pub fn items(&self, v: &Value, span: Span) -> RtResult<Items> {
         Ok(Items(match v {
-            Value::List(_) | Value::Tuple(_) | Value::Report(_) => v.clone(),
-            Value::Set(s) => Value::list(s.iter().cloned().collect()),
+            Value::List(_) | Value::Tuple(_) | Value::Report(_) | Value::Set(_) => v.clone(),
             Value::Range(lo, hi) => {
                 self.check_size(self.len_of(v, span)?, span)?;
                 Value::list((*lo..*hi).map(Value::Int).collect())
@@ -481,11 +528,23 @@ impl Machine {
         frame: &mut [Value],
         span: Span,
     ) -> RtResult<NodeId> {
-        let mut values = Vec::with_capacity(args.len());
+        // The arguments go in a frame of the pool, as a call's do: a
+        // position made allocates nothing.
+        let mut values = self.frames.pop().unwrap_or_default();
+        let mut result = Ok(());
         for a in args {
-            values.push(self.eval(a, frame)?);
+            match self.operand(a, frame) {
+                Ok(v) => values.push(v),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
         }
-        self.intern(game, &values, span)
+        let node = result.and_then(|()| self.intern(game, &values, span));
+        values.clear();
+        self.frames.push(values);
+        node
     }
 
     /// The node of `game(args)`, added to the graph if it is new.

@@ -102,10 +102,13 @@ pub struct Machine {
     pub(crate) deadline: Option<Instant>,
     /// Evaluation steps, to look at `cancel` only every so often.
     ticks: u32,
-    /// Emptied frames of finished function calls, to be reused.
+    /// Emptied frames of finished function calls, to be reused (also by
+    /// the arguments of a position being made, and by move generation).
     frames: Vec<Vec<Value>>,
     /// Positions of single nodes, shared while a node recurs.
     positions: crate::value::NodePositions,
+    /// The buffer of a move's target, reused by move generation.
+    target: Vec<crate::value::Component>,
     /// Where `print(...)` writes.
     pub out: Box<dyn Write>,
     /// Each game's compiled rules, with the rules they were compiled
@@ -118,6 +121,9 @@ pub struct Machine {
     pub use_native: bool,
     /// Buffers the kernels reuse from one position to the next.
     pub(crate) scratch: Scratch,
+    /// Searches' buffers, reused from one query to the next (one per
+    /// query nested in rules, which searches inside a search).
+    searches: Vec<search::Search>,
 }
 
 /// A game's rules and their kernel, if they compile.
@@ -208,11 +214,13 @@ impl Machine {
             ticks: 0,
             frames: Vec::new(),
             positions: Default::default(),
+            target: Vec::new(),
             out,
             kernels: Vec::new(),
             use_kernels: true,
             use_native: true,
             scratch: Scratch::default(),
+            searches: Vec::new(),
         }
     }
 
@@ -248,6 +256,7 @@ impl Machine {
         self.depth = 0;
         self.running = Running::default();
         self.scratch = Scratch::default();
+        self.searches.clear();
         self.graph.clear_values();
         self.pulse.end();
     }

@@ -32,16 +32,25 @@ pub fn expand(m: &mut Machine, node: NodeId, sink: &mut dyn MoveSink) -> RtResul
 }
 
 /// The nodes whose rules are running: more than one when a rule calls a
-/// function that asks a query.
+/// function that asks a query. Nearly always a few, looked through in
+/// place; a hash set joins in only when queries nest deeper than
+/// [`Running::FEW`].
 #[derive(Default)]
 pub struct Running {
     stack: Vec<NodeId>,
+    /// Every node of `stack` while it holds more than [`Running::FEW`];
+    /// empty otherwise.
     set: FxHashSet<NodeId>,
 }
 
 impl Running {
+    const FEW: usize = 16;
+
     pub fn contains(&self, node: NodeId) -> bool {
-        self.set.contains(&node)
+        match self.stack.len() <= Running::FEW {
+            true => self.stack.contains(&node),
+            false => self.set.contains(&node),
+        }
     }
 
     /// The node whose rules asked the query under way.
@@ -51,12 +60,23 @@ impl Running {
 
     fn enter(&mut self, node: NodeId) {
         self.stack.push(node);
-        self.set.insert(node);
+        if self.stack.len() > Running::FEW {
+            match self.set.is_empty() {
+                true => self.set.extend(self.stack.iter().copied()),
+                false => _ = self.set.insert(node),
+            }
+        }
     }
 
     fn leave(&mut self) {
-        if let Some(node) = self.stack.pop() {
-            self.set.remove(&node);
+        let Some(node) = self.stack.pop() else {
+            return;
+        };
+        if !self.set.is_empty() {
+            match self.stack.len() <= Running::FEW {
+                true => self.set.clear(),
+                false => _ = self.set.remove(&node),
+            }
         }
     }
 }
@@ -67,17 +87,37 @@ fn run_rules(m: &mut Machine, node: NodeId, sink: &mut dyn MoveSink) -> RtResult
     if args.len() != game.arity {
         return Err(stale_node(m, node, &game));
     }
-    let mut frame = vec![Value::Int(0); game.slots];
-    frame[..game.arity].clone_from_slice(&args);
-    let mut target = Vec::new();
+    // The frame and the target's buffer come from the machine's pools: a
+    // search expands a position per step.
+    let mut frame = m.frames.pop().unwrap_or_default();
+    frame.extend_from_slice(&args);
+    frame.resize(game.slots.max(game.arity), Value::Int(0));
+    drop(args);
+    let mut target = std::mem::take(&mut m.target);
+    let result = run_moves(m, node, &game, &mut frame, &mut target, sink);
+    frame.clear();
+    m.frames.push(frame);
+    target.clear();
+    m.target = target;
+    result
+}
+
+fn run_moves(
+    m: &mut Machine,
+    node: NodeId,
+    game: &GameIr,
+    frame: &mut [Value],
+    target: &mut Vec<Component>,
+    sink: &mut dyn MoveSink,
+) -> RtResult<()> {
     for rule in &game.moves {
         let mut ctx = Expansion {
             rule,
-            target: &mut target,
+            target: &mut *target,
             sink: &mut *sink,
             reached: 0,
         };
-        let result = ctx.binders(m, 0, &mut frame);
+        let result = ctx.binders(m, 0, frame);
         let bound = rule.binders[..ctx.reached]
             .iter()
             .map(|(p, _)| p.slots())
@@ -243,6 +283,26 @@ mod tests {
         fn option(&mut self, _m: &Machine, rule: &MoveIr, _frame: &[Value], target: &[Component]) {
             self.0.push((rule.name.to_string(), target.to_vec()));
         }
+    }
+
+    #[test]
+    fn running_nodes_are_known_however_deep_queries_nest() {
+        let node = |index| NodeId { game: 1, index };
+        let mut running = Running::default();
+        let deep = 2 * Running::FEW as u32 + 3;
+        for i in 0..deep {
+            assert!(!running.contains(node(i)));
+            running.enter(node(i));
+            assert!((0..=i).all(|j| running.contains(node(j))), "after {i}");
+            assert!(!running.contains(node(i + 1)));
+        }
+        for i in (0..deep).rev() {
+            assert_eq!(running.innermost(), Some(node(i)));
+            running.leave();
+            assert!(!running.contains(node(i)), "left {i}");
+            assert!((0..i).all(|j| running.contains(node(j))), "below {i}");
+        }
+        assert!(running.set.is_empty() && running.innermost().is_none());
     }
 
     #[test]

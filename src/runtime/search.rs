@@ -17,6 +17,7 @@ use crate::runtime::normalize;
 use crate::runtime::{Machine, RtResult, Scratch};
 use crate::value::GameId;
 use crate::value::{Component, NodeId, Value};
+use std::mem::take;
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -28,7 +29,7 @@ use std::time::Instant;
 /// and the position is run again once they are evaluated. So the search
 /// keeps a few words per position on the path, never all its options.
 #[derive(Default)]
-struct Search {
+pub(super) struct Search {
     path: Path,
     /// The options waited for, stacked by position: see [`Wait`].
     pending: Vec<NodeId>,
@@ -41,12 +42,34 @@ struct Search {
     no_sweep: bool,
 }
 
+impl Search {
+    /// Empties the search for the next query, keeping its buffers (the
+    /// mex's marks are a few kilobytes to clear).
+    fn clear(&mut self) {
+        self.path.indices.clear();
+        self.path.games.clear();
+        self.pending.clear();
+        self.waits.clear();
+        self.no_sweep = false;
+    }
+}
+
 /// The position at `depth` on the path waits for `pending[start..]`, of
-/// which those before `cursor` have values.
+/// which those before `cursor` have values. `interpret`: its kernel left
+/// it to the interpreter, which runs it again directly.
 struct Wait {
     depth: usize,
     start: usize,
     cursor: usize,
+    interpret: bool,
+}
+
+/// What the position on top of the path needs next.
+enum Next {
+    /// This option of it, which has no value yet, is evaluated first.
+    Option(NodeId),
+    /// It is run (again): by the interpreter when its kernel left it.
+    Run { interpret: bool },
 }
 
 /// A stack of nodes, 4 bytes each: their indices, with the game changes
@@ -124,31 +147,43 @@ impl Machine {
             // Only a query asked from inside a rule finds a node in progress here.
             return Err(self.asks_about_itself(root));
         }
-        // The common case of a table: every option is known already.
-        if let Ran::Value(v) = self.run_kernel(root, &mut Vec::new())? {
-            return Ok(v);
+        // The common case of a table: every option is known already. The
+        // options found without a value are the first the search waits
+        // for. A search's buffers are reused: a query asked over every
+        // square of a board makes a search per square.
+        let mut search = self.searches.pop().unwrap_or_default();
+        let result = match self.run_kernel(root, &mut search.pending) {
+            Ok(Ran::Value(v)) => Ok(v),
+            Ok(first) => self
+                .search(root, first, &mut search)
+                .map_err(|e| self.search_failed(e, &search)),
+            Err(e) => Err(e),
+        };
+        search.clear();
+        self.searches.push(search);
+        result
+    }
+
+    /// The error of a search, with the nodes on its path unmarked and the
+    /// play that led to the position it was expanding.
+    fn search_failed(&mut self, mut e: Box<Diagnostic>, search: &Search) -> Box<Diagnostic> {
+        // Leave no node marked as in progress behind an error.
+        let path = search.path.nodes();
+        for node in &path {
+            self.graph.set_value(*node, UNKNOWN);
         }
-        let mut search = Search::default();
-        let result = self.search(root, &mut search);
-        result.map_err(|mut e| {
-            // Leave no node marked as in progress behind an error.
-            let path = search.path.nodes();
-            for node in &path {
-                self.graph.set_value(*node, UNKNOWN);
-            }
-            // Say how the search got to the position it was expanding (a
-            // cycle's note already shows its path).
-            let cycle = e
-                .notes
-                .iter()
-                .any(|n| n.starts_with("cycle:") || n.starts_with("by moves:"));
-            if search.path.len() > 1 && !cycle {
-                e.notes
-                    .push(format!("reached by the play {}", self.show_path(&path)));
-            }
-            self.describe_runaway(&path, &mut e);
-            e
-        })
+        // Say how the search got to the position it was expanding (a
+        // cycle's note already shows its path).
+        let cycle = e
+            .notes
+            .iter()
+            .any(|n| n.starts_with("cycle:") || n.starts_with("by moves:"));
+        if search.path.len() > 1 && !cycle {
+            e.notes
+                .push(format!("reached by the play {}", self.show_path(&path)));
+        }
+        self.describe_runaway(&path, &mut e);
+        e
     }
 
     /// Runs the kernel of `node`'s game, if it has one and the node's
@@ -164,8 +199,12 @@ impl Machine {
     }
 
     fn run_kernel(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
-        let Some(kernel) = self.kernel(node.game) else {
+        if !self.ready_kernel(node.game) {
             return Ok(Ran::Interpret);
+        }
+        // Borrowed beside the scratch buffers rather than shared: no count to keep.
+        let Some((_, Some(kernel))) = &self.kernels[node.game as usize] else {
+            unreachable!("`ready_kernel` compiled it");
         };
         let Scratch { args, marks, views } = &mut self.scratch;
         let found = match kernel.takes_lists() {
@@ -211,22 +250,22 @@ impl Machine {
     /// interpreter reports the error in its own order.
     fn intern_missing(&mut self, pending: &mut Vec<NodeId>) -> Ran {
         let start = pending.len();
-        let marks = std::mem::take(&mut self.scratch.marks);
-        for m in &marks.missing {
+        // Only the lists are taken out: the marks are some hundred bytes.
+        let marks = &mut self.scratch.marks;
+        let (missing, args) = (take(&mut marks.missing), take(&mut marks.missing_args));
+        let all = missing.iter().all(|m| {
+            let args = &args[m.args.0 as usize..m.args.1 as usize];
             let node = match m.flat {
-                true => self.intern_flat(m.game, marks.args(m)),
-                false => self.intern_ints(m.game, marks.args(m)),
+                true => self.intern_flat(m.game, args),
+                false => self.intern_ints(m.game, args),
             };
-            match node {
-                Some(node) => pending.push(node),
-                None => {
-                    pending.truncate(start);
-                    self.scratch.marks = marks;
-                    return Ran::Interpret;
-                }
-            }
+            node.map(|node| pending.push(node)).is_some()
+        });
+        (self.scratch.marks.missing, self.scratch.marks.missing_args) = (missing, args);
+        if !all {
+            pending.truncate(start);
+            return Ran::Interpret;
         }
-        self.scratch.marks = marks;
         Ran::Missing(start)
     }
 
@@ -265,31 +304,52 @@ impl Machine {
     /// The kernel of `game`, compiled on first use and again after the
     /// game is redefined; `None` for rules the kernel cannot run.
     pub(super) fn kernel(&mut self, game: GameId) -> Option<Rc<Kernel>> {
-        if !self.use_kernels {
-            return None;
+        match self.ready_kernel(game) {
+            true => self.kernels[game as usize].as_ref()?.1.clone(),
+            false => None,
         }
-        let rules = self.defs.game(game)?;
+    }
+
+    /// Whether `game` has a kernel, compiled from its current rules (and
+    /// compiled now if need be): then `kernels` holds it.
+    #[inline]
+    fn ready_kernel(&mut self, game: GameId) -> bool {
+        if !self.use_kernels {
+            return false;
+        }
+        let Some(rules) = self.defs.game(game) else {
+            return false;
+        };
+        match self.kernels.get(game as usize) {
+            Some(Some((compiled, kernel))) if Rc::ptr_eq(compiled, rules) => kernel.is_some(),
+            _ => self.compile_kernel(game),
+        }
+    }
+
+    #[cold]
+    fn compile_kernel(&mut self, game: GameId) -> bool {
+        let rules = self.game_ir(game);
         let slot = game as usize;
         if self.kernels.len() <= slot {
             self.kernels.resize(slot + 1, None);
         }
-        match &self.kernels[slot] {
-            Some((compiled, kernel)) if Rc::ptr_eq(compiled, rules) => kernel.clone(),
-            _ => {
-                let kernel =
-                    kernel::compile(&normalize::rules(rules, &self.defs), game).map(Rc::new);
-                self.kernels[slot] = Some((rules.clone(), kernel.clone()));
-                kernel
-            }
-        }
+        let kernel = kernel::compile(&normalize::rules(&rules, &self.defs), game).map(Rc::new);
+        let ready = kernel.is_some();
+        self.kernels[slot] = Some((rules, kernel));
+        ready
     }
 
-    /// Runs the rules of `node`: its kernel's, else the interpreter's.
-    fn run(&mut self, node: NodeId, search: &mut Search) -> RtResult<Ran> {
-        match self.run_kernel(node, &mut search.pending)? {
-            Ran::Interpret => self.interpret(node, search),
-            ran => Ok(ran),
+    /// Runs the rules of `node`: its kernel's, else the interpreter's;
+    /// only the interpreter's when `interpret` (its kernel left it
+    /// before, and would again). Says whether the interpreter ran them.
+    fn run(&mut self, node: NodeId, interpret: bool, search: &mut Search) -> RtResult<(Ran, bool)> {
+        if !interpret {
+            match self.run_kernel(node, &mut search.pending)? {
+                Ran::Interpret => {}
+                ran => return Ok((ran, false)),
+            }
         }
+        Ok((self.interpret(node, search)?, true))
     }
 
     /// Expands `node` with the interpreter, marking the value of each
@@ -326,57 +386,89 @@ impl Machine {
         search.path.push(node);
     }
 
-    fn search(&mut self, root: NodeId, search: &mut Search) -> RtResult<u64> {
+    /// Evaluates `root`, whose kernel's run (before it was on the path)
+    /// said `first`.
+    fn search(&mut self, root: NodeId, first: Ran, search: &mut Search) -> RtResult<u64> {
         self.enter(root, search);
+        let mut interpret = matches!(first, Ran::Interpret);
+        match first {
+            // A move onto itself is reported as any cycle is, by the
+            // interpreter, once the root is on the path.
+            Ran::Missing(start) if search.pending[start..].contains(&root) => {
+                search.pending.truncate(start);
+            }
+            Ran::Missing(start) => self.wait(root, start, false, search)?,
+            _ => {}
+        }
         loop {
-            if let Some(child) = self.next_waited(search)? {
-                self.enter(child, search);
-                continue;
+            match self.next_waited(search)? {
+                Next::Option(child) => {
+                    self.enter(child, search);
+                    interpret = false;
+                    continue;
+                }
+                Next::Run { interpret: again } => interpret |= again,
             }
             let node = search.path.last();
-            let start = match self.run(node, search)? {
-                Ran::Value(value) => {
+            match self.run(node, interpret, search)? {
+                (Ran::Value(value), _) => {
                     search.path.pop();
                     if search.path.is_empty() {
                         return Ok(value);
                     }
-                    continue;
                 }
-                Ran::Missing(start) => start,
-                Ran::Interpret => unreachable!("`run` interprets what the kernel leaves"),
-            };
-            if !search.no_sweep
-                && let Some(child) = sweep::near_below(node, &search.pending[start..])
-            {
-                let swept = self.sweep(node, child)?;
-                search.no_sweep |= swept == Some(false);
+                (Ran::Missing(start), interpreted) => {
+                    self.wait(node, start, interpreted, search)?
+                }
+                (Ran::Interpret, _) => unreachable!("`run` interprets what the kernel leaves"),
             }
-            search.waits.push(Wait {
-                depth: search.path.len() - 1,
-                start,
-                cursor: start,
-            });
+            interpret = false;
         }
     }
 
-    /// The next option without a value that the position on top of the
-    /// path waits for; `None` when it waits for none (any more), so it
-    /// is run (again).
-    fn next_waited(&mut self, search: &mut Search) -> RtResult<Option<NodeId>> {
+    /// Makes `node`, on top of the path, wait for `pending[start..]`;
+    /// first sweeps a chain of positions below it, if one begins there.
+    fn wait(
+        &mut self,
+        node: NodeId,
+        start: usize,
+        interpret: bool,
+        search: &mut Search,
+    ) -> RtResult<()> {
+        if !search.no_sweep
+            && let Some(child) = sweep::near_below(node, &search.pending[start..])
+        {
+            let swept = self.sweep(node, child)?;
+            search.no_sweep |= swept == Some(false);
+        }
+        search.waits.push(Wait {
+            depth: search.path.len() - 1,
+            start,
+            cursor: start,
+            interpret,
+        });
+        Ok(())
+    }
+
+    /// What the position on top of the path needs next: an option it
+    /// waits for that has no value yet, or, when it waits for none (any
+    /// more), to be run (again).
+    fn next_waited(&mut self, search: &mut Search) -> RtResult<Next> {
         let top = search.path.len() - 1;
         let Some(wait) = search.waits.last_mut().filter(|w| w.depth == top) else {
-            return Ok(None);
+            return Ok(Next::Run { interpret: false });
         };
         while let Some(&child) = search.pending.get(wait.cursor) {
             match self.graph.value(child) {
-                UNKNOWN => return Ok(Some(child)),
+                UNKNOWN => return Ok(Next::Option(child)),
                 IN_PROGRESS => return Err(self.cycle(&search.path.nodes(), child)),
                 _ => wait.cursor += 1,
             }
         }
+        let interpret = wait.interpret;
         search.pending.truncate(wait.start);
         search.waits.pop();
-        Ok(None)
+        Ok(Next::Run { interpret })
     }
 
     fn cycle(&self, stack: &[NodeId], repeated: NodeId) -> Box<Diagnostic> {
