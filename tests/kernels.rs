@@ -359,3 +359,19 @@ fn shifts_by_binders_over_constants_agree_up_to_their_limits() {
         assert_eq!(run(&text, Engine::Native), interpreted, "{text}");
     }
 }
+
+#[test]
+fn rules_without_linear_forms_take_positions_of_any_size() {
+    // Division and comparisons only: the compiled rules run heaps from
+    // 10^15 themselves (hashed positions), and agree.
+    let divide = "game d(n) {\n move by(k in {2, 3, 6}) if n > 0 -> d(n / k)\n}\n\
+                  value(d(10 ** 15))\nvalue(d(10 ** 18 + 7))\n\
+                  value(sum([d(10 ** 12 + i) for i in 0..40]))\n";
+    assert_eq!(agree(divide).lines().count(), 3);
+    // A linear form (`n - k`) past the slots' limit: such positions go to
+    // the interpreter, with the same values.
+    let linear = "game g(n) {\n move t(k in 1..=2) if n > 2 ** 40 -> g(n - k * 2 ** 38)\n\
+                  move h if n % 3 == 0 and n > 0 -> g(n / 3)\n}\n\
+                  value(g(2 ** 41 + 3))\nvalue(g(5))\n";
+    assert_eq!(agree(linear).lines().count(), 2);
+}

@@ -132,7 +132,39 @@ impl Hashed {
     /// Adds the position with arguments `args` (the caller has checked it
     /// is new) and returns its number.
     pub fn insert(&mut self, args: &[Value]) -> u32 {
-        let key = Key::of(args);
+        self.insert_key(Key::of(args))
+    }
+
+    /// [`Hashed::find`] of one or two integers, packed as `find` packs
+    /// them, with no values made.
+    pub fn find_ints(&self, args: &[i64]) -> Option<u32> {
+        let key = match *args {
+            [a] => Key::One(a),
+            [a, b] => Key::Two(a, b),
+            _ => return None,
+        };
+        let same = |k: &Key| match (k, &key) {
+            (Key::One(a), Key::One(x)) => a == x,
+            (Key::Two(a, b), Key::Two(x, y)) => a == x && b == y,
+            _ => false,
+        };
+        self.index
+            .find(key.hash(), |i| same(&self.keys[*i as usize]))
+            .copied()
+    }
+
+    /// [`Hashed::insert`] of one or two integers (the caller has checked
+    /// it is new).
+    pub fn insert_ints(&mut self, args: &[i64]) -> u32 {
+        let key = match *args {
+            [a] => Key::One(a),
+            [a, b] => Key::Two(a, b),
+            _ => unreachable!("one or two integers"),
+        };
+        self.insert_key(key)
+    }
+
+    fn insert_key(&mut self, key: Key) -> u32 {
         let i = self.keys.len() as u32;
         let keys = &self.keys;
         self.index
@@ -154,13 +186,7 @@ impl Hashed {
     /// [`Hashed::insert`] of arguments given as a flat run (the caller
     /// has checked it is new).
     pub fn insert_flat(&mut self, run: &[i64]) -> u32 {
-        let key = Key::Flat(run.into());
-        let i = self.keys.len() as u32;
-        let keys = &self.keys;
-        self.index
-            .insert_unique(key.hash(), i, |j| keys[*j as usize].hash());
-        self.keys.push(key);
-        i
+        self.insert_key(Key::Flat(run.into()))
     }
 
     /// The arguments of position `i` as a flat run, into `out`, if they
@@ -235,6 +261,13 @@ mod tests {
             assert_eq!(&*h.args(n as u32), &args[..]);
         }
         assert_eq!(h.find(&[int(-2)]), None);
+        assert_eq!(h.find_ints(&[-1, 5]), Some(2));
+        assert_eq!(h.find_ints(&[1 << 40]), Some(1));
+        assert_eq!(h.find_ints(&[5, 5]), None);
+        let made = h.insert_ints(&[6, 6]);
+        assert_eq!(h.find(&[int(6), int(6)]), Some(made));
+        assert_eq!(h.find_ints(&[6, 6]), Some(made));
+        assert_eq!(&*h.args(made), &[int(6), int(6)][..]);
         assert_eq!(h.find(&[int(5), int(5)]), None);
         let mut out = Vec::new();
         assert!(h.int_args(2, &mut out) && out == [-1, 5]);
@@ -244,7 +277,7 @@ mod tests {
         let zero = h.insert(&[int(0), int(-3)]);
         let empty = Value::Pos(Position::empty());
         assert_eq!(h.find(&[empty, int(-3)]), Some(zero));
-        assert_eq!(h.len(), 8);
+        assert_eq!(h.len(), 9);
     }
 
     #[test]

@@ -179,6 +179,18 @@ impl Graph {
             self.total += 1;
             return NodeId { game, index: z };
         }
+        if let [_] | [_, _] = args
+            && let Some(table) = self.games.get_mut(game as usize)
+        {
+            self.total += 1;
+            let index = table.hashed.insert_ints(args);
+            table.values.push(UNKNOWN);
+            table.terminal.push(false);
+            return NodeId {
+                game,
+                index: DENSE_END + index,
+            };
+        }
         let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
         self.insert(game, &values)
     }
@@ -203,8 +215,13 @@ impl Graph {
         if table.hashed.len() == 0 {
             return None;
         }
-        let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
-        let index = table.hashed.find(&values)?;
+        let index = match args {
+            [_] | [_, _] => table.hashed.find_ints(args)?,
+            _ => {
+                let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
+                table.hashed.find(&values)?
+            }
+        };
         Some(NodeId {
             game,
             index: DENSE_END + index,

@@ -29,6 +29,7 @@ mod native;
 mod plan;
 mod run;
 mod seq;
+mod wide;
 
 use crate::defs::Defs;
 use crate::graph::Graph;
@@ -139,6 +140,8 @@ pub struct Kernel {
     targets: Vec<(GameId, usize)>,
     /// Which parameters are lists: `None` when all are integers.
     lists: Option<Vec<Shape>>,
+    /// Whether integer parameters may be of any size (see [`wide`]).
+    wide: bool,
     /// The same rules in machine code, when they compile to it.
     native: Option<native::Native>,
 }
@@ -173,8 +176,10 @@ pub fn compile(game: &GameIr, id: GameId) -> Option<Kernel> {
         moves,
         targets,
         lists: types.has_lists().then(|| types.params(game.arity).to_vec()),
+        wide: false,
         native: None,
     };
+    kernel.wide = wide::linear_free(&kernel.moves);
     if !kernel.moves.iter().any(Move::plan_wins) {
         kernel.native = native::compile(&kernel);
     }
@@ -529,7 +534,7 @@ impl Kernel {
     fn load(&self, args: &[i64], frame: &mut Vec<i64>) -> bool {
         frame.clear();
         frame.resize(self.slots.max(self.arity), 0);
-        let small = |a: &i64| a.abs() < expr::SLOT_LIMIT;
+        let small = |a: &i64| self.wide || a.abs() < expr::SLOT_LIMIT;
         let Some(shapes) = &self.lists else {
             frame[..args.len().min(self.arity)]
                 .copy_from_slice(&args[..args.len().min(self.arity)]);
@@ -640,6 +645,17 @@ mod tests {
         let kayles =
             "game g(n) {\n move knock(k in 1..=2, a in 0..=n - k) -> g(a) + g(n - k - a)\n}\n";
         assert!(!kernel(kayles).expect("compiles").is_native());
+    }
+
+    #[test]
+    fn only_rules_without_linear_forms_take_integers_of_any_size() {
+        let game = |rules: &str| kernel(&format!("game g(n) {{\n {rules}\n}}\n")).expect(rules);
+        let divide = game("move by(d in {2, 3, 6}) if n > 0 -> g(n / d)");
+        assert!(divide.wide);
+        let mut frame = Vec::new();
+        assert!(divide.load(&[10i64.pow(15)], &mut frame) && frame[0] == 10i64.pow(15));
+        let take = game("move take(k in 1..=3) if k <= n -> g(n - k)");
+        assert!(!take.wide && !take.load(&[10i64.pow(15)], &mut frame));
     }
 
     #[test]

@@ -212,7 +212,8 @@ impl Emit<'_, '_> {
                 .lists
                 .as_ref()
                 .is_some_and(|l| l[i] != crate::graph::Shape::Int);
-            if !list {
+            // Rules without linear forms take integers of any size.
+            if !list && !kernel.wide {
                 self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
             }
             given.push(v);

@@ -1,0 +1,90 @@
+//! Whether a kernel may take parameters of any size. Linear forms
+//! ([`super::expr::Lin`]) are evaluated without overflow checks, which is
+//! exact only while the slots they read are below [`SLOT_LIMIT`]; every
+//! other expression is checked as the interpreter checks it. So a kernel
+//! with no linear form anywhere (the divide-by-2/3/6 game: `n / d`,
+//! `n > 0`) runs positions from 10^15 as well as small ones.
+//!
+//! [`SLOT_LIMIT`]: super::expr::SLOT_LIMIT
+
+use super::expr::{Cond, Num};
+use super::seq::{Clause, Comp, Seq, Source};
+use super::{Arg, Domain, Move, Narrow, Term};
+
+/// Whether no part of `moves` evaluates a linear form.
+pub(super) fn linear_free(moves: &[Move]) -> bool {
+    moves.iter().all(|m| {
+        m.fast.is_none()
+            && m.binders.iter().all(|(_, d)| domain(d))
+            && m.guard.iter().all(cond)
+            && m.narrow.iter().all(|n| match n {
+                Narrow::Once => true,
+                Narrow::Linear(..) => false,
+                // Its parts are checked against the limit when evaluated.
+                Narrow::Affine(..) => true,
+                Narrow::Monotone(_, f, g) => num(f) && num(g),
+            })
+            && m.terms.iter().all(|t| match t {
+                Term::Node(_, args) => args.iter().all(num),
+                Term::Heap(k) => num(k),
+                Term::Flat(_, _, args) => args.iter().all(|a| match a {
+                    Arg::Int(n) => num(n),
+                    Arg::Seq(xs) => seq(xs),
+                }),
+            })
+    })
+}
+
+fn domain(d: &Domain) -> bool {
+    match d {
+        Domain::Range(lo, hi, _) => num(lo) && num(hi),
+        Domain::Items(items) => items.iter().all(num),
+        Domain::Global(_) | Domain::Fixed(_) => true,
+        Domain::Seq(xs) | Domain::Enumerate(xs, _) => seq(xs),
+    }
+}
+
+fn num(n: &Num) -> bool {
+    match n {
+        Num::Lin(_) => false,
+        Num::Const(_) | Num::Slot(_) | Num::Global(_) => true,
+        Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) => num(a),
+        Num::Bin(_, a, b) => num(a) && num(b),
+        Num::If(c, a, b) => cond(c) && num(a) && num(b),
+        Num::Extremum(_, items) => items.iter().all(num),
+        Num::Len(xs) | Num::Fold(_, xs) => seq(xs),
+        Num::Index(xs, i) => seq(xs) && num(i),
+    }
+}
+
+fn cond(c: &Cond) -> bool {
+    match c {
+        Cond::Const(_) => true,
+        Cond::Cmp(_, a, b) => num(a) && num(b),
+        Cond::And(a, b) | Cond::Or(a, b) => cond(a) && cond(b),
+        Cond::Not(a) => cond(a),
+        Cond::If(c, a, b) => cond(c) && cond(a) && cond(b),
+        Cond::Quant(_, comp) => clauses(comp) && cond(&comp.elem),
+        Cond::In(_, x, xs) => num(x) && seq(xs),
+    }
+}
+
+fn seq(xs: &Seq) -> bool {
+    match xs {
+        Seq::Slot(_) => true,
+        Seq::Items(_, items) => items.iter().all(num),
+        Seq::Concat(a, b) => seq(a) && seq(b),
+        Seq::Repeat(a, k) => seq(a) && num(k),
+        Seq::Slice(a, lo, hi) => seq(a) && lo.iter().chain(hi).all(num),
+        Seq::Comp(c) => clauses(c) && num(&c.elem),
+        Seq::Sorted(a) | Seq::Reversed(a) => seq(a),
+    }
+}
+
+fn clauses<E>(comp: &Comp<E>) -> bool {
+    comp.clauses.iter().all(|c| match c {
+        Clause::For(_, Source::Range(lo, hi, _)) => num(lo) && num(hi),
+        Clause::For(_, Source::Seq(xs)) | Clause::Enumerate(_, _, xs) => seq(xs),
+        Clause::If(c) => cond(c),
+    })
+}
