@@ -62,14 +62,17 @@ struct Wait {
     start: usize,
     cursor: usize,
     interpret: bool,
+    /// How many times the position has been run.
+    runs: u32,
 }
 
 /// What the position on top of the path needs next.
 enum Next {
     /// This option of it, which has no value yet, is evaluated first.
     Option(NodeId),
-    /// It is run (again): by the interpreter when its kernel left it.
-    Run { interpret: bool },
+    /// It is run (again): by the interpreter when its kernel left it;
+    /// `runs` times so far.
+    Run { interpret: bool, runs: u32 },
 }
 
 /// A stack of nodes, 4 bytes each: their indices, with the game changes
@@ -397,20 +400,32 @@ impl Machine {
             Ran::Missing(start) if search.pending[start..].contains(&root) => {
                 search.pending.truncate(start);
             }
-            Ran::Missing(start) => self.wait(root, start, false, search)?,
+            Ran::Missing(start) => self.wait(root, start, (false, 1), search)?,
             _ => {}
         }
         loop {
-            match self.next_waited(search)? {
+            let runs = match self.next_waited(search)? {
                 Next::Option(child) => {
                     self.enter(child, search);
                     interpret = false;
                     continue;
                 }
-                Next::Run { interpret: again } => interpret |= again,
-            }
+                Next::Run {
+                    interpret: again,
+                    runs,
+                } => {
+                    interpret |= again;
+                    runs
+                }
+            };
             let node = search.path.last();
-            match self.run(node, interpret, search)? {
+            // A position run again and again (one with hundreds of options
+            // to evaluate first, asked top-down) collects twice as many
+            // waiting options each time: a few runs, not hundreds.
+            self.scratch.marks.missing_shift = runs.min(MISSING_SHIFT_MAX);
+            let ran = self.run(node, interpret, search);
+            self.scratch.marks.missing_shift = 0;
+            match ran? {
                 (Ran::Value(value), _) => {
                     search.path.pop();
                     if search.path.is_empty() {
@@ -418,7 +433,7 @@ impl Machine {
                     }
                 }
                 (Ran::Missing(start), interpreted) => {
-                    self.wait(node, start, interpreted, search)?
+                    self.wait(node, start, (interpreted, runs + 1), search)?
                 }
                 (Ran::Interpret, _) => unreachable!("`run` interprets what the kernel leaves"),
             }
@@ -432,7 +447,7 @@ impl Machine {
         &mut self,
         node: NodeId,
         start: usize,
-        interpret: bool,
+        (interpret, runs): (bool, u32),
         search: &mut Search,
     ) -> RtResult<()> {
         if !search.no_sweep
@@ -446,6 +461,7 @@ impl Machine {
             start,
             cursor: start,
             interpret,
+            runs,
         });
         Ok(())
     }
@@ -456,7 +472,10 @@ impl Machine {
     fn next_waited(&mut self, search: &mut Search) -> RtResult<Next> {
         let top = search.path.len() - 1;
         let Some(wait) = search.waits.last_mut().filter(|w| w.depth == top) else {
-            return Ok(Next::Run { interpret: false });
+            return Ok(Next::Run {
+                interpret: false,
+                runs: 0,
+            });
         };
         while let Some(&child) = search.pending.get(wait.cursor) {
             match self.graph.value(child) {
@@ -465,10 +484,10 @@ impl Machine {
                 _ => wait.cursor += 1,
             }
         }
-        let interpret = wait.interpret;
+        let (interpret, runs) = (wait.interpret, wait.runs);
         search.pending.truncate(wait.start);
         search.waits.pop();
-        Ok(Next::Run { interpret })
+        Ok(Next::Run { interpret, runs })
     }
 
     fn cycle(&self, stack: &[NodeId], repeated: NodeId) -> Box<Diagnostic> {
@@ -517,6 +536,10 @@ impl Machine {
         Box::new(depends_on_itself(message))
     }
 }
+
+/// The most times [`MISSING_MAX`] doubles for a position run again: up to
+/// 8,192 waiting options (the interpreter's runs keep [`MISSING_MAX`]).
+const MISSING_SHIFT_MAX: u32 = 8;
 
 /// Receives the options of a position the interpreter expands: the value
 /// of each option whose components all have one is marked; the others'

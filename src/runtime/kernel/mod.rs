@@ -376,6 +376,10 @@ pub struct Marks {
     pub missing: Vec<Missing>,
     /// The arguments of the `missing` positions, one after another.
     pub missing_args: Vec<i64>,
+    /// `missing` holds up to [`MISSING_MAX`] times two to this power: the
+    /// search raises it for a position run again and again (see
+    /// `runtime/search.rs`).
+    pub missing_shift: u32,
     /// The integers of the globals used as binder domains, converted once
     /// for each value they hold.
     lists: Vec<(LetId, Value, run::Values)>,
@@ -645,6 +649,22 @@ mod tests {
         let kayles =
             "game g(n) {\n move knock(k in 1..=2, a in 0..=n - k) -> g(a) + g(n - k - a)\n}\n";
         assert!(!kernel(kayles).expect("compiles").is_native());
+    }
+
+    #[test]
+    fn a_run_collects_more_waiting_options_as_the_search_asks() {
+        for (shift, kept) in [(0, super::MISSING_MAX), (3, 8 * super::MISSING_MAX)] {
+            let mut marks = super::Marks {
+                missing_shift: shift,
+                ..Default::default()
+            };
+            for n in 0..1000 {
+                let v = crate::graph::ABSENT;
+                assert_eq!(marks.known(v, 0, &[n, 7]), Ok(None));
+            }
+            assert_eq!(marks.missing.len(), kept);
+            assert_eq!(marks.args(&marks.missing[kept - 1]), [kept as i64 - 1, 7]);
+        }
     }
 
     #[test]

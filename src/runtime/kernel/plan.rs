@@ -327,7 +327,7 @@ impl Marks {
             _ => {
                 // Repeats come close together (the same position in two
                 // options in a row); one that slips through costs a place.
-                if self.missing.len() == super::MISSING_MAX {
+                if self.missing.len() >= super::MISSING_MAX << self.missing_shift {
                     return Ok(None);
                 }
                 let from = self.missing.len().saturating_sub(RECENT);
