@@ -146,6 +146,22 @@ impl<'g> Plan<'g> {
                     }
                 }
             }
+            2 if let (Some(a), Some(b)) = (slice_of(runs[0], len), slice_of(runs[1], len)) => {
+                // Both runs whole inside their pages, a step of one each
+                // way (Kayles' `g(a) + g(n - k - a)`): slices, with no
+                // index checked per option.
+                let (a, b) = (a, b);
+                match (a, b) {
+                    ((a, false), (b, false)) => self.pair(a.iter().zip(b), from, marks)?,
+                    ((a, false), (b, true)) => {
+                        self.pair(a.iter().zip(b.iter().rev()), from, marks)?
+                    }
+                    ((a, true), (b, false)) => self.pair(a.iter().rev().zip(b), from, marks)?,
+                    ((a, true), (b, true)) => {
+                        self.pair(a.iter().rev().zip(b.iter().rev()), from, marks)?
+                    }
+                }
+            }
             2 => {
                 let (r, q) = (runs[0], runs[1]);
                 for u in 0..len {
@@ -160,6 +176,40 @@ impl<'g> Plan<'g> {
             _ => (0..len).try_for_each(|u| slow(u, marks))?,
         }
         Ok(from + len)
+    }
+}
+
+/// The `len` slots a run of step 1 or -1 reads, as a slice of its page,
+/// and whether it reads them backwards; `None` for other steps, or when
+/// the page ends before them.
+fn slice_of((page, offset, step): (&[u32], i64, i64), len: i64) -> Option<(&[u32], bool)> {
+    let (from, back) = match step {
+        1 => (offset, false),
+        -1 => (offset - len + 1, true),
+        _ => return None,
+    };
+    let from = usize::try_from(from).ok()?;
+    Some((page.get(from..from + len as usize)?, back))
+}
+
+impl Plan<'_> {
+    /// The options from `from` on, their two nodes' values read from
+    /// `slots` in turn.
+    #[inline(always)]
+    fn pair<'s>(
+        &self,
+        slots: impl Iterator<Item = (&'s u32, &'s u32)>,
+        from: i64,
+        marks: &mut Marks,
+    ) -> Eval<()> {
+        for (u, (&a, &b)) in slots.enumerate() {
+            if a < PLAIN && b < PLAIN {
+                marks.mark(u64::from(a ^ b) ^ self.heaps);
+            } else {
+                self.option(from + u as i64, marks)?;
+            }
+        }
+        Ok(())
     }
 
     /// The options for `x` in `from..to` when some node has two
