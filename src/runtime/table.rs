@@ -158,6 +158,7 @@ impl Machine {
             .map(|a| a.clone().unwrap_or(Value::Int(0)))
             .collect();
         let total = rows.saturating_mul(columns);
+        let mut ints = Vec::with_capacity(args.len());
         for i in 0..rows {
             for j in 0..columns {
                 self.pulse.table(i * columns + j, total);
@@ -165,7 +166,19 @@ impl Machine {
                 if let Some(ys) = axes.get(1) {
                     args[holes[1]] = ys.get(j);
                 }
-                let node = match self.graph.find(game, &args) {
+                // Integers, the common case, are found or made as such,
+                // with no values; anything else (or a limit) as any
+                // position is.
+                ints.clear();
+                ints.extend(args.iter().map_while(|a| match a {
+                    Value::Int(n) => Some(*n),
+                    _ => None,
+                }));
+                let found = match ints.len() == args.len() {
+                    true => self.find_or_make_ints(game, &ints),
+                    false => self.graph.find(game, &args),
+                };
+                let node = match found {
                     Some(node) => node,
                     None => self.intern(game, &args, span)?,
                 };
