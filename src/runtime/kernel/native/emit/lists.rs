@@ -345,25 +345,7 @@ impl Emit<'_, '_> {
     ) -> Option<()> {
         match src {
             Source::Range(lo, hi, inclusive) => {
-                let lo = self.num(lo)?;
-                let mut hi = self.num(hi)?;
-                if *inclusive {
-                    let one = self.int(1);
-                    hi = self.checked(BinOp::Add, hi, one);
-                }
-                let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
-                let low = self
-                    .b
-                    .ins()
-                    .icmp_imm_s(IntCC::SignedLessThanOrEqual, lo, -SLOT_LIMIT);
-                let high = self
-                    .b
-                    .ins()
-                    .icmp_imm_s(IntCC::SignedGreaterThan, hi, SLOT_LIMIT);
-                let out = self.b.ins().bor(low, high);
-                let zero = self.b.ins().iconst(I8, 0);
-                let bad = self.b.ins().select(empty, zero, out);
-                self.bail_if(bad);
+                let (lo, hi) = self.range(lo, hi, *inclusive)?;
                 self.each(lo, hi, |e, k, next| body(e, k, next))
             }
             Source::Seq(xs) => self.items_of(xs, body),

@@ -119,27 +119,7 @@ impl Emit<'_, '_> {
         let mut inner = inner;
         match domain {
             Domain::Range(lo, hi, inclusive) => {
-                let lo = self.num(lo)?;
-                let mut hi = self.num(hi)?;
-                if *inclusive {
-                    let one = self.int(1);
-                    hi = self.checked(BinOp::Add, hi, one);
-                }
-                // The kernel's run bails on a range reaching past the slots'
-                // limit: so does this.
-                let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
-                let low = self
-                    .b
-                    .ins()
-                    .icmp_imm_s(IntCC::SignedLessThanOrEqual, lo, -SLOT_LIMIT);
-                let high = self
-                    .b
-                    .ins()
-                    .icmp_imm_s(IntCC::SignedGreaterThan, hi, SLOT_LIMIT);
-                let out = self.b.ins().bor(low, high);
-                let zero = self.b.ins().iconst(I8, 0);
-                let bad = self.b.ins().select(empty, zero, out);
-                self.bail_if(bad);
+                let (lo, hi) = self.range(lo, hi, *inclusive)?;
                 // A short constant range tests its guard per value: cheaper
                 // than narrowing it.
                 let short = lo_hi_const(domain);
@@ -183,6 +163,32 @@ impl Emit<'_, '_> {
             Domain::Global(_) => return None,
         }
         Some(())
+    }
+
+    /// The ends `lo..hi` of a binder's or a clause's range. The kernel's
+    /// run bails on a non-empty range reaching past the slots' limit: so
+    /// does this.
+    pub(super) fn range(&mut self, lo: &Num, hi: &Num, inclusive: bool) -> Option<(Value, Value)> {
+        let lo = self.num(lo)?;
+        let mut hi = self.num(hi)?;
+        if inclusive {
+            let one = self.int(1);
+            hi = self.checked(BinOp::Add, hi, one);
+        }
+        let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
+        let low = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedLessThanOrEqual, lo, -SLOT_LIMIT);
+        let high = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThan, hi, SLOT_LIMIT);
+        let out = self.b.ins().bor(low, high);
+        let zero = self.b.ins().iconst(I8, 0);
+        let bad = self.b.ins().select(empty, zero, out);
+        self.bail_if(bad);
+        Some((lo, hi))
     }
 
     /// The innermost binder `x`'s range `lo..hi` cut to where the guard's
