@@ -13,212 +13,22 @@
 //! ([`crate::graph::flat`]): the graph stores list positions under that
 //! key, and the kernel reads and writes it without building values.
 
+mod types;
+
+pub use types::Types;
+
 use super::expr::{Cond, Num, SLOT_LIMIT};
 use super::{Eval, Stop};
 use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::graph::Shape;
-use crate::ir::{ClauseIr, GameIr, Ir, IrKind, PatIr, Slot, TargetIr, TermIr};
+use crate::ir::{ClauseIr, Ir, IrKind, PatIr, Slot};
 use crate::syntax::ast::BinOp;
-use crate::value::{GameId, Value};
+use crate::value::Value;
 
 /// The most items a list made by a rule may have before the kernel leaves
 /// the position to the interpreter (which enforces its own size limit).
 pub(super) const ITEMS_MAX: usize = 1 << 16;
-
-/// What each slot of a game's frame holds: an integer, or (for a
-/// parameter used as a collection) a list or tuple.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Types {
-    shapes: Vec<Shape>,
-}
-
-impl Types {
-    /// The parameters of `game` that its rules use as collections
-    /// (`len(p)`, `p[i]`, `p[a:b]`, `x in p`, `for x in p`, `sorted(p)`, …)
-    /// are lists; every other slot is an integer. A parameter given a
-    /// tuple or a list of another shape at run time makes the kernel bail
-    /// (see [`Types::admits`]).
-    pub fn of(game: &GameIr, id: GameId) -> Types {
-        let mut types = Types {
-            shapes: vec![Shape::Int; game.slots.max(game.arity)],
-        };
-        let mut mark = |ir: &Ir| {
-            if let IrKind::Local(s) = ir.kind
-                && (s as usize) < game.arity
-            {
-                types.shapes[s as usize] = Shape::List;
-            }
-        };
-        for rule in &game.moves {
-            for (_, domain) in &rule.binders {
-                mark(domain);
-                walk(domain, &mut mark);
-            }
-            if let Some(g) = &rule.guard {
-                walk(g, &mut mark);
-            }
-            match &rule.target {
-                TargetIr::Terms(terms) => {
-                    for t in terms {
-                        match t {
-                            TermIr::Node(_, args, _) => {
-                                args.iter().for_each(|a| walk(a, &mut mark))
-                            }
-                            TermIr::Heap(k) => walk(k, &mut mark),
-                        }
-                    }
-                }
-                TargetIr::Dynamic(ir) => walk(ir, &mut mark),
-            }
-        }
-        // A collection parameter that the game's own moves pass tuples
-        // for is a tuple (`t[:i] + (x,) + t[i + 1:]`).
-        for _ in 0..game.arity {
-            let mut changed = false;
-            for rule in &game.moves {
-                let TargetIr::Terms(terms) = &rule.target else {
-                    continue;
-                };
-                for t in terms {
-                    let TermIr::Node(g, args, _) = t else {
-                        continue;
-                    };
-                    if *g != id {
-                        continue;
-                    }
-                    for (i, a) in args.iter().enumerate().take(game.arity) {
-                        if types.shapes[i] == Shape::List
-                            && types.shape_of(a).is_some_and(|(s, _)| s == Shape::Tuple)
-                        {
-                            types.shapes[i] = Shape::Tuple;
-                            changed = true;
-                        }
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        types
-    }
-
-    /// Whether `ir` makes a list or a tuple, as far as its form says:
-    /// `(shape, true)` when a literal or a built-in says so, rather than
-    /// what is assumed of a parameter.
-    fn shape_of(&self, ir: &Ir) -> Option<(Shape, bool)> {
-        match &ir.kind {
-            IrKind::Local(s) if self.is_list(*s) => Some((self.shapes[*s as usize], false)),
-            IrKind::Tuple(_) | IrKind::Const(Value::Tuple(_)) => Some((Shape::Tuple, true)),
-            IrKind::List(_) | IrKind::Const(Value::List(_)) | IrKind::Comprehension { .. } => {
-                Some((Shape::List, true))
-            }
-            IrKind::CallBuiltin(Builtin::Sorted | Builtin::Reversed, _) => {
-                Some((Shape::List, true))
-            }
-            IrKind::Binary(BinOp::Add | BinOp::Mul, a, b) => {
-                let (a, b) = (self.shape_of(a), self.shape_of(b));
-                match (a, b) {
-                    (Some((_, false)), Some((s, true))) => Some((s, true)),
-                    _ => a.or(b),
-                }
-            }
-            IrKind::Slice(x, ..) => self.shape_of(x),
-            _ => None,
-        }
-    }
-
-    /// Whether any slot holds a list.
-    pub fn has_lists(&self) -> bool {
-        self.shapes.iter().any(|s| *s != Shape::Int)
-    }
-
-    pub fn is_list(&self, slot: Slot) -> bool {
-        self.shapes
-            .get(slot as usize)
-            .is_some_and(|s| *s != Shape::Int)
-    }
-
-    /// The shapes of the parameters.
-    pub fn params(&self, arity: usize) -> &[Shape] {
-        &self.shapes[..arity]
-    }
-}
-
-/// Calls `mark` on every operand of `ir` used as a collection.
-fn walk(ir: &Ir, mark: &mut impl FnMut(&Ir)) {
-    match &ir.kind {
-        IrKind::Index(x, _) | IrKind::Slice(x, ..) => mark(x),
-        IrKind::CallBuiltin(
-            Builtin::Len
-            | Builtin::Sorted
-            | Builtin::Reversed
-            | Builtin::Sum
-            | Builtin::All
-            | Builtin::Any
-            | Builtin::Enumerate,
-            args,
-        ) => args.iter().for_each(&mut *mark),
-        IrKind::CallBuiltin(Builtin::Min | Builtin::Max, args) if args.len() == 1 => mark(&args[0]),
-        IrKind::Binary(BinOp::In | BinOp::NotIn, _, xs) => mark(xs),
-        IrKind::Comprehension { clauses, .. } => {
-            for c in clauses {
-                if let ClauseIr::For(_, xs) = c {
-                    mark(xs);
-                }
-            }
-        }
-        _ => {}
-    }
-    children(ir, &mut |c| walk(c, mark));
-}
-
-/// Calls `each` on the sub-expressions of `ir`.
-fn children(ir: &Ir, each: &mut impl FnMut(&Ir)) {
-    match &ir.kind {
-        IrKind::Const(_) | IrKind::Local(_) | IrKind::Global(_) => {}
-        IrKind::Tuple(xs) | IrKind::List(xs) | IrKind::Set(xs) => xs.iter().for_each(each),
-        IrKind::CallFn(_, xs) | IrKind::CallBuiltin(_, xs) | IrKind::Apply(_, xs) => {
-            xs.iter().for_each(each)
-        }
-        IrKind::Comprehension { elem, clauses, .. } => {
-            for c in clauses {
-                match c {
-                    ClauseIr::For(_, x) | ClauseIr::If(x) => each(x),
-                }
-            }
-            each(elem);
-        }
-        IrKind::Unary(_, a) => each(a),
-        IrKind::Binary(_, a, b) | IrKind::Index(a, b) => {
-            each(a);
-            each(b);
-        }
-        IrKind::If(a, b, c) => {
-            each(a);
-            each(b);
-            each(c);
-        }
-        IrKind::Let(_, a, b) => {
-            each(a);
-            each(b);
-        }
-        IrKind::Chain(xs, _) => xs.iter().for_each(each),
-        IrKind::CallValue(f, xs, _) => {
-            each(f);
-            xs.iter().for_each(each);
-        }
-        IrKind::TableOf(_, xs, ys) => {
-            xs.iter().flatten().for_each(&mut *each);
-            ys.iter().for_each(each);
-        }
-        IrKind::Slice(x, lo, hi) => {
-            each(x);
-            lo.iter().chain(hi).for_each(|b| each(b));
-        }
-    }
-}
 
 /// A list slot's value: where its items are in the frame.
 pub fn encode(start: usize, end: usize) -> i64 {
@@ -379,7 +189,7 @@ impl Seq {
     /// Whether the value is a list or a tuple (never [`Shape::Int`]).
     pub fn shape(&self, types: &Types) -> Shape {
         match self {
-            Seq::Slot(s) => types.shapes[*s as usize],
+            Seq::Slot(s) => types.shape(*s),
             Seq::Items(shape, _) => *shape,
             Seq::Concat(a, _) | Seq::Slice(a, ..) | Seq::Repeat(a, _) => a.shape(types),
             Seq::Comp(_) | Seq::Sorted(_) | Seq::Reversed(_) => Shape::List,
@@ -733,110 +543,4 @@ pub fn contains(x: i64, xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::sandbox::engines_disagree;
-    use crate::session::loaded;
-
-    /// The kernel of the first game of `source`, once its statements ran.
-    fn kernel(source: &str) -> Option<super::super::Kernel> {
-        let (mut session, _) = loaded("");
-        session.run("test.game", source);
-        let m = &session.machine;
-        super::super::compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs), 0)
-    }
-
-    /// Rules over lists and tuples, each with the query that runs them.
-    const LIST_GAMES: [(&str, &str); 12] = [
-        (
-            "fn picked(mask, i) = ((mask >> i) & 1) == 1\n\
-             game g(hs) {\n move take(mask in 1..(1 << len(hs)))\n \
-             if all([hs[i] > 0 for i in 0..len(hs) if picked(mask, i)])\n \
-             -> g(sorted([if picked(mask, i) then hs[i] - 1 else hs[i] for i in 0..len(hs)]))\n}\n",
-            "[value(g([3] * 4)), value(g([2, 0, 1]))]",
-        ),
-        (
-            "game g(hs) {\n move take(i in 0..len(hs), k in 1..=hs[i])\n \
-             -> g(sorted(hs[:i] + [hs[i] - k] + hs[i + 1:]))\n}\n",
-            "[value(g([a, b, c])) == a ^ b ^ c for a in 0..4 for b in 0..4 for c in 0..3]",
-        ),
-        (
-            "game g(p) {\n move dec(i in 0..len(p)) if p[i] > 0 -> g(p[:i] + (p[i] - 1,) + p[i + 1:])\n}\n",
-            "[value(g((3, 2, 2))), value(g((1, 0)))]",
-        ),
-        (
-            "game g(hs) {\n move split(i in 0..len(hs), a in 1..hs[i]) if 2 * a < hs[i]\n \
-             -> g(sorted(hs[:i] + hs[i + 1:] + [a, hs[i] - a]))\n}\n",
-            "[value(g([n])) for n in 1..12]",
-        ),
-        (
-            "game g(hs) {\n move cut(h in hs) if h > 1 and h not in [4, 9] -> g([x for x in hs if x != h] + [h - 2])\n \
-             move all_down if any([x > 3 for x in hs]) and sum(hs) < 20 -> g(reversed([max(x - 1, 0) for x in hs]))\n}\n",
-            "[value(g([5, 3])), value(g([7, 2, 2]))]",
-        ),
-        (
-            "game g(n, hs) {\n move add(k in 1..=n) if len(hs) < 3 -> g(n - k, hs + [k])\n \
-             move drop if len(hs) > 0 -> g(n, hs[1:]) + *hs[-1]\n}\n",
-            "[value(g(5, [])), value(g(4, [2, 1]))]",
-        ),
-        (
-            "game g(hs) {\n move m(i in 0..len(hs)) if hs[i] > 0 and min(hs) >= 0 -> g(hs[:i] + [hs[i] - 1] + hs[i + 1:])\n}\n",
-            "[value(g([2, 2, 1])), value(g([1, -1]))]",
-        ),
-        (
-            "game g(hs) {\n move pop if len(hs) > 0 -> g(hs[:-1])\n \
-             move tail if len(hs) > 1 -> g(hs[-1:] + [0] * (len(hs) - 2))\n \
-             move dec(i in 0..len(hs)) if hs[i] > 0 -> g(sorted(hs[:i] + [hs[i] - 1] + hs[i + 1:]))\n}\n",
-            "[value(g([2, 1, 3])), value(g([1, 1, 0, 2]))]",
-        ),
-        (
-            "game g(hs) {\n move take((i, h) in enumerate(hs), k in 1..=h) -> g(sorted(hs[:i] + [h - k] + hs[i + 1:]))\n \
-             move cut if len(hs) > 1 and all([x >= j for (j, x) in enumerate(hs)])\n \
-             -> g([x - 1 for (j, x) in enumerate(hs) if j != 0])\n}\n",
-            "[value(g([1, 2, 3])), value(g([0, 4, 4, 5])), value(g([2, 2]))]",
-        ),
-        // An index out of range: the interpreter's error, in its words.
-        (
-            "game g(hs) {\n move m(i in 0..=len(hs)) if hs[i] > 0 -> g(hs[:i] + [hs[i] - 1] + hs[i + 1:])\n}\n",
-            "value(g([1, 1]))",
-        ),
-        // A list of another shape than the rules take: the interpreter's.
-        (
-            "game g(hs) {\n move m(i in 0..len(hs)) if hs[i] > 0 -> g(hs[:i] + [hs[i] - 1] + hs[i + 1:])\n}\n",
-            "value(g((2, 1)))",
-        ),
-        (
-            "game g(hs) {\n move m(i in 0..len(hs)) if hs[i] > 0 -> g(hs[:i] + [hs[i] - 1] + hs[i + 1:])\n}\n",
-            "value(g([2, (1, 2)]))",
-        ),
-    ];
-
-    #[test]
-    fn list_and_tuple_states_compile_and_agree_with_the_interpreter() {
-        for (rules, query) in LIST_GAMES {
-            let source = format!("{rules}{query}\n");
-            let kernel = kernel(&source).expect(rules);
-            assert!(kernel.takes_lists() && kernel.is_native(), "{rules}");
-            assert_eq!(engines_disagree(&source), None, "{source}");
-        }
-    }
-
-    #[test]
-    fn list_states_give_the_values_of_the_games_they_spell() {
-        let (mut session, _) = loaded("");
-        // Nim written with a list state: the xor of the heaps.
-        let (rules, query) = LIST_GAMES[1];
-        let code = session.run("nim.game", &format!("{rules}expect all({query})\n"));
-        assert_eq!(code.exit_code(), 0);
-        // Taking one token from each of a non-empty set of heaps, by hand:
-        // [0, 1] moves to [0, 0] only (0), so is worth 1; [0, 2] moves to
-        // [0, 1] only, so 0; [1, 1] moves to [0, 1] twice and [0, 0]: 2;
-        // [1, 2] moves to [0, 2], [1, 1] and [0, 1]: mex {0, 2, 1} = 3.
-        let (rules, _) = LIST_GAMES[0];
-        let source = format!(
-            "{rules}expect value(g([0, 0])) == 0\nexpect value(g([0, 1])) == 1\n\
-             expect value(g([0, 2])) == 0\nexpect value(g([1, 1])) == 2\n\
-             expect value(g([1, 2])) == 3\n"
-        );
-        assert_eq!(session.run("each.game", &source).exit_code(), 0);
-    }
-}
+mod tests;

@@ -1,0 +1,207 @@
+//! Which slots of a game's frame hold lists: the parameters its rules use
+//! as collections, lists unless the game's own moves pass tuples there.
+
+use crate::builtins::Builtin;
+use crate::graph::Shape;
+use crate::ir::{ClauseIr, GameIr, Ir, IrKind, Slot, TargetIr, TermIr};
+use crate::syntax::ast::BinOp;
+use crate::value::{GameId, Value};
+
+/// What each slot of a game's frame holds: an integer, or (for a
+/// parameter used as a collection) a list or tuple.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Types {
+    shapes: Vec<Shape>,
+}
+
+impl Types {
+    /// The parameters of `game` that its rules use as collections
+    /// (`len(p)`, `p[i]`, `p[a:b]`, `x in p`, `for x in p`, `sorted(p)`, …)
+    /// are lists; every other slot is an integer. A parameter given a
+    /// tuple or a list of another shape at run time makes the kernel bail
+    /// (see [`Types::admits`]).
+    pub fn of(game: &GameIr, id: GameId) -> Types {
+        let mut types = Types {
+            shapes: vec![Shape::Int; game.slots.max(game.arity)],
+        };
+        let mut mark = |ir: &Ir| {
+            if let IrKind::Local(s) = ir.kind
+                && (s as usize) < game.arity
+            {
+                types.shapes[s as usize] = Shape::List;
+            }
+        };
+        for rule in &game.moves {
+            for (_, domain) in &rule.binders {
+                mark(domain);
+                walk(domain, &mut mark);
+            }
+            if let Some(g) = &rule.guard {
+                walk(g, &mut mark);
+            }
+            match &rule.target {
+                TargetIr::Terms(terms) => {
+                    for t in terms {
+                        match t {
+                            TermIr::Node(_, args, _) => {
+                                args.iter().for_each(|a| walk(a, &mut mark))
+                            }
+                            TermIr::Heap(k) => walk(k, &mut mark),
+                        }
+                    }
+                }
+                TargetIr::Dynamic(ir) => walk(ir, &mut mark),
+            }
+        }
+        // A collection parameter that the game's own moves pass tuples
+        // for is a tuple (`t[:i] + (x,) + t[i + 1:]`).
+        for _ in 0..game.arity {
+            let mut changed = false;
+            for rule in &game.moves {
+                let TargetIr::Terms(terms) = &rule.target else {
+                    continue;
+                };
+                for t in terms {
+                    let TermIr::Node(g, args, _) = t else {
+                        continue;
+                    };
+                    if *g != id {
+                        continue;
+                    }
+                    for (i, a) in args.iter().enumerate().take(game.arity) {
+                        if types.shapes[i] == Shape::List
+                            && types.shape_of(a).is_some_and(|(s, _)| s == Shape::Tuple)
+                        {
+                            types.shapes[i] = Shape::Tuple;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        types
+    }
+
+    /// Whether `ir` makes a list or a tuple, as far as its form says:
+    /// `(shape, true)` when a literal or a built-in says so, rather than
+    /// what is assumed of a parameter.
+    fn shape_of(&self, ir: &Ir) -> Option<(Shape, bool)> {
+        match &ir.kind {
+            IrKind::Local(s) if self.is_list(*s) => Some((self.shapes[*s as usize], false)),
+            IrKind::Tuple(_) | IrKind::Const(Value::Tuple(_)) => Some((Shape::Tuple, true)),
+            IrKind::List(_) | IrKind::Const(Value::List(_)) | IrKind::Comprehension { .. } => {
+                Some((Shape::List, true))
+            }
+            IrKind::CallBuiltin(Builtin::Sorted | Builtin::Reversed, _) => {
+                Some((Shape::List, true))
+            }
+            IrKind::Binary(BinOp::Add | BinOp::Mul, a, b) => {
+                let (a, b) = (self.shape_of(a), self.shape_of(b));
+                match (a, b) {
+                    (Some((_, false)), Some((s, true))) => Some((s, true)),
+                    _ => a.or(b),
+                }
+            }
+            IrKind::Slice(x, ..) => self.shape_of(x),
+            _ => None,
+        }
+    }
+
+    /// Whether any slot holds a list.
+    pub fn has_lists(&self) -> bool {
+        self.shapes.iter().any(|s| *s != Shape::Int)
+    }
+
+    /// What slot `slot` holds.
+    pub fn shape(&self, slot: Slot) -> Shape {
+        self.shapes.get(slot as usize).copied().unwrap_or_default()
+    }
+
+    pub fn is_list(&self, slot: Slot) -> bool {
+        self.shapes
+            .get(slot as usize)
+            .is_some_and(|s| *s != Shape::Int)
+    }
+
+    /// The shapes of the parameters.
+    pub fn params(&self, arity: usize) -> &[Shape] {
+        &self.shapes[..arity]
+    }
+}
+
+/// Calls `mark` on every operand of `ir` used as a collection.
+fn walk(ir: &Ir, mark: &mut impl FnMut(&Ir)) {
+    match &ir.kind {
+        IrKind::Index(x, _) | IrKind::Slice(x, ..) => mark(x),
+        IrKind::CallBuiltin(
+            Builtin::Len
+            | Builtin::Sorted
+            | Builtin::Reversed
+            | Builtin::Sum
+            | Builtin::All
+            | Builtin::Any
+            | Builtin::Enumerate,
+            args,
+        ) => args.iter().for_each(&mut *mark),
+        IrKind::CallBuiltin(Builtin::Min | Builtin::Max, args) if args.len() == 1 => mark(&args[0]),
+        IrKind::Binary(BinOp::In | BinOp::NotIn, _, xs) => mark(xs),
+        IrKind::Comprehension { clauses, .. } => {
+            for c in clauses {
+                if let ClauseIr::For(_, xs) = c {
+                    mark(xs);
+                }
+            }
+        }
+        _ => {}
+    }
+    children(ir, &mut |c| walk(c, mark));
+}
+
+/// Calls `each` on the sub-expressions of `ir`.
+fn children(ir: &Ir, each: &mut impl FnMut(&Ir)) {
+    match &ir.kind {
+        IrKind::Const(_) | IrKind::Local(_) | IrKind::Global(_) => {}
+        IrKind::Tuple(xs) | IrKind::List(xs) | IrKind::Set(xs) => xs.iter().for_each(each),
+        IrKind::CallFn(_, xs) | IrKind::CallBuiltin(_, xs) | IrKind::Apply(_, xs) => {
+            xs.iter().for_each(each)
+        }
+        IrKind::Comprehension { elem, clauses, .. } => {
+            for c in clauses {
+                match c {
+                    ClauseIr::For(_, x) | ClauseIr::If(x) => each(x),
+                }
+            }
+            each(elem);
+        }
+        IrKind::Unary(_, a) => each(a),
+        IrKind::Binary(_, a, b) | IrKind::Index(a, b) => {
+            each(a);
+            each(b);
+        }
+        IrKind::If(a, b, c) => {
+            each(a);
+            each(b);
+            each(c);
+        }
+        IrKind::Let(_, a, b) => {
+            each(a);
+            each(b);
+        }
+        IrKind::Chain(xs, _) => xs.iter().for_each(each),
+        IrKind::CallValue(f, xs, _) => {
+            each(f);
+            xs.iter().for_each(each);
+        }
+        IrKind::TableOf(_, xs, ys) => {
+            xs.iter().flatten().for_each(&mut *each);
+            ys.iter().for_each(each);
+        }
+        IrKind::Slice(x, lo, hi) => {
+            each(x);
+            lo.iter().chain(hi).for_each(|b| each(b));
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Which rules compile, to what, and that they agree with the interpreter.
+
+use super::compile;
+use crate::session::loaded;
+
+/// Whether the first game of `source` compiles, once its statements
+/// have run (so that its `let`s have values).
+fn compiles(source: &str) -> bool {
+    kernel(source).is_some()
+}
+
+fn kernel(source: &str) -> Option<super::Kernel> {
+    let (mut session, _) = loaded("");
+    assert_eq!(session.run("test.game", source).exit_code(), 0, "{source}");
+    let m = &session.machine;
+    compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs), 0)
+}
+
+#[test]
+fn integer_rules_have_machine_code() {
+    for rules in [
+        "move knock(k in 1..=2, a in 0..=n - k) if a % 3 != 1 -> g(a) + g(n - k - a)",
+        "move take(k in {1, 3, 4}) if k <= n -> g(n - k)",
+        "move take(k in 1..=3) if k <= n -> g(n - k)",
+        "move take(k in [1, n / 2, n % 7]) if 0 < k <= n -> g(n - k)",
+        "move split(a in 1..n) if a != n - a and (n >> 1) & a ^ 3 > -1 -> g(a) + g(n - a)",
+        "move div(d in 2..=n) if n % d == 0 and max(d, 2) ** 2 >= abs(-d) -> g(n / d) + *(d - 1)",
+        "move pick(k in 1..=3) if (if k == 2 then n > 5 else not (n < k or k > 9)) -> g(n - k)",
+    ] {
+        let source = format!("game g(n) {{\n {rules}\n}}\n");
+        let kernel = kernel(&source).expect(rules);
+        assert!(kernel.is_native(), "{rules}");
+        assert!(kernel.native.as_ref().unwrap().sweep.is_some(), "{rules}");
+    }
+    // Kayles: the fast loop reads the dense tables by slice, faster.
+    let kayles = "game g(n) {\n move knock(k in 1..=2, a in 0..=n - k) -> g(a) + g(n - k - a)\n}\n";
+    assert!(!kernel(kayles).expect("compiles").is_native());
+}
+
+#[test]
+fn a_run_collects_more_waiting_options_as_the_search_asks() {
+    for (shift, kept) in [(0, super::MISSING_MAX), (3, 8 * super::MISSING_MAX)] {
+        let mut marks = super::Marks {
+            missing_shift: shift,
+            ..Default::default()
+        };
+        for n in 0..1000 {
+            let v = crate::graph::ABSENT;
+            assert_eq!(marks.known(v, 0, &[n, 7]), Ok(None));
+        }
+        assert_eq!(marks.missing.len(), kept);
+        assert_eq!(marks.args(&marks.missing[kept - 1]), [kept as i64 - 1, 7]);
+    }
+}
+
+#[test]
+fn only_rules_without_linear_forms_take_integers_of_any_size() {
+    let game = |rules: &str| kernel(&format!("game g(n) {{\n {rules}\n}}\n")).expect(rules);
+    let divide = game("move by(d in {2, 3, 6}) if n > 0 -> g(n / d)");
+    assert!(divide.wide);
+    let mut frame = Vec::new();
+    assert!(divide.load(&[10i64.pow(15)], &mut frame) && frame[0] == 10i64.pow(15));
+    let take = game("move take(k in 1..=3) if k <= n -> g(n - k)");
+    assert!(!take.wide && !take.load(&[10i64.pow(15)], &mut frame));
+}
+
+#[test]
+fn integer_rules_compile_and_others_are_left_to_the_interpreter() {
+    for rules in [
+        "move knock(k in 1..=2, a in 0..=n - k) -> g(a) + g(n - k - a)",
+        "move take(k in [1, 2, 3]) if k <= n -> g(n - k)",
+        "move take(k in (1, 2)) if k <= n -> g(n - k)",
+        "move take(s in STEPS) if s <= n -> g(n - s)",
+        "move split(a in 1..n) if 2 * a < n and n % 2 == 0 -> g(a) + g(n - a)",
+        "move take(k in {1, 2}) if k <= n -> g(n - k)",
+        "move take(k in SET) if k <= n -> g(n - k)",
+        "move split(a in 1..n) if a != n - a -> g(a) + g(n - a)",
+        "move split(a in 1..n) if unequal(a, n) -> g(a) + g(n - a)",
+        "move go((d, e) in [(1, 2), (2, 1)]) if inside(n - d - e) -> g(n - d - e)",
+        "move go((d, e) in PAIRS) if d + e <= n -> g(n - d - e)",
+    ] {
+        let source = format!(
+            "let STEPS = [1, 4]\nlet SET = {{1, 4}}\nlet PAIRS = [(1, 2), (2, 1)]\n\
+             fn unequal(a, n) = a != n - a\nfn inside(x) = 0 <= x <= N\nlet N = 100\n\
+             game g(n) {{\n {rules}\n}}\n"
+        );
+        assert!(compiles(&source), "{rules}");
+    }
+    for rules in [
+        "move take(k in [1, 2, 3]) if f(k) -> g(n - k)",
+        "move take(k in [1, 2, 3]) if r(k) -> g(n - k)",
+        "move take(k in [1, 2, 3]) if f(k * k) -> g(n - k)",
+        "move take(k in [1, \"a\"]) if k <= n -> g(n - k)",
+    ] {
+        let source = format!(
+            "fn f(k) = len(str(k)) > 1\nfn r(k) = k > 0 and r(k - 1)\ngame g(n) {{\n {rules}\n}}\n"
+        );
+        assert!(!compiles(&source), "{rules}");
+    }
+}
+
+#[test]
+fn monotone_guards_end_the_loop_and_agree_with_the_interpreter() {
+    use crate::sandbox::engines_disagree;
+    for (domain, guard) in [
+        ("1..=n", "k * k <= n"),
+        ("1..=n", "n > k ** 3"),
+        ("0..=n + 3", "2 * k * k + k < n + 1"),
+        ("-2..=n", "k * k <= n"),
+        ("[1, 2, 4, 8, 9]", "k * k - 1 <= n"),
+        // k * k * k * k overflows at the top of the range: an error.
+        ("1..=100000", "k * k * k * k <= n and k <= n"),
+    ] {
+        let source = format!(
+            "game g(n) {{\n move t(k in {domain}) if {guard} -> g(n - max(k, 1))\n}}\ntable(g, 0..40)\n"
+        );
+        if !domain.starts_with("1..=1") {
+            assert!(compiles(&source), "{guard}");
+        }
+        assert_eq!(engines_disagree(&source), None, "{domain} {guard}");
+    }
+}
