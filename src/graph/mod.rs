@@ -44,6 +44,16 @@ struct NodeTable {
 }
 
 impl NodeTable {
+    /// The node of hashed position `index`, just added: its value slots.
+    fn hashed_node(&mut self, game: GameId, index: u32) -> NodeId {
+        self.values.push(UNKNOWN);
+        self.terminal.push(false);
+        NodeId {
+            game,
+            index: DENSE_END + index,
+        }
+    }
+
     fn forget_values(&mut self) {
         self.dense.forget_values();
         self.values.fill(UNKNOWN);
@@ -130,12 +140,7 @@ impl Graph {
                 table.arg_games.insert(g);
             });
         }
-        table.values.push(UNKNOWN);
-        table.terminal.push(false);
-        NodeId {
-            game,
-            index: DENSE_END + index,
-        }
+        table.hashed_node(game, index)
     }
 
     /// The dense positions of `game`, for the compiled rules to read.
@@ -184,12 +189,7 @@ impl Graph {
         {
             self.total += 1;
             let index = table.hashed.insert_ints(args);
-            table.values.push(UNKNOWN);
-            table.terminal.push(false);
-            return NodeId {
-                game,
-                index: DENSE_END + index,
-            };
+            return table.hashed_node(game, index);
         }
         let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
         self.insert(game, &values)
@@ -248,12 +248,7 @@ impl Graph {
         self.total += 1;
         let table = &mut self.games[game as usize];
         let index = table.hashed.insert_flat(run);
-        table.values.push(UNKNOWN);
-        table.terminal.push(false);
-        NodeId {
-            game,
-            index: DENSE_END + index,
-        }
+        table.hashed_node(game, index)
     }
 
     /// The arguments of `node` as a flat run, into `out`, if they are one.

@@ -280,33 +280,36 @@ impl Machine {
     /// The node of `game(args)`, interned if need be, when that cannot
     /// fail: within `--max-states` and of the game's arity.
     fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Option<NodeId> {
-        let rules = self.defs.game(game)?;
-        if rules.arity != args.len() {
-            return None;
-        }
-        if let Some(node) = self.graph.find_ints(game, args) {
-            return Some(node);
-        }
-        if self.graph.len() >= self.limits.max_states {
-            return None;
-        }
         // Dense or hashed, as the graph decides.
-        Some(self.graph.insert_ints(game, args))
+        let found = self.graph.find_ints(game, args);
+        self.intern_with((game, args.len()), found, |g| g.insert_ints(game, args))
     }
 
     /// [`Machine::intern_ints`] of arguments given as a flat run.
     fn intern_flat(&mut self, game: GameId, run: &[i64]) -> Option<NodeId> {
-        let rules = self.defs.game(game)?;
-        if rules.arity != crate::graph::flat::arity(run[0]) {
+        let found = self.graph.find_flat(game, run);
+        let arity = crate::graph::flat::arity(run[0]);
+        self.intern_with((game, arity), found, |g| g.insert_flat(game, run))
+    }
+
+    /// The node `found`, or the one `make` makes, when the game has
+    /// `arity` parameters and the graph room for it.
+    fn intern_with(
+        &mut self,
+        (game, arity): (GameId, usize),
+        found: Option<NodeId>,
+        make: impl FnOnce(&mut crate::graph::Graph) -> NodeId,
+    ) -> Option<NodeId> {
+        if self.defs.game(game)?.arity != arity {
             return None;
         }
-        if let Some(node) = self.graph.find_flat(game, run) {
-            return Some(node);
+        if found.is_some() {
+            return found;
         }
         if self.graph.len() >= self.limits.max_states {
             return None;
         }
-        Some(self.graph.insert_flat(game, run))
+        Some(make(&mut self.graph))
     }
 
     /// The kernel of `game`, compiled on first use and again after the
