@@ -96,6 +96,9 @@ fn compiled_move(rule: &MoveIr, shape: &kernel::MoveShape, native: bool) -> Move
     let how = match (&x, shape.fast) {
         (None, _) if native => "machine code: no binder, one option".to_string(),
         (None, _) => "compiled: no binder, one option".to_string(),
+        (Some(x), _) if native && shape.lists => {
+            format!("machine code: loop over `{x}`, each option's list made in place and looked up")
+        }
         (Some(x), _) if native => {
             format!("machine code: loop over `{x}`, each option's value read from the tables")
         }

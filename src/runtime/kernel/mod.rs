@@ -583,6 +583,9 @@ pub struct MoveShape {
     pub narrowed: usize,
     /// How many conjuncts the guard has.
     pub conjuncts: usize,
+    /// Whether a target has list arguments: its value is looked up by
+    /// its flat run in the hash table rather than read by index.
+    pub lists: bool,
 }
 
 /// The shape of `rule` compiled, or `None` when it does not compile.
@@ -592,6 +595,7 @@ pub fn move_shape(rule: &crate::ir::MoveIr, game: &GameIr, id: GameId) -> Option
         fast: m.fast.is_some() && m.narrow.len() == m.guard.len(),
         narrowed: m.narrow.len(),
         conjuncts: m.guard.len(),
+        lists: m.terms.iter().any(|t| matches!(t, Term::Flat(..))),
     })
 }
 
