@@ -77,7 +77,14 @@ extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: u64) -> u64
         .find_flat(game, run)
         .map_or(crate::graph::ABSENT, |node| graph.value(node));
     // SAFETY: as in `unusual`.
-    match unsafe { &mut *ctx.marks }.known_flat(v, game, run) {
+    code(unsafe { &mut *ctx.marks }.known_flat(v, game, run))
+}
+
+/// What a helper returns for what [`Marks::known`] said of an option:
+/// its value, [`MISSING`], or [`BAIL`] (on the search path, or too large
+/// to xor safely).
+fn code(known: Result<Option<u64>, Stop>) -> u64 {
+    match known {
         Ok(Some(v)) if v < 1 << 62 => v,
         Ok(None) => MISSING,
         _ => BAIL,
@@ -103,11 +110,7 @@ extern "C" fn unusual(ctx: *mut Ctx, target: u64, a: i64, b: i64) -> u64 {
     let v = super::plan::node_value(ctx.graph, game, args);
     // SAFETY: the marks outlive the call; the machine code only writes
     // the mex's marks, which `known` does not touch.
-    match unsafe { &mut *ctx.marks }.known(v, game, args) {
-        Ok(Some(v)) if v < 1 << 62 => v,
-        Ok(None) => MISSING,
-        _ => BAIL,
-    }
+    code(unsafe { &mut *ctx.marks }.known(v, game, args))
 }
 
 /// A compiled function: its arguments are (1) the position's arguments,
@@ -169,30 +172,11 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let mut module = JITModule::new(builder);
     let ptr = module.target_config().pointer_type();
     let mut ctx = module.make_context();
-    let mut pow_sig = module.make_signature();
-    pow_sig.params.extend([AbiParam::new(types::I64); 2]);
-    pow_sig.returns.push(AbiParam::new(types::I64));
-    let pow = module
-        .declare_function("grundy_pow", Linkage::Import, &pow_sig)
-        .ok()?;
-    let mut narrow_sig = module.make_signature();
-    narrow_sig.params.extend([AbiParam::new(types::I64); 4]);
-    narrow_sig.returns.push(AbiParam::new(types::I64));
-    let narrow = module
-        .declare_function("grundy_narrow", Linkage::Import, &narrow_sig)
-        .ok()?;
-    let unusual = module
-        .declare_function("grundy_unusual", Linkage::Import, &narrow_sig)
-        .ok()?;
-    let flat = module
-        .declare_function("grundy_flat", Linkage::Import, &narrow_sig)
-        .ok()?;
-    let mut sort_sig = module.make_signature();
-    sort_sig.params.extend([AbiParam::new(types::I64); 3]);
-    sort_sig.returns.push(AbiParam::new(types::I64));
-    let sort = module
-        .declare_function("grundy_sort", Linkage::Import, &sort_sig)
-        .ok()?;
+    let pow = import(&mut module, "grundy_pow", 2)?;
+    let narrow = import(&mut module, "grundy_narrow", 4)?;
+    let unusual = import(&mut module, "grundy_unusual", 4)?;
+    let flat = import(&mut module, "grundy_flat", 4)?;
+    let sort = import(&mut module, "grundy_sort", 3)?;
     let mut sig = module.make_signature();
     sig.params
         .extend([ptr, types::I64, ptr, types::I64, types::I64, ptr, ptr, ptr].map(AbiParam::new));
@@ -234,6 +218,15 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         sweep: sweep.map(code),
         module: Some(module),
     })
+}
+
+/// Declares the helper `name`, which takes `params` 64-bit words (integers
+/// or pointers) and returns one.
+fn import(module: &mut JITModule, name: &str, params: usize) -> Option<cranelift_module::FuncId> {
+    let mut sig = module.make_signature();
+    sig.params.extend(vec![AbiParam::new(types::I64); params]);
+    sig.returns.push(AbiParam::new(types::I64));
+    module.declare_function(name, Linkage::Import, &sig).ok()
 }
 
 impl Native {

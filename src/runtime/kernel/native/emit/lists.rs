@@ -353,8 +353,7 @@ impl Emit<'_, '_> {
     }
 
     /// `body` with slot `index` set to each index of `xs` and slot `x` to
-    /// the item there (within the slots' limit). A list `xs` pushed is
-    /// dropped after.
+    /// the item there (within the slots' limit), as [`Emit::items_at`].
     pub(super) fn enumerate(
         &mut self,
         xs: &Seq,
@@ -362,38 +361,36 @@ impl Emit<'_, '_> {
         body: &mut dyn FnMut(&mut Self, Block) -> Option<()>,
     ) -> Option<()> {
         let (index, x) = (self.slots[index as usize], self.slots[x as usize]);
-        let mut over = |e: &mut Self, (a, b): (Value, Value)| {
-            e.each(a, b, |e, at, next| {
-                let v = e.item(at);
-                e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
-                let i = e.b.ins().isub(at, a);
-                e.b.def_var(index, i);
-                e.b.def_var(x, v);
-                body(e, next)
-            })
-        };
-        match xs.pushes() {
-            true => self.with_seq(xs, over),
-            false => {
-                let range = self.seq(xs)?;
-                over(self, range)
-            }
-        }
+        self.items_at(xs, &mut |e, i, v, next| {
+            e.b.def_var(index, i);
+            e.b.def_var(x, v);
+            body(e, next)
+        })
     }
 
-    /// `body` on each item of `xs`, each within the slots' limit. A list
-    /// `xs` pushed is dropped after; otherwise what `body` pushed stays
-    /// (a comprehension's elements).
+    /// `body` on each item of `xs`, as [`Emit::items_at`].
     pub(super) fn items_of(
         &mut self,
         xs: &Seq,
         body: &mut dyn FnMut(&mut Self, Value, Block) -> Option<()>,
     ) -> Option<()> {
-        let mut over = |e: &mut Self, (a, b)| {
+        self.items_at(xs, &mut |e, _, v, next| body(e, v, next))
+    }
+
+    /// `body` on each index of `xs` and the item there, each item within
+    /// the slots' limit. A list `xs` pushed is dropped after; otherwise
+    /// what `body` pushed stays (a comprehension's elements).
+    fn items_at(
+        &mut self,
+        xs: &Seq,
+        body: &mut dyn FnMut(&mut Self, Value, Value, Block) -> Option<()>,
+    ) -> Option<()> {
+        let mut over = |e: &mut Self, (a, b): (Value, Value)| {
             e.each(a, b, |e, at, next| {
                 let v = e.item(at);
                 e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
-                body(e, v, next)
+                let i = e.b.ins().isub(at, a);
+                body(e, i, v, next)
             })
         };
         match xs.pushes() {
