@@ -78,11 +78,28 @@ impl Key {
     /// Whether this key holds `args`, given `args` packed as `p`.
     fn holds(&self, args: &[Value], p: &Option<Key>) -> bool {
         match (self, p) {
-            (Key::One(a), Some(Key::One(x))) => a == x,
-            (Key::Two(a, b), Some(Key::Two(x, y))) => a == x && b == y,
-            (Key::Flat(run), Some(Key::Flat(x))) => run == x,
             (Key::Values(values), None) => **values == *args,
+            (_, Some(packed)) => self.is(packed),
             _ => false,
+        }
+    }
+
+    /// Whether this key is the packed key `packed`.
+    fn is(&self, packed: &Key) -> bool {
+        match (self, packed) {
+            (Key::One(a), Key::One(x)) => a == x,
+            (Key::Two(a, b), Key::Two(x, y)) => a == x && b == y,
+            (Key::Flat(run), Key::Flat(x)) => run == x,
+            _ => false,
+        }
+    }
+
+    /// One or two integers, packed.
+    fn of_ints(args: &[i64]) -> Option<Key> {
+        match *args {
+            [a] => Some(Key::One(a)),
+            [a, b] => Some(Key::Two(a, b)),
+            _ => None,
         }
     }
 
@@ -138,30 +155,16 @@ impl Hashed {
     /// [`Hashed::find`] of one or two integers, packed as `find` packs
     /// them, with no values made.
     pub fn find_ints(&self, args: &[i64]) -> Option<u32> {
-        let key = match *args {
-            [a] => Key::One(a),
-            [a, b] => Key::Two(a, b),
-            _ => return None,
-        };
-        let same = |k: &Key| match (k, &key) {
-            (Key::One(a), Key::One(x)) => a == x,
-            (Key::Two(a, b), Key::Two(x, y)) => a == x && b == y,
-            _ => false,
-        };
+        let key = Key::of_ints(args)?;
         self.index
-            .find(key.hash(), |i| same(&self.keys[*i as usize]))
+            .find(key.hash(), |i| self.keys[*i as usize].is(&key))
             .copied()
     }
 
     /// [`Hashed::insert`] of one or two integers (the caller has checked
     /// it is new).
     pub fn insert_ints(&mut self, args: &[i64]) -> u32 {
-        let key = match *args {
-            [a] => Key::One(a),
-            [a, b] => Key::Two(a, b),
-            _ => unreachable!("one or two integers"),
-        };
-        self.insert_key(key)
+        self.insert_key(Key::of_ints(args).expect("one or two integers"))
     }
 
     fn insert_key(&mut self, key: Key) -> u32 {
