@@ -175,7 +175,7 @@ impl Machine {
                     _ => None,
                 }));
                 let found = match ints.len() == args.len() {
-                    true => self.find_or_make_ints(game, &ints),
+                    true => self.intern_ints(game, &ints),
                     false => self.graph.find(game, &args),
                 };
                 let node = match found {

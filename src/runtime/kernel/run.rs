@@ -190,12 +190,7 @@ impl<'a> Run<'a> {
     fn values(&mut self, domain: &Domain, f: &mut Vec<i64>) -> Eval<Values> {
         let values = match domain {
             Domain::Range(lo, hi, inclusive) => {
-                let (lo, hi) = (lo.eval(f, self.defs)?, hi.eval(f, self.defs)?);
-                let hi = if *inclusive {
-                    hi.checked_add(1).ok_or(Stop::Bail)?
-                } else {
-                    hi
-                };
+                let (lo, hi) = range((lo, hi, *inclusive), f, self.defs)?;
                 Values::Range(lo, hi)
             }
             Domain::Items(items) => Values::list(
@@ -216,12 +211,11 @@ impl<'a> Run<'a> {
                 Values::list(items)?
             }
         };
-        match values {
-            Values::Range(lo, hi) if lo < hi && (lo <= -SLOT_LIMIT || hi > SLOT_LIMIT) => {
-                Err(Stop::Bail)
-            }
-            v => Ok(v),
+        // A global range is held to the slots' limit as a written one is.
+        if let Values::Range(lo, hi) = values {
+            within_slots(lo, hi)?;
         }
+        Ok(values)
     }
 
     /// The integers of a global, converted once per value the global takes.
@@ -481,6 +475,30 @@ impl Run<'_> {
         });
         self.marks.run = run;
         found
+    }
+}
+
+/// The ends of `lo..hi` (`lo..=hi` when `inclusive`), as a binder or a
+/// comprehension's `for` takes it: a non-empty range reaching past the
+/// slots' limit bails, for the values become slots.
+pub(super) fn range(
+    (lo, hi, inclusive): (&Num, &Num, bool),
+    f: &mut Vec<i64>,
+    defs: &Defs,
+) -> Eval<(i64, i64)> {
+    let (lo, hi) = (lo.eval(f, defs)?, hi.eval(f, defs)?);
+    let hi = match inclusive {
+        true => hi.checked_add(1).ok_or(Stop::Bail)?,
+        false => hi,
+    };
+    within_slots(lo, hi)?;
+    Ok((lo, hi))
+}
+
+fn within_slots(lo: i64, hi: i64) -> Eval<()> {
+    match lo < hi && (lo <= -SLOT_LIMIT || hi > SLOT_LIMIT) {
+        true => Err(Stop::Bail),
+        false => Ok(()),
     }
 }
 

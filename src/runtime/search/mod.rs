@@ -272,14 +272,9 @@ impl Machine {
         Ran::Missing(start)
     }
 
-    /// [`Machine::intern_ints`], for the queries.
-    pub(super) fn find_or_make_ints(&mut self, game: GameId, args: &[i64]) -> Option<NodeId> {
-        self.intern_ints(game, args)
-    }
-
     /// The node of `game(args)`, interned if need be, when that cannot
     /// fail: within `--max-states` and of the game's arity.
-    fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Option<NodeId> {
+    pub(super) fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Option<NodeId> {
         // Dense or hashed, as the graph decides.
         let found = self.graph.find_ints(game, args);
         self.intern_with((game, args.len()), found, |g| g.insert_ints(game, args))

@@ -348,25 +348,10 @@ impl Source {
     ) -> Eval<()> {
         match self {
             Source::Range(lo, hi, inclusive) => {
-                let lo = lo.eval(f, defs)?;
-                let hi = hi.eval(f, defs)?;
-                let hi = if *inclusive {
-                    hi.checked_add(1).ok_or(Stop::Bail)?
-                } else {
-                    hi
-                };
-                if lo < hi && (lo <= -SLOT_LIMIT || hi > SLOT_LIMIT) {
-                    return Err(Stop::Bail);
-                }
+                let (lo, hi) = super::run::range((lo, hi, *inclusive), f, defs)?;
                 (lo..hi).try_for_each(|k| each(k, f))
             }
-            Source::Seq(xs) => {
-                let (start, end) = xs.eval(f, defs)?;
-                (start..end).try_for_each(|at| match f[at] {
-                    k if k.abs() < SLOT_LIMIT => each(k, f),
-                    _ => Err(Stop::Bail),
-                })
-            }
+            Source::Seq(xs) => items(xs, f, defs, &mut |_, k, f| each(k, f)),
         }
     }
 }
@@ -446,17 +431,30 @@ pub(super) fn enumerate(
     each: &mut dyn FnMut(&mut Vec<i64>) -> Eval<()>,
     (i, x): (Slot, Slot),
 ) -> Eval<()> {
-    let (a, b) = xs.eval(f, defs)?;
-    for at in a..b {
-        let item = f[at];
-        if item.abs() >= SLOT_LIMIT {
-            return Err(Stop::Bail);
-        }
-        f[i as usize] = (at - a) as i64;
+    items(xs, f, defs, &mut |at, item, f| {
+        f[i as usize] = at;
         f[x as usize] = item;
-        each(f)?;
-    }
-    Ok(())
+        each(f)
+    })
+}
+
+/// What [`items`] calls per item: with its index, the item, the frame.
+type Item<'a> = dyn FnMut(i64, i64, &mut Vec<i64>) -> Eval<()> + 'a;
+
+/// Calls `each` with every index of `xs` and the item there, each item
+/// within [`SLOT_LIMIT`] (it becomes a slot). The caller truncates the
+/// frame back if `xs` pushed.
+fn items(
+    xs: &Seq,
+    f: &mut Vec<i64>,
+    defs: &Defs,
+    each: &mut Item<'_>,
+) -> Eval<()> {
+    let (a, b) = xs.eval(f, defs)?;
+    (a..b).try_for_each(|at| match f[at] {
+        k if k.abs() < SLOT_LIMIT => each((at - a) as i64, k, f),
+        _ => Err(Stop::Bail),
+    })
 }
 
 /// A list comprehension's items, pushed in order. When a `for` clause
