@@ -444,12 +444,7 @@ type Item<'a> = dyn FnMut(i64, i64, &mut Vec<i64>) -> Eval<()> + 'a;
 /// Calls `each` with every index of `xs` and the item there, each item
 /// within [`SLOT_LIMIT`] (it becomes a slot). The caller truncates the
 /// frame back if `xs` pushed.
-fn items(
-    xs: &Seq,
-    f: &mut Vec<i64>,
-    defs: &Defs,
-    each: &mut Item<'_>,
-) -> Eval<()> {
+fn items(xs: &Seq, f: &mut Vec<i64>, defs: &Defs, each: &mut Item<'_>) -> Eval<()> {
     let (a, b) = xs.eval(f, defs)?;
     (a..b).try_for_each(|at| match f[at] {
         k if k.abs() < SLOT_LIMIT => each((at - a) as i64, k, f),
