@@ -370,10 +370,16 @@ pub struct Marks {
     /// The frame of integer slots, kept between runs.
     frame: Vec<i64>,
     /// The options found without a value, each once, in the order they
-    /// were met, up to [`MISSING_MAX`]. The run goes on after them,
-    /// looking for an option on the search path (a cycle), as the
-    /// interpreter looks for one before it descends anywhere.
+    /// were met, up to [`MISSING_MAX`] from each move. The run goes on
+    /// after them, looking for an option on the search path (a cycle), as
+    /// the interpreter looks for one before it descends anywhere.
     pub missing: Vec<Missing>,
+    /// The move being run, and where its options in `missing` begin: each
+    /// move has its own share, so a search waits for options of every
+    /// move of a position with many (and may see the rules step down in
+    /// each argument), not only of its first.
+    rule: u32,
+    rule_missing: usize,
     /// The arguments of the `missing` positions, one after another.
     pub missing_args: Vec<i64>,
     /// `missing` holds up to [`MISSING_MAX`] times two to this power: the
@@ -434,6 +440,16 @@ impl Marks {
         self.mex.start();
         self.missing.clear();
         self.missing_args.clear();
+        self.rule = u32::MAX;
+    }
+
+    /// Notes that the run is in move `rule` (counted from 0).
+    #[inline(always)]
+    fn in_rule(&mut self, rule: u32) {
+        if rule != self.rule {
+            self.rule = rule;
+            self.rule_missing = self.missing.len();
+        }
     }
 
     #[inline(always)]
@@ -512,10 +528,10 @@ impl Kernel {
         }
         marks.start();
         let mut run = run::Run::new(defs, graph, marks, poll);
-        let result = self
-            .moves
-            .iter()
-            .try_for_each(|rule| run.binders(rule, 0, &mut frame));
+        let result = self.moves.iter().enumerate().try_for_each(|(i, rule)| {
+            run.in_rule(i as u32);
+            run.binders(rule, 0, &mut frame)
+        });
         marks.frame = frame;
         result?;
         match marks.missing.is_empty() {

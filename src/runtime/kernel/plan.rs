@@ -377,7 +377,9 @@ impl Marks {
             _ => {
                 // Repeats come close together (the same position in two
                 // options in a row); one that slips through costs a place.
-                if self.missing.len() >= super::MISSING_MAX << self.missing_shift {
+                if self.missing.len() - self.rule_missing
+                    >= super::MISSING_MAX << self.missing_shift
+                {
                     return Ok(None);
                 }
                 let from = self.missing.len().saturating_sub(RECENT);

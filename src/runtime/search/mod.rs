@@ -445,7 +445,8 @@ impl Machine {
     }
 
     /// Makes `node`, on top of the path, wait for `pending[start..]`;
-    /// first sweeps a chain of positions below it, if one begins there.
+    /// first sweeps a chain of positions below it, if one begins there,
+    /// or the square below it.
     fn wait(
         &mut self,
         node: NodeId,
@@ -453,10 +454,16 @@ impl Machine {
         (interpret, runs): (bool, u32),
         search: &mut Search,
     ) -> RtResult<()> {
-        if !search.no_sweep
-            && let Some(child) = sweep::near_below(node, &search.pending[start..])
-        {
-            let swept = self.sweep(node, child)?;
+        if !search.no_sweep {
+            let waited = &search.pending[start..];
+            let swept = match sweep::near_below(node, waited) {
+                Some(child) => self.sweep(node, child)?,
+                None => None,
+            };
+            let swept = match swept {
+                None if sweep::square_below(node, waited) => self.sweep_below(node)?,
+                swept => swept,
+            };
             search.no_sweep |= swept == Some(false);
         }
         search.waits.push(Wait {

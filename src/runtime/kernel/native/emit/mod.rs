@@ -327,7 +327,11 @@ impl Emit<'_, '_> {
         // copied out count none): the clock is looked at in any case.
         let one = self.int(1);
         self.b.def_var(self.work, one);
-        for rule in &kernel.moves {
+        for (i, rule) in kernel.moves.iter().enumerate() {
+            // For the helpers, which count options without values by move.
+            let at = offset_of!(super::Ctx, rule) as i32;
+            let i = self.int(i as i64);
+            self.b.ins().store(trusted(), i, self.ctx, at);
             let done = self.b.create_block();
             self.binders(rule, 0, done)?;
             self.b.switch_to_block(done);
