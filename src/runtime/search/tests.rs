@@ -291,3 +291,48 @@ fn a_table_of_a_two_integer_game_is_swept_square_by_square() {
         assert_eq!(m.graph.value(at), brute(&euclid, a, b), "e({a}, {b})");
     }
 }
+
+#[test]
+fn a_position_whose_options_all_lacked_values_takes_the_mex_of_theirs() {
+    // Huge heaps, hashed: each position's options are new when it is
+    // first run, so its value is the mex of theirs once they have them,
+    // with no run again. Two moves reach the same position; a third
+    // option is a sum (a heap beside the position), which the run does
+    // not count as one position's value.
+    let (mut session, _) = loaded(
+        "game d(n) {\n move half if n > 0 -> d(n / 2)\n\
+         move again if n > 0 -> d(n / 2)\n move third if n > 0 -> d(n / 3)\n}\n\
+         game s(n) {\n move half if n > 0 -> s(n / 2)\n\
+         move third if n > 0 -> s(n / 3) + *1\n}\n",
+    );
+    let m = &mut session.machine;
+    fn brute(n: i64, sum: bool, memo: &mut std::collections::HashMap<i64, u64>) -> u64 {
+        if let Some(v) = memo.get(&n) {
+            return *v;
+        }
+        let mut seen = Vec::new();
+        if n > 0 {
+            seen.push(brute(n / 2, sum, memo));
+            seen.push(brute(n / 3, sum, memo) ^ u64::from(sum));
+        }
+        let v = (0..).find(|v| !seen.contains(v)).unwrap();
+        memo.insert(n, v);
+        v
+    }
+    let (mut d, mut s) = (Default::default(), Default::default());
+    for n in [
+        10_i64.pow(15),
+        10_i64.pow(15) + 7,
+        999_999_999_999,
+        5_000_000_000_001,
+    ] {
+        let top = node(m, 0, n);
+        assert_eq!(
+            m.node_value(top).unwrap(),
+            brute(n, false, &mut d),
+            "d({n})"
+        );
+        let top = node(m, 1, n);
+        assert_eq!(m.node_value(top).unwrap(), brute(n, true, &mut s), "s({n})");
+    }
+}

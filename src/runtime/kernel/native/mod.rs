@@ -53,6 +53,9 @@ pub(super) struct Ctx<'a> {
     cap: u64,
     /// The move being run, counted from 0: see [`Marks::in_rule`].
     rule: u64,
+    /// The number of options, written by the mex function when it
+    /// returns [`MISSING`].
+    options: u64,
 }
 
 /// Sorts the arena's items `from..to` (see `emit/lists.rs`).
@@ -364,6 +367,7 @@ impl Call<'_> {
             top: arena.len() as u64,
             cap: arena.capacity() as u64,
             rule: 0,
+            options: 0,
         };
         // SAFETY: the arguments are what `code` was generated to take
         // (the mex function's point to the kernel's arity of integers);
@@ -385,6 +389,13 @@ impl Call<'_> {
                 &mut ctx,
             )
         };
+        // The machine code counts every option, with a value or not.
+        if result == MISSING {
+            // SAFETY: the call is over; `ctx.marks` is the `marks` given.
+            let marks = unsafe { &mut *ctx.marks };
+            marks.all_missing =
+                self.kernel.single && !marks.dropped && marks.missed as u64 == ctx.options;
+        }
         (result, ctx.work)
     }
 }

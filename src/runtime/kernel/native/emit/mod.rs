@@ -224,6 +224,9 @@ impl Emit<'_, '_> {
         self.b.ins().brif(missing, some, &[], none, &[]);
         self.b.switch_to_block(some);
         self.report_work();
+        let count = self.b.use_var(self.count);
+        let at = offset_of!(super::Ctx, options) as i32;
+        self.b.ins().store(trusted(), count, self.ctx, at);
         let code = self.int(super::MISSING as i64);
         self.b.ins().return_(&[code]);
         self.b.switch_to_block(none);
