@@ -437,3 +437,30 @@ fn the_schema_rejects_what_grundy_must_not_print() {
         assert!(!validator().is_valid(&object), "{object}");
     }
 }
+
+/// The text of the first fenced block of `lang` in `markdown`.
+fn block<'a>(markdown: &'a str, lang: &str) -> &'a str {
+    let start = markdown.find(&format!("```{lang}\n")).expect("the block") + lang.len() + 4;
+    let len = markdown[start..].find("```").expect("the block's end");
+    &markdown[start..start + len]
+}
+
+#[test]
+fn the_example_in_the_docs_is_what_grundy_prints() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/json.md"))
+        .expect("docs/json.md");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_grundy"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("sh")
+        .args(["-c", block(&docs, "sh").trim()])
+        .env("PATH", path)
+        .output()
+        .expect("sh runs");
+    let out = Json::of(out);
+    assert_eq!(out.code, Some(3), "{}", out.stderr);
+    assert_eq!(out.stdout, block(&docs, "json"));
+}
