@@ -464,3 +464,24 @@ fn the_example_in_the_docs_is_what_grundy_prints() {
     assert_eq!(out.code, Some(3), "{}", out.stderr);
     assert_eq!(out.stdout, block(&docs, "json"));
 }
+
+#[test]
+fn columns_count_characters_and_offsets_bytes() {
+    // `x` is the 8th character, after 9 bytes.
+    let out = run("\"éé\" + x\n");
+    assert_eq!(out.code, Some(3));
+    let label = &out.objects[0]["labels"][0];
+    assert_eq!(
+        (label["start"].as_u64(), label["col"].as_u64()),
+        (Some(9), Some(8))
+    );
+    assert_eq!(out.objects[0]["col"], 8);
+}
+
+#[test]
+fn what_print_printed_comes_before_the_error_that_followed_it() {
+    let out = run("fn f(x) = [print(\"before\", x), 1 / 0][1]\nf(3)\n");
+    assert_eq!(out.code, Some(3));
+    assert_eq!(out.kinds(), ["result", "error"]);
+    assert_eq!(out.objects[0]["value"], json!(["before", 3]));
+}
