@@ -208,8 +208,11 @@ fn fits(v: &Value, budget: &mut usize) -> bool {
         Value::Set(items) => items.iter().all(|v| fits(v, budget)),
         Value::Report(r) => r.items().iter().all(|v| fits(v, budget)),
         Value::Range(lo, hi) => {
-            let len = hi.saturating_sub(*lo).max(0) as u64;
-            match budget.checked_sub(len.try_into().unwrap_or(usize::MAX)) {
+            let len = (i128::from(*hi) - i128::from(*lo)).max(0);
+            match usize::try_from(len)
+                .ok()
+                .and_then(|len| budget.checked_sub(len))
+            {
                 Some(left) => {
                     *budget = left;
                     true
@@ -268,4 +271,31 @@ fn write_items<'a>(items: impl Iterator<Item = &'a Value>, machine: &Machine, ou
         write_value(item, machine, out);
     }
     out.push(']');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fits_in(v: &Value, budget: usize) -> bool {
+        let mut budget = budget;
+        fits(v, &mut budget)
+    }
+
+    #[test]
+    fn shared_parts_count_each_time_they_are_written() {
+        let ten = Value::list((0..10).map(Value::Int).collect());
+        let hundred = Value::list(vec![ten; 10]);
+        // The outer list, and ten lists of one list and ten integers.
+        assert!(fits_in(&hundred, 111));
+        assert!(!fits_in(&hundred, 110));
+    }
+
+    #[test]
+    fn a_range_counts_its_integers() {
+        assert!(fits_in(&Value::Range(0, 5), 6));
+        assert!(!fits_in(&Value::Range(0, 5), 5));
+        assert!(fits_in(&Value::Range(5, 0), 1));
+        assert!(!fits_in(&Value::Range(i64::MIN, i64::MAX), usize::MAX));
+    }
 }
