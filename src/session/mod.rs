@@ -106,10 +106,6 @@ impl Session {
         self.machine.printed = (format == Format::Json).then(Vec::new);
     }
 
-    pub fn format(&self) -> Format {
-        self.format
-    }
-
     /// Where text meant for people goes (`--debug`, `--explain`, the
     /// REPL's commands): the output, except in JSON, which has the output
     /// to itself; then the diagnostics' stream.
@@ -135,6 +131,9 @@ impl Session {
     /// not say (a misused command); only JSON shows the code.
     pub fn report_with_code(&mut self, diag: &Diagnostic, exit_code: i32) {
         if self.format == Format::Json {
+            // Whatever ran before the error printed first (an entry a bug
+            // abandoned may leave some).
+            let _ = self.show_printed();
             let _ = self.show(json::Event::Error { diag, exit_code });
             return;
         }
