@@ -485,3 +485,16 @@ fn what_print_printed_comes_before_the_error_that_followed_it() {
     assert_eq!(out.kinds(), ["result", "error"]);
     assert_eq!(out.objects[0]["value"], json!(["before", 3]));
 }
+
+#[test]
+fn check_prints_only_its_errors() {
+    let clean = grundy(
+        &["check", "-"],
+        &format!("{SUB}value(sub(3))\nexpect 1 == 2\n"),
+    );
+    assert_eq!((clean.code, clean.stdout.as_str()), (Some(0), ""));
+    let wrong = grundy(&["check", "-"], "value(nope(3))\n");
+    assert_eq!(wrong.code, Some(3));
+    assert_eq!(wrong.kinds(), ["error"]);
+    assert_eq!(wrong.objects[0]["stage"], "check");
+}
