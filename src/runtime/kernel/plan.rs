@@ -4,18 +4,15 @@
 //! graph's dense pages by index.
 
 use super::expr::{Lin, Num};
+use super::marks::POLL_EVERY;
 use super::run::{Run, Values};
-use super::{Eval, LinearNode, Marks, POLL_EVERY, Stop};
-use crate::graph::{ABSENT, Dense, Graph, IN_PROGRESS, dense1, dense2};
+use super::{Eval, LinearNode, Marks, Stop};
+use crate::graph::{ABSENT, Dense, Graph, dense1, dense2};
 use crate::ir::Slot;
 use crate::value::GameId;
 
 /// Slots from here on are read through [`Dense::get`].
 const PLAIN: u32 = Dense::PLAIN;
-
-/// How many of the last options found without a value a new one is
-/// compared with, to keep each once.
-const RECENT: usize = 8;
 
 /// The most node terms the fast loop takes; a target with more goes
 /// through the general loop.
@@ -351,60 +348,5 @@ pub fn node_value(graph: &Graph, game: GameId, args: &[i64]) -> u64 {
             .find_hashed_ints(game, args)
             .map_or(ABSENT, |node| graph.value(node)),
         v => v,
-    }
-}
-
-impl Marks {
-    /// The value in a slot, if known. An option on the search path stops
-    /// the run; the others without a value are remembered, each once.
-    #[cold]
-    #[inline(never)]
-    pub fn known(&mut self, v: u64, game: GameId, args: &[i64]) -> Eval<Option<u64>> {
-        self.known_as(v, game, args, false)
-    }
-
-    /// [`Marks::known`] of a position whose arguments are a flat run.
-    #[cold]
-    #[inline(never)]
-    pub fn known_flat(&mut self, v: u64, game: GameId, run: &[i64]) -> Eval<Option<u64>> {
-        self.known_as(v, game, run, true)
-    }
-
-    fn known_as(&mut self, v: u64, game: GameId, args: &[i64], flat: bool) -> Eval<Option<u64>> {
-        match v {
-            v if v < ABSENT => Ok(Some(v)),
-            IN_PROGRESS => Err(Stop::Bail),
-            _ => {
-                self.missed += 1;
-                // Repeats come close together (the same position in two
-                // options in a row); one that slips through costs a place.
-                if self.missing.len() - self.rule_missing
-                    >= super::MISSING_MAX << self.missing_shift
-                {
-                    self.dropped = true;
-                    return Ok(None);
-                }
-                let from = self.missing.len().saturating_sub(RECENT);
-                let same = |m: &super::Missing| {
-                    let a = self.args(m);
-                    m.game == game
-                        && m.flat == flat
-                        && a.len() == args.len()
-                        && a.iter().zip(args).all(|(x, y)| x == y)
-                };
-                let seen = self.missing[from..].iter().any(same);
-                if !seen {
-                    let start = self.missing_args.len() as u32;
-                    self.missing_args.extend_from_slice(args);
-                    let end = self.missing_args.len() as u32;
-                    self.missing.push(super::Missing {
-                        game,
-                        args: (start, end),
-                        flat,
-                    });
-                }
-                Ok(None)
-            }
-        }
     }
 }

@@ -6,21 +6,19 @@
 //! millions of positions needs no Rust stack, and every value is kept in the
 //! graph: a node is evaluated once per session.
 
-use super::moves::{self, MoveSink, cycle_error};
+use super::moves::{self, MoveSink};
 use super::sweep;
-use crate::diag::{Diagnostic, Phase};
+
+mod cycles;
+mod kernels;
+use crate::diag::Diagnostic;
 use crate::graph::{ABSENT, IN_PROGRESS, UNKNOWN};
 use crate::ir::MoveIr;
-use crate::runtime::kernel::{self, Kernel, MISSING_MAX, Stop};
+use crate::runtime::kernel::MISSING_MAX;
 use crate::runtime::mex::Mex;
-use crate::runtime::normalize;
-use crate::runtime::{Machine, RtResult, Scratch};
+use crate::runtime::{Machine, RtResult};
 use crate::value::GameId;
 use crate::value::{Component, NodeId, Value};
-use std::mem::take;
-use std::rc::Rc;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 /// The search path: the positions being evaluated, innermost last, and
 /// the options each waits for. A position is run (by its game's kernel or
@@ -193,162 +191,6 @@ impl Machine {
         }
         self.describe_runaway(&path, &mut e);
         e
-    }
-
-    /// Runs the kernel of `node`'s game, if it has one and the node's
-    /// arguments are integers. A value found is stored; options found
-    /// without one are interned and pushed on `pending`.
-    /// Whether [`Machine::run_kernel`] finds `node`'s value.
-    pub(super) fn kernel_finds_value(
-        &mut self,
-        node: NodeId,
-        pending: &mut Vec<NodeId>,
-    ) -> RtResult<bool> {
-        Ok(matches!(self.run_kernel(node, pending)?, Ran::Value(_)))
-    }
-
-    fn run_kernel(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
-        if !self.ready_kernel(node.game) {
-            return Ok(Ran::Interpret);
-        }
-        // Borrowed beside the scratch buffers rather than shared: no count to keep.
-        let Some((_, Some(kernel))) = &self.kernels[node.game as usize] else {
-            unreachable!("`ready_kernel` compiled it");
-        };
-        let Scratch { args, marks, views } = &mut self.scratch;
-        let found = match kernel.takes_lists() {
-            true => self.graph.flat_args(node, args),
-            false => self.graph.int_args(node, args),
-        };
-        if !found {
-            return Ok(Ran::Interpret);
-        }
-        // Ctrl-C or the time limit: the interpreter's own poll, below,
-        // then says which.
-        let (cancel, deadline) = (&self.cancel, self.deadline);
-        let mut stop =
-            || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
-        // The machine code first, when there is some; the kernel's own run
-        // where it leaves the position. Either answers alike.
-        let native = match self.use_native {
-            true => kernel.native_mex(&self.defs, &self.graph, args, marks, views, &mut stop),
-            false => None,
-        };
-        let result = match native {
-            Some(result) => result,
-            None => kernel.mex(&self.defs, &self.graph, args, marks, &mut stop),
-        };
-        if result == Err(Stop::Bail) {
-            self.poll()?;
-        }
-        Ok(match result {
-            Ok((value, options)) => {
-                self.graph.set_value(node, value);
-                if options == 0 {
-                    self.graph.set_terminal(node);
-                }
-                Ran::Value(value)
-            }
-            Err(Stop::Missing) => self.intern_missing(pending),
-            Err(Stop::Bail) => Ran::Interpret,
-        })
-    }
-
-    /// Interns the options the kernel found without a value and pushes
-    /// them on `pending`. Only when that cannot fail: otherwise the
-    /// interpreter reports the error in its own order.
-    fn intern_missing(&mut self, pending: &mut Vec<NodeId>) -> Ran {
-        let start = pending.len();
-        // Only the lists are taken out: the marks are some hundred bytes.
-        let marks = &mut self.scratch.marks;
-        let (missing, args) = (take(&mut marks.missing), take(&mut marks.missing_args));
-        let all = missing.iter().all(|m| {
-            let args = &args[m.args.0 as usize..m.args.1 as usize];
-            let node = match m.flat {
-                true => self.intern_flat(m.game, args),
-                false => self.intern_ints(m.game, args),
-            };
-            node.map(|node| pending.push(node)).is_some()
-        });
-        (self.scratch.marks.missing, self.scratch.marks.missing_args) = (missing, args);
-        if !all {
-            pending.truncate(start);
-            return Ran::Interpret;
-        }
-        Ran::Missing(start, self.scratch.marks.all_missing)
-    }
-
-    /// The node of `game(args)`, interned if need be, when that cannot
-    /// fail: within `--max-states` and of the game's arity.
-    pub(super) fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Option<NodeId> {
-        // Dense or hashed, as the graph decides.
-        let found = self.graph.find_ints(game, args);
-        self.intern_with((game, args.len()), found, |g| g.insert_ints(game, args))
-    }
-
-    /// [`Machine::intern_ints`] of arguments given as a flat run.
-    fn intern_flat(&mut self, game: GameId, run: &[i64]) -> Option<NodeId> {
-        let found = self.graph.find_flat(game, run);
-        let arity = crate::graph::flat::arity(run[0]);
-        self.intern_with((game, arity), found, |g| g.insert_flat(game, run))
-    }
-
-    /// The node `found`, or the one `make` makes, when the game has
-    /// `arity` parameters and the graph room for it.
-    fn intern_with(
-        &mut self,
-        (game, arity): (GameId, usize),
-        found: Option<NodeId>,
-        make: impl FnOnce(&mut crate::graph::Graph) -> NodeId,
-    ) -> Option<NodeId> {
-        if self.defs.game(game)?.arity != arity {
-            return None;
-        }
-        if found.is_some() {
-            return found;
-        }
-        if self.graph.len() >= self.limits.max_states {
-            return None;
-        }
-        Some(make(&mut self.graph))
-    }
-
-    /// The kernel of `game`, compiled on first use and again after the
-    /// game is redefined; `None` for rules the kernel cannot run.
-    pub(super) fn kernel(&mut self, game: GameId) -> Option<Rc<Kernel>> {
-        match self.ready_kernel(game) {
-            true => self.kernels[game as usize].as_ref()?.1.clone(),
-            false => None,
-        }
-    }
-
-    /// Whether `game` has a kernel, compiled from its current rules (and
-    /// compiled now if need be): then `kernels` holds it.
-    #[inline]
-    fn ready_kernel(&mut self, game: GameId) -> bool {
-        if !self.use_kernels {
-            return false;
-        }
-        let Some(rules) = self.defs.game(game) else {
-            return false;
-        };
-        match self.kernels.get(game as usize) {
-            Some(Some((compiled, kernel))) if Rc::ptr_eq(compiled, rules) => kernel.is_some(),
-            _ => self.compile_kernel(game),
-        }
-    }
-
-    #[cold]
-    fn compile_kernel(&mut self, game: GameId) -> bool {
-        let rules = self.game_ir(game);
-        let slot = game as usize;
-        if self.kernels.len() <= slot {
-            self.kernels.resize(slot + 1, None);
-        }
-        let kernel = kernel::compile(&normalize::rules(&rules, &self.defs), game).map(Rc::new);
-        let ready = kernel.is_some();
-        self.kernels[slot] = Some((rules, kernel));
-        ready
     }
 
     /// Runs the rules of `node`: its kernel's, else the interpreter's;
@@ -525,52 +367,6 @@ impl Machine {
         search.pending.truncate(start);
         Ok(Next::Run { interpret, runs })
     }
-
-    fn cycle(&self, stack: &[NodeId], repeated: NodeId) -> Box<Diagnostic> {
-        let Some(from) = stack.iter().rposition(|n| *n == repeated) else {
-            // In progress in an outer search: a query asked from inside the
-            // rules of a node on that search's path reached the path again.
-            let mut path: Vec<NodeId> = stack.to_vec();
-            path.push(repeated);
-            let (first, last) = (self.show_node(path[0]), self.show_node(repeated));
-            let asker = self.running.innermost().unwrap_or(repeated);
-            let message = if asker == repeated {
-                format!("the rules of {last} ask about {first}, which leads back to {last}")
-            } else {
-                format!(
-                    "the rules of {} ask about {first}, which leads to {last}, still being evaluated",
-                    self.show_node(asker),
-                )
-            };
-            let e = depends_on_itself(message);
-            return Box::new(e.note(format!("by moves: {}", self.show_path(&path))));
-        };
-        let mut path: Vec<NodeId> = stack[from..].to_vec();
-        path.push(repeated);
-        let rules = self.game_ir(repeated.game);
-        let err = cycle_error(self, &path);
-        Box::new(err.at(rules.def.name.span, "positions of this game repeat"))
-    }
-
-    /// The error for a query, asked from inside the rules of a node, that
-    /// needs `asked`, whose value is still being computed: the rules would
-    /// depend on their own result. The query places it (see `call_builtin`).
-    pub fn asks_about_itself(&self, asked: NodeId) -> Box<Diagnostic> {
-        let running = self.running.innermost().unwrap_or(asked);
-        let message = if running == asked {
-            format!(
-                "the rules of {} ask about {0} itself",
-                self.show_node(asked)
-            )
-        } else {
-            format!(
-                "the rules of {} ask about {}, which is still being evaluated",
-                self.show_node(running),
-                self.show_node(asked)
-            )
-        };
-        Box::new(depends_on_itself(message))
-    }
 }
 
 /// The most times [`MISSING_MAX`] doubles for a position run again: up to
@@ -624,15 +420,6 @@ impl MoveSink for Options<'_> {
             self.mex.mark(v);
         }
     }
-}
-
-/// A rule that needs the value or moves of a position still being worked
-/// out; the query that asked places it (see `Machine::call_builtin`).
-fn depends_on_itself(message: String) -> Diagnostic {
-    Diagnostic::new(Phase::Runtime, message).help(
-        "the value of a position is computed from its moves, so the rules that make \
-         those moves may only ask about positions that do not lead back to it",
-    )
 }
 
 #[cfg(test)]

@@ -10,86 +10,18 @@ use crate::diag::{Diagnostic, Phase, count};
 use crate::ir::*;
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
-use crate::value::{Component, GameId, NodeId, Position, Value};
+use crate::value::Value;
 use std::rc::Rc;
+
+mod items;
+mod positions;
+
+pub use items::{Collect, Items, ItemsIter};
 
 /// When less stack than this is left, a function call continues on a new
 /// segment of [`STACK_SEGMENT`] bytes.
 const STACK_RED_ZONE: usize = 256 << 10;
 const STACK_SEGMENT: usize = 16 << 20;
-
-/// Where a comprehension puts its elements, one by one.
-pub trait Collect {
-    /// How many elements it has received.
-    fn count(&self) -> usize;
-    fn push(&mut self, item: Value);
-    /// Exactly `n` elements come next, unless an error stops them.
-    fn expect(&mut self, _n: usize) {}
-}
-
-impl Collect for Vec<Value> {
-    fn count(&self) -> usize {
-        self.len()
-    }
-
-    fn push(&mut self, item: Value) {
-        Vec::push(self, item);
-    }
-
-    /// Room for them at once, instead of growing by doubling from 4 (up
-    /// to a bound: the size limit is checked item by item).
-    fn expect(&mut self, n: usize) {
-        self.reserve(n.min(1024));
-    }
-}
-
-/// A sequence to iterate over, held as a list, or as the set it is: a
-/// binder over a constant set, run once per position, makes no list.
-pub struct Items(Value);
-
-impl Items {
-    pub fn iter(&self) -> ItemsIter<'_> {
-        match &self.0 {
-            Value::Set(set) => ItemsIter::Set(set.iter()),
-            other => ItemsIter::Slice(other.as_slice().unwrap_or(&[]).iter()),
-        }
-    }
-}
-
-/// The items of [`Items`], in order.
-pub enum ItemsIter<'a> {
-    Slice(std::slice::Iter<'a, Value>),
-    Set(std::collections::btree_set::Iter<'a, Value>),
-}
-
-impl<'a> Iterator for ItemsIter<'a> {
-    type Item = &'a Value;
-
-    fn next(&mut self) -> Option<&'a Value> {
-        match self {
-            ItemsIter::Slice(it) => it.next(),
-            ItemsIter::Set(it) => it.next(),
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        match self {
-            ItemsIter::Slice(it) => it.size_hint(),
-            ItemsIter::Set(it) => it.size_hint(),
-        }
-    }
-}
-
-impl DoubleEndedIterator for ItemsIter<'_> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        match self {
-            ItemsIter::Slice(it) => it.next_back(),
-            ItemsIter::Set(it) => it.next_back(),
-        }
-    }
-}
-
-impl ExactSizeIterator for ItemsIter<'_> {}
 
 impl Machine {
     pub fn eval(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
@@ -519,118 +451,17 @@ impl Machine {
         self.depth -= 1;
         result
     }
-
-    /// Interns `game(args)` as a node of the graph.
-    pub fn apply(
-        &mut self,
-        game: GameId,
-        args: &[Ir],
-        frame: &mut [Value],
-        span: Span,
-    ) -> RtResult<NodeId> {
-        // The arguments go in a frame of the pool, as a call's do: a
-        // position made allocates nothing.
-        let mut values = self.frames.pop().unwrap_or_default();
-        let mut result = Ok(());
-        for a in args {
-            match self.operand(a, frame) {
-                Ok(v) => values.push(v),
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        let node = result.and_then(|()| self.intern(game, &values, span));
-        values.clear();
-        self.frames.push(values);
-        node
-    }
-
-    /// The node of `game(args)`, added to the graph if it is new.
-    pub fn intern(&mut self, game: GameId, args: &[Value], span: Span) -> RtResult<NodeId> {
-        // The arity first: the graph may hold nodes made under an earlier
-        // definition of the game with another number of parameters, and
-        // those are no positions of the current one.
-        let rules = self
-            .defs
-            .game(game)
-            .expect("lowering defines every game it declares");
-        if args.len() != rules.arity {
-            return Err(arity_error(
-                &rules.name,
-                rules.arity,
-                args.len(),
-                span,
-                "this position",
-            ));
-        }
-        if let Some(node) = self.graph.find(game, args) {
-            return Ok(node);
-        }
-        if self.graph.len() >= self.limits.max_states {
-            return Err(Box::new(
-                Diagnostic::new(
-                    Phase::Limit,
-                    format!(
-                        "more than {} positions while expanding `{}`",
-                        self.limits.max_states, rules.name
-                    ),
-                )
-                .at(span, "this position is one too many")
-                .help("raise the limit with --max-states, or check that the rules make positions smaller"),
-            ));
-        }
-        Ok(self.graph.insert(game, args))
-    }
-
-    pub fn heap(&mut self, k: &Ir, frame: &mut [Value]) -> RtResult<Component> {
-        match self.eval(k, frame)? {
-            Value::Int(n) if n >= 0 => Ok(Component::Heap(n as u64)),
-            Value::Int(n) => Err(error(
-                k.span,
-                format!("a Nim heap cannot have {n} tokens"),
-                "negative",
-            )),
-            other => Err(type_error(k.span, "an integer heap size", &other)),
-        }
-    }
-
-    /// A value used where a position is needed: a position, or `0`.
-    pub fn to_position(&self, v: &Value, span: Span, what: &str) -> RtResult<Position> {
-        match v {
-            Value::Pos(p) => Ok(p.clone()),
-            Value::Int(0) => Ok(Position::empty()),
-            other => {
-                let mut e = *error(
-                    span,
-                    format!("{what} must be a position, found {}", other.type_name()),
-                    format!("this is {}", self.show(other)),
-                );
-                if let Value::Game(game) = other {
-                    let name = self.defs.game_name(*game);
-                    e = e.help(match self.defs.game(*game).map(|g| g.arity) {
-                        Some(0) => format!("apply the game, as in `{name}()`"),
-                        _ => format!("apply the game to arguments, as in `{name}(...)`"),
-                    });
-                }
-                let all_positions = |items: &[Value]| {
-                    !items.is_empty() && items.iter().all(|v| matches!(v, Value::Pos(_)))
-                };
-                if other.as_slice().is_some_and(all_positions) {
-                    e = e.help("to play these positions side by side, add them up with `sum(...)`");
-                }
-                Err(Box::new(e.note(
-                    "a position is a game applied to arguments such as `g(3)`, a sum `P + Q`, `*k`, or `0`",
-                )))
-            }
-        }
-    }
 }
 
 /// A game or function applied to the wrong number of arguments (possible
 /// at run time when the callee is a variable holding a game).
-fn arity_error(name: &str, arity: usize, given: usize, span: Span, label: &str) -> Box<Diagnostic> {
+pub(super) fn arity_error(
+    name: &str,
+    arity: usize,
+    given: usize,
+    span: Span,
+    label: &str,
+) -> Box<Diagnostic> {
     let given = if given == 1 {
         "1 was".into()
     } else {
@@ -645,53 +476,4 @@ fn arity_error(name: &str, arity: usize, given: usize, span: Span, label: &str) 
 }
 
 #[cfg(test)]
-mod tests {
-
-    /// What running `src` reports on standard error.
-    fn errors(src: &str) -> String {
-        let err = crate::SharedBuffer::default();
-        let mut session =
-            crate::session::Session::new(Box::new(std::io::sink()), Box::new(err.clone()));
-        session.run("test.game", src);
-        String::from_utf8(err.0.borrow().clone()).unwrap()
-    }
-
-    #[test]
-    fn a_wrong_condition_domain_or_callee_says_what_is_needed() {
-        let err = errors("game g(n) { move m(k in 1..=n) if k % 2 -> g(n - k) }\nvalue(g(2))");
-        assert!(err.contains("compare, as in `x != 0`"), "{err}");
-        let err = errors("game g(n) { move m(k in n) -> g(n - k) }\nvalue(g(3))");
-        assert!(err.contains("write `0..3`; from 1 to 3, `1..=3`"), "{err}");
-        let err = errors("fn f(xs, len) = len(xs)\nf([1], 3)");
-        assert!(err.contains("an integer cannot be called"), "{err}");
-        assert!(err.contains("this is 3"), "{err}");
-        assert!(err.contains("hides the built-in `len`"), "{err}");
-        let err = errors("let f = 1\nf(2)");
-        assert!(
-            err.contains("only games and functions can be called"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn a_wrong_operand_says_what_was_probably_meant() {
-        let game = "game nim(n) { move take(k in 1..=n) -> nim(n - k) }\n";
-        let err = errors(&format!("{game}value(nim(3) + 1)"));
-        assert!(err.contains("the right side is 1"), "{err}");
-        assert!(
-            err.contains("a Nim heap of 1 token is written `*1`"),
-            "{err}"
-        );
-        let err = errors(&format!("{game}value(nim)"));
-        assert!(err.contains("as in `nim(...)`"), "{err}");
-        let err = errors(&format!("{game}nim(3) < 2"));
-        assert!(err.contains("as in `value(P) < 2`"), "{err}");
-        let err = errors(&format!("{game}value([nim(1), nim(2)])"));
-        assert!(err.contains("add them up with `sum(...)`"), "{err}");
-        let err = errors(&format!("{game}table(nim(3), 0..3)"));
-        assert!(err.contains("`table(nim, ...)`"), "{err}");
-        let err = errors("\"n = \" + 3");
-        assert!(err.contains("str(n)"), "{err}");
-        assert!(!errors("[1] + \"a\"").contains("Help"));
-    }
-}
+mod tests;

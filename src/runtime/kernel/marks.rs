@@ -1,0 +1,174 @@
+//! What a kernel run keeps between runs ([`Marks`]): the mex of the
+//! position, the options it found without a value (each move its own
+//! share of them), and reusable buffers.
+
+use super::{Eval, Stop, run};
+use crate::graph::{ABSENT, IN_PROGRESS};
+use crate::ir::LetId;
+use crate::runtime::mex::Mex;
+use crate::value::{GameId, Value};
+
+/// How many of the last options found without a value a new one is
+/// compared with, to keep each once.
+const RECENT: usize = 8;
+
+/// What a kernel run keeps between runs: the mex of the position, the
+/// options found without a value, and reusable buffers.
+#[derive(Default)]
+pub struct Marks {
+    pub mex: Mex,
+    /// The frame of integer slots, kept between runs.
+    pub(super) frame: Vec<i64>,
+    /// The options found without a value, each once, in the order they
+    /// were met, up to [`MISSING_MAX`] from each move. The run goes on
+    /// after them, looking for an option on the search path (a cycle), as
+    /// the interpreter looks for one before it descends anywhere.
+    pub missing: Vec<Missing>,
+    /// The move being run, and where its options in `missing` begin: each
+    /// move has its own share, so a search waits for options of every
+    /// move of a position with many (and may see the rules step down in
+    /// each argument), not only of its first.
+    pub(super) rule: u32,
+    pub(super) rule_missing: usize,
+    /// How many times the run met an option's position without a value
+    /// (each a place in `missing`, or one past its share), and whether it
+    /// met one past its share.
+    pub(super) missed: usize,
+    pub(super) dropped: bool,
+    /// Set by a run that found options without values when those are
+    /// all its options, each in `missing` (see [`Kernel::single`]).
+    pub all_missing: bool,
+    /// The arguments of the `missing` positions, one after another.
+    pub missing_args: Vec<i64>,
+    /// `missing` holds up to [`MISSING_MAX`] times two to this power: the
+    /// search raises it for a position run again and again (see
+    /// `runtime/search/`).
+    pub missing_shift: u32,
+    /// The integers of the globals used as binder domains, converted once
+    /// for each value they hold.
+    pub(super) lists: Vec<(LetId, Value, run::Values)>,
+    /// The flat run of a position with list arguments, made per option.
+    pub(super) run: Vec<i64>,
+    /// Work done by all runs so far, in options or binder values, and when
+    /// to look at the clock next: kept across runs, since a search may do
+    /// millions of small ones.
+    pub(super) work: usize,
+    pub(super) next_poll: usize,
+}
+
+/// An option's position found without a value: its game and where its
+/// arguments are in [`Marks::missing_args`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Missing {
+    pub game: GameId,
+    pub args: (u32, u32),
+    /// Whether the arguments are a flat run ([`flat`]) rather than
+    /// integers.
+    pub flat: bool,
+}
+
+impl Marks {
+    /// The value in a slot, if known. An option on the search path stops
+    /// the run; the others without a value are remembered, each once.
+    #[cold]
+    #[inline(never)]
+    pub fn known(&mut self, v: u64, game: GameId, args: &[i64]) -> Eval<Option<u64>> {
+        self.known_as(v, game, args, false)
+    }
+
+    /// [`Marks::known`] of a position whose arguments are a flat run.
+    #[cold]
+    #[inline(never)]
+    pub fn known_flat(&mut self, v: u64, game: GameId, run: &[i64]) -> Eval<Option<u64>> {
+        self.known_as(v, game, run, true)
+    }
+
+    fn known_as(&mut self, v: u64, game: GameId, args: &[i64], flat: bool) -> Eval<Option<u64>> {
+        match v {
+            v if v < ABSENT => Ok(Some(v)),
+            IN_PROGRESS => Err(Stop::Bail),
+            _ => {
+                self.missed += 1;
+                // Repeats come close together (the same position in two
+                // options in a row); one that slips through costs a place.
+                if self.missing.len() - self.rule_missing
+                    >= super::MISSING_MAX << self.missing_shift
+                {
+                    self.dropped = true;
+                    return Ok(None);
+                }
+                let from = self.missing.len().saturating_sub(RECENT);
+                let same = |m: &super::Missing| {
+                    let a = self.args(m);
+                    m.game == game
+                        && m.flat == flat
+                        && a.len() == args.len()
+                        && a.iter().zip(args).all(|(x, y)| x == y)
+                };
+                let seen = self.missing[from..].iter().any(same);
+                if !seen {
+                    let start = self.missing_args.len() as u32;
+                    self.missing_args.extend_from_slice(args);
+                    let end = self.missing_args.len() as u32;
+                    self.missing.push(super::Missing {
+                        game,
+                        args: (start, end),
+                        flat,
+                    });
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// The arguments of one of the positions in `missing`.
+    pub fn args(&self, m: &Missing) -> &[i64] {
+        &self.missing_args[m.args.0 as usize..m.args.1 as usize]
+    }
+}
+
+/// The most options without a value that one run of a position's rules
+/// collects. The search evaluates them all before it runs the position
+/// again, so a position with many options to evaluate first (the divisors
+/// of a large number) is run a few times, not once per option, while the
+/// search path keeps at most this many waiting options per position, and
+/// a run that meets thousands of them (a board asked top-down) does not
+/// pay to record them all.
+pub const MISSING_MAX: usize = 32;
+
+impl Marks {
+    /// Counts `n` units of work; whether it is time to look at the clock.
+    pub(super) fn charge(&mut self, n: usize) -> bool {
+        self.work = self.work.wrapping_add(n);
+        if self.work.wrapping_sub(self.next_poll) > usize::MAX / 2 {
+            return false;
+        }
+        self.next_poll = self.work.wrapping_add(POLL_EVERY);
+        true
+    }
+
+    pub(super) fn start(&mut self) {
+        self.mex.start();
+        self.missing.clear();
+        self.missing_args.clear();
+        self.rule = u32::MAX;
+        (self.missed, self.dropped, self.all_missing) = (0, false, false);
+    }
+
+    /// Notes that the run is in move `rule` (counted from 0).
+    #[inline(always)]
+    pub(super) fn in_rule(&mut self, rule: u32) {
+        if rule != self.rule {
+            self.rule = rule;
+            self.rule_missing = self.missing.len();
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn mark(&mut self, v: u64) {
+        self.mex.mark(v);
+    }
+}
+
+/// How many options the kernel makes between looks at the clock.
+pub(super) const POLL_EVERY: usize = 1 << 16;

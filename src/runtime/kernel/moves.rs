@@ -1,0 +1,173 @@
+//! One move compiled: its binders' domains, the guard split into the
+//! conjuncts that narrow the innermost binder and those tested per option,
+//! and its terms (with the linear forms of the fast loop where they
+//! exist).
+
+use super::expr::{Cond, Num, conjuncts, num_in};
+use super::seq::{self, Seq};
+use super::{Arg, Domain, LinearNode, Move, Narrow, Term, Types, plan, run};
+use crate::graph::{Shape, flat};
+use crate::ir::{Ir, IrKind, PatIr, Slot, TargetIr, TermIr};
+use crate::syntax::ast::BinOp;
+use crate::value::{GameId, Value};
+
+pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Move> {
+    let binders = rule
+        .binders
+        .iter()
+        .map(|(pattern, domain)| match pattern {
+            PatIr::Slot(slot) if !types.is_list(*slot) => Some((*slot, domain_of(domain, types)?)),
+            _ => {
+                let (i, v, xs) = seq::enumerated(pattern, domain, types)?;
+                Some((i, Domain::Enumerate(xs, v)))
+            }
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let mut guard = Vec::new();
+    if let Some(g) = &rule.guard {
+        conjuncts(g, &mut guard, types)?;
+    }
+    let TargetIr::Terms(terms) = &rule.target else {
+        return None;
+    };
+    let terms: Vec<Term> = terms
+        .iter()
+        .map(|t| match t {
+            TermIr::Node(game, args, _) => term(*game, args, types),
+            TermIr::Heap(k) => Some(Term::Heap(num_in(k, types)?)),
+        })
+        .collect::<Option<_>>()?;
+    // A pair binder innermost: its item's slot changes with the index, so
+    // nothing narrows it.
+    let x = binders
+        .last()
+        .filter(|(_, d)| !matches!(d, Domain::Enumerate(..)))
+        .map(|(slot, _)| *slot);
+    Some(Move {
+        narrow: x.map_or_else(Vec::new, |x| narrowing(&guard, x)),
+        fast: x.and_then(|x| fast_terms(&terms, x)),
+        binders,
+        guard,
+        terms,
+    })
+}
+
+/// The leading conjuncts that can narrow `x`: ones that do not mention it,
+/// and linear comparisons (`!=` included: it cuts a point out). The first
+/// other conjunct ends them, for the ones after it are only tested where
+/// it holds (and it may fail).
+fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
+    guard
+        .iter()
+        .map_while(|c| match c.as_linear() {
+            _ if !c.uses(x) => Some(Narrow::Once),
+            Some((op, d)) => Some(Narrow::Linear(op, d)),
+            None => c
+                .as_affine(x)
+                .map(|(op, d)| Narrow::Affine(op, d))
+                .or_else(|| c.as_monotone(x).map(|(s, f, g)| Narrow::Monotone(s, f, g))),
+        })
+        .collect()
+}
+
+/// A node term: integer arguments, or a flat run when some are lists.
+fn term(game: GameId, args: &[Ir], types: &Types) -> Option<Term> {
+    if let Some(nums) = args
+        .iter()
+        .map(|a| num_in(a, types))
+        .collect::<Option<Vec<_>>>()
+    {
+        return Some(Term::Node(game, nums));
+    }
+    if args.len() > flat::ARITY_MAX {
+        return None;
+    }
+    let args: Vec<Arg> = args
+        .iter()
+        .map(|a| match num_in(a, types) {
+            Some(n) => Some(Arg::Int(n)),
+            None => Seq::compile(a, types).map(Arg::Seq),
+        })
+        .collect::<Option<_>>()?;
+    let header = flat::header(args.iter().map(|a| match a {
+        Arg::Int(_) => Shape::Int,
+        Arg::Seq(xs) => xs.shape(types),
+    }));
+    Some(Term::Flat(game, header, args))
+}
+
+fn fast_terms(terms: &[Term], x: Slot) -> Option<(Vec<LinearNode>, Vec<Num>)> {
+    let mut nodes = Vec::new();
+    let mut heaps = Vec::new();
+    for term in terms {
+        match term {
+            Term::Node(game, args) if (1..=2).contains(&args.len()) => nodes.push(LinearNode {
+                game: *game,
+                args: args.iter().map(Num::as_lin).collect::<Option<_>>()?,
+            }),
+            Term::Heap(k) if !k.uses(x) => heaps.push(Num::Lin(k.as_lin()?)),
+            _ => return None,
+        }
+    }
+    (nodes.len() <= plan::PLAN_NODES).then_some((nodes, heaps))
+}
+
+pub(super) fn domain_of(ir: &Ir, types: &Types) -> Option<Domain> {
+    let num = |ir: &Ir| num_in(ir, types);
+    Some(match &ir.kind {
+        IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
+            Domain::Range(num(lo)?, num(hi)?, *op == BinOp::RangeIncl)
+        }
+        IrKind::Local(_)
+        | IrKind::Slice(..)
+        | IrKind::Comprehension { .. }
+        | IrKind::CallBuiltin(..) => Domain::Seq(Seq::compile(ir, types)?),
+        // A set is iterated in increasing order, without repeats.
+        IrKind::Set(items) => {
+            let items: Vec<Num> = items.iter().map(num).collect::<Option<_>>()?;
+            let mut ints = items
+                .iter()
+                .map(|n| match n {
+                    Num::Const(c) => Some(*c),
+                    _ => None,
+                })
+                .collect::<Option<Vec<i64>>>()?;
+            ints.sort_unstable();
+            ints.dedup();
+            fixed(ints)?
+        }
+        IrKind::List(items) | IrKind::Tuple(items) => {
+            let items: Vec<Num> = items.iter().map(num).collect::<Option<_>>()?;
+            let consts = items.iter().map(|n| match n {
+                Num::Const(c) => Some(*c),
+                _ => None,
+            });
+            match consts.collect::<Option<Vec<i64>>>() {
+                Some(ints) => fixed(ints)?,
+                None => Domain::Items(items),
+            }
+        }
+        IrKind::Global(id) => Domain::Global(*id),
+        // A list or range of constants, folded when lowered: `k in [1, 2, 3]`.
+        IrKind::Const(Value::Range(lo, hi)) => {
+            Domain::Range(Num::Const(*lo), Num::Const(*hi), false)
+        }
+        IrKind::Const(list @ (Value::List(_) | Value::Tuple(_))) => {
+            fixed(list.as_slice()?.iter().map(int).collect::<Option<_>>()?)?
+        }
+        IrKind::Const(Value::Set(items)) => fixed(items.iter().map(int).collect::<Option<_>>()?)?,
+        _ => return None,
+    })
+}
+
+fn int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// A domain of constant items, converted once.
+fn fixed(items: Vec<i64>) -> Option<Domain> {
+    run::Values::list(items).ok().map(Domain::Fixed)
+}

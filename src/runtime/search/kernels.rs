@@ -1,0 +1,171 @@
+//! The search's side of the compiled rules: a position's kernel run (its
+//! machine code where it has some), the options it found without values
+//! interned, and the kernels compiled on first use.
+
+use super::Ran;
+use crate::runtime::kernel::{self, Kernel, Stop};
+use crate::runtime::normalize;
+use crate::runtime::{Machine, RtResult, Scratch};
+use crate::value::{GameId, NodeId};
+use std::mem::take;
+use std::rc::Rc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+impl Machine {
+    /// Whether [`Machine::run_kernel`] finds `node`'s value.
+    pub(in crate::runtime) fn kernel_finds_value(
+        &mut self,
+        node: NodeId,
+        pending: &mut Vec<NodeId>,
+    ) -> RtResult<bool> {
+        Ok(matches!(self.run_kernel(node, pending)?, Ran::Value(_)))
+    }
+
+    /// Runs the kernel of `node`'s game, if it has one and the node's
+    /// arguments are integers. A value found is stored; options found
+    /// without one are interned and pushed on `pending`.
+    pub(super) fn run_kernel(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
+        if !self.ready_kernel(node.game) {
+            return Ok(Ran::Interpret);
+        }
+        // Borrowed beside the scratch buffers rather than shared: no count to keep.
+        let Some((_, Some(kernel))) = &self.kernels[node.game as usize] else {
+            unreachable!("`ready_kernel` compiled it");
+        };
+        let Scratch { args, marks, views } = &mut self.scratch;
+        let found = match kernel.takes_lists() {
+            true => self.graph.flat_args(node, args),
+            false => self.graph.int_args(node, args),
+        };
+        if !found {
+            return Ok(Ran::Interpret);
+        }
+        // Ctrl-C or the time limit: the interpreter's own poll, below,
+        // then says which.
+        let (cancel, deadline) = (&self.cancel, self.deadline);
+        let mut stop =
+            || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+        // The machine code first, when there is some; the kernel's own run
+        // where it leaves the position. Either answers alike.
+        let native = match self.use_native {
+            true => kernel.native_mex(&self.defs, &self.graph, args, marks, views, &mut stop),
+            false => None,
+        };
+        let result = match native {
+            Some(result) => result,
+            None => kernel.mex(&self.defs, &self.graph, args, marks, &mut stop),
+        };
+        if result == Err(Stop::Bail) {
+            self.poll()?;
+        }
+        Ok(match result {
+            Ok((value, options)) => {
+                self.graph.set_value(node, value);
+                if options == 0 {
+                    self.graph.set_terminal(node);
+                }
+                Ran::Value(value)
+            }
+            Err(Stop::Missing) => self.intern_missing(pending),
+            Err(Stop::Bail) => Ran::Interpret,
+        })
+    }
+
+    /// Interns the options the kernel found without a value and pushes
+    /// them on `pending`. Only when that cannot fail: otherwise the
+    /// interpreter reports the error in its own order.
+    fn intern_missing(&mut self, pending: &mut Vec<NodeId>) -> Ran {
+        let start = pending.len();
+        // Only the lists are taken out: the marks are some hundred bytes.
+        let marks = &mut self.scratch.marks;
+        let (missing, args) = (take(&mut marks.missing), take(&mut marks.missing_args));
+        let all = missing.iter().all(|m| {
+            let args = &args[m.args.0 as usize..m.args.1 as usize];
+            let node = match m.flat {
+                true => self.intern_flat(m.game, args),
+                false => self.intern_ints(m.game, args),
+            };
+            node.map(|node| pending.push(node)).is_some()
+        });
+        (self.scratch.marks.missing, self.scratch.marks.missing_args) = (missing, args);
+        if !all {
+            pending.truncate(start);
+            return Ran::Interpret;
+        }
+        Ran::Missing(start, self.scratch.marks.all_missing)
+    }
+
+    /// The node of `game(args)`, interned if need be, when that cannot
+    /// fail: within `--max-states` and of the game's arity.
+    pub(in crate::runtime) fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Option<NodeId> {
+        // Dense or hashed, as the graph decides.
+        let found = self.graph.find_ints(game, args);
+        self.intern_with((game, args.len()), found, |g| g.insert_ints(game, args))
+    }
+
+    /// [`Machine::intern_ints`] of arguments given as a flat run.
+    fn intern_flat(&mut self, game: GameId, run: &[i64]) -> Option<NodeId> {
+        let found = self.graph.find_flat(game, run);
+        let arity = crate::graph::flat::arity(run[0]);
+        self.intern_with((game, arity), found, |g| g.insert_flat(game, run))
+    }
+
+    /// The node `found`, or the one `make` makes, when the game has
+    /// `arity` parameters and the graph room for it.
+    fn intern_with(
+        &mut self,
+        (game, arity): (GameId, usize),
+        found: Option<NodeId>,
+        make: impl FnOnce(&mut crate::graph::Graph) -> NodeId,
+    ) -> Option<NodeId> {
+        if self.defs.game(game)?.arity != arity {
+            return None;
+        }
+        if found.is_some() {
+            return found;
+        }
+        if self.graph.len() >= self.limits.max_states {
+            return None;
+        }
+        Some(make(&mut self.graph))
+    }
+
+    /// The kernel of `game`, compiled on first use and again after the
+    /// game is redefined; `None` for rules the kernel cannot run.
+    pub(in crate::runtime) fn kernel(&mut self, game: GameId) -> Option<Rc<Kernel>> {
+        match self.ready_kernel(game) {
+            true => self.kernels[game as usize].as_ref()?.1.clone(),
+            false => None,
+        }
+    }
+
+    /// Whether `game` has a kernel, compiled from its current rules (and
+    /// compiled now if need be): then `kernels` holds it.
+    #[inline]
+    pub(super) fn ready_kernel(&mut self, game: GameId) -> bool {
+        if !self.use_kernels {
+            return false;
+        }
+        let Some(rules) = self.defs.game(game) else {
+            return false;
+        };
+        match self.kernels.get(game as usize) {
+            Some(Some((compiled, kernel))) if Rc::ptr_eq(compiled, rules) => kernel.is_some(),
+            _ => self.compile_kernel(game),
+        }
+    }
+
+    #[cold]
+    fn compile_kernel(&mut self, game: GameId) -> bool {
+        let rules = self.game_ir(game);
+        let slot = game as usize;
+        if self.kernels.len() <= slot {
+            self.kernels.resize(slot + 1, None);
+        }
+        let kernel = kernel::compile(&normalize::rules(&rules, &self.defs), game).map(Rc::new);
+        let ready = kernel.is_some();
+        self.kernels[slot] = Some((rules, kernel));
+        ready
+    }
+}
