@@ -1,0 +1,3 @@
+//! Games played through [`Game::respond`], on positions of the engine.
+
+use super::*;
