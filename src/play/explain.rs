@@ -36,7 +36,10 @@ pub fn reply(
                 "{} in {}, which becomes {}",
                 chosen.name,
                 moved.part_shown,
-                m.show_result(&new_part)
+                match m.show_result(&new_part).as_str() {
+                    "0" => m.show_position(&new_part),
+                    shown => shown.to_string(),
+                }
             ),
         },
         ..moved
@@ -47,7 +50,7 @@ pub fn reply(
             text,
             "\nThe {sum_name} was 0: the position was lost for me against perfect \
              play. {}, so every move leaves a nonzero {sum_name}, a win for you.\n\
-             I played {}: of all my moves it makes the game last longest{}.",
+             I played {}. Of all my moves it makes the game last longest{}.",
             match rows.len() {
                 1 => "A position of value 0 has no move to another of value 0",
                 _ => "A move changes the value of exactly one component",
@@ -197,10 +200,12 @@ fn table(rows: &[(usize, String, u64)], sum: u64) -> String {
     for (_, shown, v) in rows {
         let _ = writeln!(text, "  {shown:<name$}  value {v:>digits$} = {v:0bits$b}");
     }
-    let _ = write!(
-        text,
-        "  {:<name$}        {sum:>digits$} = {sum:0bits$b}",
-        "nim-sum"
-    );
-    text
+    if rows.len() > 1 {
+        let _ = write!(
+            text,
+            "  {:<name$}        {sum:>digits$} = {sum:0bits$b}",
+            "nim-sum"
+        );
+    }
+    text.trim_end().to_string()
 }

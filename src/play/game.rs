@@ -24,6 +24,15 @@ Type a move's number to play it, or:
   m  the moves again c  let me move first       q  give up and leave
   ?  this list       Ctrl-D or Ctrl-C leaves the game too";
 
+/// How the computer's winning move ends the game.
+const OVER: &str = "You have no move: I win. (u takes back your last move; anything else \
+                    goes back to the REPL)";
+
+/// The commands a game that is over still answers.
+const OVER_WORDS: [&str; 13] = [
+    "?", "help", "q", "quit", "give up", "h", "hint", "u", "undo", "w", "why", "m", "moves",
+];
+
 /// What the REPL does after a line: stay in the game or leave it, with
 /// the text to print either way.
 #[derive(Debug, PartialEq, Eq)]
@@ -118,9 +127,19 @@ impl Game {
         self.moves.is_empty()
     }
 
+    /// Whether `line` is for the game: anything while it goes on; once it
+    /// is over, only its commands, so that what else is typed goes back
+    /// to the REPL.
+    pub fn takes(&self, line: &str) -> bool {
+        let word = line.trim().to_lowercase();
+        !self.over() || number(&word).is_some() || OVER_WORDS.contains(&word.as_str())
+    }
+
     fn what_to_type(&self) -> String {
         match self.moves.len() {
-            0 => "the game is over (u takes back your last move, q leaves)".into(),
+            0 => "the game is over (u takes back your last move; anything else goes back \
+                  to the REPL)"
+                .into(),
             1 => "type 1 to play the only move, or ? for the commands".into(),
             n => format!("type a move's number, 1 to {n}, or ? for the commands"),
         }
@@ -145,7 +164,10 @@ impl Game {
         self.fresh = false;
         self.moves = moves_of(m, &self.at, self.span)?;
         if self.over() {
-            text.push_str("I have no move: you win!");
+            text.push_str(
+                "I have no move: you win! (u takes back your last move; anything else \
+                 goes back to the REPL)",
+            );
             return Ok(text);
         }
         text.push_str(&self.computer(m)?);
@@ -165,9 +187,7 @@ impl Game {
         });
         self.moves = moves_of(m, &self.at, self.span)?;
         match self.over() {
-            true => {
-                text.push_str("You have no move: I win. (u takes back your last move, q leaves)")
-            }
+            true => text.push_str(OVER),
             false => text.push_str(&self.listed(m)),
         }
         Ok(text)

@@ -72,10 +72,11 @@ impl Repl {
         // A bug that panics must not end the session and lose what the
         // user typed: the entry is abandoned and the session goes on.
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if self.playing() {
+            if self.game_takes(entry) {
                 self.play_line(entry);
                 return Flow::Continue;
             }
+            self.leave_play("the game is over");
             if entry.trim_start().starts_with(':') {
                 return self.command(entry);
             }
@@ -225,7 +226,7 @@ pub fn piped(repl: &mut Repl, input: impl BufRead) -> i32 {
                 break;
             }
         };
-        if repl.playing() {
+        if repl.game_takes(&line) {
             // A game's lines are commands of their own, never continued.
             repl.submit(&line, "<stdin>", number + 1);
             continue;

@@ -21,6 +21,12 @@ impl Repl {
         self.game.is_some()
     }
 
+    /// Whether `line` goes to the game under way (a game that is over
+    /// takes only its own commands).
+    pub fn game_takes(&self, line: &str) -> bool {
+        self.game.as_ref().is_some_and(|g| g.takes(line))
+    }
+
     /// Runs a typed entry; `play(P)` on its own starts a game.
     pub(super) fn run_typed(&mut self, name: &str, text: &str, first_line: usize) {
         let mut asked = None;
@@ -118,8 +124,9 @@ pub(super) fn on_terminal(repl: &mut Repl, editor: &mut Option<DefaultEditor>) {
         match editor.readline(PROMPT) {
             Ok(line) => {
                 let _ = editor.add_history_entry(line.as_str());
+                // After a game, what is not for it runs in the REPL.
                 if repl.submit(&line, "<play>", 1) == Flow::Quit {
-                    repl.leave_play("quit");
+                    return;
                 }
             }
             Err(ReadlineError::Interrupted) => repl.leave_play("Ctrl-C"),

@@ -18,10 +18,10 @@ fn needs_the_repl(span: Span) -> Box<crate::diag::Diagnostic> {
     Box::new(
         (*error(
             span,
-            "`play(P)` needs the REPL",
+            "`play(P)` works only in the REPL, as an entry of its own",
             "a game to play is asked here",
         ))
-        .help("start `grundy repl FILE` and type `play(P)` there, as an entry of its own")
+        .help("start `grundy repl FILE` and type `play(P)` alone at its prompt")
         .note("`line(P)` shows a perfect game without anyone playing"),
     )
 }
