@@ -138,13 +138,18 @@ fn a_weak_player_loses_a_whole_game() {
         assert_eq!(m.position_value(&game.at).unwrap(), 0, "{text}");
         assert!(replies < 10, "the game ends");
     };
-    assert!(last.ends_with("You have no move: I win. (u takes back your last move, q leaves)"));
+    assert!(last.ends_with(OVER), "{last}");
     assert_eq!(
         game.respond(m, "1").unwrap(),
         Step::Stay(
-            "There is no move 1: the game is over (u takes back your last move, q leaves)".into()
+            "There is no move 1: the game is over (u takes back your last move; anything \
+             else goes back to the REPL)"
+                .into()
         )
     );
+    // A finished game takes its own commands only.
+    assert!(game.takes("u") && game.takes(" W ") && game.takes("7"));
+    assert!(!game.takes("value(nim(3))") && !game.takes("c"));
     assert_eq!(
         game.respond(m, "q").unwrap(),
         Step::Leave("Back to the REPL.".into())
