@@ -50,13 +50,22 @@ pub fn reply(
             text,
             "\nThe {sum_name} was 0: the position was lost for me against perfect \
              play. {}, so every move leaves a nonzero {sum_name}, a win for you.\n\
-             I played {}. Of all my moves it makes the game last longest{}.",
+             I played {}. {}.",
             match rows.len() {
                 1 => "A position of value 0 has no move to another of value 0",
                 _ => "A move changes the value of exactly one component",
             },
             moved.played,
-            lasting(remoteness, "if you play perfectly, the game ends in")
+            match remoteness {
+                Some(r) => format!(
+                    "Of all my moves it makes the game last longest: if you play \
+                     perfectly, the game ends in {}",
+                    more(r)
+                ),
+                None => "There were too many positions to weigh which move lasts \
+                         longest"
+                    .into(),
+            }
         );
         return Ok(text);
     }

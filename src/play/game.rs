@@ -13,9 +13,12 @@ use crate::value::Position;
 use std::fmt::Write as _;
 
 /// Most positions (sums counted one each) whose remoteness one game may
-/// weigh, or `--max-states` if lower. Past it the computer still plays
-/// perfectly for the win, but no longer knows which move lasts longest.
+/// keep, or `--max-states` if lower, and most options one move of the
+/// computer (or one hint) may look at. Past either the computer still
+/// plays perfectly for the win, but no longer knows which move lasts
+/// longest or wins fastest.
 pub const MAX_WEIGHED: usize = 1_000_000;
+pub const MAX_OPTIONS: usize = 2_000_000;
 
 /// The commands, printed at the start and on `?`.
 pub const COMMANDS: &str = "\
@@ -91,7 +94,7 @@ impl Game {
             last: None,
             fresh: true,
             computer_started: false,
-            memo: Remoteness::new(bound),
+            memo: Remoteness::new(bound, MAX_OPTIONS),
         };
         let text = format!(
             "Playing {shown}. You move first (c lets me start).\n{COMMANDS}\n{}",
@@ -245,8 +248,14 @@ impl Game {
             ),
             _ => format!(
                 "Hint: every move leaves a position of nonzero value, which I can win; \
-                 {} ({shown}) holds out longest{length}.",
-                index + 1
+                 {} ({shown}) {}{length}.",
+                index + 1,
+                match remoteness {
+                    Some(_) => "holds out longest",
+                    None =>
+                        "is as good as any (too many positions to find the one that \
+                             holds out longest)",
+                }
             ),
         })
     }

@@ -11,7 +11,7 @@ mod explain;
 mod game;
 pub mod remoteness;
 
-pub use game::{COMMANDS, Game, MAX_WEIGHED, Step};
+pub use game::{COMMANDS, Game, MAX_OPTIONS, MAX_WEIGHED, Step};
 
 use crate::runtime::{Machine, RtResult};
 use crate::span::Span;

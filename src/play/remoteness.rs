@@ -29,8 +29,13 @@ pub trait Rules {
 /// The remoteness of every position weighed so far in one game.
 pub struct Remoteness<P> {
     known: FxHashMap<P, u64>,
-    /// Most positions weighed (those known and those under way).
+    /// Most positions kept (those known and those under way): memory.
     bound: usize,
+    /// Most options looked at to answer one question (one [`Remoteness::of`]
+    /// or [`Remoteness::choose`]): time, so that a position with thousands
+    /// of moves does not keep the person waiting.
+    budget: usize,
+    spent: usize,
 }
 
 /// A position being weighed: the options that count, the next to look
@@ -51,34 +56,46 @@ pub struct Choice {
 }
 
 impl<P: Clone + Eq + Hash> Remoteness<P> {
-    pub fn new(bound: usize) -> Self {
+    pub fn new(bound: usize, budget: usize) -> Self {
         Remoteness {
             known: FxHashMap::default(),
             bound,
+            budget,
+            spent: 0,
         }
     }
 
-    /// The remoteness of `start`, or `None` if weighing it would take
-    /// more than the bound's positions. Depth-first with its own stack:
-    /// games can be long.
+    /// The remoteness of `start`, or `None` if weighing it would keep more
+    /// positions than the bound or look at more options than the budget.
     pub fn of<R: Rules<Position = P>>(
         &mut self,
         rules: &mut R,
         start: &P,
     ) -> RtResult<Option<u64>> {
+        self.spent = 0;
+        self.weigh(rules, start)
+    }
+
+    /// [`Remoteness::of`] within what is left of the budget. Depth-first
+    /// with its own stack: games can be long.
+    fn weigh<R: Rules<Position = P>>(&mut self, rules: &mut R, start: &P) -> RtResult<Option<u64>> {
         if let Some(r) = self.known.get(start) {
             return Ok(Some(*r));
         }
-        let mut stack = vec![frame(rules, start.clone())?];
+        let mut stack = vec![self.frame(rules, start.clone())?];
         while let Some(top) = stack.last_mut() {
             if let Some(option) = top.options.get(top.next).cloned() {
                 top.next += 1;
                 match self.known.get(&option) {
                     Some(r) => fold(top, *r),
-                    None if self.known.len() + stack.len() >= self.bound => return Ok(None),
+                    None if self.known.len() + stack.len() >= self.bound
+                        || self.spent >= self.budget =>
+                    {
+                        return Ok(None);
+                    }
                     None => {
                         rules.poll()?;
-                        stack.push(frame(rules, option)?);
+                        stack.push(self.frame(rules, option)?);
                     }
                 }
                 continue;
@@ -105,13 +122,14 @@ impl<P: Clone + Eq + Hash> Remoteness<P> {
         rules: &mut R,
         options: &[(P, u64)],
     ) -> RtResult<Option<Choice>> {
+        self.spent = 0;
         let winning = options.iter().any(|(_, v)| *v == 0);
         let mut best: Option<Choice> = None;
         for (index, (option, value)) in options.iter().enumerate() {
             if winning && *value != 0 {
                 continue;
             }
-            let remoteness = self.of(rules, option)?;
+            let remoteness = self.weigh(rules, option)?;
             let better = match (best, remoteness) {
                 (None, _) => true,
                 (
@@ -142,23 +160,30 @@ impl<P: Clone + Eq + Hash> Remoteness<P> {
         }
         Ok(best)
     }
+
+    /// A frame for `position`, its options counted against the budget.
+    fn frame<R: Rules<Position = P>>(&mut self, rules: &mut R, position: P) -> RtResult<Frame<P>> {
+        let options = rules.options(&position)?;
+        self.spent += options.len();
+        Ok(frame(position, options))
+    }
 }
 
-fn frame<R: Rules>(rules: &mut R, position: R::Position) -> RtResult<Frame<R::Position>> {
-    let options = rules.options(&position)?;
+/// A position with its options, ready to be weighed.
+fn frame<P>(position: P, options: Vec<(P, u64)>) -> Frame<P> {
     let losing = options.iter().all(|(_, v)| *v != 0);
     let options = options
         .into_iter()
         .filter(|(_, v)| losing || *v == 0)
         .map(|(p, _)| p)
         .collect();
-    Ok(Frame {
+    Frame {
         position,
         losing,
         options,
         next: 0,
         best: None,
-    })
+    }
 }
 
 /// An option's remoteness taken into its position's: the loser's

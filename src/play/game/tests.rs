@@ -68,7 +68,7 @@ fn remoteness_of_nim_sums_is_the_brute_force() {
     let mut s = session();
     let m = &mut s.machine;
     let mut memo = FxHashMap::default();
-    let mut weighed = Remoteness::new(100_000);
+    let mut weighed = Remoteness::new(100_000, 10_000_000);
     for heaps in [
         [1, 2, 3],
         [2, 2, 0],
@@ -267,4 +267,37 @@ fn numbers_are_read_with_their_sign() {
     assert_eq!(number("1a"), None);
     assert_eq!(number("-"), None);
     assert_eq!(number(""), None);
+}
+
+#[test]
+fn past_the_bound_the_computer_plays_on_and_says_what_it_does_not_know() {
+    let mut s = session();
+    let m = &mut s.machine;
+    // Few positions may be kept: nim(5) + nim(5) has 21 sums.
+    m.limits.max_states = 12;
+    let start = nims(m, &[5, 5]);
+    let mut game = Game::start(m, start, Span::default()).unwrap().0.unwrap();
+    let Step::Stay(text) = game.respond(m, "h").unwrap() else {
+        panic!("stays");
+    };
+    assert!(
+        text.ends_with(
+            "is as good as any (too many positions to find the one that holds out longest)."
+        ),
+        "{text}"
+    );
+    game.respond(m, "c").unwrap();
+    let Step::Stay(text) = game.respond(m, "w").unwrap() else {
+        panic!("stays");
+    };
+    assert!(
+        text.ends_with("There were too many positions to weigh which move lasts longest."),
+        "{text}"
+    );
+    // The computer still wins: whatever the person plays, it answers
+    // with a move to value 0.
+    let Step::Stay(text) = game.respond(m, "1").unwrap() else {
+        panic!("stays");
+    };
+    assert_eq!(m.position_value(&game.at).unwrap(), 0, "{text}");
 }

@@ -66,7 +66,7 @@ impl Rules for Dag {
 fn remoteness_is_steinhaus_on_random_games() {
     for seed in 0..40 {
         let mut dag = Dag::random(14, seed);
-        let mut memo = Remoteness::new(1_000);
+        let mut memo = Remoteness::new(1_000, 1_000_000);
         for i in (0..14).rev() {
             let r = memo.of(&mut dag, &i).unwrap();
             assert_eq!(r, Some(dag.brute(i)), "seed {seed}, position {i}");
@@ -80,7 +80,7 @@ fn remoteness_is_steinhaus_on_random_games() {
 fn the_choice_is_the_best_option_by_brute_force() {
     for seed in 0..40 {
         let mut dag = Dag::random(12, seed);
-        let mut memo = Remoteness::new(1_000);
+        let mut memo = Remoteness::new(1_000, 1_000_000);
         for i in 0..12 {
             let options = dag.options(&i).unwrap();
             let choice = memo.choose(&mut dag, &options).unwrap();
@@ -109,15 +109,22 @@ fn the_choice_is_the_best_option_by_brute_force() {
 }
 
 #[test]
-fn past_the_bound_the_winner_still_moves_to_value_zero() {
+fn past_the_bound_or_the_budget_the_winner_still_moves_to_value_zero() {
     let mut dag = Dag::random(30, 7);
     let start = (0..30).rev().find(|i| dag.values[*i] != 0).unwrap();
-    let mut memo = Remoteness::new(2);
+    // Too few positions kept, then too few options looked at.
+    for (bound, budget) in [(2, 1_000), (1_000, 3)] {
+        let mut memo = Remoteness::new(bound, budget);
+        assert_eq!(memo.of(&mut dag, &start).unwrap(), None);
+        let options = dag.options(&start).unwrap();
+        let choice = memo.choose(&mut dag, &options).unwrap().unwrap();
+        assert_eq!(choice.remoteness, None);
+        assert_eq!(options[choice.index].1, 0);
+    }
+    // The budget is per question: small ones are answered later.
+    let mut memo = Remoteness::new(1_000, 3);
     assert_eq!(memo.of(&mut dag, &start).unwrap(), None);
-    let options = dag.options(&start).unwrap();
-    let choice = memo.choose(&mut dag, &options).unwrap().unwrap();
-    assert_eq!(choice.remoteness, None);
-    assert_eq!(options[choice.index].1, 0);
+    assert_eq!(memo.of(&mut dag, &0).unwrap(), Some(0));
 }
 
 #[test]
@@ -137,6 +144,6 @@ fn a_long_game_needs_no_deep_recursion() {
             Ok(())
         }
     }
-    let mut memo = Remoteness::new(2_000_000);
+    let mut memo = Remoteness::new(2_000_000, 2_000_000);
     assert_eq!(memo.of(&mut Line, &1_000_000).unwrap(), Some(1_000_000));
 }
