@@ -77,11 +77,16 @@ fn the_computer_wins_a_whole_game_against_weak_moves() {
     p.exp_string("You: nim(1): take(k=1) -> *1").unwrap();
     p.exp_string("Me:  take(1) -> 0").unwrap();
     p.exp_string("You have no move: I win.").unwrap();
-    // What is not for the finished game runs in the REPL.
-    play(&mut p, "value(nim(6))");
+    // What is not for the finished game runs in the REPL, a longer entry
+    // going on over continuation lines.
+    play(&mut p, "game g(n) {");
     p.exp_string("the game is over: left the game, back to the REPL.")
         .unwrap();
-    p.exp_string("\r\n6\r\n").unwrap();
+    p.exp_string("   ...> ").unwrap();
+    enter(&mut p, "move m if n > 0 -> g(n - 1) }");
+    p.exp_string("grundy> ").unwrap();
+    enter(&mut p, "[value(g(n)) for n in 0..4]");
+    p.exp_string("[0, 1, 0, 1]").unwrap();
     quit(p);
 }
 

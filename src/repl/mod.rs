@@ -304,12 +304,24 @@ pub fn interactive(repl: &mut Repl, color: bool) -> i32 {
     ));
     let mut number = 0;
     let mut game_editor = None;
+    // A line typed after a game ended, which was not for it: an entry.
+    let mut given_back: Option<String> = None;
     loop {
         if repl.playing() {
-            play::on_terminal(repl, &mut game_editor);
+            given_back = play::on_terminal(repl, &mut game_editor);
             continue;
         }
-        match editor.readline(PROMPT) {
+        let read = match given_back.take() {
+            Some(line) if editor::entry_is_complete(&line) => Ok(line),
+            // The start of a longer entry: the user goes on typing it on
+            // a continuation line, as if it had been typed here.
+            Some(line) => {
+                let started = format!("{line}\n{}", editor::INDENT);
+                editor.readline_with_initial(PROMPT, (&started, ""))
+            }
+            None => editor.readline(PROMPT),
+        };
+        match read {
             Ok(line) => {
                 if line.trim().is_empty() {
                     continue;

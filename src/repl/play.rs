@@ -3,7 +3,7 @@
 //! An error ends the game and keeps the session; Ctrl-D and Ctrl-C leave
 //! the game, not the REPL.
 
-use super::{Flow, Repl, warn};
+use super::{Repl, warn};
 use crate::play::{Game, Step};
 use crate::session::{Entry, Outcome};
 use crate::span::Span;
@@ -107,27 +107,29 @@ impl Repl {
 
 /// Reads a game's lines on the terminal until it ends, with a line
 /// editor of its own (no history file, no completion): a move's number is
-/// not grundy source.
-pub(super) fn on_terminal(repl: &mut Repl, editor: &mut Option<DefaultEditor>) {
+/// not grundy source. A line typed after the game is over that is not for
+/// it ends the game and is given back, to be run as an entry.
+pub(super) fn on_terminal(repl: &mut Repl, editor: &mut Option<DefaultEditor>) -> Option<String> {
     if editor.is_none() {
         match DefaultEditor::new() {
             Ok(made) => *editor = Some(made),
             Err(e) => {
                 warn(format!("error: cannot read the game's moves: {e}"));
                 repl.leave_play("no line editor");
-                return;
+                return None;
             }
         }
     }
     let editor = editor.as_mut().expect("made above");
     while repl.playing() {
         match editor.readline(PROMPT) {
+            Ok(line) if !line.trim().is_empty() && !repl.game_takes(&line) => {
+                repl.leave_play("the game is over");
+                return Some(line);
+            }
             Ok(line) => {
                 let _ = editor.add_history_entry(line.as_str());
-                // After a game, what is not for it runs in the REPL.
-                if repl.submit(&line, "<play>", 1) == Flow::Quit {
-                    return;
-                }
+                repl.submit(&line, "<play>", 1);
             }
             Err(ReadlineError::Interrupted) => repl.leave_play("Ctrl-C"),
             Err(ReadlineError::Eof) => repl.leave_play("Ctrl-D"),
@@ -137,4 +139,5 @@ pub(super) fn on_terminal(repl: &mut Repl, editor: &mut Option<DefaultEditor>) {
             }
         }
     }
+    None
 }
