@@ -1,9 +1,10 @@
 //! The editor files in editors/ against the language: the TextMate grammar
-//! (VS Code) is valid JSON that its manifest points to, and it and the Vim
-//! syntax file highlight every keyword of grammar/grundy.pest (read from
-//! the pest file itself, so a keyword added there without highlighting
-//! fails here) and every built-in function, and the grammar's patterns
-//! match comments, numbers, strings and the move arrow.
+//! (VS Code) is valid JSON that its manifest points to, and it, the Sublime
+//! syntax and the Vim syntax file highlight every keyword of
+//! grammar/grundy.pest (read from the pest file itself, so a keyword added
+//! there without highlighting fails here) and every built-in function, and
+//! the grammars' patterns match comments, numbers, strings and the move
+//! arrow.
 
 use grundy::builtins::Builtin;
 use regex::Regex;
@@ -75,9 +76,35 @@ fn patterns(grammar: &Value) -> Vec<(String, String)> {
     out
 }
 
+/// The `(scope name, pattern)`s of a `.sublime-syntax` file: each
+/// `- match: '...'` with the `scope:` or the captures' names under it.
+/// (YAML read by hand: the file sticks to single-quoted patterns.)
+fn sublime_patterns(yaml: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut pattern: Option<String> = None;
+    for line in yaml.lines().map(str::trim) {
+        if let Some(quoted) = line.strip_prefix("- match: ") {
+            let inner = quoted.strip_prefix('\'').and_then(|q| q.strip_suffix('\''));
+            let inner = inner.unwrap_or_else(|| panic!("an unquoted pattern: {line}"));
+            pattern = Some(inner.replace("''", "'"));
+        } else if line.starts_with("- ") {
+            pattern = None;
+        } else if let (Some(p), Some((key, name))) = (&pattern, line.split_once(": ")) {
+            if key == "scope" || key.chars().all(|c| c.is_ascii_digit()) {
+                out.push((name.to_string(), p.clone()));
+            }
+        }
+    }
+    out
+}
+
 /// The scope names of the patterns that match all of `text`.
 fn scopes_of(grammar: &Value, text: &str) -> Vec<String> {
-    patterns(grammar)
+    scopes_in(patterns(grammar), text)
+}
+
+fn scopes_in(patterns: Vec<(String, String)>, text: &str) -> Vec<String> {
+    patterns
         .into_iter()
         .filter(|(_, pattern)| {
             let whole = Regex::new(&format!("^(?:{pattern})$"))
@@ -118,30 +145,67 @@ fn the_manifest_declares_the_language_and_its_grammar() {
     }
 }
 
-#[test]
-fn the_grammar_highlights_every_keyword_and_builtin() {
-    let grammar = json(GRAMMAR);
+/// Every keyword and built-in is highlighted by one of `patterns`, from
+/// the file `file`, and other names are not.
+fn highlights_keywords_and_builtins(patterns: &[(String, String)], file: &str) {
+    let scopes = |text: &str| scopes_in(patterns.to_vec(), text);
     let keywords = ["keyword.", "storage.", "constant.language."];
     for word in pest_keywords() {
-        let scopes = scopes_of(&grammar, &word);
+        let scopes = scopes(&word);
         assert!(
             scopes
                 .iter()
                 .any(|s| keywords.iter().any(|k| s.starts_with(k))),
-            "the keyword `{word}` of grammar/grundy.pest is not highlighted by {GRAMMAR} \
+            "the keyword `{word}` of grammar/grundy.pest is not highlighted by {file} \
              (scopes: {scopes:?})"
         );
     }
     for name in builtins() {
-        let scopes = scopes_of(&grammar, &name);
         assert!(
-            scopes.iter().any(|s| s.starts_with("support.function")),
-            "the built-in `{name}` is not highlighted by {GRAMMAR}: add it to `builtin` there"
+            scopes(&name)
+                .iter()
+                .any(|s| s.starts_with("support.function")),
+            "the built-in `{name}` is not highlighted by {file}: add it to its builtins"
         );
     }
     // A name that is neither is not highlighted as one.
-    assert!(scopes_of(&grammar, "kayles").is_empty());
-    assert!(scopes_of(&grammar, "games").is_empty());
+    assert!(scopes("kayles").is_empty());
+    assert!(scopes("games").is_empty());
+}
+
+#[test]
+fn the_grammar_highlights_every_keyword_and_builtin() {
+    highlights_keywords_and_builtins(&patterns(&json(GRAMMAR)), GRAMMAR);
+}
+
+const SUBLIME: &str = "editors/sublime/grundy.sublime-syntax";
+
+#[test]
+fn the_sublime_syntax_highlights_what_the_grammar_does() {
+    let text = read(SUBLIME);
+    assert!(text.starts_with("%YAML 1.2\n---\n"), "{SUBLIME}");
+    assert!(text.contains("file_extensions: [game]") && text.contains("scope: source.grundy"));
+    let sublime = sublime_patterns(&text);
+    highlights_keywords_and_builtins(&sublime, SUBLIME);
+    let grammar = patterns(&json(GRAMMAR));
+    for sample in [
+        "# a comment",
+        "1_000",
+        "->",
+        "..=",
+        "game kayles",
+        "move knock",
+        r#"\""#,
+    ] {
+        let mut in_sublime = scopes_in(sublime.clone(), sample);
+        let mut in_grammar = scopes_in(grammar.clone(), sample);
+        in_sublime.sort();
+        in_grammar.sort();
+        assert!(
+            !in_sublime.is_empty() && in_sublime == in_grammar,
+            "`{sample}`: {in_sublime:?} in {SUBLIME}, {in_grammar:?} in {GRAMMAR}"
+        );
+    }
 }
 
 #[test]
