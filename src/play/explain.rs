@@ -21,105 +21,11 @@ pub fn reply(
     let sum = rows.iter().fold(0, |s, (_, _, v)| s ^ v);
     let mut text = format!("Before my move: {}\n", m.show_result(before));
     text.push_str(&table(&rows, sum));
-    let part = Position::from_components(vec![before.components()[chosen.component]]);
-    let moved = Moved {
-        part_shown: m.show_position(&part),
-        part_value: m.position_value(&part)?,
-        new_value: m.position_value(&replaced(before, &chosen.result, chosen.component))?,
-        played: String::new(),
-    };
-    let new_part = replaced(before, &chosen.result, chosen.component);
-    let moved = Moved {
-        played: match rows.len() {
-            1 => format!("{} -> {}", chosen.name, m.show_result(&chosen.result)),
-            _ => format!(
-                "{} in {}, which becomes {}",
-                chosen.name,
-                moved.part_shown,
-                match m.show_result(&new_part).as_str() {
-                    "0" => m.show_position(&new_part),
-                    shown => shown.to_string(),
-                }
-            ),
-        },
-        ..moved
-    };
-    let sum_name = if rows.len() == 1 { "value" } else { "nim-sum" };
-    if sum == 0 {
-        let _ = write!(
-            text,
-            "\nThe {sum_name} was 0: the position was lost for me against perfect \
-             play. {}, so every move leaves a nonzero {sum_name}, a win for you.\n\
-             I played {}. {}.",
-            match rows.len() {
-                1 => "A position of value 0 has no move to another of value 0",
-                _ => "A move changes the value of exactly one component",
-            },
-            moved.played,
-            match remoteness {
-                Some(r) => format!(
-                    "Of all my moves it makes the game last longest: if you play \
-                     perfectly, the game ends in {}",
-                    more(r)
-                ),
-                None => "There were too many positions to weigh which move lasts \
-                         longest"
-                    .into(),
-            }
-        );
-        return Ok(text);
-    }
-    let target = moved.part_value ^ sum;
-    debug_assert_eq!(target, moved.new_value, "a winning move zeroes the nim-sum");
-    if rows.len() > 1 {
-        let Moved {
-            part_shown,
-            part_value,
-            ..
-        } = &moved;
-        let _ = write!(
-            text,
-            "\nThe nim-sum was {sum}, not 0: a win for the player to move. \
-             {part_shown} has value {part_value}, which has the nim-sum's highest \
-             bit, so {part_value} xor {sum} = {target} is less than {part_value}; a \
-             position has moves to positions of every value below its own, so \
-             {part_shown} has a move to one of value {target}."
-        );
-    } else {
-        let _ = write!(
-            text,
-            "\nThe value was {sum}, not 0: a win for the player to move, who has a \
-             move to a position of value 0 (a position has moves to positions of \
-             every value below its own)."
-        );
-    }
-    let now = match rows.len() {
-        1 => "Now the value is 0".to_string(),
-        _ => {
-            let after: Vec<String> = rows
-                .iter()
-                .map(|(i, _, v)| match *i == chosen.component {
-                    true => moved.new_value.to_string(),
-                    false => v.to_string(),
-                })
-                .collect();
-            format!("Now the nim-sum is {} = 0", after.join(" xor "))
-        }
-    };
-    let _ = write!(text, "\nI played {} (value {target}).\n{now}", moved.played);
-    let _ = match remoteness {
-        Some(0) => write!(text, ", and you have no move left."),
-        _ => write!(
-            text,
-            ", and a position of {sum_name} 0 is lost for the player to move: any \
-             move you make {}, and I answer the same way{}.",
-            match rows.len() {
-                1 => "leads to a position of nonzero value",
-                _ => "changes one component's value, which makes the nim-sum nonzero again",
-            },
-            lasting(remoteness, "whatever you play, the game ends within")
-        ),
-    };
+    let moved = Moved::of(m, before, chosen, rows.len() == 1)?;
+    text.push_str(&match sum {
+        0 => lost(&moved, rows.len() == 1, remoteness),
+        _ => won(&moved, &rows, sum, chosen.component, remoteness),
+    });
     Ok(text)
 }
 
@@ -129,8 +35,114 @@ struct Moved {
     part_value: u64,
     /// The value of what the component became.
     new_value: u64,
-    /// The move as `name -> result`.
+    /// The move as `name -> result`, or in a sum as `name in component,
+    /// which becomes part`.
     played: String,
+}
+
+impl Moved {
+    fn of(m: &mut Machine, before: &Position, chosen: &MoveInfo, alone: bool) -> RtResult<Moved> {
+        let part = Position::from_components(vec![before.components()[chosen.component]]);
+        let new_part = replaced(before, &chosen.result, chosen.component);
+        let part_shown = m.show_position(&part);
+        let played = match alone {
+            true => format!("{} -> {}", chosen.name, m.show_result(&chosen.result)),
+            false => {
+                // `nim(0)` rather than `0` for a component emptied.
+                let became = match m.show_result(&new_part).as_str() {
+                    "0" => m.show_position(&new_part),
+                    shown => shown.to_string(),
+                };
+                format!("{} in {part_shown}, which becomes {became}", chosen.name)
+            }
+        };
+        Ok(Moved {
+            part_value: m.position_value(&part)?,
+            new_value: m.position_value(&new_part)?,
+            part_shown,
+            played,
+        })
+    }
+}
+
+/// Why a move from a position of nim-sum 0 was played: none wins.
+fn lost(moved: &Moved, alone: bool, remoteness: Option<u64>) -> String {
+    let sum_name = if alone { "value" } else { "nim-sum" };
+    format!(
+        "\nThe {sum_name} was 0: the position was lost for me against perfect \
+         play. {}, so every move leaves a nonzero {sum_name}, a win for you.\n\
+         I played {}. {}.",
+        match alone {
+            true => "A position of value 0 has no move to another of value 0",
+            false => "A move changes the value of exactly one component",
+        },
+        moved.played,
+        match remoteness {
+            Some(r) => format!(
+                "Of all my moves it makes the game last longest: if you play \
+                 perfectly, the game ends in {}",
+                more(r)
+            ),
+            None => "There were too many positions to weigh which move lasts longest".into(),
+        }
+    )
+}
+
+/// Why a move from a position of nim-sum `sum` (not 0) wins: it was made
+/// in component `moved_in`, whose value has the nim-sum's highest bit.
+fn won(
+    moved: &Moved,
+    rows: &[(usize, String, u64)],
+    sum: u64,
+    moved_in: usize,
+    remoteness: Option<u64>,
+) -> String {
+    let Moved {
+        part_shown,
+        part_value,
+        new_value,
+        played,
+    } = moved;
+    let target = part_value ^ sum;
+    debug_assert_eq!(target, *new_value, "a winning move zeroes the nim-sum");
+    let (why, now, after) = match rows {
+        [_] => (
+            format!(
+                "The value was {sum}, not 0: a win for the player to move, who has a \
+                 move to a position of value 0 (a position has moves to positions \
+                 of every value below its own)."
+            ),
+            "Now the value is 0".to_string(),
+            "leads to a position of nonzero value",
+        ),
+        _ => {
+            let values: Vec<String> = rows
+                .iter()
+                .map(|(i, _, v)| if *i == moved_in { target } else { *v }.to_string())
+                .collect();
+            (
+                format!(
+                    "The nim-sum was {sum}, not 0: a win for the player to move. \
+                     {part_shown} has value {part_value}, which has the nim-sum's \
+                     highest bit, so {part_value} xor {sum} = {target} is less than \
+                     {part_value}; a position has moves to positions of every value \
+                     below its own, so {part_shown} has a move to one of value {target}."
+                ),
+                format!("Now the nim-sum is {} = 0", values.join(" xor ")),
+                "changes one component's value, which makes the nim-sum nonzero again",
+            )
+        }
+    };
+    let sum_name = if rows.len() == 1 { "value" } else { "nim-sum" };
+    let end = match remoteness {
+        Some(0) => ", and you have no move left.".to_string(),
+        _ => format!(
+            ", and a position of {sum_name} 0 is lost for the player to move: any \
+             move you make {after}, and I answer the same way{}.",
+            lasting(remoteness, "whatever you play, the game ends within")
+        ),
+    };
+    format!("\n{why}\nI played {played} (value {target}).\n{now}{end}")
 }
 
 /// `: {saying} N more moves` when the remoteness is known.
