@@ -89,10 +89,10 @@ fn sublime_patterns(yaml: &str) -> Vec<(String, String)> {
             pattern = Some(inner.replace("''", "'"));
         } else if line.starts_with("- ") {
             pattern = None;
-        } else if let (Some(p), Some((key, name))) = (&pattern, line.split_once(": ")) {
-            if key == "scope" || key.chars().all(|c| c.is_ascii_digit()) {
-                out.push((name.to_string(), p.clone()));
-            }
+        } else if let (Some(p), Some((key, name))) = (&pattern, line.split_once(": "))
+            && (key == "scope" || key.chars().all(|c| c.is_ascii_digit()))
+        {
+            out.push((name.to_string(), p.clone()));
         }
     }
     out
