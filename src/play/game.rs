@@ -32,9 +32,12 @@ const OVER: &str = "You have no move: I win. (u takes back your last move; anyth
                     goes back to the REPL)";
 
 /// The commands a game that is over still answers.
-const OVER_WORDS: [&str; 13] = [
-    "?", "help", "q", "quit", "give up", "h", "hint", "u", "undo", "w", "why", "m", "moves",
+const OVER_WORDS: [&str; 10] = [
+    "?", "help", "h", "hint", "u", "undo", "w", "why", "m", "moves",
 ];
+
+/// The ways to give up (or, once the game is over, to leave it).
+const QUIT_WORDS: [&str; 6] = ["q", "quit", "give up", "resign", ":q", ":quit"];
 
 /// What the REPL does after a line: stay in the game or leave it, with
 /// the text to print either way.
@@ -109,7 +112,7 @@ impl Game {
         let text = match line.to_lowercase().as_str() {
             "" => String::new(),
             "?" | "help" => COMMANDS.to_string(),
-            "q" | "quit" | "give up" | "resign" | ":q" | ":quit" => return Ok(self.leave()),
+            word if QUIT_WORDS.contains(&word) => return Ok(self.leave()),
             "h" | "hint" => self.hint(m)?,
             "u" | "undo" => self.undo(m)?,
             "w" | "why" => self.why(m)?,
@@ -135,7 +138,11 @@ impl Game {
     /// to the REPL.
     pub fn takes(&self, line: &str) -> bool {
         let word = line.trim().to_lowercase();
-        !self.over() || number(&word).is_some() || OVER_WORDS.contains(&word.as_str())
+        let word = word.as_str();
+        !self.over()
+            || number(word).is_some()
+            || OVER_WORDS.contains(&word)
+            || QUIT_WORDS.contains(&word)
     }
 
     fn what_to_type(&self) -> String {
@@ -269,6 +276,9 @@ impl Game {
 
     /// The person's moves, numbered, or the end of the game.
     fn listed(&self, m: &Machine) -> String {
+        if self.over() {
+            return "The game is over: there are no moves left.".into();
+        }
         let mut text = String::from("Your moves:");
         for (i, mv) in self.moves.iter().enumerate() {
             let _ = write!(text, "\n  {:>2}. {}", i + 1, self.describe(m, mv));

@@ -148,7 +148,7 @@ fn a_weak_player_loses_a_whole_game() {
         )
     );
     // A finished game takes its own commands only.
-    assert!(game.takes("u") && game.takes(" W ") && game.takes("7"));
+    assert!(game.takes("u") && game.takes(" W ") && game.takes("7") && game.takes(":q"));
     assert!(!game.takes("value(nim(3))") && !game.takes("c"));
     assert_eq!(
         game.respond(m, "q").unwrap(),
