@@ -77,7 +77,7 @@ impl Diagnostic {
 impl Diagnostic {
     /// The diagnostic with every text cut to a readable length: a value
     /// shown in a label can be a list of millions of items.
-    fn clipped(&self) -> Diagnostic {
+    pub fn clipped(&self) -> Diagnostic {
         Diagnostic {
             message: clip(&self.message),
             label: clip(&self.label),
@@ -158,11 +158,18 @@ impl Sources {
 
     /// `file:line:col` (1-based) of a span's start, for one-line messages.
     pub fn location(&self, span: Span) -> String {
-        let text = self.text(span.file);
-        let before = &text[..(span.start as usize).min(text.len())];
-        let line = before.matches('\n').count() + 1 + self.files[span.file.0 as usize].2;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let (line, col) = self.line_col(span.file, span.start as usize);
         format!("{}:{line}:{col}", self.name(span.file))
+    }
+
+    /// The line and column (1-based, in characters) of a byte offset, with
+    /// the lines of the whole text a piece is part of (see [`Sources::add_at`]).
+    pub fn line_col(&self, file: FileId, offset: usize) -> (usize, usize) {
+        let text = self.text(file);
+        let before = &text[..offset.min(text.len())];
+        let line = before.matches('\n').count() + 1 + self.files[file.0 as usize].2;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, col)
     }
 
     /// Renders one diagnostic as ariadne draws it (colored or not).

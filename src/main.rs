@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 use grundy::progress::{Clearing, Pulse, Watch};
 use grundy::repl::Repl;
 use grundy::runtime::Limits;
-use grundy::session::{Outcome, Session, Stage, exit};
+use grundy::session::{Format, Outcome, Session, Stage, exit};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -73,6 +73,17 @@ struct Cli {
     /// Color diagnostics: auto (only on a terminal, and never with NO_COLOR), always, never.
     #[arg(long, global = true, default_value = "auto", value_name = "WHEN")]
     color: ColorChoice,
+
+    /// How to print results, expects and errors: text, or json (one JSON object per line on
+    /// stdout, everything else on stderr; see docs/json.md).
+    #[arg(long, global = true, default_value = "text", value_name = "FORMAT")]
+    format: OutputFormat,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum OutputFormat {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -215,7 +226,7 @@ fn for_files(
     let mut total = Outcome::default();
     for path in files {
         let (name, text) = read_source(path).map_err(|msg| {
-            eprintln!("error: {msg}");
+            session.usage_error(&msg);
             exit::USAGE
         })?;
         total.merge(each(session, &name, &text));
@@ -245,6 +256,10 @@ fn main_with(cli: Cli) -> i32 {
     };
     let mut session = Session::new(Box::new(std::io::BufWriter::new(stdout)), stderr);
     session.color = use_color(cli.color);
+    session.set_format(match cli.format {
+        OutputFormat::Text => Format::Human,
+        OutputFormat::Json => Format::Json,
+    });
     let max_memory = cli.max_memory.unwrap_or_else(default_max_memory);
     session.machine.limits = Limits {
         max_states: cli.max_states,
@@ -299,8 +314,9 @@ fn main_with(cli: Cli) -> i32 {
     let _ = session.machine.out.flush();
     if cli.explain && matches!(command, Command::Run { .. } | Command::Eval { .. }) {
         let text = grundy::explain::render(&session.machine.defs, &session.sources, None);
-        let _ = write!(session.machine.out, "{}", text.unwrap_or_else(|e| e + "\n"));
-        let _ = session.machine.out.flush();
+        let out = session.human_out();
+        let _ = write!(out, "{}", text.unwrap_or_else(|e| e + "\n"));
+        let _ = out.flush();
     }
     match result {
         Ok(outcome) => outcome.exit_code(),

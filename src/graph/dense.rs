@@ -133,7 +133,7 @@ fn locate(arity: usize, z: u32) -> (usize, usize) {
 }
 
 /// Szudzik's pairing undone: the `(a, b)` of index `z`.
-pub(super) fn unpair(z: u32) -> (usize, usize) {
+pub fn unpair(z: u32) -> (usize, usize) {
     let z = z as u64;
     // The square root in floating point is exact enough: below 2³¹ every
     // integer is a double, the root is correctly rounded, and the root of

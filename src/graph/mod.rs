@@ -24,7 +24,7 @@ pub mod flat;
 mod hashed;
 
 use dense::dense_args;
-pub use dense::{DENSE_END, Dense, View, dense_index, dense1, dense2, int_index};
+pub use dense::{DENSE_END, Dense, View, dense_index, dense1, dense2, int_index, unpair};
 pub use flat::Shape;
 use hashed::Hashed;
 

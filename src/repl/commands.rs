@@ -5,7 +5,6 @@ use crate::defs::Global;
 use crate::diag::count;
 use crate::progress::human;
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::PathBuf;
 
 pub struct Command {
@@ -342,7 +341,8 @@ impl Repl {
 
     /// Prints a command's answer.
     pub(super) fn say(&mut self, text: &str) {
-        let out = &mut self.session.machine.out;
+        // In JSON the output holds JSON only: answers go to stderr.
+        let out = self.session.human_out();
         let _ = writeln!(out, "{text}");
         let _ = out.flush();
     }

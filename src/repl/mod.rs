@@ -187,7 +187,7 @@ impl Repl {
     fn problem(&mut self, message: &str) {
         self.misused = true;
         let diag = crate::diag::Diagnostic::new(crate::diag::Phase::Check, message);
-        self.session.report(&diag);
+        self.session.report_with_code(&diag, exit::USAGE);
     }
 
     /// The exit code of a piped run: the worst that happened. An error in

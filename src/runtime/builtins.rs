@@ -194,8 +194,12 @@ impl Machine {
                 )
             }
             Builtin::Print => {
-                let text: Vec<String> = args.iter().map(|a| self.show_top(a)).collect();
-                let _ = writeln!(self.out, "{}", text.join(" "));
+                if let Some(printed) = &mut self.printed {
+                    printed.push((span, args.to_vec()));
+                } else {
+                    let text: Vec<String> = args.iter().map(|a| self.show_top(a)).collect();
+                    let _ = writeln!(self.out, "{}", text.join(" "));
+                }
                 Value::Tuple(Rc::from([]))
             }
             Builtin::Gcd

@@ -111,6 +111,9 @@ pub struct Machine {
     target: Vec<crate::value::Component>,
     /// Where `print(...)` writes.
     pub out: Box<dyn Write>,
+    /// When set, `print(...)` keeps its arguments here, with the call's
+    /// span, instead of writing them: `--format json` shows them as values.
+    pub printed: Option<Vec<(Span, Vec<Value>)>>,
     /// Each game's compiled rules, with the rules they were compiled
     /// from (see [`kernel`]); `None` inside when they cannot be.
     pub(crate) kernels: Vec<Option<Compiled>>,
@@ -216,6 +219,7 @@ impl Machine {
             positions: Default::default(),
             target: Vec::new(),
             out,
+            printed: None,
             kernels: Vec::new(),
             use_kernels: true,
             use_native: true,

@@ -2,7 +2,9 @@
 //! value, evaluated from the bottom up instead of descended one at a
 //! time; by the game's machine code where it has some. The search
 //! ([`super::search`]) starts one where a position waits for the one just
-//! below it.
+//! below it. A two-integer game's positions are swept likewise, square
+//! shell by square shell (the order of their dense indices), where a
+//! position waits for its neighbours below it in both arguments.
 
 use crate::graph::{self, ABSENT, UNKNOWN};
 use crate::runtime::{Machine, RtResult, Scratch};
@@ -62,6 +64,59 @@ impl Machine {
         Ok(Some(found))
     }
 
+    /// A square: `node` of a two-integer game, `(a, b)`, waits for
+    /// positions just below it in both arguments, as when
+    /// `value(wythoff(500, 500))` is asked first. Rather than descend to
+    /// them and run most positions twice (once to find options without
+    /// values, once more when they have them), the positions of dense
+    /// index below `node`'s are run in that order: shell by shell of the
+    /// square `[0, m)²` (those with `max(a, b) = m - 1` last), where every
+    /// option of a rule that makes no argument larger comes first.
+    /// Returns as [`Machine::sweep`] does.
+    pub(super) fn sweep_below(&mut self, node: NodeId) -> RtResult<Option<bool>> {
+        if self.graph.dense(node.game).is_none_or(|d| d.arity() != 2) {
+            return Ok(None);
+        }
+        self.sweep_square(node.game, node.index).map(Some)
+    }
+
+    /// Runs the kernel of each position of the two-integer `game` of dense
+    /// index below `end` that has no value yet, in the order of the index,
+    /// while each finds all its options known (and the graph has room).
+    /// Says whether any was found.
+    fn sweep_square(&mut self, game: GameId, end: u32) -> RtResult<bool> {
+        let room = self
+            .limits
+            .max_states
+            .saturating_sub(self.limits.max_states / 8);
+        let mut ignored = Vec::new();
+        let mut found = false;
+        for z in 0..end {
+            if z % 1024 == 0 {
+                self.poll()?;
+            }
+            let Some(dense) = self.graph.dense(game) else {
+                break;
+            };
+            let (a, b) = graph::unpair(z);
+            let at = match dense.at(a, b) {
+                UNKNOWN => NodeId { game, index: z },
+                ABSENT if self.graph.len() < room => match self.graph.insert_dense(game, 2, z) {
+                    Some(node) => node,
+                    None => break,
+                },
+                ABSENT => break,
+                // A value, or a position on the search path.
+                _ => continue,
+            };
+            if !self.kernel_finds_value(at, &mut ignored)? {
+                break;
+            }
+            found = true;
+        }
+        Ok(found)
+    }
+
     /// Evaluates the positions `lo..hi` of a one-integer `game` from the
     /// bottom up by its machine code, as far as it can: for a table of
     /// them, which then finds their values made. Any position it cannot
@@ -78,6 +133,29 @@ impl Machine {
             .max_states
             .saturating_sub(self.limits.max_states / 8);
         self.native_sweep(game, (lo, last + 1), room)?;
+        Ok(())
+    }
+
+    /// Evaluates the positions `(a, b)` of a two-integer `game`, `a` in
+    /// `a0..a1` and `b` in `b0..b1`, as [`Machine::sweep_below`] does,
+    /// with those of the square around them: for a table of them. Only
+    /// when that square is not much larger than the rectangle.
+    pub(super) fn sweep_rectangle(
+        &mut self,
+        game: GameId,
+        (a0, a1): (i64, i64),
+        (b0, b1): (i64, i64),
+    ) -> RtResult<()> {
+        let side = a1.max(b1);
+        if a0 < 0 || b0 < 0 || a0 >= a1 || b0 >= b1 || side > 46_340 {
+            return Ok(());
+        }
+        if side * side > 4 * (a1 - a0) * (b1 - b0)
+            || self.graph.dense(game).is_none_or(|d| d.arity() != 2)
+        {
+            return Ok(());
+        }
+        self.sweep_square(game, (side * side) as u32)?;
         Ok(())
     }
 
@@ -126,6 +204,38 @@ impl Machine {
         }
         Ok(from)
     }
+}
+
+/// Whether `node`, `(a, b)` in the dense square of a two-integer game,
+/// waits for a position a few below it in `a` and for one a few below it
+/// in `b`: the rules step down in both arguments, so most of the positions
+/// of dense index below `node`'s are likely reached. Not when that square
+/// is much larger than the rectangle below `node`.
+pub(super) fn square_below(node: NodeId, waited: &[NodeId]) -> bool {
+    const GAP: usize = 4;
+    const SMALLEST: usize = 64;
+    if node.index >= graph::DENSE_END || (node.index as usize) < SMALLEST {
+        return false;
+    }
+    let (a, b) = graph::unpair(node.index);
+    if node.index as usize > 4 * (a + 1) * (b + 1) {
+        return false;
+    }
+    let near = |(x, y): (usize, usize)| {
+        let down_a = y == b && x < a && a - x <= GAP;
+        let down_b = x == a && y < b && b - y <= GAP;
+        (down_a, down_b)
+    };
+    let (mut down_a, mut down_b) = (false, false);
+    for c in waited
+        .iter()
+        .filter(|c| c.game == node.game && c.index < node.index)
+    {
+        let (x, y) = near(graph::unpair(c.index));
+        down_a |= x;
+        down_b |= y;
+    }
+    down_a && down_b
 }
 
 /// The highest of `waited` just below `node` (a few positions down) in

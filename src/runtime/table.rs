@@ -151,6 +151,14 @@ impl Machine {
             }
             self.sweep_range(game, (*lo, *hi))?;
         }
+        if let ([Axis::Range(a0, a1), Axis::Range(b0, b1)], [None, None]) = (axes, template) {
+            // A two-integer game's: square shell by square shell.
+            let first = [Value::Int(*a0), Value::Int(*b0)];
+            if *a0 < *a1 && *b0 < *b1 && self.graph.find(game, &first).is_none() {
+                self.intern(game, &first, span)?;
+            }
+            self.sweep_rectangle(game, (*a0, *a1), (*b0, *b1))?;
+        }
         let (rows, columns) = (axes[0].len(), axes.get(1).map_or(1, Axis::len));
         let mut nims = Nims::with_capacity(rows.saturating_mul(columns));
         let mut args: Vec<Value> = template

@@ -14,6 +14,9 @@ use rustc_hash::FxHashMap;
 use std::io::Write;
 use std::rc::Rc;
 
+pub mod json;
+pub use json::Format;
+
 /// Process exit codes, documented in the README.
 pub mod exit {
     pub const OK: i32 = 0;
@@ -72,8 +75,14 @@ pub struct Session {
     /// Bare expressions are evaluated but their values not printed: how
     /// the REPL loads files unless asked to show them.
     pub quiet: bool,
+    /// How results and diagnostics are printed: set with [`Session::set_format`].
+    format: Format,
     err: Box<dyn Write>,
 }
+
+/// A failed `expect`: the diagnostic to show, and the texts of both sides
+/// of a comparison.
+type ExpectFailure = (Diagnostic, Option<[String; 2]>);
 
 impl Session {
     /// A session printing results to `out` and diagnostics to `err`.
@@ -85,15 +94,86 @@ impl Session {
             debug: Vec::new(),
             origins: FxHashMap::default(),
             quiet: false,
+            format: Format::Human,
             err,
+        }
+    }
+
+    /// Prints results and diagnostics in `format` from now on. In JSON,
+    /// `print(...)` keeps its arguments for the session to show as values.
+    pub fn set_format(&mut self, format: Format) {
+        self.format = format;
+        self.machine.printed = (format == Format::Json).then(Vec::new);
+    }
+
+    /// Where text meant for people goes (`--debug`, `--explain`, the
+    /// REPL's commands): the output, except in JSON, which has the output
+    /// to itself; then the diagnostics' stream.
+    pub fn human_out(&mut self) -> &mut dyn Write {
+        match self.format {
+            Format::Human => &mut *self.machine.out,
+            Format::Json => &mut *self.err,
         }
     }
 
     /// Writes a diagnostic where this session's diagnostics go.
     pub fn report(&mut self, diag: &Diagnostic) {
+        let error = Some(diag.phase);
+        let code = Outcome {
+            failed_expects: 0,
+            error,
+        }
+        .exit_code();
+        self.report_with_code(diag, code);
+    }
+
+    /// [`Session::report`] for a diagnostic whose exit code its phase does
+    /// not say (a misused command); only JSON shows the code.
+    pub fn report_with_code(&mut self, diag: &Diagnostic, exit_code: i32) {
+        if self.format == Format::Json {
+            // Whatever ran before the error printed first (an entry a bug
+            // abandoned may leave some).
+            let _ = self.show_printed();
+            let _ = self.show(json::Event::Error { diag, exit_code });
+            return;
+        }
         let text = self.sources.render(diag, self.color);
         let _ = self.err.write_all(text.as_bytes());
         let _ = self.err.flush();
+    }
+
+    /// A problem with the command line, such as a file that cannot be read.
+    pub fn usage_error(&mut self, message: &str) {
+        match self.format {
+            Format::Json => {
+                let diag = Diagnostic::new(Phase::Check, message);
+                self.report_with_code(&diag, exit::USAGE);
+            }
+            Format::Human => {
+                let _ = writeln!(self.err, "error: {message}");
+            }
+        }
+    }
+
+    /// Writes one JSON event to the output.
+    fn show(&mut self, event: json::Event) -> RtResult<()> {
+        let m = &mut self.machine;
+        let mut out = std::mem::replace(&mut m.out, Box::new(std::io::sink()));
+        let written = json::write(&mut *out, event, &self.sources, m);
+        m.out = out;
+        written
+    }
+
+    /// Shows what `print(...)` calls have printed since last asked (JSON only).
+    fn show_printed(&mut self) -> RtResult<()> {
+        let printed = self.machine.printed.as_mut().map(std::mem::take);
+        for (span, values) in printed.unwrap_or_default() {
+            self.show(json::Event::Result {
+                span,
+                values: &values,
+            })?;
+        }
+        Ok(())
     }
 
     fn report_all(&mut self, diags: &[Diagnostic]) -> Outcome {
@@ -122,7 +202,7 @@ impl Session {
         let file = self.sources.add_at(name, text, first_line);
         let program = parse(file, text)?;
         if self.debug.contains(&Stage::Ast) {
-            let _ = writeln!(self.machine.out, "{program:#?}");
+            let _ = writeln!(self.human_out(), "{program:#?}");
         }
         let defs = &self.machine.defs;
         let errors = check(&program, text, defs);
@@ -160,7 +240,8 @@ impl Session {
 
     /// `--debug ir`: the rules and statements of one source, as lowered.
     fn dump_ir(&mut self, program: &crate::syntax::ast::Program, stmts: &[StmtIr]) {
-        let m = &mut self.machine;
+        let m = &self.machine;
+        let mut lines = Vec::new();
         for stmt in &program.stmts {
             let lowered = match &stmt.kind {
                 StmtKind::Game(g) => m.defs.lookup(&g.name.node).and_then(|id| match id {
@@ -175,18 +256,17 @@ impl Session {
                 }),
                 _ => None,
             };
-            if let Some(text) = lowered {
-                let _ = writeln!(m.out, "{text}");
-            }
+            lines.extend(lowered);
         }
-        for stmt in stmts {
-            let _ = writeln!(m.out, "{stmt:#?}");
+        lines.extend(stmts.iter().map(|stmt| format!("{stmt:#?}")));
+        for line in lines {
+            let _ = writeln!(self.human_out(), "{line}");
         }
     }
 
     /// `--debug graph`: every position interned so far and its value.
     fn dump_graph(&mut self) {
-        let m = &mut self.machine;
+        let m = &self.machine;
         let mut lines = Vec::new();
         for (game, count, known) in m.graph.stats().collect::<Vec<_>>() {
             lines.push(format!(
@@ -203,7 +283,7 @@ impl Session {
             }
         }
         for line in lines {
-            let _ = writeln!(m.out, "{line}");
+            let _ = writeln!(self.human_out(), "{line}");
         }
     }
 
@@ -233,7 +313,9 @@ impl Session {
     fn execute(&mut self, stmts: &[StmtIr]) -> Outcome {
         let mut outcome = Outcome::default();
         for stmt in stmts {
-            match self.statement(stmt) {
+            let ran = self.statement(stmt);
+            // What `print(...)` printed comes before an error it met.
+            match self.show_printed().and(ran) {
                 Ok(true) => {}
                 Ok(false) => outcome.failed_expects += 1,
                 Err(e) => {
@@ -283,21 +365,49 @@ impl Session {
                         IrKind::CallBuiltin(crate::builtins::Builtin::Print, _)
                     )
                 {
-                    let mut out = std::mem::replace(&mut m.out, Box::new(std::io::sink()));
-                    let _ = m.write_top(&v, &mut out);
-                    m.out = out;
+                    self.show_result(expr.span, v)?;
                 }
             }
             StmtIr::Expect { cond, slots } => {
                 let mut frame = vec![Value::Int(0); *slots];
-                if let Some(failure) = self.expectation(cond, &mut frame)? {
-                    let _ = self.machine.out.flush();
-                    self.report(&failure);
-                    return Ok(false);
-                }
+                let failure = self.expectation(cond, &mut frame)?;
+                return self.show_expect(cond.span, failure);
             }
         }
         Ok(true)
+    }
+
+    /// Prints a bare expression's value.
+    fn show_result(&mut self, span: Span, value: Value) -> RtResult<()> {
+        if self.format == Format::Json {
+            self.show_printed()?;
+            return self.show(json::Event::Result {
+                span,
+                values: &[value],
+            });
+        }
+        let m = &mut self.machine;
+        let mut out = std::mem::replace(&mut m.out, Box::new(std::io::sink()));
+        let _ = m.write_top(&value, &mut out);
+        m.out = out;
+        Ok(())
+    }
+
+    /// Reports an `expect` at `span`: in JSON every one, else the failed.
+    fn show_expect(&mut self, span: Span, failure: Option<ExpectFailure>) -> RtResult<bool> {
+        let held = failure.is_none();
+        if self.format == Format::Json {
+            self.show_printed()?;
+            self.show(json::Event::Expect {
+                span,
+                failure: failure.as_ref().map(|f| &f.0),
+                sides: failure.as_ref().and_then(|f| f.1.as_ref()),
+            })?;
+        } else if let Some((diag, _)) = failure {
+            let _ = self.machine.out.flush();
+            self.report(&diag);
+        }
+        Ok(held)
     }
 
     /// Evaluates an `expect`; a failure comes back as the diagnostic to show,
@@ -306,7 +416,7 @@ impl Session {
         &mut self,
         cond: &crate::ir::Ir,
         frame: &mut [Value],
-    ) -> RtResult<Option<Diagnostic>> {
+    ) -> RtResult<Option<ExpectFailure>> {
         let m = &mut self.machine;
         let text = self.sources.text(cond.span.file)
             [cond.span.start as usize..cond.span.end as usize]
@@ -320,24 +430,26 @@ impl Session {
             return Ok(match m.binary(*op, a.clone(), b.clone(), cond.span)? {
                 Value::Bool(true) => None,
                 _ => {
+                    let sides = [m.show(&a), m.show(&b)];
                     let failure = failure
-                        .at(l.span, format!("the left side is {}", shorten(m.show(&a))))
-                        .also(r.span, format!("the right side is {}", shorten(m.show(&b))));
+                        .at(l.span, format!("the left side is {}", shorten(&sides[0])))
+                        .also(r.span, format!("the right side is {}", shorten(&sides[1])));
                     // `expect kayles(4) == 0`: a position is never a number.
-                    Some(match (&a, &b) {
+                    let failure = match (&a, &b) {
                         (Value::Pos(_), Value::Int(_)) | (Value::Int(_), Value::Pos(_)) => failure
                             .help(
                                 "a position is not a number: to compare its nim-value, \
                                  write `value(P) == 0`",
                             ),
                         _ => failure,
-                    })
+                    };
+                    Some((failure, Some(sides)))
                 }
             });
         }
         match m.eval(cond, frame)? {
             Value::Bool(true) => Ok(None),
-            Value::Bool(false) => Ok(Some(failure.at(cond.span, "this is false"))),
+            Value::Bool(false) => Ok(Some((failure.at(cond.span, "this is false"), None))),
             other => Err(Box::new(
                 Diagnostic::new(Phase::Runtime, "`expect` needs a condition")
                     .at(
@@ -364,10 +476,10 @@ impl Session {
 }
 
 /// Long values are cut in messages, keeping both ends.
-fn shorten(s: String) -> String {
+fn shorten(s: &str) -> String {
     const MAX: usize = 160;
     if s.chars().count() <= MAX {
-        return s;
+        return s.to_string();
     }
     let head: String = s.chars().take(MAX - 40).collect();
     let tail: String = s

@@ -142,6 +142,10 @@ pub struct Kernel {
     lists: Option<Vec<Shape>>,
     /// Whether integer parameters may be of any size (see [`wide`]).
     wide: bool,
+    /// Whether every option is one position (no heaps, no sums): then a
+    /// run that finds none of its options' values has met them all, and
+    /// the position's value is the mex of theirs once they have them.
+    single: bool,
     /// The same rules in machine code, when they compile to it.
     native: Option<native::Native>,
 }
@@ -177,9 +181,12 @@ pub fn compile(game: &GameIr, id: GameId) -> Option<Kernel> {
         targets,
         lists: types.has_lists().then(|| types.params(game.arity).to_vec()),
         wide: false,
+        single: false,
         native: None,
     };
     kernel.wide = wide::linear_free(&kernel.moves);
+    kernel.single = (kernel.moves.iter())
+        .all(|m| matches!(m.terms.as_slice(), [Term::Node(..) | Term::Flat(..)]));
     if !kernel.moves.iter().any(Move::plan_wins) {
         kernel.native = native::compile(&kernel);
     }
@@ -370,10 +377,24 @@ pub struct Marks {
     /// The frame of integer slots, kept between runs.
     frame: Vec<i64>,
     /// The options found without a value, each once, in the order they
-    /// were met, up to [`MISSING_MAX`]. The run goes on after them,
-    /// looking for an option on the search path (a cycle), as the
-    /// interpreter looks for one before it descends anywhere.
+    /// were met, up to [`MISSING_MAX`] from each move. The run goes on
+    /// after them, looking for an option on the search path (a cycle), as
+    /// the interpreter looks for one before it descends anywhere.
     pub missing: Vec<Missing>,
+    /// The move being run, and where its options in `missing` begin: each
+    /// move has its own share, so a search waits for options of every
+    /// move of a position with many (and may see the rules step down in
+    /// each argument), not only of its first.
+    rule: u32,
+    rule_missing: usize,
+    /// How many times the run met an option's position without a value
+    /// (each a place in `missing`, or one past its share), and whether it
+    /// met one past its share.
+    missed: usize,
+    dropped: bool,
+    /// Set by a run that found options without values when those are
+    /// all its options, each in `missing` (see [`Kernel::single`]).
+    pub all_missing: bool,
     /// The arguments of the `missing` positions, one after another.
     pub missing_args: Vec<i64>,
     /// `missing` holds up to [`MISSING_MAX`] times two to this power: the
@@ -434,6 +455,17 @@ impl Marks {
         self.mex.start();
         self.missing.clear();
         self.missing_args.clear();
+        self.rule = u32::MAX;
+        (self.missed, self.dropped, self.all_missing) = (0, false, false);
+    }
+
+    /// Notes that the run is in move `rule` (counted from 0).
+    #[inline(always)]
+    fn in_rule(&mut self, rule: u32) {
+        if rule != self.rule {
+            self.rule = rule;
+            self.rule_missing = self.missing.len();
+        }
     }
 
     #[inline(always)]
@@ -512,16 +544,18 @@ impl Kernel {
         }
         marks.start();
         let mut run = run::Run::new(defs, graph, marks, poll);
-        let result = self
-            .moves
-            .iter()
-            .try_for_each(|rule| run.binders(rule, 0, &mut frame));
+        let result = self.moves.iter().enumerate().try_for_each(|(i, rule)| {
+            run.in_rule(i as u32);
+            run.binders(rule, 0, &mut frame)
+        });
         marks.frame = frame;
         result?;
-        match marks.missing.is_empty() {
-            true => Ok((marks.mex.mex(), marks.mex.count())),
-            false => Err(Stop::Missing),
+        if marks.missing.is_empty() {
+            return Ok((marks.mex.mex(), marks.mex.count()));
         }
+        // The run counts the options with values only.
+        marks.all_missing = self.single && !marks.dropped && marks.mex.count() == 0;
+        Err(Stop::Missing)
     }
 }
 

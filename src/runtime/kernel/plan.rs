@@ -375,9 +375,13 @@ impl Marks {
             v if v < ABSENT => Ok(Some(v)),
             IN_PROGRESS => Err(Stop::Bail),
             _ => {
+                self.missed += 1;
                 // Repeats come close together (the same position in two
                 // options in a row); one that slips through costs a place.
-                if self.missing.len() >= super::MISSING_MAX << self.missing_shift {
+                if self.missing.len() - self.rule_missing
+                    >= super::MISSING_MAX << self.missing_shift
+                {
+                    self.dropped = true;
                     return Ok(None);
                 }
                 let from = self.missing.len().saturating_sub(RECENT);

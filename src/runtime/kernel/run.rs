@@ -157,6 +157,10 @@ impl<'a> Run<'a> {
         }
         Ok(())
     }
+    /// Notes that the run is in move `rule` (see [`Marks::in_rule`]).
+    pub fn in_rule(&mut self, rule: u32) {
+        self.marks.in_rule(rule);
+    }
 
     pub fn binders(&mut self, rule: &Move, i: usize, f: &mut Vec<i64>) -> Eval<()> {
         self.tick()?;

@@ -64,6 +64,9 @@ struct Wait {
     interpret: bool,
     /// How many times the position has been run.
     runs: u32,
+    /// The options waited for are all the position's: its value is the
+    /// mex of theirs, with no run again.
+    all: bool,
 }
 
 /// What the position on top of the path needs next.
@@ -73,6 +76,8 @@ enum Next {
     /// It is run (again): by the interpreter when its kernel left it;
     /// `runs` times so far.
     Run { interpret: bool, runs: u32 },
+    /// Its value, the mex of all its options', now stored.
+    Found(u64),
 }
 
 /// A stack of nodes, 4 bytes each: their indices, with the game changes
@@ -133,8 +138,9 @@ impl Path {
 enum Ran {
     Value(u64),
     /// Some options have no value yet: they were pushed on the pending
-    /// stack from this index on.
-    Missing(usize),
+    /// stack from this index on; all its options, when true (see
+    /// [`Marks::all_missing`](kernel::Marks)).
+    Missing(usize, bool),
     /// No kernel, or it bailed: the interpreter must expand the position.
     Interpret,
 }
@@ -269,7 +275,7 @@ impl Machine {
             pending.truncate(start);
             return Ran::Interpret;
         }
-        Ran::Missing(start)
+        Ran::Missing(start, self.scratch.marks.all_missing)
     }
 
     /// The node of `game(args)`, interned if need be, when that cannot
@@ -376,7 +382,7 @@ impl Machine {
             return Err(self.cycle(&search.path.nodes(), child));
         }
         if search.pending.len() > start {
-            return Ok(Ran::Missing(start));
+            return Ok(Ran::Missing(start, false));
         }
         let value = search.mex.mex();
         self.graph.set_value(node, value);
@@ -400,10 +406,10 @@ impl Machine {
         match first {
             // A move onto itself is reported as any cycle is, by the
             // interpreter, once the root is on the path.
-            Ran::Missing(start) if search.pending[start..].contains(&root) => {
+            Ran::Missing(start, _) if search.pending[start..].contains(&root) => {
                 search.pending.truncate(start);
             }
-            Ran::Missing(start) => self.wait(root, start, (false, 1), search)?,
+            Ran::Missing(start, all) => self.wait(root, start, (false, 1, all), search)?,
             _ => {}
         }
         loop {
@@ -411,6 +417,13 @@ impl Machine {
                 Next::Option(child) => {
                     self.enter(child, search);
                     interpret = false;
+                    continue;
+                }
+                Next::Found(value) => {
+                    search.path.pop();
+                    if search.path.is_empty() {
+                        return Ok(value);
+                    }
                     continue;
                 }
                 Next::Run {
@@ -435,8 +448,8 @@ impl Machine {
                         return Ok(value);
                     }
                 }
-                (Ran::Missing(start), interpreted) => {
-                    self.wait(node, start, (interpreted, runs + 1), search)?
+                (Ran::Missing(start, all), interpreted) => {
+                    self.wait(node, start, (interpreted, runs + 1, all), search)?
                 }
                 (Ran::Interpret, _) => unreachable!("`run` interprets what the kernel leaves"),
             }
@@ -445,18 +458,25 @@ impl Machine {
     }
 
     /// Makes `node`, on top of the path, wait for `pending[start..]`;
-    /// first sweeps a chain of positions below it, if one begins there.
+    /// first sweeps a chain of positions below it, if one begins there,
+    /// or the square below it.
     fn wait(
         &mut self,
         node: NodeId,
         start: usize,
-        (interpret, runs): (bool, u32),
+        (interpret, runs, all): (bool, u32, bool),
         search: &mut Search,
     ) -> RtResult<()> {
-        if !search.no_sweep
-            && let Some(child) = sweep::near_below(node, &search.pending[start..])
-        {
-            let swept = self.sweep(node, child)?;
+        if !search.no_sweep {
+            let waited = &search.pending[start..];
+            let swept = match sweep::near_below(node, waited) {
+                Some(child) => self.sweep(node, child)?,
+                None => None,
+            };
+            let swept = match swept {
+                None if sweep::square_below(node, waited) => self.sweep_below(node)?,
+                swept => swept,
+            };
             search.no_sweep |= swept == Some(false);
         }
         search.waits.push(Wait {
@@ -465,6 +485,7 @@ impl Machine {
             cursor: start,
             interpret,
             runs,
+            all,
         });
         Ok(())
     }
@@ -487,9 +508,21 @@ impl Machine {
                 _ => wait.cursor += 1,
             }
         }
-        let (interpret, runs) = (wait.interpret, wait.runs);
-        search.pending.truncate(wait.start);
+        let (interpret, runs, all) = (wait.interpret, wait.runs, wait.all);
+        let start = wait.start;
         search.waits.pop();
+        if all {
+            let mex = &mut search.mex;
+            mex.start();
+            for child in &search.pending[start..] {
+                mex.mark(self.graph.value(*child));
+            }
+            let value = mex.mex();
+            search.pending.truncate(start);
+            self.graph.set_value(search.path.last(), value);
+            return Ok(Next::Found(value));
+        }
+        search.pending.truncate(start);
         Ok(Next::Run { interpret, runs })
     }
 

@@ -51,6 +51,11 @@ pub(super) struct Ctx<'a> {
     arena: *mut i64,
     top: u64,
     cap: u64,
+    /// The move being run, counted from 0: see [`Marks::in_rule`].
+    rule: u64,
+    /// The number of options, written by the mex function when it
+    /// returns [`MISSING`].
+    options: u64,
 }
 
 /// Sorts the arena's items `from..to` (see `emit/lists.rs`).
@@ -77,7 +82,9 @@ extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: u64) -> u64
         .find_flat(game, run)
         .map_or(crate::graph::ABSENT, |node| graph.value(node));
     // SAFETY: as in `unusual`.
-    code(unsafe { &mut *ctx.marks }.known_flat(v, game, run))
+    let marks = unsafe { &mut *ctx.marks };
+    marks.in_rule(ctx.rule as u32);
+    code(marks.known_flat(v, game, run))
 }
 
 /// What a helper returns for what [`Marks::known`] said of an option:
@@ -110,7 +117,9 @@ extern "C" fn unusual(ctx: *mut Ctx, target: u64, a: i64, b: i64) -> u64 {
     let v = super::plan::node_value(ctx.graph, game, args);
     // SAFETY: the marks outlive the call; the machine code only writes
     // the mex's marks, which `known` does not touch.
-    code(unsafe { &mut *ctx.marks }.known(v, game, args))
+    let marks = unsafe { &mut *ctx.marks };
+    marks.in_rule(ctx.rule as u32);
+    code(marks.known(v, game, args))
 }
 
 /// A compiled function: its arguments are (1) the position's arguments,
@@ -357,6 +366,8 @@ impl Call<'_> {
             arena: arena.as_mut_ptr(),
             top: arena.len() as u64,
             cap: arena.capacity() as u64,
+            rule: 0,
+            options: 0,
         };
         // SAFETY: the arguments are what `code` was generated to take
         // (the mex function's point to the kernel's arity of integers);
@@ -378,6 +389,13 @@ impl Call<'_> {
                 &mut ctx,
             )
         };
+        // The machine code counts every option, with a value or not.
+        if result == MISSING {
+            // SAFETY: the call is over; `ctx.marks` is the `marks` given.
+            let marks = unsafe { &mut *ctx.marks };
+            marks.all_missing =
+                self.kernel.single && !marks.dropped && marks.missed as u64 == ctx.options;
+        }
         (result, ctx.work)
     }
 }

@@ -224,6 +224,9 @@ impl Emit<'_, '_> {
         self.b.ins().brif(missing, some, &[], none, &[]);
         self.b.switch_to_block(some);
         self.report_work();
+        let count = self.b.use_var(self.count);
+        let at = offset_of!(super::Ctx, options) as i32;
+        self.b.ins().store(trusted(), count, self.ctx, at);
         let code = self.int(super::MISSING as i64);
         self.b.ins().return_(&[code]);
         self.b.switch_to_block(none);
@@ -327,7 +330,11 @@ impl Emit<'_, '_> {
         // copied out count none): the clock is looked at in any case.
         let one = self.int(1);
         self.b.def_var(self.work, one);
-        for rule in &kernel.moves {
+        for (i, rule) in kernel.moves.iter().enumerate() {
+            // For the helpers, which count options without values by move.
+            let at = offset_of!(super::Ctx, rule) as i32;
+            let i = self.int(i as i64);
+            self.b.ins().store(trusted(), i, self.ctx, at);
             let done = self.b.create_block();
             self.binders(rule, 0, done)?;
             self.b.switch_to_block(done);
