@@ -50,10 +50,12 @@ pub enum Builtin {
     Table,
     /// `line(P)`: the game played out, fastest win against longest defence.
     Line,
+    /// `play(P)`: a game against the computer, in the REPL only.
+    Play,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 30] = [
+    pub const ALL: [Builtin; 31] = [
         Builtin::Len,
         Builtin::Min,
         Builtin::Max,
@@ -84,6 +86,7 @@ impl Builtin {
         Builtin::Options,
         Builtin::Table,
         Builtin::Line,
+        Builtin::Play,
     ];
 
     pub fn name(self) -> &'static str {
@@ -119,6 +122,7 @@ impl Builtin {
             Options => "options",
             Table => "table",
             Line => "line",
+            Play => "play",
         }
     }
 
@@ -132,7 +136,7 @@ impl Builtin {
         match self {
             Len | Abs | Sum | All | Any | Sorted | Reversed | Enumerate | List | Set | Str
             | Mex | Isqrt | Divisors | Popcount | BitLength | Csv | Value | Winner | Moves
-            | Options | Line => (1, Some(1)),
+            | Options | Line | Play => (1, Some(1)),
             Gcd | Join => (2, Some(2)),
             Format => (1, None),
             Min | Max => (1, None),
@@ -153,6 +157,7 @@ impl Builtin {
                 | Builtin::Options
                 | Builtin::Table
                 | Builtin::Line
+                | Builtin::Play
         )
     }
 }

@@ -40,6 +40,7 @@ pub mod explain;
 pub mod graph;
 pub mod ir;
 pub mod lower;
+pub mod play;
 pub mod progress;
 pub mod repl;
 pub mod runtime;

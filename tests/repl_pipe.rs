@@ -1,7 +1,8 @@
 //! The REPL on a pipe: entries read from stdin with no prompts or colors.
 //! Each tests/repl/*.txt is a transcript as a user would see it: lines
-//! after `grundy> ` and `   ...> ` are typed, every other line is what the
-//! REPL prints (stdout and stderr, in order). The README's ```console
+//! after `grundy> `, `   ...> ` and `  play> ` (a game's prompt) are typed,
+//! every other line is what the REPL prints (stdout and stderr, in
+//! order). The README's ```console
 //! transcripts are checked the same way, so they cannot go stale. A line
 //! `$ grundy ARGS` gives the command, `# exit N` the exit code expected.
 
@@ -44,7 +45,7 @@ fn transcript(text: &str) -> Transcript {
             t.args = command.split_whitespace().map(String::from).collect();
         } else if let Some(code) = line.strip_prefix("# exit ") {
             t.exit = code.trim().parse().expect("`# exit N`");
-        } else if let Some(typed) = ["grundy> ", "   ...> "]
+        } else if let Some(typed) = ["grundy> ", "   ...> ", "  play> "]
             .iter()
             .find_map(|p| line.strip_prefix(p))
         {

@@ -99,7 +99,8 @@ Types: integers, booleans, strings, tuples, lists, sets, ranges, positions.
 Operators: + - * / % ** ^ & | ~ << >>, == != < <= > >= (chained), and or
 not, in, a..b and a..=b. An open bracket or a final `\\` continues an entry
 on the next line. Ctrl-C cancels an evaluation and keeps what is known; one
-that runs past a second shows its progress (`grundy --quiet` turns it off).";
+that runs past a second shows its progress (`grundy --quiet` turns it off).
+`play(P)` plays a game from P against the computer (`?` lists its commands).";
 
 /// The command that `name` names, by its name or an alias.
 fn find(name: &str) -> Option<&'static Command> {

@@ -6,6 +6,7 @@
 
 mod commands;
 pub mod editor;
+mod play;
 
 pub use commands::{COMMANDS, nearest};
 
@@ -45,6 +46,8 @@ pub struct Repl {
     /// Print the results of loaded files (`grundy repl --verbose`); they
     /// are run quietly otherwise, as `:load --verbose` can override.
     pub verbose: bool,
+    /// The game under way, if `play(P)` started one: lines go to it.
+    game: Option<crate::play::Game>,
 }
 
 impl Repl {
@@ -56,6 +59,7 @@ impl Repl {
             outcome: Outcome::default(),
             misused: false,
             verbose: false,
+            game: None,
         }
     }
 
@@ -68,13 +72,18 @@ impl Repl {
         // A bug that panics must not end the session and lose what the
         // user typed: the entry is abandoned and the session goes on.
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if self.game_takes(entry) {
+                self.play_line(entry);
+                return Flow::Continue;
+            }
+            self.leave_play("the game is over");
             if entry.trim_start().starts_with(':') {
                 return self.command(entry);
             }
             if let Some(flow) = self.bare_command(entry) {
                 return flow;
             }
-            self.run(name, entry, first_line, "");
+            self.run_typed(name, entry, first_line);
             Flow::Continue
         }));
         ran.unwrap_or_else(|_| {
@@ -118,13 +127,18 @@ impl Repl {
         Some(self.command(word))
     }
 
-    /// Runs source, timed if `:time` is on (`what` follows the time), with
-    /// a Ctrl-C pressed before it forgotten.
+    /// Runs source (`what` follows the time if `:time` is on).
     fn run(&mut self, name: &str, text: &str, first_line: usize, what: &str) {
+        self.timed(what, |session| session.run_at(name, text, first_line));
+    }
+
+    /// Runs `f` on the session, timed if `:time` is on, with a Ctrl-C
+    /// pressed before it forgotten; what went wrong joins the outcome.
+    fn timed(&mut self, what: &str, f: impl FnOnce(&mut Session) -> Outcome) {
         self.session.machine.cancel.store(false, Ordering::Relaxed);
         self.session.machine.start_clock();
         let start = Instant::now();
-        let outcome = self.session.run_at(name, text, first_line);
+        let outcome = f(&mut self.session);
         self.session.machine.pulse.end();
         if self.time {
             self.say(&format!("time: {}{what}", elapsed(start)));
@@ -212,6 +226,11 @@ pub fn piped(repl: &mut Repl, input: impl BufRead) -> i32 {
                 break;
             }
         };
+        if repl.game_takes(&line) {
+            // A game's lines are commands of their own, never continued.
+            repl.submit(&line, "<stdin>", number + 1);
+            continue;
+        }
         if entry.is_empty() {
             first_line = number + 1;
         }
@@ -229,6 +248,7 @@ pub fn piped(repl: &mut Repl, input: impl BufRead) -> i32 {
         // Input ended inside an entry: run it for the parser to say why.
         repl.submit(&entry, "<stdin>", first_line);
     }
+    repl.leave_play("the input ended");
     repl.exit_code()
 }
 
@@ -283,8 +303,25 @@ pub fn interactive(repl: &mut Repl, color: bool) -> i32 {
         env!("CARGO_PKG_VERSION")
     ));
     let mut number = 0;
+    let mut game_editor = None;
+    // A line typed after a game ended, which was not for it: an entry.
+    let mut given_back: Option<String> = None;
     loop {
-        match editor.readline(PROMPT) {
+        if repl.playing() {
+            given_back = play::on_terminal(repl, &mut game_editor);
+            continue;
+        }
+        let read = match given_back.take() {
+            Some(line) if editor::entry_is_complete(&line) => Ok(line),
+            // The start of a longer entry: the user goes on typing it on
+            // a continuation line, as if it had been typed here.
+            Some(line) => {
+                let started = format!("{line}\n{}", editor::INDENT);
+                editor.readline_with_initial(PROMPT, (&started, ""))
+            }
+            None => editor.readline(PROMPT),
+        };
+        match read {
             Ok(line) => {
                 if line.trim().is_empty() {
                     continue;

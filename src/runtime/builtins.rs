@@ -11,6 +11,21 @@ use crate::span::Span;
 use crate::value::{Position, Report, Value};
 use std::rc::Rc;
 
+/// `play(P)` anywhere but as an entry of its own in the REPL, which takes
+/// it before it is evaluated (`crate::play`): a game against a person
+/// needs someone at the keyboard.
+fn needs_the_repl(span: Span) -> Box<crate::diag::Diagnostic> {
+    Box::new(
+        (*error(
+            span,
+            "`play(P)` works only in the REPL, as an entry of its own",
+            "a game to play is asked here",
+        ))
+        .help("start `grundy repl FILE` and type `play(P)` alone at its prompt")
+        .note("`line(P)` shows a perfect game without anyone playing"),
+    )
+}
+
 /// The elements of a comprehension that `all` or `any` reads, tallied.
 #[derive(Default)]
 struct Truths {
@@ -204,6 +219,7 @@ impl Machine {
             }
             Builtin::Table => self.table(args, spans)?,
             Builtin::Line => self.line(arg(0))?,
+            Builtin::Play => return Err(needs_the_repl(span)),
         })
     }
 

@@ -503,5 +503,8 @@ pub(crate) fn loaded(src: &str) -> (Session, Vec<StmtIr>) {
     (session, stmts)
 }
 
+mod entry;
+pub use entry::Entry;
+
 #[cfg(test)]
 mod tests;
