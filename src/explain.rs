@@ -99,6 +99,11 @@ fn compiled_move(rule: &MoveIr, shape: &kernel::MoveShape, native: bool) -> Move
         (Some(x), _) if native && shape.lists => {
             format!("machine code: loop over `{x}`, each option's list made in place and looked up")
         }
+        (Some(x), _) if native && shape.packed => {
+            format!(
+                "machine code: loop over `{x}`, each option's arguments packed in place and looked up"
+            )
+        }
         (Some(x), _) if native => {
             format!("machine code: loop over `{x}`, each option's value read from the tables")
         }

@@ -56,38 +56,49 @@ fn int(v: &Value) -> Option<i64> {
 }
 
 /// `args` as a flat run, into `out`, when they are integers and lists or
-/// tuples of integers, at least one of them a list or tuple (integers
-/// alone have keys of their own).
+/// tuples of integers: at least one of them a list or tuple, or three or
+/// more integers (one or two integers have keys of their own).
 pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
     out.clear();
     if args.len() > ARITY_MAX {
         return false;
     }
-    let mut shapes = Vec::with_capacity(args.len());
+    // The header's shapes are added as the arguments are read.
+    let mut h = args.len() as i64;
     out.push(0);
-    for a in args {
-        match a {
-            Value::List(_) | Value::Tuple(_) => {
-                let items = a.as_slice().expect("a list or tuple");
-                out.push(items.len() as i64);
-                for item in items {
-                    let Some(n) = int(item) else { return false };
-                    out.push(n);
-                }
-                shapes.push(match a {
-                    Value::List(_) => Shape::List,
-                    _ => Shape::Tuple,
-                });
-            }
+    for (i, a) in args.iter().enumerate() {
+        let shape = match a {
+            Value::List(_) => Shape::List,
+            Value::Tuple(_) => Shape::Tuple,
             other => {
                 let Some(n) = int(other) else { return false };
                 out.push(n);
-                shapes.push(Shape::Int);
+                continue;
             }
+        };
+        let items = a.as_slice().expect("a list or tuple");
+        out.push(items.len() as i64);
+        for item in items {
+            let Some(n) = int(item) else { return false };
+            out.push(n);
         }
+        h |= (shape as i64) << (8 + 2 * i);
     }
-    out[0] = header(shapes.iter().copied());
-    shapes.iter().any(|s| *s != Shape::Int)
+    out[0] = h;
+    args.len() > 2 || h >> 8 != 0
+}
+
+/// The flat run of three or more integers, into `out`.
+pub fn ints(args: &[i64], out: &mut Vec<i64>) {
+    out.clear();
+    out.push(header(args.iter().map(|_| Shape::Int)));
+    out.extend_from_slice(args);
+}
+
+/// The integers a flat run holds, when it holds integers only.
+pub fn only_ints(run: &[i64]) -> Option<&[i64]> {
+    let h = run[0];
+    (h == header((0..arity(h)).map(|_| Shape::Int))).then(|| &run[1..])
 }
 
 /// The arguments a flat run holds.
@@ -137,8 +148,15 @@ mod tests {
         let each = [Value::list(vec![int(3), int(1)])];
         assert!(encode(&each, &mut run));
         assert_eq!(run, [1 | (1 << 8), 2, 3, 1], "the doc's example");
-        // Integers alone, and lists of anything else, are not flat.
+        // One or two integers alone, and lists of anything else, are not
+        // flat; three integers are, as `ints` makes them.
         assert!(!encode(&[int(1), int(2)], &mut run));
+        assert!(encode(&[int(1), int(-2), int(3)], &mut run));
+        let mut packed = Vec::new();
+        ints(&[1, -2, 3], &mut packed);
+        assert_eq!((&run, only_ints(&run)), (&packed, Some(&[1, -2, 3][..])));
+        assert!(encode(&[int(4), Value::list(vec![int(3)])], &mut run));
+        assert_eq!(only_ints(&run), None);
         assert!(!encode(&[Value::list(vec![Value::Bool(true)])], &mut run));
         assert_ne!(
             {

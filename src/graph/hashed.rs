@@ -3,15 +3,16 @@
 //! kept once, in `keys`; the hash table holds only the positions' indices,
 //! 4 bytes and a control byte each. One or two integers, the common case
 //! (the divide-by-2/3/6 game from 10^15), are packed in the key itself,
-//! with no allocation; integers with lists or tuples of integers (list
-//! states) are one flat run of integers ([`super::flat`]); other arguments
-//! are shared values.
+//! with no allocation; three or more integers, and integers with lists or
+//! tuples of integers (list states), are one flat run of integers
+//! ([`super::flat`]); other arguments are shared values.
 
 use super::flat;
 use crate::value::Value;
 use hashbrown::HashTable;
 use rustc_hash::FxHasher;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -35,7 +36,7 @@ fn packed(args: &[Value]) -> Option<Key> {
     match args {
         [a] if !seq(a) => Some(Key::One(int(a)?)),
         [a, b] if !seq(a) && !seq(b) => Some(Key::Two(int(a)?, int(b)?)),
-        _ if args.iter().any(seq) => {
+        _ if args.len() > 2 || args.iter().any(seq) => {
             let mut run = Vec::new();
             flat::encode(args, &mut run).then(|| Key::Flat(run.into()))
         }
@@ -136,6 +137,16 @@ impl Hashed {
 
     /// The number of the position with arguments `args`, if it exists.
     pub fn find(&self, args: &[Value]) -> Option<u32> {
+        if args.len() > 2 || args.iter().any(seq) {
+            // A flat run, made in a buffer kept for the purpose: a query
+            // asked over every square of a board makes one per square.
+            thread_local!(static RUN: RefCell<Vec<i64>> = const { RefCell::new(Vec::new()) });
+            let found =
+                RUN.with_borrow_mut(|run| flat::encode(args, run).then(|| self.find_flat(run)));
+            if let Some(found) = found {
+                return found;
+            }
+        }
         let p = packed(args);
         let hash = match &p {
             Some(key) => key.hash(),
@@ -215,7 +226,10 @@ impl Hashed {
         match &self.keys[i as usize] {
             Key::One(a) => out.push(*a),
             Key::Two(a, b) => out.extend([*a, *b]),
-            Key::Flat(_) => return false,
+            Key::Flat(run) => match flat::only_ints(run) {
+                Some(ints) => out.extend_from_slice(ints),
+                None => return false,
+            },
             Key::Values(values) => {
                 for v in values.iter() {
                     let Value::Int(n) = v else { return false };

@@ -191,8 +191,9 @@ impl Graph {
             let index = table.hashed.insert_ints(args);
             return table.hashed_node(game, index);
         }
-        let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
-        self.insert(game, &values)
+        let mut run = Vec::with_capacity(args.len() + 1);
+        flat::ints(args, &mut run);
+        self.insert_flat(game, &run)
     }
 
     /// [`Graph::find`] of integer arguments, with no values made when they
@@ -217,9 +218,17 @@ impl Graph {
         }
         let index = match args {
             [_] | [_, _] => table.hashed.find_ints(args)?,
+            // Three or more: their flat run, made on the stack when short.
+            _ if args.len() < 8 => {
+                let mut run = [0; 8];
+                run[0] = flat::header(args.iter().map(|_| Shape::Int));
+                run[1..=args.len()].copy_from_slice(args);
+                table.hashed.find_flat(&run[..=args.len()])?
+            }
             _ => {
-                let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
-                table.hashed.find(&values)?
+                let mut run = Vec::new();
+                flat::ints(args, &mut run);
+                table.hashed.find_flat(&run)?
             }
         };
         Some(NodeId {
@@ -441,5 +450,44 @@ mod tests {
             assert_eq!(&*graph.args(*node), [Value::Int(*n)]);
         }
         assert_eq!(graph.len(), 3000);
+    }
+
+    #[test]
+    fn three_or_more_integers_are_one_flat_key_however_they_are_made() {
+        let mut graph = Graph::default();
+        let values = |args: &[i64]| args.iter().map(|n| Value::Int(*n)).collect::<Vec<_>>();
+        let by_values = graph.insert(0, &values(&[1, -2, 3]));
+        let by_ints = graph.insert_ints(0, &[4, 5, 6]);
+        let long: Vec<i64> = (0..11).map(|k| k * 1_000_000_007).collect();
+        let by_ints_long = graph.insert_ints(0, &long);
+        for (args, node) in [
+            (&[1, -2, 3][..], by_values),
+            (&[4, 5, 6], by_ints),
+            (&long, by_ints_long),
+        ] {
+            assert_eq!(graph.find(0, &values(args)), Some(node));
+            assert_eq!(graph.find_ints(0, args), Some(node));
+            let mut out = Vec::new();
+            assert!(graph.int_args(node, &mut out));
+            assert_eq!(out, args);
+            assert_eq!(&*graph.args(node), values(args));
+        }
+        assert_eq!(graph.find_ints(0, &[1, -2, 4]), None);
+        // The empty position is 0, as `Value`'s equality says.
+        let empty = Value::Pos(crate::value::Position::empty());
+        assert_eq!(graph.find(0, &[Value::Int(4), Value::Int(5), empty]), None);
+        let zero = graph.insert_ints(0, &[4, 5, 0]);
+        let empty = Value::Pos(crate::value::Position::empty());
+        assert_eq!(
+            graph.find(0, &[Value::Int(4), Value::Int(5), empty]),
+            Some(zero)
+        );
+        // A key of other values stays apart.
+        let other = graph.insert(0, &[Value::Int(1), Value::Bool(true), Value::Int(3)]);
+        assert_eq!(
+            graph.find(0, &[Value::Int(1), Value::Bool(true), Value::Int(3)]),
+            Some(other)
+        );
+        assert_eq!(graph.len(), 5);
     }
 }

@@ -354,6 +354,9 @@ pub struct MoveShape {
     /// Whether a target has list arguments: its value is looked up by
     /// its flat run in the hash table rather than read by index.
     pub lists: bool,
+    /// Whether a target has three or more integer arguments and no list:
+    /// looked up by its flat run too.
+    pub packed: bool,
 }
 
 /// The shape of `rule` compiled, or `None` when it does not compile.
@@ -363,7 +366,8 @@ pub fn move_shape(rule: &crate::ir::MoveIr, game: &GameIr, id: GameId) -> Option
         fast: m.fast.is_some() && m.narrow.len() == m.guard.len(),
         narrowed: m.narrow.len(),
         conjuncts: m.guard.len(),
-        lists: m.terms.iter().any(|t| matches!(t, Term::Flat(..))),
+        lists: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 != 0)),
+        packed: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 == 0)),
     })
 }
 

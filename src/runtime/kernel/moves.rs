@@ -76,9 +76,12 @@ fn term(game: GameId, args: &[Ir], types: &Types) -> Option<Term> {
         .iter()
         .map(|a| num_in(a, types))
         .collect::<Option<Vec<_>>>()
+        .filter(|nums| nums.len() <= 2)
     {
         return Some(Term::Node(game, nums));
     }
+    // Three or more integers, or lists: the position is keyed by its flat
+    // run, made in place.
     if args.len() > flat::ARITY_MAX {
         return None;
     }

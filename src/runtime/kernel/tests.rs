@@ -120,3 +120,32 @@ fn monotone_guards_end_the_loop_and_agree_with_the_interpreter() {
         assert_eq!(engines_disagree(&source), None, "{domain} {guard}");
     }
 }
+
+#[test]
+fn positions_of_three_or_more_integers_are_packed_and_get_machine_code() {
+    // Three heaps (Nim, so the value is the xor), four coordinates with a
+    // negative one and a huge one, and a target of three integers from a
+    // game of one.
+    for (rules, query) in [
+        (
+            "game t(a, b, c) {\n move x(k in 1..=a) -> t(a - k, b, c)\n \
+             move y(k in 1..=b) -> t(a, b - k, c)\n move z(k in 1..=c) -> t(a, b, c - k)\n}\n",
+            "expect all([value(t(a, b, c)) == a ^ b ^ c for a in 0..5 for b in 0..4 for c in 0..6])",
+        ),
+        (
+            "game q(a, b, c, d) {\n move m(k in 1..=2) if a > 0 -> q(a - 1, b - k, c, d + 10 ** 12)\n \
+             move n if c > 0 -> q(a, b, c - 1, d)\n}\n",
+            "[value(q(4, -3, 2, 0)), value(q(6, 0, 3, 10 ** 15))]",
+        ),
+        (
+            "game s(n) {\n move m(k in 1..=n) -> t(n - k, k, 1)\n}\n\
+             game t(a, b, c) {\n move x(k in 1..=a) -> t(a - k, b, c)\n move y if b > c -> t(a, b - 1, c)\n}\n",
+            "[value(s(n)) for n in 0..9]",
+        ),
+    ] {
+        let source = format!("{rules}{query}\n");
+        let kernel = kernel(&source).expect(rules);
+        assert!(kernel.is_native() && !kernel.takes_lists(), "{rules}");
+        assert_eq!(crate::sandbox::engines_disagree(&source), None, "{source}");
+    }
+}
