@@ -52,10 +52,15 @@ pub enum Builtin {
     Line,
     /// `play(P)`: a game against the computer, in the REPL only.
     Play,
+    /// `graph(P[, depth[, nodes]])`: the transition graph from `P` as
+    /// Graphviz DOT text.
+    Graph,
+    /// `plot(game, range[, path])`: the nim-sequence drawn as SVG or PNG.
+    Plot,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 31] = [
+    pub const ALL: [Builtin; 33] = [
         Builtin::Len,
         Builtin::Min,
         Builtin::Max,
@@ -87,6 +92,8 @@ impl Builtin {
         Builtin::Table,
         Builtin::Line,
         Builtin::Play,
+        Builtin::Graph,
+        Builtin::Plot,
     ];
 
     pub fn name(self) -> &'static str {
@@ -123,6 +130,8 @@ impl Builtin {
             Table => "table",
             Line => "line",
             Play => "play",
+            Graph => "graph",
+            Plot => "plot",
         }
     }
 
@@ -143,6 +152,8 @@ impl Builtin {
             Zip => (2, None),
             Print => (0, None),
             Table => (2, Some(3)),
+            Graph => (1, Some(3)),
+            Plot => (2, Some(3)),
         }
     }
 
@@ -158,6 +169,8 @@ impl Builtin {
                 | Builtin::Table
                 | Builtin::Line
                 | Builtin::Play
+                | Builtin::Graph
+                | Builtin::Plot
         )
     }
 }

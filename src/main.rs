@@ -1,10 +1,12 @@
-//! The `grundy` command line: `run`, `check`, `eval` and `repl` (the
+//! The `grundy` command line: `run`, `check`, `eval`, `graph`, `plot` and `repl` (the
 //! default when no command is given: `grundy FILE...` is `grundy repl FILE...`).
 
 use clap::{Parser, Subcommand};
+use grundy::draw::{GraphRequest, PlotRequest};
 use grundy::progress::{Clearing, Pulse, Watch};
 use grundy::repl::Repl;
 use grundy::runtime::Limits;
+use grundy::runtime::transitions::Bounds;
 use grundy::session::{Format, Outcome, Session, Stage, exit};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -119,6 +121,45 @@ enum Command {
         expr: String,
         #[arg(value_name = "FILE")]
         files: Vec<PathBuf>,
+    },
+    /// Draw the transition graph of a position as Graphviz DOT (on standard output
+    /// without -o), or as SVG or PNG with Graphviz's `dot`.
+    Graph {
+        /// The script that defines the game (run first, its results not printed).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The position, e.g. `kayles(4)` or `kayles(3) + kayles(5)`.
+        #[arg(value_name = "EXPR")]
+        expr: String,
+        /// Write to this file: `.dot`, `.svg` or `.png` (the last two need Graphviz).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Draw positions at most this many moves from the start.
+        #[arg(long, default_value_t = Bounds::default().depth, value_name = "N")]
+        depth: usize,
+        /// Draw at most this many nodes (positions and sums).
+        #[arg(long, default_value_t = Bounds::default().nodes, value_name = "N",
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        max_nodes: usize,
+    },
+    /// Plot the nim-sequence of a one-parameter game as SVG or PNG.
+    Plot {
+        /// The script that defines the game (run first, its results not printed).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The game, e.g. `kayles`.
+        #[arg(value_name = "GAME")]
+        game: String,
+        /// The values of its parameter, e.g. `0..=100`.
+        #[arg(value_name = "RANGE")]
+        range: String,
+        /// The file to write: `.svg` or `.png`.
+        #[arg(short, long, value_name = "OUT", required = true)]
+        output: PathBuf,
+        /// The size of the chart in pixels, WIDTHxHEIGHT.
+        #[arg(long, default_value = "960x540", value_name = "WxH",
+              value_parser = grundy::render::plot::parse_size)]
+        size: (u32, u32),
     },
     /// Explore interactively (the default): load the files, then read entries.
     /// On a pipe it reads entries from stdin with no prompts.
@@ -237,6 +278,23 @@ fn for_files(
     Ok(total)
 }
 
+/// `graph` and `plot`: the output's format checked, the file loaded
+/// without printing its results, then `draw`.
+fn load_then<F>(
+    session: &mut Session,
+    file: &PathBuf,
+    format: Result<F, i32>,
+    draw: impl FnOnce(&mut Session) -> Result<Outcome, i32>,
+) -> Result<Outcome, i32> {
+    format?;
+    session.quiet = true;
+    let mut total = for_files(session, std::slice::from_ref(file), Session::run)?;
+    if total.error.is_none() {
+        total.merge(draw(session)?);
+    }
+    Ok(total)
+}
+
 fn main_with(cli: Cli) -> i32 {
     let pulse = Arc::new(Pulse::default());
     let progress = show_progress(cli.quiet);
@@ -307,6 +365,38 @@ fn main_with(cli: Cli) -> i32 {
                     total
                 }
             })
+        }
+        Command::Graph {
+            file,
+            expr,
+            output,
+            depth,
+            max_nodes,
+        } => {
+            let request = GraphRequest {
+                expr: expr.clone(),
+                output: output.clone(),
+                bounds: Bounds {
+                    depth: *depth,
+                    nodes: *max_nodes,
+                },
+            };
+            load_then(&mut session, file, request.format(), |s| request.run(s))
+        }
+        Command::Plot {
+            file,
+            game,
+            range,
+            output,
+            size,
+        } => {
+            let request = PlotRequest {
+                game: game.clone(),
+                range: range.clone(),
+                output: output.clone(),
+                size: *size,
+            };
+            load_then(&mut session, file, request.format(), |s| request.run(s))
         }
         Command::Repl { files, verbose } => return repl(session, files, *verbose, progress),
     };

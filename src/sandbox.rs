@@ -170,6 +170,8 @@ fn run_within(
     };
     let mut session = Session::new(stdout, Box::new(err.clone()));
     session.machine.limits = small_limits();
+    // Untrusted source writes no files (`plot`).
+    session.machine.write_files = false;
     session.machine.use_kernels = kernels;
     let (finished, timed_out) = watchdog(session.machine.cancel.clone(), deadline);
     let (code, outcome) = match mode {

@@ -93,6 +93,8 @@ The language on one screen:
   moves(P)                             # every move, and which ones win
   line(P)                              # a perfect game played out
   table(kayles, 0..30)                 # values of a game, in rows of ten
+  graph(kayles(4))                     # its moves as a Graphviz DOT graph
+  plot(kayles, 0..=100)                # its values drawn into kayles.svg
   expect value(P) == 4                 # a check that reports both sides
   [k * k for k in 1..10 if k % 2 == 1] # lists; also sets {1, 2}, tuples
 Types: integers, booleans, strings, tuples, lists, sets, ranges, positions.
@@ -430,17 +432,29 @@ mod summary {
     /// The code in `:help`'s language summary runs as shown.
     #[test]
     fn the_language_summary_runs() {
-        let code: String = super::LANGUAGE
+        let lines: Vec<String> = super::LANGUAGE
             .lines()
             .filter(|l| l.starts_with("  "))
             .map(|l| format!("{}\n", l.split(" # ").next().unwrap().trim_end()))
             .collect();
+        // `plot` writes a file: it runs last, where it may write none, so
+        // that it gets as far as writing.
+        let (plots, code): (Vec<String>, Vec<String>) = lines
+            .into_iter()
+            .partition(|l| l.trim_start().starts_with("plot("));
+        let code: String = code.concat();
         let err = crate::SharedBuffer::default();
         let mut session =
             crate::session::Session::new(Box::new(std::io::sink()), Box::new(err.clone()));
+        session.machine.write_files = false;
         let outcome = session.run("help", &code);
-        let err = String::from_utf8(err.0.borrow().clone()).unwrap();
-        assert_eq!(outcome.exit_code(), 0, "{code}\n{err}");
+        let said = String::from_utf8(err.0.borrow().clone()).unwrap();
+        assert_eq!(outcome.exit_code(), 0, "{code}\n{said}");
         assert!(code.contains("game kayles"), "{code}");
+        assert_eq!(plots.len(), 1);
+        let outcome = session.run("help", &plots[0]);
+        let said = String::from_utf8(err.0.borrow().clone()).unwrap();
+        assert_eq!(outcome.exit_code(), 3);
+        assert!(said.contains("`plot` cannot write files here"), "{said}");
     }
 }

@@ -220,6 +220,8 @@ impl Machine {
             Builtin::Table => self.table(args, spans)?,
             Builtin::Line => self.line(arg(0))?,
             Builtin::Play => return Err(needs_the_repl(span)),
+            Builtin::Graph => self.graph_of(args, spans)?,
+            Builtin::Plot => self.plot(args, spans, span)?,
         })
     }
 

@@ -30,12 +30,14 @@ pub mod moves;
 pub mod normalize;
 mod numbers;
 pub mod ops;
+mod plot;
 pub mod queries;
 mod runaway;
 pub mod search;
 mod show;
 mod sweep;
 mod table;
+pub mod transitions;
 
 pub use interp::{Collect, Items};
 pub use moves::{MoveSink, Running};
@@ -127,6 +129,9 @@ pub struct Machine {
     /// Searches' buffers, reused from one query to the next (one per
     /// query nested in rules, which searches inside a search).
     searches: Vec<search::Search>,
+    /// Whether `plot(...)` may write files (not in the sandbox, which
+    /// runs untrusted source).
+    pub write_files: bool,
 }
 
 /// A game's rules and their kernel, if they compile.
@@ -225,6 +230,7 @@ impl Machine {
             use_native: true,
             scratch: Scratch::default(),
             searches: Vec::new(),
+            write_files: true,
         }
     }
 

@@ -473,6 +473,31 @@ impl Session {
         }
         self.execute(&stmts)
     }
+
+    /// Loads `text` as a single expression and evaluates it without
+    /// printing it, for the commands that draw it (`grundy graph`,
+    /// `grundy plot`). An error is reported, and its outcome returned.
+    pub fn value(&mut self, text: &str) -> Result<(Value, Span), Outcome> {
+        let stmts = self
+            .load("<expression>", text)
+            .map_err(|e| self.report_all(&e))?;
+        let [StmtIr::Print { expr, slots }] = &stmts[..] else {
+            let diag = Diagnostic::new(Phase::Syntax, format!("`{text}` is not one expression"));
+            return Err(self.report_all(&[diag]));
+        };
+        let mut frame = vec![Value::Int(0); *slots];
+        self.machine
+            .eval(expr, &mut frame)
+            .map(|v| (v, expr.span))
+            .map_err(|e| {
+                let _ = self.machine.out.flush();
+                self.report(&e);
+                Outcome {
+                    error: Some(e.phase),
+                    ..Outcome::default()
+                }
+            })
+    }
 }
 
 /// Long values are cut in messages, keeping both ends.

@@ -15,7 +15,7 @@ syn keyword grundyBoolean    true false
 " The built-in functions (tests/editors.rs keeps them in step too).
 syn keyword grundyBuiltin    len min max abs sum all any sorted reversed enumerate zip
 syn keyword grundyBuiltin    list set str mex print gcd isqrt divisors popcount bit_length
-syn keyword grundyBuiltin    join format csv value winner moves options table line play
+syn keyword grundyBuiltin    join format csv value winner moves options table line play graph plot
 
 syn match   grundyNumber     "\<\d\(_\=\d\)*\>"
 syn match   grundyArrow      "->"
