@@ -150,7 +150,8 @@ fn interpreted_move(rule: &MoveIr, defs: &Defs, t: &Types) -> MoveReport {
                 span: *span,
                 what: "a tuple binder over items computed while playing".into(),
                 instead: "a tuple binder is compiled when its items are constants, written out \
-                          or in a `let`: `(dx, dy) in [(1, 2), (2, 1)]`"
+                          or in a `let`: `(dx, dy) in [(1, 2), (2, 1)]`, or a comprehension of \
+                          tuples written in place: `(p, q) in [(a, n / a) for a in 1..n if n % a == 0]`"
                     .into(),
             });
         } else if !compiles_as_domain(domain, t) {
@@ -328,14 +329,13 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
         ),
         IrKind::CallBuiltin(
             b @ (Builtin::Gcd
-            | Builtin::Isqrt
             | Builtin::Popcount
             | Builtin::BitLength
             | Builtin::Divisors),
             _,
         ) => (
             format!("the built-in `{}`", b.name()),
-            "of the built-ins, the compiled rules take only `min`, `max` and `abs`; a rule \
+            "of the built-ins, the compiled rules take only `min`, `max`, `abs` and `isqrt`; a rule \
              that needs another runs in the interpreter, with the same values, only slower"
                 .into(),
         ),
@@ -368,7 +368,8 @@ fn unexpected(ir: &Ir) -> Slow {
     Slow {
         span: ir.span,
         what: "an expression the compiled rules do not take".into(),
-        instead: "integer arithmetic, comparisons, `if`, `min`, `max` and `abs` compile".into(),
+        instead: "integer arithmetic, comparisons, `if`, `min`, `max`, `abs` and `isqrt` compile"
+            .into(),
     }
 }
 

@@ -112,6 +112,8 @@ pub enum Num {
     If(Box<Cond>, Box<Num>, Box<Num>),
     Extremum(bool, Vec<Num>),
     Abs(Box<Num>),
+    /// `isqrt(n)`: the floor of the square root, of `n >= 0`.
+    Isqrt(Box<Num>),
     /// `len(xs)`.
     Len(Box<Seq>),
     /// `xs[i]`.
@@ -171,6 +173,10 @@ impl Num {
                 best
             }
             Num::Abs(a) => a.eval(f, defs)?.checked_abs().ok_or(Stop::Bail)?,
+            Num::Isqrt(a) => match a.eval(f, defs)? {
+                n if n < 0 => return Err(Stop::Bail),
+                n => n.isqrt(),
+            },
             Num::Len(xs) => seq::len(xs, f, defs)?,
             Num::Index(xs, i) => seq::index(xs, i, f, defs)?,
             Num::Fold(fold, xs) => seq::fold(*fold, xs, f, defs)?,
@@ -199,7 +205,7 @@ impl Num {
             Num::Const(_) | Num::Global(_) => false,
             Num::Slot(s) => *s == slot,
             Num::Lin(l) => l.coef(slot) != 0,
-            Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) => a.uses(slot),
+            Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) => a.uses(slot),
             Num::Bin(_, a, b) => a.uses(slot) || b.uses(slot),
             Num::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Num::Extremum(_, items) => items.iter().any(|i| i.uses(slot)),
@@ -353,6 +359,9 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
                 *b == Builtin::Min,
                 args.iter().map(num).collect::<Option<_>>()?,
             )
+        }
+        IrKind::CallBuiltin(Builtin::Isqrt, args) if args.len() == 1 => {
+            Num::Isqrt(Box::new(num(&args[0])?))
         }
         IrKind::CallBuiltin(Builtin::Abs, args) if args.len() == 1 => {
             Num::Abs(Box::new(num(&args[0])?))

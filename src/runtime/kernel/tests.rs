@@ -26,6 +26,7 @@ fn integer_rules_have_machine_code() {
         "move split(a in 1..n) if a != n - a and (n >> 1) & a ^ 3 > -1 -> g(a) + g(n - a)",
         "move div(d in 2..=n) if n % d == 0 and max(d, 2) ** 2 >= abs(-d) -> g(n / d) + *(d - 1)",
         "move pick(k in 1..=3) if (if k == 2 then n > 5 else not (n < k or k > 9)) -> g(n - k)",
+        "move root(k in 1..=isqrt(n)) if k * k <= n -> g(n - k * k)",
     ] {
         let source = format!("game g(n) {{\n {rules}\n}}\n");
         let kernel = kernel(&source).expect(rules);

@@ -174,6 +174,7 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         .ok()?;
     let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
     builder.symbol("grundy_pow", emit::pow as *const u8);
+    builder.symbol("grundy_isqrt", emit::isqrt as *const u8);
     builder.symbol("grundy_narrow", emit::narrow as *const u8);
     builder.symbol("grundy_unusual", unusual as *const u8);
     builder.symbol("grundy_sort", sort as *const u8);
@@ -182,6 +183,7 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let ptr = module.target_config().pointer_type();
     let mut ctx = module.make_context();
     let pow = import(&mut module, "grundy_pow", 2)?;
+    let isqrt = import(&mut module, "grundy_isqrt", 1)?;
     let narrow = import(&mut module, "grundy_narrow", 4)?;
     let unusual = import(&mut module, "grundy_unusual", 4)?;
     let flat = import(&mut module, "grundy_flat", 4)?;
@@ -196,6 +198,7 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         ctx.func.signature = sig.clone();
         let helpers = emit::Helpers {
             pow: module.declare_func_in_func(pow, &mut ctx.func),
+            isqrt: module.declare_func_in_func(isqrt, &mut ctx.func),
             narrow: module.declare_func_in_func(narrow, &mut ctx.func),
             unusual: module.declare_func_in_func(unusual, &mut ctx.func),
             sort: module.declare_func_in_func(sort, &mut ctx.func),

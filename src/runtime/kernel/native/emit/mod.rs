@@ -11,7 +11,7 @@ mod loops;
 mod values;
 
 pub use loops::narrow;
-pub use values::pow;
+pub use values::{isqrt, pow};
 
 use crate::graph::{Dense, View};
 use crate::runtime::kernel::Kernel;
@@ -41,6 +41,7 @@ pub enum Kind {
 /// The helpers the code calls: see [`super::compile`].
 pub struct Helpers {
     pub pow: FuncRef,
+    pub isqrt: FuncRef,
     pub narrow: FuncRef,
     pub unusual: FuncRef,
     pub sort: FuncRef,
@@ -85,6 +86,7 @@ pub fn function(
         tables: Vec::new(),
         targets: &kernel.targets,
         pow: helpers.pow,
+        isqrt: helpers.isqrt,
         narrow: helpers.narrow,
         unusual: helpers.unusual,
         sort: helpers.sort,
@@ -133,6 +135,7 @@ struct Emit<'a, 'f> {
     tables: Vec<Table>,
     targets: &'a [(crate::value::GameId, usize)],
     pow: FuncRef,
+    isqrt: FuncRef,
     narrow: FuncRef,
     /// The helper that reads an option's value the code does not read
     /// itself ([`super::unusual`]), and its context.

@@ -15,6 +15,11 @@ use cranelift_codegen::ir::{
 /// The smallest and largest value something can take.
 type Bounds = (i64, i64);
 
+/// `isqrt(n)`, or `i64::MIN` when `n` is negative (an error).
+pub extern "C" fn isqrt(n: i64) -> i64 {
+    if n < 0 { i64::MIN } else { n.isqrt() }
+}
+
 /// `x ** y` as the interpreter computes it, or `i64::MIN` when that is an
 /// error or overflows (or is `i64::MIN`: the kernel's run then decides).
 pub extern "C" fn pow(x: i64, y: i64) -> i64 {
@@ -198,6 +203,14 @@ impl Emit<'_, '_> {
                 let min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
                 self.bail_if(min);
                 self.b.ins().iabs(a)
+            }
+            Num::Isqrt(a) => {
+                let a = self.num(a)?;
+                let call = self.b.ins().call(self.isqrt, &[a]);
+                let v = self.b.inst_results(call)[0];
+                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, v, i64::MIN);
+                self.bail_if(failed);
+                v
             }
             Num::Bin(op @ (BinOp::Shl | BinOp::Shr), x, by) => {
                 let (a, b) = (self.num(x)?, self.num(by)?);

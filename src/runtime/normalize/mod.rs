@@ -18,6 +18,10 @@
 //! - **Tuple binders unrolled:** `(dx, dy) in [(-2, 1), (1, -2)]` over
 //!   constant items becomes one move per item, with the items' numbers in
 //!   place of `dx` and `dy`.
+//! - **Tuple binders over comprehensions lifted** (`lift.rs`):
+//!   `(p, q) in [(a, n / a) for a in 1..=n if n % a == 0]` becomes the
+//!   binder `a in 1..=n`, the condition in the guard, and `a` and `n / a`
+//!   in place of `p` and `q`.
 //!
 //! The rules normalised here are those the compiled rules run; the
 //! interpreter, which reports errors, runs the rules as written. A
@@ -30,6 +34,8 @@ use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
 use rustc_hash::FxHashSet;
 
+mod lift;
+
 /// The most items a tuple binder is unrolled over, and the most moves a
 /// game's rules may grow to by unrolling.
 const UNROLL_ITEMS: usize = 64;
@@ -41,8 +47,13 @@ const INLINE_DEPTH: usize = 8;
 pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
     let n = Normalizer { defs };
     let mut moves = Vec::new();
+    let mut slots = game.slots;
     for rule in &game.moves {
         let rule = n.move_rule(rule);
+        let rule = match lift::comprehensions(&rule, &mut slots) {
+            Some(lifted) => n.move_rule(&lifted),
+            None => rule,
+        };
         if moves.len() < UNROLL_MOVES {
             n.unroll(rule, 0, &mut moves);
         } else {
@@ -52,7 +63,7 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
     GameIr {
         name: game.name.clone(),
         arity: game.arity,
-        slots: game.slots,
+        slots,
         moves,
         def: game.def.clone(),
     }
@@ -430,110 +441,4 @@ fn map_children(ir: &Ir, f: &mut dyn FnMut(&Ir) -> Ir) -> Ir {
 }
 
 #[cfg(test)]
-mod tests {
-    use crate::sandbox::engines_disagree;
-    use crate::session::Session;
-
-    /// Runs `source`; whether its first game's normalised rules compile.
-    fn compiles(source: &str) -> bool {
-        let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-        s.run("test.game", source);
-        let m = &s.machine;
-        crate::runtime::kernel::compile(&super::rules(&m.game_ir(0), &m.defs), 0).is_some()
-    }
-
-    #[test]
-    fn spellings_users_write_compile_and_agree_with_the_interpreter() {
-        let knight = "let N = 9\nfn inside(x, y) = 1 <= x <= N and 1 <= y <= N\n";
-        for (prelude, rules) in [
-            (
-                knight,
-                "move j((dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)]) if inside(x + dx, y + dy) -> g(x + dx, y + dy)",
-            ),
-            (
-                "let STEPS = [(-1, 0), (0, -1), (-1, -1)]\n",
-                "move j((dx, dy) in STEPS) if x + dx >= 0 and y + dy >= 0 -> g(x + dx, y + dy)",
-            ),
-            (
-                "let STEPS = {(1, 0), (0, 2)}\nfn ok(a, b) = min(a, b) >= 0\n",
-                "move j((dx, dy) in STEPS) if ok(x - dx, y - dy) -> g(x - dx, y - dy)",
-            ),
-            (
-                "fn unequal(a, b) = a != b\nfn half(a, n) = unequal(a, n - a) and 2 * a < n\n",
-                "move s(a in 1..x) if half(a, x) -> g(a, y) + g(x - a, y)",
-            ),
-            (
-                "",
-                "move t(k in 1..=2 * 3) if k <= x and y > -(1) -> g(x - k, y)",
-            ),
-        ] {
-            let source = format!(
-                "{prelude}game g(x, y) {{\n {rules}\n}}\ntable(g, 0..8, 0..8)\nvalue(g(9, 9) + g(3, 4))\n"
-            );
-            assert!(compiles(&source), "{rules}");
-            assert_eq!(engines_disagree(&source), None, "{rules}");
-        }
-    }
-
-    #[test]
-    fn local_lets_of_cheap_values_compile_and_agree_with_the_interpreter() {
-        for (prelude, guard) in [
-            ("", "let d = x - k in d >= 0 and d != 3"),
-            (
-                "fn ok(a, b) = let d = a - b in let e = d + 1 in e > 1\n",
-                "ok(x, k)",
-            ),
-            ("fn ok(a, b) = let a = a - b in a >= 0\n", "ok(x, k)"),
-        ] {
-            let source = format!(
-                "{prelude}game g(x) {{\n move t(k in 1..=3) if {guard} -> g(let y = x - k in y)\n}}\ntable(g, 0..12)\n"
-            );
-            assert!(compiles(&source), "{guard}");
-            assert_eq!(engines_disagree(&source), None, "{guard}");
-        }
-    }
-
-    #[test]
-    fn local_lets_that_could_fail_stay_with_the_interpreter() {
-        for (prelude, guard) in [
-            ("fn f(a, b) = let q = a / (b - 2) in a > 0\n", "f(x, k)"),
-            ("", "let (a, b) = (x, k) in a >= b"),
-            ("fn f(a) = let q = [a] in len(q) == 1\n", "f(k)"),
-        ] {
-            let source = format!(
-                "{prelude}game g(x) {{\n move t(k in 1..=3) if k <= x and {guard} -> g(x - k)\n}}\ntable(g, 0..12)\n"
-            );
-            assert!(!compiles(&source), "{guard}");
-            assert_eq!(engines_disagree(&source), None, "{guard}");
-        }
-    }
-
-    #[test]
-    fn calls_that_could_fail_or_never_end_are_not_inlined() {
-        for (prelude, guard) in [
-            // The argument divides by zero at x = 2, unused or not.
-            ("fn f(a, b) = a > 0\n", "f(k, x / (k - 2))"),
-            ("fn r(a) = if a <= 0 then true else r(a - 1)\n", "r(k)"),
-            ("fn f(a) = len(str(a)) == 1\n", "f(k)"),
-        ] {
-            let source = format!(
-                "{prelude}game g(x) {{\n move t(k in 1..=3) if k <= x and {guard} -> g(x - k)\n}}\ntable(g, 0..12)\n"
-            );
-            assert!(!compiles(&source), "{guard}");
-            assert_eq!(engines_disagree(&source), None, "{guard}");
-        }
-    }
-
-    #[test]
-    fn a_constant_operation_that_fails_is_left_for_the_interpreter() {
-        let source =
-            "game g(x) {\n move t(k in [1, 2 / 0]) if k <= x -> g(x - k)\n}\nvalue(g(3))\n";
-        assert_eq!(engines_disagree(source), None);
-        let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-        assert_eq!(
-            s.run("test.game", source).exit_code(),
-            3,
-            "division by zero"
-        );
-    }
-}
+mod tests;

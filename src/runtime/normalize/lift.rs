@@ -1,0 +1,135 @@
+//! Tuple binders over comprehensions lifted into the move. A rule such as
+//!
+//! ```text
+//! move take((p, q) in [(a, n / a) for a in 1..=n if n % a == 0]) -> g(n - p)
+//! ```
+//!
+//! builds a list of tuples per position, which the compiled rules do not
+//! hold. Lifted, the comprehension's loops are the move's binders, its
+//! conditions the guard's first conjuncts, and its items' parts stand in
+//! place of `p` and `q`: the same options, with no list made. The
+//! comprehension's names get slots of their own past the frame, for the
+//! slots it had are reused by what follows it.
+
+use super::{binds_locals, map_move, put};
+use crate::ir::{ClauseIr, Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::syntax::ast::BinOp;
+
+/// `rule` with every tuple binder over a comprehension of tuples lifted,
+/// its new slots counted from `*slots` on; `None` when it has none.
+pub(super) fn comprehensions(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr> {
+    let mut rule = lift_one(rule, slots)?;
+    while let Some(next) = lift_one(&rule, slots) {
+        rule = next;
+    }
+    Some(rule)
+}
+
+/// The parts of a tuple binder over a comprehension of tuples as wide:
+/// the binder's slots, the items' parts and the comprehension's clauses,
+/// when nothing in them binds names of its own.
+fn liftable(pattern: &PatIr, domain: &Ir) -> Option<(Vec<Slot>, Vec<Ir>, Vec<ClauseIr>)> {
+    let PatIr::Tuple(parts, _) = pattern else {
+        return None;
+    };
+    let names: Vec<Slot> = parts
+        .iter()
+        .map(|q| match q {
+            PatIr::Slot(s) => Some(*s),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let IrKind::Comprehension { elem, clauses, .. } = &domain.kind else {
+        return None;
+    };
+    let IrKind::Tuple(items) = &elem.kind else {
+        return None;
+    };
+    let simple = clauses.iter().all(|c| match c {
+        ClauseIr::For(PatIr::Slot(_), d) => !binds_locals(d),
+        ClauseIr::For(..) => false,
+        ClauseIr::If(c) => !binds_locals(c),
+    });
+    (items.len() == names.len() && simple && !items.iter().any(binds_locals))
+        .then(|| (names, items.clone(), clauses.clone()))
+}
+
+fn lift_one(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr> {
+    let (i, (names, items, clauses)) =
+        (rule.binders.iter().enumerate()).find_map(|(i, (p, d))| Some((i, liftable(p, d)?)))?;
+    // Each loop's name moves to a slot of its own.
+    let mut moved: Vec<(Slot, Ir)> = Vec::new();
+    let renamed = |e: &Ir, moved: &[(Slot, Ir)]| {
+        put(e, &|s| {
+            moved
+                .iter()
+                .find(|(from, _)| *from == s)
+                .map(|(_, to)| to.clone())
+        })
+    };
+    let mut binders = rule.binders[..i].to_vec();
+    let mut conditions = Vec::new();
+    for clause in &clauses {
+        match clause {
+            ClauseIr::For(PatIr::Slot(s), d) => {
+                let domain = renamed(d, &moved);
+                let fresh = *slots as Slot;
+                *slots += 1;
+                let local = Ir {
+                    kind: IrKind::Local(fresh),
+                    span: d.span,
+                };
+                moved.push((*s, local));
+                binders.push((PatIr::Slot(fresh), domain));
+            }
+            ClauseIr::For(..) => unreachable!("`liftable` takes names only"),
+            ClauseIr::If(c) => conditions.push(renamed(c, &moved)),
+        }
+    }
+    let at = binders.len();
+    binders.extend(rule.binders[i + 1..].iter().cloned());
+    // The conditions first, in their order.
+    let guard = (conditions.into_iter().rev()).fold(rule.guard.clone(), |g, c| {
+        Some(match g {
+            None => c,
+            Some(g) => Ir {
+                span: c.span,
+                kind: IrKind::Binary(BinOp::And, Box::new(c), Box::new(g)),
+            },
+        })
+    });
+    let items: Vec<Ir> = items.iter().map(|e| renamed(e, &moved)).collect();
+    // The loops have no names of their own in the rules: `--explain`
+    // names one by the part of the tuple that is its value (`p` of
+    // `(p, q) in [(a, n / a) for a ...]`), else by the whole tuple.
+    let shown_as = |s: &Slot| {
+        rule.shown
+            .iter()
+            .find(|(_, n)| n == s)
+            .map(|(name, _)| name.clone())
+    };
+    let mut shown = rule.shown.clone();
+    if let Some(tuple) = names.iter().map(shown_as).collect::<Option<Vec<_>>>() {
+        for (_, to) in &moved {
+            let IrKind::Local(fresh) = to.kind else {
+                continue;
+            };
+            let part = items
+                .iter()
+                .position(|e| matches!(e.kind, IrKind::Local(s) if s == fresh));
+            let name = match part {
+                Some(k) => tuple[k].clone(),
+                None => format!("({})", tuple.join(", ")).into(),
+            };
+            shown.push((name, fresh));
+        }
+    }
+    let lifted = MoveIr {
+        binders,
+        guard,
+        shown,
+        ..rule.clone()
+    };
+    let bind = |s: Slot| names.iter().position(|n| *n == s).map(|k| items[k].clone());
+    Some(map_move(&lifted, at, &mut |e| put(e, &bind)))
+}
