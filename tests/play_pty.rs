@@ -4,61 +4,27 @@
 //! prints. Every line is typed only once its prompt is shown: rustyline
 //! drops keys read together with a line's end.
 
-use rexpect::reader::Options;
-use rexpect::session::{PtySession, spawn_with_options};
-use std::path::Path;
-use std::process::Command;
+#[path = "support/pty.rs"]
+mod pty;
 
-/// Generous: a step that works takes milliseconds, but CI machines are
-/// shared. Only a hang waits this long.
-const TIMEOUT_MS: u64 = 20_000;
+use pty::{enter, quit};
+use rexpect::session::PtySession;
 
 const NIM: &str = "game nim(n) { move take(k in 1..=n) -> nim(n - k) }";
 
 /// Starts `grundy repl` on a terminal with Nim defined, at its prompt.
 fn start(name: &str) -> PtySession {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("play-history");
-    std::fs::create_dir_all(&dir).unwrap();
-    let history = dir.join(name);
-    let _ = std::fs::remove_file(&history);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
-    cmd.arg("repl")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("TERM", "xterm")
-        .env("GRUNDY_HISTORY", history)
-        .env_remove("NO_COLOR");
-    let options = Options::new()
-        .timeout_ms(Some(TIMEOUT_MS))
-        .strip_ansi_escape_codes(true);
-    let mut p = spawn_with_options(cmd, options).expect("grundy starts on a terminal");
+    let mut p = pty::spawn(&["repl"], &pty::history("play-history", name));
     p.exp_string("grundy> ").unwrap();
     enter(&mut p, NIM);
     p.exp_string("grundy> ").unwrap();
     p
 }
 
-/// Types a line and presses Enter.
-fn enter(p: &mut PtySession, line: &str) {
-    p.send(&format!("{line}\r")).unwrap();
-    p.flush().unwrap();
-}
-
 /// Waits for the game's prompt, then types a line.
 fn play(p: &mut PtySession, line: &str) {
     p.exp_string("  play> ").unwrap();
     enter(p, line);
-}
-
-/// Leaves with Ctrl-D at the REPL's next prompt; the exit status is 0.
-fn quit(mut p: PtySession) {
-    p.exp_string("grundy> ").unwrap();
-    p.send_control('d').unwrap();
-    p.exp_eof().unwrap();
-    let status = p.process_mut().wait().unwrap();
-    assert!(
-        format!("{status:?}").ends_with(", 0)"),
-        "expected exit status 0: {status:?}"
-    );
 }
 
 #[test]

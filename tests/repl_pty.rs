@@ -2,63 +2,24 @@
 //! the tests type at it as a person would, keys and Ctrl- combinations
 //! included. ANSI escapes are stripped from what it prints.
 
-use rexpect::reader::Options;
-use rexpect::session::{PtySession, spawn_with_options};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "support/pty.rs"]
+mod pty;
 
-/// Generous: a step that works takes milliseconds, but CI machines are
-/// shared. Only a hang waits this long.
-const TIMEOUT_MS: u64 = 20_000;
+use pty::{enter, keys, quit};
+use rexpect::session::PtySession;
+use std::path::{Path, PathBuf};
 
 /// A fresh history file for one test.
 fn history(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl-history");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    let _ = std::fs::remove_file(&path);
-    path
+    pty::history("repl-history", name)
 }
 
 /// Starts `grundy ARGS` on a terminal, and waits for its first prompt.
 fn start(args: &[&str], history: &Path) -> PtySession {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
-    cmd.args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("TERM", "xterm")
-        .env("GRUNDY_HISTORY", history)
-        .env_remove("NO_COLOR");
-    let options = Options::new()
-        .timeout_ms(Some(TIMEOUT_MS))
-        .strip_ansi_escape_codes(true);
-    let mut p = spawn_with_options(cmd, options).expect("grundy starts on a terminal");
+    let mut p = pty::spawn(args, history);
     p.exp_string("type :help for help").unwrap();
     p.exp_string("grundy> ").unwrap();
     p
-}
-
-/// Types keys (`\r` is Enter, `\t` Tab, `\x1b[A` Up).
-fn keys(p: &mut PtySession, keys: &str) {
-    p.send(keys).unwrap();
-    p.flush().unwrap();
-}
-
-/// Types a line and presses Enter.
-fn enter(p: &mut PtySession, line: &str) {
-    keys(p, &format!("{line}\r"));
-}
-
-/// Leaves with Ctrl-D at the next prompt and checks the exit status is 0.
-/// (A Ctrl-D typed while an entry runs goes to the terminal, not the REPL.)
-fn quit(mut p: PtySession) {
-    p.exp_string("grundy> ").unwrap();
-    p.send_control('d').unwrap();
-    p.exp_eof().unwrap();
-    let status = p.process_mut().wait().unwrap();
-    assert!(
-        format!("{status:?}").ends_with(", 0)"),
-        "expected exit status 0: {status:?}"
-    );
 }
 
 #[test]

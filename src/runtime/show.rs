@@ -109,23 +109,29 @@ impl Machine {
         self.write_seq("(", ")", &self.graph.args(node), out);
     }
 
-    fn write_position(&self, p: &Position, out: &mut String) {
-        if p.is_empty() {
-            out.push('0');
-            return;
-        }
-        // Games first, in the order their arguments sort, then heaps.
-        let mut comps: Vec<&Component> = p.components().iter().collect();
-        comps.sort_by(|a, b| match (a, b) {
+    /// The order a sum's components are shown in: games first, by name
+    /// and then arguments, then heaps by size.
+    pub(crate) fn shown_order(&self, a: &Component, b: &Component) -> std::cmp::Ordering {
+        use std::cmp::Ordering::{Greater, Less};
+        match (a, b) {
             (Component::Node(x), Component::Node(y)) => self
                 .defs
                 .game_name(x.game)
                 .cmp(self.defs.game_name(y.game))
                 .then_with(|| self.graph.args(*x).cmp(&self.graph.args(*y))),
-            (Component::Node(_), Component::Heap(_)) => std::cmp::Ordering::Less,
-            (Component::Heap(_), Component::Node(_)) => std::cmp::Ordering::Greater,
+            (Component::Node(_), Component::Heap(_)) => Less,
+            (Component::Heap(_), Component::Node(_)) => Greater,
             (Component::Heap(x), Component::Heap(y)) => x.cmp(y),
-        });
+        }
+    }
+
+    fn write_position(&self, p: &Position, out: &mut String) {
+        if p.is_empty() {
+            out.push('0');
+            return;
+        }
+        let mut comps: Vec<&Component> = p.components().iter().collect();
+        comps.sort_by(|a, b| self.shown_order(a, b));
         for (i, c) in comps.into_iter().enumerate() {
             if i > 0 {
                 out.push_str(" + ");

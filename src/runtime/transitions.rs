@@ -10,7 +10,6 @@ use crate::runtime::{Machine, RtResult};
 use crate::span::Span;
 use crate::value::{Component, Position, Value};
 use rustc_hash::FxHashMap;
-use std::cmp::Ordering;
 use std::collections::VecDeque;
 
 /// How far a graph is drawn: moves from the start, and nodes in all.
@@ -207,16 +206,7 @@ impl Machine {
     /// shown: games by name and arguments, then heaps.
     fn parts(&self, p: &Position) -> Vec<Position> {
         let mut comps = p.components().to_vec();
-        comps.sort_by(|a, b| match (a, b) {
-            (Component::Node(x), Component::Node(y)) => self
-                .defs
-                .game_name(x.game)
-                .cmp(self.defs.game_name(y.game))
-                .then_with(|| self.graph.args(*x).cmp(&self.graph.args(*y))),
-            (Component::Node(_), Component::Heap(_)) => Ordering::Less,
-            (Component::Heap(_), Component::Node(_)) => Ordering::Greater,
-            (Component::Heap(x), Component::Heap(y)) => x.cmp(y),
-        });
+        comps.sort_by(|a, b| self.shown_order(a, b));
         comps
             .into_iter()
             .map(|c| Position::from_components(vec![c]))
