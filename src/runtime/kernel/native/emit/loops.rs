@@ -377,13 +377,7 @@ impl Emit<'_, '_> {
             let v = self.term(term)?;
             value = self.b.ins().bxor(value, v);
         }
-        let past = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, value, self.len);
-        self.bail_if(past);
-        let at = self.b.ins().imul_imm_s(value, 4);
-        let at = self.b.ins().iadd(self.marks, at);
+        let at = self.mark_at(value);
         let stamp = self.b.use_var(self.stamp);
         self.b.ins().istore32(trusted(), stamp, at, 0);
         let count = self.b.use_var(self.count);

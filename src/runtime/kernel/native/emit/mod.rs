@@ -345,6 +345,18 @@ impl Emit<'_, '_> {
         Some(())
     }
 
+    /// The address of the mex's mark for value `v`; bails when `v` is
+    /// past the marks.
+    pub(super) fn mark_at(&mut self, v: Value) -> Value {
+        let past = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.len);
+        self.bail_if(past);
+        let at = self.b.ins().imul_imm_s(v, 4);
+        self.b.ins().iadd(self.marks, at)
+    }
+
     /// The mex of the marks.
     fn first_unmarked(&mut self) -> Value {
         let i = self.b.declare_var(I64);
@@ -354,13 +366,7 @@ impl Emit<'_, '_> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let v = self.b.use_var(i);
-        let past = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.len);
-        self.bail_if(past);
-        let at = self.b.ins().imul_imm_s(v, 4);
-        let at = self.b.ins().iadd(self.marks, at);
+        let at = self.mark_at(v);
         let mark = self.b.ins().load(I32, trusted(), at, 0);
         let mark = self.b.ins().uextend(I64, mark);
         let stamp = self.b.use_var(self.stamp);
