@@ -88,17 +88,28 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
     args.len() > 2 || h >> 8 != 0
 }
 
-/// The flat run of three or more integers, into `out`.
-pub fn ints(args: &[i64], out: &mut Vec<i64>) {
+/// The header of a run of `n` integers.
+pub fn ints_header(n: usize) -> i64 {
+    header((0..n).map(|_| Shape::Int))
+}
+
+/// The flat run of three or more integers, into `out`, as [`encode`]
+/// makes it; false when there are more than [`ARITY_MAX`] (then, as for
+/// `encode`, they are no flat run).
+pub fn ints(args: &[i64], out: &mut Vec<i64>) -> bool {
     out.clear();
-    out.push(header(args.iter().map(|_| Shape::Int)));
+    if args.len() > ARITY_MAX {
+        return false;
+    }
+    out.push(ints_header(args.len()));
     out.extend_from_slice(args);
+    true
 }
 
 /// The integers a flat run holds, when it holds integers only.
 pub fn only_ints(run: &[i64]) -> Option<&[i64]> {
     let h = run[0];
-    (h == header((0..arity(h)).map(|_| Shape::Int))).then(|| &run[1..])
+    (h == ints_header(arity(h))).then(|| &run[1..])
 }
 
 /// The arguments a flat run holds.
@@ -153,7 +164,7 @@ mod tests {
         assert!(!encode(&[int(1), int(2)], &mut run));
         assert!(encode(&[int(1), int(-2), int(3)], &mut run));
         let mut packed = Vec::new();
-        ints(&[1, -2, 3], &mut packed);
+        assert!(ints(&[1, -2, 3], &mut packed));
         assert_eq!((&run, only_ints(&run)), (&packed, Some(&[1, -2, 3][..])));
         assert!(encode(&[int(4), Value::list(vec![int(3)])], &mut run));
         assert_eq!(only_ints(&run), None);

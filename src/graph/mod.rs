@@ -192,8 +192,11 @@ impl Graph {
             return table.hashed_node(game, index);
         }
         let mut run = Vec::with_capacity(args.len() + 1);
-        flat::ints(args, &mut run);
-        self.insert_flat(game, &run)
+        if flat::ints(args, &mut run) {
+            return self.insert_flat(game, &run);
+        }
+        let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
+        self.insert(game, &values)
     }
 
     /// [`Graph::find`] of integer arguments, with no values made when they
@@ -218,17 +221,17 @@ impl Graph {
         }
         let index = match args {
             [_] | [_, _] => table.hashed.find_ints(args)?,
-            // Three or more: their flat run, made on the stack when short.
-            _ if args.len() < 8 => {
-                let mut run = [0; 8];
-                run[0] = flat::header(args.iter().map(|_| Shape::Int));
+            // Three or more: their flat run, made on the stack.
+            _ if args.len() <= flat::ARITY_MAX => {
+                let mut run = [0; flat::ARITY_MAX + 1];
+                run[0] = flat::ints_header(args.len());
                 run[1..=args.len()].copy_from_slice(args);
                 table.hashed.find_flat(&run[..=args.len()])?
             }
+            // Too many for a flat run: keyed by their values.
             _ => {
-                let mut run = Vec::new();
-                flat::ints(args, &mut run);
-                table.hashed.find_flat(&run)?
+                let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
+                table.hashed.find(&values)?
             }
         };
         Some(NodeId {
@@ -482,12 +485,21 @@ mod tests {
             graph.find(0, &[Value::Int(4), Value::Int(5), empty]),
             Some(zero)
         );
+        // More integers than a flat run holds are keyed by their values,
+        // however they are made.
+        let many: Vec<i64> = (0..flat::ARITY_MAX as i64 + 3).collect();
+        let by_ints_many = graph.insert_ints(0, &many);
+        assert_eq!(graph.find(0, &values(&many)), Some(by_ints_many));
+        assert_eq!(graph.find_ints(0, &many), Some(by_ints_many));
+        let fewer: Vec<i64> = (1..flat::ARITY_MAX as i64 + 3).collect();
+        let by_values_many = graph.insert(0, &values(&fewer));
+        assert_eq!(graph.find_ints(0, &fewer), Some(by_values_many));
         // A key of other values stays apart.
         let other = graph.insert(0, &[Value::Int(1), Value::Bool(true), Value::Int(3)]);
         assert_eq!(
             graph.find(0, &[Value::Int(1), Value::Bool(true), Value::Int(3)]),
             Some(other)
         );
-        assert_eq!(graph.len(), 5);
+        assert_eq!(graph.len(), 7);
     }
 }
