@@ -8,9 +8,6 @@
 
 use super::moves::{self, MoveSink};
 use super::sweep;
-
-mod cycles;
-mod kernels;
 use crate::diag::Diagnostic;
 use crate::graph::{ABSENT, IN_PROGRESS, UNKNOWN};
 use crate::ir::MoveIr;
@@ -20,12 +17,17 @@ use crate::runtime::{Machine, RtResult};
 use crate::value::GameId;
 use crate::value::{Component, NodeId, Value};
 
+mod cycles;
+mod kernels;
+
 /// The search path: the positions being evaluated, innermost last, and
 /// the options each waits for. A position is run (by its game's kernel or
 /// by the interpreter) once all its options have values; a run that meets
-/// options without one pushes them, up to [`MISSING_MAX`], on `pending`,
-/// and the position is run again once they are evaluated. So the search
-/// keeps a few words per position on the path, never all its options.
+/// options without one pushes them, up to [`MISSING_MAX`] of each move,
+/// on `pending`, and the position is run again once they are evaluated
+/// (or, when they were all its options, takes the mex of theirs). So the
+/// search keeps a few words per position on the path, never all its
+/// options.
 #[derive(Default)]
 pub(super) struct Search {
     path: Path,
@@ -255,35 +257,31 @@ impl Machine {
             _ => {}
         }
         loop {
-            let runs = match self.next_waited(search)? {
+            let node = search.path.last();
+            let (ran, runs) = match self.next_waited(search)? {
                 Next::Option(child) => {
                     self.enter(child, search);
                     interpret = false;
                     continue;
                 }
-                Next::Found(value) => {
-                    search.path.pop();
-                    if search.path.is_empty() {
-                        return Ok(value);
-                    }
-                    continue;
-                }
+                // Stored already, as a run stores what it finds.
+                Next::Found(value) => ((Ran::Value(value), false), 0),
                 Next::Run {
                     interpret: again,
                     runs,
                 } => {
                     interpret |= again;
-                    runs
+                    // A position run again and again (one with hundreds of
+                    // options to evaluate first, asked top-down) collects
+                    // twice as many waiting options each time: a few runs,
+                    // not hundreds.
+                    self.scratch.marks.missing_shift = runs.min(MISSING_SHIFT_MAX);
+                    let ran = self.run(node, interpret, search);
+                    self.scratch.marks.missing_shift = 0;
+                    (ran?, runs)
                 }
             };
-            let node = search.path.last();
-            // A position run again and again (one with hundreds of options
-            // to evaluate first, asked top-down) collects twice as many
-            // waiting options each time: a few runs, not hundreds.
-            self.scratch.marks.missing_shift = runs.min(MISSING_SHIFT_MAX);
-            let ran = self.run(node, interpret, search);
-            self.scratch.marks.missing_shift = 0;
-            match ran? {
+            match ran {
                 (Ran::Value(value), _) => {
                     search.path.pop();
                     if search.path.is_empty() {
