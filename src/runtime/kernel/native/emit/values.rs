@@ -8,7 +8,7 @@ use crate::runtime::kernel::expr::{Cond, Lin, Num};
 use crate::syntax::ast::BinOp;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    Block, InstBuilder, Value,
+    Block, FuncRef, InstBuilder, Value,
     types::{I8, I32, I64},
 };
 
@@ -206,11 +206,7 @@ impl Emit<'_, '_> {
             }
             Num::Isqrt(a) => {
                 let a = self.num(a)?;
-                let call = self.b.ins().call(self.isqrt, &[a]);
-                let v = self.b.inst_results(call)[0];
-                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, v, i64::MIN);
-                self.bail_if(failed);
-                v
+                self.checked_call(self.isqrt, &[a])
             }
             Num::Bin(op @ (BinOp::Shl | BinOp::Shr), x, by) => {
                 let (a, b) = (self.num(x)?, self.num(by)?);
@@ -300,15 +296,19 @@ impl Emit<'_, '_> {
             BitXor => self.b.ins().bxor(a, b),
             Div | Rem => self.floor(op, a, b),
             Shl | Shr => self.shift(op, (a, b), (None, None)),
-            Pow => {
-                let call = self.b.ins().call(self.pow, &[a, b]);
-                let v = self.b.inst_results(call)[0];
-                let failed = self.b.ins().icmp_imm_s(IntCC::Equal, v, i64::MIN);
-                self.bail_if(failed);
-                v
-            }
+            Pow => self.checked_call(self.pow, &[a, b]),
             _ => return None,
         })
+    }
+
+    /// What an arithmetic helper (`pow`, `isqrt`) returns; bails on
+    /// `i64::MIN`, its answer for an error.
+    fn checked_call(&mut self, helper: FuncRef, args: &[Value]) -> Value {
+        let call = self.b.ins().call(helper, args);
+        let v = self.b.inst_results(call)[0];
+        let failed = self.b.ins().icmp_imm_s(IntCC::Equal, v, i64::MIN);
+        self.bail_if(failed);
+        v
     }
 
     /// Python's floor division or modulo, as the interpreter has them.
