@@ -2,7 +2,7 @@
 //! worked out as `table` does it and drawn by [`crate::render::plot`]
 //! into an SVG or PNG file.
 
-use crate::diag::Diagnostic;
+use crate::builtins::Builtin;
 use crate::render::Format;
 use crate::render::plot::{DEFAULT_SIZE, Sequence};
 use crate::runtime::{Machine, RtResult, error};
@@ -49,7 +49,7 @@ impl Machine {
     /// integers (`args[1]`), with a title that names them.
     pub fn sequence(&mut self, args: &[Value], spans: &[Span]) -> RtResult<Sequence> {
         let Value::Game(game) = args[0] else {
-            return Err(self.not_a_plotted_game(&args[0], spans[0]));
+            return Err(self.not_a_game(Builtin::Plot, &args[0], spans[0]));
         };
         let rules = self.game_ir(game);
         if rules.arity != 1 {
@@ -104,25 +104,5 @@ impl Machine {
                 .map(|i| (lo + i as i64, spec.nims.get(i)))
                 .collect(),
         })
-    }
-
-    fn not_a_plotted_game(&self, x: &Value, span: Span) -> Box<Diagnostic> {
-        let e = error(
-            span,
-            format!(
-                "the first argument of `plot` must be a game, found {}",
-                x.type_name()
-            ),
-            format!("this is {}", self.show(x)),
-        );
-        // `plot(kayles(3), ...)`: the game was meant.
-        let Value::Pos(p) = x else { return e };
-        let [crate::value::Component::Node(node)] = p.components() else {
-            return e;
-        };
-        let name = self.defs.game_name(node.game);
-        Box::new(e.help(format!(
-            "give the game itself, not one of its positions: `plot({name}, ...)`"
-        )))
     }
 }

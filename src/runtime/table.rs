@@ -2,6 +2,7 @@
 //! as a sequence printed in rows of ten, or of a two-parameter game as a
 //! grid. The result is also a list (of values, or of rows).
 
+use crate::builtins::Builtin;
 use crate::diag::Diagnostic;
 use crate::runtime::{Machine, RtResult, error};
 use crate::span::Span;
@@ -16,7 +17,7 @@ const ROW: usize = 10;
 impl Machine {
     pub fn table(&mut self, args: &[Value], spans: &[Span]) -> RtResult<Value> {
         let Value::Game(game) = args[0] else {
-            return Err(self.not_a_game(&args[0], spans[0]));
+            return Err(self.not_a_game(Builtin::Table, &args[0], spans[0]));
         };
         let rules = self.game_ir(game);
         let ranges = &args[1..];
@@ -37,12 +38,15 @@ impl Machine {
         self.table_of(game, &all_holes, ranges, &spans[1..], spans[0])
     }
 
-    /// The error of `table(x, ...)` when `x` is no game.
-    fn not_a_game(&self, x: &Value, span: Span) -> Box<Diagnostic> {
+    /// The error of `table(x, ...)` or `plot(x, ...)` (`query`) when `x`
+    /// is no game; for `table`, which takes families, with how to write
+    /// one.
+    pub(super) fn not_a_game(&self, query: Builtin, x: &Value, span: Span) -> Box<Diagnostic> {
+        let query = query.name();
         let e = error(
             span,
             format!(
-                "the first argument of `table` must be a game, found {}",
+                "the first argument of `{query}` must be a game, found {}",
                 x.type_name()
             ),
             format!("this is {}", self.show(x)),
@@ -55,7 +59,7 @@ impl Machine {
         let name = self.defs.game_name(node.game);
         let args = self.graph.args(*node);
         let family = match args.split_last() {
-            Some((_, fixed)) if !fixed.is_empty() => {
+            Some((_, fixed)) if !fixed.is_empty() && query == "table" => {
                 let shown: Vec<String> = fixed.iter().map(|a| self.show(a)).collect();
                 format!(
                     ", or write `_` for the parameter that varies: `table({name}({}, _), ...)`",
@@ -65,7 +69,7 @@ impl Machine {
             _ => String::new(),
         };
         Box::new(e.help(format!(
-            "give the game itself, not one of its positions: `table({name}, ...)`{family}"
+            "give the game itself, not one of its positions: `{query}({name}, ...)`{family}"
         )))
     }
 
