@@ -64,27 +64,22 @@ impl Machine {
         Ok(Some(found))
     }
 
-    /// A square: `node` of a two-integer game, `(a, b)`, waits for
-    /// positions just below it in both arguments, as when
-    /// `value(wythoff(500, 500))` is asked first. Rather than descend to
-    /// them and run most positions twice (once to find options without
-    /// values, once more when they have them), the positions of dense
-    /// index below `node`'s are run in that order: shell by shell of the
-    /// square `[0, m)²` (those with `max(a, b) = m - 1` last), where every
-    /// option of a rule that makes no argument larger comes first.
-    /// Returns as [`Machine::sweep`] does.
-    pub(super) fn sweep_below(&mut self, node: NodeId) -> RtResult<Option<bool>> {
-        if self.graph.dense(node.game).is_none_or(|d| d.arity() != 2) {
+    /// The square below a two-integer position, as when
+    /// `value(wythoff(500, 500))` is asked first and its position waits
+    /// for those just below it in both arguments (or the square around a
+    /// table's rectangle). Rather than descend to them and run most
+    /// positions twice (once to find options without values, once more
+    /// when they have them), each position of `game` of dense index below
+    /// `end` that has no value yet is run in the index's order: shell by
+    /// shell of the square `[0, m)²`, where every option of a rule that
+    /// makes no argument larger comes first. It stops at the first whose
+    /// options are not all known (or when the graph has no more room).
+    /// Returns as [`Machine::sweep`] does; `None` when the game has no
+    /// dense table of pairs.
+    pub(super) fn sweep_square(&mut self, game: GameId, end: u32) -> RtResult<Option<bool>> {
+        if self.graph.dense(game).is_none_or(|d| d.arity() != 2) {
             return Ok(None);
         }
-        self.sweep_square(node.game, node.index).map(Some)
-    }
-
-    /// Runs the kernel of each position of the two-integer `game` of dense
-    /// index below `end` that has no value yet, in the order of the index,
-    /// while each finds all its options known (and the graph has room).
-    /// Says whether any was found.
-    fn sweep_square(&mut self, game: GameId, end: u32) -> RtResult<bool> {
         let room = self
             .limits
             .max_states
@@ -114,7 +109,7 @@ impl Machine {
             }
             found = true;
         }
-        Ok(found)
+        Ok(Some(found))
     }
 
     /// Evaluates the positions `lo..hi` of a one-integer `game` from the
@@ -137,7 +132,7 @@ impl Machine {
     }
 
     /// Evaluates the positions `(a, b)` of a two-integer `game`, `a` in
-    /// `a0..a1` and `b` in `b0..b1`, as [`Machine::sweep_below`] does,
+    /// `a0..a1` and `b` in `b0..b1`, as [`Machine::sweep_square`] does,
     /// with those of the square around them: for a table of them. Only
     /// when that square is not much larger than the rectangle.
     pub(super) fn sweep_rectangle(
@@ -150,9 +145,7 @@ impl Machine {
         if a0 < 0 || b0 < 0 || a0 >= a1 || b0 >= b1 || side > 46_340 {
             return Ok(());
         }
-        if side * side > 4 * (a1 - a0) * (b1 - b0)
-            || self.graph.dense(game).is_none_or(|d| d.arity() != 2)
-        {
+        if side * side > 4 * (a1 - a0) * (b1 - b0) {
             return Ok(());
         }
         self.sweep_square(game, (side * side) as u32)?;

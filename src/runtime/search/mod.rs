@@ -314,7 +314,9 @@ impl Machine {
                 None => None,
             };
             let swept = match swept {
-                None if sweep::square_below(node, waited) => self.sweep_below(node)?,
+                None if sweep::square_below(node, waited) => {
+                    self.sweep_square(node.game, node.index)?
+                }
                 swept => swept,
             };
             search.no_sweep |= swept == Some(false);
