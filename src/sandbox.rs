@@ -173,6 +173,8 @@ fn run_within(
     // Untrusted source writes no files (`plot`).
     session.machine.write_files = false;
     session.machine.use_kernels = kernels;
+    // Small programs are what is fuzzed: their machine code is run too.
+    session.machine.native_after = 0;
     let (finished, timed_out) = watchdog(session.machine.cancel.clone(), deadline);
     let (code, outcome) = match mode {
         Mode::Run => ended(session.run("fuzz.game", text)),

@@ -87,6 +87,10 @@ impl Default for Limits {
     }
 }
 
+/// See [`Machine::native_after`]: compiling a game's machine code costs
+/// about as much as running this many positions without it.
+pub const NATIVE_AFTER: u32 = 4096;
+
 pub struct Machine {
     pub defs: Defs,
     pub graph: Graph,
@@ -124,6 +128,10 @@ pub struct Machine {
     /// Whether kernels run their machine code, when they have some
     /// (tests compare runs without it).
     pub use_native: bool,
+    /// Positions a game's kernel runs before its machine code is compiled
+    /// (see [`kernel::Kernel::native_mex`]); tests set 0, to run the
+    /// machine code on every position.
+    pub native_after: u32,
     /// Buffers the kernels reuse from one position to the next.
     pub(crate) scratch: Scratch,
     /// Searches' buffers, reused from one query to the next (one per
@@ -228,6 +236,7 @@ impl Machine {
             kernels: Vec::new(),
             use_kernels: true,
             use_native: true,
+            native_after: NATIVE_AFTER,
             scratch: Scratch::default(),
             searches: Vec::new(),
             write_files: true,

@@ -163,8 +163,9 @@ impl Machine {
         room: usize,
     ) -> RtResult<u32> {
         const CHUNK: u32 = 1 << 16;
+        let (positions, after) = (to.saturating_sub(from), self.native_after);
         let kernel = match self.use_native {
-            true => self.kernel(game).filter(|k| k.is_native()),
+            true => self.kernel(game).filter(|k| k.native_for(positions, after)),
             false => None,
         };
         let Some(kernel) = kernel else {

@@ -76,5 +76,6 @@ impl Engine {
     pub fn apply(self, machine: &mut grundy::runtime::Machine) {
         machine.use_kernels = self != Engine::Interpreter;
         machine.use_native = self == Engine::Native;
+        machine.native_after = 0;
     }
 }

@@ -44,6 +44,7 @@ pub use marks::{MISSING_MAX, Marks, Missing};
 use moves::{compile_move, domain_of};
 use seq::Seq;
 pub use seq::Types;
+use std::cell::{Cell, OnceCell};
 
 /// Why a kernel stopped without a value.
 #[derive(Debug, PartialEq)]
@@ -149,8 +150,12 @@ pub struct Kernel {
     /// run that finds none of its options' values has met them all, and
     /// the position's value is the mex of theirs once they have them.
     single: bool,
-    /// The same rules in machine code, when they compile to it.
-    native: Option<native::Native>,
+    /// The same rules in machine code, when they compile to it: compiled
+    /// on first need (see [`Kernel::native_mex`]), `None` inside when they
+    /// do not, or the fast loop runs them faster ([`Move::plan_wins`]).
+    native: OnceCell<Option<native::Native>>,
+    /// Positions run before the machine code was compiled.
+    runs: Cell<u32>,
 }
 
 /// Compiles `game`'s rules (normalised: see [`crate::runtime::normalize`]), or
@@ -185,13 +190,14 @@ pub fn compile(game: &GameIr, id: GameId) -> Option<Kernel> {
         lists: types.has_lists().then(|| types.params(game.arity).to_vec()),
         wide: false,
         single: false,
-        native: None,
+        native: OnceCell::new(),
+        runs: Cell::new(0),
     };
     kernel.wide = wide::linear_free(&kernel.moves);
     kernel.single = (kernel.moves.iter())
         .all(|m| matches!(m.terms.as_slice(), [Term::Node(..) | Term::Flat(..)]));
-    if !kernel.moves.iter().any(Move::plan_wins) {
-        kernel.native = native::compile(&kernel);
+    if kernel.moves.iter().any(Move::plan_wins) {
+        kernel.native.set(None).ok();
     }
     Some(kernel)
 }
@@ -219,6 +225,12 @@ impl Kernel {
     /// [`Kernel::mex`] by the machine code; `None` when there is no
     /// machine code, or it left the position to [`Kernel::mex`];
     /// `Stop::Bail` when `poll`, called every so often, says to stop.
+    ///
+    /// The machine code is compiled once `after` positions have been run
+    /// without it: compiling takes some milliseconds (about 10⁷
+    /// instructions), which a game of a few hundred positions, such as a
+    /// 15 x 15 board, never wins back.
+    #[allow(clippy::too_many_arguments)]
     pub fn native_mex(
         &self,
         defs: &Defs,
@@ -227,9 +239,22 @@ impl Kernel {
         marks: &mut Marks,
         views: &mut Vec<crate::graph::View>,
         poll: &mut dyn FnMut() -> bool,
+        after: u32,
     ) -> Option<Result<Found, Stop>> {
-        let native = self.native.as_ref()?;
+        let native = match self.native.get() {
+            Some(native) => native.as_ref()?,
+            None if self.runs.get() < after => {
+                self.runs.set(self.runs.get() + 1);
+                return None;
+            }
+            None => self.native()?,
+        };
         native.mex(self, (defs, graph), args, marks, views, poll)
+    }
+
+    /// The machine code, compiled now if it was not.
+    fn native(&self) -> Option<&native::Native> {
+        self.native.get_or_init(|| native::compile(self)).as_ref()
     }
 
     /// The values of positions `from..to` of `game`, this kernel's own
@@ -245,15 +270,26 @@ impl Kernel {
         marks: &mut Marks,
         views: &mut Vec<crate::graph::View>,
     ) -> (u32, bool) {
-        match &self.native {
+        match self.native() {
             Some(native) => native.sweep(self, (defs, graph), (game, from, to), marks, views),
             None => (from, false),
         }
     }
 
-    /// Whether the rules run as machine code.
+    /// Whether the rules run as machine code, compiling it if it was not.
     pub fn is_native(&self) -> bool {
-        self.native.is_some()
+        self.native().is_some()
+    }
+
+    /// Whether the machine code should run `positions` positions: it is
+    /// compiled for them if there are at least `after` (see
+    /// [`Kernel::native_mex`]).
+    pub fn native_for(&self, positions: u32, after: u32) -> bool {
+        match self.native.get() {
+            Some(native) => native.is_some(),
+            None if positions < after => false,
+            None => self.is_native(),
+        }
     }
 
     /// The value of the position with integer arguments `args`, if every

@@ -31,11 +31,24 @@ fn integer_rules_have_machine_code() {
         let source = format!("game g(n) {{\n {rules}\n}}\n");
         let kernel = kernel(&source).expect(rules);
         assert!(kernel.is_native(), "{rules}");
-        assert!(kernel.native.as_ref().unwrap().sweep.is_some(), "{rules}");
+        assert!(kernel.native().unwrap().sweep.is_some(), "{rules}");
     }
     // Kayles: the fast loop reads the dense tables by slice, faster.
     let kayles = "game g(n) {\n move knock(k in 1..=2, a in 0..=n - k) -> g(a) + g(n - k - a)\n}\n";
     assert!(!kernel(kayles).expect("compiles").is_native());
+}
+
+#[test]
+fn machine_code_is_compiled_only_for_enough_positions() {
+    let kernel = kernel("game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n}\n");
+    let kernel = kernel.expect("compiles");
+    // A few positions: the kernel's own run takes them, nothing compiled.
+    assert!(!kernel.native_for(100, 4096));
+    assert!(kernel.native.get().is_none());
+    // Enough of them: compiled now, and from then on whatever the count.
+    assert!(kernel.native_for(4096, 4096));
+    assert!(kernel.native.get().is_some_and(|n| n.is_some()));
+    assert!(kernel.native_for(1, 4096));
 }
 
 #[test]

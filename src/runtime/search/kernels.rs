@@ -49,7 +49,18 @@ impl Machine {
         // The machine code first, when there is some; the kernel's own run
         // where it leaves the position. Either answers alike.
         let native = match self.use_native {
-            true => kernel.native_mex(&self.defs, &self.graph, args, marks, views, &mut stop),
+            true => {
+                let after = self.native_after;
+                kernel.native_mex(
+                    &self.defs,
+                    &self.graph,
+                    args,
+                    marks,
+                    views,
+                    &mut stop,
+                    after,
+                )
+            }
             false => None,
         };
         let result = match native {
