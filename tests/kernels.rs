@@ -148,13 +148,38 @@ fn rule(params: &'static [&'static str]) -> impl Strategy<Value = String> {
         })
 }
 
+/// A top-level query over a comprehension, compiled when the machine
+/// code runs (see src/runtime/kernel/query.rs): counts, sums, minima and
+/// nim-sums of positions' values, with conditions and element
+/// expressions that may fail, and ranges that may be empty.
+fn query() -> impl Strategy<Value = String> {
+    let n = 0i64..7;
+    prop_oneof![
+        (n.clone(), n.clone(), cond(vec!["a", "b"])).prop_map(|(a, b, c)| format!(
+            "len([1 for a in 0..={a} for b in 0..={b} if value(h(a, b)) == 0 or {c}])"
+        )),
+        (n.clone(), expr(vec!["a"]), cond(vec!["a"]))
+            .prop_map(|(n, e, c)| format!("sum([value(g(a)) * {e} for a in 0..{n} if {c}])")),
+        (n.clone(), expr(vec!["a"]))
+            .prop_map(|(n, e)| format!("winner(sum([g({e}) for a in 0..{n}]))")),
+        (n.clone(), expr(vec!["a", "b"]))
+            .prop_map(|(n, e)| format!("value(sum([h(a, {e}) for a in 0..={n} for b in 0..2]))")),
+        (n.clone(), expr(vec!["a"]))
+            .prop_map(|(n, e)| format!("min([value(g(a)) - {e} for a in 0..={n}])")),
+        (n, cond(vec!["a", "b"])).prop_map(|(n, c)| format!(
+            "max([value(h(a, b)) + a for a in 0..{n} for b in a..{n} if {c}])"
+        )),
+    ]
+}
+
 fn game_file() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(rule(&["n"]), 1..=3),
         prop::collection::vec(rule(&["x", "y"]), 1..=2),
         prop::collection::vec(-2i64..6, 0..4),
+        prop::collection::vec(query(), 0..=1),
     )
-        .prop_map(|(g, h, steps)| {
+        .prop_map(|(g, h, steps, queries)| {
             let moves = |rules: Vec<String>| -> String {
                 rules
                     .iter()
@@ -165,10 +190,11 @@ fn game_file() -> impl Strategy<Value = String> {
             let steps: Vec<String> = steps.iter().map(i64::to_string).collect();
             format!(
                 "let STEPS = [{}]\ngame g(n) {{\n{}}}\ngame h(x, y) {{\n{}}}\n\
-                 table(g, 0..=12)\ntable(h, 0..=4, 0..=4)\nvalue(g(30) + h(7, 9))\nvalue(g(120))\n",
+                 table(g, 0..=12)\ntable(h, 0..=4, 0..=4)\nvalue(g(30) + h(7, 9))\nvalue(g(120))\n{}",
                 steps.join(", "),
                 moves(g),
-                moves(h)
+                moves(h),
+                queries.iter().map(|q| format!("{q}\n")).collect::<String>()
             )
         })
 }
@@ -176,6 +202,11 @@ fn game_file() -> impl Strategy<Value = String> {
 /// Runs `text` on one of the engine's paths: what it printed, what it
 /// reported, and the phase of the error that stopped it.
 fn run(text: &str, engine: Engine) -> (String, String, Option<Phase>) {
+    run_counting(text, engine).0
+}
+
+/// [`run`], with the number of top-level queries machine code answered.
+fn run_counting(text: &str, engine: Engine) -> ((String, String, Option<Phase>), u64) {
     let out = SharedBuffer::default();
     let err = SharedBuffer::default();
     let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
@@ -186,7 +217,8 @@ fn run(text: &str, engine: Engine) -> (String, String, Option<Phase>) {
     session.machine.start_clock();
     let outcome = session.run("random.game", text);
     let text = |b: &SharedBuffer| String::from_utf8(b.0.borrow().clone()).unwrap();
-    (text(&out), text(&err), outcome.error)
+    let counted = session.machine.queries_compiled;
+    ((text(&out), text(&err), outcome.error), counted)
 }
 
 proptest! {
@@ -374,4 +406,49 @@ fn rules_without_linear_forms_take_positions_of_any_size() {
                   move h if n % 3 == 0 and n > 0 -> g(n / 3)\n}\n\
                   value(g(2 ** 41 + 3))\nvalue(g(5))\n";
     assert_eq!(agree(linear).lines().count(), 2);
+}
+
+#[test]
+fn queries_over_comprehensions_run_as_machine_code_and_agree() {
+    let games = "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n}\n\
+                 game w(x, y) {\n move a(k in 1..=x) -> w(x - k, y)\n move b(k in 1..=y) -> w(x, y - k)\n}\n\
+                 game d(n) {\n move m if n > 0 -> d(n / (n - 5))\n}\n";
+    // Values by theory: g(n) is n % 4 (subtraction of 1 to 3), w(x, y)
+    // is x ^ y (two Nim heaps).
+    for (query, expected) in [
+        ("value(sum([g(i) for i in 0..100]))", "0"),
+        ("winner(sum([g(n) for n in 0..5]))", "second"),
+        ("winner(sum([g(n) for n in 0..6]))", "first"),
+        (
+            "len([1 for x in 0..40 for y in 0..40 if value(w(x, y)) == 0])",
+            "40",
+        ),
+        ("sum([value(g(n)) for n in 0..100])", "150"),
+        ("max([value(w(x, y)) for x in 0..8 for y in x..8])", "7"),
+        ("min([value(g(n)) - n for n in 0..10])", "-8"),
+    ] {
+        let text = format!("{games}{query}\n");
+        let ((out, err, phase), compiled) = run_counting(&text, Engine::Native);
+        assert_eq!((out.trim(), phase), (expected, None), "{query}\n{err}");
+        assert_eq!(compiled, 1, "{query}");
+        assert_eq!(
+            run(&text, Engine::Interpreter),
+            (out, err, phase),
+            "{query}"
+        );
+    }
+    // Whatever the machine code cannot finish, the interpreter evaluates
+    // and reports as it always does: the minimum of nothing, an overflow,
+    // a division by zero in the rules (at d(5)).
+    for query in [
+        "min([value(g(n)) for n in 0..0])",
+        "sum([value(g(n)) * 4611686018427387904 for n in 0..10])",
+        "len([1 for n in 0..10 if value(d(n)) == 0])",
+    ] {
+        let text = format!("{games}{query}\n");
+        let (compiled, counted) = run_counting(&text, Engine::Native);
+        assert_eq!(counted, 0, "{query}");
+        assert_eq!(compiled.2, Some(Phase::Runtime), "{query}");
+        assert_eq!(compiled, run(&text, Engine::Interpreter), "{query}");
+    }
 }

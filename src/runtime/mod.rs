@@ -37,6 +37,7 @@ pub mod search;
 mod show;
 mod sweep;
 mod table;
+mod toplevel;
 pub mod transitions;
 
 pub use interp::{Collect, Items};
@@ -132,6 +133,9 @@ pub struct Machine {
     /// (see [`kernel::Kernel::native_mex`]); tests set 0, to run the
     /// machine code on every position.
     pub native_after: u32,
+    /// How many top-level queries their machine code answered (see
+    /// `toplevel`): for tests, and `--debug`.
+    pub queries_compiled: u64,
     /// Buffers the kernels reuse from one position to the next.
     pub(crate) scratch: Scratch,
     /// Searches' buffers, reused from one query to the next (one per
@@ -237,6 +241,7 @@ impl Machine {
             use_kernels: true,
             use_native: true,
             native_after: NATIVE_AFTER,
+            queries_compiled: 0,
             scratch: Scratch::default(),
             searches: Vec::new(),
             write_files: true,

@@ -345,7 +345,7 @@ impl Session {
                 slots,
             } => {
                 let mut frame = vec![Value::Int(0); *slots];
-                let v = m.eval(value, &mut frame)?;
+                let v = m.eval_top(value, &mut frame)?;
                 // Rules that read a let already bound may have been evaluated
                 // with its old value since this unit loaded.
                 let rebound = crate::deps::rebound_lets(&m.defs, pattern);
@@ -357,7 +357,7 @@ impl Session {
             }
             StmtIr::Print { expr, slots } => {
                 let mut frame = vec![Value::Int(0); *slots];
-                let v = m.eval(expr, &mut frame)?;
+                let v = m.eval_top(expr, &mut frame)?;
                 // `print(...)` has written its output already.
                 if !quiet
                     && !matches!(
@@ -425,8 +425,8 @@ impl Session {
         if let IrKind::Binary(op, l, r) = &cond.kind
             && op.is_comparison()
         {
-            let a = m.eval(l, frame)?;
-            let b = m.eval(r, frame)?;
+            let a = m.eval_top(l, frame)?;
+            let b = m.eval_top(r, frame)?;
             return Ok(match m.binary(*op, a.clone(), b.clone(), cond.span)? {
                 Value::Bool(true) => None,
                 _ => {

@@ -9,7 +9,7 @@ use crate::ir::{Ir, IrKind, LetId, Slot};
 use crate::runtime::ops::arith;
 use crate::span::Span;
 use crate::syntax::ast::{BinOp, UnOp};
-use crate::value::Value;
+use crate::value::{GameId, Value};
 
 /// Slots read by a [`Lin`] must hold less than this in magnitude; the
 /// kernel checks parameters and binder values against it.
@@ -120,6 +120,10 @@ pub enum Num {
     Index(Box<Seq>, Box<Num>),
     /// `sum(xs)`, `min(xs)`, `max(xs)`.
     Fold(Fold, Box<Seq>),
+    /// `value(g(args))`, the position's value, searched for if need be:
+    /// only in a top-level query, whose machine code asks the search
+    /// through a helper (see [`super::query`]).
+    Value(GameId, Vec<Num>),
 }
 
 /// A boolean expression over the frame's integer slots.
@@ -180,6 +184,8 @@ impl Num {
             Num::Len(xs) => seq::len(xs, f, defs)?,
             Num::Index(xs, i) => seq::index(xs, i, f, defs)?,
             Num::Fold(fold, xs) => seq::fold(*fold, xs, f, defs)?,
+            // Only machine code asks the search.
+            Num::Value(..) => return Err(Stop::Bail),
         })
     }
 
@@ -211,6 +217,7 @@ impl Num {
             Num::Extremum(_, items) => items.iter().any(|i| i.uses(slot)),
             Num::Len(xs) | Num::Fold(_, xs) => xs.uses(slot),
             Num::Index(xs, i) => xs.uses(slot) || i.uses(slot),
+            Num::Value(_, args) => args.iter().any(|a| a.uses(slot)),
         }
     }
 
@@ -378,6 +385,13 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
             Num::Fold(fold, list(&args[0])?)
         }
         IrKind::Index(xs, i) => Num::Index(list(xs)?, Box::new(num(i)?)),
+        IrKind::CallBuiltin(Builtin::Value, args) if t.queries && args.len() == 1 => {
+            let IrKind::Apply(game, args) = &args[0].kind else {
+                return None;
+            };
+            t.asked.set(t.asked.get() + 1);
+            Num::Value(*game, args.iter().map(num).collect::<Option<_>>()?)
+        }
         _ => return None,
     })
 }

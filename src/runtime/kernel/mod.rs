@@ -29,6 +29,7 @@ mod narrow;
 #[allow(unsafe_code)]
 mod native;
 mod plan;
+pub mod query;
 mod run;
 mod seq;
 mod wide;

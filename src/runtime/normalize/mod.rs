@@ -69,6 +69,12 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
     }
 }
 
+/// A top-level expression normalised as rules are (constants folded,
+/// calls inlined): for a compiled query ([`crate::runtime::kernel::query`]).
+pub fn expr(ir: &Ir, defs: &Defs) -> Ir {
+    Normalizer { defs }.expr(ir, 0)
+}
+
 struct Normalizer<'a> {
     defs: &'a Defs,
 }

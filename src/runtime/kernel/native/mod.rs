@@ -14,6 +14,7 @@
 //! same order, with checked arithmetic where the kernel checks.
 
 mod emit;
+pub(super) mod query;
 
 use super::{Found, Kernel, Marks, Stop};
 use crate::defs::Defs;
@@ -43,7 +44,9 @@ pub const PAUSED: u64 = 1 << 63;
 #[repr(C)]
 pub(super) struct Ctx<'a> {
     work: u64,
-    graph: &'a Graph,
+    /// Read by the helpers during a kernel's call; null in a query's,
+    /// whose helpers change the graph (see [`query`]).
+    graph: *const Graph,
     marks: *mut Marks,
     targets: &'a [(GameId, usize)],
     /// The arena of lists (see `emit/lists.rs`): its base, its first free
@@ -56,6 +59,11 @@ pub(super) struct Ctx<'a> {
     /// The number of options, written by the mex function when it
     /// returns [`MISSING`].
     options: u64,
+    /// A query's: who answers its `value(...)`s (a `*mut &mut dyn
+    /// query::Asker`, null in a kernel's call), and where it writes its
+    /// result.
+    asker: *mut std::ffi::c_void,
+    out: i64,
 }
 
 /// Sorts the arena's items `from..to` (see `emit/lists.rs`).
@@ -77,7 +85,8 @@ extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: u64) -> u64
     let ctx = unsafe { &mut *ctx };
     let run = unsafe { std::slice::from_raw_parts(run, len as usize) };
     let (game, _) = ctx.targets[target as usize];
-    let graph = ctx.graph;
+    // SAFETY: a kernel's call sets the graph, which outlives it.
+    let graph = unsafe { &*ctx.graph };
     let v = graph
         .find_flat(game, run)
         .map_or(crate::graph::ABSENT, |node| graph.value(node));
@@ -114,7 +123,8 @@ extern "C" fn unusual(ctx: *mut Ctx, target: u64, a: i64, b: i64) -> u64 {
     let (game, n) = ctx.targets[target as usize];
     let both = [a, b];
     let args = &both[..n];
-    let v = super::plan::node_value(ctx.graph, game, args);
+    // SAFETY: as in `flat`.
+    let v = super::plan::node_value(unsafe { &*ctx.graph }, game, args);
     // SAFETY: the marks outlive the call; the machine code only writes
     // the mex's marks, which `known` does not touch.
     let marks = unsafe { &mut *ctx.marks };
@@ -135,10 +145,10 @@ type Code =
 
 /// A kernel's machine code, and the module that owns its memory.
 pub struct Native {
-    module: Option<JITModule>,
     mex: Code,
     /// For a game of one argument.
     pub(super) sweep: Option<Code>,
+    _memory: Memory,
 }
 
 impl std::fmt::Debug for Native {
@@ -147,11 +157,15 @@ impl std::fmt::Debug for Native {
     }
 }
 
-impl Drop for Native {
+/// The module that owns compiled functions' memory, freed with it.
+struct Memory(Option<JITModule>);
+
+impl Drop for Memory {
     fn drop(&mut self) {
-        if let Some(module) = self.module.take() {
-            // SAFETY: `code` points into this module's memory, and it is
-            // dropped with it: nothing calls it any more.
+        if let Some(module) = self.0.take() {
+            // SAFETY: the functions point into this module's memory, and
+            // they are dropped with it (fields of the same value): nothing
+            // calls them any more.
             unsafe { module.free_memory() };
         }
     }
@@ -161,75 +175,131 @@ impl Drop for Native {
 /// generator knows (a global read when run, a position of more than two
 /// arguments), or Cranelift is not available for this machine.
 pub fn compile(kernel: &Kernel) -> Option<Native> {
-    let mut flags = settings::builder();
-    flags.set("opt_level", "speed").ok()?;
-    flags.set("is_pic", "false").ok()?;
-    // The generated IR is always checked: a function that fails the
-    // check is not used (the kernel's run takes its positions), and the
-    // check costs little beside compiling.
-    flags.set("enable_verifier", "true").ok()?;
-    let isa = cranelift_native::builder()
-        .ok()?
-        .finish(settings::Flags::new(flags))
-        .ok()?;
-    let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-    builder.symbol("grundy_pow", emit::pow as *const u8);
-    builder.symbol("grundy_isqrt", emit::isqrt as *const u8);
-    builder.symbol("grundy_narrow", emit::narrow as *const u8);
-    builder.symbol("grundy_unusual", unusual as *const u8);
-    builder.symbol("grundy_sort", sort as *const u8);
-    builder.symbol("grundy_flat", flat as *const u8);
-    let mut module = JITModule::new(builder);
-    let ptr = module.target_config().pointer_type();
-    let mut ctx = module.make_context();
-    let pow = import(&mut module, "grundy_pow", 2)?;
-    let isqrt = import(&mut module, "grundy_isqrt", 1)?;
-    let narrow = import(&mut module, "grundy_narrow", 4)?;
-    let unusual = import(&mut module, "grundy_unusual", 4)?;
-    let flat = import(&mut module, "grundy_flat", 4)?;
-    let sort = import(&mut module, "grundy_sort", 3)?;
-    let mut sig = module.make_signature();
-    sig.params
-        .extend([ptr, types::I64, ptr, types::I64, types::I64, ptr, ptr, ptr].map(AbiParam::new));
-    sig.returns.push(AbiParam::new(types::I64));
-    let config = module.target_config();
-    let mut fctx = FunctionBuilderContext::new();
-    let mut define = |kind, name| {
-        ctx.func.signature = sig.clone();
-        let helpers = emit::Helpers {
-            pow: module.declare_func_in_func(pow, &mut ctx.func),
-            isqrt: module.declare_func_in_func(isqrt, &mut ctx.func),
-            narrow: module.declare_func_in_func(narrow, &mut ctx.func),
-            unusual: module.declare_func_in_func(unusual, &mut ctx.func),
-            sort: module.declare_func_in_func(sort, &mut ctx.func),
-            flat: module.declare_func_in_func(flat, &mut ctx.func),
+    let mut jit = Jit::new()?;
+    let mex = jit.define(Kind::Mex(kernel), "mex")?;
+    let sweep = match kernel.arity {
+        1 if kernel.lists.is_none() => Some(jit.define(Kind::Sweep(kernel), "sweep")?),
+        _ => None,
+    };
+    let (code, memory) = jit.finish()?;
+    Some(Native {
+        mex: code(mex),
+        sweep: sweep.map(code),
+        _memory: memory,
+    })
+}
+
+/// A module being built, with the helpers the code may call declared.
+struct Jit {
+    module: JITModule,
+    ctx: cranelift_codegen::Context,
+    fctx: FunctionBuilderContext,
+    sig: cranelift_codegen::ir::Signature,
+    /// pow, isqrt, narrow, unusual, sort, flat, query, tick.
+    helpers: [cranelift_module::FuncId; 8],
+    defined: Vec<cranelift_module::FuncId>,
+}
+
+impl Jit {
+    fn new() -> Option<Jit> {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").ok()?;
+        flags.set("is_pic", "false").ok()?;
+        // The generated IR is always checked: a function that fails the
+        // check is not used (the kernel's run takes its positions), and the
+        // check costs little beside compiling.
+        flags.set("enable_verifier", "true").ok()?;
+        let isa = cranelift_native::builder()
+            .ok()?
+            .finish(settings::Flags::new(flags))
+            .ok()?;
+        let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
+        let helpers: [(&str, *const u8, usize); 8] = [
+            ("grundy_pow", emit::pow as *const u8, 2),
+            ("grundy_isqrt", emit::isqrt as *const u8, 1),
+            ("grundy_narrow", emit::narrow as *const u8, 4),
+            ("grundy_unusual", unusual as *const u8, 4),
+            ("grundy_sort", sort as *const u8, 3),
+            ("grundy_flat", flat as *const u8, 4),
+            ("grundy_query", query::value as *const u8, 4),
+            ("grundy_tick", query::tick as *const u8, 1),
+        ];
+        for (name, at, _) in helpers {
+            builder.symbol(name, at);
+        }
+        let mut module = JITModule::new(builder);
+        let ptr = module.target_config().pointer_type();
+        let ctx = module.make_context();
+        let mut ids = Vec::new();
+        for (name, _, params) in helpers {
+            ids.push(import(&mut module, name, params)?);
+        }
+        let mut sig = module.make_signature();
+        sig.params.extend(
+            [ptr, types::I64, ptr, types::I64, types::I64, ptr, ptr, ptr].map(AbiParam::new),
+        );
+        sig.returns.push(AbiParam::new(types::I64));
+        Some(Jit {
+            module,
+            ctx,
+            fctx: FunctionBuilderContext::new(),
+            sig,
+            helpers: ids.try_into().ok()?,
+            defined: Vec::new(),
+        })
+    }
+
+    /// The functions defined, by id, and the memory that holds them.
+    fn finish(self) -> Option<(impl Fn(cranelift_module::FuncId) -> Code, Memory)> {
+        let mut module = self.module;
+        module.finalize_definitions().ok()?;
+        let at: Vec<(cranelift_module::FuncId, *const u8)> = (self.defined.iter())
+            .map(|id| (*id, module.get_finalized_function(*id)))
+            .collect();
+        let code = move |id| {
+            let (_, at) = at
+                .iter()
+                .find(|(f, _)| *f == id)
+                .expect("a function defined");
+            // SAFETY: the functions were declared with exactly this signature.
+            unsafe { std::mem::transmute::<*const u8, Code>(*at) }
         };
-        emit::function(kernel, kind, (&mut ctx.func, &mut fctx), helpers, config)?;
-        let id = module.declare_function(name, Linkage::Local, &sig).ok()?;
-        if let Err(e) = module.define_function(id, &mut ctx) {
+        Some((code, Memory(Some(module))))
+    }
+
+    /// Builds the function `kind` as `name`.
+    fn define(&mut self, kind: Kind, name: &str) -> Option<cranelift_module::FuncId> {
+        let Jit { module, ctx, .. } = self;
+        ctx.func.signature = self.sig.clone();
+        let [pow, isqrt, narrow, unusual, sort, flat, query, tick] = self
+            .helpers
+            .map(|id| module.declare_func_in_func(id, &mut ctx.func));
+        let helpers = emit::Helpers {
+            pow,
+            isqrt,
+            narrow,
+            unusual,
+            sort,
+            flat,
+            query,
+            tick,
+        };
+        let config = module.target_config();
+        emit::function(kind, (&mut ctx.func, &mut self.fctx), helpers, config)?;
+        let id = module
+            .declare_function(name, Linkage::Local, &self.sig)
+            .ok()?;
+        if let Err(e) = module.define_function(id, ctx) {
             // A bug in the code generator: the tests, built with debug
             // assertions, stop on it; a user's run goes on without
             // machine code.
             debug_assert!(false, "a kernel's machine code does not compile: {e:?}");
             return None;
         }
-        module.clear_context(&mut ctx);
+        module.clear_context(ctx);
+        self.defined.push(id);
         Some(id)
-    };
-    let mex = define(Kind::Mex, "mex")?;
-    let sweep = match kernel.arity {
-        1 if kernel.lists.is_none() => Some(define(Kind::Sweep, "sweep")?),
-        _ => None,
-    };
-    module.finalize_definitions().ok()?;
-    // SAFETY: the functions were declared with exactly this signature.
-    let code =
-        |id| unsafe { std::mem::transmute::<*const u8, Code>(module.get_finalized_function(id)) };
-    Some(Native {
-        mex: code(mex),
-        sweep: sweep.map(code),
-        module: Some(module),
-    })
+    }
 }
 
 /// Declares the helper `name`, which takes `params` 64-bit words (integers
@@ -371,6 +441,8 @@ impl Call<'_> {
             cap: arena.capacity() as u64,
             rule: 0,
             options: 0,
+            asker: std::ptr::null_mut(),
+            out: 0,
         };
         // SAFETY: the arguments are what `code` was generated to take
         // (the mex function's point to the kernel's arity of integers);

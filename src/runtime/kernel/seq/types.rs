@@ -12,6 +12,11 @@ use crate::value::{GameId, Value};
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Types {
     shapes: Vec<Shape>,
+    /// Whether `value(g(...))` compiles, to [`super::Num::Value`]: in a
+    /// top-level query ([`crate::runtime::kernel::query`]), never in rules.
+    pub(in crate::runtime::kernel) queries: bool,
+    /// How many `value(...)`s were compiled.
+    pub(in crate::runtime::kernel) asked: std::cell::Cell<usize>,
 }
 
 impl Types {
@@ -23,6 +28,8 @@ impl Types {
     pub fn of(game: &GameIr, id: GameId) -> Types {
         let mut types = Types {
             shapes: vec![Shape::Int; game.slots.max(game.arity)],
+            queries: false,
+            asked: Default::default(),
         };
         let mut mark = |ir: &Ir| {
             if let IrKind::Local(s) = ir.kind
@@ -107,6 +114,15 @@ impl Types {
             }
             IrKind::Slice(x, ..) => self.shape_of(x),
             _ => None,
+        }
+    }
+
+    /// The slots of a top-level expression: all integers, with queries.
+    pub fn top_level() -> Types {
+        Types {
+            shapes: Vec::new(),
+            queries: true,
+            asked: Default::default(),
         }
     }
 

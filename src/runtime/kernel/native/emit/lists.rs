@@ -284,7 +284,7 @@ impl Emit<'_, '_> {
     /// told the block that goes on to the next; goes on after. A clause
     /// over a list it makes has no machine code (the kernel's run buffers
     /// the elements there).
-    fn comp<E>(
+    pub(super) fn comp<E>(
         &mut self,
         comp: &Comp<E>,
         i: usize,

@@ -49,7 +49,9 @@ impl Emit<'_, '_> {
         to: Value,
         mut body: impl FnMut(&mut Self, Value, Block) -> Option<()>,
     ) -> Option<()> {
-        self.charge(from, to);
+        if self.tick.is_none() {
+            self.charge(from, to);
+        }
         let k = self.b.declare_var(I64);
         self.b.def_var(k, from);
         let [head, step, exit] = self.blocks();
@@ -62,6 +64,7 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(inside);
         body(self, v, step)?;
         self.b.switch_to_block(step);
+        self.tick();
         let v = self.b.use_var(k);
         let v = self.b.ins().iadd_imm_s(v, 1);
         self.b.def_var(k, v);

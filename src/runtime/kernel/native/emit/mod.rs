@@ -8,6 +8,7 @@
 
 mod lists;
 mod loops;
+mod query;
 mod values;
 
 pub use loops::narrow;
@@ -16,6 +17,7 @@ pub use values::{isqrt, pow};
 use crate::graph::{Dense, View};
 use crate::runtime::kernel::Kernel;
 use crate::runtime::kernel::expr::SLOT_LIMIT;
+use crate::runtime::kernel::query::Query;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     Block, FuncRef, Function, InstBuilder, MemFlagsData, Value,
@@ -29,13 +31,15 @@ use std::mem::offset_of;
 /// the kernel's run, which looks at the clock as it goes.
 const BUDGET: i64 = 1 << 24;
 
-/// Which function to build: the mex of one position, or a sweep that
-/// finds the values of a one-integer game's positions `from..to` in turn
-/// and writes each into the game's own dense table.
-#[derive(Clone, Copy, PartialEq)]
-pub enum Kind {
-    Mex,
-    Sweep,
+/// Which function to build: the mex of one position of a kernel's game,
+/// a sweep that finds the values of a one-integer game's positions
+/// `from..to` in turn and writes each into the game's own dense table, or
+/// a top-level query.
+#[derive(Clone, Copy)]
+pub enum Kind<'a> {
+    Mex(&'a Kernel),
+    Sweep(&'a Kernel),
+    Query(&'a Query),
 }
 
 /// The helpers the code calls: see [`super::compile`].
@@ -46,12 +50,13 @@ pub struct Helpers {
     pub unusual: FuncRef,
     pub sort: FuncRef,
     pub flat: FuncRef,
+    pub query: FuncRef,
+    pub tick: FuncRef,
 }
 
-/// Builds the function of `kernel` into `func`; `None` when some part of
-/// it has no machine code here.
+/// Builds the function `kind` into `func`; `None` when some part of it
+/// has no machine code here.
 pub fn function(
-    kernel: &Kernel,
     kind: Kind,
     (func, fctx): (&mut Function, &mut FunctionBuilderContext),
     helpers: Helpers,
@@ -69,41 +74,44 @@ pub fn function(
     let arena = field(&mut b, offset_of!(super::Ctx, arena));
     let top0 = field(&mut b, offset_of!(super::Ctx, top));
     let cap = field(&mut b, offset_of!(super::Ctx, cap));
+    let (slots, targets, lists): (usize, &[_], _) = match kind {
+        Kind::Mex(k) | Kind::Sweep(k) => (k.slots.max(k.arity), &k.targets, k.lists.clone()),
+        Kind::Query(q) => (q.slots, &[], None),
+    };
     let mut e = Emit {
-        slots: (0..kernel.slots.max(kernel.arity))
-            .map(|_| b.declare_var(I64))
-            .collect(),
+        slots: (0..slots).map(|_| b.declare_var(I64)).collect(),
         count: b.declare_var(I64),
         work: b.declare_var(I64),
         stamp: b.declare_var(I64),
         missing: b.declare_var(I64),
         top: b.declare_var(I64),
-        known: vec![None; kernel.slots.max(kernel.arity)],
+        known: vec![None; slots],
         b,
         bail,
         marks: params[2],
         len: params[3],
         tables: Vec::new(),
-        targets: &kernel.targets,
+        targets,
         pow: helpers.pow,
         isqrt: helpers.isqrt,
         narrow: helpers.narrow,
         unusual: helpers.unusual,
         sort: helpers.sort,
         flat: helpers.flat,
+        query: helpers.query,
+        tick: matches!(kind, Kind::Query(_)).then_some(helpers.tick),
         ctx,
         arena,
         top0,
         cap,
-        lists: kernel.lists.clone(),
+        lists,
     };
     e.b.def_var(e.stamp, params[4]);
-    e.tables = (0..kernel.targets.len())
-        .map(|t| e.table(params[5], t))
-        .collect();
+    e.tables = (0..targets.len()).map(|t| e.table(params[5], t)).collect();
     match kind {
-        Kind::Mex => e.mex(kernel, params[0])?,
-        Kind::Sweep => e.sweep(kernel, (params[0], params[1]), params[6])?,
+        Kind::Mex(kernel) => e.mex(kernel, params[0])?,
+        Kind::Sweep(kernel) => e.sweep(kernel, (params[0], params[1]), params[6])?,
+        Kind::Query(query) => e.query(query)?,
     }
     e.b.seal_all_blocks();
     e.b.finalize(config);
@@ -148,6 +156,11 @@ struct Emit<'a, 'f> {
     /// arguments.
     sort: FuncRef,
     flat: FuncRef,
+    /// A query's helpers: the one that asks the search for a position's
+    /// value, and the one that looks at the clock, called every so many
+    /// loop iterations (`Some` in a query only: see `query`).
+    query: FuncRef,
+    tick: Option<FuncRef>,
     /// The arena of lists (see `lists`): its base, its first free index
     /// when a position starts, its top now, and its capacity.
     arena: Value,

@@ -220,6 +220,7 @@ impl Emit<'_, '_> {
                 let c = self.cond(c)?;
                 self.choose(I64, c, |e| e.num(a), |e| e.num(b))?
             }
+            Num::Value(game, args) => self.query_value(*game, args)?,
             Num::Extremum(min, items) => {
                 let mut best = self.num(&items[0])?;
                 for item in &items[1..] {

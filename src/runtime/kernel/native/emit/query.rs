@@ -1,0 +1,117 @@
+//! The machine code of a top-level query ([`Query`]): its comprehension's
+//! loops, each element folded into one integer, which the function writes
+//! into the context; `value(g(...))` asks the search through a helper.
+
+use super::{Emit, trusted};
+use crate::runtime::kernel::expr::Num;
+use crate::runtime::kernel::query::{Fold, Query};
+use crate::syntax::ast::BinOp;
+use crate::value::GameId;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind, Value, types::I64};
+use std::mem::offset_of;
+
+/// Loop iterations between two looks at the clock.
+const TICKS: i64 = 1 << 12;
+
+impl Emit<'_, '_> {
+    /// The query function: returns 0 with the result in the context's
+    /// `out`, or -1 ([`super::super::BAIL`]) for the interpreter to
+    /// evaluate the query instead.
+    pub(super) fn query(&mut self, q: &Query) -> Option<()> {
+        let zero = self.int(0);
+        for slot in self.slots.clone() {
+            self.b.def_var(slot, zero);
+        }
+        for var in [self.count, self.missing, self.work] {
+            self.b.def_var(var, zero);
+        }
+        self.b.def_var(self.top, self.top0);
+        let (acc, seen) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        self.b.def_var(acc, zero);
+        self.b.def_var(seen, zero);
+        let fold = q.fold;
+        self.comp(&q.comp, 0, &mut |e, elem, next| {
+            let v = e.num(elem)?;
+            let so_far = e.b.use_var(acc);
+            let first = e.b.use_var(seen);
+            let folded = match fold {
+                Fold::Count => e.b.ins().iadd_imm_s(so_far, 1),
+                Fold::Sum => e.checked(BinOp::Add, so_far, v),
+                Fold::Xor => e.b.ins().bxor(so_far, v),
+                Fold::Min | Fold::Max => {
+                    let best = match fold {
+                        Fold::Min => e.b.ins().smin(so_far, v),
+                        _ => e.b.ins().smax(so_far, v),
+                    };
+                    e.b.ins().select(first, best, v)
+                }
+            };
+            e.b.def_var(acc, folded);
+            let one = e.int(1);
+            e.b.def_var(seen, one);
+            e.b.ins().jump(next, &[]);
+            Some(())
+        })?;
+        if matches!(fold, Fold::Min | Fold::Max) {
+            // `min` or `max` of nothing: the interpreter's error.
+            let seen = self.b.use_var(seen);
+            let empty = self.b.ins().icmp_imm_s(IntCC::Equal, seen, 0);
+            self.bail_if(empty);
+        }
+        let result = self.b.use_var(acc);
+        let at = offset_of!(super::super::Ctx, out) as i32;
+        self.b.ins().store(trusted(), result, self.ctx, at);
+        let done = self.int(0);
+        self.b.ins().return_(&[done]);
+        self.b.switch_to_block(self.bail);
+        let bail = self.int(-1);
+        self.b.ins().return_(&[bail]);
+        Some(())
+    }
+
+    /// `value(game(args))`, asked of the search by the query helper
+    /// ([`super::super::query::value`]); bails where it cannot answer.
+    pub(super) fn query_value(&mut self, game: GameId, args: &[Num]) -> Option<Value> {
+        // Rules never ask: only a query's machine code has the helper.
+        self.tick?;
+        let size = 8 * args.len().max(1) as u32;
+        let data = StackSlotData::new(StackSlotKind::ExplicitSlot, size, 3);
+        let stack = self.b.create_sized_stack_slot(data);
+        for (i, a) in args.iter().enumerate() {
+            let v = self.num(a)?;
+            self.b.ins().stack_store(I64, v, stack, 8 * i as i32);
+        }
+        let at = self.b.ins().stack_addr(I64, stack, 0);
+        let game = self.int(game.into());
+        let n = self.int(args.len() as i64);
+        let call = self.b.ins().call(self.query, &[self.ctx, game, at, n]);
+        let v = self.b.inst_results(call)[0];
+        let failed = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
+        self.bail_if(failed);
+        Some(v)
+    }
+
+    /// In a query, counts a loop iteration, and every [`TICKS`] of them
+    /// asks the helper whether to stop (Ctrl-C, the time limit).
+    pub(super) fn tick(&mut self) {
+        let Some(tick) = self.tick else {
+            return;
+        };
+        let w = self.b.use_var(self.work);
+        let w = self.b.ins().iadd_imm_s(w, 1);
+        self.b.def_var(self.work, w);
+        let low = self.b.ins().band_imm_s(w, TICKS - 1);
+        let due = self.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+        let [look, on] = self.blocks();
+        self.b.set_cold_block(look);
+        self.b.ins().brif(due, look, &[], on, &[]);
+        self.b.switch_to_block(look);
+        let call = self.b.ins().call(tick, &[self.ctx]);
+        let stop = self.b.inst_results(call)[0];
+        let stop = self.b.ins().icmp_imm_s(IntCC::NotEqual, stop, 0);
+        self.bail_if(stop);
+        self.b.ins().jump(on, &[]);
+        self.b.switch_to_block(on);
+    }
+}

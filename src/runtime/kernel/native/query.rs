@@ -1,0 +1,109 @@
+//! A top-level query's machine code ([`crate::runtime::kernel::query`]):
+//! one function that runs the query's loops and returns its result, and
+//! the helpers it calls back. Its `value(g(...))`s are answered by an
+//! [`Asker`] (the evaluator's search), which may add positions to the
+//! graph: so the query's code reads no table itself, and the context it
+//! is given holds no graph.
+
+use super::{ARENA, Code, Ctx, Jit, Memory};
+use crate::runtime::kernel::query::Query;
+use crate::value::GameId;
+use std::ffi::c_void;
+
+/// Who answers a query's questions.
+pub trait Asker {
+    /// The value of `game(args)`, searched for if need be; `None` when it
+    /// cannot be had here (an error, a limit), for the interpreter to
+    /// evaluate the query and report it.
+    fn value(&mut self, game: GameId, args: &[i64]) -> Option<u64>;
+    /// Whether to stop now (Ctrl-C, the time limit).
+    fn stop(&mut self) -> bool;
+}
+
+/// A query's machine code, and the memory that holds it.
+pub struct NativeQuery {
+    code: Code,
+    _memory: Memory,
+}
+
+/// Compiles `query`, or `None` when some part of it has no machine code.
+pub fn compile(query: &Query) -> Option<NativeQuery> {
+    let mut jit = Jit::new()?;
+    let id = jit.define(super::Kind::Query(query), "query")?;
+    let (code, memory) = jit.finish()?;
+    Some(NativeQuery {
+        code: code(id),
+        _memory: memory,
+    })
+}
+
+impl NativeQuery {
+    /// The query's result, or `None` where it left the query to the
+    /// interpreter.
+    pub fn run(&self, mut asker: &mut dyn Asker) -> Option<i64> {
+        let mut arena: Vec<i64> = Vec::with_capacity(ARENA);
+        let asker: *mut &mut dyn Asker = &mut asker;
+        let mut ctx = Ctx {
+            work: 0,
+            graph: std::ptr::null(),
+            marks: std::ptr::null_mut(),
+            targets: &[],
+            arena: arena.as_mut_ptr(),
+            top: 0,
+            cap: arena.capacity() as u64,
+            rule: 0,
+            options: 0,
+            asker: asker.cast::<c_void>(),
+            out: 0,
+        };
+        // SAFETY: a query's function reads only its context (`ctx`, which
+        // outlives the call) and the arena (writable up to its capacity,
+        // touched by nothing else during the call); it calls only the
+        // helpers below and the arithmetic ones, never those that read
+        // the graph or the marks, which are null here.
+        let done = unsafe {
+            (self.code)(
+                0,
+                0,
+                std::ptr::null_mut(),
+                0,
+                0,
+                std::ptr::null(),
+                std::ptr::null(),
+                &mut ctx,
+            )
+        };
+        (done == 0).then_some(ctx.out)
+    }
+}
+
+/// The asker of the query running with context `ctx`.
+///
+/// # Safety
+/// `ctx` is the context [`NativeQuery::run`] made, alive for the call.
+unsafe fn asker<'a>(ctx: *mut Ctx) -> &'a mut dyn Asker {
+    // SAFETY: as the caller promises; `asker` points to the `&mut dyn
+    // Asker` that `run` holds, which nothing else uses during the call.
+    unsafe { &mut **(*ctx).asker.cast::<&mut dyn Asker>() }
+}
+
+/// `value(game(args))` for the query's code: the value, or -1 to leave
+/// the query to the interpreter.
+pub(super) extern "C" fn value(ctx: *mut Ctx, game: i64, args: *const i64, n: i64) -> i64 {
+    // SAFETY: the code passes the context it was called with, and `n`
+    // integers it stored at `args`.
+    let (asker, args) = unsafe { (asker(ctx), std::slice::from_raw_parts(args, n as usize)) };
+    let Ok(game) = GameId::try_from(game) else {
+        return -1;
+    };
+    match asker.value(game, args) {
+        Some(v) if v < 1 << 62 => v as i64,
+        _ => -1,
+    }
+}
+
+/// Whether the query's code should stop (1) or go on (0).
+pub(super) extern "C" fn tick(ctx: *mut Ctx) -> i64 {
+    // SAFETY: as in `value`.
+    i64::from(unsafe { asker(ctx) }.stop())
+}

@@ -1,0 +1,126 @@
+//! Phase 4d: a top-level query over a comprehension compiled like rules,
+//! to machine code. Scripts ask for one number about many positions:
+//!
+//! - `len([1 for x in 1..=N for y in 1..=N if value(g(x, y)) == 0])`,
+//!   `sum(...)`, `min(...)`, `max(...)` of integers, `value(g(...))`
+//!   among them;
+//! - `value(sum([g(...) for i in 0..N]))` and `winner(sum(...))`: the
+//!   nim-sum of the positions' values.
+//!
+//! The interpreter builds the list, a value per element, then folds it;
+//! the compiled query runs the comprehension's loops over machine
+//! integers and folds each element as it comes, asking the evaluator's
+//! search for each position's value through a helper (see
+//! [`super::native`]'s `query`). Anything unusual (an overflow, an error
+//! in the rules, a limit, Ctrl-C) leaves the query to the interpreter,
+//! which evaluates it as written and reports what it always reports;
+//! the positions already valued keep their values.
+
+use super::expr::{Num, num_in};
+use super::native::query as native;
+use super::seq::{Clause, Comp, Source, Types};
+use crate::builtins::Builtin;
+use crate::ir::{Ir, IrKind};
+
+pub use native::{Asker, NativeQuery};
+
+/// How a query folds its elements.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fold {
+    /// `len(...)`: how many there are (each still evaluated).
+    Count,
+    Sum,
+    Min,
+    Max,
+    /// The nim-sum of the elements, positions' values.
+    Xor,
+}
+
+/// A query: a comprehension whose elements fold into one integer.
+#[derive(Debug)]
+pub struct Query {
+    /// The slots of the statement's frame, where its binders are.
+    pub(super) slots: usize,
+    pub(super) fold: Fold,
+    pub(super) comp: Comp<Num>,
+    /// Whether the result is shown as `winner` shows a value.
+    pub winner: bool,
+}
+
+/// The query `ir` (normalised: see [`crate::runtime::normalize::expr`]),
+/// whose binders are in a frame of `slots` slots; `None` when it is not
+/// one of the shapes above, or asks no position's value (the interpreter
+/// is quick enough for arithmetic alone).
+pub fn compile(ir: &Ir, slots: usize) -> Option<Query> {
+    let types = Types::top_level();
+    let IrKind::CallBuiltin(b, args) = &ir.kind else {
+        return None;
+    };
+    let [arg] = args.as_slice() else {
+        return None;
+    };
+    let (fold, winner, list) = match b {
+        Builtin::Len => (Fold::Count, false, arg),
+        Builtin::Sum => (Fold::Sum, false, arg),
+        Builtin::Min => (Fold::Min, false, arg),
+        Builtin::Max => (Fold::Max, false, arg),
+        Builtin::Value | Builtin::Winner => match &arg.kind {
+            IrKind::CallBuiltin(Builtin::Sum, inner) if inner.len() == 1 => {
+                (Fold::Xor, *b == Builtin::Winner, &inner[0])
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let IrKind::Comprehension {
+        set: false,
+        elem,
+        clauses,
+    } = &list.kind
+    else {
+        return None;
+    };
+    let elem = match (fold, &elem.kind) {
+        (Fold::Xor, IrKind::Apply(game, args)) => Num::Value(
+            *game,
+            args.iter()
+                .map(|a| num_in(a, &types))
+                .collect::<Option<_>>()?,
+        ),
+        (Fold::Xor, _) => return None,
+        _ => num_in(elem, &types)?,
+    };
+    let comp = Comp::compile(clauses, elem, &types)?;
+    if types.asked.get() == 0 && fold != Fold::Xor {
+        return None;
+    }
+    Some(Query {
+        slots,
+        fold,
+        comp,
+        winner,
+    })
+}
+
+impl Query {
+    /// About how many elements the query's loops run over: the product of
+    /// the lengths of its leading ranges with constant ends (a range with
+    /// other ends counts once).
+    pub fn iterations(&self) -> u64 {
+        let mut total: u64 = 1;
+        for clause in &self.comp.clauses {
+            let Clause::For(_, Source::Range(Num::Const(lo), Num::Const(hi), inclusive)) = clause
+            else {
+                break;
+            };
+            let len = hi.saturating_sub(*lo).saturating_add(i64::from(*inclusive));
+            total = total.saturating_mul(len.max(0) as u64);
+        }
+        total
+    }
+
+    /// The query's machine code, or `None` when part of it has none.
+    pub fn native(&self) -> Option<NativeQuery> {
+        native::compile(self)
+    }
+}
