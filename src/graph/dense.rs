@@ -42,10 +42,13 @@ pub fn dense1(n: i64) -> Option<u32> {
     u32::try_from(n).ok().filter(|n| *n < DENSE_END)
 }
 
+/// Each argument of a dense pair is below this: 46340² < 2³¹, so every
+/// pair of the square `[0, 46340)²` is dense.
+pub const SIDE_MAX: i64 = 46_340;
+
 #[inline]
 pub fn dense2(a: i64, b: i64) -> Option<u32> {
-    // 46340² < 2³¹, so every pair of the square [0, 46340)² is dense.
-    if !(0..46_340).contains(&a) || !(0..46_340).contains(&b) {
+    if !(0..SIDE_MAX).contains(&a) || !(0..SIDE_MAX).contains(&b) {
         return None;
     }
     let z = if a >= b { a * a + a + b } else { b * b + a };
@@ -86,6 +89,10 @@ pub struct Dense {
     /// rules, which read the slots directly (see [`View`]).
     addrs: Vec<usize>,
     lens: Vec<u32>,
+    /// For a board swept by levels (see `runtime/sweep.rs`): which box and
+    /// order (the sweep's key), and the level below which every position
+    /// of the box has its value.
+    pub(super) swept: Option<([i64; 6], i64)>,
 }
 
 /// Where a game's dense slots are, for machine code to read: page (or
@@ -297,6 +304,46 @@ impl Dense {
         (z, made)
     }
 
+    /// Makes the absent slots of rows `a0..=a1`, columns `b0..=b1`
+    /// (two-argument positions) unknown, if the table may take them all
+    /// (see [`Dense::may_take`]) and they are at most `most`: how many it
+    /// made.
+    pub(super) fn claim_rect(
+        &mut self,
+        (a0, a1): (usize, usize),
+        (b0, b1): (usize, usize),
+        most: usize,
+    ) -> Option<usize> {
+        if !self.fits(2) || a0 > a1 || b0 > b1 {
+            return None;
+        }
+        let row = |a: usize| self.pages.get(a).map_or(&[][..], Vec::as_slice);
+        let grown: usize = (a0..=a1)
+            .map(|a| Dense::grown(b1).saturating_sub(row(a).len()))
+            .sum();
+        let absent: usize = (a0..=a1)
+            .map(|a| {
+                (b0..=b1)
+                    .filter(|b| row(a).get(*b).is_none_or(|s| *s == SLOT_ABSENT))
+                    .count()
+            })
+            .sum();
+        let most_slots = FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + absent));
+        if absent > most || self.slots + grown > most_slots {
+            return None;
+        }
+        for a in a0..=a1 {
+            for slot in &mut self.grow(a, b1)[b0..=b1] {
+                if *slot == SLOT_ABSENT {
+                    *slot = SLOT_UNKNOWN;
+                }
+            }
+        }
+        self.arity = 2;
+        self.count += absent;
+        Some(absent)
+    }
+
     /// Sets slot `z`. The search sets a slot two or three times per
     /// position (in progress, then its value), so a slot its page holds
     /// already, with no spilled value before or after, is written at once.
@@ -407,6 +454,7 @@ impl Dense {
         }
         self.spilled.clear();
         self.terminal.clear();
+        self.swept = None;
     }
 
     pub(super) fn bytes(&self) -> usize {

@@ -24,7 +24,7 @@ pub mod flat;
 mod hashed;
 
 use dense::dense_args;
-pub use dense::{DENSE_END, Dense, View, dense_index, dense1, dense2, int_index, unpair};
+pub use dense::{DENSE_END, Dense, SIDE_MAX, View, dense_index, dense1, dense2, int_index, unpair};
 pub use flat::Shape;
 use hashed::Hashed;
 
@@ -172,6 +172,37 @@ impl Graph {
         let (end, made) = table.dense.claim(from, to, room.saturating_sub(self.total));
         self.total += made;
         end
+    }
+
+    /// [`Dense::claim_rect`] of `game`'s positions `(a, b)`, `a` in `rows`
+    /// and `b` in `cols` (inclusive, within [`SIDE_MAX`]), when the graph
+    /// has room for them within `room` positions: how many it made.
+    pub fn claim_rect(
+        &mut self,
+        game: GameId,
+        (rows, cols): ((usize, usize), (usize, usize)),
+        room: usize,
+    ) -> Option<usize> {
+        let table = self.games.get_mut(game as usize)?;
+        let made = table
+            .dense
+            .claim_rect(rows, cols, room.saturating_sub(self.total))?;
+        self.total += made;
+        Some(made)
+    }
+
+    /// The level below which the board sweep `key` of `game` has valued
+    /// every position of its box (see `runtime/sweep.rs`).
+    pub fn swept(&self, game: GameId, key: [i64; 6]) -> Option<i64> {
+        let swept = self.games.get(game as usize)?.dense.swept?;
+        (swept.0 == key).then_some(swept.1)
+    }
+
+    /// Records [`Graph::swept`].
+    pub fn set_swept(&mut self, game: GameId, key: [i64; 6], level: i64) {
+        if let Some(table) = self.games.get_mut(game as usize) {
+            table.dense.swept = Some((key, level));
+        }
     }
 
     /// [`Graph::insert`] of integer arguments, with no values made when

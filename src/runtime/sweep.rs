@@ -112,6 +112,77 @@ impl Machine {
         Ok(Some(found))
     }
 
+    /// The board below `node`, a position of a two-integer game that
+    /// moves by constant shifts inside a box (see
+    /// [`crate::runtime::kernel::Levels`]), as when a
+    /// knight's square is asked first: each position of the box of a lower
+    /// level than `node`'s with no value yet is evaluated by the machine
+    /// code, level after level, each once with its options known, from
+    /// where an earlier sweep of the board stopped. Returns as
+    /// [`Machine::sweep`] does; `None` when the game has no such board or
+    /// no machine code for it, or nothing is left below `node`.
+    pub(super) fn sweep_levels(&mut self, node: NodeId) -> RtResult<Option<bool>> {
+        const SMALLEST: i64 = 64;
+        if node.index >= graph::DENSE_END || !self.use_native {
+            return Ok(None);
+        }
+        let Some(kernel) = self.kernel(node.game) else {
+            return Ok(None);
+        };
+        let (Some(levels), true) = (kernel.levels(), self.graph.dense(node.game).is_some()) else {
+            return Ok(None);
+        };
+        let (a, b) = graph::unpair(node.index);
+        let (lowest, highest) = levels.span();
+        let to = levels.of((a as i64, b as i64)).min(highest + 1);
+        let key = levels.key();
+        let mut from = match self.graph.swept(node.game, key) {
+            Some(level) => level,
+            None => lowest,
+        };
+        let cells = (levels.rows.1 - levels.rows.0 + 1) * (levels.cols.1 - levels.cols.0 + 1);
+        let cells = u32::try_from(cells).unwrap_or(u32::MAX);
+        if to - from < SMALLEST || !kernel.native_for(cells, self.native_after) {
+            return Ok(None);
+        }
+        if self.graph.swept(node.game, key).is_none() {
+            let room = self.limits.max_states - self.limits.max_states / 8;
+            let span = |(lo, hi): (i64, i64)| (lo as usize, hi as usize);
+            let boxed = (span(levels.rows), span(levels.cols));
+            if self.graph.claim_rect(node.game, boxed, room).is_none() {
+                return Ok(None);
+            }
+            self.graph.set_swept(node.game, key, from);
+        }
+        let mut found = false;
+        while from < to {
+            self.poll()?;
+            let Scratch { marks, views, .. } = &mut self.scratch;
+            let graph = (&self.defs, &self.graph);
+            let ((level, row), paused) =
+                kernel.native_levels(graph, (node.game, from, to), marks, views);
+            found |= level > from;
+            from = level;
+            if paused || level >= to {
+                continue;
+            }
+            // A position the machine code left: the kernel's run, then the
+            // same level again (its positions with values are passed over).
+            let col = (level - levels.weights.0 * row) / levels.weights.1;
+            let valued = match self.graph.find_ints(node.game, &[row, col]) {
+                Some(at) => self.kernel_finds_value(at, &mut Vec::new())?,
+                None => false,
+            };
+            if !valued {
+                self.graph.set_swept(node.game, key, level);
+                return Ok(Some(found));
+            }
+            found = true;
+        }
+        self.graph.set_swept(node.game, key, to);
+        Ok(Some(found))
+    }
+
     /// Evaluates the positions `lo..hi` of a one-integer `game` from the
     /// bottom up by its machine code, as far as it can: for a table of
     /// them, which then finds their values made. Any position it cannot

@@ -22,6 +22,7 @@
 //! by index.
 
 mod expr;
+mod levels;
 mod marks;
 mod moves;
 mod narrow;
@@ -41,6 +42,7 @@ use crate::ir::{GameIr, Ir, LetId, Slot};
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use expr::{Cond, Lin, Num, conjuncts, num_in};
+pub use levels::Levels;
 pub use marks::{MISSING_MAX, Marks, Missing};
 use moves::{compile_move, domain_of};
 use seq::Seq;
@@ -151,6 +153,9 @@ pub struct Kernel {
     /// run that finds none of its options' values has met them all, and
     /// the position's value is the mex of theirs once they have them.
     single: bool,
+    /// The order of a board's levels, for a two-integer game that moves
+    /// by constant shifts inside a box (see [`levels`]).
+    levels: Option<Levels>,
     /// The same rules in machine code, when they compile to it: compiled
     /// on first need (see [`Kernel::native_mex`]), `None` inside when they
     /// do not, or the fast loop runs them faster ([`Move::plan_wins`]).
@@ -191,12 +196,16 @@ pub fn compile(game: &GameIr, id: GameId) -> Option<Kernel> {
         lists: types.has_lists().then(|| types.params(game.arity).to_vec()),
         wide: false,
         single: false,
+        levels: None,
         native: OnceCell::new(),
         runs: Cell::new(0),
     };
     kernel.wide = wide::linear_free(&kernel.moves);
     kernel.single = (kernel.moves.iter())
         .all(|m| matches!(m.terms.as_slice(), [Term::Node(..) | Term::Flat(..)]));
+    if kernel.arity == 2 && kernel.lists.is_none() {
+        kernel.levels = levels::levels(&kernel.moves, id);
+    }
     if kernel.moves.iter().any(Move::plan_wins) {
         kernel.native.set(None).ok();
     }
@@ -274,6 +283,32 @@ impl Kernel {
         match self.native() {
             Some(native) => native.sweep(self, (defs, graph), (game, from, to), marks, views),
             None => (from, false),
+        }
+    }
+
+    /// The order of the board's levels, if the game has one (see
+    /// [`levels`]).
+    pub fn levels(&self) -> Option<Levels> {
+        self.levels
+    }
+
+    /// The positions of levels `from..to` of the board (see [`levels`]),
+    /// those of its box without a value yet, found by the machine code in
+    /// turn and written into the game's dense table, whose slots for the
+    /// box must exist. Returns where it stopped: `(to, 0)` when done, the
+    /// level and row of the first position it left to [`Kernel::mex`]
+    /// (or `(from, 0)` when there is no such machine code), or where it
+    /// paused after enough work (true).
+    pub fn native_levels(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, i64, i64),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> ((i64, i64), bool) {
+        match self.native() {
+            Some(native) => native.levels(self, (defs, graph), (game, from, to), marks, views),
+            None => ((from, 0), false),
         }
     }
 

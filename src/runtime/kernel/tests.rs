@@ -163,3 +163,40 @@ fn positions_of_three_or_more_integers_are_packed_and_get_machine_code() {
         assert_eq!(crate::sandbox::engines_disagree(&source), None, "{source}");
     }
 }
+
+#[test]
+fn boards_of_constant_shifts_inside_a_box_have_levels() {
+    let knight = "let N = 50\nfn inside(x, y) = 1 <= x <= N and 1 <= y <= N\n\
+                  game g(x, y) {\n move jump((dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)])\n \
+                  if inside(x + dx, y + dy) and (x + y) % 3 != 1 -> g(x + dx, y + dy)\n}\n";
+    let levels = kernel(knight).expect("compiles").levels();
+    let expected = super::Levels {
+        weights: (1, 1),
+        rows: (1, 50),
+        cols: (1, 50),
+    };
+    assert_eq!(levels, Some(expected));
+    // Shifts that only x + 2y lowers; a box from the moves' own bounds.
+    let steep = "game g(x, y) {\n move a if 0 <= x <= 37 and 2 <= y and y - 2 <= 30 -> g(x + 3, y - 2)\n \
+                 move b if 0 <= x - 1 and x <= 40 and 5 <= y and y <= 20 -> g(x - 1, y)\n}\n";
+    let levels = kernel(steep).expect("compiles").levels().expect("levels");
+    assert_eq!(levels.weights, (1, 2));
+    assert_eq!((levels.rows, levels.cols), ((0, 40), (0, 30)));
+    for no_board in [
+        // A binder: no constant shift.
+        "game g(x, y) {\n move a(k in 1..=x) -> g(x - k, y)\n}\n",
+        // No bound on y.
+        "game g(x, y) {\n move a if 1 <= x - 1 <= 9 -> g(x - 1, y + 1)\n}\n",
+        // Shifts no weights lower: the rules may cycle.
+        "game g(x, y) {\n move a if 0 <= x - 1 <= 9 and 0 <= y <= 9 -> g(x - 1, y)\n \
+         move b if 0 <= x + 1 <= 9 and 0 <= y <= 9 -> g(x + 1, y)\n}\n",
+        // Negative rows are not dense.
+        "game g(x, y) {\n move a if -5 <= x - 1 <= 9 and 0 <= y <= 9 -> g(x - 1, y)\n}\n",
+    ] {
+        assert_eq!(
+            kernel(no_board).expect("compiles").levels(),
+            None,
+            "{no_board}"
+        );
+    }
+}

@@ -311,7 +311,7 @@ impl Machine {
             let waited = &search.pending[start..];
             let swept = match sweep::near_below(node, waited) {
                 Some(child) => self.sweep(node, child)?,
-                None => None,
+                None => self.sweep_levels(node)?,
             };
             let swept = match swept {
                 None if sweep::square_below(node, waited) => {

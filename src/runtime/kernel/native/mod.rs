@@ -148,6 +148,8 @@ pub struct Native {
     mex: Code,
     /// For a game of one argument.
     pub(super) sweep: Option<Code>,
+    /// For a board swept by levels ([`Kernel::native_levels`]).
+    levels: Option<Code>,
     _memory: Memory,
 }
 
@@ -181,10 +183,15 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         1 if kernel.lists.is_none() => Some(jit.define(Kind::Sweep(kernel), "sweep")?),
         _ => None,
     };
+    let levels = match kernel.levels {
+        Some(_) => Some(jit.define(Kind::Levels(kernel), "levels")?),
+        None => None,
+    };
     let (code, memory) = jit.finish()?;
     Some(Native {
         mex: code(mex),
-        sweep: sweep.map(code),
+        sweep: sweep.map(&code),
+        levels: levels.map(code),
         _memory: memory,
     })
 }
@@ -406,6 +413,52 @@ impl Native {
         let stopped = stopped & !PAUSED;
         debug_assert!(stopped <= to.into());
         (stopped as u32, paused)
+    }
+
+    /// [`Kernel::native_levels`]: the board's levels `from..to`.
+    pub fn levels(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, i64, i64),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> ((i64, i64), bool) {
+        let (Some(code), Some(levels)) = (self.levels, kernel.levels) else {
+            return ((from, 0), false);
+        };
+        let own = graph.dense(game).filter(|d| d.arity() == 2);
+        if from >= to || !views_of(kernel, (defs, graph), views) {
+            return ((from, 0), false);
+        }
+        let Some(own) = own.map(Dense::view) else {
+            return ((from, 0), false);
+        };
+        // The own table has rows for the box (the caller made them), and
+        // nothing else reads or writes it during the call.
+        let call = Call {
+            kernel,
+            graph,
+            views,
+            own: &own,
+        };
+        let cells = (levels.rows.1 - levels.rows.0 + 1) * (levels.cols.1 - levels.cols.0 + 1);
+        let mut frame = std::mem::take(&mut marks.frame);
+        frame.clear();
+        frame.reserve(ARENA);
+        let (stopped, _) = call.run(
+            code,
+            (from as u64, to as u64),
+            cells.clamp(1, u32::MAX.into()) as u32,
+            (marks, &mut frame),
+        );
+        marks.frame = frame;
+        let paused = stopped & PAUSED != 0;
+        let stopped = stopped & !PAUSED;
+        (
+            ((stopped >> 32) as i64, (stopped & 0xffff_ffff) as i64),
+            paused,
+        )
     }
 }
 

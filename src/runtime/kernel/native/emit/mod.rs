@@ -6,6 +6,7 @@
 //! [`super::BAIL`]. The loops are in `loops`, the expressions and the
 //! reads of the options' values in `values`.
 
+mod levels;
 mod lists;
 mod loops;
 mod query;
@@ -39,6 +40,8 @@ const BUDGET: i64 = 1 << 24;
 pub enum Kind<'a> {
     Mex(&'a Kernel),
     Sweep(&'a Kernel),
+    /// The levels of a board (see [`crate::runtime::kernel::Levels`]).
+    Levels(&'a Kernel),
     Query(&'a Query),
 }
 
@@ -75,7 +78,9 @@ pub fn function(
     let top0 = field(&mut b, offset_of!(super::Ctx, top));
     let cap = field(&mut b, offset_of!(super::Ctx, cap));
     let (slots, targets, lists): (usize, &[_], _) = match kind {
-        Kind::Mex(k) | Kind::Sweep(k) => (k.slots.max(k.arity), &k.targets, k.lists.clone()),
+        Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) => {
+            (k.slots.max(k.arity), &k.targets, k.lists.clone())
+        }
         Kind::Query(q) => (q.slots, &[], None),
     };
     let mut e = Emit {
@@ -111,6 +116,7 @@ pub fn function(
     match kind {
         Kind::Mex(kernel) => e.mex(kernel, params[0])?,
         Kind::Sweep(kernel) => e.sweep(kernel, (params[0], params[1]), params[6])?,
+        Kind::Levels(kernel) => e.levels(kernel, (params[0], params[1]), params[6])?,
         Kind::Query(query) => e.query(query)?,
     }
     e.b.seal_all_blocks();

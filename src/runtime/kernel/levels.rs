@@ -1,0 +1,166 @@
+//! Boards swept level by level. A two-integer game whose every move
+//! shifts the position by constants, as a token moves on a board
+//! (`knight(x + dx, y + dy)` once the tuple binder is unrolled), and whose
+//! guards keep every option inside a box of rows and columns (`1 <= x +
+//! dx <= N`), has an order in which each option comes before its
+//! position: by the level `p * x + q * y`, for weights that every shift
+//! lowers. The hand-written program fills the board in that order; so
+//! does the sweep that [`Levels`] allows (`runtime/sweep.rs`), one level
+//! after another, each position once, every option already valued.
+
+use super::expr::{Cond, Num};
+use super::{Move, Term};
+use crate::graph::SIDE_MAX;
+use crate::ir::Slot;
+use crate::syntax::ast::BinOp;
+use crate::value::GameId;
+
+/// The weights tried, in order: the first that every move's shift lowers
+/// is taken.
+const WEIGHTS: [(i64, i64); 7] = [(1, 1), (1, 2), (2, 1), (1, 3), (3, 1), (2, 3), (3, 2)];
+
+/// How a two-integer game's positions can be swept (see the module).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Levels {
+    /// Every move lowers `p * x + q * y`, the position's level.
+    pub weights: (i64, i64),
+    /// Every option lies in these rows (`x`) and columns (`y`), inclusive.
+    pub rows: (i64, i64),
+    pub cols: (i64, i64),
+}
+
+impl Levels {
+    /// The level of position `(x, y)`.
+    pub fn of(&self, (x, y): (i64, i64)) -> i64 {
+        self.weights.0 * x + self.weights.1 * y
+    }
+
+    /// The levels of the box's corners: its lowest and its highest.
+    pub fn span(&self) -> (i64, i64) {
+        (
+            self.of((self.rows.0, self.cols.0)),
+            self.of((self.rows.1, self.cols.1)),
+        )
+    }
+
+    /// What tells one sweep's box and order from another's.
+    pub fn key(&self) -> [i64; 6] {
+        let Levels {
+            weights: (p, q),
+            rows: (r0, r1),
+            cols: (c0, c1),
+        } = *self;
+        [p, q, r0, r1, c0, c1]
+    }
+}
+
+/// The levels of `game`'s positions, whose rules are `moves`, when every
+/// move is a shift by constants inside a box of non-negative rows and
+/// columns (within the dense tables), and some weights make every shift
+/// lower the level.
+pub(super) fn levels(moves: &[Move], game: GameId) -> Option<Levels> {
+    let mut shifts = Vec::new();
+    let (mut rows, mut cols): (Option<Span>, Option<Span>) = (None, None);
+    for m in moves {
+        if !m.binders.is_empty() {
+            return None;
+        }
+        let bounds = [bound(&m.guard, 0)?, bound(&m.guard, 1)?];
+        for term in &m.terms {
+            let Term::Node(g, args) = term else {
+                return None;
+            };
+            let [x, y] = args.as_slice() else {
+                return None;
+            };
+            if *g != game {
+                return None;
+            }
+            let (dx, dy) = (shift(x, 0)?, shift(y, 1)?);
+            let moved =
+                |(lo, hi): (i64, i64), d: i64| Some((lo.checked_add(d)?, hi.checked_add(d)?));
+            rows = Some(hull(rows, moved(bounds[0], dx)?));
+            cols = Some(hull(cols, moved(bounds[1], dy)?));
+            shifts.push((dx, dy));
+        }
+    }
+    let (rows, cols) = (rows?, cols?);
+    let inside = |(lo, hi): (i64, i64)| 0 <= lo && lo <= hi && hi < SIDE_MAX;
+    if !inside(rows) || !inside(cols) {
+        return None;
+    }
+    let weights = *WEIGHTS
+        .iter()
+        .find(|(p, q)| shifts.iter().all(|(dx, dy)| p * dx + q * dy < 0))?;
+    Some(Levels {
+        weights,
+        rows,
+        cols,
+    })
+}
+
+/// An interval of integers, both ends included.
+type Span = (i64, i64);
+
+/// The smallest interval holding `a` (if any) and `b`.
+fn hull(a: Option<Span>, b: Span) -> Span {
+    match a {
+        Some(a) => (a.0.min(b.0), a.1.max(b.1)),
+        None => b,
+    }
+}
+
+/// `d` when `n` is parameter `slot` plus the constant `d`.
+fn shift(n: &Num, slot: Slot) -> Option<i64> {
+    match n {
+        Num::Slot(s) if *s == slot => Some(0),
+        Num::Lin(l) if l.terms == [(slot, 1)] => Some(l.c),
+        _ => None,
+    }
+}
+
+/// The interval the guard's conjuncts hold parameter `slot` to, from
+/// those that compare it alone with a constant (`x - 2 >= 1`); `None` when
+/// they leave it unbounded either way.
+fn bound(guard: &[Cond], slot: Slot) -> Option<(i64, i64)> {
+    let (mut lo, mut hi) = (i64::MIN, i64::MAX);
+    for c in guard {
+        let Some((op, lin)) = c.as_linear() else {
+            continue;
+        };
+        let [(s, k)] = lin.terms.as_slice() else {
+            continue;
+        };
+        if *s != slot || k.abs() != 1 {
+            continue;
+        }
+        // `c + k * x  op  0`: `x  op  -c` for k = 1; `x  op'  c` for k = -1,
+        // the comparison turned around.
+        let (op, v) = match k {
+            1 => (op, -lin.c),
+            _ => (flip(op)?, lin.c),
+        };
+        match op {
+            BinOp::Le => hi = hi.min(v),
+            BinOp::Lt => hi = hi.min(v.saturating_sub(1)),
+            BinOp::Ge => lo = lo.max(v),
+            BinOp::Gt => lo = lo.max(v.saturating_add(1)),
+            BinOp::Eq => (lo, hi) = (lo.max(v), hi.min(v)),
+            _ => {}
+        }
+    }
+    (lo != i64::MIN && hi != i64::MAX).then_some((lo, hi))
+}
+
+/// The comparison with its sides swapped.
+fn flip(op: BinOp) -> Option<BinOp> {
+    Some(match op {
+        BinOp::Le => BinOp::Ge,
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Ge => BinOp::Le,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Eq => BinOp::Eq,
+        BinOp::Ne => BinOp::Ne,
+        _ => return None,
+    })
+}
