@@ -6,8 +6,10 @@
 use super::kernel::query::{self, Asker};
 use super::{Machine, RtResult, builtins::answer, normalize};
 use crate::builtins::Builtin;
+use crate::graph::{Dense, View};
 use crate::ir::{Ir, IrKind};
 use crate::value::{GameId, Value};
+use std::cell::Cell;
 
 impl Machine {
     /// Evaluates a top-level statement's expression `ir`, with `frame`
@@ -36,7 +38,14 @@ impl Machine {
             return None;
         }
         let code = q.native()?;
-        let result = code.run(&mut Searcher { machine: self })?;
+        let views: Vec<Cell<View>> = vec![Cell::new(View::EMPTY); q.targets.len()];
+        let mut searcher = Searcher {
+            machine: self,
+            targets: &q.targets,
+            views: &views,
+        };
+        searcher.refresh();
+        let result = code.run(&mut searcher, &views)?;
         self.queries_compiled += 1;
         Some(match q.winner {
             true => answer(Winner, result as u64),
@@ -45,15 +54,31 @@ impl Machine {
     }
 }
 
-/// The search, answering a query's machine code.
+/// The search, answering a query's machine code, and the views of the
+/// tables of the games it asks about, which the code reads itself.
 struct Searcher<'a> {
     machine: &'a mut Machine,
+    targets: &'a [(GameId, usize)],
+    views: &'a [Cell<View>],
+}
+
+impl Searcher<'_> {
+    /// The views as the graph is now.
+    fn refresh(&self) {
+        for ((game, n), view) in self.targets.iter().zip(self.views) {
+            let dense = self.machine.graph.dense(*game).filter(|d| d.arity() == *n);
+            view.set(dense.map_or(View::EMPTY, Dense::view));
+        }
+    }
 }
 
 impl Asker for Searcher<'_> {
     fn value(&mut self, game: GameId, args: &[i64]) -> Option<u64> {
         let node = self.machine.intern_ints(game, args)?;
-        self.machine.node_value(node).ok()
+        let value = self.machine.node_value(node).ok();
+        // The search may have grown the tables.
+        self.refresh();
+        value
     }
 
     fn stop(&mut self) -> bool {

@@ -389,7 +389,7 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
             let IrKind::Apply(game, args) = &args[0].kind else {
                 return None;
             };
-            t.asked.set(t.asked.get() + 1);
+            t.asked.borrow_mut().push((*game, args.len()));
             Num::Value(*game, args.iter().map(num).collect::<Option<_>>()?)
         }
         _ => return None,

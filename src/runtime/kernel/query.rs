@@ -21,6 +21,7 @@ use super::native::query as native;
 use super::seq::{Clause, Comp, Source, Types};
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind};
+use crate::value::GameId;
 
 pub use native::{Asker, NativeQuery};
 
@@ -43,6 +44,9 @@ pub struct Query {
     pub(super) slots: usize,
     pub(super) fold: Fold,
     pub(super) comp: Comp<Num>,
+    /// The games whose positions it asks about, with their numbers of
+    /// arguments: their dense tables' views are the code's to read.
+    pub targets: Vec<(GameId, usize)>,
     /// Whether the result is shown as `winner` shows a value.
     pub winner: bool,
 }
@@ -81,23 +85,30 @@ pub fn compile(ir: &Ir, slots: usize) -> Option<Query> {
         return None;
     };
     let elem = match (fold, &elem.kind) {
-        (Fold::Xor, IrKind::Apply(game, args)) => Num::Value(
-            *game,
-            args.iter()
-                .map(|a| num_in(a, &types))
-                .collect::<Option<_>>()?,
-        ),
+        (Fold::Xor, IrKind::Apply(game, args)) => {
+            types.asked.borrow_mut().push((*game, args.len()));
+            Num::Value(
+                *game,
+                args.iter()
+                    .map(|a| num_in(a, &types))
+                    .collect::<Option<_>>()?,
+            )
+        }
         (Fold::Xor, _) => return None,
         _ => num_in(elem, &types)?,
     };
     let comp = Comp::compile(clauses, elem, &types)?;
-    if types.asked.get() == 0 && fold != Fold::Xor {
+    let mut targets = types.asked.take();
+    if targets.is_empty() {
         return None;
     }
+    targets.sort_unstable();
+    targets.dedup();
     Some(Query {
         slots,
         fold,
         comp,
+        targets,
         winner,
     })
 }

@@ -6,8 +6,10 @@
 //! is given holds no graph.
 
 use super::{ARENA, Code, Ctx, Jit, Memory};
+use crate::graph::View;
 use crate::runtime::kernel::query::Query;
 use crate::value::GameId;
+use std::cell::Cell;
 use std::ffi::c_void;
 
 /// Who answers a query's questions.
@@ -23,6 +25,8 @@ pub trait Asker {
 /// A query's machine code, and the memory that holds it.
 pub struct NativeQuery {
     code: Code,
+    /// How many games' tables it reads.
+    targets: usize,
     _memory: Memory,
 }
 
@@ -33,14 +37,20 @@ pub fn compile(query: &Query) -> Option<NativeQuery> {
     let (code, memory) = jit.finish()?;
     Some(NativeQuery {
         code: code(id),
+        targets: query.targets.len(),
         _memory: memory,
     })
 }
 
 impl NativeQuery {
     /// The query's result, or `None` where it left the query to the
-    /// interpreter.
-    pub fn run(&self, mut asker: &mut dyn Asker) -> Option<i64> {
+    /// interpreter. `views` are those of its targets' dense tables, in
+    /// the order of [`Query::targets`]; the asker keeps them up to date
+    /// as it changes the graph.
+    pub fn run(&self, mut asker: &mut dyn Asker, views: &[Cell<View>]) -> Option<i64> {
+        if views.len() != self.targets {
+            return None;
+        }
         let mut arena: Vec<i64> = Vec::with_capacity(ARENA);
         let asker: *mut &mut dyn Asker = &mut asker;
         let mut ctx = Ctx {
@@ -56,10 +66,12 @@ impl NativeQuery {
             asker: asker.cast::<c_void>(),
             out: 0,
         };
-        // SAFETY: a query's function reads only its context (`ctx`, which
-        // outlives the call) and the arena (writable up to its capacity,
-        // touched by nothing else during the call); it calls only the
-        // helpers below and the arithmetic ones, never those that read
+        // SAFETY: a query's function reads its context (`ctx`, which
+        // outlives the call), the arena (writable up to its capacity,
+        // touched by nothing else during the call), and the tables
+        // `views` describe, which change only while it calls the helpers
+        // below, and whose views the asker then updates; it calls only
+        // those helpers and the arithmetic ones, never those that read
         // the graph or the marks, which are null here.
         let done = unsafe {
             (self.code)(
@@ -68,7 +80,7 @@ impl NativeQuery {
                 std::ptr::null_mut(),
                 0,
                 0,
-                std::ptr::null(),
+                views.as_ptr().cast::<View>(),
                 std::ptr::null(),
                 &mut ctx,
             )

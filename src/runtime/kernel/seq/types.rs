@@ -15,8 +15,8 @@ pub struct Types {
     /// Whether `value(g(...))` compiles, to [`super::Num::Value`]: in a
     /// top-level query ([`crate::runtime::kernel::query`]), never in rules.
     pub(in crate::runtime::kernel) queries: bool,
-    /// How many `value(...)`s were compiled.
-    pub(in crate::runtime::kernel) asked: std::cell::Cell<usize>,
+    /// The games and numbers of arguments of the `value(...)`s compiled.
+    pub(in crate::runtime::kernel) asked: std::cell::RefCell<Vec<(GameId, usize)>>,
 }
 
 impl Types {

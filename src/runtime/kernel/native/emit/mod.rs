@@ -81,7 +81,7 @@ pub fn function(
         Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) => {
             (k.slots.max(k.arity), &k.targets, k.lists.clone())
         }
-        Kind::Query(q) => (q.slots, &[], None),
+        Kind::Query(q) => (q.slots, &q.targets, None),
     };
     let mut e = Emit {
         slots: (0..slots).map(|_| b.declare_var(I64)).collect(),
@@ -95,6 +95,7 @@ pub fn function(
         bail,
         marks: params[2],
         len: params[3],
+        views: params[5],
         tables: Vec::new(),
         targets,
         pow: helpers.pow,
@@ -112,7 +113,11 @@ pub fn function(
         lists,
     };
     e.b.def_var(e.stamp, params[4]);
-    e.tables = (0..targets.len()).map(|t| e.table(params[5], t)).collect();
+    // A query's tables change as it asks the search: it reads their views
+    // afresh at each use (see `query`).
+    if !matches!(kind, Kind::Query(_)) {
+        e.tables = (0..targets.len()).map(|t| e.table(params[5], t)).collect();
+    }
     match kind {
         Kind::Mex(kernel) => e.mex(kernel, params[0])?,
         Kind::Sweep(kernel) => e.sweep(kernel, (params[0], params[1]), params[6])?,
@@ -145,8 +150,10 @@ struct Emit<'a, 'f> {
     bail: Block,
     marks: Value,
     len: Value,
-    /// The dense table of each target, read once per call.
+    /// The dense table of each target, read once per call, and where
+    /// their views are.
     tables: Vec<Table>,
+    views: Value,
     targets: &'a [(crate::value::GameId, usize)],
     pow: FuncRef,
     isqrt: FuncRef,

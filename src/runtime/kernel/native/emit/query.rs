@@ -3,12 +3,16 @@
 //! into the context; `value(g(...))` asks the search through a helper.
 
 use super::{Emit, trusted};
+use crate::graph::{DENSE_END, Dense, SIDE_MAX};
 use crate::runtime::kernel::expr::Num;
 use crate::runtime::kernel::query::{Fold, Query};
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind, Value, types::I64};
+use cranelift_codegen::ir::{
+    InstBuilder, StackSlotData, StackSlotKind, Value,
+    types::{I32, I64},
+};
 use std::mem::offset_of;
 
 /// Loop iterations between two looks at the clock.
@@ -70,26 +74,73 @@ impl Emit<'_, '_> {
         Some(())
     }
 
-    /// `value(game(args))`, asked of the search by the query helper
-    /// ([`super::super::query::value`]); bails where it cannot answer.
+    /// `value(game(args))`: read from the game's dense table where it is
+    /// there with a value (the table's view read afresh, as the search
+    /// may have grown it since), else asked of the search by the query
+    /// helper ([`super::super::query::value`]); bails where it cannot
+    /// answer.
     pub(super) fn query_value(&mut self, game: GameId, args: &[Num]) -> Option<Value> {
         // Rules never ask: only a query's machine code has the helper.
         self.tick?;
-        let size = 8 * args.len().max(1) as u32;
+        let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
+        let given = args
+            .iter()
+            .map(|a| self.num(a))
+            .collect::<Option<Vec<_>>>()?;
+        let value = self.b.declare_var(I64);
+        let [slow, join] = self.blocks();
+        self.b.set_cold_block(slow);
+        let place = match given.as_slice() {
+            [n] => {
+                self.outside_to(*n, (0, DENSE_END.into()), slow);
+                let shift = Dense::PAGE.trailing_zeros() as i64;
+                let page = self.b.ins().ushr_imm_s(*n, shift);
+                let place = self.b.ins().band_imm_s(*n, Dense::PAGE as i64 - 1);
+                Some((page, place))
+            }
+            [a, b] => {
+                self.outside_to(*a, (0, SIDE_MAX), slow);
+                self.outside_to(*b, (0, SIDE_MAX), slow);
+                Some((*a, *b))
+            }
+            _ => None,
+        };
+        if let Some(place) = place {
+            let table = self.table(self.views, index);
+            let at = self.slot_or(table, place, slow);
+            let slot = self.b.ins().load(I32, trusted(), at, 0);
+            let slot = self.b.ins().uextend(I64, slot);
+            let plain = i64::from(Dense::PLAIN);
+            let unusual = self
+                .b
+                .ins()
+                .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, slot, plain);
+            let fast = self.b.create_block();
+            self.b.ins().brif(unusual, slow, &[], fast, &[]);
+            self.b.switch_to_block(fast);
+            self.b.def_var(value, slot);
+            self.b.ins().jump(join, &[]);
+        } else {
+            self.b.ins().jump(slow, &[]);
+        }
+        self.b.switch_to_block(slow);
+        let size = 8 * given.len().max(1) as u32;
         let data = StackSlotData::new(StackSlotKind::ExplicitSlot, size, 3);
         let stack = self.b.create_sized_stack_slot(data);
-        for (i, a) in args.iter().enumerate() {
-            let v = self.num(a)?;
-            self.b.ins().stack_store(I64, v, stack, 8 * i as i32);
+        for (i, v) in given.iter().enumerate() {
+            self.b.ins().stack_store(I64, *v, stack, 8 * i as i32);
         }
         let at = self.b.ins().stack_addr(I64, stack, 0);
         let game = self.int(game.into());
-        let n = self.int(args.len() as i64);
+        let n = self.int(given.len() as i64);
         let call = self.b.ins().call(self.query, &[self.ctx, game, at, n]);
         let v = self.b.inst_results(call)[0];
         let failed = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
         self.bail_if(failed);
-        Some(v)
+        self.b.def_var(value, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Some(self.b.use_var(value))
     }
 
     /// In a query, counts a loop iteration, and every [`TICKS`] of them
