@@ -88,8 +88,8 @@ impl Default for Limits {
     }
 }
 
-/// See [`Machine::native_after`]: compiling a game's machine code costs
-/// about as much as running this many positions without it.
+/// See [`Machine::native_after`]: compiling machine code costs about as
+/// much as running this many positions without it.
 pub const NATIVE_AFTER: u32 = 4096;
 
 pub struct Machine {
@@ -129,9 +129,10 @@ pub struct Machine {
     /// Whether kernels run their machine code, when they have some
     /// (tests compare runs without it).
     pub use_native: bool,
-    /// Positions a game's kernel runs before its machine code is compiled
-    /// (see [`kernel::Kernel::native_mex`]); tests set 0, to run the
-    /// machine code on every position.
+    /// The fewest positions a board, a table's range or a query must have
+    /// for machine code to be compiled for it; tests set 0, to run the
+    /// machine code on every position (a game's kernel then compiles at
+    /// once, rather than after [`kernel::COMPILE_AFTER`]).
     pub native_after: u32,
     /// How many top-level queries their machine code answered (see
     /// `toplevel`): for tests, and `--debug`.

@@ -48,6 +48,11 @@ use moves::{compile_move, domain_of};
 use seq::Seq;
 pub use seq::Types;
 use std::cell::{Cell, OnceCell};
+use std::time::Duration;
+
+/// How long a game's positions run without machine code before it is
+/// compiled: about what compiling it takes.
+pub const COMPILE_AFTER: Duration = Duration::from_millis(1);
 
 /// Why a kernel stopped without a value.
 #[derive(Debug, PartialEq)]
@@ -160,8 +165,9 @@ pub struct Kernel {
     /// on first need (see [`Kernel::native_mex`]), `None` inside when they
     /// do not, or the fast loop runs them faster ([`Move::plan_wins`]).
     native: OnceCell<Option<native::Native>>,
-    /// Positions run before the machine code was compiled.
-    runs: Cell<u32>,
+    /// The time the runs took before the machine code was compiled (see
+    /// [`Kernel::ran`]).
+    spent: Cell<Duration>,
 }
 
 /// Compiles `game`'s rules (normalised: see [`crate::runtime::normalize`]), or
@@ -198,7 +204,7 @@ pub fn compile(game: &GameIr, id: GameId) -> Option<Kernel> {
         single: false,
         levels: None,
         native: OnceCell::new(),
-        runs: Cell::new(0),
+        spent: Cell::new(Duration::ZERO),
     };
     kernel.wide = wide::linear_free(&kernel.moves);
     kernel.single = (kernel.moves.iter())
@@ -236,10 +242,11 @@ impl Kernel {
     /// machine code, or it left the position to [`Kernel::mex`];
     /// `Stop::Bail` when `poll`, called every so often, says to stop.
     ///
-    /// The machine code is compiled once `after` positions have been run
-    /// without it: compiling takes some milliseconds (about 10⁷
-    /// instructions), which a game of a few hundred positions, such as a
-    /// 15 x 15 board, never wins back.
+    /// The machine code is compiled once the runs without it have taken
+    /// [`COMPILE_AFTER`] (see [`Kernel::ran`]), or at once when `eager`:
+    /// compiling takes some milliseconds (about 10⁷ instructions), which a
+    /// game of a few hundred positions, such as a 15 x 15 board, never
+    /// wins back.
     #[allow(clippy::too_many_arguments)]
     pub fn native_mex(
         &self,
@@ -249,17 +256,26 @@ impl Kernel {
         marks: &mut Marks,
         views: &mut Vec<crate::graph::View>,
         poll: &mut dyn FnMut() -> bool,
-        after: u32,
+        eager: bool,
     ) -> Option<Result<Found, Stop>> {
         let native = match self.native.get() {
             Some(native) => native.as_ref()?,
-            None if self.runs.get() < after => {
-                self.runs.set(self.runs.get() + 1);
-                return None;
-            }
+            None if !eager && self.spent.get() < COMPILE_AFTER => return None,
             None => self.native()?,
         };
         native.mex(self, (defs, graph), args, marks, views, poll)
+    }
+
+    /// Whether runs of [`Kernel::mex`] are to be timed with
+    /// [`Kernel::ran`]: while the machine code is not compiled yet.
+    pub fn timed(&self) -> bool {
+        self.native.get().is_none()
+    }
+
+    /// Counts the time a run of [`Kernel::mex`] took towards compiling the
+    /// machine code.
+    pub fn ran(&self, took: Duration) {
+        self.spent.set(self.spent.get() + took);
     }
 
     /// The machine code, compiled now if it was not.

@@ -48,23 +48,27 @@ impl Machine {
             || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
         // The machine code first, when there is some; the kernel's own run
         // where it leaves the position. Either answers alike.
+        let eager = self.native_after == 0;
         let native = match self.use_native {
-            true => {
-                let after = self.native_after;
-                kernel.native_mex(
-                    &self.defs,
-                    &self.graph,
-                    args,
-                    marks,
-                    views,
-                    &mut stop,
-                    after,
-                )
-            }
+            true => kernel.native_mex(
+                &self.defs,
+                &self.graph,
+                args,
+                marks,
+                views,
+                &mut stop,
+                eager,
+            ),
             false => None,
         };
         let result = match native {
             Some(result) => result,
+            None if self.use_native && kernel.timed() => {
+                let started = Instant::now();
+                let result = kernel.mex(&self.defs, &self.graph, args, marks, &mut stop);
+                kernel.ran(started.elapsed());
+                result
+            }
             None => kernel.mex(&self.defs, &self.graph, args, marks, &mut stop),
         };
         if result == Err(Stop::Bail) {
