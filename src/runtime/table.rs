@@ -346,17 +346,43 @@ impl Grid {
     }
 
     /// A newline, then one line of the table.
-    fn line<T: std::fmt::Display>(
-        &self,
-        text: &mut String,
-        label: &str,
-        cells: impl Iterator<Item = T>,
-    ) {
+    fn line<T: Cell>(&self, text: &mut String, label: &str, cells: impl Iterator<Item = T>) {
         let (label_w, cell_w) = (self.label_w, self.cell_w);
         let _ = write!(text, "\n{label:>label_w$} |");
         for c in cells {
-            let _ = write!(text, " {c:>cell_w$}");
+            c.push(text, cell_w);
         }
+    }
+}
+
+/// What a table's cell holds: a heading, or a value (a table of a million
+/// values spends its time writing them).
+trait Cell {
+    /// A space, then the cell right-aligned in `width` characters.
+    fn push(&self, text: &mut String, width: usize);
+}
+
+impl Cell for &str {
+    fn push(&self, text: &mut String, width: usize) {
+        let _ = write!(text, " {self:>width$}");
+    }
+}
+
+impl Cell for u64 {
+    fn push(&self, text: &mut String, width: usize) {
+        let mut digits = [0u8; 20];
+        let (mut n, mut at) = (*self, digits.len());
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let len = digits.len() - at;
+        text.extend(std::iter::repeat_n(' ', 1 + width.saturating_sub(len)));
+        text.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
     }
 }
 
