@@ -84,9 +84,12 @@ impl Machine {
             .limits
             .max_states
             .saturating_sub(self.limits.max_states / 8);
+        let (start, mut found, stopped) = self.native_square(game, end, room)?;
+        if stopped {
+            return Ok(Some(found));
+        }
         let mut ignored = Vec::new();
-        let mut found = false;
-        for z in 0..end {
+        for z in start..end {
             if z % 1024 == 0 {
                 self.poll()?;
             }
@@ -181,6 +184,59 @@ impl Machine {
         }
         self.graph.set_swept(node.game, key, to);
         Ok(Some(found))
+    }
+
+    /// [`Machine::sweep_square`] by the game's machine code, when it has
+    /// some and the graph room for the whole square: where the rest of the
+    /// sweep starts, whether it found values, and whether to stop there
+    /// (at a position whose options are not all known).
+    fn native_square(
+        &mut self,
+        game: GameId,
+        end: u32,
+        room: usize,
+    ) -> RtResult<(u32, bool, bool)> {
+        let kernel = match self.use_native {
+            true => self
+                .kernel(game)
+                .filter(|k| k.native_for(end, self.native_after)),
+            false => None,
+        };
+        let Some(kernel) = kernel else {
+            return Ok((0, false, false));
+        };
+        let side = (end.max(1) - 1).isqrt() as usize + 1;
+        if self
+            .graph
+            .claim_rect(game, ((0, side - 1), (0, side - 1)), room)
+            .is_none()
+        {
+            return Ok((0, false, false));
+        }
+        let (mut from, mut found) = (0, false);
+        loop {
+            self.poll()?;
+            let Scratch { marks, views, .. } = &mut self.scratch;
+            let graph = (&self.defs, &self.graph);
+            let (stopped, paused) = kernel.native_square(graph, (game, from, end), marks, views);
+            found |= stopped > from;
+            if paused {
+                from = stopped;
+                continue;
+            }
+            if stopped >= end {
+                return Ok((end, found, false));
+            }
+            // A position the machine code left: the kernel's run takes it.
+            let at = NodeId {
+                game,
+                index: stopped,
+            };
+            if !self.kernel_finds_value(at, &mut Vec::new())? {
+                return Ok((stopped, found, true));
+            }
+            (from, found) = (stopped + 1, true);
+        }
     }
 
     /// Evaluates the positions `lo..hi` of a one-integer `game` from the

@@ -328,6 +328,22 @@ impl Kernel {
         }
     }
 
+    /// [`Kernel::native_sweep`] of a two-integer game's positions `from..to`
+    /// by dense index: shell after shell of the square, Szudzik's order,
+    /// whose slots the caller has made.
+    pub fn native_square(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, u32, u32),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> (u32, bool) {
+        match self.native() {
+            Some(native) => native.square(self, (defs, graph), (game, from, to), marks, views),
+            None => (from, false),
+        }
+    }
+
     /// Whether the rules run as machine code, compiling it if it was not.
     pub fn is_native(&self) -> bool {
         self.native().is_some()

@@ -150,6 +150,9 @@ pub struct Native {
     pub(super) sweep: Option<Code>,
     /// For a board swept by levels ([`Kernel::native_levels`]).
     levels: Option<Code>,
+    /// For a game of two arguments, by dense index
+    /// ([`Kernel::native_square`]).
+    square: Option<Code>,
     _memory: Memory,
 }
 
@@ -187,11 +190,16 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         Some(_) => Some(jit.define(Kind::Levels(kernel), "levels")?),
         None => None,
     };
+    let square = match kernel.arity {
+        2 if kernel.lists.is_none() => Some(jit.define(Kind::Square(kernel), "square")?),
+        _ => None,
+    };
     let (code, memory) = jit.finish()?;
     Some(Native {
         mex: code(mex),
         sweep: sweep.map(&code),
-        levels: levels.map(code),
+        levels: levels.map(&code),
+        square: square.map(code),
         _memory: memory,
     })
 }
@@ -381,17 +389,57 @@ impl Native {
         marks: &mut Marks,
         views: &mut Vec<View>,
     ) -> (u32, bool) {
-        let Some(sweep) = self.sweep else {
+        let code = (self.sweep, 1);
+        self.by_index(
+            kernel,
+            code,
+            (defs, graph),
+            (game, from, to),
+            (marks, views),
+        )
+    }
+
+    /// [`Native::sweep`] of a two-argument game's positions, by dense
+    /// index (Szudzik's order).
+    pub fn square(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, u32, u32),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> (u32, bool) {
+        let code = (self.square, 2);
+        self.by_index(
+            kernel,
+            code,
+            (defs, graph),
+            (game, from, to),
+            (marks, views),
+        )
+    }
+
+    /// Runs `code`, a sweep of positions by dense index of `arity`
+    /// arguments (see [`Native::sweep`]).
+    fn by_index(
+        &self,
+        kernel: &Kernel,
+        (code, arity): (Option<Code>, usize),
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, u32, u32),
+        (marks, views): (&mut Marks, &mut Vec<View>),
+    ) -> (u32, bool) {
+        let Some(code) = code else {
             return (from, false);
         };
-        let own = graph.dense(game).filter(|d| d.arity() == 1);
+        let own = graph.dense(game).filter(|d| d.arity() == arity);
         if from >= to || !views_of(kernel, (defs, graph), views) {
             return (from, false);
         }
         let Some(own) = own.map(Dense::view) else {
             return (from, false);
         };
-        // The own table has pages for `from..to` (the caller made them),
+        // The own table has slots for `from..to` (the caller made them),
         // and nothing else reads or writes it during the call.
         let call = Call {
             kernel,
@@ -403,7 +451,7 @@ impl Native {
         frame.clear();
         frame.reserve(ARENA);
         let (stopped, _) = call.run(
-            sweep,
+            code,
             (from.into(), to.into()),
             to - from,
             (marks, &mut frame),

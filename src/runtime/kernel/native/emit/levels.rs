@@ -1,12 +1,14 @@
-//! The sweep of a board by levels (see [`crate::runtime::kernel::Levels`]):
-//! for each level `s` from `from` to `to`, each position `(a, b)` of the
-//! box with `p * a + q * b == s` that has no value yet gets its mex,
-//! written into the game's own table, its options all of lower levels.
+//! Boards swept by machine code, each position without a value yet given
+//! its mex, written into the game's own table: by levels (see
+//! [`crate::runtime::kernel::Levels`]), for each level `s` from `from` to
+//! `to` each position `(a, b)` of the box with `p * a + q * b == s`; or
+//! by squares, positions `from..to` in the order of their dense indices
+//! (Szudzik's), shell after shell of the square.
 
 use super::{BUDGET, Emit, trusted};
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, Value, types::I32, types::I64};
+use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I32, types::I64};
 
 impl Emit<'_, '_> {
     /// The levels function. Returns `to << 32` when done; `s << 32 | a`
@@ -76,7 +78,124 @@ impl Emit<'_, '_> {
             .icmp_imm_s(IntCC::Equal, slot, i64::from(u32::MAX));
         self.b.ins().brif(unknown, inside, &[], next_row, &[]);
         self.b.switch_to_block(inside);
-        self.position(kernel, &[av, col])?;
+        self.valued(kernel, (av, col), at, total)?;
+        self.b.ins().jump(next_row, &[]);
+        self.b.switch_to_block(next_row);
+        let av = self.b.use_var(a);
+        let av = self.b.ins().iadd_imm_s(av, 1);
+        self.b.def_var(a, av);
+        self.b.ins().jump(row, &[]);
+        // After a level: a pause after enough work, for the caller to look
+        // at the clock.
+        self.b.switch_to_block(next_level);
+        let sv = self.b.use_var(s);
+        let sv = self.b.ins().iadd_imm_s(sv, 1);
+        self.b.def_var(s, sv);
+        let at = self.b.ins().ishl_imm_s(sv, 32);
+        self.pause_or(total, level, at);
+        self.b.switch_to_block(stop);
+        let done = self.b.ins().ishl_imm_s(to, 32);
+        self.b.ins().return_(&[done]);
+        self.b.switch_to_block(self.bail);
+        let (sv, av) = (self.b.use_var(s), self.b.use_var(a));
+        let high = self.b.ins().ishl_imm_s(sv, 32);
+        let at = self.b.ins().bor(high, av);
+        self.b.ins().return_(&[at]);
+        Some(())
+    }
+
+    /// The square function: positions `from..to` by dense index, `(a, m)`
+    /// for `a` below `m` then `(m, b)` for `b` up to `m`, shell `m` after
+    /// shell. Returns `to` when done, the index of the position it left to
+    /// the kernel's run, or, with [`super::super::PAUSED`] set, where it
+    /// paused after enough work.
+    pub(super) fn square(
+        &mut self,
+        kernel: &Kernel,
+        (from, to): (Value, Value),
+        own: Value,
+    ) -> Option<()> {
+        let own = self.table(own, 0);
+        let (z, a, b, total) = (
+            self.b.declare_var(I64),
+            self.b.declare_var(I64),
+            self.b.declare_var(I64),
+            self.b.declare_var(I64),
+        );
+        // The first position: Szudzik's pairing undone.
+        let root = self.checked_call(self.isqrt, &[from]);
+        let square = self.b.ins().imul(root, root);
+        let r = self.b.ins().isub(from, square);
+        let first = self.b.ins().icmp(IntCC::SignedLessThan, r, root);
+        let beyond = self.b.ins().isub(r, root);
+        let a0 = self.b.ins().select(first, r, root);
+        let b0 = self.b.ins().select(first, root, beyond);
+        let zero = self.int(0);
+        self.b.def_var(z, from);
+        self.b.def_var(a, a0);
+        self.b.def_var(b, b0);
+        self.b.def_var(total, zero);
+        let [head, inside, next, stop] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let zv = self.b.use_var(z);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, zv, to);
+        let body = self.b.create_block();
+        self.b.ins().brif(more, body, &[], stop, &[]);
+        self.b.switch_to_block(body);
+        let (av, bv) = (self.b.use_var(a), self.b.use_var(b));
+        let at = self.slot(own, av, bv);
+        let slot = self.b.ins().load(I32, trusted(), at, 0);
+        let slot = self.b.ins().uextend(I64, slot);
+        let unknown = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, slot, i64::from(u32::MAX));
+        self.b.ins().brif(unknown, inside, &[], next, &[]);
+        self.b.switch_to_block(inside);
+        self.valued(kernel, (av, bv), at, total)?;
+        self.b.ins().jump(next, &[]);
+        // The next position: along the shell's top row, then its column.
+        self.b.switch_to_block(next);
+        let (av, bv, zv) = (self.b.use_var(a), self.b.use_var(b), self.b.use_var(z));
+        let z1 = self.b.ins().iadd_imm_s(zv, 1);
+        self.b.def_var(z, z1);
+        let m = self.b.ins().smax(av, bv);
+        let a1 = self.b.ins().iadd_imm_s(av, 1);
+        let b1 = self.b.ins().iadd_imm_s(bv, 1);
+        let m1 = self.b.ins().iadd_imm_s(m, 1);
+        let on_row = self.b.ins().icmp(IntCC::SignedLessThan, av, m);
+        let row_end = self.b.ins().icmp(IntCC::Equal, a1, m);
+        let col_end = self.b.ins().icmp(IntCC::Equal, bv, m);
+        // On the row: (a + 1, m), or (m, 0) at its end; on the column:
+        // (m, b + 1), or (0, m + 1) at its end.
+        let row_a = self.b.ins().select(row_end, m, a1);
+        let row_b = self.b.ins().select(row_end, zero, m);
+        let col_a = self.b.ins().select(col_end, zero, m);
+        let col_b = self.b.ins().select(col_end, m1, b1);
+        let na = self.b.ins().select(on_row, row_a, col_a);
+        let nb = self.b.ins().select(on_row, row_b, col_b);
+        self.b.def_var(a, na);
+        self.b.def_var(b, nb);
+        self.pause_or(total, head, z1);
+        self.b.switch_to_block(stop);
+        self.b.ins().return_(&[to]);
+        self.b.switch_to_block(self.bail);
+        let zv = self.b.use_var(z);
+        self.b.ins().return_(&[zv]);
+        Some(())
+    }
+
+    /// Position `(a, b)` valued into its slot `at`, its work added to
+    /// `total`; bails when an option has no value, or it has none.
+    fn valued(
+        &mut self,
+        kernel: &Kernel,
+        (a, b): (Value, Value),
+        at: Value,
+        total: cranelift_frontend::Variable,
+    ) -> Option<()> {
+        self.position(kernel, &[a, b])?;
         let missing = self.b.use_var(self.missing);
         self.bail_if(missing);
         let count = self.b.use_var(self.count);
@@ -91,37 +210,22 @@ impl Emit<'_, '_> {
         let sum = self.b.use_var(total);
         let sum = self.b.ins().iadd(sum, work);
         self.b.def_var(total, sum);
-        self.b.ins().jump(next_row, &[]);
-        self.b.switch_to_block(next_row);
-        let av = self.b.use_var(a);
-        let av = self.b.ins().iadd_imm_s(av, 1);
-        self.b.def_var(a, av);
-        self.b.ins().jump(row, &[]);
-        // After a level: a pause after enough work, for the caller to look
-        // at the clock.
-        self.b.switch_to_block(next_level);
-        let sv = self.b.use_var(s);
-        let sv = self.b.ins().iadd_imm_s(sv, 1);
-        self.b.def_var(s, sv);
+        Some(())
+    }
+
+    /// Goes on to `again` unless `total` is past the budget; then returns
+    /// `at` with [`super::super::PAUSED`] set, for the caller to look at
+    /// the clock.
+    fn pause_or(&mut self, total: cranelift_frontend::Variable, again: Block, at: Value) {
         let sum = self.b.use_var(total);
         let enough = self
             .b
             .ins()
             .icmp_imm_s(IntCC::SignedGreaterThan, sum, BUDGET / 4);
         let pause = self.b.create_block();
-        self.b.ins().brif(enough, pause, &[], level, &[]);
+        self.b.ins().brif(enough, pause, &[], again, &[]);
         self.b.switch_to_block(pause);
-        let at = self.b.ins().ishl_imm_s(sv, 32);
         let paused = self.b.ins().bor_imm_s(at, super::super::PAUSED as i64);
         self.b.ins().return_(&[paused]);
-        self.b.switch_to_block(stop);
-        let done = self.b.ins().ishl_imm_s(to, 32);
-        self.b.ins().return_(&[done]);
-        self.b.switch_to_block(self.bail);
-        let (sv, av) = (self.b.use_var(s), self.b.use_var(a));
-        let high = self.b.ins().ishl_imm_s(sv, 32);
-        let at = self.b.ins().bor(high, av);
-        self.b.ins().return_(&[at]);
-        Some(())
     }
 }

@@ -42,6 +42,8 @@ pub enum Kind<'a> {
     Sweep(&'a Kernel),
     /// The levels of a board (see [`crate::runtime::kernel::Levels`]).
     Levels(&'a Kernel),
+    /// The positions of a two-integer game by dense index.
+    Square(&'a Kernel),
     Query(&'a Query),
 }
 
@@ -78,7 +80,7 @@ pub fn function(
     let top0 = field(&mut b, offset_of!(super::Ctx, top));
     let cap = field(&mut b, offset_of!(super::Ctx, cap));
     let (slots, targets, lists): (usize, &[_], _) = match kind {
-        Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) => {
+        Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) | Kind::Square(k) => {
             (k.slots.max(k.arity), &k.targets, k.lists.clone())
         }
         Kind::Query(q) => (q.slots, &q.targets, None),
@@ -122,6 +124,7 @@ pub fn function(
         Kind::Mex(kernel) => e.mex(kernel, params[0])?,
         Kind::Sweep(kernel) => e.sweep(kernel, (params[0], params[1]), params[6])?,
         Kind::Levels(kernel) => e.levels(kernel, (params[0], params[1]), params[6])?,
+        Kind::Square(kernel) => e.square(kernel, (params[0], params[1]), params[6])?,
         Kind::Query(query) => e.query(query)?,
     }
     e.b.seal_all_blocks();

@@ -304,7 +304,7 @@ impl Emit<'_, '_> {
 
     /// What an arithmetic helper (`pow`, `isqrt`) returns; bails on
     /// `i64::MIN`, its answer for an error.
-    fn checked_call(&mut self, helper: FuncRef, args: &[Value]) -> Value {
+    pub(super) fn checked_call(&mut self, helper: FuncRef, args: &[Value]) -> Value {
         let call = self.b.ins().call(helper, args);
         let v = self.b.inst_results(call)[0];
         let failed = self.b.ins().icmp_imm_s(IntCC::Equal, v, i64::MIN);
