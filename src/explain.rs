@@ -25,6 +25,9 @@ pub struct GameReport {
     pub compiled: bool,
     /// The compiled rules run as machine code.
     pub native: bool,
+    /// A board of constant shifts, swept level by level (see
+    /// [`kernel::Levels`]).
+    pub levels: Option<kernel::Levels>,
     pub moves: Vec<MoveReport>,
 }
 
@@ -79,6 +82,7 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
     GameReport {
         compiled,
         native,
+        levels: kernel.as_ref().and_then(kernel::Kernel::levels),
         moves,
     }
 }
@@ -400,6 +404,23 @@ pub fn render(defs: &Defs, sources: &Sources, only: Option<&str>) -> Result<Stri
             _ => "interpreted",
         };
         out += &format!("{}({}): {how}\n", rules.name, params.join(", "));
+        if let (Some(l), [x, y]) = (report.levels, params.as_slice()) {
+            let (p, q) = l.weights;
+            let weight = |k: i64, v: &str| match k {
+                1 => v.to_string(),
+                k => format!("{k} * {v}"),
+            };
+            out += &format!(
+                "  a board: every move lowers {} + {}, and stays in {x} = {}..={}, \
+                 {y} = {}..={}; swept in that order, each square once\n",
+                weight(p, x),
+                weight(q, y),
+                l.rows.0,
+                l.rows.1,
+                l.cols.0,
+                l.cols.1
+            );
+        }
         for m in &report.moves {
             out += &format!(
                 "  move {} ({}): {}\n",
