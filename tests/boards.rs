@@ -37,20 +37,42 @@ fn board() -> impl Strategy<Value = String> {
             "x != y",
             "100 / (x - 40 + dx) > -50",
         ]),
-        any::<bool>(),
+        0..3u8,
     )
-        .prop_map(|(shifts, (lo, hi), extra, tuple)| {
+        .prop_map(|(shifts, (lo, hi), extra, style)| {
             let items: Vec<String> = shifts.iter().map(|(a, b)| format!("({a}, {b})")).collect();
-            let rules = match tuple {
+            let rules = match style {
                 // As a user writes it: a helper and a tuple binder.
-                true => format!(
+                0 => format!(
                     "fn inside(x, y) = {lo} <= x <= {hi} and {lo} <= y <= {hi}\n\
                      game k(x, y) {{\n    move step((dx, dy) in [{}])\n        \
                      if inside(x + dx, y + dy) and {extra} -> k(x + dx, y + dy)\n}}\n",
                     items.join(", ")
                 ),
+                // One move per shift, bounded only where it goes: below for
+                // a coordinate it lowers, above for one it raises.
+                1 => {
+                    let side = |v: &str, d: i64| match d {
+                        d if d < 0 => format!(" and {v} + {d} >= {lo}"),
+                        d if d > 0 => format!(" and {v} + {d} <= {hi}"),
+                        _ => String::new(),
+                    };
+                    let moves: Vec<String> = shifts
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (dx, dy))| {
+                            let extra = extra.replace("dx", &dx.to_string());
+                            format!(
+                                "    move m{i} if {extra}{}{} -> k(x + {dx}, y + {dy})\n",
+                                side("x", *dx),
+                                side("y", *dy)
+                            )
+                        })
+                        .collect();
+                    format!("game k(x, y) {{\n{}}}\n", moves.concat())
+                }
                 // One move per shift, written out.
-                false => {
+                _ => {
                     let moves: Vec<String> = shifts
                         .iter()
                         .enumerate()

@@ -426,6 +426,23 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
         ("sum([value(g(n)) for n in 0..100])", "150"),
         ("max([value(w(x, y)) for x in 0..8 for y in x..8])", "7"),
         ("min([value(g(n)) - n for n in 0..10])", "-8"),
+        // Other spellings of a count of losing positions.
+        (
+            "len([(x, y) for x in 0..40 for y in 0..40 if value(w(x, y)) == 0])",
+            "40",
+        ),
+        (
+            "sum([1 for x in 0..40 for y in 0..40 if winner(w(x, y)) == \"second\"])",
+            "40",
+        ),
+        (
+            "len([x for x in 0..40 for y in 0..40 if \"first\" != winner(w(x, y))])",
+            "40",
+        ),
+        (
+            "len([1 for x in 0..40 for y in 0..40 if winner(w(x, y)) == \"first\"])",
+            "1560",
+        ),
     ] {
         let text = format!("{games}{query}\n");
         let ((out, err, phase), compiled) = run_counting(&text, Engine::Native);
@@ -450,5 +467,16 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
         assert_eq!(counted, 0, "{query}");
         assert_eq!(compiled.2, Some(Phase::Runtime), "{query}");
         assert_eq!(compiled, run(&text, Engine::Interpreter), "{query}");
+    }
+    // Not a query the machine code takes (a winner that is never "draw"
+    // in finite games, a list of values): the interpreter's answer.
+    for query in [
+        "len([1 for x in 0..9 if winner(g(x)) == \"draw\"])",
+        "[value(g(n)) for n in 0..9]",
+    ] {
+        let text = format!("{games}{query}\n");
+        let (interpreted, counted) = run_counting(&text, Engine::Native);
+        assert_eq!((counted, &interpreted.2), (0, &None), "{query}");
+        assert_eq!(interpreted, run(&text, Engine::Interpreter), "{query}");
     }
 }

@@ -2,7 +2,9 @@
 //! shifts the position by constants, as a token moves on a board
 //! (`knight(x + dx, y + dy)` once the tuple binder is unrolled), and whose
 //! guards keep every option inside a box of rows and columns (`1 <= x +
-//! dx <= N`), has an order in which each option comes before its
+//! dx <= N`; a move that lowers a coordinate needs only a bound below,
+//! one that raises it a bound above), has an order in which each option
+//! comes before its
 //! position: by the level `p * x + q * y`, for weights that every shift
 //! lowers. The hand-written program fills the board in that order; so
 //! does the sweep that [`Levels`] allows (`runtime/sweep.rs`), one level
@@ -60,12 +62,13 @@ impl Levels {
 /// lower the level.
 pub(super) fn levels(moves: &[Move], game: GameId) -> Option<Levels> {
     let mut shifts = Vec::new();
-    let (mut rows, mut cols): (Option<Span>, Option<Span>) = (None, None);
+    // Each coordinate's lowest and highest value an option can take.
+    let mut ends = [(i64::MAX, i64::MIN); 2];
     for m in moves {
         if !m.binders.is_empty() {
             return None;
         }
-        let bounds = [bound(&m.guard, 0)?, bound(&m.guard, 1)?];
+        let bounds = [bound(&m.guard, 0), bound(&m.guard, 1)];
         for term in &m.terms {
             let Term::Node(g, args) = term else {
                 return None;
@@ -76,16 +79,28 @@ pub(super) fn levels(moves: &[Move], game: GameId) -> Option<Levels> {
             if *g != game {
                 return None;
             }
-            let (dx, dy) = (shift(x, 0)?, shift(y, 1)?);
-            let moved =
-                |(lo, hi): (i64, i64), d: i64| Some((lo.checked_add(d)?, hi.checked_add(d)?));
-            rows = Some(hull(rows, moved(bounds[0], dx)?));
-            cols = Some(hull(cols, moved(bounds[1], dy)?));
-            shifts.push((dx, dy));
+            let shift = [shift(x, 0)?, shift(y, 1)?];
+            for (i, (lo, hi)) in ends.iter_mut().enumerate() {
+                let (d, (below, above)) = (shift[i], bounds[i]);
+                // A move that lowers a coordinate must say how far down it
+                // may go, one that raises it how far up; one that does
+                // neither keeps it where the position has it.
+                match below {
+                    Some(b) => *lo = (*lo).min(b.checked_add(d)?),
+                    None if d < 0 => return None,
+                    None => {}
+                }
+                match above {
+                    Some(b) => *hi = (*hi).max(b.checked_add(d)?),
+                    None if d > 0 => return None,
+                    None => {}
+                }
+            }
+            shifts.push((shift[0], shift[1]));
         }
     }
-    let (rows, cols) = (rows?, cols?);
-    let inside = |(lo, hi): (i64, i64)| 0 <= lo && lo <= hi && hi < SIDE_MAX;
+    let [rows, cols] = ends;
+    let inside = |(lo, hi): Span| 0 <= lo && lo <= hi && hi < SIDE_MAX;
     if !inside(rows) || !inside(cols) {
         return None;
     }
@@ -102,14 +117,6 @@ pub(super) fn levels(moves: &[Move], game: GameId) -> Option<Levels> {
 /// An interval of integers, both ends included.
 type Span = (i64, i64);
 
-/// The smallest interval holding `a` (if any) and `b`.
-fn hull(a: Option<Span>, b: Span) -> Span {
-    match a {
-        Some(a) => (a.0.min(b.0), a.1.max(b.1)),
-        None => b,
-    }
-}
-
 /// `d` when `n` is parameter `slot` plus the constant `d`.
 fn shift(n: &Num, slot: Slot) -> Option<i64> {
     match n {
@@ -119,11 +126,11 @@ fn shift(n: &Num, slot: Slot) -> Option<i64> {
     }
 }
 
-/// The interval the guard's conjuncts hold parameter `slot` to, from
-/// those that compare it alone with a constant (`x - 2 >= 1`); `None` when
-/// they leave it unbounded either way.
-fn bound(guard: &[Cond], slot: Slot) -> Option<(i64, i64)> {
-    let (mut lo, mut hi) = (i64::MIN, i64::MAX);
+/// The bounds below and above that the guard's conjuncts hold parameter
+/// `slot` to, from those that compare it alone with a constant
+/// (`x - 2 >= 1`), each `None` when none bounds it that way.
+fn bound(guard: &[Cond], slot: Slot) -> (Option<i64>, Option<i64>) {
+    let (mut lo, mut hi) = (None::<i64>, None::<i64>);
     for c in guard {
         let Some((op, lin)) = c.as_linear() else {
             continue;
@@ -136,20 +143,28 @@ fn bound(guard: &[Cond], slot: Slot) -> Option<(i64, i64)> {
         }
         // `c + k * x  op  0`: `x  op  -c` for k = 1; `x  op'  c` for k = -1,
         // the comparison turned around.
-        let (op, v) = match k {
-            1 => (op, -lin.c),
-            _ => (flip(op)?, lin.c),
+        let Some((op, v)) = (match k {
+            1 => Some((op, -lin.c)),
+            _ => flip(op).map(|op| (op, lin.c)),
+        }) else {
+            continue;
         };
+        let mut at_least = |v: i64| lo = Some(lo.map_or(v, |l| l.max(v)));
         match op {
-            BinOp::Le => hi = hi.min(v),
-            BinOp::Lt => hi = hi.min(v.saturating_sub(1)),
-            BinOp::Ge => lo = lo.max(v),
-            BinOp::Gt => lo = lo.max(v.saturating_add(1)),
-            BinOp::Eq => (lo, hi) = (lo.max(v), hi.min(v)),
+            BinOp::Ge => at_least(v),
+            BinOp::Gt => at_least(v.saturating_add(1)),
+            BinOp::Eq => at_least(v),
+            _ => {}
+        }
+        let mut at_most = |v: i64| hi = Some(hi.map_or(v, |h| h.min(v)));
+        match op {
+            BinOp::Le => at_most(v),
+            BinOp::Lt => at_most(v.saturating_sub(1)),
+            BinOp::Eq => at_most(v),
             _ => {}
         }
     }
-    (lo != i64::MIN && hi != i64::MAX).then_some((lo, hi))
+    (lo, hi)
 }
 
 /// The comparison with its sides swapped.

@@ -95,6 +95,15 @@ pub fn compile(ir: &Ir, slots: usize) -> Option<Query> {
             )
         }
         (Fold::Xor, _) => return None,
+        // Counted only: a tuple or list of what cannot fail, as in
+        // `len([(x, y) for ... if value(g(x, y)) == 0])`, is as good as 1.
+        (Fold::Count, IrKind::Tuple(items) | IrKind::List(items))
+            if items
+                .iter()
+                .all(|i| num_in(i, &types).is_some_and(|n| n.total())) =>
+        {
+            Num::Const(1)
+        }
         _ => num_in(elem, &types)?,
     };
     let comp = Comp::compile(clauses, elem, &types)?;

@@ -225,6 +225,16 @@ fn boards_of_constant_shifts_inside_a_box_have_levels() {
     let levels = kernel(steep).expect("compiles").levels().expect("levels");
     assert_eq!(levels.weights, (1, 2));
     assert_eq!((levels.rows, levels.cols), ((0, 40), (0, 30)));
+    // Bounds only where a move goes: below for a coordinate it lowers,
+    // above for one it raises.
+    let one_sided = "let N = 40\ngame g(x, y) {\n move a if x > 2 and y < N -> g(x - 2, y + 1)\n \
+                     move b if x > 2 and y > 1 -> g(x - 2, y - 1)\n \
+                     move c if x < N and y > 2 -> g(x + 1, y - 2)\n}\n";
+    let levels = kernel(one_sided)
+        .expect("compiles")
+        .levels()
+        .expect("levels");
+    assert_eq!((levels.rows, levels.cols), ((1, 40), (1, 40)));
     for no_board in [
         // A binder: no constant shift.
         "game g(x, y) {\n move a(k in 1..=x) -> g(x - k, y)\n}\n",
