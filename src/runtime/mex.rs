@@ -63,6 +63,15 @@ impl Mex {
         (self.marks.as_mut_ptr(), self.marks.len(), first)
     }
 
+    /// The values marked since [`Mex::start`] that are at most `most`,
+    /// pushed on `out`.
+    pub fn marked(&self, most: usize, out: &mut Vec<u64>) {
+        let below = (most + 1).min(self.marks.len());
+        let marked = (0..below).filter(|v| self.marks[*v] == self.stamp);
+        out.extend(marked.map(|v| v as u64));
+        out.extend(self.large.iter().filter(|v| **v <= most as u64));
+    }
+
     /// How many options were marked since [`Mex::start`].
     pub fn count(&self) -> usize {
         self.count

@@ -157,6 +157,10 @@ pub(crate) struct Scratch {
     pub marks: kernel::Marks,
     /// The dense tables of a kernel's targets, for its machine code.
     pub views: Vec<crate::graph::View>,
+    /// The values of the options a run found, when it found others
+    /// without values and [`kernel::Marks::complete`] holds: what the
+    /// position's mex will need besides theirs.
+    pub known: Vec<u64>,
 }
 
 pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Diagnostic> {

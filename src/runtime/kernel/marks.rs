@@ -35,9 +35,14 @@ pub struct Marks {
     /// met one past its share.
     pub(super) missed: usize,
     pub(super) dropped: bool,
-    /// Set by a run that found options without values when those are
-    /// all its options, each in `missing` (see [`Kernel::single`]).
-    pub all_missing: bool,
+    /// Set by a run that found options without values when each of
+    /// those is in `missing` and every option is one position (see
+    /// [`Kernel::single`]): the position's value is then the mex of the
+    /// values its run found and of those `missing` will have, with no run
+    /// again.
+    pub complete: bool,
+    /// The run's options, with a value or not.
+    pub options: usize,
     /// The arguments of the `missing` positions, one after another.
     pub missing_args: Vec<i64>,
     /// `missing` holds up to [`MISSING_MAX`] times two to this power: the
@@ -152,7 +157,8 @@ impl Marks {
         self.missing.clear();
         self.missing_args.clear();
         self.rule = u32::MAX;
-        (self.missed, self.dropped, self.all_missing) = (0, false, false);
+        (self.missed, self.dropped, self.complete) = (0, false, false);
+        self.options = 0;
     }
 
     /// Notes that the run is in move `rule` (counted from 0).

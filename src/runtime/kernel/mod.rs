@@ -392,7 +392,8 @@ impl Kernel {
             return Ok((marks.mex.mex(), marks.mex.count()));
         }
         // The run counts the options with values only.
-        marks.all_missing = self.single && !marks.dropped && marks.mex.count() == 0;
+        marks.complete = self.single && !marks.dropped;
+        marks.options = marks.mex.count() + marks.missed;
         Err(Stop::Missing)
     }
 }

@@ -33,7 +33,9 @@ impl Machine {
         let Some((_, Some(kernel))) = &self.kernels[node.game as usize] else {
             unreachable!("`ready_kernel` compiled it");
         };
-        let Scratch { args, marks, views } = &mut self.scratch;
+        let Scratch {
+            args, marks, views, ..
+        } = &mut self.scratch;
         let found = match kernel.takes_lists() {
             true => self.graph.flat_args(node, args),
             false => self.graph.int_args(node, args),
@@ -108,7 +110,14 @@ impl Machine {
             pending.truncate(start);
             return Ran::Interpret;
         }
-        Ran::Missing(start, self.scratch.marks.all_missing)
+        let Scratch { marks, known, .. } = &mut self.scratch;
+        known.clear();
+        if marks.complete {
+            // The mex is at most the number of options: larger values
+            // cannot change it.
+            marks.mex.marked(marks.options, known);
+        }
+        Ran::Missing(start, marks.complete)
     }
 
     /// The node of `game(args)`, interned if need be, when that cannot

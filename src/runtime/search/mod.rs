@@ -25,7 +25,8 @@ mod kernels;
 /// by the interpreter) once all its options have values; a run that meets
 /// options without one pushes them, up to [`MISSING_MAX`] of each move,
 /// on `pending`, and the position is run again once they are evaluated
-/// (or, when they were all its options, takes the mex of theirs). So the
+/// (or, when the run recorded every option it missed, takes the mex of
+/// theirs and of the values it found, kept in `known`). So the
 /// search keeps a few words per position on the path, never all its
 /// options.
 #[derive(Default)]
@@ -34,6 +35,9 @@ pub(super) struct Search {
     /// The options waited for, stacked by position: see [`Wait`].
     pending: Vec<NodeId>,
     waits: Vec<Wait>,
+    /// The values of options found with one, stacked by position waiting
+    /// with [`Wait::all`].
+    known: Vec<u64>,
     /// The marks of the position the interpreter expands.
     mex: Mex,
     /// Set once a sweep (see [`Machine::sweep`]) found nothing: a chain
@@ -50,6 +54,7 @@ impl Search {
         self.path.games.clear();
         self.pending.clear();
         self.waits.clear();
+        self.known.clear();
         self.no_sweep = false;
     }
 }
@@ -64,9 +69,11 @@ struct Wait {
     interpret: bool,
     /// How many times the position has been run.
     runs: u32,
-    /// The options waited for are all the position's: its value is the
-    /// mex of theirs, with no run again.
+    /// Every option without a value is waited for, and the values of the
+    /// others are `known[known_from..]`: the position's value is the mex
+    /// of those and of the waited options', with no run again.
     all: bool,
+    known_from: usize,
 }
 
 /// What the position on top of the path needs next.
@@ -138,8 +145,9 @@ impl Path {
 enum Ran {
     Value(u64),
     /// Some options have no value yet: they were pushed on the pending
-    /// stack from this index on; all its options, when true (see
-    /// [`Marks::all_missing`](kernel::Marks)).
+    /// stack from this index on; each of them, with the values of the
+    /// others in the scratch's `known`, when true (see
+    /// [`Marks::complete`](kernel::Marks)).
     Missing(usize, bool),
     /// No kernel, or it bailed: the interpreter must expand the position.
     Interpret,
@@ -307,6 +315,11 @@ impl Machine {
         (interpret, runs, all): (bool, u32, bool),
         search: &mut Search,
     ) -> RtResult<()> {
+        // Taken before a sweep runs other positions.
+        let known_from = search.known.len();
+        if all {
+            search.known.extend_from_slice(&self.scratch.known);
+        }
         if !search.no_sweep {
             let waited = &search.pending[start..];
             let swept = match sweep::near_below(node, waited) {
@@ -328,6 +341,7 @@ impl Machine {
             interpret,
             runs,
             all,
+            known_from,
         });
         Ok(())
     }
@@ -351,11 +365,14 @@ impl Machine {
             }
         }
         let (interpret, runs, all) = (wait.interpret, wait.runs, wait.all);
-        let start = wait.start;
+        let (start, known_from) = (wait.start, wait.known_from);
         search.waits.pop();
         if all {
             let mex = &mut search.mex;
             mex.start();
+            for v in search.known.drain(known_from..) {
+                mex.mark(v);
+            }
             for child in &search.pending[start..] {
                 mex.mark(self.graph.value(*child));
             }

@@ -336,3 +336,37 @@ fn a_position_whose_options_all_lacked_values_takes_the_mex_of_theirs() {
         assert_eq!(m.node_value(top).unwrap(), brute(n, true, &mut s), "s({n})");
     }
 }
+
+#[test]
+fn a_position_whose_run_missed_some_options_takes_the_mex_with_the_others() {
+    // Neighbouring huge heaps share options: a first run finds some of its
+    // options' values and not others, and its value is the mex of those it
+    // found and of the others' once they have them, with no run again;
+    // by the machine code (which must not mark the options it missed) and
+    // by the kernel's own run alike.
+    let rules = "game k(n) {\n move half if n > 0 -> k(n / 2)\n\
+                 move third if n > 0 -> k(n / 3)\n move small if n > 5 -> k(n % 5)\n}\n";
+    fn brute(n: i64, memo: &mut std::collections::HashMap<i64, u64>) -> u64 {
+        if let Some(v) = memo.get(&n) {
+            return *v;
+        }
+        let seen: Vec<u64> = match n {
+            0 => Vec::new(),
+            1..=5 => vec![brute(n / 2, memo), brute(n / 3, memo)],
+            _ => vec![brute(n / 2, memo), brute(n / 3, memo), brute(n % 5, memo)],
+        };
+        let v = (0..).find(|v| !seen.contains(v)).unwrap();
+        memo.insert(n, v);
+        v
+    }
+    let mut memo = Default::default();
+    for native in [true, false] {
+        let (mut session, _) = loaded(rules);
+        let m = &mut session.machine;
+        (m.use_native, m.native_after) = (native, 0);
+        for n in (0..300).map(|i| 10_i64.pow(14) + 3 * i) {
+            let top = node(m, 0, n);
+            assert_eq!(m.node_value(top).unwrap(), brute(n, &mut memo), "k({n})");
+        }
+    }
+}

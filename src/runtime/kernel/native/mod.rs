@@ -569,8 +569,8 @@ impl Call<'_> {
         if result == MISSING {
             // SAFETY: the call is over; `ctx.marks` is the `marks` given.
             let marks = unsafe { &mut *ctx.marks };
-            marks.all_missing =
-                self.kernel.single && !marks.dropped && marks.missed as u64 == ctx.options;
+            marks.complete = self.kernel.single && !marks.dropped;
+            marks.options = ctx.options as usize;
         }
         (result, ctx.work)
     }

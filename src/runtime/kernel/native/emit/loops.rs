@@ -376,16 +376,25 @@ impl Emit<'_, '_> {
             self.b.switch_to_block(go_on);
         }
         let mut value = self.int(0);
+        let zero = self.int(0);
+        self.b.def_var(self.option_missing, zero);
         for term in &rule.terms {
             let v = self.term(term)?;
             value = self.b.ins().bxor(value, v);
         }
-        let at = self.mark_at(value);
-        let stamp = self.b.use_var(self.stamp);
-        self.b.ins().istore32(trusted(), stamp, at, 0);
         let count = self.b.use_var(self.count);
         let count = self.b.ins().iadd_imm_s(count, 1);
         self.b.def_var(self.count, count);
+        // An option with a term that has no value yet is counted, not
+        // marked: the marks of a run that misses some are the values of
+        // the others (see `Marks::complete`).
+        let missing = self.b.use_var(self.option_missing);
+        let marked = self.b.create_block();
+        self.b.ins().brif(missing, next, &[], marked, &[]);
+        self.b.switch_to_block(marked);
+        let at = self.mark_at(value);
+        let stamp = self.b.use_var(self.stamp);
+        self.b.ins().istore32(trusted(), stamp, at, 0);
         self.b.ins().jump(next, &[]);
         Some(())
     }

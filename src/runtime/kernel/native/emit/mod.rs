@@ -91,6 +91,7 @@ pub fn function(
         work: b.declare_var(I64),
         stamp: b.declare_var(I64),
         missing: b.declare_var(I64),
+        option_missing: b.declare_var(I64),
         top: b.declare_var(I64),
         known: vec![None; slots],
         b,
@@ -168,6 +169,9 @@ struct Emit<'a, 'f> {
     /// Set when an option's position has no value yet: the position's
     /// marks no longer count, and it ends with [`super::MISSING`].
     missing: Variable,
+    /// Set when the option being made has such a position: it is not
+    /// marked.
+    option_missing: Variable,
     /// The helpers that sort a list and read a position with list
     /// arguments.
     sort: FuncRef,

@@ -105,9 +105,11 @@ impl Emit<'_, '_> {
             .ins()
             .icmp_imm_s(IntCC::Equal, v, super::super::MISSING as i64);
         let flag = self.b.ins().uextend(I64, missing);
-        let before = self.b.use_var(self.missing);
-        let after = self.b.ins().bor(before, flag);
-        self.b.def_var(self.missing, after);
+        for var in [self.missing, self.option_missing] {
+            let before = self.b.use_var(var);
+            let after = self.b.ins().bor(before, flag);
+            self.b.def_var(var, after);
+        }
         let zero = self.int(0);
         self.b.ins().select(missing, zero, v)
     }
