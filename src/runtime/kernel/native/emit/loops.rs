@@ -385,13 +385,16 @@ impl Emit<'_, '_> {
         let count = self.b.use_var(self.count);
         let count = self.b.ins().iadd_imm_s(count, 1);
         self.b.def_var(self.count, count);
-        // An option with a term that has no value yet is counted, not
-        // marked: the marks of a run that misses some are the values of
-        // the others (see `Marks::complete`).
-        let missing = self.b.use_var(self.option_missing);
-        let marked = self.b.create_block();
-        self.b.ins().brif(missing, next, &[], marked, &[]);
-        self.b.switch_to_block(marked);
+        // In the mex function, an option with a term that has no value yet
+        // is counted, not marked: the marks of a run that misses some are
+        // the values of the others (see `Marks::complete`). The sweeps
+        // stop at such a position, whatever its marks.
+        if self.keeps_marks {
+            let missing = self.b.use_var(self.option_missing);
+            let marked = self.b.create_block();
+            self.b.ins().brif(missing, next, &[], marked, &[]);
+            self.b.switch_to_block(marked);
+        }
         let at = self.mark_at(value);
         let stamp = self.b.use_var(self.stamp);
         self.b.ins().istore32(trusted(), stamp, at, 0);

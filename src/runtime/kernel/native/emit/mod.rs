@@ -92,6 +92,7 @@ pub fn function(
         stamp: b.declare_var(I64),
         missing: b.declare_var(I64),
         option_missing: b.declare_var(I64),
+        keeps_marks: matches!(kind, Kind::Mex(_)),
         top: b.declare_var(I64),
         known: vec![None; slots],
         b,
@@ -170,8 +171,10 @@ struct Emit<'a, 'f> {
     /// marks no longer count, and it ends with [`super::MISSING`].
     missing: Variable,
     /// Set when the option being made has such a position: it is not
-    /// marked.
+    /// marked, where the marks outlive the run (`keeps_marks`: the mex
+    /// function's).
     option_missing: Variable,
+    keeps_marks: bool,
     /// The helpers that sort a list and read a position with list
     /// arguments.
     sort: FuncRef,
