@@ -49,13 +49,15 @@ fn board() -> impl Strategy<Value = String> {
                      if inside(x + dx, y + dy) and {extra} -> k(x + dx, y + dy)\n}}\n",
                     items.join(", ")
                 ),
-                // One move per shift, bounded only where it goes: below for
-                // a coordinate it lowers, above for one it raises.
-                1 => {
-                    let side = |v: &str, d: i64| match d {
-                        d if d < 0 => format!(" and {v} + {d} >= {lo}"),
-                        d if d > 0 => format!(" and {v} + {d} <= {hi}"),
-                        _ => String::new(),
+                // One move per shift, written out: bounded only where it
+                // goes (below for a coordinate it lowers, above for one it
+                // raises), or on both sides.
+                _ => {
+                    let side = |v: &str, d: i64| match (style, d) {
+                        (1, d) if d < 0 => format!(" and {v} + {d} >= {lo}"),
+                        (1, d) if d > 0 => format!(" and {v} + {d} <= {hi}"),
+                        (1, _) => String::new(),
+                        _ => format!(" and {lo} <= {v} + {d} <= {hi}"),
                     };
                     let moves: Vec<String> = shifts
                         .iter()
@@ -66,21 +68,6 @@ fn board() -> impl Strategy<Value = String> {
                                 "    move m{i} if {extra}{}{} -> k(x + {dx}, y + {dy})\n",
                                 side("x", *dx),
                                 side("y", *dy)
-                            )
-                        })
-                        .collect();
-                    format!("game k(x, y) {{\n{}}}\n", moves.concat())
-                }
-                // One move per shift, written out.
-                _ => {
-                    let moves: Vec<String> = shifts
-                        .iter()
-                        .enumerate()
-                        .map(|(i, (dx, dy))| {
-                            let extra = extra.replace("dx", &dx.to_string());
-                            format!(
-                                "    move m{i} if {lo} <= x + {dx} <= {hi} and \
-                                 {lo} <= y + {dy} <= {hi} and {extra} -> k(x + {dx}, y + {dy})\n"
                             )
                         })
                         .collect();

@@ -218,7 +218,7 @@ impl Machine {
             self.poll()?;
             let Scratch { marks, views, .. } = &mut self.scratch;
             let graph = (&self.defs, &self.graph);
-            let (stopped, paused) = kernel.native_square(graph, (game, from, end), marks, views);
+            let (stopped, paused) = kernel.native_sweep(graph, (game, from, end), marks, views);
             found |= stopped > from;
             if paused {
                 from = stopped;

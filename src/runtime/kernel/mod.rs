@@ -284,8 +284,10 @@ impl Kernel {
     }
 
     /// The values of positions `from..to` of `game`, this kernel's own
-    /// one-argument game, found by the machine code in turn and written
-    /// into the game's dense table, whose slots for them must exist.
+    /// game, found by the machine code in turn by dense index (for two
+    /// arguments: shell after shell of the square, Szudzik's order) and
+    /// written into the game's dense table, whose slots for them must
+    /// exist.
     /// Returns where it stopped: `to`, or the first position it left to
     /// [`Kernel::mex`] (or that has no machine code); or where it paused
     /// after enough work, for the caller to look at the clock (true).
@@ -325,22 +327,6 @@ impl Kernel {
         match self.native() {
             Some(native) => native.levels(self, (defs, graph), (game, from, to), marks, views),
             None => ((from, 0), false),
-        }
-    }
-
-    /// [`Kernel::native_sweep`] of a two-integer game's positions `from..to`
-    /// by dense index: shell after shell of the square, Szudzik's order,
-    /// whose slots the caller has made.
-    pub fn native_square(
-        &self,
-        (defs, graph): (&Defs, &Graph),
-        (game, from, to): (GameId, u32, u32),
-        marks: &mut Marks,
-        views: &mut Vec<crate::graph::View>,
-    ) -> (u32, bool) {
-        match self.native() {
-            Some(native) => native.square(self, (defs, graph), (game, from, to), marks, views),
-            None => (from, false),
         }
     }
 

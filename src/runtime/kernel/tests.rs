@@ -57,40 +57,24 @@ fn a_kernel_compiles_its_machine_code_once_its_runs_took_long_enough() {
     let rules = "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n}\n";
     assert_eq!(session.run("test.game", rules).exit_code(), 0);
     let m = &session.machine;
-    let kernel = compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs), 0).unwrap();
+    let fresh = || compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs), 0).unwrap();
     let (mut marks, mut views) = (super::Marks::default(), Vec::new());
-    let mut ask = |eager| {
-        let (defs, graph) = (&m.defs, &m.graph);
-        kernel.native_mex(
-            defs,
-            graph,
-            &[0],
-            &mut marks,
-            &mut views,
-            &mut || false,
-            eager,
-        );
+    let mut ask = |kernel: &super::Kernel, eager| {
+        let (defs, graph, mut no) = (&m.defs, &m.graph, || false);
+        kernel.native_mex(defs, graph, &[0], &mut marks, &mut views, &mut no, eager);
     };
-    ask(false);
+    let kernel = fresh();
+    ask(&kernel, false);
     assert!(kernel.timed(), "nothing compiled before any time was spent");
     kernel.ran(super::COMPILE_AFTER / 2);
-    ask(false);
+    ask(&kernel, false);
     assert!(kernel.timed(), "half the time: still nothing compiled");
     kernel.ran(super::COMPILE_AFTER / 2);
-    ask(false);
+    ask(&kernel, false);
     assert!(!kernel.timed() && kernel.native.get().is_some_and(Option::is_some));
     // Eager (as tests run): compiled at the first position.
-    let eager = compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs), 0).unwrap();
-    let (defs, graph) = (&m.defs, &m.graph);
-    eager.native_mex(
-        defs,
-        graph,
-        &[0],
-        &mut marks,
-        &mut views,
-        &mut || false,
-        true,
-    );
+    let eager = fresh();
+    ask(&eager, true);
     assert!(!eager.timed());
 }
 

@@ -377,10 +377,11 @@ impl Native {
     }
 
     /// The values of the positions `from..to` of `game`, the kernel's own
-    /// one-argument game, found in turn and written into its dense table,
-    /// whose slots for them the caller has made. Returns where it stopped:
-    /// `to`, or the first position it left to the kernel's run; or where
-    /// it paused after enough work (true).
+    /// game, by dense index (for two arguments, Szudzik's order: shell
+    /// after shell of the square), found in turn and written into its
+    /// dense table, whose slots for them the caller has made. Returns
+    /// where it stopped: `to`, or the first position it left to the
+    /// kernel's run; or where it paused after enough work (true).
     pub fn sweep(
         &self,
         kernel: &Kernel,
@@ -389,30 +390,14 @@ impl Native {
         marks: &mut Marks,
         views: &mut Vec<View>,
     ) -> (u32, bool) {
-        let code = (self.sweep, 1);
+        let code = match kernel.arity {
+            1 => self.sweep,
+            _ => self.square,
+        };
+        let arity = kernel.arity;
         self.by_index(
             kernel,
-            code,
-            (defs, graph),
-            (game, from, to),
-            (marks, views),
-        )
-    }
-
-    /// [`Native::sweep`] of a two-argument game's positions, by dense
-    /// index (Szudzik's order).
-    pub fn square(
-        &self,
-        kernel: &Kernel,
-        (defs, graph): (&Defs, &Graph),
-        (game, from, to): (GameId, u32, u32),
-        marks: &mut Marks,
-        views: &mut Vec<View>,
-    ) -> (u32, bool) {
-        let code = (self.square, 2);
-        self.by_index(
-            kernel,
-            code,
+            (code, arity),
             (defs, graph),
             (game, from, to),
             (marks, views),

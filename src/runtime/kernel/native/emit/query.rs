@@ -3,16 +3,12 @@
 //! into the context; `value(g(...))` asks the search through a helper.
 
 use super::{Emit, trusted};
-use crate::graph::{DENSE_END, Dense, SIDE_MAX};
 use crate::runtime::kernel::expr::Num;
 use crate::runtime::kernel::query::{Fold, Query};
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{
-    InstBuilder, StackSlotData, StackSlotKind, Value,
-    types::{I32, I64},
-};
+use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind, Value, types::I64};
 use std::mem::offset_of;
 
 /// Loop iterations between two looks at the clock.
@@ -90,39 +86,8 @@ impl Emit<'_, '_> {
         let value = self.b.declare_var(I64);
         let [slow, join] = self.blocks();
         self.b.set_cold_block(slow);
-        let place = match given.as_slice() {
-            [n] => {
-                self.outside_to(*n, (0, DENSE_END.into()), slow);
-                let shift = Dense::PAGE.trailing_zeros() as i64;
-                let page = self.b.ins().ushr_imm_s(*n, shift);
-                let place = self.b.ins().band_imm_s(*n, Dense::PAGE as i64 - 1);
-                Some((page, place))
-            }
-            [a, b] => {
-                self.outside_to(*a, (0, SIDE_MAX), slow);
-                self.outside_to(*b, (0, SIDE_MAX), slow);
-                Some((*a, *b))
-            }
-            _ => None,
-        };
-        if let Some(place) = place {
-            let table = self.table(self.views, index);
-            let at = self.slot_or(table, place, slow);
-            let slot = self.b.ins().load(I32, trusted(), at, 0);
-            let slot = self.b.ins().uextend(I64, slot);
-            let plain = i64::from(Dense::PLAIN);
-            let unusual = self
-                .b
-                .ins()
-                .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, slot, plain);
-            let fast = self.b.create_block();
-            self.b.ins().brif(unusual, slow, &[], fast, &[]);
-            self.b.switch_to_block(fast);
-            self.b.def_var(value, slot);
-            self.b.ins().jump(join, &[]);
-        } else {
-            self.b.ins().jump(slow, &[]);
-        }
+        let table = self.table(self.views, index);
+        self.read_dense(table, &given, value, (slow, join));
         self.b.switch_to_block(slow);
         let size = 8 * given.len().max(1) as u32;
         let data = StackSlotData::new(StackSlotKind::ExplicitSlot, size, 3);

@@ -2,7 +2,7 @@
 //! checks them, and the reads of the options' values.
 
 use super::{Emit, Table, trusted};
-use crate::graph::{DENSE_END, Dense};
+use crate::graph::{DENSE_END, Dense, SIDE_MAX};
 use crate::runtime::kernel::Term;
 use crate::runtime::kernel::expr::{Cond, Lin, Num};
 use crate::syntax::ast::BinOp;
@@ -45,38 +45,18 @@ impl Emit<'_, '_> {
         let [slow, join] = self.blocks();
         self.b.set_cold_block(slow);
         let value = self.b.declare_var(I64);
-        let (a, b, page, place) = match args.as_slice() {
-            [n] => {
-                let n = self.num(n)?;
-                // Made before any branch to `slow`, which reads it.
-                let zero = self.int(0);
-                self.outside_to(n, (0, DENSE_END.into()), slow);
-                let shift = Dense::PAGE.trailing_zeros() as i64;
-                let page = self.b.ins().ushr_imm_s(n, shift);
-                let place = self.b.ins().band_imm_s(n, Dense::PAGE as i64 - 1);
-                (n, zero, page, place)
-            }
-            [a, b] => {
-                let (a, b) = (self.num(a)?, self.num(b)?);
-                self.outside_to(a, (0, 46_340), slow);
-                self.outside_to(b, (0, 46_340), slow);
-                (a, b, a, b)
-            }
+        let given = args
+            .iter()
+            .map(|a| self.num(a))
+            .collect::<Option<Vec<_>>>()?;
+        // Made before any branch to `slow`, which reads it.
+        let zero = self.int(0);
+        let (a, b) = match given.as_slice() {
+            [n] => (*n, zero),
+            [a, b] => (*a, *b),
             _ => return None,
         };
-        let at = self.slot_or(self.tables[index], (page, place), slow);
-        let slot = self.b.ins().load(I32, trusted(), at, 0);
-        let slot = self.b.ins().uextend(I64, slot);
-        let plain = i64::from(Dense::PLAIN);
-        let unusual = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, slot, plain);
-        let fast = self.b.create_block();
-        self.b.ins().brif(unusual, slow, &[], fast, &[]);
-        self.b.switch_to_block(fast);
-        self.b.def_var(value, slot);
-        self.b.ins().jump(join, &[]);
+        self.read_dense(self.tables[index], &given, value, (slow, join));
         // Anything else is the helper's: a hashed position, a large value,
         // one without a value yet (then 0 here, and the position's marks
         // no longer count), one on the search path (bail).
@@ -89,6 +69,50 @@ impl Emit<'_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Some(self.b.use_var(value))
+    }
+
+    /// Reads the value of the position of one or two integers `args` from
+    /// `table` into `value`, then goes to `join`; goes to `slow` where
+    /// the table holds no plain value for it (outside the table, or one
+    /// of its marks), or for other arguments.
+    pub(super) fn read_dense(
+        &mut self,
+        table: Table,
+        args: &[Value],
+        value: cranelift_frontend::Variable,
+        (slow, join): (Block, Block),
+    ) {
+        let place = match args {
+            [n] => {
+                self.outside_to(*n, (0, DENSE_END.into()), slow);
+                let shift = Dense::PAGE.trailing_zeros() as i64;
+                let page = self.b.ins().ushr_imm_s(*n, shift);
+                let place = self.b.ins().band_imm_s(*n, Dense::PAGE as i64 - 1);
+                (page, place)
+            }
+            [a, b] => {
+                self.outside_to(*a, (0, SIDE_MAX), slow);
+                self.outside_to(*b, (0, SIDE_MAX), slow);
+                (*a, *b)
+            }
+            _ => {
+                self.b.ins().jump(slow, &[]);
+                return;
+            }
+        };
+        let at = self.slot_or(table, place, slow);
+        let slot = self.b.ins().load(I32, trusted(), at, 0);
+        let slot = self.b.ins().uextend(I64, slot);
+        let plain = i64::from(Dense::PLAIN);
+        let unusual = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, slot, plain);
+        let fast = self.b.create_block();
+        self.b.ins().brif(unusual, slow, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        self.b.def_var(value, slot);
+        self.b.ins().jump(join, &[]);
     }
 
     /// What a helper that reads an option's value returned, as a value:
