@@ -14,18 +14,16 @@
 //! same order, with checked arithmetic where the kernel checks.
 
 mod emit;
+mod jit;
 pub(super) mod query;
 
 use super::{Found, Kernel, Marks, Stop};
 use crate::defs::Defs;
 use crate::graph::{Dense, Graph, View};
 use crate::value::GameId;
-use cranelift_codegen::ir::{AbiParam, types};
-use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::FunctionBuilderContext;
-use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{Linkage, Module};
+use cranelift_jit::JITModule;
 use emit::Kind;
+use jit::Jit;
 
 /// What the compiled code returns when it leaves the position to the
 /// kernel's run.
@@ -202,128 +200,6 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         square: square.map(code),
         _memory: memory,
     })
-}
-
-/// A module being built, with the helpers the code may call declared.
-struct Jit {
-    module: JITModule,
-    ctx: cranelift_codegen::Context,
-    fctx: FunctionBuilderContext,
-    sig: cranelift_codegen::ir::Signature,
-    /// pow, isqrt, narrow, unusual, sort, flat, query, tick.
-    helpers: [cranelift_module::FuncId; 8],
-    defined: Vec<cranelift_module::FuncId>,
-}
-
-impl Jit {
-    fn new() -> Option<Jit> {
-        let mut flags = settings::builder();
-        flags.set("opt_level", "speed").ok()?;
-        flags.set("is_pic", "false").ok()?;
-        // The generated IR is always checked: a function that fails the
-        // check is not used (the kernel's run takes its positions), and the
-        // check costs little beside compiling.
-        flags.set("enable_verifier", "true").ok()?;
-        let isa = cranelift_native::builder()
-            .ok()?
-            .finish(settings::Flags::new(flags))
-            .ok()?;
-        let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-        let helpers: [(&str, *const u8, usize); 8] = [
-            ("grundy_pow", emit::pow as *const u8, 2),
-            ("grundy_isqrt", emit::isqrt as *const u8, 1),
-            ("grundy_narrow", emit::narrow as *const u8, 4),
-            ("grundy_unusual", unusual as *const u8, 4),
-            ("grundy_sort", sort as *const u8, 3),
-            ("grundy_flat", flat as *const u8, 4),
-            ("grundy_query", query::value as *const u8, 4),
-            ("grundy_tick", query::tick as *const u8, 1),
-        ];
-        for (name, at, _) in helpers {
-            builder.symbol(name, at);
-        }
-        let mut module = JITModule::new(builder);
-        let ptr = module.target_config().pointer_type();
-        let ctx = module.make_context();
-        let mut ids = Vec::new();
-        for (name, _, params) in helpers {
-            ids.push(import(&mut module, name, params)?);
-        }
-        let mut sig = module.make_signature();
-        sig.params.extend(
-            [ptr, types::I64, ptr, types::I64, types::I64, ptr, ptr, ptr].map(AbiParam::new),
-        );
-        sig.returns.push(AbiParam::new(types::I64));
-        Some(Jit {
-            module,
-            ctx,
-            fctx: FunctionBuilderContext::new(),
-            sig,
-            helpers: ids.try_into().ok()?,
-            defined: Vec::new(),
-        })
-    }
-
-    /// The functions defined, by id, and the memory that holds them.
-    fn finish(self) -> Option<(impl Fn(cranelift_module::FuncId) -> Code, Memory)> {
-        let mut module = self.module;
-        module.finalize_definitions().ok()?;
-        let at: Vec<(cranelift_module::FuncId, *const u8)> = (self.defined.iter())
-            .map(|id| (*id, module.get_finalized_function(*id)))
-            .collect();
-        let code = move |id| {
-            let (_, at) = at
-                .iter()
-                .find(|(f, _)| *f == id)
-                .expect("a function defined");
-            // SAFETY: the functions were declared with exactly this signature.
-            unsafe { std::mem::transmute::<*const u8, Code>(*at) }
-        };
-        Some((code, Memory(Some(module))))
-    }
-
-    /// Builds the function `kind` as `name`.
-    fn define(&mut self, kind: Kind, name: &str) -> Option<cranelift_module::FuncId> {
-        let Jit { module, ctx, .. } = self;
-        ctx.func.signature = self.sig.clone();
-        let [pow, isqrt, narrow, unusual, sort, flat, query, tick] = self
-            .helpers
-            .map(|id| module.declare_func_in_func(id, &mut ctx.func));
-        let helpers = emit::Helpers {
-            pow,
-            isqrt,
-            narrow,
-            unusual,
-            sort,
-            flat,
-            query,
-            tick,
-        };
-        let config = module.target_config();
-        emit::function(kind, (&mut ctx.func, &mut self.fctx), helpers, config)?;
-        let id = module
-            .declare_function(name, Linkage::Local, &self.sig)
-            .ok()?;
-        if let Err(e) = module.define_function(id, ctx) {
-            // A bug in the code generator: the tests, built with debug
-            // assertions, stop on it; a user's run goes on without
-            // machine code.
-            debug_assert!(false, "a kernel's machine code does not compile: {e:?}");
-            return None;
-        }
-        module.clear_context(ctx);
-        self.defined.push(id);
-        Some(id)
-    }
-}
-
-/// Declares the helper `name`, which takes `params` 64-bit words (integers
-/// or pointers) and returns one.
-fn import(module: &mut JITModule, name: &str, params: usize) -> Option<cranelift_module::FuncId> {
-    let mut sig = module.make_signature();
-    sig.params.extend(vec![AbiParam::new(types::I64); params]);
-    sig.returns.push(AbiParam::new(types::I64));
-    module.declare_function(name, Linkage::Import, &sig).ok()
 }
 
 impl Native {
