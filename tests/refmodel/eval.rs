@@ -411,6 +411,21 @@ impl<'a> Reference<'a> {
                 }
                 Answer::Line(format!("[{}]", values.join(", ")))
             }
+            Query::Lost { var, over, pos } | Query::NimSum { var, over, pos } => {
+                let (mut lost, mut sum) = (0, 0);
+                for item in self.items(over, &env)? {
+                    let inner: Env = [(var.clone(), item)].into_iter().collect();
+                    let value = self.value(&self.position(pos, &inner)?)?;
+                    lost += u64::from(value == 0);
+                    sum ^= value;
+                }
+                let shown = if matches!(q, Query::Lost { .. }) {
+                    lost
+                } else {
+                    sum
+                };
+                Answer::Line(shown.to_string())
+            }
             Query::Table(name, axes) => Answer::Table(self.table(name, axes)?),
         })
     }

@@ -726,10 +726,19 @@ fn query() -> BoxedStrategy<Query> {
             heap(bin(Op::Mod, n(), int(m)))
         )),
     ];
-    let values_g1 = (4i64..=14, of_n).prop_map(|(hi, pos)| Query::Values {
+    let values_g1 = (4i64..=14, of_n.clone()).prop_map(|(hi, pos)| Query::Values {
         var: "n".into(),
         over: range(int(0), int(hi), true),
         pos,
+    });
+    // Folded over a comprehension: compiled when the position is one
+    // game's (see src/runtime/kernel/query.rs), interpreted otherwise.
+    let folded = (4i64..=30, of_n, any::<bool>()).prop_map(|(hi, pos, lost)| {
+        let (var, over) = ("n".to_string(), range(int(0), int(hi), true));
+        match lost {
+            true => Query::Lost { var, over, pos },
+            false => Query::NimSum { var, over, pos },
+        }
     });
     let axis = |max: i64| {
         prop_oneof![
@@ -763,6 +772,7 @@ fn query() -> BoxedStrategy<Query> {
     prop_oneof![
         3 => table_g0,
         3 => values_g1,
+        2 => folded,
         3 => table_h,
         3 => values_l,
         3 => value,

@@ -136,6 +136,10 @@ pub enum Query {
     Winner(Expr),
     /// `[value(P) for var in over]`
     Values { var: String, over: Expr, pos: Expr },
+    /// `len([var for var in over if value(P) == 0])`: how many are lost
+    Lost { var: String, over: Expr, pos: Expr },
+    /// `value(sum([P for var in over]))`: the nim-sum of their values
+    NimSum { var: String, over: Expr, pos: Expr },
     /// `table(game, xs)` or `table(game, xs, ys)`
     Table(String, Vec<Expr>),
 }
@@ -293,6 +297,12 @@ impl Display for Query {
             Query::Value(p) => write!(f, "value({p})"),
             Query::Winner(p) => write!(f, "winner({p})"),
             Query::Values { var, over, pos } => write!(f, "[value({pos}) for {var} in {over}]"),
+            Query::Lost { var, over, pos } => {
+                write!(f, "len([{var} for {var} in {over} if value({pos}) == 0])")
+            }
+            Query::NimSum { var, over, pos } => {
+                write!(f, "value(sum([{pos} for {var} in {over}]))")
+            }
             Query::Table(game, axes) => write!(f, "table({game}, {})", commas(axes)),
         }
     }
