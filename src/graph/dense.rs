@@ -90,9 +90,9 @@ pub struct Dense {
     addrs: Vec<usize>,
     lens: Vec<u32>,
     /// For a board swept by levels (see `runtime/sweep.rs`): which box and
-    /// order (the sweep's key), and the level below which every position
-    /// of the box has its value.
-    pub(super) swept: Option<([i64; 6], i64)>,
+    /// order (the sweep's key), the level below which every position of
+    /// the box has its value, and the level below which its slots exist.
+    pub(super) swept: Option<([i64; 6], i64, i64)>,
 }
 
 /// Where a game's dense slots are, for machine code to read: page (or

@@ -192,16 +192,17 @@ impl Graph {
     }
 
     /// The level below which the board sweep `key` of `game` has valued
-    /// every position of its box (see `runtime/sweep.rs`).
-    pub fn swept(&self, game: GameId, key: [i64; 6]) -> Option<i64> {
-        let swept = self.games.get(game as usize)?.dense.swept?;
-        (swept.0 == key).then_some(swept.1)
+    /// every position of its box, and the level below which the box's
+    /// slots exist (see `runtime/sweep.rs`).
+    pub fn swept(&self, game: GameId, key: [i64; 6]) -> Option<(i64, i64)> {
+        let (k, swept, claimed) = self.games.get(game as usize)?.dense.swept?;
+        (k == key).then_some((swept, claimed))
     }
 
     /// Records [`Graph::swept`].
-    pub fn set_swept(&mut self, game: GameId, key: [i64; 6], level: i64) {
+    pub fn set_swept(&mut self, game: GameId, key: [i64; 6], (swept, claimed): (i64, i64)) {
         if let Some(table) = self.games.get_mut(game as usize) {
-            table.dense.swept = Some((key, level));
+            table.dense.swept = Some((key, swept, claimed));
         }
     }
 

@@ -139,24 +139,17 @@ impl Machine {
         let (lowest, highest) = levels.span();
         let to = levels.of((a as i64, b as i64)).min(highest + 1);
         let key = levels.key();
-        let mut from = match self.graph.swept(node.game, key) {
-            Some(level) => level,
-            None => lowest,
-        };
+        let (mut from, claimed) = self.graph.swept(node.game, key).unwrap_or((lowest, lowest));
         let cells = (levels.rows.1 - levels.rows.0 + 1) * (levels.cols.1 - levels.cols.0 + 1);
         let cells = u32::try_from(cells).unwrap_or(u32::MAX);
         if to - from < SMALLEST || !kernel.native_for(cells, self.native_after) {
             return Ok(None);
         }
-        if self.graph.swept(node.game, key).is_none() {
-            let room = self.limits.max_states - self.limits.max_states / 8;
-            let span = |(lo, hi): (i64, i64)| (lo as usize, hi as usize);
-            let boxed = (span(levels.rows), span(levels.cols));
-            if self.graph.claim_rect(node.game, boxed, room).is_none() {
-                return Ok(None);
-            }
-            self.graph.set_swept(node.game, key, from);
-        }
+        let claimed = match self.claim_levels(node.game, levels, (claimed, to)) {
+            Some(claimed) => claimed,
+            None => return Ok(None),
+        };
+        self.graph.set_swept(node.game, key, (from, claimed));
         let mut found = false;
         while from < to {
             self.poll()?;
@@ -177,13 +170,38 @@ impl Machine {
                 None => false,
             };
             if !valued {
-                self.graph.set_swept(node.game, key, level);
+                self.graph.set_swept(node.game, key, (level, claimed));
                 return Ok(Some(found));
             }
             found = true;
         }
-        self.graph.set_swept(node.game, key, to);
+        self.graph.set_swept(node.game, key, (to, claimed));
         Ok(Some(found))
+    }
+
+    /// Makes the slots of the board's positions of levels below `to`, when
+    /// those below `claimed` exist already: the rectangle of the box that
+    /// holds them, at least twice as many levels as before (so that a
+    /// board met a level at a time is claimed a few times, not once per
+    /// level). Returns the level below which the slots now exist; `None`
+    /// when the graph has no room for them.
+    fn claim_levels(
+        &mut self,
+        game: GameId,
+        levels: crate::runtime::kernel::Levels,
+        (claimed, to): (i64, i64),
+    ) -> Option<i64> {
+        if to <= claimed {
+            return Some(claimed);
+        }
+        let (lowest, highest) = levels.span();
+        let want = to.max(lowest + 2 * (claimed - lowest)).min(highest + 1);
+        let ((p, q), (r0, r1), (c0, c1)) = (levels.weights, levels.rows, levels.cols);
+        let rows = (r0 as usize, r1.min((want - 1 - q * c0) / p) as usize);
+        let cols = (c0 as usize, c1.min((want - 1 - p * r0) / q) as usize);
+        let room = self.limits.max_states - self.limits.max_states / 8;
+        self.graph.claim_rect(game, (rows, cols), room)?;
+        Some(want)
     }
 
     /// [`Machine::sweep_square`] by the game's machine code, when it has

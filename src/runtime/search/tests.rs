@@ -370,3 +370,40 @@ fn a_position_whose_run_missed_some_options_takes_the_mex_with_the_others() {
         }
     }
 }
+
+#[test]
+fn a_board_asked_low_down_makes_the_slots_of_the_levels_below_only() {
+    // A 4000 x 4000 board: asking a square near the corner sweeps the
+    // levels below it, and makes slots for a rectangle around them, not
+    // for the sixteen million squares of the box.
+    let (mut session, _) = loaded(
+        "fn inside(x, y) = 1 <= x <= 4000 and 1 <= y <= 4000\n\
+         game k(x, y) {\n move jump((dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)])\n \
+         if inside(x + dx, y + dy) -> k(x + dx, y + dy)\n}\n",
+    );
+    let m = &mut session.machine;
+    m.native_after = 0;
+    // The values by levels x + y, below level 1600, in a plain table.
+    let side = 1600usize;
+    let mut board = vec![0u64; side * side];
+    for level in 2..side {
+        for x in 1..level {
+            let y = level - x;
+            let mut seen = Vec::new();
+            for (dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)] {
+                let (u, v) = (x as i64 + dx, y as i64 + dy);
+                if u >= 1 && v >= 1 {
+                    seen.push(board[u as usize * side + v as usize]);
+                }
+            }
+            board[x * side + y] = (0..).find(|v| !seen.contains(v)).unwrap();
+        }
+    }
+    let direct = |x: usize, y: usize| board[x * side + y];
+    let at = node2(m, 0, 150, 150);
+    assert_eq!(m.node_value(at).unwrap(), direct(150, 150));
+    assert!(m.graph.len() < 200_000, "{} positions made", m.graph.len());
+    // Higher up, the slots made grow with the levels: values still right.
+    let at = node2(m, 0, 900, 650);
+    assert_eq!(m.node_value(at).unwrap(), direct(900, 650));
+}
