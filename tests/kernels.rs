@@ -29,6 +29,9 @@ fn expr(vars: Vec<&'static str>) -> impl Strategy<Value = String> {
             1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
             1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("max({a}, {b})")),
             1 => inner.clone().prop_map(|a| format!("abs({a})")),
+            1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("gcd({a}, {b})")),
+            1 => inner.clone().prop_map(|a| format!("popcount(abs({a}))")),
+            1 => inner.clone().prop_map(|a| format!("bit_length(abs({a}))")),
             1 => (inner.clone(), inner.clone(), inner.clone())
                 .prop_map(|(c, a, b)| format!("(if {c} > 2 then {a} else {b})")),
             // Local `let`s: put in place when their value is cheap, else

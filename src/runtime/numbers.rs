@@ -173,7 +173,7 @@ fn not_a_string(what: &str, v: &Value, span: Span) -> Box<crate::diag::Diagnosti
 }
 
 /// Euclid's algorithm on magnitudes; `gcd(0, 0) == 0`.
-fn gcd(mut a: u64, mut b: u64) -> u64 {
+pub(crate) fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }

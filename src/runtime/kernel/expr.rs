@@ -114,6 +114,10 @@ pub enum Num {
     Abs(Box<Num>),
     /// `isqrt(n)`: the floor of the square root, of `n >= 0`.
     Isqrt(Box<Num>),
+    /// `popcount(n)` (true) or `bit_length(n)`, of `n >= 0`.
+    Bits(bool, Box<Num>),
+    /// `gcd(a, b)`.
+    Gcd(Box<Num>, Box<Num>),
     /// `len(xs)`.
     Len(Box<Seq>),
     /// `xs[i]`.
@@ -181,6 +185,16 @@ impl Num {
                 n if n < 0 => return Err(Stop::Bail),
                 n => n.isqrt(),
             },
+            Num::Bits(count, a) => match (a.eval(f, defs)?, count) {
+                (n, _) if n < 0 => return Err(Stop::Bail),
+                (n, true) => n.count_ones().into(),
+                (n, false) => (64 - n.leading_zeros()).into(),
+            },
+            Num::Gcd(a, b) => {
+                let (a, b) = (a.eval(f, defs)?, b.eval(f, defs)?);
+                let g = crate::runtime::numbers::gcd(a.unsigned_abs(), b.unsigned_abs());
+                i64::try_from(g).map_err(|_| Stop::Bail)?
+            }
             Num::Len(xs) => seq::len(xs, f, defs)?,
             Num::Index(xs, i) => seq::index(xs, i, f, defs)?,
             Num::Fold(fold, xs) => seq::fold(*fold, xs, f, defs)?,
@@ -211,7 +225,10 @@ impl Num {
             Num::Const(_) | Num::Global(_) => false,
             Num::Slot(s) => *s == slot,
             Num::Lin(l) => l.coef(slot) != 0,
-            Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) => a.uses(slot),
+            Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => {
+                a.uses(slot)
+            }
+            Num::Gcd(a, b) => a.uses(slot) || b.uses(slot),
             Num::Bin(_, a, b) => a.uses(slot) || b.uses(slot),
             Num::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Num::Extremum(_, items) => items.iter().any(|i| i.uses(slot)),
@@ -369,6 +386,14 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         }
         IrKind::CallBuiltin(Builtin::Isqrt, args) if args.len() == 1 => {
             Num::Isqrt(Box::new(num(&args[0])?))
+        }
+        IrKind::CallBuiltin(b @ (Builtin::Popcount | Builtin::BitLength), args)
+            if args.len() == 1 =>
+        {
+            Num::Bits(*b == Builtin::Popcount, Box::new(num(&args[0])?))
+        }
+        IrKind::CallBuiltin(Builtin::Gcd, args) if args.len() == 2 => {
+            Num::Gcd(Box::new(num(&args[0])?), Box::new(num(&args[1])?))
         }
         IrKind::CallBuiltin(Builtin::Abs, args) if args.len() == 1 => {
             Num::Abs(Box::new(num(&args[0])?))

@@ -225,8 +225,13 @@ impl Move {
     /// dense tables by slice beats a checked read per option. Measured
     /// on Kayles, Dawson's chess and Grundy's game (BENCHMARKS.md).
     fn plan_wins(&self) -> bool {
+        // A bound `min(3, n)` keeps the loop short however large `n`.
+        let capped = |hi: &Num| match hi {
+            Num::Extremum(true, items) => items.iter().any(Num::is_const),
+            hi => hi.is_const(),
+        };
         let long = match self.binders.last() {
-            Some((_, Domain::Range(lo, hi, _))) => !lo.is_const() || !hi.is_const(),
+            Some((_, Domain::Range(lo, hi, _))) => !lo.is_const() || !capped(hi),
             _ => false,
         };
         long && self.fast.is_some() && self.narrow.len() == self.guard.len()

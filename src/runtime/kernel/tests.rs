@@ -27,6 +27,9 @@ fn integer_rules_have_machine_code() {
         "move div(d in 2..=n) if n % d == 0 and max(d, 2) ** 2 >= abs(-d) -> g(n / d) + *(d - 1)",
         "move pick(k in 1..=3) if (if k == 2 then n > 5 else not (n < k or k > 9)) -> g(n - k)",
         "move root(k in 1..=isqrt(n)) if k * k <= n -> g(n - k * k)",
+        "move bits(k in 1..=bit_length(n)) if popcount(n) >= k and gcd(k, n) == 1 -> g(n - k)",
+        // A loop `min(3, n)` long: short, however large `n`.
+        "move take(k in 1..=min(3, n)) -> g(n - k)",
     ] {
         let source = format!("game g(n) {{\n {rules}\n}}\n");
         let kernel = kernel(&source).expect(rules);

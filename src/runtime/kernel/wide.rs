@@ -48,7 +48,8 @@ fn num(n: &Num) -> bool {
     match n {
         Num::Lin(_) => false,
         Num::Const(_) | Num::Slot(_) | Num::Global(_) => true,
-        Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) => num(a),
+        Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => num(a),
+        Num::Gcd(a, b) => num(a) && num(b),
         Num::Bin(_, a, b) => num(a) && num(b),
         Num::If(c, a, b) => cond(c) && num(a) && num(b),
         Num::Extremum(_, items) => items.iter().all(num),

@@ -16,8 +16,8 @@ pub(super) struct Jit {
     ctx: cranelift_codegen::Context,
     fctx: FunctionBuilderContext,
     sig: cranelift_codegen::ir::Signature,
-    /// pow, isqrt, narrow, unusual, sort, flat, query, tick.
-    helpers: [cranelift_module::FuncId; 8],
+    /// pow, isqrt, gcd, narrow, unusual, sort, flat, query, tick.
+    helpers: [cranelift_module::FuncId; 9],
     defined: Vec<cranelift_module::FuncId>,
 }
 
@@ -35,9 +35,10 @@ impl Jit {
             .finish(settings::Flags::new(flags))
             .ok()?;
         let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-        let helpers: [(&str, *const u8, usize); 8] = [
+        let helpers: [(&str, *const u8, usize); 9] = [
             ("grundy_pow", emit::pow as *const u8, 2),
             ("grundy_isqrt", emit::isqrt as *const u8, 1),
+            ("grundy_gcd", emit::gcd as *const u8, 2),
             ("grundy_narrow", emit::narrow as *const u8, 4),
             ("grundy_unusual", unusual as *const u8, 4),
             ("grundy_sort", sort as *const u8, 3),
@@ -92,12 +93,13 @@ impl Jit {
     pub(super) fn define(&mut self, kind: Kind, name: &str) -> Option<cranelift_module::FuncId> {
         let Jit { module, ctx, .. } = self;
         ctx.func.signature = self.sig.clone();
-        let [pow, isqrt, narrow, unusual, sort, flat, query, tick] = self
+        let [pow, isqrt, gcd, narrow, unusual, sort, flat, query, tick] = self
             .helpers
             .map(|id| module.declare_func_in_func(id, &mut ctx.func));
         let helpers = emit::Helpers {
             pow,
             isqrt,
+            gcd,
             narrow,
             unusual,
             sort,

@@ -13,7 +13,7 @@ mod query;
 mod values;
 
 pub use loops::narrow;
-pub use values::{isqrt, pow};
+pub use values::{gcd, isqrt, pow};
 
 use crate::graph::{Dense, View};
 use crate::runtime::kernel::Kernel;
@@ -51,6 +51,7 @@ pub enum Kind<'a> {
 pub struct Helpers {
     pub pow: FuncRef,
     pub isqrt: FuncRef,
+    pub gcd: FuncRef,
     pub narrow: FuncRef,
     pub unusual: FuncRef,
     pub sort: FuncRef,
@@ -104,6 +105,7 @@ pub fn function(
         targets,
         pow: helpers.pow,
         isqrt: helpers.isqrt,
+        gcd: helpers.gcd,
         narrow: helpers.narrow,
         unusual: helpers.unusual,
         sort: helpers.sort,
@@ -162,6 +164,7 @@ struct Emit<'a, 'f> {
     targets: &'a [(crate::value::GameId, usize)],
     pow: FuncRef,
     isqrt: FuncRef,
+    gcd: FuncRef,
     narrow: FuncRef,
     /// The helper that reads an option's value the code does not read
     /// itself ([`super::unusual`]), and its context.

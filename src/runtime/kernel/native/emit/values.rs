@@ -20,6 +20,15 @@ pub extern "C" fn isqrt(n: i64) -> i64 {
     if n < 0 { i64::MIN } else { n.isqrt() }
 }
 
+/// `gcd(a, b)`, or `i64::MIN` when it is 2⁶³ (an overflow, an error).
+pub extern "C" fn gcd(a: i64, b: i64) -> i64 {
+    i64::try_from(crate::runtime::numbers::gcd(
+        a.unsigned_abs(),
+        b.unsigned_abs(),
+    ))
+    .unwrap_or(i64::MIN)
+}
+
 /// `x ** y` as the interpreter computes it, or `i64::MIN` when that is an
 /// error or overflows (or is `i64::MIN`: the kernel's run then decides).
 pub extern "C" fn pow(x: i64, y: i64) -> i64 {
@@ -233,6 +242,23 @@ impl Emit<'_, '_> {
             Num::Isqrt(a) => {
                 let a = self.num(a)?;
                 self.checked_call(self.isqrt, &[a])
+            }
+            Num::Bits(count, a) => {
+                let a = self.num(a)?;
+                let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, a, 0);
+                self.bail_if(negative);
+                match count {
+                    true => self.b.ins().popcnt(a),
+                    false => {
+                        let zeros = self.b.ins().clz(a);
+                        let all = self.int(64);
+                        self.b.ins().isub(all, zeros)
+                    }
+                }
+            }
+            Num::Gcd(a, b) => {
+                let (a, b) = (self.num(a)?, self.num(b)?);
+                self.checked_call(self.gcd, &[a, b])
             }
             Num::Bin(op @ (BinOp::Shl | BinOp::Shr), x, by) => {
                 let (a, b) = (self.num(x)?, self.num(by)?);
