@@ -18,6 +18,9 @@
 //! - **Tuple binders unrolled:** `(dx, dy) in [(-2, 1), (1, -2)]` over
 //!   constant items becomes one move per item, with the items' numbers in
 //!   place of `dx` and `dy`.
+//! - **A range binder the guard first restricts to constants**
+//!   (`member.rs`): `k in 1..=n if k in {1, 3, 4}` runs over the three
+//!   constants, `1 <= k and k <= n` its condition.
 //! - **Tuple binders over comprehensions lifted** (`lift.rs`):
 //!   `(p, q) in [(a, n / a) for a in 1..=n if n % a == 0]` becomes the
 //!   binder `a in 1..=n`, the condition in the guard, and `a` and `n / a`
@@ -35,6 +38,7 @@ use crate::value::Value;
 use rustc_hash::FxHashSet;
 
 mod lift;
+mod member;
 
 /// The most items a tuple binder is unrolled over, and the most moves a
 /// game's rules may grow to by unrolling.
@@ -54,6 +58,7 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
             Some(lifted) => n.move_rule(&lifted),
             None => rule,
         };
+        let rule = member::constants(&rule).unwrap_or(rule);
         if moves.len() < UNROLL_MOVES {
             n.unroll(rule, 0, &mut moves);
         } else {

@@ -128,3 +128,45 @@ fn tuple_binders_over_comprehensions_that_bind_names_inside_stay_as_written() {
         assert_eq!(engines_disagree(&source), None, "{rules}");
     }
 }
+
+#[test]
+fn a_range_binder_first_restricted_to_constants_runs_over_them() {
+    let rule = |source: &str| {
+        let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+        s.run("test.game", source);
+        let m = &s.machine;
+        super::rules(&m.game_ir(0), &m.defs).moves.remove(0)
+    };
+    for (prelude, rules, turns) in [
+        (
+            "",
+            "move t(k in 1..=x) if k in {4, 1, 3} -> g(x - k, y)",
+            true,
+        ),
+        (
+            "let S = [3, 1, 1]\n",
+            "move t(k in 0..x) if k in S and k != y -> g(x - k, y)",
+            true,
+        ),
+        (
+            "",
+            "move t(k in 1..=x) if k in (2, 5) and (y % 2 == 0 or k > 2) -> g(x - k, y)",
+            true,
+        ),
+        // A first conjunct that can fail for values outside the constants
+        // keeps the range (the error is met as written).
+        (
+            "",
+            "move t(k in 1..=x) if x % (k - 2) == 0 and k in {1, 3} -> g(x - k, y)",
+            false,
+        ),
+    ] {
+        let source = format!(
+            "{prelude}game g(x, y) {{\n {rules}\n}}\ntable(g, 0..12, 0..5)\nvalue(g(40, 3))\n"
+        );
+        let turned = matches!(rule(&source).binders[0].1.kind, crate::ir::IrKind::List(_));
+        assert_eq!(turned, turns, "{rules}");
+        assert!(compiles(&source), "{rules}");
+        assert_eq!(engines_disagree(&source), None, "{rules}");
+    }
+}

@@ -1,0 +1,109 @@
+//! A binder over a range whose guard begins by asking that it be one of
+//! a few constants,
+//!
+//! ```text
+//! move take(k in 1..=n) if k in {1, 3, 4} -> g(n - k)
+//! ```
+//!
+//! runs over the constants instead, the range becoming a condition:
+//! `k in [1, 3, 4] if 1 <= k and k <= n`. Written the first way the loop
+//! is as long as the position is large, each value but three filtered
+//! out; the second is what a programmer would write. The options are the
+//! same, in the same order (the constants ascending, as the range would
+//! meet them), and since the membership test comes first in the guard,
+//! nothing else was evaluated for a value outside it.
+
+use crate::ir::{Ir, IrKind, MoveIr, PatIr};
+use crate::syntax::ast::BinOp;
+use crate::value::Value;
+
+/// The most constants a binder is turned to.
+const MOST: usize = 64;
+
+/// `rule` with its innermost binder turned to the constants its guard
+/// begins by asking for; `None` when it does not have that shape.
+pub(super) fn constants(rule: &MoveIr) -> Option<MoveIr> {
+    let (PatIr::Slot(k), domain) = rule.binders.last()? else {
+        return None;
+    };
+    let IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) = &domain.kind else {
+        return None;
+    };
+    // The ends are evaluated once before the loop, and would be per value
+    // after: only ends that cannot fail.
+    let plain = |e: &Ir| matches!(e.kind, IrKind::Const(Value::Int(_)) | IrKind::Local(_));
+    if !plain(lo) || !plain(hi) {
+        return None;
+    }
+    let (first, rest) = split_first(rule.guard.as_ref()?);
+    let IrKind::Binary(BinOp::In, x, set) = &first.kind else {
+        return None;
+    };
+    if !matches!(x.kind, IrKind::Local(s) if s == *k) {
+        return None;
+    }
+    let mut items = ints(set)?;
+    items.sort_unstable();
+    items.dedup();
+    if items.len() > MOST {
+        return None;
+    }
+    let span = domain.span;
+    let at = |kind| Ir { kind, span };
+    let local = || Box::new(at(IrKind::Local(*k)));
+    let below = at(IrKind::Binary(BinOp::Le, lo.clone(), local()));
+    let upper = if *op == BinOp::RangeIncl {
+        BinOp::Le
+    } else {
+        BinOp::Lt
+    };
+    let above = at(IrKind::Binary(upper, local(), hi.clone()));
+    let and = |a: Ir, b: Ir| at(IrKind::Binary(BinOp::And, Box::new(a), Box::new(b)));
+    let mut guard = and(below, above);
+    if let Some(rest) = rest {
+        guard = and(guard, rest);
+    }
+    let mut rule = rule.clone();
+    let consts = items.into_iter().map(|n| at(IrKind::Const(Value::Int(n))));
+    rule.binders.last_mut()?.1 = at(IrKind::List(consts.collect()));
+    rule.guard = Some(guard);
+    Some(rule)
+}
+
+/// The first conjunct of `guard` (its leftmost operand of `and`s), and
+/// the rest of it, if any, in the same order.
+fn split_first(guard: &Ir) -> (&Ir, Option<Ir>) {
+    let IrKind::Binary(BinOp::And, l, r) = &guard.kind else {
+        return (guard, None);
+    };
+    let (first, rest) = split_first(l);
+    let rest = match rest {
+        Some(l) => Ir {
+            kind: IrKind::Binary(BinOp::And, Box::new(l), r.clone()),
+            span: guard.span,
+        },
+        None => (**r).clone(),
+    };
+    (first, Some(rest))
+}
+
+/// The integers of a constant collection written out or folded: a set,
+/// list or tuple of integers.
+fn ints(ir: &Ir) -> Option<Vec<i64>> {
+    let int = |v: &Value| match v {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    };
+    match &ir.kind {
+        IrKind::Set(items) | IrKind::List(items) | IrKind::Tuple(items) => items
+            .iter()
+            .map(|i| match &i.kind {
+                IrKind::Const(v) => int(v),
+                _ => None,
+            })
+            .collect(),
+        IrKind::Const(Value::Set(s)) => s.iter().map(int).collect(),
+        IrKind::Const(v) => v.as_slice()?.iter().map(int).collect(),
+        _ => None,
+    }
+}
