@@ -461,49 +461,13 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
 
 fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
     match op {
-        BinOp::Eq | BinOp::Ne if t.queries => match (winner(a, t), winner(b, t)) {
-            (Some((value, first)), None) | (None, Some((value, first))) => {
-                // `winner(P) == "first"` is `value(P) != 0`.
-                let said = literal(if std::ptr::eq(a, first) { b } else { a })?;
-                let nonzero = match said {
-                    "first" => true,
-                    "second" => false,
-                    _ => return None,
-                };
-                let equal = (op == BinOp::Eq) != nonzero;
-                let op = if equal { BinOp::Eq } else { BinOp::Ne };
-                Some(Cond::Cmp(op, value, Num::Const(0)))
-            }
-            _ => Some(Cond::Cmp(op, num_in(a, t)?, num_in(b, t)?)),
-        },
+        // A query's `winner(P) == "first"`.
+        BinOp::Eq | BinOp::Ne if t.queries && super::query::asks_winner(a, b) => {
+            super::query::winner_test(op, a, b, t)
+        }
         BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
             Some(Cond::Cmp(op, num_in(a, t)?, num_in(b, t)?))
         }
-        _ => None,
-    }
-}
-
-/// `winner(g(args))` in a query, as `value(g(args))`, with the side of
-/// the comparison it is.
-fn winner<'a>(ir: &'a Ir, t: &Types) -> Option<(Num, &'a Ir)> {
-    let IrKind::CallBuiltin(Builtin::Winner, args) = &ir.kind else {
-        return None;
-    };
-    let [arg] = args.as_slice() else {
-        return None;
-    };
-    let IrKind::Apply(game, args) = &arg.kind else {
-        return None;
-    };
-    t.asked.borrow_mut().push((*game, args.len()));
-    let args = args.iter().map(|a| num_in(a, t)).collect::<Option<_>>()?;
-    Some((Num::Value(*game, args), ir))
-}
-
-/// The text of a string literal.
-fn literal(ir: &Ir) -> Option<&str> {
-    match &ir.kind {
-        IrKind::Const(Value::Str(s)) => Some(s),
         _ => None,
     }
 }

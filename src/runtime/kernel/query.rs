@@ -16,12 +16,13 @@
 //! which evaluates it as written and reports what it always reports;
 //! the positions already valued keep their values.
 
-use super::expr::{Num, num_in};
+use super::expr::{Cond, Num, num_in};
 use super::native::query as native;
 use super::seq::{Clause, Comp, Source, Types};
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind};
-use crate::value::GameId;
+use crate::syntax::ast::BinOp;
+use crate::value::{GameId, Value};
 
 pub use native::{Asker, NativeQuery};
 
@@ -120,6 +121,42 @@ pub fn compile(ir: &Ir, slots: usize) -> Option<Query> {
         targets,
         winner,
     })
+}
+
+/// Whether a comparison has `winner(...)` on one side.
+pub(super) fn asks_winner(a: &Ir, b: &Ir) -> bool {
+    let winner = |ir: &Ir| matches!(ir.kind, IrKind::CallBuiltin(Builtin::Winner, _));
+    winner(a) || winner(b)
+}
+
+/// `winner(g(args)) == "first"` (or `!=`, or `"second"`, either side) as
+/// a comparison of `value(g(args))` with 0.
+pub(super) fn winner_test(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
+    let (call, said) = match &a.kind {
+        IrKind::CallBuiltin(Builtin::Winner, _) => (a, b),
+        _ => (b, a),
+    };
+    let IrKind::CallBuiltin(Builtin::Winner, args) = &call.kind else {
+        return None;
+    };
+    let [arg] = args.as_slice() else {
+        return None;
+    };
+    let IrKind::Apply(game, args) = &arg.kind else {
+        return None;
+    };
+    let nonzero = match &said.kind {
+        IrKind::Const(Value::Str(s)) if &**s == "first" => true,
+        IrKind::Const(Value::Str(s)) if &**s == "second" => false,
+        _ => return None,
+    };
+    t.asked.borrow_mut().push((*game, args.len()));
+    let args = args.iter().map(|a| num_in(a, t)).collect::<Option<_>>()?;
+    let op = match (op == BinOp::Eq) != nonzero {
+        true => BinOp::Eq,
+        false => BinOp::Ne,
+    };
+    Some(Cond::Cmp(op, Num::Value(*game, args), Num::Const(0)))
 }
 
 impl Query {
