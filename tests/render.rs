@@ -22,6 +22,13 @@ fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `grundy plot FILE GAME RANGE -o TO`, then `extra` arguments.
+fn plot_to(file: &str, game: &str, range: &str, to: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["plot", file, game, range, "-o", to];
+    args.extend_from_slice(extra);
+    grundy(&args)
+}
+
 /// The values of `game(n)` for `n` in `range`, from the library itself.
 fn values(file: &str, game: &str, range: &str) -> Vec<u64> {
     let mut session =
@@ -193,14 +200,13 @@ fn circles(svg: &str) -> Vec<(f64, f64, bool)> {
 fn a_plot_has_a_point_for_each_value_and_marks_the_zeros() {
     let dir = scratch("plot-svg");
     let file = dir.join("take3.svg");
-    let out = grundy(&[
-        "plot",
+    let out = plot_to(
         "examples/take_1_to_3.game",
         "take3",
         "0..=60",
-        "-o",
         path(&file),
-    ]);
+        &[],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("take3(n), n = 0..=60: 61 values plotted to"));
     let svg = std::fs::read_to_string(&file).unwrap();
@@ -234,14 +240,13 @@ fn a_plot_has_a_point_for_each_value_and_marks_the_zeros() {
 fn a_long_plot_keeps_every_value_of_each_run_of_neighbours() {
     let dir = scratch("plot-long");
     let file = dir.join("take3.svg");
-    let out = grundy(&[
-        "plot",
+    let out = plot_to(
         "examples/take_1_to_3.game",
         "take3",
         "0..100000",
-        "-o",
         path(&file),
-    ]);
+        &[],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let drawn = circles(&std::fs::read_to_string(&file).unwrap());
     // 960 pixels wide: runs of 105 values, each holding the values 0 to 3.
@@ -254,16 +259,13 @@ fn a_long_plot_keeps_every_value_of_each_run_of_neighbours() {
 fn a_png_plot_has_the_size_asked_for() {
     let dir = scratch("plot-png");
     let file = dir.join("square.png");
-    let out = grundy(&[
-        "plot",
+    let out = plot_to(
         "examples/subtract_square.game",
         "square",
         "0..=200",
-        "-o",
         path(&file),
-        "--size",
-        "640x360",
-    ]);
+        &["--size", "640x360"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let png = std::fs::read(&file).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
@@ -292,9 +294,8 @@ fn the_plot_built_in_writes_the_game_s_svg_and_returns_its_path() {
 fn mistakes_in_what_to_plot_are_diagnostics() {
     let dir = scratch("plot-errors");
     let to = dir.join("p.svg");
-    let plot = |game: &str, range: &str| {
-        grundy(&["plot", "examples/kayles.game", game, range, "-o", path(&to)])
-    };
+    let plot =
+        |game: &str, range: &str| plot_to("examples/kayles.game", game, range, path(&to), &[]);
     let out = plot("kayle", "0..=10");
     assert_exit(&out, 3, "unknown name `kayle`");
     assert!(text(&out.stderr).contains("did you mean `kayles`?"));
@@ -308,23 +309,9 @@ fn mistakes_in_what_to_plot_are_diagnostics() {
 #[test]
 fn outputs_that_cannot_be_written_are_usage_errors() {
     let missing = "/nonexistent-dir/p.svg";
-    let out = grundy(&[
-        "plot",
-        "examples/kayles.game",
-        "kayles",
-        "0..=10",
-        "-o",
-        missing,
-    ]);
+    let out = plot_to("examples/kayles.game", "kayles", "0..=10", missing, &[]);
     assert_exit(&out, 2, "cannot write `/nonexistent-dir/p.svg`");
-    let out = grundy(&[
-        "plot",
-        "examples/kayles.game",
-        "kayles",
-        "0..=10",
-        "-o",
-        "p.gif",
-    ]);
+    let out = plot_to("examples/kayles.game", "kayles", "0..=10", "p.gif", &[]);
     assert_exit(
         &out,
         2,
@@ -340,16 +327,13 @@ fn outputs_that_cannot_be_written_are_usage_errors() {
     assert_exit(&out, 2, "cannot write `/nonexistent-dir/g.dot`");
     let out = grundy(&["graph", "examples/kayles.game", "kayles(3)", "-o", "g.pdf"]);
     assert_exit(&out, 2, "must end in `.dot`, `.svg` or `.png`");
-    let out = grundy(&[
-        "plot",
+    let out = plot_to(
         "examples/kayles.game",
         "kayles",
         "0..=10",
-        "-o",
         "p.svg",
-        "--size",
-        "9x9",
-    ]);
+        &["--size", "9x9"],
+    );
     assert_exit(&out, 2, "from 200 to 4096 pixels");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     assert!(!root.join("p.gif").exists() && !root.join("g.pdf").exists());
