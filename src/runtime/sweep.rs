@@ -36,10 +36,7 @@ impl Machine {
         if child.index - bottom < SHORTEST {
             return Ok(None);
         }
-        let room = self
-            .limits
-            .max_states
-            .saturating_sub(self.limits.max_states / 8);
+        let room = self.sweep_room();
         let start = self.native_sweep(node.game, (bottom, child.index + 1), room)?;
         let mut found = start > bottom;
         let mut ignored = Vec::new();
@@ -80,14 +77,9 @@ impl Machine {
         if self.graph.dense(game).is_none_or(|d| d.arity() != 2) {
             return Ok(None);
         }
-        let room = self
-            .limits
-            .max_states
-            .saturating_sub(self.limits.max_states / 8);
-        let (start, mut found, stopped) = self.native_square(game, end, room)?;
-        if stopped {
-            return Ok(Some(found));
-        }
+        let room = self.sweep_room();
+        let start = self.native_sweep(game, (0, end), room)?;
+        let mut found = start > 0;
         let mut ignored = Vec::new();
         for z in start..end {
             if z % 1024 == 0 {
@@ -199,62 +191,17 @@ impl Machine {
         let ((p, q), (r0, r1), (c0, c1)) = (levels.weights, levels.rows, levels.cols);
         let rows = (r0 as usize, r1.min((want - 1 - q * c0) / p) as usize);
         let cols = (c0 as usize, c1.min((want - 1 - p * r0) / q) as usize);
-        let room = self.limits.max_states - self.limits.max_states / 8;
+        let room = self.sweep_room();
         self.graph.claim_rect(game, (rows, cols), room)?;
         Some(want)
     }
 
-    /// [`Machine::sweep_square`] by the game's machine code, when it has
-    /// some and the graph room for the whole square: where the rest of the
-    /// sweep starts, whether it found values, and whether to stop there
-    /// (at a position whose options are not all known).
-    fn native_square(
-        &mut self,
-        game: GameId,
-        end: u32,
-        room: usize,
-    ) -> RtResult<(u32, bool, bool)> {
-        let kernel = match self.use_native {
-            true => self
-                .kernel(game)
-                .filter(|k| k.native_for(end, self.native_after)),
-            false => None,
-        };
-        let Some(kernel) = kernel else {
-            return Ok((0, false, false));
-        };
-        let side = (end.max(1) - 1).isqrt() as usize + 1;
-        if self
-            .graph
-            .claim_rect(game, ((0, side - 1), (0, side - 1)), room)
-            .is_none()
-        {
-            return Ok((0, false, false));
-        }
-        let (mut from, mut found) = (0, false);
-        loop {
-            self.poll()?;
-            let Scratch { marks, views, .. } = &mut self.scratch;
-            let graph = (&self.defs, &self.graph);
-            let (stopped, paused) = kernel.native_sweep(graph, (game, from, end), marks, views);
-            found |= stopped > from;
-            if paused {
-                from = stopped;
-                continue;
-            }
-            if stopped >= end {
-                return Ok((end, found, false));
-            }
-            // A position the machine code left: the kernel's run takes it.
-            let at = NodeId {
-                game,
-                index: stopped,
-            };
-            if !self.kernel_finds_value(at, &mut Vec::new())? {
-                return Ok((stopped, found, true));
-            }
-            (from, found) = (stopped + 1, true);
-        }
+    /// How many positions the graph may hold while a sweep makes more: an
+    /// eighth of `--max-states` is left for the search, so that a sweep
+    /// never makes a query fail.
+    fn sweep_room(&self) -> usize {
+        let most = self.limits.max_states;
+        most.saturating_sub(most / 8)
     }
 
     /// Evaluates the positions `lo..hi` of a one-integer `game` from the
@@ -268,10 +215,7 @@ impl Machine {
         if lo > last || self.graph.dense(game).is_none_or(|d| d.arity() != 1) {
             return Ok(());
         }
-        let room = self
-            .limits
-            .max_states
-            .saturating_sub(self.limits.max_states / 8);
+        let room = self.sweep_room();
         self.native_sweep(game, (lo, last + 1), room)?;
         Ok(())
     }
@@ -297,10 +241,12 @@ impl Machine {
         Ok(())
     }
 
-    /// The sweep of positions `from..to` of `game` by its machine code,
-    /// in chunks between looks at the clock, with the kernel's run taking
-    /// each position the machine code leaves (a terminal one). Returns
-    /// where it stopped: the positions below have values.
+    /// The sweep of positions `from..to` of `game` by its machine code, by
+    /// dense index (for two integers, shell by shell of the square), in
+    /// chunks between looks at the clock, with the kernel's run taking
+    /// each position the machine code leaves (a terminal one). A square's
+    /// slots are made at once, a line's a chunk at a time. Returns where
+    /// it stopped: the positions below have values.
     fn native_sweep(
         &mut self,
         game: GameId,
@@ -316,10 +262,21 @@ impl Machine {
         let Some(kernel) = kernel else {
             return Ok(from);
         };
+        let square = self.graph.dense(game).is_some_and(|d| d.arity() == 2);
+        if square {
+            let side = (to.max(1) - 1).isqrt() as usize + 1;
+            let rect = ((0, side - 1), (0, side - 1));
+            if self.graph.claim_rect(game, rect, room).is_none() {
+                return Ok(from);
+            }
+        }
         while from < to {
             self.poll()?;
             let chunk = to.min(from.saturating_add(CHUNK));
-            let end = self.graph.claim_dense(game, from, chunk, room);
+            let end = match square {
+                true => chunk,
+                false => self.graph.claim_dense(game, from, chunk, room),
+            };
             let Scratch { marks, views, .. } = &mut self.scratch;
             let (stopped, paused) =
                 kernel.native_sweep((&self.defs, &self.graph), (game, from, end), marks, views);
