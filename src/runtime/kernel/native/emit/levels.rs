@@ -5,10 +5,11 @@
 //! by squares, positions `from..to` in the order of their dense indices
 //! (Szudzik's), shell after shell of the square.
 
-use super::{BUDGET, Emit, trusted};
+use super::{BUDGET, Emit, Table, trusted};
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I32, types::I64};
+use cranelift_frontend::Variable;
 
 impl Emit<'_, '_> {
     /// The levels function. Returns `to << 32` when done; `s << 32 | a`
@@ -34,7 +35,7 @@ impl Emit<'_, '_> {
         self.b.def_var(s, from);
         self.b.def_var(a, zero);
         self.b.def_var(total, zero);
-        let [level, first, row, inside, next_row, next_level, stop] = self.blocks();
+        let [level, first, row, next_row, next_level, stop] = self.blocks();
         self.b.ins().jump(level, &[]);
         // A level: its first row is the lowest whose column fits the box.
         self.b.switch_to_block(level);
@@ -67,19 +68,7 @@ impl Emit<'_, '_> {
                 self.b.ins().udiv_imm_s(r, q)
             }
         };
-        // Only a position without a value yet (a slot the table marks
-        // unknown) is run.
-        let at = self.slot(own, av, col);
-        let slot = self.b.ins().load(I32, trusted(), at, 0);
-        let slot = self.b.ins().uextend(I64, slot);
-        let unknown = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::Equal, slot, i64::from(u32::MAX));
-        self.b.ins().brif(unknown, inside, &[], next_row, &[]);
-        self.b.switch_to_block(inside);
-        self.valued(kernel, (av, col), at, total)?;
-        self.b.ins().jump(next_row, &[]);
+        self.value_unknown(kernel, own, (av, col), (total, next_row))?;
         self.b.switch_to_block(next_row);
         let av = self.b.use_var(a);
         let av = self.b.ins().iadd_imm_s(av, 1);
@@ -135,7 +124,7 @@ impl Emit<'_, '_> {
         self.b.def_var(a, a0);
         self.b.def_var(b, b0);
         self.b.def_var(total, zero);
-        let [head, inside, next, stop] = self.blocks();
+        let [head, next, stop] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let zv = self.b.use_var(z);
@@ -144,17 +133,7 @@ impl Emit<'_, '_> {
         self.b.ins().brif(more, body, &[], stop, &[]);
         self.b.switch_to_block(body);
         let (av, bv) = (self.b.use_var(a), self.b.use_var(b));
-        let at = self.slot(own, av, bv);
-        let slot = self.b.ins().load(I32, trusted(), at, 0);
-        let slot = self.b.ins().uextend(I64, slot);
-        let unknown = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::Equal, slot, i64::from(u32::MAX));
-        self.b.ins().brif(unknown, inside, &[], next, &[]);
-        self.b.switch_to_block(inside);
-        self.valued(kernel, (av, bv), at, total)?;
-        self.b.ins().jump(next, &[]);
+        self.value_unknown(kernel, own, (av, bv), (total, next))?;
         // The next position: along the shell's top row, then its column.
         self.b.switch_to_block(next);
         let (av, bv, zv) = (self.b.use_var(a), self.b.use_var(b), self.b.use_var(z));
@@ -186,6 +165,31 @@ impl Emit<'_, '_> {
         Some(())
     }
 
+    /// Position `(a, b)` of the table `own` valued when its slot is
+    /// unknown (only a position without a value yet is run), its work
+    /// added to `total`; then on to `next`.
+    fn value_unknown(
+        &mut self,
+        kernel: &Kernel,
+        own: Table,
+        (a, b): (Value, Value),
+        (total, next): (Variable, Block),
+    ) -> Option<()> {
+        let at = self.slot(own, a, b);
+        let slot = self.b.ins().load(I32, trusted(), at, 0);
+        let slot = self.b.ins().uextend(I64, slot);
+        let unknown = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, slot, i64::from(u32::MAX));
+        let inside = self.b.create_block();
+        self.b.ins().brif(unknown, inside, &[], next, &[]);
+        self.b.switch_to_block(inside);
+        self.valued(kernel, (a, b), at, total)?;
+        self.b.ins().jump(next, &[]);
+        Some(())
+    }
+
     /// Position `(a, b)` valued into its slot `at`, its work added to
     /// `total`; bails when an option has no value, or it has none.
     fn valued(
@@ -193,7 +197,7 @@ impl Emit<'_, '_> {
         kernel: &Kernel,
         (a, b): (Value, Value),
         at: Value,
-        total: cranelift_frontend::Variable,
+        total: Variable,
     ) -> Option<()> {
         self.position(kernel, &[a, b])?;
         let missing = self.b.use_var(self.missing);
@@ -216,7 +220,7 @@ impl Emit<'_, '_> {
     /// Goes on to `again` unless `total` is past the budget; then returns
     /// `at` with [`super::super::PAUSED`] set, for the caller to look at
     /// the clock.
-    fn pause_or(&mut self, total: cranelift_frontend::Variable, again: Block, at: Value) {
+    fn pause_or(&mut self, total: Variable, again: Block, at: Value) {
         let sum = self.b.use_var(total);
         let enough = self
             .b
