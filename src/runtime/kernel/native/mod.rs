@@ -144,13 +144,11 @@ type Code =
 /// A kernel's machine code, and the module that owns its memory.
 pub struct Native {
     mex: Code,
-    /// For a game of one argument.
+    /// The sweep by dense index: a game of one argument's, or of two
+    /// (the square's: [`Kind::Square`]).
     pub(super) sweep: Option<Code>,
     /// For a board swept by levels ([`Kernel::native_levels`]).
     levels: Option<Code>,
-    /// For a game of two arguments, by dense index
-    /// ([`Kernel::native_square`]).
-    square: Option<Code>,
     _memory: Memory,
 }
 
@@ -180,24 +178,20 @@ impl Drop for Memory {
 pub fn compile(kernel: &Kernel) -> Option<Native> {
     let mut jit = Jit::new()?;
     let mex = jit.define(Kind::Mex(kernel), "mex")?;
-    let sweep = match kernel.arity {
-        1 if kernel.lists.is_none() => Some(jit.define(Kind::Sweep(kernel), "sweep")?),
+    let sweep = match (kernel.arity, &kernel.lists) {
+        (1, None) => Some(jit.define(Kind::Sweep(kernel), "sweep")?),
+        (2, None) => Some(jit.define(Kind::Square(kernel), "square")?),
         _ => None,
     };
     let levels = match kernel.levels {
         Some(_) => Some(jit.define(Kind::Levels(kernel), "levels")?),
         None => None,
     };
-    let square = match kernel.arity {
-        2 if kernel.lists.is_none() => Some(jit.define(Kind::Square(kernel), "square")?),
-        _ => None,
-    };
     let (code, memory) = jit.finish()?;
     Some(Native {
         mex: code(mex),
         sweep: sweep.map(&code),
-        levels: levels.map(&code),
-        square: square.map(code),
+        levels: levels.map(code),
         _memory: memory,
     })
 }
@@ -266,62 +260,17 @@ impl Native {
         marks: &mut Marks,
         views: &mut Vec<View>,
     ) -> (u32, bool) {
-        let code = match kernel.arity {
-            1 => self.sweep,
-            _ => self.square,
-        };
-        let arity = kernel.arity;
-        self.by_index(
-            kernel,
-            (code, arity),
-            (defs, graph),
-            (game, from, to),
-            (marks, views),
-        )
-    }
-
-    /// Runs `code`, a sweep of positions by dense index of `arity`
-    /// arguments (see [`Native::sweep`]).
-    fn by_index(
-        &self,
-        kernel: &Kernel,
-        (code, arity): (Option<Code>, usize),
-        (defs, graph): (&Defs, &Graph),
-        (game, from, to): (GameId, u32, u32),
-        (marks, views): (&mut Marks, &mut Vec<View>),
-    ) -> (u32, bool) {
-        let Some(code) = code else {
+        let Some(code) = self.sweep.filter(|_| from < to) else {
             return (from, false);
         };
-        let own = graph.dense(game).filter(|d| d.arity() == arity);
-        if from >= to || !views_of(kernel, (defs, graph), views) {
-            return (from, false);
+        let run = (code, (from.into(), to.into()), to - from);
+        match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
+            Some((stopped, paused)) => {
+                debug_assert!(stopped <= to.into());
+                (stopped as u32, paused)
+            }
+            None => (from, false),
         }
-        let Some(own) = own.map(Dense::view) else {
-            return (from, false);
-        };
-        // The own table has slots for `from..to` (the caller made them),
-        // and nothing else reads or writes it during the call.
-        let call = Call {
-            kernel,
-            graph,
-            views,
-            own: &own,
-        };
-        let mut frame = std::mem::take(&mut marks.frame);
-        frame.clear();
-        frame.reserve(ARENA);
-        let (stopped, _) = call.run(
-            code,
-            (from.into(), to.into()),
-            to - from,
-            (marks, &mut frame),
-        );
-        marks.frame = frame;
-        let paused = stopped & PAUSED != 0;
-        let stopped = stopped & !PAUSED;
-        debug_assert!(stopped <= to.into());
-        (stopped as u32, paused)
     }
 
     /// [`Kernel::native_levels`]: the board's levels `from..to`.
@@ -336,38 +285,56 @@ impl Native {
         let (Some(code), Some(levels)) = (self.levels, kernel.levels) else {
             return ((from, 0), false);
         };
-        let own = graph.dense(game).filter(|d| d.arity() == 2);
-        if from >= to || !views_of(kernel, (defs, graph), views) {
+        if from >= to {
             return ((from, 0), false);
         }
-        let Some(own) = own.map(Dense::view) else {
-            return ((from, 0), false);
-        };
-        // The own table has rows for the box (the caller made them), and
-        // nothing else reads or writes it during the call.
+        let cells = (levels.rows.1 - levels.rows.0 + 1) * (levels.cols.1 - levels.cols.0 + 1);
+        let run = (
+            code,
+            (from as u64, to as u64),
+            cells.clamp(1, u32::MAX.into()) as u32,
+        );
+        match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
+            Some((stopped, paused)) => (
+                ((stopped >> 32) as i64, (stopped & 0xffff_ffff) as i64),
+                paused,
+            ),
+            None => ((from, 0), false),
+        }
+    }
+
+    /// Runs `code`, a function that writes values into the kernel's own
+    /// game's dense table (a sweep, a square, a board's levels), with its
+    /// two arguments, for at most `positions` positions: what it returned,
+    /// without [`PAUSED`], and whether that was set. `None` when the game
+    /// has no such table or a target changed its arity.
+    fn own_run(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        game: GameId,
+        (code, args, positions): (Code, (u64, u64), u32),
+        (marks, views): (&mut Marks, &mut Vec<View>),
+    ) -> Option<(u64, bool)> {
+        let own = graph.dense(game).filter(|d| d.arity() == kernel.arity);
+        if !views_of(kernel, (defs, graph), views) {
+            return None;
+        }
+        // The own table has the slots the function writes (the caller made
+        // them), and nothing else reads or writes it during the call.
+        let own = own.map(Dense::view)?;
         let call = Call {
             kernel,
             graph,
             views,
             own: &own,
         };
-        let cells = (levels.rows.1 - levels.rows.0 + 1) * (levels.cols.1 - levels.cols.0 + 1);
         let mut frame = std::mem::take(&mut marks.frame);
         frame.clear();
         frame.reserve(ARENA);
-        let (stopped, _) = call.run(
-            code,
-            (from as u64, to as u64),
-            cells.clamp(1, u32::MAX.into()) as u32,
-            (marks, &mut frame),
-        );
+        let (stopped, _) = call.run(code, args, positions, (marks, &mut frame));
         marks.frame = frame;
-        let paused = stopped & PAUSED != 0;
-        let stopped = stopped & !PAUSED;
-        (
-            ((stopped >> 32) as i64, (stopped & 0xffff_ffff) as i64),
-            paused,
-        )
+        Some((stopped & !PAUSED, stopped & PAUSED != 0))
     }
 }
 
