@@ -192,8 +192,7 @@ impl Num {
             },
             Num::Gcd(a, b) => {
                 let (a, b) = (a.eval(f, defs)?, b.eval(f, defs)?);
-                let g = crate::runtime::numbers::gcd(a.unsigned_abs(), b.unsigned_abs());
-                i64::try_from(g).map_err(|_| Stop::Bail)?
+                crate::runtime::numbers::gcd(a, b).ok_or(Stop::Bail)?
             }
             Num::Len(xs) => seq::len(xs, f, defs)?,
             Num::Index(xs, i) => seq::index(xs, i, f, defs)?,

@@ -22,11 +22,7 @@ pub extern "C" fn isqrt(n: i64) -> i64 {
 
 /// `gcd(a, b)`, or `i64::MIN` when it is 2⁶³ (an overflow, an error).
 pub extern "C" fn gcd(a: i64, b: i64) -> i64 {
-    i64::try_from(crate::runtime::numbers::gcd(
-        a.unsigned_abs(),
-        b.unsigned_abs(),
-    ))
-    .unwrap_or(i64::MIN)
+    crate::runtime::numbers::gcd(a, b).unwrap_or(i64::MIN)
 }
 
 /// `x ** y` as the interpreter computes it, or `i64::MIN` when that is an
