@@ -410,14 +410,21 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         }
         IrKind::Index(xs, i) => Num::Index(list(xs)?, Box::new(num(i)?)),
         IrKind::CallBuiltin(Builtin::Value, args) if t.queries && args.len() == 1 => {
-            let IrKind::Apply(game, args) = &args[0].kind else {
-                return None;
-            };
-            t.asked.borrow_mut().push((*game, args.len()));
-            Num::Value(*game, args.iter().map(num).collect::<Option<_>>()?)
+            value_of(&args[0], t)?
         }
         _ => return None,
     })
+}
+
+/// `value(apply)` in a query, where `apply` is a game applied to integer
+/// arguments, noted among the games the query asks about.
+pub(super) fn value_of(apply: &Ir, t: &Types) -> Option<Num> {
+    let IrKind::Apply(game, args) = &apply.kind else {
+        return None;
+    };
+    t.asked.borrow_mut().push((*game, args.len()));
+    let args = args.iter().map(|a| num_in(a, t)).collect::<Option<_>>()?;
+    Some(Num::Value(*game, args))
 }
 
 pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {

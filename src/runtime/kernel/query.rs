@@ -16,7 +16,7 @@
 //! which evaluates it as written and reports what it always reports;
 //! the positions already valued keep their values.
 
-use super::expr::{Cond, Num, num_in};
+use super::expr::{Cond, Num, num_in, value_of};
 use super::native::query as native;
 use super::seq::{Clause, Comp, Source, Types};
 use crate::builtins::Builtin;
@@ -86,15 +86,7 @@ pub fn compile(ir: &Ir, slots: usize) -> Option<Query> {
         return None;
     };
     let elem = match (fold, &elem.kind) {
-        (Fold::Xor, IrKind::Apply(game, args)) => {
-            types.asked.borrow_mut().push((*game, args.len()));
-            Num::Value(
-                *game,
-                args.iter()
-                    .map(|a| num_in(a, &types))
-                    .collect::<Option<_>>()?,
-            )
-        }
+        (Fold::Xor, IrKind::Apply(..)) => value_of(elem, &types)?,
         (Fold::Xor, _) => return None,
         // Counted only: a tuple or list of what cannot fail, as in
         // `len([(x, y) for ... if value(g(x, y)) == 0])`, is as good as 1.
@@ -142,21 +134,17 @@ pub(super) fn winner_test(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> 
     let [arg] = args.as_slice() else {
         return None;
     };
-    let IrKind::Apply(game, args) = &arg.kind else {
-        return None;
-    };
     let nonzero = match &said.kind {
         IrKind::Const(Value::Str(s)) if &**s == "first" => true,
         IrKind::Const(Value::Str(s)) if &**s == "second" => false,
         _ => return None,
     };
-    t.asked.borrow_mut().push((*game, args.len()));
-    let args = args.iter().map(|a| num_in(a, t)).collect::<Option<_>>()?;
+    let value = value_of(arg, t)?;
     let op = match (op == BinOp::Eq) != nonzero {
         true => BinOp::Eq,
         false => BinOp::Ne,
     };
-    Some(Cond::Cmp(op, Num::Value(*game, args), Num::Const(0)))
+    Some(Cond::Cmp(op, value, Num::Const(0)))
 }
 
 impl Query {
