@@ -174,7 +174,7 @@ impl Graph {
         end
     }
 
-    /// [`Dense::claim_rect`] of `game`'s positions `(a, b)`, `a` in `rows`
+    /// `Dense::claim_rect` of `game`'s positions `(a, b)`, `a` in `rows`
     /// and `b` in `cols` (inclusive, within [`SIDE_MAX`]), when the graph
     /// has room for them within `room` positions: how many it made.
     pub fn claim_rect(

@@ -37,7 +37,7 @@ pub struct Marks {
     pub(super) dropped: bool,
     /// Set by a run that found options without values when each of
     /// those is in `missing` and every option is one position (see
-    /// [`Kernel::single`]): the position's value is then the mex of the
+    /// [`super::Kernel`]'s `single`): the position's value is then the mex of the
     /// values its run found and of those `missing` will have, with no run
     /// again.
     pub complete: bool,

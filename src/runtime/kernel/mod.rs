@@ -310,12 +310,12 @@ impl Kernel {
     }
 
     /// The order of the board's levels, if the game has one (see
-    /// [`levels`]).
+    /// [`Levels`]).
     pub fn levels(&self) -> Option<Levels> {
         self.levels
     }
 
-    /// The positions of levels `from..to` of the board (see [`levels`]),
+    /// The positions of levels `from..to` of the board (see [`Levels`]),
     /// those of its box without a value yet, found by the machine code in
     /// turn and written into the game's dense table, whose slots for the
     /// box must exist. Returns where it stopped: `(to, 0)` when done, the

@@ -11,7 +11,7 @@
 //! the compiled query runs the comprehension's loops over machine
 //! integers and folds each element as it comes, asking the evaluator's
 //! search for each position's value through a helper (see
-//! [`super::native`]'s `query`). Anything unusual (an overflow, an error
+//! `kernel/native/query.rs`). Anything unusual (an overflow, an error
 //! in the rules, a limit, Ctrl-C) leaves the query to the interpreter,
 //! which evaluates it as written and reports what it always reports;
 //! the positions already valued keep their values.
