@@ -311,10 +311,9 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                      the recursion, or make the recursion a game"
                 ),
                 false => format!(
-                    "`{name}` is inlined when each argument is a name, a constant or a sum of \
-                     them, and its body is one expression without comprehensions (a local `let` \
-                     is fine if its value is such a sum): pass simpler arguments, or write its \
-                     body in the rule"
+                    "calls are inlined {} deep: call `{name}` from fewer nested functions, or \
+                     write its body in the rule",
+                    crate::runtime::normalize::INLINE_DEPTH
                 ),
             };
             (format!("a call of `{name}` that is not inlined"), instead)
@@ -331,16 +330,11 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
              of a move rather than asking for its value"
                 .into(),
         ),
-        IrKind::CallBuiltin(
-            b @ (Builtin::Gcd
-            | Builtin::Popcount
-            | Builtin::BitLength
-            | Builtin::Divisors),
-            _,
-        ) => (
+        IrKind::CallBuiltin(b @ Builtin::Divisors, _) => (
             format!("the built-in `{}`", b.name()),
-            "of the built-ins, the compiled rules take only `min`, `max`, `abs` and `isqrt`; a rule \
-             that needs another runs in the interpreter, with the same values, only slower"
+            "of the built-ins on integers, the compiled rules take `min`, `max`, `abs`, \
+             `isqrt`, `gcd`, `popcount` and `bit_length`; for divisors, write the binder \
+             `d in 1..=n if n % d == 0`"
                 .into(),
         ),
         IrKind::CallBuiltin(b, _) => (format!("the built-in `{}`", b.name()), collections.into()),
@@ -372,8 +366,11 @@ fn unexpected(ir: &Ir) -> Slow {
     Slow {
         span: ir.span,
         what: "an expression the compiled rules do not take".into(),
-        instead: "integer arithmetic, comparisons, `if`, `min`, `max`, `abs` and `isqrt` compile"
-            .into(),
+        instead:
+            "integer arithmetic, comparisons, `if`, `let`, the built-ins `min`, `max`, `abs`, \
+                  `isqrt`, `gcd`, `popcount` and `bit_length`, and lists and tuples of integers \
+                  compile"
+                .into(),
     }
 }
 

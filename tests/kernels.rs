@@ -38,8 +38,19 @@ fn expr(vars: Vec<&'static str>) -> impl Strategy<Value = String> {
             // interpreted; a nested one may hide an outer `u`.
             1 => (inner.clone(), inner.clone())
                 .prop_map(|(a, b)| format!("(let u = {a} in ({b} - u * 2))")),
-            1 => (inner.clone(), inner)
+            1 => (inner.clone(), inner.clone())
                 .prop_map(|(a, b)| format!("(let (u, w) = ({a}, {b}) in u * w - u)")),
+            // Read twice, or only in a branch: kept in a slot of its own.
+            1 => (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| format!("(let u = {a} in (u * u - {b} * u))")),
+            1 => (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| format!("(let u = {a} in (if {b} > 1 then u else 3))")),
+            // The file's functions, inlined with any arguments.
+            1 => (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| format!("fa({a}, {b})")),
+            1 => (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| format!("fb({a}, {b})")),
+            1 => inner.prop_map(|a| format!("fc({a})")),
         ]
     })
 }
@@ -175,6 +186,13 @@ fn query() -> impl Strategy<Value = String> {
     ]
 }
 
+/// The functions the random expressions call: one whose `let` is read
+/// twice, and two with comprehensions of their own, whose names the
+/// caller's frame must make room for.
+const FUNCTIONS: &str = "fn fa(p, q) = let s = p - q in if s > 0 then s * 2 else q - s\n\
+    fn fb(p, q) = sum([i * p for i in 0..min(abs(q), 4)])\n\
+    fn fc(p) = len([i for i in 0..=min(abs(p), 5) if i % 2 == 0 or p > 3])\n";
+
 fn game_file() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(rule(&["n"]), 1..=3),
@@ -192,7 +210,7 @@ fn game_file() -> impl Strategy<Value = String> {
             };
             let steps: Vec<String> = steps.iter().map(i64::to_string).collect();
             format!(
-                "let STEPS = [{}]\ngame g(n) {{\n{}}}\ngame h(x, y) {{\n{}}}\n\
+                "{FUNCTIONS}let STEPS = [{}]\ngame g(n) {{\n{}}}\ngame h(x, y) {{\n{}}}\n\
                  table(g, 0..=12)\ntable(h, 0..=4, 0..=4)\nvalue(g(30) + h(7, 9))\nvalue(g(120))\n{}",
                 steps.join(", "),
                 moves(g),

@@ -33,7 +33,8 @@ impl Machine {
         if !self.use_kernels || !self.use_native {
             return None;
         }
-        let q = query::compile(&normalize::expr(ir, &self.defs), slots)?;
+        let (ir, slots) = normalize::expr(ir, slots, &self.defs);
+        let q = query::compile(&ir, slots)?;
         if q.iterations() < u64::from(self.native_after) {
             return None;
         }

@@ -5,7 +5,7 @@ use super::seq::{self, Comp, Fold, Seq, Types};
 use super::{Eval, Stop};
 use crate::builtins::Builtin;
 use crate::defs::Defs;
-use crate::ir::{Ir, IrKind, LetId, Slot};
+use crate::ir::{Ir, IrKind, LetId, PatIr, Slot};
 use crate::runtime::ops::arith;
 use crate::span::Span;
 use crate::syntax::ast::{BinOp, UnOp};
@@ -102,6 +102,11 @@ impl Lin {
 pub enum Num {
     Const(i64),
     Slot(Slot),
+    /// A slot a `let` binds: any integer, so never read by a linear form
+    /// (whose slots must be small).
+    Named(Slot),
+    /// `let slot = value in body`.
+    Let(Slot, Box<Num>, Box<Num>),
     /// A linear form: exact without checks (see [`Lin`]).
     Lin(Lin),
     /// A global constant, read when evaluated (it must hold an integer).
@@ -143,13 +148,19 @@ pub enum Cond {
     Quant(bool, Box<Comp<Cond>>),
     /// `x in xs`, or `x not in xs` (false).
     In(bool, Num, Box<Seq>),
+    /// `let slot = value in body`.
+    Let(Slot, Box<Num>, Box<Cond>),
 }
 
 impl Num {
     pub fn eval(&self, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
         Ok(match self {
             Num::Const(c) => *c,
-            Num::Slot(s) => f[*s as usize],
+            Num::Slot(s) | Num::Named(s) => f[*s as usize],
+            Num::Let(s, value, body) => {
+                f[*s as usize] = value.eval(f, defs)?;
+                body.eval(f, defs)?
+            }
             Num::Lin(l) => l.eval(f),
             Num::Global(id) => match defs.lets[*id as usize].value {
                 Some(Value::Int(n)) => n,
@@ -222,7 +233,8 @@ impl Num {
     pub fn uses(&self, slot: Slot) -> bool {
         match self {
             Num::Const(_) | Num::Global(_) => false,
-            Num::Slot(s) => *s == slot,
+            Num::Slot(s) | Num::Named(s) => *s == slot,
+            Num::Let(_, a, b) => a.uses(slot) || b.uses(slot),
             Num::Lin(l) => l.coef(slot) != 0,
             Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => {
                 a.uses(slot)
@@ -242,7 +254,8 @@ impl Num {
     /// integer (likewise).
     pub fn total(&self) -> bool {
         match self {
-            Num::Const(_) | Num::Slot(_) | Num::Lin(_) | Num::Global(_) => true,
+            Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Lin(_) | Num::Global(_) => true,
+            Num::Let(_, a, b) => a.total() && b.total(),
             Num::Neg(a) | Num::BitNot(a) => a.total(),
             Num::Bin(
                 BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor,
@@ -279,6 +292,10 @@ impl Cond {
                 let x = x.eval(f, defs)?;
                 seq::contains(x, xs, f, defs)? == *yes
             }
+            Cond::Let(s, value, body) => {
+                f[*s as usize] = value.eval(f, defs)?;
+                body.eval(f, defs)?
+            }
         })
     }
 
@@ -291,6 +308,7 @@ impl Cond {
             Cond::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Cond::Quant(_, comp) => comp.uses_slot(slot),
             Cond::In(_, x, xs) => x.uses(slot) || xs.uses(slot),
+            Cond::Let(_, a, b) => a.uses(slot) || b.uses(slot),
         }
     }
 
@@ -302,6 +320,7 @@ impl Cond {
             Cond::And(a, b) | Cond::Or(a, b) => a.total() && b.total(),
             Cond::Not(a) => a.total(),
             Cond::If(c, a, b) => c.total() && a.total() && b.total(),
+            Cond::Let(_, a, b) => a.total() && b.total(),
             Cond::Quant(..) | Cond::In(..) => false,
         }
     }
@@ -365,7 +384,11 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
     let list = |ir: &Ir| Seq::compile(ir, t).map(Box::new);
     Some(match &ir.kind {
         IrKind::Const(Value::Int(n)) => Num::Const(*n),
+        IrKind::Local(slot) if t.is_named(*slot) => Num::Named(*slot),
         IrKind::Local(slot) if !t.is_list(*slot) => Num::Slot(*slot),
+        IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
+            Num::Let(*s, Box::new(num(value)?), Box::new(num(body)?))
+        }
         IrKind::Global(id) => Num::Global(*id),
         IrKind::Unary(UnOp::Neg, a) => Num::Neg(Box::new(num(a)?)),
         IrKind::Unary(UnOp::BitNot, a) => Num::BitNot(Box::new(num(a)?)),
@@ -449,6 +472,9 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
             parts.try_fold(first, |acc, c| Some(Cond::And(Box::new(acc), Box::new(c?))))?
         }
         IrKind::If(c, a, b) => Cond::If(cond(c)?, cond(a)?, cond(b)?),
+        IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
+            Cond::Let(*s, Box::new(num_in(value, t)?), cond(body)?)
+        }
         IrKind::CallBuiltin(b @ (Builtin::All | Builtin::Any), args) if args.len() == 1 => {
             let IrKind::Comprehension {
                 set: false,

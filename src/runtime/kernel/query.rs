@@ -57,7 +57,7 @@ pub struct Query {
 /// one of the shapes above, or asks no position's value (the interpreter
 /// is quick enough for arithmetic alone).
 pub fn compile(ir: &Ir, slots: usize) -> Option<Query> {
-    let types = Types::top_level();
+    let types = Types::top_level(ir);
     let IrKind::CallBuiltin(b, args) = &ir.kind else {
         return None;
     };

@@ -47,7 +47,8 @@ fn domain(d: &Domain) -> bool {
 fn num(n: &Num) -> bool {
     match n {
         Num::Lin(_) => false,
-        Num::Const(_) | Num::Slot(_) | Num::Global(_) => true,
+        Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Global(_) => true,
+        Num::Let(_, a, b) => num(a) && num(b),
         Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => num(a),
         Num::Gcd(a, b) => num(a) && num(b),
         Num::Bin(_, a, b) => num(a) && num(b),
@@ -68,6 +69,7 @@ fn cond(c: &Cond) -> bool {
         Cond::If(c, a, b) => cond(c) && cond(a) && cond(b),
         Cond::Quant(_, comp) => clauses(comp) && cond(&comp.elem),
         Cond::In(_, x, xs) => num(x) && seq(xs),
+        Cond::Let(_, a, b) => num(a) && cond(b),
     }
 }
 

@@ -1,20 +1,24 @@
 //! Phase 3b: a game's lowered rules normalised once, before they are
 //! compiled, so that how a rule is spelled does not decide how fast it
-//! runs. Three rewrites, each exact:
+//! runs. These rewrites, each exact:
 //!
 //! - **Constants folded:** a `let` holding an integer is read as that
 //!   integer (`1 <= x <= N` becomes a linear condition), and operations on
 //!   constant integers are done (`-2`, `2 * 3`).
 //! - **Functions inlined:** a call of a function that does not reach
-//!   itself, whose body is one expression over its parameters, becomes its
-//!   body with the arguments in place of the parameters. Only arguments
-//!   that cannot fail and cost nothing to repeat are put in place (locals,
-//!   constants, and sums and constant multiples of them), so a parameter
-//!   used twice, or not at all, changes nothing.
+//!   itself becomes its body, whose own names (`let`s, comprehensions)
+//!   get new slots in the caller's frame. An argument that cannot fail
+//!   and costs nothing to repeat (locals, constants, and sums and
+//!   constant multiples of them), or whose parameter is read once and
+//!   for certain (`uses.rs`), is put in place of the parameter; any other
+//!   is bound by a `let` around the body, which the compiled rules
+//!   evaluate once, so a parameter used twice, or not at all, changes
+//!   nothing.
 //! - **Local `let`s put in place:** `let m = VALUE in BODY` whose value
-//!   is as cheap and safe to repeat as an inlined argument becomes its
-//!   body with the value in place of `m`; a function whose body's `let`s
-//!   all go this way is inlined like any other.
+//!   is as cheap and safe to repeat as such an argument, or whose name is
+//!   read once and for certain, becomes its body with the value in place
+//!   of `m`. Any other `let` of one name stays, for the compiled rules
+//!   hold it in a slot.
 //! - **Tuple binders unrolled:** `(dx, dy) in [(-2, 1), (1, -2)]` over
 //!   constant items becomes one move per item, with the items' numbers in
 //!   place of `dx` and `dy`.
@@ -32,29 +36,36 @@
 //! the session compiles its games again after any redefinition.
 
 use crate::defs::{Defs, Global};
-use crate::ir::{FnId, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
+use crate::ir::{ClauseIr, FnId, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
 use rustc_hash::FxHashSet;
+use std::cell::Cell;
 
 mod lift;
 mod member;
+mod uses;
 
 /// The most items a tuple binder is unrolled over, and the most moves a
 /// game's rules may grow to by unrolling.
 const UNROLL_ITEMS: usize = 64;
 const UNROLL_MOVES: usize = 256;
 /// How deep calls are inlined into calls.
-const INLINE_DEPTH: usize = 8;
+pub(crate) const INLINE_DEPTH: usize = 8;
 
 /// `game`'s rules, normalised (see the module's doc).
 pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
-    let n = Normalizer { defs };
+    let n = Normalizer {
+        defs,
+        slots: Cell::new(game.slots.max(game.arity)),
+    };
     let mut moves = Vec::new();
-    let mut slots = game.slots;
     for rule in &game.moves {
         let rule = n.move_rule(rule);
-        let rule = match lift::comprehensions(&rule, &mut slots) {
+        let mut slots = n.slots.get();
+        let lifted = lift::comprehensions(&rule, &mut slots);
+        n.slots.set(slots);
+        let rule = match lifted {
             Some(lifted) => n.move_rule(&lifted),
             None => rule,
         };
@@ -68,20 +79,29 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
     GameIr {
         name: game.name.clone(),
         arity: game.arity,
-        slots,
+        slots: n.slots.get(),
         moves,
         def: game.def.clone(),
     }
 }
 
-/// A top-level expression normalised as rules are (constants folded,
-/// calls inlined): for a compiled query ([`crate::runtime::kernel::query`]).
-pub fn expr(ir: &Ir, defs: &Defs) -> Ir {
-    Normalizer { defs }.expr(ir, 0)
+/// A top-level expression whose frame has `slots` slots, normalised as
+/// rules are (constants folded, calls inlined), with the slots its frame
+/// has then: for a compiled query ([`crate::runtime::kernel::query`]).
+pub fn expr(ir: &Ir, slots: usize, defs: &Defs) -> (Ir, usize) {
+    let n = Normalizer {
+        defs,
+        slots: Cell::new(slots),
+    };
+    let ir = n.expr(ir, 0);
+    (ir, n.slots.get())
 }
 
 struct Normalizer<'a> {
     defs: &'a Defs,
+    /// The slots of the frame so far: an inlined function's own names
+    /// and the arguments bound by `let` get new ones past them.
+    slots: Cell<usize>,
 }
 
 impl Normalizer<'_> {
@@ -161,6 +181,9 @@ impl Normalizer<'_> {
             }
             IrKind::Let(pattern, value, body) => {
                 let value = self.expr(value, depth);
+                if let Some(lets) = split_let(pattern, &value, body) {
+                    return self.expr(&lets, depth);
+                }
                 match put_let(pattern, &value, body) {
                     Some(body) => return self.expr(&body, depth),
                     None => IrKind::Let(
@@ -179,30 +202,92 @@ impl Normalizer<'_> {
     }
 
     /// The body of function `f` with `args` in place of its parameters,
-    /// if it may be inlined.
+    /// if it may be inlined. The function's own names (its `let`s and
+    /// comprehensions) get new slots in the caller's frame. An argument
+    /// that is cheap and safe to repeat, or whose parameter is read once
+    /// and for certain, is put in place; any other is bound by a `let`
+    /// around the body, in the order the call evaluates them.
     fn inline(&self, f: FnId, args: &[Ir], depth: usize) -> Option<Ir> {
         let func = self.defs.fns.get(f as usize)?.as_ref()?;
-        let inlinable = depth < INLINE_DEPTH
-            && func.arity == args.len()
-            && args.iter().all(repeatable)
-            && !reaches_itself(self.defs, f);
+        let inlinable =
+            depth < INLINE_DEPTH && func.arity == args.len() && !reaches_itself(self.defs, f);
         if !inlinable {
             return None;
         }
-        // Slots past the parameters belong to the function's own frame:
-        // inlined, they would clash with the caller's, so every `let` must
-        // be put in place first, and no comprehension may remain.
-        let body = if func.slots == func.arity {
-            func.body.clone()
-        } else {
-            let flat = put_lets(&func.body);
-            if binds_locals(&flat) {
-                return None;
+        let base = self.slots.get();
+        self.slots.set(base + func.slots.saturating_sub(func.arity));
+        let mut lets = Vec::new();
+        let mut params = Vec::with_capacity(args.len());
+        for (p, arg) in args.iter().enumerate() {
+            if repeatable(arg) || uses::once_for_certain(&func.body, p as Slot) {
+                params.push(arg.clone());
+                continue;
             }
-            flat
-        };
-        let body = put(&body, &|slot: Slot| args.get(slot as usize).cloned());
+            let fresh = self.slots.get() as Slot;
+            self.slots.set(fresh as usize + 1);
+            lets.push((fresh, arg.clone()));
+            params.push(local(fresh, arg.span));
+        }
+        let body = rename(&func.body, &params, base as Slot - func.arity as Slot);
+        let body = lets.into_iter().rev().fold(body, |body, (slot, arg)| Ir {
+            span: body.span,
+            kind: IrKind::Let(PatIr::Slot(slot), Box::new(arg), Box::new(body)),
+        });
         Some(self.expr(&body, depth + 1))
+    }
+}
+
+/// A read of `slot`.
+fn local(slot: Slot, span: crate::span::Span) -> Ir {
+    Ir {
+        kind: IrKind::Local(slot),
+        span,
+    }
+}
+
+/// A function's body `ir` moved into a caller's frame: `params[i]` in
+/// place of parameter `i`, and every other slot, read or bound, moved by
+/// `shift`.
+fn rename(ir: &Ir, params: &[Ir], shift: Slot) -> Ir {
+    let moved = |s: Slot| s + shift;
+    let pattern = |p: &PatIr| map_pattern(p, &moved);
+    let kind = match &ir.kind {
+        IrKind::Local(s) => match params.get(*s as usize) {
+            Some(arg) => return arg.clone(),
+            None => IrKind::Local(moved(*s)),
+        },
+        IrKind::Let(p, value, body) => IrKind::Let(
+            pattern(p),
+            Box::new(rename(value, params, shift)),
+            Box::new(rename(body, params, shift)),
+        ),
+        IrKind::Comprehension { set, elem, clauses } => IrKind::Comprehension {
+            set: *set,
+            elem: Box::new(rename(elem, params, shift)),
+            clauses: clauses
+                .iter()
+                .map(|c| match c {
+                    ClauseIr::For(p, d) => ClauseIr::For(pattern(p), rename(d, params, shift)),
+                    ClauseIr::If(c) => ClauseIr::If(rename(c, params, shift)),
+                })
+                .collect(),
+        },
+        _ => return map_children(ir, &mut |e| rename(e, params, shift)),
+    };
+    Ir {
+        kind,
+        span: ir.span,
+    }
+}
+
+/// `p` with `f` applied to each slot it binds.
+fn map_pattern(p: &PatIr, f: &dyn Fn(Slot) -> Slot) -> PatIr {
+    match p {
+        PatIr::Slot(s) => PatIr::Slot(f(*s)),
+        PatIr::Global(id) => PatIr::Global(*id),
+        PatIr::Tuple(parts, span) => {
+            PatIr::Tuple(parts.iter().map(|q| map_pattern(q, f)).collect(), *span)
+        }
     }
 }
 
@@ -284,23 +369,43 @@ fn put(ir: &Ir, bind: &dyn Fn(Slot) -> Option<Ir>) -> Ir {
 
 /// The body of `let PATTERN = value in body` with the value in place of
 /// the name, when the pattern is one name and the value is
-/// [`repeatable`].
+/// [`repeatable`] or read once for certain ([`uses::once_for_certain`]).
 fn put_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
     let PatIr::Slot(slot) = *pattern else {
         return None;
     };
-    repeatable(value).then(|| put(body, &|s| (s == slot).then(|| value.clone())))
+    (repeatable(value) || uses::once_for_certain(body, slot))
+        .then(|| put(body, &|s| (s == slot).then(|| value.clone())))
 }
 
-/// `ir` with every local `let` that [`put_let`] can remove removed.
-fn put_lets(ir: &Ir) -> Ir {
-    if let IrKind::Let(pattern, value, body) = &ir.kind {
-        let value = put_lets(value);
-        if let Some(body) = put_let(pattern, &value, body) {
-            return put_lets(&body);
-        }
-    }
-    map_children(ir, &mut put_lets)
+/// `let (a, b) = (x, y) in body` as `let a = x in let b = y in body`:
+/// the items are evaluated in the same order, and the pattern cannot fail
+/// to match a tuple as wide.
+fn split_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
+    let PatIr::Tuple(parts, _) = pattern else {
+        return None;
+    };
+    let items: Vec<Ir> = match &value.kind {
+        IrKind::Tuple(items) => items.clone(),
+        IrKind::Const(Value::Tuple(items)) => items
+            .iter()
+            .map(|v| Ir {
+                kind: IrKind::Const(v.clone()),
+                span: value.span,
+            })
+            .collect(),
+        _ => return None,
+    };
+    (items.len() == parts.len()).then(|| {
+        parts
+            .iter()
+            .zip(items)
+            .rev()
+            .fold(body.clone(), |body, (p, item)| Ir {
+                span: body.span,
+                kind: IrKind::Let(p.clone(), Box::new(item), Box::new(body)),
+            })
+    })
 }
 
 /// Whether `ir` binds a local anywhere: a `let` or a comprehension.

@@ -72,31 +72,69 @@ fn local_lets_of_cheap_values_compile_and_agree_with_the_interpreter() {
 }
 
 #[test]
-fn local_lets_that_could_fail_stay_with_the_interpreter() {
-    stay_interpreted(&[
+fn lets_and_arguments_that_could_fail_are_evaluated_once_in_a_slot() {
+    // Each value may fail (a division by zero at k = 2, an overflow) and
+    // is read twice, only in a branch or never: the compiled rules hold it
+    // in a slot, evaluate it exactly once, and leave the position to the
+    // interpreter when it fails, which reports it as written.
+    compiled_and_agree(&[
         ("fn f(a, b) = let q = a / (b - 2) in a > 0\n", "f(x, k)"),
+        ("fn f(a, b) = a > 0\n", "f(k, x / (k - 2))"),
+        ("fn f(a, b) = b * b >= a\n", "f(k, x / (k - 2) + 1)"),
+        (
+            "fn f(a, b) = if a > 2 then b > 0 else true\n",
+            "f(k, 10 / (x - k))",
+        ),
+        ("", "let q = x * 4611686018427387904 in q == q or k > 1"),
         ("", "let (a, b) = (x, k) in a >= b"),
         ("fn f(a) = let q = [a] in len(q) == 1\n", "f(k)"),
+        (
+            "fn s(p, q) = sum([i * p for i in 0..q]) + len([j for j in 0..p if j < q])\n",
+            "s(k, x) != 3 and s(x, k) % 4 != 1",
+        ),
     ]);
 }
 
 #[test]
-fn calls_that_could_fail_or_never_end_are_not_inlined() {
+fn lets_of_large_integers_are_never_read_by_unchecked_forms() {
+    // `u` exceeds the bound below which linear forms are exact; read
+    // twice, it stays in its slot and is compared with checked arithmetic.
+    let source = "fn big(n) = let u = n * 3000000000 in (u - u) + n * (u / u)\n\
+                  game g(n) {\n move t(k in 1..=big(n)) if k + big(n) > 1 -> g(n - k)\n}\n\
+                  table(g, 0..12)\nvalue(g(2000))\n";
+    assert!(compiles(source));
+    assert_eq!(engines_disagree(source), None);
+}
+
+#[test]
+fn calls_that_never_end_or_leave_integers_are_not_inlined() {
     stay_interpreted(&[
-        // The argument divides by zero at x = 2, unused or not.
-        ("fn f(a, b) = a > 0\n", "f(k, x / (k - 2))"),
         ("fn r(a) = if a <= 0 then true else r(a - 1)\n", "r(k)"),
         ("fn f(a) = len(str(a)) == 1\n", "f(k)"),
     ]);
 }
 
 /// Each `(prelude, guard)`, the guard after `k <= x and` in a move of
+/// `g(x)`: its rules compile, and agree with the interpreter.
+fn compiled_and_agree(cases: &[(&str, &str)]) {
+    for (prelude, guard) in cases {
+        let source = guarded(prelude, guard);
+        assert!(compiles(&source), "{guard}");
+        assert_eq!(engines_disagree(&source), None, "{guard}");
+    }
+}
+
+fn guarded(prelude: &str, guard: &str) -> String {
+    format!(
+        "{prelude}game g(x) {{\n move t(k in 1..=3) if k <= x and {guard} -> g(x - k)\n}}\ntable(g, 0..12)\n"
+    )
+}
+
+/// Each `(prelude, guard)`, the guard after `k <= x and` in a move of
 /// `g(x)`: its rules do not compile, and agree with the interpreter.
 fn stay_interpreted(cases: &[(&str, &str)]) {
     for (prelude, guard) in cases {
-        let source = format!(
-            "{prelude}game g(x) {{\n move t(k in 1..=3) if k <= x and {guard} -> g(x - k)\n}}\ntable(g, 0..12)\n"
-        );
+        let source = guarded(prelude, guard);
         assert!(!compiles(&source), "{guard}");
         assert_eq!(engines_disagree(&source), None, "{guard}");
     }

@@ -3,7 +3,7 @@
 
 use crate::builtins::Builtin;
 use crate::graph::Shape;
-use crate::ir::{ClauseIr, GameIr, Ir, IrKind, Slot, TargetIr, TermIr};
+use crate::ir::{ClauseIr, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
 use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
 
@@ -12,6 +12,9 @@ use crate::value::{GameId, Value};
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Types {
     shapes: Vec<Shape>,
+    /// The slots a `let` binds (one name each): integers of any size,
+    /// read as [`super::Num::Named`], never in a linear form.
+    named: Vec<Slot>,
     /// Whether `value(g(...))` compiles, to [`super::Num::Value`]: in a
     /// top-level query ([`crate::runtime::kernel::query`]), never in rules.
     pub(in crate::runtime::kernel) queries: bool,
@@ -28,9 +31,15 @@ impl Types {
     pub fn of(game: &GameIr, id: GameId) -> Types {
         let mut types = Types {
             shapes: vec![Shape::Int; game.slots.max(game.arity)],
+            named: Vec::new(),
             queries: false,
             asked: Default::default(),
         };
+        let mut named = Vec::new();
+        for rule in &game.moves {
+            rule_exprs(rule, &mut |e| lets(e, &mut named));
+        }
+        types.named = named;
         let mut mark = |ir: &Ir| {
             if let IrKind::Local(s) = ir.kind
                 && (s as usize) < game.arity
@@ -41,24 +50,8 @@ impl Types {
         for rule in &game.moves {
             for (_, domain) in &rule.binders {
                 mark(domain);
-                walk(domain, &mut mark);
             }
-            if let Some(g) = &rule.guard {
-                walk(g, &mut mark);
-            }
-            match &rule.target {
-                TargetIr::Terms(terms) => {
-                    for t in terms {
-                        match t {
-                            TermIr::Node(_, args, _) => {
-                                args.iter().for_each(|a| walk(a, &mut mark))
-                            }
-                            TermIr::Heap(k) => walk(k, &mut mark),
-                        }
-                    }
-                }
-                TargetIr::Dynamic(ir) => walk(ir, &mut mark),
-            }
+            rule_exprs(rule, &mut |e| walk(e, &mut mark));
         }
         // A collection parameter that the game's own moves pass tuples
         // for is a tuple (`t[:i] + (x,) + t[i + 1:]`).
@@ -117,13 +110,22 @@ impl Types {
         }
     }
 
-    /// The slots of a top-level expression: all integers, with queries.
-    pub fn top_level() -> Types {
+    /// The slots of the top-level expression `ir`: all integers, with
+    /// queries.
+    pub fn top_level(ir: &Ir) -> Types {
+        let mut named = Vec::new();
+        lets(ir, &mut named);
         Types {
             shapes: Vec::new(),
+            named,
             queries: true,
             asked: Default::default(),
         }
+    }
+
+    /// Whether `slot` is bound by a `let`.
+    pub fn is_named(&self, slot: Slot) -> bool {
+        self.named.contains(&slot)
     }
 
     /// Whether any slot holds a list.
@@ -146,6 +148,34 @@ impl Types {
     pub fn params(&self, arity: usize) -> &[Shape] {
         &self.shapes[..arity]
     }
+}
+
+/// Calls `each` on every expression of `rule`: its binders' domains, its
+/// guard and its target's parts.
+fn rule_exprs(rule: &MoveIr, each: &mut impl FnMut(&Ir)) {
+    rule.binders.iter().for_each(|(_, d)| each(d));
+    rule.guard.iter().for_each(&mut *each);
+    match &rule.target {
+        TargetIr::Terms(terms) => {
+            for t in terms {
+                match t {
+                    TermIr::Node(_, args, _) => args.iter().for_each(&mut *each),
+                    TermIr::Heap(k) => each(k),
+                }
+            }
+        }
+        TargetIr::Dynamic(ir) => each(ir),
+    }
+}
+
+/// Pushes on `out` the slot of every `let` of one name in `ir`.
+fn lets(ir: &Ir, out: &mut Vec<Slot>) {
+    if let IrKind::Let(PatIr::Slot(s), ..) = ir.kind
+        && !out.contains(&s)
+    {
+        out.push(s);
+    }
+    children(ir, &mut |c| lets(c, out));
 }
 
 /// Calls `mark` on every operand of `ir` used as a collection.

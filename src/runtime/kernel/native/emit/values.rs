@@ -214,7 +214,12 @@ impl Emit<'_, '_> {
     pub(super) fn num(&mut self, n: &Num) -> Option<Value> {
         Some(match n {
             Num::Const(c) => self.int(*c),
-            Num::Slot(s) => self.b.use_var(self.slots[*s as usize]),
+            Num::Slot(s) | Num::Named(s) => self.b.use_var(self.slots[*s as usize]),
+            Num::Let(s, value, body) => {
+                let v = self.num(value)?;
+                self.b.def_var(self.slots[*s as usize], v);
+                self.num(body)?
+            }
             Num::Lin(l) => self.lin(l),
             Num::Global(_) => return None,
             Num::Len(xs) => self.seq_len(xs)?,
@@ -489,6 +494,11 @@ impl Emit<'_, '_> {
             }
             Cond::Quant(all, comp) => self.quant(*all, comp)?,
             Cond::In(yes, x, xs) => self.seq_contains(*yes, x, xs)?,
+            Cond::Let(s, value, body) => {
+                let v = self.num(value)?;
+                self.b.def_var(self.slots[*s as usize], v);
+                self.cond(body)?
+            }
         })
     }
 }
