@@ -2,7 +2,8 @@
 //! interpreter. Random integer games are written as rule files, with
 //! binders over ranges and lists, guards of comparisons, `and`, `or`,
 //! `not` and chains, arithmetic that can divide by zero or go negative,
-//! local `let`s, and targets of one- and two-parameter games and Nim heaps. Each file
+//! local `let`s, calls of functions, and targets of one- and two-parameter
+//! games and Nim heaps, some computed with `if`. Each file
 //! runs twice, with the kernels and without; what it prints and the
 //! errors it reports must be the same.
 
@@ -108,7 +109,10 @@ fn target(params: &'static [&'static str], vars: Vec<&'static str>) -> BoxedStra
         20 => smaller.prop_map(|(t, guard)| format!("{t} if {guard}")),
         1 => expr(vars.clone()).prop_map(|e| format!("*({e})")),
         1 => expr(vars.clone()).prop_map(|e| format!("g({e})")),
-        1 => (expr(vars.clone()), expr(vars)).prop_map(|(a, b)| format!("h({a}, {b})")),
+        1 => (expr(vars.clone()), expr(vars.clone())).prop_map(|(a, b)| format!("h({a}, {b})")),
+        // A target computed as a value: one move per branch, compiled.
+        1 => (cond(vars.clone()), expr(vars.clone()), expr(vars))
+            .prop_map(|(c, a, b)| format!("(if {c} then g({a}) else *({b}) + 0)")),
     ];
     prop::collection::vec(term, 1..=2)
         .prop_map(|terms| {

@@ -19,6 +19,9 @@
 //!   read once and for certain, becomes its body with the value in place
 //!   of `m`. Any other `let` of one name stays, for the compiled rules
 //!   hold it in a slot.
+//! - **Computed targets made terms** (`targets.rs`): a target that, once
+//!   calls are inlined, is a sum of games applied to arguments, or an
+//!   `if` between such sums, becomes terms, one move per branch.
 //! - **Tuple binders unrolled:** `(dx, dy) in [(-2, 1), (1, -2)]` over
 //!   constant items becomes one move per item, with the items' numbers in
 //!   place of `dx` and `dy`.
@@ -44,6 +47,7 @@ use std::cell::Cell;
 
 mod lift;
 mod member;
+mod targets;
 mod uses;
 
 /// The most items a tuple binder is unrolled over, and the most moves a
@@ -60,8 +64,15 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
         slots: Cell::new(game.slots.max(game.arity)),
     };
     let mut moves = Vec::new();
-    for rule in &game.moves {
-        let rule = n.move_rule(rule);
+    let rules: Vec<MoveIr> = game
+        .moves
+        .iter()
+        .flat_map(|rule| {
+            let rule = n.move_rule(rule);
+            targets::split(&rule).unwrap_or_else(|| vec![rule])
+        })
+        .collect();
+    for rule in rules {
         let mut slots = n.slots.get();
         let lifted = lift::comprehensions(&rule, &mut slots);
         n.slots.set(slots);

@@ -208,3 +208,31 @@ fn a_range_binder_first_restricted_to_constants_runs_over_them() {
         assert_eq!(engines_disagree(&source), None, "{rules}");
     }
 }
+
+#[test]
+fn targets_computed_as_values_become_one_move_per_branch() {
+    for (prelude, rules) in [
+        (
+            "",
+            "move t(k in 1..=3) if k <= x -> if x - k > 5 then g(x - k) else g(0)",
+        ),
+        (
+            "fn next(a, k) = g(a - k) + 0\n",
+            "move t(k in 1..=3) if k <= x -> next(x, k)",
+        ),
+        (
+            "",
+            "move t(k in 1..=3) if k <= x -> if k == 1 then *x else if k == 2 then g(x - 2) + g(1) else 0",
+        ),
+        // An `if` whose condition fails at x = 4 (a division by zero):
+        // the interpreter reports it as written.
+        (
+            "",
+            "move t(k in 1..=2) if k <= x -> if 8 / (x - 4) > 1 then g(x - k) else g(0)",
+        ),
+    ] {
+        let source = format!("{prelude}game g(x) {{\n {rules}\n}}\ntable(g, 0..4)\nvalue(g(12))\n");
+        assert!(compiles(&source), "{rules}");
+        assert_eq!(engines_disagree(&source), None, "{rules}");
+    }
+}

@@ -27,9 +27,15 @@ impl Machine {
             let e = depends_on_itself(message);
             return Box::new(e.note(format!("by moves: {}", self.show_path(&path))));
         };
+        // The cycle is told from its least position, so that the same
+        // cycle reads the same whatever order the search met it in (the
+        // compiled rules and sweeps meet positions in another order).
         let mut path: Vec<NodeId> = stack[from..].to_vec();
-        path.push(repeated);
-        let rules = self.game_ir(repeated.game);
+        let key = |n: &NodeId| (n.game, self.graph.args(*n).to_vec());
+        let least = (0..path.len()).min_by_key(|i| key(&path[*i])).unwrap_or(0);
+        path.rotate_left(least);
+        path.push(path[0]);
+        let rules = self.game_ir(path[0].game);
         let err = cycle_error(self, &path);
         Box::new(err.at(rules.def.name.span, "positions of this game repeat"))
     }
