@@ -297,8 +297,10 @@ fn num_culprit(ir: &Ir, defs: &Defs, t: &Types) -> Slow {
 fn construct(ir: &Ir, defs: &Defs) -> Slow {
     let collections = "sets, strings and lists of anything but integers are evaluated by the \
                        interpreter; the compiled rules take integer arithmetic, comparisons, \
-                       `if`, `min`, `max`, `abs`, and lists and tuples of integers (`len`, \
-                       indexing, slices, `+`, comprehensions, `sorted`, `sum`, `all`, `any`)";
+                       `if`, `let`, `min`, `max`, `abs`, `isqrt`, `gcd`, `popcount`, \
+                       `bit_length`, `divisors`, and lists and tuples of integers (`len`, \
+                       indexing, slices, `+`, comprehensions, `sorted`, `reversed`, `sum`, \
+                       `all`, `any`)";
     let (what, instead): (String, String) = match &ir.kind {
         IrKind::CallFn(f, _) => {
             let name = defs.fns[*f as usize]
@@ -328,13 +330,6 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
             format!("a query, `{}`, inside a rule", b.name()),
             "the search computes the options' values itself: make the position the target \
              of a move rather than asking for its value"
-                .into(),
-        ),
-        IrKind::CallBuiltin(b @ Builtin::Divisors, _) => (
-            format!("the built-in `{}`", b.name()),
-            "of the built-ins on integers, the compiled rules take `min`, `max`, `abs`, \
-             `isqrt`, `gcd`, `popcount` and `bit_length`; for divisors, write the binder \
-             `d in 1..=n if n % d == 0`"
                 .into(),
         ),
         IrKind::CallBuiltin(b, _) => (format!("the built-in `{}`", b.name()), collections.into()),

@@ -78,8 +78,15 @@ fn domain(vars: Vec<&'static str>) -> impl Strategy<Value = String> {
     prop_oneof![
         3 => (expr(vars.clone()), expr(vars.clone())).prop_map(|(a, b)| format!("{a}..{b}")),
         3 => (expr(vars.clone()), expr(vars.clone())).prop_map(|(a, b)| format!("{a}..={b}")),
-        1 => prop::collection::vec(expr(vars), 0..4).prop_map(|xs| format!("[{}]", xs.join(", "))),
+        1 => prop::collection::vec(expr(vars.clone()), 0..4).prop_map(|xs| format!("[{}]", xs.join(", "))),
         1 => Just("STEPS".to_string()),
+        // In increasing order; an error below 1.
+        1 => expr(vars.clone()).prop_map(|e| format!("divisors({e})")),
+        // Reordered, or with repeats dropped: the same options for a mex.
+        1 => (expr(vars.clone()), expr(vars.clone()))
+            .prop_map(|(a, b)| format!("reversed({a}..={b})")),
+        1 => prop::collection::vec(expr(vars), 0..4)
+            .prop_map(|xs| format!("set(sorted([{}]))", xs.join(", "))),
     ]
 }
 
@@ -503,5 +510,42 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
         let (interpreted, counted) = run_counting(&text, Engine::Native);
         assert_eq!((counted, &interpreted.2), (0, &None), "{query}");
         assert_eq!(interpreted, run(&text, Engine::Interpreter), "{query}");
+    }
+}
+
+#[test]
+fn divisors_are_listed_in_increasing_order_by_every_path() {
+    // Squares and non-squares; indexing sees the order, and a heap of 0
+    // (no divisors: an error) and one past the kernels' bound go to the
+    // interpreter.
+    for (rules, query) in [
+        (
+            "game g(n) {\n move to(d in divisors(n)) if d < n -> g(d)\n}\n",
+            "[value(g(n)) for n in 1..=200]",
+        ),
+        (
+            // Every other divisor, counted from the least: the order shows.
+            "game g(n) {\n move down(i in 0..len(divisors(n))) if i % 2 == 0 and divisors(n)[i] * 2 <= n \
+             -> g(n - divisors(n)[i])\n}\n",
+            "[value(g(n)) for n in 1..=150]",
+        ),
+        (
+            "game g(n) {\n move m if n > 1 and sum(divisors(n)) > n + 1 -> g(n / 2)\n \
+             move one if n > 1 -> g(n / 3)\n}\n",
+            "[value(g(n)) for n in 1..100] + [value(g(1099511627776 + 3))]",
+        ),
+    ] {
+        agree(&format!("{rules}{query}\n"));
+    }
+    // At g(1), divisors(0): the interpreter's error, by every path.
+    let text = "game g(n) {\n move to(d in divisors(n - 1)) if d < n -> g(d)\n}\nvalue(g(12))\n";
+    let interpreted = run(text, Engine::Interpreter);
+    assert!(
+        interpreted.1.contains("needs a positive integer"),
+        "{}",
+        interpreted.1
+    );
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run(text, engine), interpreted);
     }
 }

@@ -82,6 +82,7 @@ fn seq(xs: &Seq) -> bool {
         Seq::Slice(a, lo, hi) => seq(a) && lo.iter().chain(hi).all(num),
         Seq::Comp(c) => clauses(c) && num(&c.elem),
         Seq::Sorted(a) | Seq::Reversed(a) => seq(a),
+        Seq::Divisors(n) => num(n),
     }
 }
 

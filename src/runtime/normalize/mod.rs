@@ -22,6 +22,10 @@
 //! - **Computed targets made terms** (`targets.rs`): a target that, once
 //!   calls are inlined, is a sum of games applied to arguments, or an
 //!   `if` between such sums, becomes terms, one move per branch.
+//! - **Binders over reordered collections** (`reversed(1..=n)`,
+//!   `sorted(hs)`, `list(S)`, `set(hs)`) run over the collection itself:
+//!   the options are the same, in another order or with repeats, and a
+//!   mex does not see either.
 //! - **Tuple binders unrolled:** `(dx, dy) in [(-2, 1), (1, -2)]` over
 //!   constant items becomes one move per item, with the items' numbers in
 //!   place of `dx` and `dy`.
@@ -38,6 +42,7 @@
 //! normalised game depends on the functions and constants it inlined, so
 //! the session compiles its games again after any redefinition.
 
+use crate::builtins::Builtin;
 use crate::defs::{Defs, Global};
 use crate::ir::{ClauseIr, FnId, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
 use crate::syntax::ast::{BinOp, UnOp};
@@ -68,7 +73,10 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
         .moves
         .iter()
         .flat_map(|rule| {
-            let rule = n.move_rule(rule);
+            let mut rule = n.move_rule(rule);
+            for (_, domain) in &mut rule.binders {
+                *domain = unordered(domain);
+            }
             targets::split(&rule).unwrap_or_else(|| vec![rule])
         })
         .collect();
@@ -299,6 +307,20 @@ fn map_pattern(p: &PatIr, f: &dyn Fn(Slot) -> Slot) -> PatIr {
         PatIr::Tuple(parts, span) => {
             PatIr::Tuple(parts.iter().map(|q| map_pattern(q, f)).collect(), *span)
         }
+    }
+}
+
+/// A binder's domain without the calls that only order its items or drop
+/// repeats (`reversed(1..=n)`, `sorted(hs)`, `list(S)`, `set(hs)`): a
+/// position's value is the mex of its options' values, whatever their
+/// order and however often each comes.
+fn unordered(domain: &Ir) -> Ir {
+    match &domain.kind {
+        IrKind::CallBuiltin(
+            Builtin::Reversed | Builtin::Sorted | Builtin::List | Builtin::Set,
+            args,
+        ) if args.len() == 1 => unordered(&args[0]),
+        _ => domain.clone(),
     }
 }
 

@@ -236,3 +236,19 @@ fn targets_computed_as_values_become_one_move_per_branch() {
         assert_eq!(engines_disagree(&source), None, "{rules}");
     }
 }
+
+#[test]
+fn binders_over_reordered_collections_and_divisors_compile() {
+    for (prelude, domain) in [
+        ("", "reversed(1..=min(x, 4))"),
+        ("let S = {1, 3}\n", "list(S)"),
+        ("", "set(sorted([x % 3, 1, 1]))"),
+        ("", "divisors(x + 1)"),
+    ] {
+        let source = format!(
+            "{prelude}game g(x) {{\n move t(k in {domain}) if 0 < k <= x -> g(x - k)\n}}\ntable(g, 0..30)\n"
+        );
+        assert!(compiles(&source), "{domain}");
+        assert_eq!(engines_disagree(&source), None, "{domain}");
+    }
+}

@@ -56,7 +56,15 @@ pub enum Seq {
     Comp(Box<Comp<Num>>),
     Sorted(Box<Seq>),
     Reversed(Box<Seq>),
+    /// `divisors(n)`: the divisors of `1 <= n <= DIVISORS_MAX`, in
+    /// increasing order (larger `n` are left to the interpreter, whose
+    /// trial division Ctrl-C and the time limit can stop).
+    Divisors(Box<Num>),
 }
+
+/// The largest `n` whose divisors a kernel finds: at most 2^20 trial
+/// divisions.
+pub const DIVISORS_MAX: i64 = 1 << 40;
 
 /// A comprehension: its clauses in order, then its element.
 #[derive(Clone, Debug)]
@@ -182,6 +190,9 @@ impl Seq {
                     _ => Seq::Reversed(xs),
                 }
             }
+            IrKind::CallBuiltin(Builtin::Divisors, args) if args.len() == 1 => {
+                Seq::Divisors(Box::new(super::expr::num_in(&args[0], types)?))
+            }
             _ => return None,
         })
     }
@@ -192,7 +203,7 @@ impl Seq {
             Seq::Slot(s) => types.shape(*s),
             Seq::Items(shape, _) => *shape,
             Seq::Concat(a, _) | Seq::Slice(a, ..) | Seq::Repeat(a, _) => a.shape(types),
-            Seq::Comp(_) | Seq::Sorted(_) | Seq::Reversed(_) => Shape::List,
+            Seq::Comp(_) | Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) => Shape::List,
         }
     }
 
@@ -215,6 +226,7 @@ impl Seq {
             Seq::Slice(a, lo, hi) => a.uses(slot) || lo.iter().chain(hi).any(|b| b.uses(slot)),
             Seq::Comp(c) => c.uses(slot, |e| e.uses(slot)),
             Seq::Sorted(a) | Seq::Reversed(a) => a.uses(slot),
+            Seq::Divisors(n) => n.uses(slot),
         }
     }
 }
@@ -416,9 +428,27 @@ impl Seq {
                 }
                 return Ok((from, f.len()));
             }
+            Seq::Divisors(n) => return divisors(n.eval(f, defs)?, f),
         }
         Ok((start, f.len()))
     }
+}
+
+/// Pushes the divisors of `n` in increasing order: those up to its square
+/// root, then their cofactors.
+fn divisors(n: i64, f: &mut Vec<i64>) -> Eval<(usize, usize)> {
+    if !(1..=DIVISORS_MAX).contains(&n) {
+        return Err(Stop::Bail);
+    }
+    let from = f.len();
+    f.extend((1..=n.isqrt()).filter(|a| n % a == 0));
+    for i in (from..f.len()).rev() {
+        let a = f[i];
+        if a * a != n {
+            f.push(n / a);
+        }
+    }
+    Ok((from, f.len()))
 }
 
 /// Calls `each` with slot `i` set to each index of `xs` and slot `x` to

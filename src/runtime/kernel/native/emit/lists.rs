@@ -8,7 +8,7 @@
 use super::{Emit, trusted};
 use crate::runtime::kernel::Arg;
 use crate::runtime::kernel::expr::{Cond, Num, SLOT_LIMIT};
-use crate::runtime::kernel::seq::{Clause, Comp, Fold, ITEMS_MAX, Seq, Source};
+use crate::runtime::kernel::seq::{Clause, Comp, DIVISORS_MAX, Fold, ITEMS_MAX, Seq, Source};
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -140,7 +140,46 @@ impl Emit<'_, '_> {
                 })?;
                 return Some((from, self.b.use_var(self.top)));
             }
+            Seq::Divisors(n) => {
+                let n = self.num(n)?;
+                return self.divisors(n);
+            }
         }
+        Some((from, self.b.use_var(self.top)))
+    }
+
+    /// Pushes the divisors of `n`, as the kernel's run does (see
+    /// `seq::divisors`); bails outside `1..=DIVISORS_MAX`.
+    fn divisors(&mut self, n: Value) -> Option<(Value, Value)> {
+        self.bail_outside(n, 1, DIVISORS_MAX + 1);
+        let root = self.checked_call(self.isqrt, &[n]);
+        let (one, end) = (self.int(1), self.b.ins().iadd_imm_s(root, 1));
+        let from = self.b.use_var(self.top);
+        let push_if = |e: &mut Self, divides: Value, v: Value, next: Block| {
+            let push = e.b.create_block();
+            e.b.ins().brif(divides, push, &[], next, &[]);
+            e.b.switch_to_block(push);
+            e.push(v);
+            e.b.ins().jump(next, &[]);
+            Some(())
+        };
+        self.each(one, end, |e, a, next| {
+            let rem = e.b.ins().srem(n, a);
+            let divides = e.b.ins().icmp_imm_s(IntCC::Equal, rem, 0);
+            push_if(e, divides, a, next)
+        })?;
+        let mid = self.b.use_var(self.top);
+        self.each(from, mid, |e, at, next| {
+            // The small divisors from the largest down.
+            let back = e.b.ins().iadd(from, mid);
+            let back = e.b.ins().isub(back, at);
+            let back = e.b.ins().iadd_imm_s(back, -1);
+            let a = e.item(back);
+            let square = e.b.ins().imul(a, a);
+            let other = e.b.ins().icmp(IntCC::NotEqual, square, n);
+            let cofactor = e.b.ins().sdiv(n, a);
+            push_if(e, other, cofactor, next)
+        })?;
         Some((from, self.b.use_var(self.top)))
     }
 }
@@ -488,7 +527,7 @@ impl Emit<'_, '_> {
 /// then it can be made where it is wanted.
 fn fresh(xs: &Seq) -> bool {
     match xs {
-        Seq::Items(..) | Seq::Comp(_) => true,
+        Seq::Items(..) | Seq::Comp(_) | Seq::Divisors(_) => true,
         Seq::Sorted(inner) => fresh(inner),
         _ => false,
     }
