@@ -67,7 +67,7 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
             continue;
         }
         moves.push(match kernel::move_shape(rule, &rules, id) {
-            Some(shape) if compiled => compiled_move(rule, &shape, native),
+            Some(shape) if compiled => compiled_move(rule, &shape, native, defs),
             Some(_) => MoveReport {
                 name: rule.name.to_string(),
                 span: rule.span,
@@ -87,7 +87,12 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
     }
 }
 
-fn compiled_move(rule: &MoveIr, shape: &kernel::MoveShape, native: bool) -> MoveReport {
+fn compiled_move(
+    rule: &MoveIr,
+    shape: &kernel::MoveShape,
+    native: bool,
+    defs: &Defs,
+) -> MoveReport {
     let x = match rule.binders.last() {
         Some((PatIr::Slot(slot), _)) => rule
             .shown
@@ -138,12 +143,60 @@ fn compiled_move(rule: &MoveIr, shape: &kernel::MoveShape, native: bool) -> Move
                 .into(),
         });
     }
+    slow.extend(unrolled_calls(rule, defs));
     MoveReport {
         name: rule.name.to_string(),
         span: rule.span,
         how,
         slow,
     }
+}
+
+/// The calls left in a compiled move: of functions that call themselves,
+/// past the levels unrolled, where the run leaves the position to the
+/// interpreter.
+fn unrolled_calls(rule: &MoveIr, defs: &Defs) -> Vec<Slow> {
+    fn find(ir: &Ir, out: &mut Vec<(Span, crate::ir::FnId)>) {
+        if let IrKind::CallFn(f, _) = ir.kind
+            && !out.iter().any(|(_, g)| *g == f)
+        {
+            out.push((ir.span, f));
+        }
+        crate::runtime::normalize::each_child(ir, &mut |e| find(e, out));
+    }
+    let mut calls = Vec::new();
+    let targets = match &rule.target {
+        TargetIr::Terms(terms) => terms
+            .iter()
+            .flat_map(|t| match t {
+                TermIr::Node(_, args, _) => args.iter().collect::<Vec<_>>(),
+                TermIr::Heap(k) => vec![k],
+            })
+            .collect(),
+        TargetIr::Dynamic(e) => vec![e],
+    };
+    let domains = rule.binders.iter().map(|(_, d)| d);
+    for e in domains.chain(rule.guard.iter()).chain(targets) {
+        find(e, &mut calls);
+    }
+    calls
+        .into_iter()
+        .map(|(span, f)| {
+            let name = defs.fns[f as usize]
+                .as_ref()
+                .map_or("?".into(), |f| f.name.clone());
+            Slow {
+                span,
+                what: format!(
+                    "`{name}` calls itself: compiled {} levels deep",
+                    crate::runtime::normalize::INLINE_DEPTH
+                ),
+                instead: "a position that needs it deeper is evaluated by the interpreter, \
+                          with the same result; a deeper recursion can be written as a game"
+                    .into(),
+            }
+        })
+        .collect()
 }
 
 fn interpreted_move(rule: &MoveIr, defs: &Defs, t: &Types) -> MoveReport {

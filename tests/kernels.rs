@@ -51,7 +51,10 @@ fn expr(vars: Vec<&'static str>) -> impl Strategy<Value = String> {
                 .prop_map(|(a, b)| format!("fa({a}, {b})")),
             1 => (inner.clone(), inner.clone())
                 .prop_map(|(a, b)| format!("fb({a}, {b})")),
-            1 => inner.prop_map(|a| format!("fc({a})")),
+            1 => inner.clone().prop_map(|a| format!("fc({a})")),
+            // A function that calls itself: unrolled, and past the levels
+            // unrolled (at 2^20) left to the interpreter.
+            1 => (inner.clone(), inner).prop_map(|(a, b)| format!("fd({a} * 99999, {b})")),
         ]
     })
 }
@@ -82,6 +85,7 @@ fn domain(vars: Vec<&'static str>) -> impl Strategy<Value = String> {
         1 => Just("STEPS".to_string()),
         // In increasing order; an error below 1.
         1 => expr(vars.clone()).prop_map(|e| format!("divisors({e})")),
+        1 => expr(vars.clone()).prop_map(|e| format!("fe({e})")),
         // Reordered, or with repeats dropped: the same options for a mex.
         1 => (expr(vars.clone()), expr(vars.clone()))
             .prop_map(|(a, b)| format!("reversed({a}..={b})")),
@@ -198,11 +202,13 @@ fn query() -> impl Strategy<Value = String> {
 }
 
 /// The functions the random expressions call: one whose `let` is read
-/// twice, and two with comprehensions of their own, whose names the
-/// caller's frame must make room for.
+/// twice, two with comprehensions of their own, whose names the caller's
+/// frame must make room for, and two that call themselves.
 const FUNCTIONS: &str = "fn fa(p, q) = let s = p - q in if s > 0 then s * 2 else q - s\n\
     fn fb(p, q) = sum([i * p for i in 0..min(abs(q), 4)])\n\
-    fn fc(p) = len([i for i in 0..=min(abs(p), 5) if i % 2 == 0 or p > 3])\n";
+    fn fc(p) = len([i for i in 0..=min(abs(p), 5) if i % 2 == 0 or p > 3])\n\
+    fn fd(p, q) = if p <= 0 then q else fd(p / 2, q + p % 2)\n\
+    fn fe(p) = if p <= 0 then [] else fe(p / 3) + [p % 3 + 1]\n";
 
 fn game_file() -> impl Strategy<Value = String> {
     (

@@ -107,6 +107,10 @@ pub enum Num {
     Named(Slot),
     /// `let slot = value in body`.
     Let(Slot, Box<Num>, Box<Num>),
+    /// A call left after inlining (a function that calls itself, past
+    /// the levels unrolled): the run bails where it is reached, and the
+    /// interpreter evaluates the position.
+    Bail,
     /// A linear form: exact without checks (see [`Lin`]).
     Lin(Lin),
     /// A global constant, read when evaluated (it must hold an integer).
@@ -157,6 +161,7 @@ impl Num {
         Ok(match self {
             Num::Const(c) => *c,
             Num::Slot(s) | Num::Named(s) => f[*s as usize],
+            Num::Bail => return Err(Stop::Bail),
             Num::Let(s, value, body) => {
                 f[*s as usize] = value.eval(f, defs)?;
                 body.eval(f, defs)?
@@ -232,7 +237,7 @@ impl Num {
     /// Whether `slot` occurs in the expression.
     pub fn uses(&self, slot: Slot) -> bool {
         match self {
-            Num::Const(_) | Num::Global(_) => false,
+            Num::Const(_) | Num::Global(_) | Num::Bail => false,
             Num::Slot(s) | Num::Named(s) => *s == slot,
             Num::Let(_, a, b) => a.uses(slot) || b.uses(slot),
             Num::Lin(l) => l.coef(slot) != 0,
@@ -435,6 +440,7 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::CallBuiltin(Builtin::Value, args) if t.queries && args.len() == 1 => {
             value_of(&args[0], t)?
         }
+        IrKind::CallFn(..) => Num::Bail,
         _ => return None,
     })
 }
@@ -475,6 +481,8 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
             Cond::Let(*s, Box::new(num_in(value, t)?), cond(body)?)
         }
+        // See `Num::Bail`: evaluating it bails.
+        IrKind::CallFn(..) => Cond::Cmp(BinOp::Eq, Num::Bail, Num::Const(0)),
         IrKind::CallBuiltin(b @ (Builtin::All | Builtin::Any), args) if args.len() == 1 => {
             let IrKind::Comprehension {
                 set: false,

@@ -138,6 +138,9 @@ struct Move {
     /// The node terms, when all are linear with one or two arguments, and
     /// the heaps, when none mentions the innermost binder.
     fast: Option<(Vec<LinearNode>, Vec<Num>)>,
+    /// Whether its guard and targets are large (an unrolled recursion):
+    /// not worth a copy per value of a binder over constants.
+    large: bool,
 }
 
 /// A game's rules compiled to integer loops.

@@ -43,14 +43,27 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         .last()
         .filter(|(_, d)| !matches!(d, Domain::Enumerate(..)))
         .map(|(slot, _)| *slot);
+    let exprs = rule.guard.iter().chain(match &rule.target {
+        TargetIr::Terms(terms) => terms.iter().flat_map(|t| match t {
+            TermIr::Node(_, args, _) => args.iter().collect::<Vec<_>>(),
+            TermIr::Heap(k) => vec![k],
+        }),
+        TargetIr::Dynamic(_) => unreachable!("a computed target does not compile"),
+    });
+    let size = exprs.map(crate::runtime::normalize::size).sum::<usize>();
     Some(Move {
         narrow: x.map_or_else(Vec::new, |x| narrowing(&guard, x)),
         fast: x.and_then(|x| fast_terms(&terms, x)),
         binders,
         guard,
         terms,
+        large: size > LARGE,
     })
 }
+
+/// The IR nodes of a move's guard and targets past which the machine code
+/// loops over a few constants rather than copying the move for each.
+const LARGE: usize = 200;
 
 /// The leading conjuncts that can narrow `x`: ones that do not mention it,
 /// and linear comparisons (`!=` included: it cuts a point out). The first
@@ -124,6 +137,9 @@ pub(super) fn domain_of(ir: &Ir, types: &Types) -> Option<Domain> {
         IrKind::Local(_)
         | IrKind::Slice(..)
         | IrKind::Comprehension { .. }
+        | IrKind::Let(..)
+        | IrKind::If(..)
+        | IrKind::CallFn(..)
         | IrKind::CallBuiltin(..) => Domain::Seq(Seq::compile(ir, types)?),
         // A set is iterated in increasing order, without repeats.
         IrKind::Set(items) => {

@@ -122,23 +122,23 @@ fn integer_rules_compile_and_others_are_left_to_the_interpreter() {
         "move split(a in 1..n) if unequal(a, n) -> g(a) + g(n - a)",
         "move go((d, e) in [(1, 2), (2, 1)]) if inside(n - d - e) -> g(n - d - e)",
         "move go((d, e) in PAIRS) if d + e <= n -> g(n - d - e)",
+        // Calls itself: unrolled.
+        "move take(k in [1, 2, 3]) if r(k) and k <= n -> g(n - k)",
     ] {
         let source = format!(
             "let STEPS = [1, 4]\nlet SET = {{1, 4}}\nlet PAIRS = [(1, 2), (2, 1)]\n\
              fn unequal(a, n) = a != n - a\nfn inside(x) = 0 <= x <= N\nlet N = 100\n\
+             fn r(k) = k <= 0 or r(k - 1)\n\
              game g(n) {{\n {rules}\n}}\n"
         );
         assert!(compiles(&source), "{rules}");
     }
     for rules in [
         "move take(k in [1, 2, 3]) if f(k) -> g(n - k)",
-        "move take(k in [1, 2, 3]) if r(k) -> g(n - k)",
         "move take(k in [1, 2, 3]) if f(k * k) -> g(n - k)",
         "move take(k in [1, \"a\"]) if k <= n -> g(n - k)",
     ] {
-        let source = format!(
-            "fn f(k) = len(str(k)) > 1\nfn r(k) = k > 0 and r(k - 1)\ngame g(n) {{\n {rules}\n}}\n"
-        );
+        let source = format!("fn f(k) = len(str(k)) > 1\ngame g(n) {{\n {rules}\n}}\n");
         assert!(!compiles(&source), "{rules}");
     }
 }

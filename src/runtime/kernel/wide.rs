@@ -47,7 +47,7 @@ fn domain(d: &Domain) -> bool {
 fn num(n: &Num) -> bool {
     match n {
         Num::Lin(_) => false,
-        Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Global(_) => true,
+        Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Global(_) | Num::Bail => true,
         Num::Let(_, a, b) => num(a) && num(b),
         Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => num(a),
         Num::Gcd(a, b) => num(a) && num(b),
@@ -83,6 +83,8 @@ fn seq(xs: &Seq) -> bool {
         Seq::Comp(c) => clauses(c) && num(&c.elem),
         Seq::Sorted(a) | Seq::Reversed(a) => seq(a),
         Seq::Divisors(n) => num(n),
+        Seq::Let(_, n, xs) => num(n) && seq(xs),
+        Seq::If(c, a, b) => cond(c) && seq(a) && seq(b),
     }
 }
 

@@ -59,14 +59,24 @@ mod uses;
 /// game's rules may grow to by unrolling.
 const UNROLL_ITEMS: usize = 64;
 const UNROLL_MOVES: usize = 256;
-/// How deep calls are inlined into calls.
-pub(crate) const INLINE_DEPTH: usize = 8;
+/// How deep calls are inlined into calls: a function that calls itself
+/// is unrolled this many levels (`fn digit_sum(n) = ... digit_sum(n /
+/// 10)`), and a call left past them leaves the position it is reached
+/// in to the interpreter. Calls of other functions nest this deep at
+/// most, but past [`INLINE_DEPTH_SHALLOW`] only within a recursion.
+pub(crate) const INLINE_DEPTH: usize = 20;
+const INLINE_DEPTH_SHALLOW: usize = 8;
+/// The most IR nodes of function bodies inlined into one game's rules,
+/// or one top-level expression: a function that calls itself twice
+/// (`fib(n - 1) + fib(n - 2)`) is unrolled as far as this allows.
+const INLINE_BUDGET: usize = 20_000;
 
 /// `game`'s rules, normalised (see the module's doc).
 pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
     let n = Normalizer {
         defs,
         slots: Cell::new(game.slots.max(game.arity)),
+        budget: Cell::new(INLINE_BUDGET),
     };
     let mut moves = Vec::new();
     let rules: Vec<MoveIr> = game
@@ -111,6 +121,7 @@ pub fn expr(ir: &Ir, slots: usize, defs: &Defs) -> (Ir, usize) {
     let n = Normalizer {
         defs,
         slots: Cell::new(slots),
+        budget: Cell::new(INLINE_BUDGET),
     };
     let ir = n.expr(ir, 0);
     (ir, n.slots.get())
@@ -121,6 +132,8 @@ struct Normalizer<'a> {
     /// The slots of the frame so far: an inlined function's own names
     /// and the arguments bound by `let` get new ones past them.
     slots: Cell<usize>,
+    /// The IR nodes still to be inlined (see [`INLINE_BUDGET`]).
+    budget: Cell<usize>,
 }
 
 impl Normalizer<'_> {
@@ -228,11 +241,15 @@ impl Normalizer<'_> {
     /// around the body, in the order the call evaluates them.
     fn inline(&self, f: FnId, args: &[Ir], depth: usize) -> Option<Ir> {
         let func = self.defs.fns.get(f as usize)?.as_ref()?;
-        let inlinable =
-            depth < INLINE_DEPTH && func.arity == args.len() && !reaches_itself(self.defs, f);
+        let size = size(&func.body);
+        let inlinable = depth < INLINE_DEPTH
+            && func.arity == args.len()
+            && size <= self.budget.get()
+            && (depth < INLINE_DEPTH_SHALLOW || reaches_itself(self.defs, f));
         if !inlinable {
             return None;
         }
+        self.budget.set(self.budget.get() - size);
         let base = self.slots.get();
         self.slots.set(base + func.slots.saturating_sub(func.arity));
         let mut lets = Vec::new();
@@ -441,14 +458,26 @@ fn split_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
     })
 }
 
+/// Calls `f` on each direct child of `ir`.
+pub(crate) fn each_child(ir: &Ir, f: &mut dyn FnMut(&Ir)) {
+    map_children(ir, &mut |e| {
+        f(e);
+        e.clone()
+    });
+}
+
+/// How many IR nodes `ir` has.
+pub(crate) fn size(ir: &Ir) -> usize {
+    let mut n = 1;
+    each_child(ir, &mut |e| n += size(e));
+    n
+}
+
 /// Whether `ir` binds a local anywhere: a `let` or a comprehension.
 fn binds_locals(ir: &Ir) -> bool {
     let mut found = matches!(ir.kind, IrKind::Let(..) | IrKind::Comprehension { .. });
     if !found {
-        map_children(ir, &mut |e| {
-            found = found || binds_locals(e);
-            e.clone()
-        });
+        each_child(ir, &mut |e| found = found || binds_locals(e));
     }
     found
 }

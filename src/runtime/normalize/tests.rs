@@ -107,10 +107,13 @@ fn lets_of_large_integers_are_never_read_by_unchecked_forms() {
 }
 
 #[test]
-fn calls_that_never_end_or_leave_integers_are_not_inlined() {
+fn calls_of_functions_on_strings_stay_interpreted() {
     stay_interpreted(&[
-        ("fn r(a) = if a <= 0 then true else r(a - 1)\n", "r(k)"),
         ("fn f(a) = len(str(a)) == 1\n", "f(k)"),
+        (
+            "fn r(a) = if a <= 0 then true else len(str(a)) > 0 and r(a - 1)\n",
+            "r(k)",
+        ),
     ]);
 }
 
@@ -250,5 +253,39 @@ fn binders_over_reordered_collections_and_divisors_compile() {
         );
         assert!(compiles(&source), "{domain}");
         assert_eq!(engines_disagree(&source), None, "{domain}");
+    }
+}
+
+#[test]
+fn functions_that_call_themselves_are_unrolled_and_compile() {
+    for (prelude, rules, query) in [
+        // Subtract a digit of the heap: recursion on n / 10.
+        (
+            "fn has_digit(n, d) = n > 0 and (n % 10 == d or has_digit(n / 10, d))\n",
+            "move m(d in 1..=9) if has_digit(x, d) -> g(x - d)",
+            "[value(g(n)) for n in 0..300]",
+        ),
+        (
+            "fn digits(n) = if n < 10 then [n] else digits(n / 10) + [n % 10]\n",
+            "move m(d in digits(x)) if d > 0 -> g(x - d)",
+            "[value(g(n)) for n in 0..300]",
+        ),
+        // Deeper than the levels unrolled (2^40 halves 40 times): those
+        // positions are the interpreter's, with the same values.
+        (
+            "fn halvings(n) = if n <= 1 then 0 else 1 + halvings(n / 2)\n",
+            "move m(k in 1..=2) if k <= x and halvings(x) % 3 != 1 -> g(x / (k + 1))",
+            "[value(g(n)) for n in 0..100] + [value(g(2 ** 40 + 7))]",
+        ),
+        // Two calls of itself: unrolled as far as the budget allows.
+        (
+            "fn fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)\n",
+            "move m(k in 1..=3) if k <= x and fib(k + x % 20) % 2 == 0 -> g(x - k)",
+            "[value(g(n)) for n in 0..60]",
+        ),
+    ] {
+        let source = format!("{prelude}game g(x) {{\n {rules}\n}}\n{query}\n");
+        assert!(compiles(&source), "{rules}");
+        assert_eq!(engines_disagree(&source), None, "{rules}");
     }
 }

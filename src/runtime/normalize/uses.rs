@@ -58,12 +58,7 @@ impl Reads {
                 }
                 self.walk(elem, false);
             }
-            _ => {
-                super::map_children(ir, &mut |e| {
-                    self.walk(e, certain);
-                    e.clone()
-                });
-            }
+            _ => super::each_child(ir, &mut |e| self.walk(e, certain)),
         }
     }
 }

@@ -60,6 +60,10 @@ pub enum Seq {
     /// increasing order (larger `n` are left to the interpreter, whose
     /// trial division Ctrl-C and the time limit can stop).
     Divisors(Box<Num>),
+    /// `let slot = value in body`.
+    Let(Slot, Box<Num>, Box<Seq>),
+    /// `if c then a else b`, both lists or both tuples.
+    If(Box<Cond>, Box<Seq>, Box<Seq>),
 }
 
 /// The largest `n` whose divisors a kernel finds: at most 2^20 trial
@@ -193,6 +197,19 @@ impl Seq {
             IrKind::CallBuiltin(Builtin::Divisors, args) if args.len() == 1 => {
                 Seq::Divisors(Box::new(super::expr::num_in(&args[0], types)?))
             }
+            IrKind::Let(PatIr::Slot(s), value, body) if types.is_named(*s) => Seq::Let(
+                *s,
+                Box::new(super::expr::num_in(value, types)?),
+                Box::new(Seq::compile(body, types)?),
+            ),
+            IrKind::If(c, a, b) => {
+                let (a, b) = (Seq::compile(a, types)?, Seq::compile(b, types)?);
+                (a.shape(types) == b.shape(types)).then_some(())?;
+                let c = super::expr::cond_in(c, types)?;
+                Seq::If(Box::new(c), Box::new(a), Box::new(b))
+            }
+            // See `Num::Bail`: making the list bails.
+            IrKind::CallFn(..) => Seq::Items(Shape::List, vec![Num::Bail]),
             _ => return None,
         })
     }
@@ -204,6 +221,7 @@ impl Seq {
             Seq::Items(shape, _) => *shape,
             Seq::Concat(a, _) | Seq::Slice(a, ..) | Seq::Repeat(a, _) => a.shape(types),
             Seq::Comp(_) | Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) => Shape::List,
+            Seq::Let(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
         }
     }
 
@@ -212,7 +230,8 @@ impl Seq {
     pub(super) fn pushes(&self) -> bool {
         match self {
             Seq::Slot(_) => false,
-            Seq::Slice(xs, ..) => xs.pushes(),
+            Seq::Slice(xs, ..) | Seq::Let(_, _, xs) => xs.pushes(),
+            Seq::If(_, a, b) => a.pushes() || b.pushes(),
             _ => true,
         }
     }
@@ -227,6 +246,8 @@ impl Seq {
             Seq::Comp(c) => c.uses(slot, |e| e.uses(slot)),
             Seq::Sorted(a) | Seq::Reversed(a) => a.uses(slot),
             Seq::Divisors(n) => n.uses(slot),
+            Seq::Let(_, n, xs) => n.uses(slot) || xs.uses(slot),
+            Seq::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
         }
     }
 }
@@ -429,6 +450,16 @@ impl Seq {
                 return Ok((from, f.len()));
             }
             Seq::Divisors(n) => return divisors(n.eval(f, defs)?, f),
+            Seq::Let(s, value, body) => {
+                f[*s as usize] = value.eval(f, defs)?;
+                return body.eval(f, defs);
+            }
+            Seq::If(c, a, b) => {
+                return match c.eval(f, defs)? {
+                    true => a.eval(f, defs),
+                    false => b.eval(f, defs),
+                };
+            }
         }
         Ok((start, f.len()))
     }

@@ -144,8 +144,31 @@ impl Emit<'_, '_> {
                 let n = self.num(n)?;
                 return self.divisors(n);
             }
+            Seq::Let(s, value, body) => {
+                let v = self.num(value)?;
+                self.b.def_var(self.slots[*s as usize], v);
+                return self.seq(body);
+            }
+            Seq::If(c, a, b) => return self.seq_if(c, a, b),
         }
         Some((from, self.b.use_var(self.top)))
+    }
+
+    /// `if c then a else b`: where the list the condition chose is.
+    fn seq_if(&mut self, c: &Cond, a: &Seq, b: &Seq) -> Option<(Value, Value)> {
+        let holds = self.cond(c)?;
+        let (start, end) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        let [then, other, join] = self.blocks();
+        self.b.ins().brif(holds, then, &[], other, &[]);
+        for (block, xs) in [(then, a), (other, b)] {
+            self.b.switch_to_block(block);
+            let (from, to) = self.seq(xs)?;
+            self.b.def_var(start, from);
+            self.b.def_var(end, to);
+            self.b.ins().jump(join, &[]);
+        }
+        self.b.switch_to_block(join);
+        Some((self.b.use_var(start), self.b.use_var(end)))
     }
 
     /// Pushes the divisors of `n`, as the kernel's run does (see

@@ -81,6 +81,7 @@ impl Emit<'_, '_> {
         };
         let slot = self.slots[*slot as usize];
         if i + 1 == rule.binders.len()
+            && !rule.large
             && let Some(values) = unrolled(domain)
         {
             // A few constants: one copy of the options per value, where

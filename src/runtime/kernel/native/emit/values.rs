@@ -215,6 +215,11 @@ impl Emit<'_, '_> {
         Some(match n {
             Num::Const(c) => self.int(*c),
             Num::Slot(s) | Num::Named(s) => self.b.use_var(self.slots[*s as usize]),
+            Num::Bail => {
+                let always = self.b.ins().iconst(I8, 1);
+                self.bail_if(always);
+                self.int(0)
+            }
             Num::Let(s, value, body) => {
                 let v = self.num(value)?;
                 self.b.def_var(self.slots[*s as usize], v);
