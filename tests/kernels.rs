@@ -555,3 +555,37 @@ fn divisors_are_listed_in_increasing_order_by_every_path() {
         assert_eq!(run(text, engine), interpreted);
     }
 }
+
+#[test]
+fn rows_of_constant_lists_of_lists_are_read_by_every_path() {
+    // A token on a graph given by adjacency lists: rows of lists or of
+    // tuples, read from the end for negative indices, and `len` of one.
+    let adj =
+        "let ADJ = [[1, 2], [2, 3], [3], [4], []]\nlet TUP = ((1, 2), (2, 3), (3,), (4,), ())\n";
+    for (rules, values) in [
+        ("move go(w in ADJ[v]) -> tok(w)", "[1, 2, 0, 1, 0]"),
+        ("move go(w in TUP[v - 5]) -> tok(w)", "[1, 2, 0, 1, 0]"),
+        (
+            "move go(i in 0..len(ADJ[v])) if ADJ[v][i] > v -> tok(ADJ[v][i])",
+            "[1, 2, 0, 1, 0]",
+        ),
+        // Only tok(1) and tok(2) read a row of one item (rows 2 and 3,
+        // counted from the end): tok(2) moves to tok(3), worth 0, so is
+        // worth 1; tok(1) moves to both: 2.
+        (
+            "move go(w in ADJ[v]) if len(TUP[v - 4]) == 1 -> tok(w)",
+            "[0, 2, 1, 0, 0]",
+        ),
+    ] {
+        let text = format!("{adj}game tok(v) {{\n {rules}\n}}\n[value(tok(v)) for v in 0..5]\n");
+        assert_eq!(agree(&text).trim(), values, "{rules}");
+    }
+    // Past the last row: the interpreter's error, by every path.
+    let text =
+        format!("{adj}game tok(v) {{\n move go(w in ADJ[v + 1]) -> tok(w)\n}}\nvalue(tok(4))\n");
+    let interpreted = run(&text, Engine::Interpreter);
+    assert_eq!(interpreted.2, Some(Phase::Runtime), "{}", interpreted.1);
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run(&text, engine), interpreted);
+    }
+}

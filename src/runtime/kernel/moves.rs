@@ -139,6 +139,7 @@ pub(super) fn domain_of(ir: &Ir, types: &Types) -> Option<Domain> {
         | IrKind::Comprehension { .. }
         | IrKind::Let(..)
         | IrKind::If(..)
+        | IrKind::Index(..)
         | IrKind::CallFn(..)
         | IrKind::CallBuiltin(..) => Domain::Seq(Seq::compile(ir, types)?),
         // A set is iterated in increasing order, without repeats.

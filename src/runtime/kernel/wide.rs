@@ -85,6 +85,7 @@ fn seq(xs: &Seq) -> bool {
         Seq::Divisors(n) => num(n),
         Seq::Let(_, n, xs) => num(n) && seq(xs),
         Seq::If(c, a, b) => cond(c) && seq(a) && seq(b),
+        Seq::Row(_, i) => num(i),
     }
 }
 

@@ -13,7 +13,11 @@
 //! ([`crate::graph::flat`]): the graph stores list positions under that
 //! key, and the kernel reads and writes it without building values.
 
+mod made;
 mod types;
+
+use made::divisors;
+pub use made::{DIVISORS_MAX, Rows};
 
 pub use types::Types;
 
@@ -25,6 +29,7 @@ use crate::graph::Shape;
 use crate::ir::{ClauseIr, Ir, IrKind, PatIr, Slot};
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
+use std::rc::Rc;
 
 /// The most items a list made by a rule may have before the kernel leaves
 /// the position to the interpreter (which enforces its own size limit).
@@ -64,11 +69,10 @@ pub enum Seq {
     Let(Slot, Box<Num>, Box<Seq>),
     /// `if c then a else b`, both lists or both tuples.
     If(Box<Cond>, Box<Seq>, Box<Seq>),
+    /// `ROWS[i]`: a row of a constant list of lists of integers (an
+    /// adjacency list), copied out.
+    Row(Rc<Rows>, Box<Num>),
 }
-
-/// The largest `n` whose divisors a kernel finds: at most 2^20 trial
-/// divisions.
-pub const DIVISORS_MAX: i64 = 1 << 40;
 
 /// A comprehension: its clauses in order, then its element.
 #[derive(Clone, Debug)]
@@ -208,6 +212,13 @@ impl Seq {
                 let c = super::expr::cond_in(c, types)?;
                 Seq::If(Box::new(c), Box::new(a), Box::new(b))
             }
+            IrKind::Index(xs, i) => match &xs.kind {
+                IrKind::Const(v) => Seq::Row(
+                    Rc::new(Rows::of(v)?),
+                    Box::new(super::expr::num_in(i, types)?),
+                ),
+                _ => return None,
+            },
             // See `Num::Bail`: making the list bails.
             IrKind::CallFn(..) => Seq::Items(Shape::List, vec![Num::Bail]),
             _ => return None,
@@ -222,6 +233,7 @@ impl Seq {
             Seq::Concat(a, _) | Seq::Slice(a, ..) | Seq::Repeat(a, _) => a.shape(types),
             Seq::Comp(_) | Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) => Shape::List,
             Seq::Let(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
+            Seq::Row(rows, _) => rows.shape,
         }
     }
 
@@ -248,6 +260,7 @@ impl Seq {
             Seq::Divisors(n) => n.uses(slot),
             Seq::Let(_, n, xs) => n.uses(slot) || xs.uses(slot),
             Seq::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
+            Seq::Row(_, i) => i.uses(slot),
         }
     }
 }
@@ -460,26 +473,13 @@ impl Seq {
                     false => b.eval(f, defs),
                 };
             }
+            Seq::Row(rows, i) => {
+                let (a, b) = rows.row(i.eval(f, defs)?).ok_or(Stop::Bail)?;
+                f.extend_from_slice(&rows.items[a..b]);
+            }
         }
         Ok((start, f.len()))
     }
-}
-
-/// Pushes the divisors of `n` in increasing order: those up to its square
-/// root, then their cofactors.
-fn divisors(n: i64, f: &mut Vec<i64>) -> Eval<(usize, usize)> {
-    if !(1..=DIVISORS_MAX).contains(&n) {
-        return Err(Stop::Bail);
-    }
-    let from = f.len();
-    f.extend((1..=n.isqrt()).filter(|a| n % a == 0));
-    for i in (from..f.len()).rev() {
-        let a = f[i];
-        if a * a != n {
-            f.push(n / a);
-        }
-    }
-    Ok((from, f.len()))
 }
 
 /// Calls `each` with slot `i` set to each index of `xs` and slot `x` to

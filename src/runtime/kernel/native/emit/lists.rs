@@ -8,7 +8,7 @@
 use super::{Emit, trusted};
 use crate::runtime::kernel::Arg;
 use crate::runtime::kernel::expr::{Cond, Num, SLOT_LIMIT};
-use crate::runtime::kernel::seq::{Clause, Comp, DIVISORS_MAX, Fold, ITEMS_MAX, Seq, Source};
+use crate::runtime::kernel::seq::{Clause, Comp, DIVISORS_MAX, Fold, ITEMS_MAX, Rows, Seq, Source};
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -150,7 +150,37 @@ impl Emit<'_, '_> {
                 return self.seq(body);
             }
             Seq::If(c, a, b) => return self.seq_if(c, a, b),
+            Seq::Row(rows, i) => {
+                let i = self.num(i)?;
+                return self.row(rows, i);
+            }
         }
+        Some((from, self.b.use_var(self.top)))
+    }
+
+    /// Pushes row `i` of `rows` (from the end when negative), as the
+    /// kernel's run does; bails outside.
+    fn row(&mut self, rows: &Rows, i: Value) -> Option<(Value, Value)> {
+        let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, i, 0);
+        let from_end = self.b.ins().iadd_imm_s(i, rows.len());
+        let i = self.b.ins().select(negative, from_end, i);
+        self.bail_outside(i, 0, rows.len());
+        // The rows live as long as the kernel, and so as its code.
+        let offsets = self.int(rows.offsets.as_ptr() as i64);
+        let at = self.b.ins().ishl_imm_s(i, 3);
+        let at = self.b.ins().iadd(offsets, at);
+        let lo = self.b.ins().load(I64, trusted(), at, 0);
+        let hi = self.b.ins().load(I64, trusted(), at, 8);
+        let items = self.int(rows.items.as_ptr() as i64);
+        let from = self.b.use_var(self.top);
+        self.each(lo, hi, |e, j, next| {
+            let at = e.b.ins().ishl_imm_s(j, 3);
+            let at = e.b.ins().iadd(items, at);
+            let v = e.b.ins().load(I64, trusted(), at, 0);
+            e.push(v);
+            e.b.ins().jump(next, &[]);
+            Some(())
+        })?;
         Some((from, self.b.use_var(self.top)))
     }
 
@@ -550,7 +580,7 @@ impl Emit<'_, '_> {
 /// then it can be made where it is wanted.
 fn fresh(xs: &Seq) -> bool {
     match xs {
-        Seq::Items(..) | Seq::Comp(_) | Seq::Divisors(_) => true,
+        Seq::Items(..) | Seq::Comp(_) | Seq::Divisors(_) | Seq::Row(..) => true,
         Seq::Sorted(inner) => fresh(inner),
         _ => false,
     }
