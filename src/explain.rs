@@ -334,6 +334,12 @@ fn num_culprit(ir: &Ir, defs: &Defs, t: &Types) -> Slow {
             }
             vec![a, b]
         }
+        // `len(str(k))`: the collection is what does not compile.
+        IrKind::CallBuiltin(Builtin::Len | Builtin::Sum | Builtin::Min | Builtin::Max, args)
+            if args.len() == 1 && !compiles_as_domain(&args[0], t) =>
+        {
+            return construct(&args[0], defs);
+        }
         IrKind::CallBuiltin(Builtin::Min | Builtin::Max | Builtin::Abs, args) => {
             args.iter().collect()
         }
