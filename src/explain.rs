@@ -185,12 +185,18 @@ fn unrolled_calls(rule: &MoveIr, defs: &Defs) -> Vec<Slow> {
             let name = defs.fns[f as usize]
                 .as_ref()
                 .map_or("?".into(), |f| f.name.clone());
-            Slow {
-                span,
-                what: format!(
+            let what = match crate::runtime::normalize::reaches_itself(defs, f) {
+                true => format!(
                     "`{name}` calls itself: compiled {} levels deep",
                     crate::runtime::normalize::INLINE_DEPTH
                 ),
+                false => {
+                    format!("`{name}` is not inlined: the rules grew as large as inlining allows")
+                }
+            };
+            Slow {
+                span,
+                what,
                 instead: "a position that needs it deeper is evaluated by the interpreter, \
                           with the same result; a deeper recursion can be written as a game"
                     .into(),

@@ -62,10 +62,8 @@ const UNROLL_MOVES: usize = 256;
 /// How deep calls are inlined into calls: a function that calls itself
 /// is unrolled this many levels (`fn digit_sum(n) = ... digit_sum(n /
 /// 10)`), and a call left past them leaves the position it is reached
-/// in to the interpreter. Calls of other functions nest this deep at
-/// most, but past [`INLINE_DEPTH_SHALLOW`] only within a recursion.
+/// in to the interpreter.
 pub(crate) const INLINE_DEPTH: usize = 20;
-const INLINE_DEPTH_SHALLOW: usize = 8;
 /// The most IR nodes of function bodies inlined into one game's rules,
 /// or one top-level expression: a function that calls itself twice
 /// (`fib(n - 1) + fib(n - 2)`) is unrolled as far as this allows.
@@ -242,10 +240,8 @@ impl Normalizer<'_> {
     fn inline(&self, f: FnId, args: &[Ir], depth: usize) -> Option<Ir> {
         let func = self.defs.fns.get(f as usize)?.as_ref()?;
         let size = size(&func.body);
-        let inlinable = depth < INLINE_DEPTH
-            && func.arity == args.len()
-            && size <= self.budget.get()
-            && (depth < INLINE_DEPTH_SHALLOW || reaches_itself(self.defs, f));
+        let inlinable =
+            depth < INLINE_DEPTH && func.arity == args.len() && size <= self.budget.get();
         if !inlinable {
             return None;
         }

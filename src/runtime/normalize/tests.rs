@@ -3,6 +3,13 @@
 use crate::sandbox::engines_disagree;
 use crate::session::Session;
 
+/// `source`'s first game compiles, and agrees with the interpreter;
+/// `what` names the case.
+fn compiles_and_agrees(source: &str, what: &str) {
+    assert!(compiles(source), "{what}");
+    assert_eq!(engines_disagree(source), None, "{what}");
+}
+
 /// Runs `source`; whether its first game's normalised rules compile.
 fn compiles(source: &str) -> bool {
     let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
@@ -48,8 +55,7 @@ fn spellings_users_write_compile_and_agree_with_the_interpreter() {
         let source = format!(
             "{prelude}game g(x, y) {{\n {rules}\n}}\ntable(g, 0..8, 0..8)\nvalue(g(9, 9) + g(3, 4))\n"
         );
-        assert!(compiles(&source), "{rules}");
-        assert_eq!(engines_disagree(&source), None, "{rules}");
+        compiles_and_agrees(&source, rules);
     }
 }
 
@@ -66,8 +72,7 @@ fn local_lets_of_cheap_values_compile_and_agree_with_the_interpreter() {
         let source = format!(
             "{prelude}game g(x) {{\n move t(k in 1..=3) if {guard} -> g(let y = x - k in y)\n}}\ntable(g, 0..12)\n"
         );
-        assert!(compiles(&source), "{guard}");
-        assert_eq!(engines_disagree(&source), None, "{guard}");
+        compiles_and_agrees(&source, guard);
     }
 }
 
@@ -122,8 +127,7 @@ fn calls_of_functions_on_strings_stay_interpreted() {
 fn compiled_and_agree(cases: &[(&str, &str)]) {
     for (prelude, guard) in cases {
         let source = guarded(prelude, guard);
-        assert!(compiles(&source), "{guard}");
-        assert_eq!(engines_disagree(&source), None, "{guard}");
+        compiles_and_agrees(&source, guard);
     }
 }
 
@@ -207,8 +211,7 @@ fn a_range_binder_first_restricted_to_constants_runs_over_them() {
         );
         let turned = matches!(rule(&source).binders[0].1.kind, crate::ir::IrKind::List(_));
         assert_eq!(turned, turns, "{rules}");
-        assert!(compiles(&source), "{rules}");
-        assert_eq!(engines_disagree(&source), None, "{rules}");
+        compiles_and_agrees(&source, rules);
     }
 }
 
@@ -235,8 +238,7 @@ fn targets_computed_as_values_become_one_move_per_branch() {
         ),
     ] {
         let source = format!("{prelude}game g(x) {{\n {rules}\n}}\ntable(g, 0..4)\nvalue(g(12))\n");
-        assert!(compiles(&source), "{rules}");
-        assert_eq!(engines_disagree(&source), None, "{rules}");
+        compiles_and_agrees(&source, rules);
     }
 }
 
@@ -251,8 +253,7 @@ fn binders_over_reordered_collections_and_divisors_compile() {
         let source = format!(
             "{prelude}game g(x) {{\n move t(k in {domain}) if 0 < k <= x -> g(x - k)\n}}\ntable(g, 0..30)\n"
         );
-        assert!(compiles(&source), "{domain}");
-        assert_eq!(engines_disagree(&source), None, "{domain}");
+        compiles_and_agrees(&source, domain);
     }
 }
 
@@ -285,7 +286,6 @@ fn functions_that_call_themselves_are_unrolled_and_compile() {
         ),
     ] {
         let source = format!("{prelude}game g(x) {{\n {rules}\n}}\n{query}\n");
-        assert!(compiles(&source), "{rules}");
-        assert_eq!(engines_disagree(&source), None, "{rules}");
+        compiles_and_agrees(&source, rules);
     }
 }
