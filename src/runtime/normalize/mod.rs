@@ -260,7 +260,7 @@ impl Normalizer<'_> {
             lets.push((fresh, arg.clone()));
             params.push(local(fresh, arg.span));
         }
-        let body = rename(&func.body, &params, base as Slot - func.arity as Slot);
+        let body = rename(&func.body, &params, base as Slot);
         let body = lets.into_iter().rev().fold(body, |body, (slot, arg)| Ir {
             span: body.span,
             kind: IrKind::Let(PatIr::Slot(slot), Box::new(arg), Box::new(body)),
@@ -278,10 +278,11 @@ fn local(slot: Slot, span: crate::span::Span) -> Ir {
 }
 
 /// A function's body `ir` moved into a caller's frame: `params[i]` in
-/// place of parameter `i`, and every other slot, read or bound, moved by
-/// `shift`.
-fn rename(ir: &Ir, params: &[Ir], shift: Slot) -> Ir {
-    let moved = |s: Slot| s + shift;
+/// place of parameter `i`, and every other slot, read or bound, moved to
+/// the caller's slots from `base` on.
+fn rename(ir: &Ir, params: &[Ir], base: Slot) -> Ir {
+    // Slots past the parameters, from the first on.
+    let moved = |s: Slot| base + (s - params.len() as Slot);
     let pattern = |p: &PatIr| map_pattern(p, &moved);
     let kind = match &ir.kind {
         IrKind::Local(s) => match params.get(*s as usize) {
@@ -290,21 +291,21 @@ fn rename(ir: &Ir, params: &[Ir], shift: Slot) -> Ir {
         },
         IrKind::Let(p, value, body) => IrKind::Let(
             pattern(p),
-            Box::new(rename(value, params, shift)),
-            Box::new(rename(body, params, shift)),
+            Box::new(rename(value, params, base)),
+            Box::new(rename(body, params, base)),
         ),
         IrKind::Comprehension { set, elem, clauses } => IrKind::Comprehension {
             set: *set,
-            elem: Box::new(rename(elem, params, shift)),
+            elem: Box::new(rename(elem, params, base)),
             clauses: clauses
                 .iter()
                 .map(|c| match c {
-                    ClauseIr::For(p, d) => ClauseIr::For(pattern(p), rename(d, params, shift)),
-                    ClauseIr::If(c) => ClauseIr::If(rename(c, params, shift)),
+                    ClauseIr::For(p, d) => ClauseIr::For(pattern(p), rename(d, params, base)),
+                    ClauseIr::If(c) => ClauseIr::If(rename(c, params, base)),
                 })
                 .collect(),
         },
-        _ => return map_children(ir, &mut |e| rename(e, params, shift)),
+        _ => return map_children(ir, &mut |e| rename(e, params, base)),
     };
     Ir {
         kind,
