@@ -93,6 +93,11 @@ fn lets_and_arguments_that_could_fail_are_evaluated_once_in_a_slot() {
         ("", "let q = x * 4611686018427387904 in q == q or k > 1"),
         ("", "let (a, b) = (x, k) in a >= b"),
         ("fn f(a) = let q = [a] in len(q) == 1\n", "f(k)"),
+        // More parameters than the caller has slots, and names of its own.
+        (
+            "fn f(a, b, c, d, e) = let s = a * b + c in s * s > d + e\n",
+            "f(k, x, 1, 2, x / k)",
+        ),
         (
             "fn s(p, q) = sum([i * p for i in 0..q]) + len([j for j in 0..p if j < q])\n",
             "s(k, x) != 3 and s(x, k) % 4 != 1",
