@@ -1,0 +1,193 @@
+//! Calls of functions put in place of the calls (see the module's doc
+//! in `mod.rs`), and the local `let`s of their bodies and of the rules.
+
+use super::{INLINE_DEPTH, Normalizer, map_children, put, size, uses};
+use crate::defs::{Defs, Global};
+use crate::ir::{ClauseIr, FnId, Ir, IrKind, PatIr, Slot};
+use crate::syntax::ast::{BinOp, UnOp};
+use crate::value::Value;
+use rustc_hash::FxHashSet;
+
+impl Normalizer<'_> {
+    /// The body of function `f` with `args` in place of its parameters,
+    /// if it may be inlined. The function's own names (its `let`s and
+    /// comprehensions) get new slots in the caller's frame. An argument
+    /// that is cheap and safe to repeat, or whose parameter is read once
+    /// and for certain, is put in place; any other is bound by a `let`
+    /// around the body, in the order the call evaluates them.
+    pub(super) fn inline(&self, f: FnId, args: &[Ir], depth: usize) -> Option<Ir> {
+        let func = self.defs.fns.get(f as usize)?.as_ref()?;
+        let size = size(&func.body);
+        let inlinable =
+            depth < INLINE_DEPTH && func.arity == args.len() && size <= self.budget.get();
+        if !inlinable {
+            return None;
+        }
+        self.budget.set(self.budget.get() - size);
+        let base = self.slots.get();
+        self.slots.set(base + func.slots.saturating_sub(func.arity));
+        let mut lets = Vec::new();
+        let mut params = Vec::with_capacity(args.len());
+        for (p, arg) in args.iter().enumerate() {
+            if repeatable(arg) || uses::once_for_certain(&func.body, p as Slot) {
+                params.push(arg.clone());
+                continue;
+            }
+            let fresh = self.slots.get() as Slot;
+            self.slots.set(fresh as usize + 1);
+            lets.push((fresh, arg.clone()));
+            params.push(local(fresh, arg.span));
+        }
+        let body = rename(&func.body, &params, base as Slot);
+        let body = lets.into_iter().rev().fold(body, |body, (slot, arg)| Ir {
+            span: body.span,
+            kind: IrKind::Let(PatIr::Slot(slot), Box::new(arg), Box::new(body)),
+        });
+        Some(self.expr(&body, depth + 1))
+    }
+}
+
+/// A read of `slot`.
+fn local(slot: Slot, span: crate::span::Span) -> Ir {
+    Ir {
+        kind: IrKind::Local(slot),
+        span,
+    }
+}
+
+/// A function's body `ir` moved into a caller's frame: `params[i]` in
+/// place of parameter `i`, and every other slot, read or bound, moved to
+/// the caller's slots from `base` on.
+fn rename(ir: &Ir, params: &[Ir], base: Slot) -> Ir {
+    // Slots past the parameters, from the first on.
+    let moved = |s: Slot| base + (s - params.len() as Slot);
+    let pattern = |p: &PatIr| map_pattern(p, &moved);
+    let kind = match &ir.kind {
+        IrKind::Local(s) => match params.get(*s as usize) {
+            Some(arg) => return arg.clone(),
+            None => IrKind::Local(moved(*s)),
+        },
+        IrKind::Let(p, value, body) => IrKind::Let(
+            pattern(p),
+            Box::new(rename(value, params, base)),
+            Box::new(rename(body, params, base)),
+        ),
+        IrKind::Comprehension { set, elem, clauses } => IrKind::Comprehension {
+            set: *set,
+            elem: Box::new(rename(elem, params, base)),
+            clauses: clauses
+                .iter()
+                .map(|c| match c {
+                    ClauseIr::For(p, d) => ClauseIr::For(pattern(p), rename(d, params, base)),
+                    ClauseIr::If(c) => ClauseIr::If(rename(c, params, base)),
+                })
+                .collect(),
+        },
+        _ => return map_children(ir, &mut |e| rename(e, params, base)),
+    };
+    Ir {
+        kind,
+        span: ir.span,
+    }
+}
+
+/// `p` with `f` applied to each slot it binds.
+fn map_pattern(p: &PatIr, f: &dyn Fn(Slot) -> Slot) -> PatIr {
+    match p {
+        PatIr::Slot(s) => PatIr::Slot(f(*s)),
+        PatIr::Global(id) => PatIr::Global(*id),
+        PatIr::Tuple(parts, span) => {
+            PatIr::Tuple(parts.iter().map(|q| map_pattern(q, f)).collect(), *span)
+        }
+    }
+}
+
+/// The body of `let PATTERN = value in body` with the value in place of
+/// the name, when the pattern is one name and the value is
+/// [`repeatable`] or read once for certain ([`uses::once_for_certain`]).
+pub(super) fn put_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
+    let PatIr::Slot(slot) = *pattern else {
+        return None;
+    };
+    (repeatable(value) || uses::once_for_certain(body, slot))
+        .then(|| put(body, &|s| (s == slot).then(|| value.clone())))
+}
+
+/// `let (a, b) = (x, y) in body` as `let a = x in let b = y in body`:
+/// the items are evaluated in the same order, and the pattern cannot fail
+/// to match a tuple as wide.
+pub(super) fn split_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
+    let PatIr::Tuple(parts, _) = pattern else {
+        return None;
+    };
+    let items: Vec<Ir> = match &value.kind {
+        IrKind::Tuple(items) => items.clone(),
+        IrKind::Const(Value::Tuple(items)) => items
+            .iter()
+            .map(|v| Ir {
+                kind: IrKind::Const(v.clone()),
+                span: value.span,
+            })
+            .collect(),
+        _ => return None,
+    };
+    (items.len() == parts.len()).then(|| {
+        parts
+            .iter()
+            .zip(items)
+            .rev()
+            .fold(body.clone(), |body, (p, item)| Ir {
+                span: body.span,
+                kind: IrKind::Let(p.clone(), Box::new(item), Box::new(body)),
+            })
+    })
+}
+
+/// An argument that can neither fail nor cost anything to evaluate twice:
+/// a local, a constant, or sums, differences, negations and constant
+/// multiples of small such terms (which cannot overflow).
+pub(super) fn repeatable(ir: &Ir) -> bool {
+    fn small(ir: &Ir, budget: &mut u32) -> bool {
+        *budget = budget.saturating_sub(1);
+        if *budget == 0 {
+            return false;
+        }
+        match &ir.kind {
+            IrKind::Local(_) => true,
+            IrKind::Const(Value::Int(n)) => n.unsigned_abs() < 1 << 20,
+            IrKind::Unary(UnOp::Neg, a) => small(a, budget),
+            IrKind::Binary(BinOp::Add | BinOp::Sub, a, b) => small(a, budget) && small(b, budget),
+            IrKind::Binary(BinOp::Mul, a, b) => {
+                let konst = |e: &Ir| matches!(e.kind, IrKind::Const(Value::Int(n)) if n.unsigned_abs() < 1 << 10);
+                (konst(a) || konst(b)) && small(a, budget) && small(b, budget)
+            }
+            _ => false,
+        }
+    }
+    match &ir.kind {
+        IrKind::Const(_) | IrKind::Local(_) => true,
+        _ => small(ir, &mut 12),
+    }
+}
+
+/// Whether function `f` calls itself, directly or through others.
+pub(crate) fn reaches_itself(defs: &Defs, f: FnId) -> bool {
+    let mut seen = FxHashSet::default();
+    let mut todo = vec![f];
+    while let Some(g) = todo.pop() {
+        let Some(Some(func)) = defs.fns.get(g as usize) else {
+            continue;
+        };
+        for r in crate::deps::fn_refs(func) {
+            if let Global::Fn(h) = r {
+                if h == f {
+                    return true;
+                }
+                if seen.insert(h) {
+                    todo.push(h);
+                }
+            }
+        }
+    }
+    false
+}
