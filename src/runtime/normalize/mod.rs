@@ -22,10 +22,7 @@
 //! - **Computed targets made terms** (`targets.rs`): a target that, once
 //!   calls are inlined, is a sum of games applied to arguments, or an
 //!   `if` between such sums, becomes terms, one move per branch.
-//! - **Binders over reordered collections** (`reversed(1..=n)`,
-//!   `sorted(hs)`, `list(S)`, `set(hs)`) run over the collection itself:
-//!   the options are the same, in another order or with repeats, and a
-//!   mex does not see either.
+//! - **Binders over `list(...)`** run over the collection itself.
 //! - **Tuple binders unrolled:** `(dx, dy) in [(-2, 1), (1, -2)]` over
 //!   constant items becomes one move per item, with the items' numbers in
 //!   place of `dx` and `dy`.
@@ -235,16 +232,13 @@ impl Normalizer<'_> {
     }
 }
 
-/// A binder's domain without the calls that only order its items or drop
-/// repeats (`reversed(1..=n)`, `sorted(hs)`, `list(S)`, `set(hs)`): a
-/// position's value is the mex of its options' values, whatever their
-/// order and however often each comes.
+/// A binder's domain without `list(...)` around it, which keeps the
+/// items and their order. (`reversed`, `sorted` and `set` would give the
+/// same options in another order, but the order decides which failing
+/// option an error names first, so they stay.)
 fn unordered(domain: &Ir) -> Ir {
     match &domain.kind {
-        IrKind::CallBuiltin(
-            Builtin::Reversed | Builtin::Sorted | Builtin::List | Builtin::Set,
-            args,
-        ) if args.len() == 1 => unordered(&args[0]),
+        IrKind::CallBuiltin(Builtin::List, args) if args.len() == 1 => unordered(&args[0]),
         _ => domain.clone(),
     }
 }
