@@ -151,6 +151,42 @@ fn wythoff_table(n: usize) -> Vec<u32> {
     g
 }
 
+/// Three heaps, taking any number from one or the same number from all
+/// three: the value of the one position (n, n, n).
+pub fn three_heaps(n: usize) -> u32 {
+    let m = n + 1;
+    three_heaps_table(m)[(n * m + n) * m + n]
+}
+
+/// The values of the three-heap game for a, b, c in 0..m, in one flat
+/// `Vec`, (a, b, c) at `(a * m + b) * m + c`.
+pub fn three_heaps_table(m: usize) -> Vec<u32> {
+    let at = |a: usize, b: usize, c: usize| (a * m + b) * m + c;
+    let mut g = vec![0u32; m * m * m];
+    let mut mex = Mex::new();
+    for a in 0..m {
+        for b in 0..m {
+            for c in 0..m {
+                mex.clear();
+                for k in 1..=a {
+                    mex.insert(g[at(a - k, b, c)]);
+                }
+                for k in 1..=b {
+                    mex.insert(g[at(a, b - k, c)]);
+                }
+                for k in 1..=c {
+                    mex.insert(g[at(a, b, c - k)]);
+                }
+                for k in 1..=a.min(b).min(c) {
+                    mex.insert(g[at(a - k, b - k, c - k)]);
+                }
+                g[at(a, b, c)] = mex.value();
+            }
+        }
+    }
+    g
+}
+
 /// Take one token from each of a non-empty set of non-empty heaps: the
 /// value of six heaps of n, positions memoized as sorted lists.
 pub fn take_from_each(n: usize) -> u32 {

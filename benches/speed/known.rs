@@ -87,6 +87,7 @@ pub fn check() -> Vec<String> {
         (0..10).all(|k| baselines::wythoff_one(k) == WYTHOFF[k][k]),
     );
     expect("wythoff", wythoff_zeros_are_known());
+    expect("three_heaps", three_heaps_is_nim_off_the_diagonal());
     expect("euclid", euclid_zeros_are_known());
     expect("divide", divide_is_known());
     wrong
@@ -182,4 +183,20 @@ fn divide_is_known() -> bool {
     (0..=100_000).chain(huge).all(|m| baselines::divide_value(m, &mut memo) == known(m))
         // Every heap from 10^15 on is in 6 * 12^13 .. 12^14: worth 0.
         && baselines::divide(1000) == 0
+}
+
+/// The three-heap game with one heap empty is Nim of the other two: no
+/// move takes from all three. With two empty it is one heap, and (1, 1, 1)
+/// has the options (0, 1, 1) and (0, 0, 0), both of value 0.
+fn three_heaps_is_nim_off_the_diagonal() -> bool {
+    let m = 12;
+    let g = baselines::three_heaps_table(m);
+    let at = |a: usize, b: usize, c: usize| g[(a * m + b) * m + c];
+    let nim = (0..m).all(|a| {
+        (0..m).all(|b| {
+            let v = (a ^ b) as u32;
+            at(a, b, 0) == v && at(a, 0, b) == v && at(0, a, b) == v
+        })
+    });
+    nim && at(1, 1, 1) == 1 && baselines::three_heaps(1) == 1
 }

@@ -46,7 +46,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 16] = [
+pub const ALL: [Workload; 17] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -199,6 +199,17 @@ pub const ALL: [Workload; 16] = [
         full: 500,
         smoke: 30,
         baseline: |n| Answer::Value(baselines::wythoff_one(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "three_heaps",
+        file: "three_heaps.game",
+        game: "tri",
+        params: &["a", "b", "c"],
+        shape: Shape::Value,
+        full: 80,
+        smoke: 12,
+        baseline: |n| Answer::Value(baselines::three_heaps(n).into()),
         octal: None,
     },
     Workload {

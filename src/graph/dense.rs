@@ -1,7 +1,7 @@
-//! The dense half of the graph: positions of one or two small
+//! The dense half of the graph: positions of one, two or three small
 //! non-negative integers, numbered by their arguments (Szudzik's pairing
-//! for two), with their values in pages of 4-byte slots. The compiled
-//! rules read these tables directly.
+//! for two, its extension to cube shells for three), with their values in
+//! pages of 4-byte slots. The compiled rules read these tables directly.
 
 use super::{ABSENT, IN_PROGRESS, UNKNOWN};
 use crate::value::Value;
@@ -15,14 +15,23 @@ pub const DENSE_END: u32 = 1 << 31;
 const PAGE_BITS: u32 = 16;
 const PAGE: usize = 1 << PAGE_BITS;
 
-/// The dense index of a game's arguments, when they are one or two
-/// non-negative integers small enough: `n`, or Szudzik's pairing of
-/// `(a, b)`, which numbers the pairs of the square `[0, m)²` by `[0, m²)`,
-/// so that a rectangle of positions fills a block of indices.
+/// The dense index of a game's arguments, when they are one, two or
+/// three non-negative integers small enough: `n`, Szudzik's pairing of
+/// `(a, b)`, which numbers the pairs of the square `[0, m)²` by `[0, m²)`
+/// so that a rectangle of positions fills a block of indices, or
+/// [`dense3`] of `(a, b, c)`, which does the same for cubes.
+/// The empty position is 0, as `Value`'s equality says (and the hashed
+/// positions' keys).
 pub fn dense_index(args: &[Value]) -> Option<u32> {
+    let int = |v: &Value| match v {
+        Value::Int(n) => Some(*n),
+        Value::Pos(p) if p.is_empty() => Some(0),
+        _ => None,
+    };
     match args {
-        [Value::Int(n)] => dense1(*n),
-        [Value::Int(a), Value::Int(b)] => dense2(*a, *b),
+        [n] => dense1(int(n)?),
+        [a, b] => dense2(int(a)?, int(b)?),
+        [a, b, c] => dense3(int(a)?, int(b)?, int(c)?),
         _ => None,
     }
 }
@@ -33,6 +42,7 @@ pub fn int_index(args: &[i64]) -> Option<u32> {
     match args {
         [n] => dense1(*n),
         [a, b] => dense2(*a, *b),
+        [a, b, c] => dense3(*a, *b, *c),
         _ => None,
     }
 }
@@ -55,13 +65,78 @@ pub fn dense2(a: i64, b: i64) -> Option<u32> {
     Some(z as u32)
 }
 
+/// Each argument of a dense triple is below this: 1290³ < 2³¹.
+pub const SIDE3_MAX: i64 = 1290;
+
+/// The dense index of `(a, b, c)`, each in `[0, SIDE3_MAX)`: the triples
+/// of the cube `[0, m)³` numbered by `[0, m³)`, shell by shell (the
+/// triples of largest argument `s` after those of the smaller ones), and
+/// within a shell in the order of `(a, b, c)` read as a word. So lowering
+/// any argument lowers the index, as Szudzik's pairing does for pairs:
+/// a sweep by index meets a position after every one below it.
+#[inline]
+pub fn dense3(a: i64, b: i64, c: i64) -> Option<u32> {
+    let inside = |x: i64| (0..SIDE3_MAX).contains(&x);
+    if !inside(a) || !inside(b) || !inside(c) {
+        return None;
+    }
+    let s = a.max(b).max(c);
+    // Below `a = s`, each `a` holds the `2s + 1` pairs `(b, c)` of the
+    // square shell `s` in word order: `(b, s)` for `b < s`, then `(s, c)`;
+    // at `a = s`, the whole square `[0, s]²`.
+    let within = if a < s {
+        a * (2 * s + 1) + if b < s { b } else { s + c }
+    } else {
+        s * (2 * s + 1) + b * (s + 1) + c
+    };
+    Some((s * s * s + within) as u32)
+}
+
+/// [`dense3`] undone: the `(a, b, c)` of index `z`.
+pub fn untriple(z: u32) -> (usize, usize, usize) {
+    let z = z as u64;
+    // The integer cube root, bit by bit (below 2¹¹ since z < 2³¹): a
+    // floating-point `cbrt` is a slow library call.
+    let mut s = 0u64;
+    for bit in (0..11).rev() {
+        let t = s | 1 << bit;
+        if t * t * t <= z {
+            s = t;
+        }
+    }
+    let r = z - s * s * s;
+    let lower = s * (2 * s + 1);
+    let (a, b, c) = if r < lower {
+        let (a, t) = (r / (2 * s + 1), r % (2 * s + 1));
+        if t < s { (a, t, s) } else { (a, s, t - s) }
+    } else {
+        let r = r - lower;
+        (s, r / (s + 1), r % (s + 1))
+    };
+    (a as usize, b as usize, c as usize)
+}
+
 /// The arguments of a dense index of arity `arity`.
 pub(super) fn dense_args(arity: usize, z: u32) -> Vec<Value> {
-    if arity == 1 {
-        return vec![Value::Int(z as i64)];
+    let ints = |xs: &[usize]| xs.iter().map(|x| Value::Int(*x as i64)).collect();
+    match arity {
+        1 => vec![Value::Int(z as i64)],
+        2 => {
+            let (a, b) = unpair(z);
+            ints(&[a, b])
+        }
+        _ => {
+            let (a, b, c) = untriple(z);
+            ints(&[a, b, c])
+        }
     }
-    let (a, b) = unpair(z);
-    vec![Value::Int(a as i64), Value::Int(b as i64)]
+}
+
+/// The row of a triple `(a, b, _)` in its table: the Szudzik number of
+/// `(a, b)`.
+#[inline]
+fn row3(a: usize, b: usize) -> usize {
+    if a >= b { a * a + a + b } else { b * b + a }
 }
 
 /// The values of a game's dense positions, in pages allocated as indices
@@ -70,13 +145,15 @@ pub(super) fn dense_args(arity: usize, z: u32) -> Vec<Value> {
 /// to its full size, so a game with a handful of positions takes a
 /// handful of slots. The positions `(a, b)` of a two-parameter game are
 /// kept by rows instead, row `a` holding column `b`: their Szudzik index
-/// names them, but a board is read a row at a time.
+/// names them, but a board is read a row at a time. Those of a
+/// three-parameter game, `(a, b, c)`, are kept in row `(a, b)` (by its
+/// Szudzik number), column `c`.
 #[derive(Default)]
 pub struct Dense {
-    /// The number of arguments of the dense positions (1 or 2), or 0 while
-    /// the game has none.
+    /// The number of arguments of the dense positions (1, 2 or 3), or 0
+    /// while the game has none.
     pub(super) arity: usize,
-    /// The pages (arity 1) or rows (arity 2), 4 bytes a slot: a nim-value
+    /// The pages (arity 1) or rows (arities 2 and 3), 4 bytes a slot: a nim-value
     /// below [`Dense::PLAIN`], or one of the `SLOT_` marks.
     pages: Vec<Vec<u32>>,
     /// The values too large for a slot (2³² - 4 and up), by slot index.
@@ -123,6 +200,10 @@ const FREE_SLOTS: usize = 1 << 22;
 /// would otherwise take a page each.
 const SLOTS_PER_POSITION: usize = 8;
 
+/// What a page (or row) costs beside its slots, in slots: its `Vec`, its
+/// address and its length, 36 bytes.
+const ROW_SLOTS: usize = 9;
+
 const SLOT_UNKNOWN: u32 = u32::MAX;
 const SLOT_IN_PROGRESS: u32 = u32::MAX - 1;
 const SLOT_ABSENT: u32 = u32::MAX - 2;
@@ -135,7 +216,23 @@ const SLOT_SPILLED: u32 = u32::MAX - 3;
 fn locate(arity: usize, z: u32) -> (usize, usize) {
     match arity {
         2 => unpair(z),
+        3 => {
+            let (a, b, c) = untriple(z);
+            (row3(a, b), c)
+        }
         _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
+    }
+}
+
+/// Where the position of integer arguments `ints`, of dense index `z`, is
+/// in a table of `arity`: a pair or a triple by its arguments, with no
+/// pairing to undo.
+#[inline]
+fn place(arity: usize, z: u32, ints: &[i64]) -> (usize, usize) {
+    match (arity, ints) {
+        (2, [a, b]) => (*a as usize, *b as usize),
+        (3, [a, b, c]) => (row3(*a as usize, *b as usize), *c as usize),
+        _ => locate(arity, z),
     }
 }
 
@@ -173,15 +270,15 @@ impl Dense {
     /// `ints` (of the table's arity): a pair is read by row and column,
     /// with no pairing to undo.
     #[inline]
-    pub(super) fn get_ints(&self, z: u32, ints: &[i64]) -> u64 {
-        match (self.arity, ints) {
-            (2, [a, b]) => self.at(*a as usize, *b as usize),
-            _ => self.get(z),
-        }
+    pub fn get_ints(&self, z: u32, ints: &[i64]) -> u64 {
+        let (p, i) = place(self.arity, z, ints);
+        self.at(p, i)
     }
 
     /// The value of position `(a, b)` of a two-parameter game (both in
-    /// the dense square), or of slot `p * PAGE + i` of a one-parameter one.
+    /// the dense square), of `(a, b, c)` for `p` the Szudzik number of
+    /// `(a, b)` and `i = c`, or of slot `p * PAGE + i` of a one-parameter
+    /// one.
     #[inline]
     pub fn at(&self, p: usize, i: usize) -> u64 {
         let slot = match self.pages.get(p) {
@@ -212,14 +309,17 @@ impl Dense {
     /// Whether a position of `arity` arguments may take slot `z` here:
     /// when its page holds the slot already, or the slots stay within
     /// [`FREE_SLOTS`], or [`SLOTS_PER_POSITION`] per position. Otherwise
-    /// the position is hashed.
+    /// the position is hashed. The pages (or rows) up to the slot's count
+    /// too, [`ROW_SLOTS`] each: one far-out triple would otherwise make a
+    /// million empty rows.
     pub(super) fn may_take(&self, arity: usize, z: u32) -> bool {
         if self.arity != 0 && self.arity != arity {
             return false;
         }
         let (p, i) = locate(arity, z);
         let len = self.pages.get(p).map_or(0, Vec::len);
-        let after = self.slots + Dense::grown(i).saturating_sub(len);
+        let rows = self.pages.len().max(p + 1) * ROW_SLOTS;
+        let after = self.slots + rows + Dense::grown(i).saturating_sub(len);
         i < len || after <= FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + 1))
     }
 
@@ -247,20 +347,17 @@ impl Dense {
         self.arity == 0 || self.arity == arity
     }
 
-    /// Makes the new position `z` of `arity` arguments, `ints` (or any
-    /// one of them for one argument), without a value yet, if the table
+    /// Makes the new position `z` of `arity` arguments, `ints` (or none,
+    /// or any one of them for one argument), without a value yet, if the table
     /// may take it (see [`Dense::may_take`]); says whether it did. A
-    /// search makes a position per step: a pair is placed by row and
-    /// column, and a slot its page holds is written at once.
+    /// search makes a position per step: a pair or a triple is placed by
+    /// row and column, and a slot its page holds is written at once.
     #[inline]
-    pub(super) fn take(&mut self, arity: usize, z: u32, ints: Option<(i64, i64)>) -> bool {
+    pub(super) fn take(&mut self, arity: usize, z: u32, ints: &[i64]) -> bool {
         if self.arity != 0 && self.arity != arity {
             return false;
         }
-        let (p, i) = match (arity, ints) {
-            (2, Some((a, b))) => (a as usize, b as usize),
-            _ => locate(arity, z),
-        };
+        let (p, i) = place(arity, z, ints);
         debug_assert_eq!((p, i), locate(arity, z));
         if let Some(slot) = self.pages.get_mut(p).and_then(|page| page.get_mut(i)) {
             *slot = SLOT_UNKNOWN;
@@ -392,6 +489,10 @@ impl Dense {
     fn index(&self, p: usize, i: usize) -> u32 {
         match self.arity {
             2 => dense2(p as i64, i as i64).expect("rows hold dense pairs"),
+            3 => {
+                let (a, b) = unpair(p as u32);
+                dense3(a as i64, b as i64, i as i64).expect("rows hold dense triples")
+            }
             _ => ((p << PAGE_BITS) + i) as u32,
         }
     }
@@ -500,15 +601,15 @@ mod tests {
         let mut dense = Dense::default();
         let (a, b) = (300, 7);
         let z = dense2(a, b).unwrap();
-        assert!(dense.take(2, z, Some((a, b))));
+        assert!(dense.take(2, z, &[a, b]));
         let w = dense2(7, 300).unwrap();
-        assert!(dense.take(2, w, None), "placed by unpairing");
+        assert!(dense.take(2, w, &[]), "placed by unpairing");
         assert_eq!(
             (dense.get(z), dense.get(w), dense.count),
             (UNKNOWN, UNKNOWN, 2)
         );
         assert_eq!((dense.at(300, 7), dense.at(7, 300)), (UNKNOWN, UNKNOWN));
-        assert!(!dense.take(1, 5, None), "a table holds one arity");
+        assert!(!dense.take(1, 5, &[]), "a table holds one arity");
         // Set and read back through either place.
         dense.set(z, 4);
         assert_eq!(dense.get_ints(z, &[a, b]), 4);
@@ -540,6 +641,57 @@ mod tests {
                 assert_eq!(dense2(a as i64, b as i64), Some(z));
             }
         }
+    }
+
+    #[test]
+    fn tripling_numbers_each_cube_by_its_indices_and_is_undone() {
+        // Every triple of the cube [0, 20)³ takes an index below 20³, each
+        // once, and lowering any argument lowers the index.
+        let m = 20;
+        let mut seen = vec![false; (m * m * m) as usize];
+        for (a, b, c) in
+            (0..m).flat_map(|a| (0..m).flat_map(move |b| (0..m).map(move |c| (a, b, c))))
+        {
+            let z = dense3(a, b, c).unwrap();
+            assert!(!std::mem::replace(&mut seen[z as usize], true), "{z} twice");
+            assert_eq!(untriple(z), (a as usize, b as usize, c as usize));
+            for lower in [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)] {
+                if let Some(y) = dense3(lower.0, lower.1, lower.2) {
+                    assert!(y < z, "{lower:?} after {:?}", (a, b, c));
+                }
+            }
+        }
+        assert!(seen.iter().all(|s| *s));
+        // The corners of the largest cube, and the cubes' neighbours.
+        let top = SIDE3_MAX - 1;
+        let z = dense3(top, top, top).unwrap();
+        assert!(z < DENSE_END);
+        assert_eq!(untriple(z), (top as usize, top as usize, top as usize));
+        for s in [1u32, 2, 77, 1000, 1289] {
+            for z in [s * s * s - 1, s * s * s, s * s * s + 1] {
+                let (a, b, c) = untriple(z);
+                assert_eq!(dense3(a as i64, b as i64, c as i64), Some(z));
+            }
+        }
+        assert_eq!(dense3(SIDE3_MAX, 0, 0), None);
+        assert_eq!(dense3(0, -1, 0), None);
+    }
+
+    #[test]
+    fn a_triple_is_placed_by_its_arguments_or_its_index() {
+        let mut dense = Dense::default();
+        let (a, b, c) = (40, 3, 17);
+        let z = dense3(a, b, c).unwrap();
+        assert!(dense.take(3, z, &[a, b, c]));
+        let w = dense3(3, 40, 17).unwrap();
+        assert!(dense.take(3, w, &[]), "placed by untripling");
+        dense.set(z, 6);
+        assert_eq!((dense.get(z), dense.get_ints(z, &[a, b, c])), (6, 6));
+        assert_eq!(dense.get_ints(w, &[3, 40, 17]), UNKNOWN);
+        assert!(!dense.take(2, 5, &[]), "a table holds one arity");
+        let mut both = vec![(w, UNKNOWN), (z, 6)];
+        both.sort_unstable();
+        assert_eq!(dense.slots().collect::<Vec<_>>(), both);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Phase 4: the transition graph. Positions of each game are interned to
 //! dense [`NodeId`]s (a game's arguments are its state, so equal argument
 //! lists are the same node), and each node's nim-value, once known, is kept
-//! in a flat array beside it: in dense pages for positions of one or two
-//! small integers, in hash tables for the others. It is a pure store: the
+//! in a flat array beside it: in dense pages for positions of one, two or
+//! three small integers, in hash tables for the others. It is a pure store: the
 //! runtime ([`crate::runtime::moves`]) generates a node's moves and the
 //! search fills in its value, so the graph grows lazily, only as far as a
 //! query needs.
@@ -24,12 +24,15 @@ pub mod flat;
 mod hashed;
 
 use dense::dense_args;
-pub use dense::{DENSE_END, Dense, SIDE_MAX, View, dense_index, dense1, dense2, int_index, unpair};
+pub use dense::{
+    DENSE_END, Dense, SIDE_MAX, SIDE3_MAX, View, dense_index, dense1, dense2, dense3, int_index,
+    unpair, untriple,
+};
 pub use flat::Shape;
 use hashed::Hashed;
 
 /// The positions of one game: dense ones by index, the others (any other
-/// arguments: lists, negative numbers, three parameters...) in a hash
+/// arguments: lists, negative numbers, four parameters...) in a hash
 /// table from their argument lists.
 #[derive(Default)]
 struct NodeTable {
@@ -73,14 +76,6 @@ impl NodeTable {
     }
 }
 
-/// Two integer arguments as a pair.
-fn pair(args: &[i64]) -> Option<(i64, i64)> {
-    match args {
-        [a, b] => Some((*a, *b)),
-        _ => None,
-    }
-}
-
 /// Every node interned so far, by game.
 #[derive(Default)]
 pub struct Graph {
@@ -103,10 +98,7 @@ impl Graph {
     pub fn find(&self, game: GameId, args: &[Value]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
         if let Some(z) = table.dense_slot(args) {
-            let v = match args {
-                [Value::Int(a), Value::Int(b)] => table.dense.get_ints(z, &[*a, *b]),
-                _ => table.dense.get(z),
-            };
+            let v = table.dense.get(z);
             if v != ABSENT {
                 return Some(NodeId { game, index: z });
             }
@@ -130,7 +122,7 @@ impl Graph {
         self.total += 1;
         let table = &mut self.games[game as usize];
         if let Some(z) = table.dense_slot(args)
-            && table.dense.take(args.len(), z, None)
+            && table.dense.take(args.len(), z, &[])
         {
             return NodeId { game, index: z };
         }
@@ -155,7 +147,7 @@ impl Graph {
     pub fn insert_dense(&mut self, game: GameId, arity: usize, z: u32) -> Option<NodeId> {
         let table = &mut self.games[game as usize];
         debug_assert!(table.dense.arity == arity && z < DENSE_END);
-        if !table.dense.take(arity, z, None) {
+        if !table.dense.take(arity, z, &[]) {
             return None;
         }
         self.total += 1;
@@ -211,7 +203,7 @@ impl Graph {
     pub fn insert_ints(&mut self, game: GameId, args: &[i64]) -> NodeId {
         if let Some(z) = int_index(args)
             && let Some(table) = self.games.get_mut(game as usize)
-            && table.dense.take(args.len(), z, pair(args))
+            && table.dense.take(args.len(), z, args)
         {
             self.total += 1;
             return NodeId { game, index: z };
@@ -318,9 +310,13 @@ impl Graph {
         let table = &self.games[node.game as usize];
         match node.index.checked_sub(DENSE_END) {
             None if table.dense.arity == 1 => out.push(node.index as i64),
-            None => {
+            None if table.dense.arity == 2 => {
                 let (a, b) = dense::unpair(node.index);
                 out.extend([a as i64, b as i64]);
+            }
+            None => {
+                let (a, b, c) = dense::untriple(node.index);
+                out.extend([a as i64, b as i64, c as i64]);
             }
             Some(i) => return table.hashed.int_args(i, out),
         }

@@ -4,7 +4,8 @@
 //! ([`super::search`]) starts one where a position waits for the one just
 //! below it. A two-integer game's positions are swept likewise, square
 //! shell by square shell (the order of their dense indices), where a
-//! position waits for its neighbours below it in both arguments.
+//! position waits for its neighbours below it in both arguments; and a
+//! three-integer game's cube shell by cube shell.
 
 use crate::graph::{self, ABSENT, UNKNOWN};
 use crate::runtime::{Machine, RtResult, Scratch};
@@ -64,21 +65,28 @@ impl Machine {
     /// The square below a two-integer position, as when
     /// `value(wythoff(500, 500))` is asked first and its position waits
     /// for those just below it in both arguments (or the square around a
-    /// table's rectangle). Rather than descend to them and run most
-    /// positions twice (once to find options without values, once more
-    /// when they have them), each position of `game` of dense index below
-    /// `end` that has no value yet is run in the index's order: shell by
-    /// shell of the square `[0, m)²`, where every option of a rule that
-    /// makes no argument larger comes first. It stops at the first whose
-    /// options are not all known (or when the graph has no more room).
-    /// Returns as [`Machine::sweep`] does; `None` when the game has no
-    /// dense table of pairs.
+    /// table's rectangle); or the cube below a three-integer one. Rather
+    /// than descend to them and run most positions twice (once to find
+    /// options without values, once more when they have them), each
+    /// position of `game` of dense index below `end` that has no value yet
+    /// is run in the index's order: shell by shell of the square `[0, m)²`
+    /// (or the cube `[0, m)³`), where every option of a rule that makes no
+    /// argument larger comes first. It stops at the first whose options
+    /// are not all known (or when the graph has no more room). Returns as
+    /// [`Machine::sweep`] does; `None` when the game has no dense table of
+    /// pairs or triples.
     pub(super) fn sweep_square(&mut self, game: GameId, end: u32) -> RtResult<Option<bool>> {
-        if self.graph.dense(game).is_none_or(|d| d.arity() != 2) {
+        let Some(arity) = self.graph.dense(game).map(|d| d.arity()) else {
+            return Ok(None);
+        };
+        if !matches!(arity, 2 | 3) {
             return Ok(None);
         }
         let room = self.sweep_room();
-        let start = self.native_sweep(game, (0, end), room)?;
+        let start = match arity {
+            2 => self.native_sweep(game, (0, end), room)?,
+            _ => 0,
+        };
         let mut found = start > 0;
         let mut ignored = Vec::new();
         for z in start..end {
@@ -88,13 +96,14 @@ impl Machine {
             let Some(dense) = self.graph.dense(game) else {
                 break;
             };
-            let (a, b) = graph::unpair(z);
-            let at = match dense.at(a, b) {
+            let at = match dense.get(z) {
                 UNKNOWN => NodeId { game, index: z },
-                ABSENT if self.graph.len() < room => match self.graph.insert_dense(game, 2, z) {
-                    Some(node) => node,
-                    None => break,
-                },
+                ABSENT if self.graph.len() < room => {
+                    match self.graph.insert_dense(game, arity, z) {
+                        Some(node) => node,
+                        None => break,
+                    }
+                }
                 ABSENT => break,
                 // A value, or a position on the search path.
                 _ => continue,
@@ -302,36 +311,53 @@ impl Machine {
     }
 }
 
-/// Whether `node`, `(a, b)` in the dense square of a two-integer game,
-/// waits for a position a few below it in `a` and for one a few below it
-/// in `b`: the rules step down in both arguments, so most of the positions
-/// of dense index below `node`'s are likely reached. Not when that square
-/// is much larger than the rectangle below `node`.
-pub(super) fn square_below(node: NodeId, waited: &[NodeId]) -> bool {
+/// Whether `node`, `(a, b)` in the dense square of a two-integer game
+/// (or `(a, b, c)` in the dense cube of a three-integer one, as `arity`
+/// says), waits for a position a few below it in each argument: the rules
+/// step down in every argument, so most of the positions of dense index
+/// below `node`'s are likely reached. Not when that square (or cube) is
+/// much larger than the box below `node`.
+pub(super) fn square_below(node: NodeId, waited: &[NodeId], arity: usize) -> bool {
     const GAP: usize = 4;
     const SMALLEST: usize = 64;
     if node.index >= graph::DENSE_END || (node.index as usize) < SMALLEST {
         return false;
     }
-    let (a, b) = graph::unpair(node.index);
-    if node.index as usize > 4 * (a + 1) * (b + 1) {
+    let args = |z: u32| match arity {
+        2 => {
+            let (a, b) = graph::unpair(z);
+            Some([a, b, 0])
+        }
+        3 => {
+            let (a, b, c) = graph::untriple(z);
+            Some([a, b, c])
+        }
+        _ => None,
+    };
+    let Some(at) = args(node.index) else {
+        return false;
+    };
+    let volume: usize = at[..arity].iter().map(|x| x + 1).product();
+    if node.index as usize > 4 * volume {
         return false;
     }
-    let near = |(x, y): (usize, usize)| {
-        let down_a = y == b && x < a && a - x <= GAP;
-        let down_b = x == a && y < b && b - y <= GAP;
-        (down_a, down_b)
-    };
-    let (mut down_a, mut down_b) = (false, false);
+    // Which arguments some waited position is just below `node` in, the
+    // others equal.
+    let mut down = [false; 3];
     for c in waited
         .iter()
-        .filter(|c| c.game == node.game && c.index < node.index)
+        .filter(|c| c.game == node.game && c.index < node.index && c.index < graph::DENSE_END)
     {
-        let (x, y) = near(graph::unpair(c.index));
-        down_a |= x;
-        down_b |= y;
+        let Some(x) = args(c.index) else { continue };
+        let lower: Vec<usize> = (0..arity).filter(|i| x[*i] != at[*i]).collect();
+        if let [i] = lower[..]
+            && x[i] < at[i]
+            && at[i] - x[i] <= GAP
+        {
+            down[i] = true;
+        }
     }
-    down_a && down_b
+    down[..arity].iter().all(|d| *d)
 }
 
 /// The highest of `waited` just below `node` (a few positions down) in

@@ -89,11 +89,11 @@ fn term(game: GameId, args: &[Ir], types: &Types) -> Option<Term> {
         .iter()
         .map(|a| num_in(a, types))
         .collect::<Option<Vec<_>>>()
-        .filter(|nums| nums.len() <= 2)
+        .filter(|nums| nums.len() <= 3)
     {
         return Some(Term::Node(game, nums));
     }
-    // Three or more integers, or lists: the position is keyed by its flat
+    // Four or more integers, or lists: the position is keyed by its flat
     // run, made in place.
     if args.len() > flat::ARITY_MAX {
         return None;

@@ -7,7 +7,7 @@ use super::expr::{Lin, Num};
 use super::marks::POLL_EVERY;
 use super::run::{Run, Values};
 use super::{Eval, LinearNode, Marks, Stop};
-use crate::graph::{ABSENT, Dense, Graph, dense1, dense2};
+use crate::graph::{ABSENT, Dense, Graph, dense1, dense2, dense3};
 use crate::ir::Slot;
 use crate::value::GameId;
 
@@ -341,6 +341,10 @@ pub fn node_value(graph: &Graph, game: GameId, args: &[i64]) -> u64 {
         (Some(d), [n]) if dense1(*n).is_some() => d.get(*n as u32),
         // By row and column: no pairing number to undo.
         (Some(d), [a, b]) if dense2(*a, *b).is_some() => d.at(*a as usize, *b as usize),
+        (Some(d), [a, b, c]) => match dense3(*a, *b, *c) {
+            Some(z) => d.get_ints(z, args),
+            None => ABSENT,
+        },
         _ => ABSENT,
     };
     match v {

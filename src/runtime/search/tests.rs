@@ -407,3 +407,53 @@ fn a_board_asked_low_down_makes_the_slots_of_the_levels_below_only() {
     let at = node2(m, 0, 900, 650);
     assert_eq!(m.node_value(at).unwrap(), direct(900, 650));
 }
+
+#[test]
+fn a_position_stepping_down_in_three_arguments_sweeps_the_cube_below_it() {
+    // The moves keep a + b + c's parity: from (20, 20, 20) the search
+    // reaches half of the cube's 9261 positions, the sweep all of them,
+    // each with the value of a direct recursion.
+    let rules = "game t(a, b, c) {\n move x(k in [2, 4]) if k <= a -> t(a - k, b, c)\n\
+         move y if b >= 2 -> t(a, b - 2, c)\n move z if c >= 2 -> t(a, b, c - 2)\n\
+         move all if min(a, b, c) >= 1 and a != b -> t(a - 1, b - 1, c - 1)\n}\n";
+    let (side, top) = (21usize, 20);
+    let mut cube = vec![0u64; side * side * side];
+    let at = |a: usize, b: usize, c: usize| (a * side + b) * side + c;
+    for (a, b, c) in
+        (0..side).flat_map(|a| (0..side).flat_map(move |b| (0..side).map(move |c| (a, b, c))))
+    {
+        let mut seen = Vec::new();
+        seen.extend(
+            [2, 4]
+                .iter()
+                .filter(|k| **k <= a)
+                .map(|k| cube[at(a - k, b, c)]),
+        );
+        seen.extend((b >= 2).then(|| cube[at(a, b - 2, c)]));
+        seen.extend((c >= 2).then(|| cube[at(a, b, c - 2)]));
+        seen.extend((a.min(b).min(c) >= 1 && a != b).then(|| cube[at(a - 1, b - 1, c - 1)]));
+        cube[at(a, b, c)] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    for native in [true, false] {
+        let (mut session, _) = loaded(rules);
+        let m = &mut session.machine;
+        (m.use_native, m.native_after) = (native, 0);
+        let args = |a, b, c| [a, b, c].map(Value::Int);
+        let node = m.intern(0, &args(top, top, top), Span::default()).unwrap();
+        let t = top as usize;
+        assert_eq!(m.node_value(node).unwrap(), cube[at(t, t, t)]);
+        assert_eq!(valued(m, 0), side * side * side, "native: {native}");
+        for (a, b, c) in [
+            (0, 0, 0),
+            (3, 5, 7),
+            (7, 5, 3),
+            (20, 0, 19),
+            (1, 20, 2),
+            (13, 13, 20),
+        ] {
+            let node = m.intern(0, &args(a, b, c), Span::default()).unwrap();
+            let v = cube[at(a as usize, b as usize, c as usize)];
+            assert_eq!(m.graph.value(node), v, "t({a}, {b}, {c})");
+        }
+    }
+}

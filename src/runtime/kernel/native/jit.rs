@@ -46,7 +46,7 @@ impl Jit {
             ("grundy_isqrt", emit::isqrt as *const u8, 1),
             ("grundy_gcd", emit::gcd as *const u8, 2),
             ("grundy_narrow", emit::narrow as *const u8, 4),
-            ("grundy_unusual", unusual as *const u8, 4),
+            ("grundy_unusual", unusual as *const u8, 5),
             ("grundy_sort", sort as *const u8, 3),
             ("grundy_flat", flat as *const u8, 4),
             ("grundy_query", query::value as *const u8, 4),

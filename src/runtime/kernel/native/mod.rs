@@ -113,14 +113,14 @@ const ARENA: usize = 1 << 12;
 /// itself, read as the kernel's run reads it: [`MISSING`] when it has
 /// none yet (remembered in the marks), [`BAIL`] when it is on the search
 /// path or too large to xor safely.
-extern "C" fn unusual(ctx: *mut Ctx, target: u64, a: i64, b: i64) -> u64 {
+extern "C" fn unusual(ctx: *mut Ctx, target: u64, a: i64, b: i64, c: i64) -> u64 {
     // SAFETY: the machine code passes on the context it was called with,
     // which lives on the caller's stack for the whole call; it reads and
     // writes nothing of it itself.
     let ctx = unsafe { &mut *ctx };
     let (game, n) = ctx.targets[target as usize];
-    let both = [a, b];
-    let args = &both[..n];
+    let all = [a, b, c];
+    let args = &all[..n];
     // SAFETY: as in `flat`.
     let v = super::plan::node_value(unsafe { &*ctx.graph }, game, args);
     // SAFETY: the marks outlive the call; the machine code only writes

@@ -2,7 +2,7 @@
 //! checks them, and the reads of the options' values.
 
 use super::{Emit, Table, trusted};
-use crate::graph::{DENSE_END, Dense, SIDE_MAX};
+use crate::graph::{DENSE_END, Dense, SIDE_MAX, SIDE3_MAX};
 use crate::runtime::kernel::Term;
 use crate::runtime::kernel::expr::{Cond, Lin, Num};
 use crate::syntax::ast::BinOp;
@@ -56,9 +56,10 @@ impl Emit<'_, '_> {
             .collect::<Option<Vec<_>>>()?;
         // Made before any branch to `slow`, which reads it.
         let zero = self.int(0);
-        let (a, b) = match given.as_slice() {
-            [n] => (*n, zero),
-            [a, b] => (*a, *b),
+        let (a, b, c) = match given.as_slice() {
+            [n] => (*n, zero, zero),
+            [a, b] => (*a, *b, zero),
+            [a, b, c] => (*a, *b, *c),
             _ => return None,
         };
         self.read_dense(self.tables[index], &given, value, (slow, join));
@@ -67,7 +68,10 @@ impl Emit<'_, '_> {
         // no longer count), one on the search path (bail).
         self.b.switch_to_block(slow);
         let target = self.int(index as i64);
-        let call = self.b.ins().call(self.unusual, &[self.ctx, target, a, b]);
+        let call = self
+            .b
+            .ins()
+            .call(self.unusual, &[self.ctx, target, a, b, c]);
         let v = self.b.inst_results(call)[0];
         let v = self.helper_value(v);
         self.b.def_var(value, v);
@@ -76,7 +80,7 @@ impl Emit<'_, '_> {
         Some(self.b.use_var(value))
     }
 
-    /// Reads the value of the position of one or two integers `args` from
+    /// Reads the value of the position of one to three integers `args` from
     /// `table` into `value`, then goes to `join`; goes to `slow` where
     /// the table holds no plain value for it (outside the table, or one
     /// of its marks), or for other arguments.
@@ -100,6 +104,12 @@ impl Emit<'_, '_> {
                 self.outside_to(*b, (0, SIDE_MAX), slow);
                 (*a, *b)
             }
+            [a, b, c] => {
+                for x in [a, b, c] {
+                    self.outside_to(*x, (0, SIDE3_MAX), slow);
+                }
+                (self.szudzik(*a, *b), *c)
+            }
             _ => {
                 self.b.ins().jump(slow, &[]);
                 return;
@@ -118,6 +128,20 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(fast);
         self.b.def_var(value, slot);
         self.b.ins().jump(join, &[]);
+    }
+
+    /// Szudzik's number of the pair `(a, b)`, both non-negative and small
+    /// enough: `a² + a + b` where `a >= b`, else `b² + a`. The row of a
+    /// triple `(a, b, _)` in its table (see [`Dense`]).
+    fn szudzik(&mut self, a: Value, b: Value) -> Value {
+        let ge = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, a, b);
+        let (big, small) = (self.b.ins().smax(a, b), self.b.ins().smin(a, b));
+        let square = self.b.ins().imul(big, big);
+        // a >= b: a² + a + b = big² + big + small; else b² + a = big² + small.
+        let zero = self.int(0);
+        let extra = self.b.ins().select(ge, big, zero);
+        let sum = self.b.ins().iadd(square, extra);
+        self.b.ins().iadd(sum, small)
     }
 
     /// What a helper that reads an option's value returned, as a value:
