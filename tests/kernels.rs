@@ -641,3 +641,27 @@ fn rows_of_constant_lists_of_lists_are_read_by_every_path() {
         assert_eq!(run(&text, engine), interpreted);
     }
 }
+#[test]
+fn a_list_past_the_item_limit_is_the_same_error_whichever_engine_runs() {
+    // The compiled rules make lists of up to 65,536 items; below that
+    // limit they step aside, and the interpreter reports the list it
+    // forbids, as it would have without them.
+    let text = "game g(n) {\n    move t(k in reversed(1..=n)) if k <= 2 -> g(n - k)\n}\n\
+                value(g(10))\nvalue(g(50))\n";
+    for engine in [Engine::Interpreter, Engine::Kernels, Engine::Native] {
+        let out = SharedBuffer::default();
+        let err = SharedBuffer::default();
+        let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
+        engine.apply(&mut session.machine);
+        session.machine.limits.max_items = 20;
+        let outcome = session.run("items.game", text);
+        let out = String::from_utf8(out.0.borrow().clone()).unwrap();
+        let err = String::from_utf8(err.0.borrow().clone()).unwrap();
+        assert_eq!(
+            (out.as_str(), outcome.error),
+            ("1\n", Some(Phase::Limit)),
+            "{engine:?}"
+        );
+        assert!(err.contains("a sequence of 50 items is too large"), "{err}");
+    }
+}

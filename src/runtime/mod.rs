@@ -226,6 +226,17 @@ fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diagnostic> {
 }
 
 impl Machine {
+    /// Whether compiled rules may run: unless the tests turned them off, or
+    /// `--max-items` is below the length of the lists they make (up to
+    /// [`kernel::ITEMS_MAX`], past which they leave a position to the
+    /// interpreter): a list that the limit forbids must get its error
+    /// from the interpreter, as it would have without them.
+    pub(crate) fn compiled_rules(&self) -> bool {
+        self.use_kernels && self.limits.max_items >= kernel::ITEMS_MAX
+    }
+}
+
+impl Machine {
     pub fn new(out: Box<dyn Write>) -> Machine {
         Machine {
             defs: Defs::default(),

@@ -30,7 +30,7 @@ impl Machine {
         else {
             return None;
         };
-        if !self.use_kernels || !self.use_native {
+        if !self.compiled_rules() || !self.use_native {
             return None;
         }
         let (ir, slots) = normalize::expr(ir, slots, &self.defs);

@@ -33,6 +33,7 @@ mod plan;
 pub mod query;
 mod run;
 mod seq;
+pub(crate) use seq::ITEMS_MAX;
 mod wide;
 
 use crate::defs::Defs;

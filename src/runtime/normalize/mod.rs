@@ -22,7 +22,9 @@
 //! - **Computed targets made terms** (`targets.rs`): a target that, once
 //!   calls are inlined, is a sum of games applied to arguments, or an
 //!   `if` between such sums, becomes terms, one move per branch.
-//! - **Binders over `list(...)`** run over the collection itself.
+//! - **Binders over `list(...)`** run over the collection itself, and
+//!   one over `reversed(lo..hi)` over a comprehension of the range, which
+//!   the compiled rules make as a list.
 //! - **Tuple binders unrolled:** `(dx, dy) in [(-2, 1), (1, -2)]` over
 //!   constant items becomes one move per item, with the items' numbers in
 //!   place of `dx` and `dy`.
@@ -41,7 +43,8 @@
 
 use crate::builtins::Builtin;
 use crate::defs::Defs;
-use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
+use crate::ir::{ClauseIr, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
+use crate::syntax::ast::BinOp;
 use crate::syntax::ast::UnOp;
 use crate::value::Value;
 use std::cell::Cell;
@@ -84,6 +87,7 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
             let mut rule = n.move_rule(rule);
             for (_, domain) in &mut rule.binders {
                 *domain = unordered(domain);
+                *domain = n.range_listed(domain);
             }
             targets::split(&rule).unwrap_or_else(|| vec![rule])
         })
@@ -240,6 +244,41 @@ fn unordered(domain: &Ir) -> Ir {
     match &domain.kind {
         IrKind::CallBuiltin(Builtin::List, args) if args.len() == 1 => unordered(&args[0]),
         _ => domain.clone(),
+    }
+}
+
+impl Normalizer<'_> {
+    /// A binder's domain `reversed(lo..hi)` as `reversed([x for x in
+    /// lo..hi])`, with `x` a new slot: the same items in the same order,
+    /// a list the compiled rules make (a range is not one of their lists).
+    fn range_listed(&self, domain: &Ir) -> Ir {
+        let IrKind::CallBuiltin(Builtin::Reversed, args) = &domain.kind else {
+            return domain.clone();
+        };
+        let [range] = args.as_slice() else {
+            return domain.clone();
+        };
+        if !matches!(
+            range.kind,
+            IrKind::Binary(BinOp::Range | BinOp::RangeIncl, ..)
+        ) {
+            return domain.clone();
+        }
+        let x = self.slots.get();
+        self.slots.set(x + 1);
+        let at = |kind| Ir {
+            kind,
+            span: range.span,
+        };
+        let listed = at(IrKind::Comprehension {
+            set: false,
+            elem: Box::new(at(IrKind::Local(x as Slot))),
+            clauses: vec![ClauseIr::For(PatIr::Slot(x as Slot), range.clone())],
+        });
+        Ir {
+            kind: IrKind::CallBuiltin(Builtin::Reversed, vec![listed]),
+            span: domain.span,
+        }
     }
 }
 

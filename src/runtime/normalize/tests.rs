@@ -251,6 +251,8 @@ fn targets_computed_as_values_become_one_move_per_branch() {
 fn binders_over_reordered_collections_and_divisors_compile() {
     for (prelude, domain) in [
         ("", "reversed([1, 2, x % 3 + 1])"),
+        ("", "reversed(1..=min(x, 4))"),
+        ("", "reversed(x / 2..x)"),
         ("let S = {1, 3}\n", "list(S)"),
         ("", "divisors(x + 1)"),
     ] {

@@ -168,7 +168,7 @@ impl Machine {
     /// compiled now if need be): then `kernels` holds it.
     #[inline]
     pub(super) fn ready_kernel(&mut self, game: GameId) -> bool {
-        if !self.use_kernels {
+        if !self.compiled_rules() {
             return false;
         }
         let Some(rules) = self.defs.game(game) else {

@@ -33,7 +33,7 @@ use std::rc::Rc;
 
 /// The most items a list made by a rule may have before the kernel leaves
 /// the position to the interpreter (which enforces its own size limit).
-pub(super) const ITEMS_MAX: usize = 1 << 16;
+pub(crate) const ITEMS_MAX: usize = 1 << 16;
 
 /// A list slot's value: where its items are in the frame.
 pub fn encode(start: usize, end: usize) -> i64 {
@@ -421,6 +421,7 @@ impl Seq {
                 let from = f.len();
                 f.extend_from_within(ra.0..ra.1);
                 f.extend_from_within(rb.0..rb.1);
+                too_many(f.len() - from)?;
                 return Ok((from, f.len()));
             }
             Seq::Repeat(xs, k) => {
