@@ -279,6 +279,65 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Games whose positions are lists or tuples of a few integers, kept
+    /// in a dense table of their form (src/graph/form.rs) and read by the
+    /// machine code where a target has that form.
+    #[test]
+    fn list_position_games_agree_with_the_interpreter(file in list_file()) {
+        compare(&file)?;
+    }
+}
+
+/// One move of the list game `l(p)`: `d` over a domain, a guard, and a
+/// target of one of a few forms (lists and tuples, of two or three items,
+/// some of them telling the lengths apart), each lowering `p[0]` or `p[1]`
+/// by `d`, so that every play ends.
+fn list_rule() -> impl Strategy<Value = String> {
+    let names = vec!["p[0]", "p[1]", "d"];
+    let target = prop::sample::select(vec![
+        "l([p[0] - d, p[1]])",
+        "l([p[0], p[1] - d])",
+        "l((p[0] - d, p[1]))",
+        "l([p[1], p[0] - d])",
+        "l([p[0] - d, p[1], 0])",
+        "l([p[0] - d, p[1]]) + l((p[1], p[0] - d))",
+        "l([p[0], p[1] - d]) + *(d)",
+        // Positions of two and three items play differently.
+        "l([p[0] - d, p[1], 1]) + *(len(p))",
+        "l([p[1] - d, p[0]]) + *(len(p) * d)",
+    ]);
+    (
+        domain(vec!["p[0]", "p[1]"]),
+        prop::option::of(cond(names)),
+        target,
+    )
+        .prop_map(|(domain, guard, target)| {
+            let lowered = if target.contains("p[1] - d") {
+                "p[1]"
+            } else {
+                "p[0]"
+            };
+            let guard = guard.map_or(String::new(), |g| format!(" and {g}"));
+            format!("(d in {domain}) if 1 <= d <= {lowered}{guard} -> {target}")
+        })
+}
+
+fn list_file() -> impl Strategy<Value = String> {
+    prop::collection::vec(list_rule(), 1..=3).prop_map(|rules| {
+        let moves: String = (rules.iter().enumerate())
+            .map(|(i, r)| format!("    move m{i}{r}\n"))
+            .collect();
+        format!(
+            "{FUNCTIONS}let STEPS = [1, 2]\ngame l(p) {{\n{moves}}}\n\
+             value(l([12, 11]))\nvalue(l((9, 13)))\nvalue(l([7, 6, 0]))\n\
+             [value(l([a, b])) for a in 0..4 for b in 0..4]\n"
+        )
+    })
+}
+
 /// A file of a three-integer game `t`, beside a one- and a two-integer
 /// game its moves may also take, asked about a position high enough to
 /// start a sweep of its cube, and about the cube's corner one by one.

@@ -116,20 +116,24 @@ pub fn untriple(z: u32) -> (usize, usize, usize) {
     (a as usize, b as usize, c as usize)
 }
 
-/// The arguments of a dense index of arity `arity`.
-pub(super) fn dense_args(arity: usize, z: u32) -> Vec<Value> {
-    let ints = |xs: &[usize]| xs.iter().map(|x| Value::Int(*x as i64)).collect();
+/// The integers of a dense index of arity `arity`.
+pub(super) fn index_ints(arity: usize, z: u32) -> Vec<i64> {
     match arity {
-        1 => vec![Value::Int(z as i64)],
+        1 => vec![z as i64],
         2 => {
             let (a, b) = unpair(z);
-            ints(&[a, b])
+            vec![a as i64, b as i64]
         }
         _ => {
             let (a, b, c) = untriple(z);
-            ints(&[a, b, c])
+            vec![a as i64, b as i64, c as i64]
         }
     }
+}
+
+/// The arguments of a dense index of arity `arity`.
+pub(super) fn dense_args(arity: usize, z: u32) -> Vec<Value> {
+    index_ints(arity, z).into_iter().map(Value::Int).collect()
 }
 
 /// The row of a triple `(a, b, _)` in its table: the Szudzik number of
@@ -170,6 +174,9 @@ pub struct Dense {
     /// order (the sweep's key), the level below which every position of
     /// the box has its value, and the level below which its slots exist.
     pub(super) swept: Option<([i64; 6], i64, i64)>,
+    /// The form of the list or tuple positions the table holds, if any
+    /// (see `form.rs`): then its `arity` counts their free integers.
+    pub(super) form: Option<super::form::Form>,
 }
 
 /// Where a game's dense slots are, for machine code to read: page (or
@@ -182,6 +189,9 @@ pub struct View {
     pub pages: usize,
     pub lens: usize,
     pub count: u64,
+    /// The code of the table's form (`form::code`), or 0 for positions
+    /// of integers.
+    pub form: u64,
 }
 
 impl View {
@@ -190,6 +200,7 @@ impl View {
         pages: 0,
         lens: 0,
         count: 0,
+        form: 0,
     };
 }
 
@@ -341,10 +352,10 @@ impl Dense {
         &mut self.pages[p]
     }
 
-    /// Whether positions of `arity` arguments may be dense here: the
-    /// table holds none yet, or ones of that arity.
+    /// Whether positions of `arity` integer arguments may be dense here:
+    /// the table holds none yet, or ones of that arity.
     pub(super) fn fits(&self, arity: usize) -> bool {
-        self.arity == 0 || self.arity == arity
+        self.form.is_none() && (self.arity == 0 || self.arity == arity)
     }
 
     /// Makes the new position `z` of `arity` arguments, `ints` (or none,
@@ -497,7 +508,24 @@ impl Dense {
         }
     }
 
+    /// The number of integer arguments of the positions held: 0 for a
+    /// table of list or tuple positions (see [`Dense::free`]), which the
+    /// compiled rules do not read as integers.
     pub fn arity(&self) -> usize {
+        match self.form {
+            Some(_) => 0,
+            None => self.arity,
+        }
+    }
+
+    /// Whether the table holds list or tuple positions (see `form.rs`).
+    pub fn is_formed(&self) -> bool {
+        self.form.is_some()
+    }
+
+    /// The number of integers that index the table's positions: their
+    /// arguments, or the free integers of their form.
+    pub fn free(&self) -> usize {
         self.arity
     }
 
@@ -507,6 +535,7 @@ impl Dense {
             pages: self.addrs.as_ptr() as usize,
             lens: self.lens.as_ptr() as usize,
             count: self.addrs.len() as u64,
+            form: self.form.as_ref().map_or(0, super::form::Form::code),
         }
     }
 

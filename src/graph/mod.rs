@@ -21,6 +21,8 @@ pub const ABSENT: u64 = u64::MAX - 2;
 
 mod dense;
 pub mod flat;
+mod form;
+pub use form::{FREE_MAX, code as form_code};
 mod hashed;
 
 use dense::dense_args;
@@ -29,6 +31,7 @@ pub use dense::{
     unpair, untriple,
 };
 pub use flat::Shape;
+use form::Form;
 use hashed::Hashed;
 
 /// The positions of one game: dense ones by index, the others (any other
@@ -67,6 +70,18 @@ impl NodeTable {
         self.dense.count + self.hashed.len()
     }
 
+    /// The dense slot of the position of flat run `run`, when the table
+    /// holds positions of its form (see `form.rs`).
+    #[inline]
+    fn form_slot(&self, run: &[i64]) -> Option<(u32, [i64; 3])> {
+        let form = self.dense.form.as_ref()?;
+        let mut ints = [0; 3];
+        if !form.ints(run, &mut ints) {
+            return None;
+        }
+        Some((int_index(&ints[..form.arity()])?, ints))
+    }
+
     /// The dense slot for `args`, if they are dense for this table.
     fn dense_slot(&self, args: &[Value]) -> Option<u32> {
         self.dense
@@ -74,6 +89,11 @@ impl NodeTable {
             .then(|| dense_index(args))
             .flatten()
     }
+}
+
+/// Whether a value is a list or a tuple.
+fn container(v: &Value) -> bool {
+    matches!(v, Value::List(_) | Value::Tuple(_))
 }
 
 /// Every node interned so far, by game.
@@ -97,6 +117,12 @@ impl Graph {
     /// any other) among the hashed ones.
     pub fn find(&self, game: GameId, args: &[Value]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
+        // Lists and tuples of integers are keyed by their flat run, hashed
+        // or of the dense table's form.
+        let mut run = Vec::new();
+        if args.iter().any(container) && flat::encode(args, &mut run) {
+            return self.find_flat(game, &run);
+        }
         if let Some(z) = table.dense_slot(args) {
             let v = table.dense.get(z);
             if v != ABSENT {
@@ -118,6 +144,10 @@ impl Graph {
         if self.games.len() <= game as usize {
             self.games
                 .resize_with(game as usize + 1, NodeTable::default);
+        }
+        let mut run = Vec::new();
+        if args.iter().any(container) && flat::encode(args, &mut run) {
+            return self.insert_flat(game, &run);
         }
         self.total += 1;
         let table = &mut self.games[game as usize];
@@ -203,6 +233,7 @@ impl Graph {
     pub fn insert_ints(&mut self, game: GameId, args: &[i64]) -> NodeId {
         if let Some(z) = int_index(args)
             && let Some(table) = self.games.get_mut(game as usize)
+            && table.dense.form.is_none()
             && table.dense.take(args.len(), z, args)
         {
             self.total += 1;
@@ -227,7 +258,7 @@ impl Graph {
     /// are dense or there are no hashed positions.
     pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
-        if let Some(z) = int_index(args).filter(|_| table.dense.arity == args.len())
+        if let Some(z) = int_index(args).filter(|_| table.dense.arity() == args.len())
             && table.dense.get_ints(z, args) != ABSENT
         {
             return Some(NodeId { game, index: z });
@@ -267,6 +298,14 @@ impl Graph {
     /// [`Graph::find`] of arguments given as a flat run ([`flat`]).
     pub fn find_flat(&self, game: GameId, run: &[i64]) -> Option<NodeId> {
         let table = self.games.get(game as usize)?;
+        if let Some((z, ints)) = table.form_slot(run)
+            && table.dense.get_ints(z, &ints[..table.dense.arity]) != ABSENT
+        {
+            return Some(NodeId { game, index: z });
+        }
+        if table.hashed.len() == 0 {
+            return None;
+        }
         let index = table.hashed.find_flat(run)?;
         Some(NodeId {
             game,
@@ -283,6 +322,19 @@ impl Graph {
         }
         self.total += 1;
         let table = &mut self.games[game as usize];
+        // The first list position of one to three integers with a dense
+        // index gives the table its form.
+        if table.dense.arity == 0
+            && let Some(form) = Form::of(run)
+        {
+            table.dense.form = Some(form);
+        }
+        if let Some((z, ints)) = table.form_slot(run) {
+            let n = table.dense.form.as_ref().map_or(0, Form::arity);
+            if table.dense.take(n, z, &ints[..n]) {
+                return NodeId { game, index: z };
+            }
+        }
         let index = table.hashed.insert_flat(run);
         table.hashed_node(game, index)
     }
@@ -291,7 +343,14 @@ impl Graph {
     pub fn flat_args(&self, node: NodeId, out: &mut Vec<i64>) -> bool {
         let table = &self.games[node.game as usize];
         match node.index.checked_sub(DENSE_END) {
-            None => false,
+            None => match &table.dense.form {
+                Some(form) => {
+                    let ints = dense::index_ints(form.arity(), node.index);
+                    form.fill(&ints, out);
+                    true
+                }
+                None => false,
+            },
             Some(i) => table.hashed.flat_args(i, out),
         }
     }
@@ -299,6 +358,11 @@ impl Graph {
     pub fn args(&self, node: NodeId) -> Cow<'_, [Value]> {
         let table = &self.games[node.game as usize];
         match node.index.checked_sub(DENSE_END) {
+            None if table.dense.form.is_some() => {
+                let mut run = Vec::new();
+                self.flat_args(node, &mut run);
+                Cow::Owned(flat::decode(&run))
+            }
             None => Cow::Owned(dense_args(table.dense.arity, node.index)),
             Some(i) => table.hashed.args(i),
         }
@@ -309,6 +373,7 @@ impl Graph {
         out.clear();
         let table = &self.games[node.game as usize];
         match node.index.checked_sub(DENSE_END) {
+            None if table.dense.form.is_some() => return false,
             None if table.dense.arity == 1 => out.push(node.index as i64),
             None if table.dense.arity == 2 => {
                 let (a, b) = dense::unpair(node.index);
@@ -481,6 +546,45 @@ mod tests {
             assert_eq!(&*graph.args(*node), [Value::Int(*n)]);
         }
         assert_eq!(graph.len(), 3000);
+    }
+
+    #[test]
+    fn list_positions_of_one_form_are_dense_however_they_are_made() {
+        let mut graph = Graph::default();
+        let list = |a: i64, b: i64| Value::list(vec![Value::Int(a), Value::Int(b)]);
+        let first = graph.insert(0, &[list(3, 4)]);
+        assert!(
+            first.index < DENSE_END,
+            "the first gives the table its form"
+        );
+        let mut run = Vec::new();
+        assert!(flat::encode(&[list(5, 1)], &mut run));
+        let by_run = graph.insert_flat(0, &run);
+        assert!(by_run.index < DENSE_END);
+        for (args, node) in [(list(3, 4), first), (list(5, 1), by_run)] {
+            assert_eq!(graph.find(0, std::slice::from_ref(&args)), Some(node));
+            assert!(flat::encode(std::slice::from_ref(&args), &mut run));
+            assert_eq!(graph.find_flat(0, &run), Some(node));
+            assert_eq!(&*graph.args(node), [args]);
+            let mut out = Vec::new();
+            assert!(graph.flat_args(node, &mut out));
+            assert_eq!(out, run);
+            assert!(!graph.int_args(node, &mut out), "not integer arguments");
+        }
+        // Another form, and integers, of the same count: hashed.
+        let tuple = Value::Tuple(vec![Value::Int(3), Value::Int(4)].into());
+        let other = graph.insert(0, std::slice::from_ref(&tuple));
+        let ints = graph.insert_ints(0, &[3, 4]);
+        assert!(other.index >= DENSE_END && ints.index >= DENSE_END);
+        assert_eq!(graph.find(0, &[tuple]), Some(other));
+        assert_eq!(graph.find_ints(0, &[3, 4]), Some(ints));
+        assert_eq!(graph.find(0, &[list(4, 3)]), None);
+        let dense = graph.dense(0).unwrap();
+        assert_eq!(
+            (dense.arity(), dense.free(), dense.is_formed()),
+            (0, 2, true)
+        );
+        assert_eq!(graph.len(), 4);
     }
 
     #[test]

@@ -76,14 +76,16 @@ impl Machine {
     /// [`Machine::sweep`] does; `None` when the game has no dense table of
     /// pairs or triples.
     pub(super) fn sweep_square(&mut self, game: GameId, end: u32) -> RtResult<Option<bool>> {
-        let Some(arity) = self.graph.dense(game).map(|d| d.arity()) else {
+        // A table of list positions (`g([a, b])`) is swept as its free
+        // integers are, by the kernel's run.
+        let Some((arity, plain)) = self.graph.dense(game).map(|d| (d.free(), d.arity())) else {
             return Ok(None);
         };
         if !matches!(arity, 2 | 3) {
             return Ok(None);
         }
         let room = self.sweep_room();
-        let start = match arity {
+        let start = match plain {
             2 => self.native_sweep(game, (0, end), room)?,
             _ => 0,
         };

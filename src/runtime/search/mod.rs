@@ -326,7 +326,7 @@ impl Machine {
                 Some(child) => self.sweep(node, child)?,
                 None => self.sweep_levels(node)?,
             };
-            let arity = self.graph.dense(node.game).map_or(0, |d| d.arity());
+            let arity = self.graph.dense(node.game).map_or(0, |d| d.free());
             let swept = match swept {
                 None if sweep::square_below(node, waited, arity) => {
                     self.sweep_square(node.game, node.index)?

@@ -413,7 +413,11 @@ fn views_of(kernel: &Kernel, (defs, graph): (&Defs, &Graph), views: &mut Vec<Vie
         if defs.game(*game).map(|g| g.arity) != Some(*n) {
             return false;
         }
-        let dense = graph.dense(*game).filter(|d| d.arity() == *n);
+        // A table of list positions is read where a target has its form
+        // (the machine code compares the forms' codes).
+        let dense = graph
+            .dense(*game)
+            .filter(|d| d.arity() == *n || d.is_formed());
         views.push(dense.map_or(View::EMPTY, Dense::view));
     }
     true

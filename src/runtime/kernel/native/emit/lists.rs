@@ -499,6 +499,20 @@ impl Emit<'_, '_> {
     /// ([`super::super::flat`]).
     pub(super) fn flat_term(&mut self, game: GameId, header: i64, args: &[Arg]) -> Option<Value> {
         let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
+        if let Some(form) = super::forms::static_form(header, args) {
+            return self.form_term(index, form, (header, args));
+        }
+        self.flat_looked_up(index, header, args)
+    }
+
+    /// [`Emit::flat_term`] by the helper: the run made in the arena and
+    /// looked up.
+    pub(super) fn flat_looked_up(
+        &mut self,
+        index: usize,
+        header: i64,
+        args: &[Arg],
+    ) -> Option<Value> {
         let top = self.b.use_var(self.top);
         let in_place = args.iter().all(|a| match a {
             Arg::Int(_) => true,

@@ -6,6 +6,7 @@
 //! [`super::BAIL`]. The loops are in `loops`, the expressions and the
 //! reads of the options' values in `values`.
 
+mod forms;
 mod levels;
 mod lists;
 mod loops;
@@ -143,6 +144,8 @@ struct Table {
     pages: Value,
     lens: Value,
     count: Value,
+    /// The code of the table's form (0: positions of integers).
+    form: Value,
 }
 
 struct Emit<'a, 'f> {
@@ -238,6 +241,7 @@ impl Emit<'_, '_> {
             pages: load(offset_of!(View, pages)),
             lens: load(offset_of!(View, lens)),
             count: load(offset_of!(View, count)),
+            form: load(offset_of!(View, form)),
         }
     }
 

@@ -87,7 +87,7 @@ impl Emit<'_, '_> {
         let [slow, join] = self.blocks();
         self.b.set_cold_block(slow);
         let table = self.table(self.views, index);
-        self.read_dense(table, &given, value, (slow, join));
+        self.read_dense(table, (&given, 0), value, (slow, join));
         self.b.switch_to_block(slow);
         let size = 8 * given.len().max(1) as u32;
         let data = StackSlotData::new(StackSlotKind::ExplicitSlot, size, 3);

@@ -62,7 +62,7 @@ impl Emit<'_, '_> {
             [a, b, c] => (*a, *b, *c),
             _ => return None,
         };
-        self.read_dense(self.tables[index], &given, value, (slow, join));
+        self.read_dense(self.tables[index], (&given, 0), value, (slow, join));
         // Anything else is the helper's: a hashed position, a large value,
         // one without a value yet (then 0 here, and the position's marks
         // no longer count), one on the search path (bail).
@@ -80,17 +80,25 @@ impl Emit<'_, '_> {
         Some(self.b.use_var(value))
     }
 
-    /// Reads the value of the position of one to three integers `args` from
+    /// Reads the value of the position of one to three integers `args`,
+    /// of the form of code `form` (0 for integer arguments), from
     /// `table` into `value`, then goes to `join`; goes to `slow` where
     /// the table holds no plain value for it (outside the table, or one
     /// of its marks), or for other arguments.
     pub(super) fn read_dense(
         &mut self,
         table: Table,
-        args: &[Value],
+        (args, form): (&[Value], u64),
         value: cranelift_frontend::Variable,
         (slow, join): (Block, Block),
     ) {
+        // A table of positions of another form (or of lists, for integer
+        // arguments) is the helper's.
+        let other = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::NotEqual, table.form, form as i64);
+        self.leave_if(other, slow);
         let place = match args {
             [n] => {
                 self.outside_to(*n, (0, DENSE_END.into()), slow);
