@@ -105,6 +105,12 @@ fn compiled_move(
     let how = match (&x, shape.fast) {
         (None, _) if native => "machine code: no binder, one option".to_string(),
         (None, _) => "compiled: no binder, one option".to_string(),
+        (Some(x), _) if native && shape.lists && shape.formed => {
+            format!(
+                "machine code: loop over `{x}`, each option's list of a few integers read from the \
+                 tables by its items"
+            )
+        }
         (Some(x), _) if native && shape.lists => {
             format!("machine code: loop over `{x}`, each option's list made in place and looked up")
         }

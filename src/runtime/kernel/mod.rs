@@ -27,6 +27,7 @@ mod marks;
 mod moves;
 mod narrow;
 // Calling generated machine code is unsafe by nature: this module alone.
+mod forms;
 #[allow(unsafe_code)]
 mod native;
 mod plan;
@@ -457,6 +458,9 @@ pub struct MoveShape {
     /// Whether a target has three or more integer arguments and no list:
     /// looked up by its flat run too.
     pub packed: bool,
+    /// Whether every target with list arguments has a fixed form of a few
+    /// integers (see [`forms`]): read from the tables like integers.
+    pub formed: bool,
 }
 
 /// The shape of `rule` compiled, or `None` when it does not compile.
@@ -468,6 +472,10 @@ pub fn move_shape(rule: &crate::ir::MoveIr, game: &GameIr, id: GameId) -> Option
         conjuncts: m.guard.len(),
         lists: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 != 0)),
         packed: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 == 0)),
+        formed: m.terms.iter().all(|t| match t {
+            Term::Flat(_, h, args) if h >> 8 != 0 => forms::static_form(*h, args).is_some(),
+            _ => true,
+        }),
     })
 }
 

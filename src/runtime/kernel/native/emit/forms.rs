@@ -5,45 +5,9 @@
 //! wherever it holds that form.
 
 use super::Emit;
-use crate::graph::{FREE_MAX, form_code};
 use crate::runtime::kernel::Arg;
-use crate::runtime::kernel::expr::Num;
-use crate::runtime::kernel::seq::Seq;
+use crate::runtime::kernel::forms::StaticForm;
 use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
-
-/// A target's form, when its lists are items written out: the form's
-/// code and its free integers, in order.
-pub(super) struct StaticForm<'a> {
-    code: u64,
-    ints: Vec<&'a Num>,
-}
-
-/// The form of a target of header `header` and arguments `args`, when
-/// it is fixed and has one to three free integers.
-pub(super) fn static_form(header: i64, args: &[Arg]) -> Option<StaticForm<'_>> {
-    if args.len() > FREE_MAX {
-        return None;
-    }
-    let mut ints = Vec::new();
-    let mut lens = Vec::new();
-    for a in args {
-        match a {
-            Arg::Int(n) => ints.push(n),
-            Arg::Seq(Seq::Items(_, items)) => {
-                ints.extend(items);
-                lens.push(items.len());
-            }
-            Arg::Seq(_) => return None,
-        }
-    }
-    if ints.is_empty() || ints.len() > FREE_MAX || lens.is_empty() {
-        return None;
-    }
-    Some(StaticForm {
-        code: form_code(header, &lens),
-        ints,
-    })
-}
 
 impl Emit<'_, '_> {
     /// The value of target `index`'s position of form `form`: read from

@@ -499,7 +499,7 @@ impl Emit<'_, '_> {
     /// ([`super::super::flat`]).
     pub(super) fn flat_term(&mut self, game: GameId, header: i64, args: &[Arg]) -> Option<Value> {
         let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
-        if let Some(form) = super::forms::static_form(header, args) {
+        if let Some(form) = crate::runtime::kernel::forms::static_form(header, args) {
             return self.form_term(index, form, (header, args));
         }
         self.flat_looked_up(index, header, args)

@@ -1,0 +1,42 @@
+//! A target whose lists are written out item by item (`g([a - k, b])`)
+//! has a fixed form (see `graph/form.rs`): the machine code reads its
+//! value from a dense table of that form, as it reads integer positions.
+
+use super::Arg;
+use super::expr::Num;
+use super::seq::Seq;
+use crate::graph::{FREE_MAX, form_code};
+
+/// A target's form, when its lists are items written out: the form's
+/// code and its free integers, in order.
+pub(super) struct StaticForm<'a> {
+    pub code: u64,
+    pub ints: Vec<&'a Num>,
+}
+
+/// The form of a target of header `header` and arguments `args`, when
+/// it is fixed and has one to three free integers.
+pub(super) fn static_form(header: i64, args: &[Arg]) -> Option<StaticForm<'_>> {
+    if args.len() > FREE_MAX {
+        return None;
+    }
+    let mut ints = Vec::new();
+    let mut lens = Vec::new();
+    for a in args {
+        match a {
+            Arg::Int(n) => ints.push(n),
+            Arg::Seq(Seq::Items(_, items)) => {
+                ints.extend(items);
+                lens.push(items.len());
+            }
+            Arg::Seq(_) => return None,
+        }
+    }
+    if ints.is_empty() || ints.len() > FREE_MAX || lens.is_empty() {
+        return None;
+    }
+    Some(StaticForm {
+        code: form_code(header, &lens),
+        ints,
+    })
+}
