@@ -188,10 +188,16 @@ pub struct Dense {
 pub struct View {
     pub pages: usize,
     pub lens: usize,
+    /// The pages positions of integers may be read from: 0 in a table of
+    /// list positions (see `form.rs`), so that code reading integer
+    /// targets checks nothing else.
     pub count: u64,
     /// The code of the table's form (`form::code`), or 0 for positions
     /// of integers.
     pub form: u64,
+    /// The pages of a table of list positions, read where a target's
+    /// form is the table's; 0 in a table of integers.
+    pub form_count: u64,
 }
 
 impl View {
@@ -201,6 +207,7 @@ impl View {
         lens: 0,
         count: 0,
         form: 0,
+        form_count: 0,
     };
 }
 
@@ -227,12 +234,17 @@ const SLOT_SPILLED: u32 = u32::MAX - 3;
 fn locate(arity: usize, z: u32) -> (usize, usize) {
     match arity {
         2 => unpair(z),
-        3 => {
-            let (a, b, c) = untriple(z);
-            (row3(a, b), c)
-        }
+        3 => locate3(z),
         _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
     }
+}
+
+/// [`locate`] of a triple, out of line: the one-integer case is inlined
+/// in the search's hottest loops.
+#[inline(never)]
+fn locate3(z: u32) -> (usize, usize) {
+    let (a, b, c) = untriple(z);
+    (row3(a, b), c)
 }
 
 /// Where the position of integer arguments `ints`, of dense index `z`, is
@@ -531,11 +543,13 @@ impl Dense {
 
     /// Where the slots are, for compiled rules to read.
     pub fn view(&self) -> View {
+        let (count, form) = (self.addrs.len() as u64, self.form.as_ref());
         View {
             pages: self.addrs.as_ptr() as usize,
             lens: self.lens.as_ptr() as usize,
-            count: self.addrs.len() as u64,
-            form: self.form.as_ref().map_or(0, super::form::Form::code),
+            count: if form.is_some() { 0 } else { count },
+            form: form.map_or(0, super::form::Form::code),
+            form_count: if form.is_some() { count } else { 0 },
         }
     }
 

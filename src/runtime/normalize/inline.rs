@@ -115,7 +115,10 @@ pub(super) fn put_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
 
 /// `let (a, b) = (x, y) in body` as `let a = x in let b = y in body`:
 /// the items are evaluated in the same order, and the pattern cannot fail
-/// to match a tuple as wide.
+/// to match a tuple as wide. Not where a later item binds a slot of an
+/// earlier name (`let (u, w) = (1, let (u, w) = ... in ...)`, whose inner
+/// names take the same slots): split, it would overwrite the earlier
+/// name's value before the body reads it.
 pub(super) fn split_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
     let PatIr::Tuple(parts, _) = pattern else {
         return None;
@@ -131,16 +134,50 @@ pub(super) fn split_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
             .collect(),
         _ => return None,
     };
-    (items.len() == parts.len()).then(|| {
-        parts
-            .iter()
-            .zip(items)
-            .rev()
-            .fold(body.clone(), |body, (p, item)| Ir {
-                span: body.span,
-                kind: IrKind::Let(p.clone(), Box::new(item), Box::new(body)),
-            })
-    })
+    if items.len() != parts.len() {
+        return None;
+    }
+    let mut earlier = FxHashSet::default();
+    for (p, item) in parts.iter().zip(&items) {
+        let mut bound = FxHashSet::default();
+        bound_slots(item, &mut bound);
+        if !earlier.is_disjoint(&bound) {
+            return None;
+        }
+        pattern_slots(p, &mut earlier);
+    }
+    let lets = parts.iter().zip(items).rev();
+    Some(lets.fold(body.clone(), |body, (p, item)| Ir {
+        span: body.span,
+        kind: IrKind::Let(p.clone(), Box::new(item), Box::new(body)),
+    }))
+}
+
+/// The slots a pattern binds, into `out`.
+fn pattern_slots(p: &PatIr, out: &mut FxHashSet<Slot>) {
+    match p {
+        PatIr::Slot(s) => {
+            out.insert(*s);
+        }
+        PatIr::Tuple(parts, _) => parts.iter().for_each(|q| pattern_slots(q, out)),
+        _ => {}
+    }
+}
+
+/// The slots that `let`s and comprehensions inside `ir` bind, into `out`.
+fn bound_slots(ir: &Ir, out: &mut FxHashSet<Slot>) {
+    match &ir.kind {
+        IrKind::Let(p, ..) => pattern_slots(p, out),
+        IrKind::Comprehension { clauses, .. } => {
+            for clause in clauses {
+                if let ClauseIr::For(p, _) = clause {
+                    pattern_slots(p, out);
+                }
+            }
+        }
+        _ => {}
+    }
+    super::each_child(ir, &mut |e| bound_slots(e, out));
 }
 
 /// An argument that can neither fail nor cost anything to evaluate twice:

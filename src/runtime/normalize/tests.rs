@@ -295,3 +295,24 @@ fn functions_that_call_themselves_are_unrolled_and_compile() {
         compiles_and_agrees(&source, rules);
     }
 }
+
+#[test]
+fn a_tuple_let_whose_item_rebinds_its_names_is_not_split() {
+    // The inner `(u, w)` takes the outer one's slots: split into `let u =
+    // 1 in let w = (...) in ...`, the inner `u` would overwrite the outer
+    // before the body reads it (found by the list-position proptest).
+    for param in ["p", "n"] {
+        let read = if param == "p" { "p[0]" } else { "n" };
+        let start = if param == "p" { "[12, 11]" } else { "12" };
+        let source = format!(
+            "game l({param}) {{\n move m(d in 1..=(let (u, w) = (1, (let (u, w) = ({read}, {read}) in \
+             u * w - u)) in u * w - u)) if d <= {read} -> l({})\n}}\nvalue(l({start}))\n",
+            if param == "p" {
+                "[p[0] - d, p[1]]"
+            } else {
+                "n - d"
+            }
+        );
+        assert_eq!(engines_disagree(&source), None, "{source}");
+    }
+}

@@ -2,7 +2,7 @@
 //! code calls, each function defined from an [`emit::Kind`], and the
 //! memory that holds them once finished.
 
-use super::{Code, Memory, emit, flat, query, sort, unusual};
+use super::{Code, Memory, emit, flat, query, sort, unusual, unusual3};
 use cranelift_codegen::ir::{AbiParam, types};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
@@ -16,8 +16,8 @@ pub(super) struct Jit {
     ctx: cranelift_codegen::Context,
     fctx: FunctionBuilderContext,
     sig: cranelift_codegen::ir::Signature,
-    /// pow, isqrt, gcd, narrow, unusual, sort, flat, query, tick.
-    helpers: [cranelift_module::FuncId; 9],
+    /// pow, isqrt, gcd, narrow, unusual, unusual3, sort, flat, query, tick.
+    helpers: [cranelift_module::FuncId; 10],
     defined: Vec<cranelift_module::FuncId>,
 }
 
@@ -41,12 +41,13 @@ impl Jit {
             .finish(settings::Flags::new(flags))
             .ok()?;
         let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-        let helpers: [(&str, *const u8, usize); 9] = [
+        let helpers: [(&str, *const u8, usize); 10] = [
             ("grundy_pow", emit::pow as *const u8, 2),
             ("grundy_isqrt", emit::isqrt as *const u8, 1),
             ("grundy_gcd", emit::gcd as *const u8, 2),
             ("grundy_narrow", emit::narrow as *const u8, 4),
-            ("grundy_unusual", unusual as *const u8, 5),
+            ("grundy_unusual", unusual as *const u8, 4),
+            ("grundy_unusual3", unusual3 as *const u8, 5),
             ("grundy_sort", sort as *const u8, 3),
             ("grundy_flat", flat as *const u8, 4),
             ("grundy_query", query::value as *const u8, 4),
@@ -99,7 +100,18 @@ impl Jit {
     pub(super) fn define(&mut self, kind: Kind, name: &str) -> Option<cranelift_module::FuncId> {
         let Jit { module, ctx, .. } = self;
         ctx.func.signature = self.sig.clone();
-        let [pow, isqrt, gcd, narrow, unusual, sort, flat, query, tick] = self
+        let [
+            pow,
+            isqrt,
+            gcd,
+            narrow,
+            unusual,
+            unusual3,
+            sort,
+            flat,
+            query,
+            tick,
+        ] = self
             .helpers
             .map(|id| module.declare_func_in_func(id, &mut ctx.func));
         let helpers = emit::Helpers {
@@ -108,6 +120,7 @@ impl Jit {
             gcd,
             narrow,
             unusual,
+            unusual3,
             sort,
             flat,
             query,

@@ -113,7 +113,12 @@ const ARENA: usize = 1 << 12;
 /// itself, read as the kernel's run reads it: [`MISSING`] when it has
 /// none yet (remembered in the marks), [`BAIL`] when it is on the search
 /// path or too large to xor safely.
-extern "C" fn unusual(ctx: *mut Ctx, target: u64, a: i64, b: i64, c: i64) -> u64 {
+extern "C" fn unusual(ctx: *mut Ctx, target: u64, a: i64, b: i64) -> u64 {
+    unusual3(ctx, target, a, b, 0)
+}
+
+/// [`unusual`] of a position of three integers.
+extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c: i64) -> u64 {
     // SAFETY: the machine code passes on the context it was called with,
     // which lives on the caller's stack for the whole call; it reads and
     // writes nothing of it itself.

@@ -55,6 +55,7 @@ pub struct Helpers {
     pub gcd: FuncRef,
     pub narrow: FuncRef,
     pub unusual: FuncRef,
+    pub unusual3: FuncRef,
     pub sort: FuncRef,
     pub flat: FuncRef,
     pub query: FuncRef,
@@ -109,6 +110,7 @@ pub fn function(
         gcd: helpers.gcd,
         narrow: helpers.narrow,
         unusual: helpers.unusual,
+        unusual3: helpers.unusual3,
         sort: helpers.sort,
         flat: helpers.flat,
         query: helpers.query,
@@ -146,6 +148,9 @@ struct Table {
     count: Value,
     /// The code of the table's form (0: positions of integers).
     form: Value,
+    /// The number of pages where the table holds list positions, else 0
+    /// (see [`View::form_count`]); `count` is then 0.
+    form_count: Value,
 }
 
 struct Emit<'a, 'f> {
@@ -172,6 +177,9 @@ struct Emit<'a, 'f> {
     /// The helper that reads an option's value the code does not read
     /// itself ([`super::unusual`]), and its context.
     unusual: FuncRef,
+    /// The same for a position of three integers (a helper of its own,
+    /// so that the common call passes no unused argument).
+    unusual3: FuncRef,
     ctx: Value,
     /// Set when an option's position has no value yet: the position's
     /// marks no longer count, and it ends with [`super::MISSING`].
@@ -242,6 +250,7 @@ impl Emit<'_, '_> {
             lens: load(offset_of!(View, lens)),
             count: load(offset_of!(View, count)),
             form: load(offset_of!(View, form)),
+            form_count: load(offset_of!(View, form_count)),
         }
     }
 

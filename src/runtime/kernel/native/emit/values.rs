@@ -68,10 +68,13 @@ impl Emit<'_, '_> {
         // no longer count), one on the search path (bail).
         self.b.switch_to_block(slow);
         let target = self.int(index as i64);
-        let call = self
-            .b
-            .ins()
-            .call(self.unusual, &[self.ctx, target, a, b, c]);
+        let call = match given.len() {
+            3 => self
+                .b
+                .ins()
+                .call(self.unusual3, &[self.ctx, target, a, b, c]),
+            _ => self.b.ins().call(self.unusual, &[self.ctx, target, a, b]),
+        };
         let v = self.b.inst_results(call)[0];
         let v = self.helper_value(v);
         self.b.def_var(value, v);
@@ -92,13 +95,22 @@ impl Emit<'_, '_> {
         value: cranelift_frontend::Variable,
         (slow, join): (Block, Block),
     ) {
-        // A table of positions of another form (or of lists, for integer
-        // arguments) is the helper's.
-        let other = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::NotEqual, table.form, form as i64);
-        self.leave_if(other, slow);
+        // A table of positions of another form is the helper's; one of
+        // list positions shows integer arguments no pages.
+        let table = match form {
+            0 => table,
+            _ => {
+                let other = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::NotEqual, table.form, form as i64);
+                self.leave_if(other, slow);
+                Table {
+                    count: table.form_count,
+                    ..table
+                }
+            }
+        };
         let place = match args {
             [n] => {
                 self.outside_to(*n, (0, DENSE_END.into()), slow);
