@@ -724,3 +724,96 @@ fn a_list_past_the_item_limit_is_the_same_error_whichever_engine_runs() {
         assert!(err.contains("a sequence of 50 items is too large"), "{err}");
     }
 }
+
+#[test]
+fn a_sweep_reads_the_options_beside_its_position_across_page_boundaries() {
+    // The dense table's pages hold 65,536 slots; a sweep reads an option
+    // in its position's page directly, and one in the page before
+    // through the table. Values straight from the definition: options
+    // n - k for k in {1, 2, 5, 9}, and n / 3 when n is odd.
+    let top = 3 * 65_536 + 100;
+    let mut v = vec![0usize; top + 1];
+    for n in 0..=top {
+        let mut seen = [false; 8];
+        for k in [1, 2, 5, 9] {
+            if k <= n {
+                seen[v[n - k]] = true;
+            }
+        }
+        if n % 2 == 1 {
+            seen[v[n / 3]] = true;
+        }
+        v[n] = seen.iter().position(|s| !s).unwrap();
+    }
+    let weighted: usize = (0..=top).map(|n| v[n] * (n % 11 + 1)).sum();
+    let near = |from: usize| {
+        let items: Vec<String> = (from..from + 12).map(|n| v[n].to_string()).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let text = format!(
+        "game g(n) {{\n move take(k in [1, 2, 5, 9]) if k <= n -> g(n - k)\n \
+         move third if n % 2 == 1 -> g(n / 3)\n}}\nvalue(g({top}))\n\
+         sum([value(g(n)) * (n % 11 + 1) for n in 0..={top}])\n\
+         [value(g(n)) for n in 65530..65542]\n[value(g(n)) for n in 131066..131078]\n"
+    );
+    let expected = format!(
+        "{}\n{weighted}\n{}\n{}\n",
+        v[top],
+        near(65_530),
+        near(131_066)
+    );
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run_big(&text, engine), expected, "{engine:?}");
+    }
+}
+
+#[test]
+fn a_square_swept_reads_the_options_beside_its_position_in_its_row_only() {
+    // A position (a, b) reads (a, b - 1) in its own row directly, and
+    // (a - 1, b - 1) and (a - 2, b) through the table. Values straight
+    // from the definition.
+    let side = 400;
+    let mut v = vec![vec![0usize; side + 1]; side + 1];
+    for a in 0..=side {
+        for b in 0..=side {
+            let mut seen = [false; 4];
+            if b > 0 {
+                seen[v[a][b - 1]] = true;
+            }
+            if a > 0 && b > 0 {
+                seen[v[a - 1][b - 1]] = true;
+            }
+            if a > 1 {
+                seen[v[a - 2][b]] = true;
+            }
+            v[a][b] = seen.iter().position(|s| !s).unwrap();
+        }
+    }
+    let weighted: usize = (0..=side)
+        .flat_map(|a| (0..=side).map(move |b| (a, b)))
+        .map(|(a, b)| v[a][b] * (a + 2 * b + 1))
+        .sum();
+    let text = format!(
+        "game g(a, b) {{\n move r if b > 0 -> g(a, b - 1)\n \
+         move d if a > 0 and b > 0 -> g(a - 1, b - 1)\n move u if a > 1 -> g(a - 2, b)\n}}\n\
+         value(g({side}, {side}))\n\
+         sum([value(g(a, b)) * (a + 2 * b + 1) for a in 0..={side} for b in 0..={side}])\n"
+    );
+    let expected = format!("{}\n{weighted}\n", v[side][side]);
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run_big(&text, engine), expected, "{engine:?}");
+    }
+}
+
+/// Runs `text` with the default limits; what it printed (it must not fail).
+fn run_big(text: &str, engine: Engine) -> String {
+    let out = SharedBuffer::default();
+    let err = SharedBuffer::default();
+    let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
+    engine.apply(&mut session.machine);
+    session.machine.start_clock();
+    let outcome = session.run("big.game", text);
+    let text = |b: &SharedBuffer| String::from_utf8(b.0.borrow().clone()).unwrap();
+    assert_eq!(outcome.error, None, "{}", text(&err));
+    text(&out)
+}

@@ -148,6 +148,8 @@ struct Move {
 /// A game's rules compiled to integer loops.
 #[derive(Debug)]
 pub struct Kernel {
+    /// The game whose rules these are.
+    game: GameId,
     arity: usize,
     slots: usize,
     moves: Vec<Move>,
@@ -200,6 +202,7 @@ pub fn compile(game: &GameIr, id: GameId) -> Option<Kernel> {
     targets.sort_unstable();
     targets.dedup();
     let mut kernel = Kernel {
+        game: id,
         arity: game.arity,
         slots: game.slots,
         moves,

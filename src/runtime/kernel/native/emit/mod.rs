@@ -98,6 +98,7 @@ pub fn function(
         keeps_marks: matches!(kind, Kind::Mex(_)),
         top: b.declare_var(I64),
         known: vec![None; slots],
+        window: None,
         b,
         bail,
         marks: params[2],
@@ -209,6 +210,24 @@ struct Emit<'a, 'f> {
     /// The values each slot can take, where known while its loop is
     /// emitted (a binder over constants): an inclusive interval.
     known: Vec<Option<(i64, i64)>>,
+    /// In a sweep: the target that is the game's own one-integer
+    /// position, and the position being swept (see [`Window`]).
+    window: Option<(usize, Window)>,
+}
+
+/// The position a sweep is at: for one integer `n`, `at` is `n` and
+/// `place` its place in its page; for two `(a, b)`, `row` is `a` and
+/// both `at` and `place` are `b`, its place in its row. `slot` is the
+/// address of its slot, checked inside the page or row. An option `n`
+/// (or `(a, n)`) with `at - place <= n < at` is in the same page or row,
+/// before it: its slot is read at `slot - 4 * (at - n)` with no check of
+/// pages or lengths.
+#[derive(Clone, Copy)]
+struct Window {
+    row: Option<Value>,
+    at: Value,
+    place: Value,
+    slot: Value,
 }
 
 fn trusted() -> MemFlagsData {
@@ -317,19 +336,30 @@ impl Emit<'_, '_> {
         let more = self.b.ins().icmp(IntCC::SignedLessThan, at, to);
         self.b.ins().brif(more, body, &[], stop, &[]);
         self.b.switch_to_block(body);
-        self.position(kernel, &[at])?;
-        let missing = self.b.use_var(self.missing);
-        self.bail_if(missing);
-        let value = self.first_unmarked();
-        let count = self.b.use_var(self.count);
-        let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
-        self.bail_if(none);
+        // The position's own slot first: the options just below it are
+        // read beside it.
         let page = self
             .b
             .ins()
             .ushr_imm_s(at, Dense::PAGE.trailing_zeros() as i64);
         let place = self.b.ins().band_imm_s(at, Dense::PAGE as i64 - 1);
         let slot = self.slot(own, page, place);
+        let itself = self.targets.iter().position(|t| *t == (kernel.game, 1));
+        let window = Window {
+            row: None,
+            at,
+            place,
+            slot,
+        };
+        self.window = itself.map(|t| (t, window));
+        self.position(kernel, &[at])?;
+        self.window = None;
+        let missing = self.b.use_var(self.missing);
+        self.bail_if(missing);
+        let value = self.first_unmarked();
+        let count = self.b.use_var(self.count);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
+        self.bail_if(none);
         self.b.ins().istore32(trusted(), value, slot, 0);
         let stamp = self.b.use_var(self.stamp);
         let stamp = self.b.ins().iadd_imm_s(stamp, 1);

@@ -62,6 +62,14 @@ impl Emit<'_, '_> {
             [a, b, c] => (*a, *b, *c),
             _ => return None,
         };
+        // In a row only where the target names the row itself: elsewhere
+        // the test would cost each option and never pass.
+        if let Some((own, window)) = self.window
+            && own == index
+            && (window.row.is_none() || matches!(args[0], Num::Slot(0)))
+        {
+            self.read_below(window, &given, value, (slow, join));
+        }
         self.read_dense(self.tables[index], (&given, 0), value, (slow, join));
         // Anything else is the helper's: a hashed position, a large value,
         // one without a value yet (then 0 here, and the position's marks
@@ -148,6 +156,48 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(fast);
         self.b.def_var(value, slot);
         self.b.ins().jump(join, &[]);
+    }
+
+    /// In a sweep, reads the value of the game's own position `args`
+    /// into `value` and goes to `join` when it is in the swept position's
+    /// page or row, before it (see [`super::Window`]); goes on in a new
+    /// block otherwise, and to `slow` where the slot holds no plain value.
+    fn read_below(
+        &mut self,
+        window: super::Window,
+        args: &[Value],
+        value: cranelift_frontend::Variable,
+        (slow, join): (Block, Block),
+    ) {
+        let n = *args.last().expect("a position of one or two integers");
+        // 1 <= at - n <= place, as one unsigned comparison.
+        let below = self.b.ins().isub(window.at, n);
+        let less = self.b.ins().iadd_imm_s(below, -1);
+        let mut near = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, less, window.place);
+        if let (Some(row), [a, _]) = (window.row, args) {
+            let same = self.b.ins().icmp(IntCC::Equal, *a, row);
+            near = self.b.ins().band(near, same);
+        }
+        let [fast, far, plain] = self.blocks();
+        self.b.ins().brif(near, fast, &[], far, &[]);
+        self.b.switch_to_block(fast);
+        let back = self.b.ins().imul_imm_s(below, 4);
+        let at = self.b.ins().isub(window.slot, back);
+        let slot = self.b.ins().load(I32, trusted(), at, 0);
+        let slot = self.b.ins().uextend(I64, slot);
+        let unusual = self.b.ins().icmp_imm_s(
+            IntCC::UnsignedGreaterThanOrEqual,
+            slot,
+            i64::from(Dense::PLAIN),
+        );
+        self.b.ins().brif(unusual, slow, &[], plain, &[]);
+        self.b.switch_to_block(plain);
+        self.b.def_var(value, slot);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(far);
     }
 
     /// Szudzik's number of the pair `(a, b)`, both non-negative and small
