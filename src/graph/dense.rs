@@ -289,6 +289,29 @@ impl Dense {
         self.at(p, i)
     }
 
+    /// In a table of one-integer positions, the lowest `b <= z` such that
+    /// no slot of `b..z` holds a value ([`UNKNOWN`] or [`ABSENT`] all):
+    /// a page without slots is passed over whole, a page's slots are
+    /// scanned as a slice.
+    pub fn unvalued_below(&self, z: u32) -> u32 {
+        debug_assert!(self.arity <= 1, "slots by page");
+        let mut b = z;
+        while b > 0 {
+            let (p, i) = locate(1, b - 1);
+            let page = self.pages.get(p).map_or(&[][..], Vec::as_slice);
+            let held = &page[..(i + 1).min(page.len())];
+            let valued = held
+                .iter()
+                .rposition(|s| !matches!(*s, SLOT_UNKNOWN | SLOT_ABSENT));
+            let start = (p << PAGE_BITS) as u32;
+            match valued {
+                Some(j) => return start + j as u32 + 1,
+                None => b = start,
+            }
+        }
+        0
+    }
+
     /// [`Dense::get`] of slot `z`, which holds the position of arguments
     /// `ints` (of the table's arity): a pair is read by row and column,
     /// with no pairing to undo.
@@ -637,6 +660,37 @@ mod tests {
         );
         let view = dense.view();
         assert_eq!(view.count, 2, "two pages");
+    }
+
+    #[test]
+    fn the_unvalued_run_below_a_slot_passes_over_pages_and_stops_at_a_value() {
+        let mut dense = Dense {
+            arity: 1,
+            ..Dense::default()
+        };
+        let slow = |dense: &Dense, z: u32| {
+            let mut b = z;
+            while b > 0 && matches!(dense.get(b - 1), UNKNOWN | ABSENT) {
+                b -= 1;
+            }
+            b
+        };
+        // No pages at all; then a value in page 0, slots claimed across
+        // pages 1 and 2, a page 3 without slots, and one in progress.
+        assert_eq!(dense.unvalued_below(300_000), 0);
+        dense.set(1_000, 3);
+        dense.claim(65_000, 140_000, usize::MAX);
+        dense.set(150_000, IN_PROGRESS);
+        dense.set(66_000, 0);
+        dense.set(262_200, 1);
+        for z in [
+            0, 1, 999, 1_000, 1_001, 1_002, 65_536, 66_000, 66_001, 66_002, 131_072, 140_001,
+            150_000, 150_001, 196_608, 262_144, 262_200, 262_201, 262_202, 300_000,
+        ] {
+            assert_eq!(dense.unvalued_below(z), slow(&dense, z), "below {z}");
+        }
+        assert_eq!(dense.unvalued_below(140_000), 66_001);
+        assert_eq!(dense.unvalued_below(66_000), 1_001);
     }
 
     #[test]

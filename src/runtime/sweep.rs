@@ -30,10 +30,7 @@ impl Machine {
             return Ok(None);
         };
         // The lowest of the positions below `child` that have no value.
-        let mut bottom = child.index;
-        while bottom > 0 && matches!(dense.get(bottom - 1), UNKNOWN | ABSENT) {
-            bottom -= 1;
-        }
+        let bottom = dense.unvalued_below(child.index);
         if child.index - bottom < SHORTEST {
             return Ok(None);
         }
