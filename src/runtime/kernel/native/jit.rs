@@ -100,32 +100,10 @@ impl Jit {
     pub(super) fn define(&mut self, kind: Kind, name: &str) -> Option<cranelift_module::FuncId> {
         let Jit { module, ctx, .. } = self;
         ctx.func.signature = self.sig.clone();
-        let [
-            pow,
-            isqrt,
-            gcd,
-            narrow,
-            unusual,
-            unusual3,
-            sort,
-            flat,
-            query,
-            tick,
-        ] = self
+        let refs = self
             .helpers
             .map(|id| module.declare_func_in_func(id, &mut ctx.func));
-        let helpers = emit::Helpers {
-            pow,
-            isqrt,
-            gcd,
-            narrow,
-            unusual,
-            unusual3,
-            sort,
-            flat,
-            query,
-            tick,
-        };
+        let helpers = emit::Helpers::from(refs);
         let config = module.target_config();
         emit::function(kind, (&mut ctx.func, &mut self.fctx), helpers, config)?;
         let id = module

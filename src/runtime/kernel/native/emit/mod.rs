@@ -62,6 +62,24 @@ pub struct Helpers {
     pub tick: FuncRef,
 }
 
+impl From<[FuncRef; 10]> for Helpers {
+    /// The helpers in the order [`super::jit`] declares them.
+    fn from(refs: [FuncRef; 10]) -> Helpers {
+        Helpers {
+            pow: refs[0],
+            isqrt: refs[1],
+            gcd: refs[2],
+            narrow: refs[3],
+            unusual: refs[4],
+            unusual3: refs[5],
+            sort: refs[6],
+            flat: refs[7],
+            query: refs[8],
+            tick: refs[9],
+        }
+    }
+}
+
 /// Builds the function `kind` into `func`; `None` when some part of it
 /// has no machine code here.
 pub fn function(
