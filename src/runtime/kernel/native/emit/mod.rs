@@ -11,6 +11,7 @@ mod levels;
 mod lists;
 mod loops;
 mod query;
+mod reads;
 mod values;
 
 pub use loops::narrow;

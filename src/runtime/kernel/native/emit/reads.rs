@@ -1,0 +1,263 @@
+//! The reads of the options' values: from a dense table by page and
+//! place (or row and column), beside the swept position's own slot, or
+//! through the helper for anything else.
+
+use super::{Emit, Table, trusted};
+use crate::graph::{DENSE_END, Dense, SIDE_MAX, SIDE3_MAX};
+use crate::runtime::kernel::Term;
+use crate::runtime::kernel::expr::Num;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    Block, InstBuilder, Value,
+    types::{I32, I64},
+};
+
+impl Emit<'_, '_> {
+    /// A term's nim-value: a heap's size, or a position's value read from
+    /// its game's dense table.
+    pub(super) fn term(&mut self, term: &Term) -> Option<Value> {
+        let (game, args) = match term {
+            Term::Heap(k) => {
+                let v = self.num(k)?;
+                let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
+                self.bail_if(negative);
+                return Some(v);
+            }
+            Term::Node(game, args) => (*game, args),
+            Term::Flat(game, header, args) => return self.flat_term(*game, *header, args),
+        };
+        let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
+        let [slow, join] = self.blocks();
+        self.b.set_cold_block(slow);
+        let value = self.b.declare_var(I64);
+        let given = args
+            .iter()
+            .map(|a| self.num(a))
+            .collect::<Option<Vec<_>>>()?;
+        // Made before any branch to `slow`, which reads it.
+        let zero = self.int(0);
+        let (a, b, c) = match given.as_slice() {
+            [n] => (*n, zero, zero),
+            [a, b] => (*a, *b, zero),
+            [a, b, c] => (*a, *b, *c),
+            _ => return None,
+        };
+        // In a row only where the target names the row itself: elsewhere
+        // the test would cost each option and never pass.
+        if let Some((own, window)) = self.window
+            && own == index
+            && (window.row.is_none() || matches!(args[0], Num::Slot(0)))
+        {
+            self.read_below(window, &given, value, (slow, join));
+        }
+        self.read_dense(self.tables[index], (&given, 0), value, (slow, join));
+        // Anything else is the helper's: a hashed position, a large value,
+        // one without a value yet (then 0 here, and the position's marks
+        // no longer count), one on the search path (bail).
+        self.b.switch_to_block(slow);
+        let target = self.int(index as i64);
+        let call = match given.len() {
+            3 => self
+                .b
+                .ins()
+                .call(self.unusual3, &[self.ctx, target, a, b, c]),
+            _ => self.b.ins().call(self.unusual, &[self.ctx, target, a, b]),
+        };
+        let v = self.b.inst_results(call)[0];
+        let v = self.helper_value(v);
+        self.b.def_var(value, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Some(self.b.use_var(value))
+    }
+
+    /// Reads the value of the position of one to three integers `args`,
+    /// of the form of code `form` (0 for integer arguments), from
+    /// `table` into `value`, then goes to `join`; goes to `slow` where
+    /// the table holds no plain value for it (outside the table, or one
+    /// of its marks), or for other arguments.
+    pub(super) fn read_dense(
+        &mut self,
+        table: Table,
+        (args, form): (&[Value], u64),
+        value: cranelift_frontend::Variable,
+        (slow, join): (Block, Block),
+    ) {
+        // A table of positions of another form is the helper's; one of
+        // list positions shows integer arguments no pages.
+        let table = match form {
+            0 => table,
+            _ => {
+                let other = self
+                    .b
+                    .ins()
+                    .icmp_imm_s(IntCC::NotEqual, table.form, form as i64);
+                self.leave_if(other, slow);
+                Table {
+                    count: table.form_count,
+                    ..table
+                }
+            }
+        };
+        let place = match args {
+            [n] => {
+                self.outside_to(*n, (0, DENSE_END.into()), slow);
+                let shift = Dense::PAGE.trailing_zeros() as i64;
+                let page = self.b.ins().ushr_imm_s(*n, shift);
+                let place = self.b.ins().band_imm_s(*n, Dense::PAGE as i64 - 1);
+                (page, place)
+            }
+            [a, b] => {
+                self.outside_to(*a, (0, SIDE_MAX), slow);
+                self.outside_to(*b, (0, SIDE_MAX), slow);
+                (*a, *b)
+            }
+            [a, b, c] => {
+                for x in [a, b, c] {
+                    self.outside_to(*x, (0, SIDE3_MAX), slow);
+                }
+                (self.szudzik(*a, *b), *c)
+            }
+            _ => {
+                self.b.ins().jump(slow, &[]);
+                return;
+            }
+        };
+        let at = self.slot_or(table, place, slow);
+        let slot = self.b.ins().load(I32, trusted(), at, 0);
+        let slot = self.b.ins().uextend(I64, slot);
+        let plain = i64::from(Dense::PLAIN);
+        let unusual = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, slot, plain);
+        let fast = self.b.create_block();
+        self.b.ins().brif(unusual, slow, &[], fast, &[]);
+        self.b.switch_to_block(fast);
+        self.b.def_var(value, slot);
+        self.b.ins().jump(join, &[]);
+    }
+
+    /// In a sweep, reads the value of the game's own position `args`
+    /// into `value` and goes to `join` when it is in the swept position's
+    /// page or row, before it (see [`super::Window`]); goes on in a new
+    /// block otherwise, and to `slow` where the slot holds no plain value.
+    fn read_below(
+        &mut self,
+        window: super::Window,
+        args: &[Value],
+        value: cranelift_frontend::Variable,
+        (slow, join): (Block, Block),
+    ) {
+        let n = *args.last().expect("a position of one or two integers");
+        // 1 <= at - n <= place, as one unsigned comparison.
+        let below = self.b.ins().isub(window.at, n);
+        let less = self.b.ins().iadd_imm_s(below, -1);
+        let mut near = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedLessThan, less, window.place);
+        if let (Some(row), [a, _]) = (window.row, args) {
+            let same = self.b.ins().icmp(IntCC::Equal, *a, row);
+            near = self.b.ins().band(near, same);
+        }
+        let [fast, far, plain] = self.blocks();
+        self.b.ins().brif(near, fast, &[], far, &[]);
+        self.b.switch_to_block(fast);
+        let back = self.b.ins().imul_imm_s(below, 4);
+        let at = self.b.ins().isub(window.slot, back);
+        let slot = self.b.ins().load(I32, trusted(), at, 0);
+        let slot = self.b.ins().uextend(I64, slot);
+        let unusual = self.b.ins().icmp_imm_s(
+            IntCC::UnsignedGreaterThanOrEqual,
+            slot,
+            i64::from(Dense::PLAIN),
+        );
+        self.b.ins().brif(unusual, slow, &[], plain, &[]);
+        self.b.switch_to_block(plain);
+        self.b.def_var(value, slot);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(far);
+    }
+
+    /// Szudzik's number of the pair `(a, b)`, both non-negative and small
+    /// enough: `a² + a + b` where `a >= b`, else `b² + a`. The row of a
+    /// triple `(a, b, _)` in its table (see [`Dense`]).
+    fn szudzik(&mut self, a: Value, b: Value) -> Value {
+        let ge = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, a, b);
+        let (big, small) = (self.b.ins().smax(a, b), self.b.ins().smin(a, b));
+        let square = self.b.ins().imul(big, big);
+        // a >= b: a² + a + b = big² + big + small; else b² + a = big² + small.
+        let zero = self.int(0);
+        let extra = self.b.ins().select(ge, big, zero);
+        let sum = self.b.ins().iadd(square, extra);
+        self.b.ins().iadd(sum, small)
+    }
+
+    /// What a helper that reads an option's value returned, as a value:
+    /// bails on [`super::super::BAIL`]; on [`super::super::MISSING`]
+    /// notes that the position's marks no longer count, and gives 0.
+    pub(super) fn helper_value(&mut self, v: Value) -> Value {
+        let bail = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, v, super::super::BAIL as i64);
+        self.bail_if(bail);
+        let missing = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, v, super::super::MISSING as i64);
+        let flag = self.b.ins().uextend(I64, missing);
+        for var in [self.missing, self.option_missing] {
+            let before = self.b.use_var(var);
+            let after = self.b.ins().bor(before, flag);
+            self.b.def_var(var, after);
+        }
+        let zero = self.int(0);
+        self.b.ins().select(missing, zero, v)
+    }
+
+    /// Goes on only where `v` is in `lo..hi`, else to `elsewhere`.
+    pub(super) fn outside_to(&mut self, v: Value, (lo, hi): (i64, i64), elsewhere: Block) {
+        let shifted = self.b.ins().iadd_imm_s(v, lo.wrapping_neg());
+        let out = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, shifted, hi - lo);
+        self.leave_if(out, elsewhere);
+    }
+
+    /// The address of slot `place` of page `page` of `table`, checked to
+    /// be inside it (else the code bails).
+    pub(super) fn slot(&mut self, table: Table, page: Value, place: Value) -> Value {
+        self.slot_or(table, (page, place), self.bail)
+    }
+
+    /// [`Emit::slot`], going to `elsewhere` when it is not inside.
+    pub(super) fn slot_or(
+        &mut self,
+        table: Table,
+        (page, place): (Value, Value),
+        elsewhere: Block,
+    ) -> Value {
+        let out = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, page, table.count);
+        self.leave_if(out, elsewhere);
+        let at = self.b.ins().imul_imm_s(page, 4);
+        let at = self.b.ins().iadd(table.lens, at);
+        let len = self.b.ins().load(I32, trusted(), at, 0);
+        let len = self.b.ins().uextend(I64, len);
+        let out = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
+        self.leave_if(out, elsewhere);
+        let at = self.b.ins().imul_imm_s(page, 8);
+        let at = self.b.ins().iadd(table.pages, at);
+        let slots = self.b.ins().load(I64, trusted(), at, 0);
+        let at = self.b.ins().imul_imm_s(place, 4);
+        self.b.ins().iadd(slots, at)
+    }
+}
