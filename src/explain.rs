@@ -112,7 +112,9 @@ fn compiled_move(
             )
         }
         (Some(x), _) if native && shape.lists => {
-            format!("machine code: loop over `{x}`, each option's list made in place and looked up")
+            format!(
+                "machine code: loop over `{x}`, each option's list or set made in place and looked up"
+            )
         }
         (Some(x), _) if native && shape.packed => {
             format!(
@@ -366,12 +368,13 @@ fn num_culprit(ir: &Ir, defs: &Defs, t: &Types) -> Slow {
 /// What `ir`, a construct the compiled rules do not take, is, and what
 /// to write instead.
 fn construct(ir: &Ir, defs: &Defs) -> Slow {
-    let collections = "sets, strings and lists of anything but integers are evaluated by the \
-                       interpreter; the compiled rules take integer arithmetic, comparisons, \
-                       `if`, `let`, `min`, `max`, `abs`, `isqrt`, `gcd`, `popcount`, \
-                       `bit_length`, `divisors`, and lists and tuples of integers (`len`, \
-                       indexing, slices, `+`, comprehensions, `sorted`, `reversed`, `sum`, \
-                       `all`, `any`)";
+    let collections = "strings, and lists, tuples and sets of anything but integers, are \
+                       evaluated by the interpreter; the compiled rules take integer \
+                       arithmetic, comparisons, `if`, `let`, `min`, `max`, `abs`, `isqrt`, \
+                       `gcd`, `popcount`, `bit_length`, `divisors`, lists and tuples of \
+                       integers (`len`, indexing, slices, `+`, comprehensions, `sorted`, \
+                       `reversed`, `sum`, `all`, `any`) and sets of integers (`{a, b}`, \
+                       `set(...)`, `|`, `&`, `-`, `^`, `in`, `len`, indexing)";
     let (what, instead): (String, String) = match &ir.kind {
         IrKind::CallFn(f, _) => {
             let name = defs.fns[*f as usize]
@@ -434,8 +437,8 @@ fn unexpected(ir: &Ir) -> Slow {
         what: "an expression the compiled rules do not take".into(),
         instead:
             "integer arithmetic, comparisons, `if`, `let`, the built-ins `min`, `max`, `abs`, \
-                  `isqrt`, `gcd`, `popcount` and `bit_length`, and lists and tuples of integers \
-                  compile"
+                  `isqrt`, `gcd`, `popcount` and `bit_length`, and lists, tuples and sets of \
+                  integers compile"
                 .into(),
     }
 }

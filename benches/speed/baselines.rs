@@ -374,3 +374,29 @@ pub fn divide_value(heap: u64, memo: &mut FxHashMap<u64, u32>) -> u32 {
     memo.insert(heap, v);
     v
 }
+
+/// Pick a number from a set; it and its multiples leave the set: the
+/// value of {2, ..., n}. A set is a bitmask (bit k for the number k), its
+/// values memoized in a hash map.
+pub fn multiples(n: usize) -> u32 {
+    assert!(n < 64, "numbers below 64");
+    let all = (2..=n).fold(0u64, |mask, k| mask | 1 << k);
+    multiples_value(all, &mut FxHashMap::default())
+}
+
+fn multiples_value(set: u64, memo: &mut FxHashMap<u64, u32>) -> u32 {
+    if let Some(&v) = memo.get(&set) {
+        return v;
+    }
+    let mut seen = 0u64;
+    for x in (0..64).filter(|x| (set >> x) & 1 == 1) {
+        let gone = (x..64).step_by(x).fold(0u64, |m, y| m | 1 << y);
+        let v = multiples_value(set & !gone, memo);
+        if v < 64 {
+            seen |= 1 << v;
+        }
+    }
+    let v = seen.trailing_ones();
+    memo.insert(set, v);
+    v
+}

@@ -46,7 +46,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 17] = [
+pub const ALL: [Workload; 18] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -232,6 +232,17 @@ pub const ALL: [Workload; 17] = [
         full: 1_000_000,
         smoke: 1000,
         baseline: |n| Answer::Value(baselines::divide(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "multiples",
+        file: "multiples.game",
+        game: "multiples",
+        params: &["s"],
+        shape: Shape::Value,
+        full: 26,
+        smoke: 12,
+        baseline: |n| Answer::Value(baselines::multiples(n).into()),
         octal: None,
     },
 ];

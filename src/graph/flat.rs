@@ -1,11 +1,12 @@
 //! A position's arguments as one run of integers, when they are integers
-//! and lists or tuples of integers: the key the graph stores list
+//! and lists, tuples or sets of integers: the key the graph stores list
 //! positions under, and the form compiled rules read and write without
 //! building values.
 //!
 //! The run starts with a header (the number of arguments in the low 8
 //! bits, then 2 bits per argument for its [`Shape`]); an integer argument
-//! follows as itself, a list or tuple as its length and then its items.
+//! follows as itself, a list, tuple or set as its length and then its
+//! items (a set's in increasing order, as [`Value::Set`] keeps them).
 //! `each([3, 1])` is `[1 | LIST << 8, 2, 3, 1]`.
 
 use crate::value::Value;
@@ -17,6 +18,7 @@ pub enum Shape {
     Int = 0,
     List = 1,
     Tuple = 2,
+    Set = 3,
 }
 
 /// The most arguments a flat run describes in its header.
@@ -36,7 +38,8 @@ pub(super) fn shape(h: i64, i: usize) -> Shape {
     match (h >> (8 + 2 * i)) & 3 {
         0 => Shape::Int,
         1 => Shape::List,
-        _ => Shape::Tuple,
+        2 => Shape::Tuple,
+        _ => Shape::Set,
     }
 }
 
@@ -55,6 +58,11 @@ fn int(v: &Value) -> Option<i64> {
     }
 }
 
+/// Pushes `v` when it is an integer.
+fn push_int(v: &Value, out: &mut Vec<i64>) -> bool {
+    int(v).map(|n| out.push(n)).is_some()
+}
+
 /// `args` as a flat run, into `out`, when they are integers and lists or
 /// tuples of integers: at least one of them a list or tuple, or three or
 /// more integers (one or two integers have keys of their own).
@@ -70,18 +78,27 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
         let shape = match a {
             Value::List(_) => Shape::List,
             Value::Tuple(_) => Shape::Tuple,
+            Value::Set(_) => Shape::Set,
             other => {
                 let Some(n) = int(other) else { return false };
                 out.push(n);
                 continue;
             }
         };
-        let items = a.as_slice().expect("a list or tuple");
-        out.push(items.len() as i64);
-        for item in items {
-            let Some(n) = int(item) else { return false };
-            out.push(n);
+        let len = out.len();
+        out.push(0);
+        let ints = match a {
+            Value::Set(items) => items.iter().all(|v| push_int(v, out)),
+            _ => a
+                .as_slice()
+                .expect("a list or tuple")
+                .iter()
+                .all(|v| push_int(v, out)),
+        };
+        if !ints {
+            return false;
         }
+        out[len] = (out.len() - len - 1) as i64;
         h |= (shape as i64) << (8 + 2 * i);
     }
     out[0] = h;
@@ -131,6 +148,7 @@ pub fn decode(run: &[i64]) -> Vec<Value> {
                 at += 1 + len;
                 match s {
                     Shape::List => Value::list(items),
+                    Shape::Set => Value::Set(std::rc::Rc::new(items.into_iter().collect())),
                     _ => Value::Tuple(items.into()),
                 }
             }
@@ -181,5 +199,16 @@ mod tests {
             },
             "a tuple is not the list of its items"
         );
+        // A set holds its items in increasing order, and is neither the
+        // list nor the tuple of them.
+        let set = Value::Set(std::rc::Rc::new(
+            [int(9), int(-1), int(4)].into_iter().collect(),
+        ));
+        assert!(encode(std::slice::from_ref(&set), &mut run));
+        assert_eq!(run, [1 | (3 << 8), 3, -1, 4, 9]);
+        assert_eq!(decode(&run), [set]);
+        let empty = Value::Set(Default::default());
+        assert!(encode(&[int(2), empty.clone()], &mut run));
+        assert_eq!(decode(&run), [int(2), empty]);
     }
 }

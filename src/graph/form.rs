@@ -56,6 +56,8 @@ impl Form {
                     free.push(at);
                     at += 1;
                 }
+                // A set's length varies as it is played: no form.
+                flat::Shape::Set => return None,
                 _ => {
                     let len = usize::try_from(*run.get(at)?).ok()?;
                     free.extend(at + 1..at + 1 + len);

@@ -45,7 +45,7 @@ fn packed(args: &[Value]) -> Option<Key> {
 }
 
 fn seq(v: &Value) -> bool {
-    matches!(v, Value::List(_) | Value::Tuple(_))
+    matches!(v, Value::List(_) | Value::Tuple(_) | Value::Set(_))
 }
 
 fn hash_flat(run: &[i64]) -> u64 {

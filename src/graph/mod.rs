@@ -93,7 +93,7 @@ impl NodeTable {
 
 /// Whether a value is a list or a tuple.
 fn container(v: &Value) -> bool {
-    matches!(v, Value::List(_) | Value::Tuple(_))
+    matches!(v, Value::List(_) | Value::Tuple(_) | Value::Set(_))
 }
 
 /// Every node interned so far, by game.

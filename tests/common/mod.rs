@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests: running the real binary.
 
+pub mod differ;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

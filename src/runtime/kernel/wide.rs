@@ -86,6 +86,8 @@ fn seq(xs: &Seq) -> bool {
         Seq::Let(_, n, xs) => num(n) && seq(xs),
         Seq::If(c, a, b) => cond(c) && seq(a) && seq(b),
         Seq::Row(_, i) => num(i),
+        Seq::SetOf(a) => seq(a),
+        Seq::SetOp(_, a, b) => seq(a) && seq(b),
     }
 }
 

@@ -2,7 +2,7 @@
 //! code calls, each function defined from an [`emit::Kind`], and the
 //! memory that holds them once finished.
 
-use super::{Code, Memory, emit, flat, query, sort, unusual, unusual3};
+use super::{Code, Memory, emit, flat, query, sets, unusual, unusual3};
 use cranelift_codegen::ir::{AbiParam, types};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
@@ -16,7 +16,7 @@ pub(super) struct Jit {
     ctx: cranelift_codegen::Context,
     fctx: FunctionBuilderContext,
     sig: cranelift_codegen::ir::Signature,
-    /// pow, isqrt, gcd, narrow, unusual, unusual3, sort, flat, query, tick.
+    /// pow, isqrt, gcd, narrow, unusual, unusual3, sets, flat, query, tick.
     helpers: [cranelift_module::FuncId; 10],
     defined: Vec<cranelift_module::FuncId>,
 }
@@ -48,7 +48,7 @@ impl Jit {
             ("grundy_narrow", emit::narrow as *const u8, 4),
             ("grundy_unusual", unusual as *const u8, 4),
             ("grundy_unusual3", unusual3 as *const u8, 5),
-            ("grundy_sort", sort as *const u8, 3),
+            ("grundy_sets", sets as *const u8, 5),
             ("grundy_flat", flat as *const u8, 4),
             ("grundy_query", query::value as *const u8, 4),
             ("grundy_tick", query::tick as *const u8, 1),

@@ -20,6 +20,7 @@ pub(super) mod query;
 use super::{Found, Kernel, Marks, Stop};
 use crate::defs::Defs;
 use crate::graph::{Dense, Graph, View};
+use crate::runtime::kernel::seq;
 use crate::value::GameId;
 use cranelift_jit::JITModule;
 use emit::Kind;
@@ -64,14 +65,17 @@ pub(super) struct Ctx<'a> {
     out: i64,
 }
 
-/// Sorts the arena's items `from..to` (see `emit/lists.rs`).
-extern "C" fn sort(arena: *mut i64, from: i64, to: i64) -> i64 {
+/// Sorts the arena's items `from..to`, or makes a set of them, or of
+/// the two sets `from..mid` and `mid..to`, as [`seq::combine`] does with
+/// the operation coded `op`; returns where the result ends (see
+/// `emit/lists.rs`).
+extern "C" fn sets(arena: *mut i64, from: i64, mid: i64, to: i64, op: i64) -> i64 {
     // SAFETY: the machine code passes the arena it was given and a range
     // of items it pushed, inside the arena's capacity.
     let items =
         unsafe { std::slice::from_raw_parts_mut(arena.add(from as usize), (to - from) as usize) };
-    items.sort_unstable();
-    0
+    let kept = seq::combine(items, (mid - from) as usize, seq::SetOp::from_code(op));
+    from + kept as i64
 }
 
 /// The value of a position with list arguments, given as the flat run

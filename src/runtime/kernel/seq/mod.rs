@@ -14,10 +14,12 @@
 //! key, and the kernel reads and writes it without building values.
 
 mod made;
+mod sets;
 mod types;
 
 use made::divisors;
 pub use made::{DIVISORS_MAX, Rows};
+pub use sets::{SetOp, combine};
 
 pub use types::Types;
 
@@ -72,6 +74,10 @@ pub enum Seq {
     /// `ROWS[i]`: a row of a constant list of lists of integers (an
     /// adjacency list), copied out.
     Row(Rc<Rows>, Box<Num>),
+    /// The set of a list's items: `{a, b}`, `set(xs)`, `{x for ...}`.
+    SetOf(Box<Seq>),
+    /// `|`, `&`, `-` or `^` of two sets.
+    SetOp(SetOp, Box<Seq>, Box<Seq>),
 }
 
 /// A comprehension: its clauses in order, then its element.
@@ -151,7 +157,7 @@ impl Seq {
             ),
             // A set's items in its order, increasing.
             IrKind::Const(Value::Set(items)) => Seq::Items(
-                Shape::List,
+                Shape::Set,
                 items
                     .iter()
                     .map(|v| match v {
@@ -160,9 +166,29 @@ impl Seq {
                     })
                     .collect::<Option<_>>()?,
             ),
+            IrKind::Set(items) => {
+                let items = (items.iter())
+                    .map(|i| super::expr::num_in(i, types))
+                    .collect::<Option<Vec<_>>>()?;
+                match items.len() {
+                    // One item is a set as it stands.
+                    0 | 1 => Seq::Items(Shape::Set, items),
+                    _ => Seq::SetOf(Box::new(Seq::Items(Shape::List, items))),
+                }
+            }
+            IrKind::Binary(
+                op @ (BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor),
+                a,
+                b,
+            ) => {
+                let (a, b) = (Seq::compile(a, types)?, Seq::compile(b, types)?);
+                let sets = a.shape(types) == Shape::Set && b.shape(types) == Shape::Set;
+                sets.then_some(())?;
+                Seq::SetOp(SetOp::of(*op)?, Box::new(a), Box::new(b))
+            }
             IrKind::Binary(BinOp::Add, a, b) => {
                 let (a, b) = (Seq::compile(a, types)?, Seq::compile(b, types)?);
-                (a.shape(types) == b.shape(types)).then_some(())?;
+                (a.shape(types) == b.shape(types) && a.shape(types) != Shape::Set).then_some(())?;
                 Seq::Concat(Box::new(a), Box::new(b))
             }
             IrKind::Binary(BinOp::Mul, a, b) => {
@@ -178,17 +204,24 @@ impl Seq {
                     Some(b) => super::expr::num_in(b, types).map(Some),
                     None => Some(None),
                 };
-                Seq::Slice(Box::new(Seq::compile(x, types)?), bound(lo)?, bound(hi)?)
+                let xs = Seq::compile(x, types)?;
+                (xs.shape(types) != Shape::Set).then_some(())?;
+                Seq::Slice(Box::new(xs), bound(lo)?, bound(hi)?)
             }
-            IrKind::Comprehension {
-                set: false,
-                elem,
-                clauses,
-            } => Seq::Comp(Box::new(Comp::compile(
-                clauses,
-                super::expr::num_in(elem, types)?,
-                types,
-            )?)),
+            IrKind::Comprehension { set, elem, clauses } => {
+                let comp = Seq::Comp(Box::new(Comp::compile(
+                    clauses,
+                    super::expr::num_in(elem, types)?,
+                    types,
+                )?));
+                match set {
+                    true => Seq::SetOf(Box::new(comp)),
+                    false => comp,
+                }
+            }
+            IrKind::CallBuiltin(Builtin::Set, args) if args.len() == 1 => {
+                Seq::SetOf(Box::new(Seq::compile(&args[0], types)?))
+            }
             IrKind::CallBuiltin(b @ (Builtin::Sorted | Builtin::Reversed), args)
                 if args.len() == 1 =>
             {
@@ -234,6 +267,7 @@ impl Seq {
             Seq::Comp(_) | Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) => Shape::List,
             Seq::Let(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
             Seq::Row(rows, _) => rows.shape,
+            Seq::SetOf(_) | Seq::SetOp(..) => Shape::Set,
         }
     }
 
@@ -261,6 +295,8 @@ impl Seq {
             Seq::Let(_, n, xs) => n.uses(slot) || xs.uses(slot),
             Seq::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Seq::Row(_, i) => i.uses(slot),
+            Seq::SetOf(xs) => xs.uses(slot),
+            Seq::SetOp(_, a, b) => a.uses(slot) || b.uses(slot),
         }
     }
 }
@@ -478,9 +514,28 @@ impl Seq {
                 let (a, b) = rows.row(i.eval(f, defs)?).ok_or(Stop::Bail)?;
                 f.extend_from_slice(&rows.items[a..b]);
             }
+            Seq::SetOf(xs) => {
+                let (a, b) = xs.eval(f, defs)?;
+                return Ok(combined(f, (a, b), (b, b), SetOp::Of));
+            }
+            Seq::SetOp(op, a, b) => {
+                let ra = a.eval(f, defs)?;
+                let rb = b.eval(f, defs)?;
+                return Ok(combined(f, ra, rb, *op));
+            }
         }
         Ok((start, f.len()))
     }
+}
+
+/// `op` of the items `a` and then `b`, copied to the end of the frame.
+fn combined(f: &mut Vec<i64>, a: (usize, usize), b: (usize, usize), op: SetOp) -> (usize, usize) {
+    let from = f.len();
+    f.extend_from_within(a.0..a.1);
+    f.extend_from_within(b.0..b.1);
+    let kept = combine(&mut f[from..], a.1 - a.0, op);
+    f.truncate(from + kept);
+    (from, f.len())
 }
 
 /// Calls `each` with slot `i` set to each index of `xs` and slot `x` to

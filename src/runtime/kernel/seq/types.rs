@@ -54,7 +54,8 @@ impl Types {
             rule_exprs(rule, &mut |e| walk(e, &mut mark));
         }
         // A collection parameter that the game's own moves pass tuples
-        // for is a tuple (`t[:i] + (x,) + t[i + 1:]`).
+        // for is a tuple (`t[:i] + (x,) + t[i + 1:]`), and one they pass
+        // sets for a set (`xs - {x}`).
         for _ in 0..game.arity {
             let mut changed = false;
             for rule in &game.moves {
@@ -69,10 +70,11 @@ impl Types {
                         continue;
                     }
                     for (i, a) in args.iter().enumerate().take(game.arity) {
+                        let passed = types.shape_of(a).map(|(s, _)| s);
                         if types.shapes[i] == Shape::List
-                            && types.shape_of(a).is_some_and(|(s, _)| s == Shape::Tuple)
+                            && let Some(s @ (Shape::Tuple | Shape::Set)) = passed
                         {
-                            types.shapes[i] = Shape::Tuple;
+                            types.shapes[i] = s;
                             changed = true;
                         }
                     }
@@ -92,11 +94,20 @@ impl Types {
         match &ir.kind {
             IrKind::Local(s) if self.is_list(*s) => Some((self.shapes[*s as usize], false)),
             IrKind::Tuple(_) | IrKind::Const(Value::Tuple(_)) => Some((Shape::Tuple, true)),
-            IrKind::List(_) | IrKind::Const(Value::List(_)) | IrKind::Comprehension { .. } => {
-                Some((Shape::List, true))
-            }
+            IrKind::List(_)
+            | IrKind::Const(Value::List(_))
+            | IrKind::Comprehension { set: false, .. } => Some((Shape::List, true)),
             IrKind::CallBuiltin(Builtin::Sorted | Builtin::Reversed, _) => {
                 Some((Shape::List, true))
+            }
+            IrKind::Set(_)
+            | IrKind::Const(Value::Set(_))
+            | IrKind::Comprehension { set: true, .. }
+            | IrKind::CallBuiltin(Builtin::Set, _) => Some((Shape::Set, true)),
+            IrKind::Binary(BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor, a, b)
+                if set_made(a) || set_made(b) =>
+            {
+                Some((Shape::Set, true))
             }
             IrKind::Binary(BinOp::Add | BinOp::Mul, a, b) => {
                 let (a, b) = (self.shape_of(a), self.shape_of(b));
@@ -178,6 +189,21 @@ fn lets(ir: &Ir, out: &mut Vec<Slot>) {
     children(ir, &mut |c| lets(c, out));
 }
 
+/// Whether `ir` makes a set: a set display, a constant set, a set
+/// comprehension, `set(...)`, or a set operator applied to one.
+fn set_made(ir: &Ir) -> bool {
+    match &ir.kind {
+        IrKind::Set(_)
+        | IrKind::Const(Value::Set(_))
+        | IrKind::Comprehension { set: true, .. }
+        | IrKind::CallBuiltin(Builtin::Set, _) => true,
+        IrKind::Binary(BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor, a, b) => {
+            set_made(a) || set_made(b)
+        }
+        _ => false,
+    }
+}
+
 /// Calls `mark` on every operand of `ir` used as a collection.
 fn walk(ir: &Ir, mark: &mut impl FnMut(&Ir)) {
     match &ir.kind {
@@ -194,6 +220,13 @@ fn walk(ir: &Ir, mark: &mut impl FnMut(&Ir)) {
         ) => args.iter().for_each(&mut *mark),
         IrKind::CallBuiltin(Builtin::Min | Builtin::Max, args) if args.len() == 1 => mark(&args[0]),
         IrKind::Binary(BinOp::In | BinOp::NotIn, _, xs) => mark(xs),
+        // `xs - {x}`: an operand of a set operator beside a set made there.
+        IrKind::Binary(BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor, a, b)
+            if set_made(a) || set_made(b) =>
+        {
+            mark(a);
+            mark(b);
+        }
         IrKind::Comprehension { clauses, .. } => {
             for c in clauses {
                 if let ClauseIr::For(_, xs) = c {

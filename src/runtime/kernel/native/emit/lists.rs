@@ -8,7 +8,9 @@
 use super::{Emit, trusted};
 use crate::runtime::kernel::Arg;
 use crate::runtime::kernel::expr::{Cond, Num, SLOT_LIMIT};
-use crate::runtime::kernel::seq::{Clause, Comp, DIVISORS_MAX, Fold, ITEMS_MAX, Rows, Seq, Source};
+use crate::runtime::kernel::seq::{
+    Clause, Comp, DIVISORS_MAX, Fold, ITEMS_MAX, Rows, Seq, SetOp, Source,
+};
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -48,6 +50,24 @@ impl Emit<'_, '_> {
             e.b.ins().jump(next, &[]);
             Some(())
         })
+    }
+
+    /// `op` of the items `from..to` (see [`crate::runtime::kernel::seq::combine`]): where the
+    /// result is. It ends the arena.
+    fn combine(&mut self, (from, to): (Value, Value), op: SetOp) -> (Value, Value) {
+        self.combine3((from, to, to), op)
+    }
+
+    /// `op` of the sets `from..mid` and `mid..to`, as [`Emit::combine`].
+    fn combine3(&mut self, (from, mid, to): (Value, Value, Value), op: SetOp) -> (Value, Value) {
+        let op = self.int(op as i64);
+        let call = self
+            .b
+            .ins()
+            .call(self.sets, &[self.arena, from, mid, to, op]);
+        let end = self.b.inst_results(call)[0];
+        self.b.def_var(self.top, end);
+        (from, end)
     }
 
     /// The list `xs`: where its items are.
@@ -113,17 +133,33 @@ impl Emit<'_, '_> {
             }
             // A list just made is sorted where it is.
             Seq::Sorted(xs) if fresh(xs) => {
-                let (from, to) = self.seq(xs)?;
-                self.b.ins().call(self.sort, &[self.arena, from, to]);
-                return Some((from, to));
-            }
-            Seq::Sorted(xs) => {
                 let range = self.seq(xs)?;
+                return Some(self.combine(range, SetOp::Sort));
+            }
+            Seq::SetOf(xs) if fresh(xs) => {
+                let range = self.seq(xs)?;
+                return Some(self.combine(range, SetOp::Of));
+            }
+            Seq::Sorted(inner) | Seq::SetOf(inner) => {
+                let range = self.seq(inner)?;
                 let from = self.b.use_var(self.top);
                 self.copy(range)?;
                 let to = self.b.use_var(self.top);
-                self.b.ins().call(self.sort, &[self.arena, from, to]);
-                return Some((from, to));
+                let op = match xs {
+                    Seq::Sorted(_) => SetOp::Sort,
+                    _ => SetOp::Of,
+                };
+                return Some(self.combine((from, to), op));
+            }
+            Seq::SetOp(op, a, b) => {
+                let ra = self.seq(a)?;
+                let rb = self.seq(b)?;
+                let from = self.b.use_var(self.top);
+                self.copy(ra)?;
+                let mid = self.b.use_var(self.top);
+                self.copy(rb)?;
+                let to = self.b.use_var(self.top);
+                return Some(self.combine3((from, mid, to), *op));
             }
             Seq::Reversed(xs) => {
                 let (a, b) = self.seq(xs)?;
@@ -595,7 +631,7 @@ impl Emit<'_, '_> {
 fn fresh(xs: &Seq) -> bool {
     match xs {
         Seq::Items(..) | Seq::Comp(_) | Seq::Divisors(_) | Seq::Row(..) => true,
-        Seq::Sorted(inner) => fresh(inner),
+        Seq::Sorted(inner) | Seq::SetOf(inner) => fresh(inner),
         _ => false,
     }
 }

@@ -57,7 +57,7 @@ pub struct Helpers {
     pub narrow: FuncRef,
     pub unusual: FuncRef,
     pub unusual3: FuncRef,
-    pub sort: FuncRef,
+    pub sets: FuncRef,
     pub flat: FuncRef,
     pub query: FuncRef,
     pub tick: FuncRef,
@@ -73,7 +73,7 @@ impl From<[FuncRef; 10]> for Helpers {
             narrow: refs[3],
             unusual: refs[4],
             unusual3: refs[5],
-            sort: refs[6],
+            sets: refs[6],
             flat: refs[7],
             query: refs[8],
             tick: refs[9],
@@ -131,7 +131,7 @@ pub fn function(
         narrow: helpers.narrow,
         unusual: helpers.unusual,
         unusual3: helpers.unusual3,
-        sort: helpers.sort,
+        sets: helpers.sets,
         flat: helpers.flat,
         query: helpers.query,
         tick: matches!(kind, Kind::Query(_)).then_some(helpers.tick),
@@ -209,9 +209,9 @@ struct Emit<'a, 'f> {
     /// function's).
     option_missing: Variable,
     keeps_marks: bool,
-    /// The helpers that sort a list and read a position with list
-    /// arguments.
-    sort: FuncRef,
+    /// The helpers that sort a list or make a set, and read a position
+    /// with list arguments.
+    sets: FuncRef,
     flat: FuncRef,
     /// A query's helpers: the one that asks the search for a position's
     /// value, and the one that looks at the clock, called every so many

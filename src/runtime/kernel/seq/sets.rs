@@ -1,0 +1,155 @@
+//! Sets of integers in kernels: a set is a list whose items are
+//! increasing, as [`crate::value::Value::Set`] keeps them, so a set
+//! parameter, `len`, `in`, indexing and binders read it as a list. Making
+//! a set, and `|`, `&`, `-` and `^` on two of them, is [`combine`]: the
+//! kernel's run and the machine code both call it on items they pushed.
+
+use crate::syntax::ast::BinOp;
+
+/// What [`combine`] makes of its items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(i64)]
+pub enum SetOp {
+    /// Sorts them (`sorted(xs)`: a list, duplicates kept).
+    Sort = 0,
+    /// The set of them (`{a, b}`, `set(xs)`, a set comprehension).
+    Of = 1,
+    Union = 2,
+    Inter = 3,
+    Diff = 4,
+    Xor = 5,
+}
+
+impl SetOp {
+    /// The operator on two sets.
+    pub fn of(op: BinOp) -> Option<SetOp> {
+        Some(match op {
+            BinOp::BitOr => SetOp::Union,
+            BinOp::BitAnd => SetOp::Inter,
+            BinOp::Sub => SetOp::Diff,
+            BinOp::BitXor => SetOp::Xor,
+            _ => return None,
+        })
+    }
+
+    /// The operation coded `code` (as the machine code passes it).
+    pub fn from_code(code: i64) -> SetOp {
+        match code {
+            1 => SetOp::Of,
+            2 => SetOp::Union,
+            3 => SetOp::Inter,
+            4 => SetOp::Diff,
+            5 => SetOp::Xor,
+            _ => SetOp::Sort,
+        }
+    }
+}
+
+/// Makes `op` of `items` in place and returns how many of them the
+/// result keeps, at the front. For the operators on two sets, the sets
+/// are `items[..mid]` and `items[mid..]`, each increasing; the result is
+/// increasing too.
+pub fn combine(items: &mut [i64], mid: usize, op: SetOp) -> usize {
+    match op {
+        SetOp::Diff => {
+            // Both increasing: one walk through each. Each kept item is
+            // written at or before where it was read, so the second set is
+            // never overwritten.
+            let (mut kept, mut j) = (0, mid);
+            for i in 0..mid {
+                let x = items[i];
+                while j < items.len() && items[j] < x {
+                    j += 1;
+                }
+                if j == items.len() || items[j] != x {
+                    items[kept] = x;
+                    kept += 1;
+                }
+            }
+            kept
+        }
+        SetOp::Sort => {
+            items.sort_unstable();
+            items.len()
+        }
+        // Sorted together, an item of both sets appears twice in a row.
+        SetOp::Of | SetOp::Union => {
+            items.sort_unstable();
+            keep_runs(items, |_| true)
+        }
+        SetOp::Inter => {
+            items.sort_unstable();
+            keep_runs(items, |n| n == 2)
+        }
+        SetOp::Xor => {
+            items.sort_unstable();
+            keep_runs(items, |n| n == 1)
+        }
+    }
+}
+
+/// Keeps one of each run of equal items of the sorted `items` whose
+/// length `keep` accepts, at the front; returns how many.
+fn keep_runs(items: &mut [i64], keep: impl Fn(usize) -> bool) -> usize {
+    let (mut kept, mut i) = (0, 0);
+    while i < items.len() {
+        let run = items[i..].iter().take_while(|x| **x == items[i]).count();
+        if keep(run) {
+            items[kept] = items[i];
+            kept += 1;
+        }
+        i += run;
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// `combine` of two sets, as a list.
+    fn of_two(a: &BTreeSet<i64>, b: &BTreeSet<i64>, op: SetOp) -> Vec<i64> {
+        let mut items: Vec<i64> = a.iter().chain(b).copied().collect();
+        let kept = combine(&mut items, a.len(), op);
+        items.truncate(kept);
+        items
+    }
+
+    #[test]
+    fn the_operators_on_two_sets_agree_with_btreeset() {
+        let sets: Vec<BTreeSet<i64>> = [
+            &[][..],
+            &[3],
+            &[-2, 3, 5],
+            &[1, 2, 3, 4, 5, 6],
+            &[5, 9, 11],
+            &[-7, 0, 3],
+        ]
+        .iter()
+        .map(|s| s.iter().copied().collect())
+        .collect();
+        for a in &sets {
+            for b in &sets {
+                let want = |s: BTreeSet<i64>| s.into_iter().collect::<Vec<_>>();
+                assert_eq!(of_two(a, b, SetOp::Union), want(a | b), "{a:?} | {b:?}");
+                assert_eq!(of_two(a, b, SetOp::Inter), want(a & b), "{a:?} & {b:?}");
+                assert_eq!(of_two(a, b, SetOp::Diff), want(a - b), "{a:?} - {b:?}");
+                assert_eq!(of_two(a, b, SetOp::Xor), want(a ^ b), "{a:?} ^ {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_set_is_made_of_items_in_any_order_and_a_sort_keeps_duplicates() {
+        let mut items = vec![4, -1, 4, 2, -1, 9];
+        let kept = combine(&mut items, 0, SetOp::Of);
+        assert_eq!(items[..kept], [-1, 2, 4, 9]);
+        let mut items = vec![4, -1, 4, 2];
+        assert_eq!(combine(&mut items, 0, SetOp::Sort), 4);
+        assert_eq!(items, [-1, 2, 4, 4]);
+        for code in 0..6 {
+            assert_eq!(SetOp::from_code(code) as i64, code);
+        }
+    }
+}
