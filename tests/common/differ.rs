@@ -71,3 +71,13 @@ pub fn agree(text: &str) -> String {
     assert_eq!(interpreted.2, None, "{}", interpreted.1);
     interpreted.0
 }
+
+/// Runs `text`, which must stop on an error whose report contains
+/// `needle`, and checks that every path reports it alike.
+pub fn same_error(text: &str, needle: &str) {
+    let interpreted = run(text, Engine::Interpreter);
+    assert!(interpreted.1.contains(needle), "{}", interpreted.1);
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run(text, engine), interpreted, "{text}");
+    }
+}
