@@ -13,18 +13,22 @@
 //! ([`crate::graph::flat`]): the graph stores list positions under that
 //! key, and the kernel reads and writes it without building values.
 
+mod eval;
 mod made;
 mod sets;
 mod types;
 
+pub(super) use eval::enumerate;
+use eval::items;
+pub use eval::{contains, fold, index, len};
 use made::divisors;
 pub use made::{DIVISORS_MAX, Rows};
 pub use sets::{SetOp, combine};
 
 pub use types::Types;
 
-use super::expr::{Cond, Num, SLOT_LIMIT};
-use super::{Eval, Stop};
+use super::Eval;
+use super::expr::{Cond, Num};
 use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::graph::Shape;
@@ -420,7 +424,7 @@ impl Source {
     }
 
     /// Calls `each` with every value, in order. Values bound to a slot
-    /// must be below [`SLOT_LIMIT`] in magnitude, as the kernel's linear
+    /// must be below [`super::expr::SLOT_LIMIT`] in magnitude, as the kernel's linear
     /// forms assume.
     pub fn each(
         &self,
@@ -436,220 +440,6 @@ impl Source {
             Source::Seq(xs) => items(xs, f, defs, &mut |_, k, f| each(k, f)),
         }
     }
-}
-
-impl Seq {
-    /// Evaluates the list: its items are `f[start..end]`, at the end of the
-    /// frame or inside a parameter. The caller truncates the frame back.
-    pub fn eval(&self, f: &mut Vec<i64>, defs: &Defs) -> Eval<(usize, usize)> {
-        let start = f.len();
-        match self {
-            Seq::Slot(s) => return Ok(decode(f[*s as usize])),
-            Seq::Items(_, items) => {
-                for item in items {
-                    let v = item.eval(f, defs)?;
-                    f.push(v);
-                }
-            }
-            Seq::Concat(a, b) => {
-                let ra = a.eval(f, defs)?;
-                let rb = b.eval(f, defs)?;
-                let from = f.len();
-                f.extend_from_within(ra.0..ra.1);
-                f.extend_from_within(rb.0..rb.1);
-                too_many(f.len() - from)?;
-                return Ok((from, f.len()));
-            }
-            Seq::Repeat(xs, k) => {
-                let k = k.eval(f, defs)?.max(0) as usize;
-                let (a, b) = xs.eval(f, defs)?;
-                if (b - a).saturating_mul(k) > ITEMS_MAX {
-                    return Err(Stop::Bail);
-                }
-                let from = f.len();
-                for _ in 0..k {
-                    f.extend_from_within(a..b);
-                }
-                return Ok((from, f.len()));
-            }
-            Seq::Slice(xs, lo, hi) => {
-                let (a, b) = xs.eval(f, defs)?;
-                let len = (b - a) as i64;
-                let mut bound = |n: &Option<Num>, default: i64| -> Eval<i64> {
-                    Ok(match n {
-                        None => default,
-                        Some(n) => match n.eval(f, defs)? {
-                            n if n < 0 => (n + len).max(0),
-                            n => n.min(len),
-                        },
-                    })
-                };
-                let from = bound(lo, 0)?;
-                let to = bound(hi, len)?.max(from);
-                return Ok((a + from as usize, a + to as usize));
-            }
-            Seq::Comp(c) => return comprehension(c, f, defs),
-            Seq::Sorted(xs) | Seq::Reversed(xs) => {
-                let (a, b) = xs.eval(f, defs)?;
-                let from = f.len();
-                f.extend_from_within(a..b);
-                match self {
-                    Seq::Sorted(_) => f[from..].sort_unstable(),
-                    _ => f[from..].reverse(),
-                }
-                return Ok((from, f.len()));
-            }
-            Seq::Divisors(n) => return divisors(n.eval(f, defs)?, f),
-            Seq::Let(s, value, body) => {
-                f[*s as usize] = value.eval(f, defs)?;
-                return body.eval(f, defs);
-            }
-            Seq::If(c, a, b) => {
-                return match c.eval(f, defs)? {
-                    true => a.eval(f, defs),
-                    false => b.eval(f, defs),
-                };
-            }
-            Seq::Row(rows, i) => {
-                let (a, b) = rows.row(i.eval(f, defs)?).ok_or(Stop::Bail)?;
-                f.extend_from_slice(&rows.items[a..b]);
-            }
-            Seq::SetOf(xs) => {
-                let (a, b) = xs.eval(f, defs)?;
-                return Ok(combined(f, (a, b), (b, b), SetOp::Of));
-            }
-            Seq::SetOp(op, a, b) => {
-                let ra = a.eval(f, defs)?;
-                let rb = b.eval(f, defs)?;
-                return Ok(combined(f, ra, rb, *op));
-            }
-        }
-        Ok((start, f.len()))
-    }
-}
-
-/// `op` of the items `a` and then `b`, copied to the end of the frame.
-fn combined(f: &mut Vec<i64>, a: (usize, usize), b: (usize, usize), op: SetOp) -> (usize, usize) {
-    let from = f.len();
-    f.extend_from_within(a.0..a.1);
-    f.extend_from_within(b.0..b.1);
-    let kept = combine(&mut f[from..], a.1 - a.0, op);
-    f.truncate(from + kept);
-    (from, f.len())
-}
-
-/// Calls `each` with slot `i` set to each index of `xs` and slot `x` to
-/// the item there (within [`SLOT_LIMIT`], as for any binder). The caller
-/// truncates the frame back if `xs` pushed.
-pub(super) fn enumerate(
-    xs: &Seq,
-    f: &mut Vec<i64>,
-    defs: &Defs,
-    each: &mut dyn FnMut(&mut Vec<i64>) -> Eval<()>,
-    (i, x): (Slot, Slot),
-) -> Eval<()> {
-    items(xs, f, defs, &mut |at, item, f| {
-        f[i as usize] = at;
-        f[x as usize] = item;
-        each(f)
-    })
-}
-
-/// What [`items`] calls per item: with its index, the item, the frame.
-type Item<'a> = dyn FnMut(i64, i64, &mut Vec<i64>) -> Eval<()> + 'a;
-
-/// Calls `each` with every index of `xs` and the item there, each item
-/// within [`SLOT_LIMIT`] (it becomes a slot). The caller truncates the
-/// frame back if `xs` pushed.
-fn items(xs: &Seq, f: &mut Vec<i64>, defs: &Defs, each: &mut Item<'_>) -> Eval<()> {
-    let (a, b) = xs.eval(f, defs)?;
-    (a..b).try_for_each(|at| match f[at] {
-        k if k.abs() < SLOT_LIMIT => each((at - a) as i64, k, f),
-        _ => Err(Stop::Bail),
-    })
-}
-
-/// A list comprehension's items, pushed in order. When a `for` clause
-/// runs over a list it pushes, the items go through a buffer, so as not
-/// to interleave with that list.
-fn comprehension(c: &Comp<Num>, f: &mut Vec<i64>, defs: &Defs) -> Eval<(usize, usize)> {
-    let buffered = c.clauses.iter().any(|c| match c {
-        Clause::For(_, src) => src.pushes(),
-        Clause::Enumerate(_, _, xs) => xs.pushes(),
-        Clause::If(_) => false,
-    });
-    let from = f.len();
-    if buffered {
-        let mut items = Vec::new();
-        c.run(0, f, defs, &mut |e, f| {
-            items.push(e.eval(f, defs)?);
-            too_many(items.len())
-        })?;
-        f.extend_from_slice(&items);
-    } else {
-        c.run(0, f, defs, &mut |e, f| {
-            let v = e.eval(f, defs)?;
-            f.push(v);
-            too_many(f.len() - from)
-        })?;
-    }
-    Ok((from, f.len()))
-}
-
-fn too_many(n: usize) -> Eval<()> {
-    match n > ITEMS_MAX {
-        true => Err(Stop::Bail),
-        false => Ok(()),
-    }
-}
-
-/// The integer built-ins over a list.
-pub fn fold(fold: Fold, xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
-    let mark = f.len();
-    let (a, b) = xs.eval(f, defs)?;
-    let items = &f[a..b];
-    let result = match fold {
-        Fold::Sum => items
-            .iter()
-            .try_fold(0i64, |acc, x| acc.checked_add(*x))
-            .ok_or(Stop::Bail),
-        Fold::Min => items.iter().copied().min().ok_or(Stop::Bail),
-        Fold::Max => items.iter().copied().max().ok_or(Stop::Bail),
-    };
-    f.truncate(mark);
-    result
-}
-
-/// `xs[i]`, with a negative index counted from the end.
-pub fn index(xs: &Seq, i: &Num, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
-    let mark = f.len();
-    let (a, b) = xs.eval(f, defs)?;
-    let i = i.eval(f, defs)?;
-    let len = (b - a) as i64;
-    let at = if i < 0 { i + len } else { i };
-    let result = match (0..len).contains(&at) {
-        true => Ok(f[a + at as usize]),
-        false => Err(Stop::Bail),
-    };
-    f.truncate(mark);
-    result
-}
-
-/// `len(xs)`.
-pub fn len(xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
-    let mark = f.len();
-    let (a, b) = xs.eval(f, defs)?;
-    f.truncate(mark);
-    Ok((b - a) as i64)
-}
-
-/// `x in xs`.
-pub fn contains(x: i64, xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
-    let mark = f.len();
-    let (a, b) = xs.eval(f, defs)?;
-    let found = f[a..b].contains(&x);
-    f.truncate(mark);
-    Ok(found)
 }
 
 #[cfg(test)]
