@@ -23,11 +23,7 @@ const PAGE: usize = 1 << PAGE_BITS;
 /// The empty position is 0, as `Value`'s equality says (and the hashed
 /// positions' keys).
 pub fn dense_index(args: &[Value]) -> Option<u32> {
-    let int = |v: &Value| match v {
-        Value::Int(n) => Some(*n),
-        Value::Pos(p) if p.is_empty() => Some(0),
-        _ => None,
-    };
+    let int = super::flat::int;
     match args {
         [n] => dense1(int(n)?),
         [a, b] => dense2(int(a)?, int(b)?),

@@ -48,14 +48,20 @@ pub fn arity(h: i64) -> usize {
     (h & 0xff) as usize
 }
 
-/// An integer as a flat run reads it: the empty position is 0, as
-/// `Value`'s equality says.
-fn int(v: &Value) -> Option<i64> {
+/// An integer as a flat run (and every key of the graph) reads it: the
+/// empty position is 0, as `Value`'s equality says.
+pub(super) fn int(v: &Value) -> Option<i64> {
     match v {
         Value::Int(n) => Some(*n),
         Value::Pos(p) if p.is_empty() => Some(0),
         _ => None,
     }
+}
+
+/// Whether `v` is a list, tuple or set: an argument that, when its items
+/// are integers, makes the arguments a flat run.
+pub fn holds_items(v: &Value) -> bool {
+    matches!(v, Value::List(_) | Value::Tuple(_) | Value::Set(_))
 }
 
 /// Pushes `v` when it is an integer.

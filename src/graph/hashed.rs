@@ -7,7 +7,7 @@
 //! tuples of integers (list states), are one flat run of integers
 //! ([`super::flat`]); other arguments are shared values.
 
-use super::flat;
+use super::flat::{self, holds_items};
 use crate::value::Value;
 use hashbrown::HashTable;
 use rustc_hash::FxHasher;
@@ -28,24 +28,16 @@ enum Key {
 /// `args` packed, when they are one or two integers. The empty position
 /// equals `0` (see `Value`'s equality), so it packs as 0 too.
 fn packed(args: &[Value]) -> Option<Key> {
-    let int = |v: &Value| match v {
-        Value::Int(n) => Some(*n),
-        Value::Pos(p) if p.is_empty() => Some(0),
-        _ => None,
-    };
+    let int = flat::int;
     match args {
-        [a] if !seq(a) => Some(Key::One(int(a)?)),
-        [a, b] if !seq(a) && !seq(b) => Some(Key::Two(int(a)?, int(b)?)),
-        _ if args.len() > 2 || args.iter().any(seq) => {
+        [a] if !holds_items(a) => Some(Key::One(int(a)?)),
+        [a, b] if !holds_items(a) && !holds_items(b) => Some(Key::Two(int(a)?, int(b)?)),
+        _ if args.len() > 2 || args.iter().any(holds_items) => {
             let mut run = Vec::new();
             flat::encode(args, &mut run).then(|| Key::Flat(run.into()))
         }
         _ => None,
     }
-}
-
-fn seq(v: &Value) -> bool {
-    matches!(v, Value::List(_) | Value::Tuple(_) | Value::Set(_))
 }
 
 fn hash_flat(run: &[i64]) -> u64 {
@@ -137,7 +129,7 @@ impl Hashed {
 
     /// The number of the position with arguments `args`, if it exists.
     pub fn find(&self, args: &[Value]) -> Option<u32> {
-        if args.len() > 2 || args.iter().any(seq) {
+        if args.len() > 2 || args.iter().any(holds_items) {
             // A flat run, made in a buffer kept for the purpose: a query
             // asked over every square of a board makes one per square.
             thread_local!(static RUN: RefCell<Vec<i64>> = const { RefCell::new(Vec::new()) });

@@ -91,11 +91,6 @@ impl NodeTable {
     }
 }
 
-/// Whether a value is a list or a tuple.
-fn container(v: &Value) -> bool {
-    matches!(v, Value::List(_) | Value::Tuple(_) | Value::Set(_))
-}
-
 /// Every node interned so far, by game.
 #[derive(Default)]
 pub struct Graph {
@@ -120,7 +115,7 @@ impl Graph {
         // Lists and tuples of integers are keyed by their flat run, hashed
         // or of the dense table's form.
         let mut run = Vec::new();
-        if args.iter().any(container) && flat::encode(args, &mut run) {
+        if args.iter().any(flat::holds_items) && flat::encode(args, &mut run) {
             return self.find_flat(game, &run);
         }
         if let Some(z) = table.dense_slot(args) {
@@ -146,7 +141,7 @@ impl Graph {
                 .resize_with(game as usize + 1, NodeTable::default);
         }
         let mut run = Vec::new();
-        if args.iter().any(container) && flat::encode(args, &mut run) {
+        if args.iter().any(flat::holds_items) && flat::encode(args, &mut run) {
             return self.insert_flat(game, &run);
         }
         self.total += 1;
