@@ -1,6 +1,7 @@
 //! Which slots of a game's frame hold lists: the parameters its rules use
 //! as collections, lists unless the game's own moves pass tuples there.
 
+use super::SetOp;
 use crate::builtins::Builtin;
 use crate::graph::Shape;
 use crate::ir::{ClauseIr, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
@@ -87,11 +88,12 @@ impl Types {
         types
     }
 
-    /// Whether `ir` makes a list or a tuple, as far as its form says:
+    /// Whether `ir` makes a list, a tuple or a set, as far as its form says:
     /// `(shape, true)` when a literal or a built-in says so, rather than
     /// what is assumed of a parameter.
     fn shape_of(&self, ir: &Ir) -> Option<(Shape, bool)> {
         match &ir.kind {
+            _ if set_made(ir) => Some((Shape::Set, true)),
             IrKind::Local(s) if self.is_list(*s) => Some((self.shapes[*s as usize], false)),
             IrKind::Tuple(_) | IrKind::Const(Value::Tuple(_)) => Some((Shape::Tuple, true)),
             IrKind::List(_)
@@ -99,15 +101,6 @@ impl Types {
             | IrKind::Comprehension { set: false, .. } => Some((Shape::List, true)),
             IrKind::CallBuiltin(Builtin::Sorted | Builtin::Reversed, _) => {
                 Some((Shape::List, true))
-            }
-            IrKind::Set(_)
-            | IrKind::Const(Value::Set(_))
-            | IrKind::Comprehension { set: true, .. }
-            | IrKind::CallBuiltin(Builtin::Set, _) => Some((Shape::Set, true)),
-            IrKind::Binary(BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor, a, b)
-                if set_made(a) || set_made(b) =>
-            {
-                Some((Shape::Set, true))
             }
             IrKind::Binary(BinOp::Add | BinOp::Mul, a, b) => {
                 let (a, b) = (self.shape_of(a), self.shape_of(b));
@@ -197,9 +190,7 @@ fn set_made(ir: &Ir) -> bool {
         | IrKind::Const(Value::Set(_))
         | IrKind::Comprehension { set: true, .. }
         | IrKind::CallBuiltin(Builtin::Set, _) => true,
-        IrKind::Binary(BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor, a, b) => {
-            set_made(a) || set_made(b)
-        }
+        IrKind::Binary(op, a, b) if SetOp::of(*op).is_some() => set_made(a) || set_made(b),
         _ => false,
     }
 }
@@ -221,9 +212,7 @@ fn walk(ir: &Ir, mark: &mut impl FnMut(&Ir)) {
         IrKind::CallBuiltin(Builtin::Min | Builtin::Max, args) if args.len() == 1 => mark(&args[0]),
         IrKind::Binary(BinOp::In | BinOp::NotIn, _, xs) => mark(xs),
         // `xs - {x}`: an operand of a set operator beside a set made there.
-        IrKind::Binary(BinOp::BitOr | BinOp::BitAnd | BinOp::Sub | BinOp::BitXor, a, b)
-            if set_made(a) || set_made(b) =>
-        {
+        IrKind::Binary(_, a, b) if set_made(ir) => {
             mark(a);
             mark(b);
         }

@@ -199,16 +199,13 @@ impl Emit<'_, '_> {
         at: Value,
         total: Variable,
     ) -> Option<()> {
-        let itself = self.targets.iter().position(|t| *t == (kernel.game, 2));
         let window = super::Window {
             row: Some(a),
             at: b,
             place: b,
             slot: at,
         };
-        self.window = itself.map(|t| (t, window));
-        self.position(kernel, &[a, b])?;
-        self.window = None;
+        self.position_beside(kernel, &[a, b], window)?;
         let missing = self.b.use_var(self.missing);
         self.bail_if(missing);
         let count = self.b.use_var(self.count);

@@ -52,8 +52,9 @@ impl Emit<'_, '_> {
         })
     }
 
-    /// `op` of the items `from..to` (see [`crate::runtime::kernel::seq::combine`]): where the
-    /// result is. It ends the arena.
+    /// `op` of the items `from..to`, as
+    /// [`crate::runtime::kernel::seq::combine`] makes it: where the result
+    /// is. It ends the arena.
     fn combine(&mut self, (from, to): (Value, Value), op: SetOp) -> (Value, Value) {
         self.combine3((from, to, to), op)
     }
@@ -131,25 +132,20 @@ impl Emit<'_, '_> {
                     Some(())
                 })?;
             }
-            // A list just made is sorted where it is.
-            Seq::Sorted(xs) if fresh(xs) => {
-                let range = self.seq(xs)?;
-                return Some(self.combine(range, SetOp::Sort));
-            }
-            Seq::SetOf(xs) if fresh(xs) => {
-                let range = self.seq(xs)?;
-                return Some(self.combine(range, SetOp::Of));
-            }
             Seq::Sorted(inner) | Seq::SetOf(inner) => {
-                let range = self.seq(inner)?;
-                let from = self.b.use_var(self.top);
-                self.copy(range)?;
-                let to = self.b.use_var(self.top);
                 let op = match xs {
                     Seq::Sorted(_) => SetOp::Sort,
                     _ => SetOp::Of,
                 };
-                return Some(self.combine((from, to), op));
+                let mut range = self.seq(inner)?;
+                // A list just made is sorted where it is; any other is
+                // copied first.
+                if !fresh(inner) {
+                    let from = self.b.use_var(self.top);
+                    self.copy(range)?;
+                    range = (from, self.b.use_var(self.top));
+                }
+                return Some(self.combine(range, op));
             }
             Seq::SetOp(op, a, b) => {
                 let ra = self.seq(a)?;

@@ -17,7 +17,7 @@ mod values;
 pub use loops::narrow;
 pub use values::{gcd, isqrt, pow};
 
-use crate::graph::{Dense, View};
+use crate::graph::View;
 use crate::runtime::kernel::Kernel;
 use crate::runtime::kernel::expr::SLOT_LIMIT;
 use crate::runtime::kernel::query::Query;
@@ -357,22 +357,15 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(body);
         // The position's own slot first: the options just below it are
         // read beside it.
-        let page = self
-            .b
-            .ins()
-            .ushr_imm_s(at, Dense::PAGE.trailing_zeros() as i64);
-        let place = self.b.ins().band_imm_s(at, Dense::PAGE as i64 - 1);
+        let (page, place) = self.page_place(at);
         let slot = self.slot(own, page, place);
-        let itself = self.targets.iter().position(|t| *t == (kernel.game, 1));
         let window = Window {
             row: None,
             at,
             place,
             slot,
         };
-        self.window = itself.map(|t| (t, window));
-        self.position(kernel, &[at])?;
-        self.window = None;
+        self.position_beside(kernel, &[at], window)?;
         let missing = self.b.use_var(self.missing);
         self.bail_if(missing);
         let value = self.first_unmarked();
@@ -413,6 +406,17 @@ impl Emit<'_, '_> {
         let work = self.b.use_var(self.work);
         let at = offset_of!(super::Ctx, work) as i32;
         self.b.ins().store(trusted(), work, self.ctx, at);
+    }
+
+    /// [`Emit::position`] of the swept position `args`: options of the
+    /// game's own target of as many arguments are read beside it, as
+    /// `window` says.
+    fn position_beside(&mut self, kernel: &Kernel, args: &[Value], window: Window) -> Option<()> {
+        let itself = (self.targets.iter()).position(|t| *t == (kernel.game, args.len()));
+        self.window = itself.map(|t| (t, window));
+        let done = self.position(kernel, args);
+        self.window = None;
+        done
     }
 
     /// The options of the position with arguments `args`, marked, with

@@ -102,10 +102,7 @@ impl Emit<'_, '_> {
         let place = match args {
             [n] => {
                 self.outside_to(*n, (0, DENSE_END.into()), slow);
-                let shift = Dense::PAGE.trailing_zeros() as i64;
-                let page = self.b.ins().ushr_imm_s(*n, shift);
-                let place = self.b.ins().band_imm_s(*n, Dense::PAGE as i64 - 1);
-                (page, place)
+                self.page_place(*n)
             }
             [a, b] => {
                 self.outside_to(*a, (0, SIDE_MAX), slow);
@@ -124,6 +121,17 @@ impl Emit<'_, '_> {
             }
         };
         let at = self.slot_or(table, place, slow);
+        self.read_slot(at, value, (slow, join));
+    }
+
+    /// Reads the slot at address `at` into `value` and goes to `join`;
+    /// goes to `slow` where it holds no plain value (one of its marks).
+    fn read_slot(
+        &mut self,
+        at: Value,
+        value: cranelift_frontend::Variable,
+        (slow, join): (Block, Block),
+    ) {
         let slot = self.b.ins().load(I32, trusted(), at, 0);
         let slot = self.b.ins().uextend(I64, slot);
         let plain = i64::from(Dense::PLAIN);
@@ -136,6 +144,17 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(fast);
         self.b.def_var(value, slot);
         self.b.ins().jump(join, &[]);
+    }
+
+    /// The page of a one-integer position `n` in its dense table, and its
+    /// place in the page.
+    pub(super) fn page_place(&mut self, n: Value) -> (Value, Value) {
+        let page = self
+            .b
+            .ins()
+            .ushr_imm_s(n, Dense::PAGE.trailing_zeros() as i64);
+        let place = self.b.ins().band_imm_s(n, Dense::PAGE as i64 - 1);
+        (page, place)
     }
 
     /// In a sweep, reads the value of the game's own position `args`
@@ -161,22 +180,12 @@ impl Emit<'_, '_> {
             let same = self.b.ins().icmp(IntCC::Equal, *a, row);
             near = self.b.ins().band(near, same);
         }
-        let [fast, far, plain] = self.blocks();
+        let [fast, far] = self.blocks();
         self.b.ins().brif(near, fast, &[], far, &[]);
         self.b.switch_to_block(fast);
         let back = self.b.ins().imul_imm_s(below, 4);
         let at = self.b.ins().isub(window.slot, back);
-        let slot = self.b.ins().load(I32, trusted(), at, 0);
-        let slot = self.b.ins().uextend(I64, slot);
-        let unusual = self.b.ins().icmp_imm_s(
-            IntCC::UnsignedGreaterThanOrEqual,
-            slot,
-            i64::from(Dense::PLAIN),
-        );
-        self.b.ins().brif(unusual, slow, &[], plain, &[]);
-        self.b.switch_to_block(plain);
-        self.b.def_var(value, slot);
-        self.b.ins().jump(join, &[]);
+        self.read_slot(at, value, (slow, join));
         self.b.switch_to_block(far);
     }
 
