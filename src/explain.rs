@@ -56,7 +56,7 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
         Some(crate::defs::Global::Game(id)) => id,
         _ => GameId::MAX,
     };
-    let kernel = kernel::compile(&rules, id);
+    let kernel = kernel::compile(&rules, id, defs);
     let types = kernel::Types::of(&rules, id);
     let compiled = kernel.is_some();
     let native = kernel.as_ref().is_some_and(kernel::Kernel::is_native);
@@ -67,7 +67,10 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
             continue;
         }
         moves.push(match kernel::move_shape(rule, &rules, id) {
-            Some(shape) if compiled => compiled_move(rule, &shape, native, defs),
+            Some(shape) if compiled => {
+                let called = |f| kernel.as_ref().is_some_and(|k| k.calls(f));
+                compiled_move(rule, &shape, (native, &called), defs)
+            }
             Some(_) => MoveReport {
                 name: rule.name.to_string(),
                 span: rule.span,
@@ -90,7 +93,7 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
 fn compiled_move(
     rule: &MoveIr,
     shape: &kernel::MoveShape,
-    native: bool,
+    (native, called): (bool, &dyn Fn(crate::ir::FnId) -> bool),
     defs: &Defs,
 ) -> MoveReport {
     let x = match rule.binders.last() {
@@ -151,7 +154,7 @@ fn compiled_move(
                 .into(),
         });
     }
-    slow.extend(unrolled_calls(rule, defs));
+    slow.extend(unrolled_calls(rule, defs, called));
     MoveReport {
         name: rule.name.to_string(),
         span: rule.span,
@@ -160,17 +163,27 @@ fn compiled_move(
     }
 }
 
-/// The calls left in a compiled move: of functions that call themselves,
-/// past the levels unrolled, where the run leaves the position to the
-/// interpreter.
-fn unrolled_calls(rule: &MoveIr, defs: &Defs) -> Vec<Slow> {
-    fn find(ir: &Ir, out: &mut Vec<(Span, crate::ir::FnId)>) {
+/// The calls left in a compiled move that the compiled rules cannot make
+/// (`called` says which they can): of functions that call themselves, of
+/// lists, past the levels unrolled, where the run leaves the position to
+/// the interpreter.
+fn unrolled_calls(
+    rule: &MoveIr,
+    defs: &Defs,
+    called: &dyn Fn(crate::ir::FnId) -> bool,
+) -> Vec<Slow> {
+    fn find(
+        ir: &Ir,
+        out: &mut Vec<(Span, crate::ir::FnId)>,
+        called: &dyn Fn(crate::ir::FnId) -> bool,
+    ) {
         if let IrKind::CallFn(f, _) = ir.kind
+            && !called(f)
             && !out.iter().any(|(_, g)| *g == f)
         {
             out.push((ir.span, f));
         }
-        crate::runtime::normalize::each_child(ir, &mut |e| find(e, out));
+        crate::runtime::normalize::each_child(ir, &mut |e| find(e, out, called));
     }
     let mut calls = Vec::new();
     let targets = match &rule.target {
@@ -185,7 +198,7 @@ fn unrolled_calls(rule: &MoveIr, defs: &Defs) -> Vec<Slow> {
     };
     let domains = rule.binders.iter().map(|(_, d)| d);
     for e in domains.chain(rule.guard.iter()).chain(targets) {
-        find(e, &mut calls);
+        find(e, &mut calls, called);
     }
     calls
         .into_iter()
@@ -195,7 +208,8 @@ fn unrolled_calls(rule: &MoveIr, defs: &Defs) -> Vec<Slow> {
                 .map_or("?".into(), |f| f.name.clone());
             let what = match crate::runtime::normalize::reaches_itself(defs, f) {
                 true => format!(
-                    "`{name}` calls itself: compiled {} levels deep",
+                    "`{name}` calls itself, and takes or returns something other than \
+                     integers and conditions: unrolled at most {} levels deep",
                     crate::runtime::normalize::INLINE_DEPTH
                 ),
                 false => {
@@ -206,7 +220,8 @@ fn unrolled_calls(rule: &MoveIr, defs: &Defs) -> Vec<Slow> {
                 span,
                 what,
                 instead: "a position that needs it deeper is evaluated by the interpreter, \
-                          with the same result; a deeper recursion can be written as a game"
+                          with the same result; a function of integers that returns an \
+                          integer or a condition is called by the compiled rules instead"
                     .into(),
             }
         })

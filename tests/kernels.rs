@@ -53,9 +53,13 @@ fn expr(vars: Vec<&'static str>) -> impl Strategy<Value = String> {
             1 => (inner.clone(), inner.clone())
                 .prop_map(|(a, b)| format!("fb({a}, {b})")),
             1 => inner.clone().prop_map(|a| format!("fc({a})")),
-            // A function that calls itself: unrolled, and past the levels
-            // unrolled (at 2^20) left to the interpreter.
-            1 => (inner.clone(), inner).prop_map(|(a, b)| format!("fd({a} * 99999, {b})")),
+            // A function that calls itself: unrolled a few levels, then
+            // called (at 2^20, twenty levels down).
+            1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("fd({a} * 99999, {b})")),
+            // One that calls itself in both branches of an `if`, and one that
+            // is a condition: called, in the kernel's run and the machine code.
+            1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("ff({a} * 777, {b})")),
+            1 => (inner.clone(), inner).prop_map(|(a, b)| format!("(if fg({a} * 31) then {b} else 2)")),
         ]
     })
 }
@@ -204,12 +208,14 @@ fn query() -> impl Strategy<Value = String> {
 
 /// The functions the random expressions call: one whose `let` is read
 /// twice, two with comprehensions of their own, whose names the caller's
-/// frame must make room for, and two that call themselves.
+/// frame must make room for, and four that call themselves.
 const FUNCTIONS: &str = "fn fa(p, q) = let s = p - q in if s > 0 then s * 2 else q - s\n\
     fn fb(p, q) = sum([i * p for i in 0..min(abs(q), 4)])\n\
     fn fc(p) = len([i for i in 0..=min(abs(p), 5) if i % 2 == 0 or p > 3])\n\
     fn fd(p, q) = if p <= 0 then q else fd(p / 2, q + p % 2)\n\
-    fn fe(p) = if p <= 0 then [] else fe(p / 3) + [p % 3 + 1]\n";
+    fn fe(p) = if p <= 0 then [] else fe(p / 3) + [p % 3 + 1]\n\
+    fn ff(p, q) = if p <= 0 then q else if p % 2 == 0 then ff(p / 2, q + 1) else ff(p - 1, q * 2 % 97)\n\
+    fn fg(p) = p > 0 and (p % 5 == 2 or fg(p / 3))\n";
 
 fn game_file() -> impl Strategy<Value = String> {
     (
@@ -653,6 +659,34 @@ fn a_list_past_the_item_limit_is_the_same_error_whichever_engine_runs() {
         );
         assert!(err.contains("a sequence of 50 items is too large"), "{err}");
     }
+}
+
+#[test]
+fn calls_of_functions_that_call_themselves_agree_at_every_depth() {
+    // The machine code's calls nest 2,000 deep, the kernel's run's
+    // 10,000, the interpreter's --max-depth: each depth below is first
+    // past one of them, and all three paths agree.
+    let tri =
+        "fn tri(n) = if n <= 0 then 0 else if n % 2 == 0 then n + tri(n - 1) else tri(n - 1) - n\n";
+    for d in [150, 500, 2_000] {
+        let text = format!(
+            "{tri}game g(n) {{\n move m(k in 1..=2) if k <= n and tri({d} * n) % 3 != 1 -> g(n - k)\n}}\n\
+             [value(g(n)) for n in 0..=12]\n"
+        );
+        agree(&text);
+    }
+    // A query's calls, too.
+    agree(&format!(
+        "{tri}game g(n) {{\n move m(k in 1..=3) if k <= n -> g(n - k)\n}}\n\
+         sum([value(g(n)) for n in 0..3000 if tri(n) % 4 == 1])\n"
+    ));
+    // An error deep in a call is the interpreter's to report, alike.
+    same_error(
+        "fn h(n) = if n == 0 then 1 / n else if n % 2 == 0 then h(n / 2) else h(n - 1)\n\
+         game g(n) {\n move m(k in 1..=2) if k <= n and h(n + 64) > 0 -> g(n - k)\n}\n\
+         value(g(9))\n",
+        "division by zero",
+    );
 }
 
 #[test]

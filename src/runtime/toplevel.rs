@@ -4,6 +4,7 @@
 //! else, and any query the machine code leaves, the interpreter evaluates.
 
 use super::kernel::query::{self, Asker};
+use super::kernel::{Func, Stop};
 use super::{Machine, RtResult, builtins::answer, normalize};
 use crate::builtins::Builtin;
 use crate::graph::{Dense, View};
@@ -34,7 +35,7 @@ impl Machine {
             return None;
         }
         let (ir, slots) = normalize::expr(ir, slots, &self.defs);
-        let q = query::compile(&ir, slots)?;
+        let q = query::compile(&ir, slots, &self.defs)?;
         if q.iterations() < u64::from(self.native_after) {
             return None;
         }
@@ -84,5 +85,9 @@ impl Asker for Searcher<'_> {
 
     fn stop(&mut self) -> bool {
         self.machine.poll().is_err()
+    }
+
+    fn call(&mut self, func: &Func, frame: &mut Vec<i64>) -> Result<i64, Stop> {
+        func.run(frame, &self.machine.defs)
     }
 }

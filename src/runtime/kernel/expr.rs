@@ -1,6 +1,7 @@
 //! Integer and boolean expressions over a frame of integer slots, compiled
 //! from the IR, and the linear forms that make the fast loops possible.
 
+use super::calls::FnRef;
 use super::seq::{self, Comp, Fold, Seq, Types};
 use super::{Eval, Stop};
 use crate::builtins::Builtin;
@@ -111,6 +112,9 @@ pub enum Num {
     /// the levels unrolled): the run bails where it is reached, and the
     /// interpreter evaluates the position.
     Bail,
+    /// A call of a function that calls itself, past the levels unrolled
+    /// (see [`super::calls`]).
+    Call(FnRef, Vec<Num>),
     /// A linear form: exact without checks (see [`Lin`]).
     Lin(Lin),
     /// A global constant, read when evaluated (it must hold an integer).
@@ -162,6 +166,7 @@ impl Num {
             Num::Const(c) => *c,
             Num::Slot(s) | Num::Named(s) => f[*s as usize],
             Num::Bail => return Err(Stop::Bail),
+            Num::Call(func, args) => func.call(args, f, defs)?,
             Num::Let(s, value, body) => {
                 f[*s as usize] = value.eval(f, defs)?;
                 body.eval(f, defs)?
@@ -250,7 +255,7 @@ impl Num {
             Num::Extremum(_, items) => items.iter().any(|i| i.uses(slot)),
             Num::Len(xs) | Num::Fold(_, xs) => xs.uses(slot),
             Num::Index(xs, i) => xs.uses(slot) || i.uses(slot),
-            Num::Value(_, args) => args.iter().any(|a| a.uses(slot)),
+            Num::Value(_, args) | Num::Call(_, args) => args.iter().any(|a| a.uses(slot)),
         }
     }
 
@@ -440,7 +445,7 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::CallBuiltin(Builtin::Value, args) if t.queries && args.len() == 1 => {
             value_of(&args[0], t)?
         }
-        IrKind::CallFn(..) => Num::Bail,
+        IrKind::CallFn(f, args) => super::calls::num(*f, args, t).unwrap_or(Num::Bail),
         _ => return None,
     })
 }
@@ -482,7 +487,11 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
             Cond::Let(*s, Box::new(num_in(value, t)?), cond(body)?)
         }
         // See `Num::Bail`: evaluating it bails.
-        IrKind::CallFn(..) => Cond::Cmp(BinOp::Eq, Num::Bail, Num::Const(0)),
+        IrKind::CallFn(f, args) => super::calls::cond(*f, args, t).unwrap_or(Cond::Cmp(
+            BinOp::Eq,
+            Num::Bail,
+            Num::Const(0),
+        )),
         IrKind::CallBuiltin(b @ (Builtin::All | Builtin::Any), args) if args.len() == 1 => {
             let IrKind::Comprehension {
                 set: false,

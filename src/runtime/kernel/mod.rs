@@ -21,6 +21,7 @@
 //! option; and the options' values are read from the graph's dense arrays
 //! by index.
 
+mod calls;
 mod expr;
 mod levels;
 mod marks;
@@ -41,8 +42,11 @@ use crate::defs::Defs;
 use crate::graph::Graph;
 use crate::graph::{Shape, flat};
 use crate::ir::{GameIr, Ir, LetId, Slot};
+use crate::runtime::normalize::callees;
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
+use calls::Calls;
+pub use calls::Func;
 use expr::{Cond, Lin, Num, conjuncts, num_in};
 pub use levels::Levels;
 pub use marks::{MISSING_MAX, Marks, Missing};
@@ -50,6 +54,7 @@ use moves::{compile_move, domain_of};
 use seq::Seq;
 pub use seq::Types;
 use std::cell::{Cell, OnceCell};
+use std::rc::Rc;
 use std::time::Duration;
 
 /// How long a game's positions run without machine code before it is
@@ -175,13 +180,16 @@ pub struct Kernel {
     /// The time the runs took before the machine code was compiled (see
     /// [`Kernel::ran`]).
     spent: Cell<Duration>,
+    /// The functions the rules call, which the compiled calls refer to.
+    calls: Option<Rc<Calls>>,
 }
 
 /// Compiles `game`'s rules (normalised: see [`crate::runtime::normalize`]), or
 /// says `None` when some part of them is not integer arithmetic the
 /// kernel knows.
-pub fn compile(game: &GameIr, id: GameId) -> Option<Kernel> {
-    let types = Types::of(game, id);
+pub fn compile(game: &GameIr, id: GameId, defs: &Defs) -> Option<Kernel> {
+    let calls = Calls::new(callees::of_rules(game, defs));
+    let types = Types::of(game, id).with_calls(calls.clone());
     if game.arity > flat::ARITY_MAX {
         return None;
     }
@@ -213,6 +221,7 @@ pub fn compile(game: &GameIr, id: GameId) -> Option<Kernel> {
         levels: None,
         native: OnceCell::new(),
         spent: Cell::new(Duration::ZERO),
+        calls,
     };
     kernel.wide = wide::linear_free(&kernel.moves);
     kernel.single = (kernel.moves.iter())
@@ -344,6 +353,12 @@ impl Kernel {
     }
 
     /// Whether the rules run as machine code, compiling it if it was not.
+    /// Whether the rules' calls of function `f` are compiled calls (see
+    /// [`calls`]), rather than left to the interpreter.
+    pub fn calls(&self, f: crate::ir::FnId) -> bool {
+        self.calls.as_ref().is_some_and(|c| c.compiled(f))
+    }
+
     pub fn is_native(&self) -> bool {
         self.native().is_some()
     }

@@ -16,13 +16,17 @@
 //! which evaluates it as written and reports what it always reports;
 //! the positions already valued keep their values.
 
+use super::calls::Calls;
 use super::expr::{Cond, Num, num_in, value_of};
 use super::native::query as native;
 use super::seq::{Clause, Comp, Source, Types};
 use crate::builtins::Builtin;
+use crate::defs::Defs;
 use crate::ir::{Ir, IrKind};
+use crate::runtime::normalize::callees;
 use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
+use std::rc::Rc;
 
 pub use native::{Asker, NativeQuery};
 
@@ -50,14 +54,17 @@ pub struct Query {
     pub targets: Vec<(GameId, usize)>,
     /// Whether the result is shown as `winner` shows a value.
     pub winner: bool,
+    /// The functions it calls, which the compiled calls refer to.
+    pub(super) calls: Option<Rc<Calls>>,
 }
 
 /// The query `ir` (normalised: see [`crate::runtime::normalize::expr`]),
 /// whose binders are in a frame of `slots` slots; `None` when it is not
 /// one of the shapes above, or asks no position's value (the interpreter
 /// is quick enough for arithmetic alone).
-pub fn compile(ir: &Ir, slots: usize) -> Option<Query> {
-    let types = Types::top_level(ir);
+pub fn compile(ir: &Ir, slots: usize, defs: &Defs) -> Option<Query> {
+    let calls = Calls::new(callees::of_expr(ir, defs));
+    let types = Types::top_level(ir).with_calls(calls.clone());
     let IrKind::CallBuiltin(b, args) = &ir.kind else {
         return None;
     };
@@ -112,6 +119,7 @@ pub fn compile(ir: &Ir, slots: usize) -> Option<Query> {
         comp,
         targets,
         winner,
+        calls,
     })
 }
 

@@ -13,7 +13,11 @@ fn kernel(source: &str) -> Option<super::Kernel> {
     let (mut session, _) = loaded("");
     assert_eq!(session.run("test.game", source).exit_code(), 0, "{source}");
     let m = &session.machine;
-    compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs), 0)
+    compile(
+        &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
+        0,
+        &m.defs,
+    )
 }
 
 #[test]
@@ -60,7 +64,14 @@ fn a_kernel_compiles_its_machine_code_once_its_runs_took_long_enough() {
     let rules = "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n}\n";
     assert_eq!(session.run("test.game", rules).exit_code(), 0);
     let m = &session.machine;
-    let fresh = || compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs), 0).unwrap();
+    let fresh = || {
+        compile(
+            &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
+            0,
+            &m.defs,
+        )
+        .unwrap()
+    };
     let (mut marks, mut views) = (super::Marks::default(), Vec::new());
     let mut ask = |kernel: &super::Kernel, eager| {
         let (defs, graph, mut no) = (&m.defs, &m.graph, || false);
@@ -239,4 +250,38 @@ fn boards_of_constant_shifts_inside_a_box_have_levels() {
             "{no_board}"
         );
     }
+}
+
+#[test]
+fn a_function_calling_itself_past_the_levels_unrolled_is_called() {
+    // Both branches call `ones`: only a few levels are unrolled, and
+    // 1000 + k needs ten. The rest are calls, in the kernel's run and in
+    // the machine code, where they were once left to the interpreter.
+    let source = "fn ones(n) = if n == 0 then 0 else if n % 2 == 1 then 1 + ones(n / 2) else ones(n / 2)\n\
+                  game g(n) {\n move m(k in 1..=40) if ones(n + k) == 3 -> *0\n}\n";
+    let (mut session, _) = loaded("");
+    assert_eq!(session.run("test.game", source).exit_code(), 0);
+    let m = &session.machine;
+    let kernel = compile(
+        &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
+        0,
+        &m.defs,
+    );
+    let kernel = kernel.expect("compiles");
+    let n: i64 = 1000;
+    let options = (1..=40).filter(|k| (n + k).count_ones() == 3).count();
+    assert!(options > 0);
+    let (mut marks, mut views, mut no) = (super::Marks::default(), Vec::new(), || false);
+    let run = kernel.mex(&m.defs, &m.graph, &[n], &mut marks, &mut no);
+    assert_eq!(run, Ok((1, options)));
+    let native = kernel.native_mex(
+        &m.defs,
+        &m.graph,
+        &[n],
+        &mut marks,
+        &mut views,
+        &mut no,
+        true,
+    );
+    assert_eq!(native, Some(Ok((1, options))));
 }

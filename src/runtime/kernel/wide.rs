@@ -56,7 +56,7 @@ fn num(n: &Num) -> bool {
         Num::Extremum(_, items) => items.iter().all(num),
         Num::Len(xs) | Num::Fold(_, xs) => seq(xs),
         Num::Index(xs, i) => seq(xs) && num(i),
-        Num::Value(_, args) => args.iter().all(num),
+        Num::Value(_, args) | Num::Call(_, args) => args.iter().all(num),
     }
 }
 

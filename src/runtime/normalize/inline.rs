@@ -18,12 +18,20 @@ impl Normalizer<'_> {
     pub(super) fn inline(&self, f: FnId, args: &[Ir], depth: usize) -> Option<Ir> {
         let func = self.defs.fns.get(f as usize)?.as_ref()?;
         let size = size(&func.body);
-        let inlinable =
-            depth < INLINE_DEPTH && func.arity == args.len() && size <= self.budget.get();
+        let recursive = *(self.recursive.borrow_mut())
+            .entry(f)
+            .or_insert_with(|| reaches_itself(self.defs, f));
+        let inlinable = depth < INLINE_DEPTH
+            && func.arity == args.len()
+            && size <= self.budget.get()
+            && (!recursive || size <= self.recursion.get());
         if !inlinable {
             return None;
         }
         self.budget.set(self.budget.get() - size);
+        if recursive {
+            self.recursion.set(self.recursion.get() - size);
+        }
         let base = self.slots.get();
         self.slots.set(base + func.slots.saturating_sub(func.arity));
         let mut lets = Vec::new();

@@ -43,12 +43,14 @@
 
 use crate::builtins::Builtin;
 use crate::defs::Defs;
-use crate::ir::{ClauseIr, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
+use crate::ir::{ClauseIr, FnId, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
 use crate::syntax::ast::BinOp;
 use crate::syntax::ast::UnOp;
 use crate::value::Value;
-use std::cell::Cell;
+use rustc_hash::FxHashMap;
+use std::cell::{Cell, RefCell};
 
+pub mod callees;
 mod inline;
 
 pub(crate) use inline::reaches_itself;
@@ -71,13 +73,19 @@ pub(crate) const INLINE_DEPTH: usize = 20;
 /// or one top-level expression: a function that calls itself twice
 /// (`fib(n - 1) + fib(n - 2)`) is unrolled as far as this allows.
 const INLINE_BUDGET: usize = 20_000;
+/// The most IR nodes of the bodies of functions that call themselves
+/// unrolled into one game's rules, or one top-level expression, or one
+/// function's own body: a recursion that calls itself in both branches
+/// of an `if` doubles at each level, and past these its calls stay calls
+/// ([`callees`]), which the compiled rules make.
+const RECURSION_BUDGET: usize = 200;
 
 /// `game`'s rules, normalised (see the module's doc).
 pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
     let n = Normalizer {
         defs,
         slots: Cell::new(game.slots.max(game.arity)),
-        budget: Cell::new(INLINE_BUDGET),
+        ..Normalizer::new(defs)
     };
     let mut moves = Vec::new();
     let rules: Vec<MoveIr> = game
@@ -123,7 +131,7 @@ pub fn expr(ir: &Ir, slots: usize, defs: &Defs) -> (Ir, usize) {
     let n = Normalizer {
         defs,
         slots: Cell::new(slots),
-        budget: Cell::new(INLINE_BUDGET),
+        ..Normalizer::new(defs)
     };
     let ir = n.expr(ir, 0);
     (ir, n.slots.get())
@@ -136,6 +144,22 @@ struct Normalizer<'a> {
     slots: Cell<usize>,
     /// The IR nodes still to be inlined (see [`INLINE_BUDGET`]).
     budget: Cell<usize>,
+    /// Those of functions that call themselves (see [`RECURSION_BUDGET`]).
+    recursion: Cell<usize>,
+    /// Whether each function met calls itself.
+    recursive: RefCell<FxHashMap<FnId, bool>>,
+}
+
+impl<'a> Normalizer<'a> {
+    fn new(defs: &'a Defs) -> Normalizer<'a> {
+        Normalizer {
+            defs,
+            slots: Cell::new(0),
+            budget: Cell::new(INLINE_BUDGET),
+            recursion: Cell::new(RECURSION_BUDGET),
+            recursive: RefCell::default(),
+        }
+    }
 }
 
 impl Normalizer<'_> {

@@ -15,7 +15,7 @@ fn compiles(source: &str) -> bool {
     let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
     s.run("test.game", source);
     let m = &s.machine;
-    crate::runtime::kernel::compile(&super::rules(&m.game_ir(0), &m.defs), 0).is_some()
+    crate::runtime::kernel::compile(&super::rules(&m.game_ir(0), &m.defs), 0, &m.defs).is_some()
 }
 
 #[test]
@@ -284,7 +284,8 @@ fn functions_that_call_themselves_are_unrolled_and_compile() {
             "move m(k in 1..=2) if k <= x and halvings(x) % 3 != 1 -> g(x / (k + 1))",
             "[value(g(n)) for n in 0..100] + [value(g(2 ** 40 + 7))]",
         ),
-        // Two calls of itself: unrolled as far as the budget allows.
+        // Two calls of itself: unrolled as far as the budget allows, then
+        // called.
         (
             "fn fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)\n",
             "move m(k in 1..=3) if k <= x and fib(k + x % 20) % 2 == 0 -> g(x - k)",

@@ -187,7 +187,8 @@ impl Machine {
         if self.kernels.len() <= slot {
             self.kernels.resize(slot + 1, None);
         }
-        let kernel = kernel::compile(&normalize::rules(&rules, &self.defs), game).map(Rc::new);
+        let kernel =
+            kernel::compile(&normalize::rules(&rules, &self.defs), game, &self.defs).map(Rc::new);
         let ready = kernel.is_some();
         self.kernels[slot] = Some((rules, kernel));
         ready

@@ -2,13 +2,15 @@
 //! code calls, each function defined from an [`emit::Kind`], and the
 //! memory that holds them once finished.
 
-use super::{Code, Memory, emit, flat, query, sets, unusual, unusual3};
+use super::{Code, Memory, call, emit, flat, query, sets, unusual, unusual3};
+use crate::runtime::kernel::calls::Func;
 use cranelift_codegen::ir::{AbiParam, types};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
 use emit::Kind;
+use std::rc::Rc;
 
 /// A module being built, with the helpers the code may call declared.
 pub(super) struct Jit {
@@ -16,9 +18,13 @@ pub(super) struct Jit {
     ctx: cranelift_codegen::Context,
     fctx: FunctionBuilderContext,
     sig: cranelift_codegen::ir::Signature,
-    /// pow, isqrt, gcd, narrow, unusual, unusual3, sets, flat, query, tick.
-    helpers: [cranelift_module::FuncId; 10],
+    /// pow, isqrt, gcd, narrow, unusual, unusual3, sets, flat, query, tick,
+    /// call.
+    helpers: [cranelift_module::FuncId; 11],
     defined: Vec<cranelift_module::FuncId>,
+    /// The compiled functions given machine code of their own, which
+    /// every function defined after may call.
+    funcs: Vec<(*const Func, cranelift_module::FuncId)>,
 }
 
 impl Jit {
@@ -41,7 +47,7 @@ impl Jit {
             .finish(settings::Flags::new(flags))
             .ok()?;
         let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-        let helpers: [(&str, *const u8, usize); 10] = [
+        let helpers: [(&str, *const u8, usize); 11] = [
             ("grundy_pow", emit::pow as *const u8, 2),
             ("grundy_isqrt", emit::isqrt as *const u8, 1),
             ("grundy_gcd", emit::gcd as *const u8, 2),
@@ -52,6 +58,7 @@ impl Jit {
             ("grundy_flat", flat as *const u8, 4),
             ("grundy_query", query::value as *const u8, 4),
             ("grundy_tick", query::tick as *const u8, 1),
+            ("grundy_call", call as *const u8, 4),
         ];
         for (name, at, _) in helpers {
             builder.symbol(name, at);
@@ -75,6 +82,7 @@ impl Jit {
             sig,
             helpers: ids.try_into().ok()?,
             defined: Vec::new(),
+            funcs: Vec::new(),
         })
     }
 
@@ -96,19 +104,55 @@ impl Jit {
         Some((code, Memory(Some(module))))
     }
 
+    /// Gives each of `funcs` that can have one ([`emit::scalar`]) machine
+    /// code of its own, for the functions defined after to call.
+    pub(super) fn functions(&mut self, funcs: &[Rc<Func>]) -> Option<()> {
+        let own: Vec<&Rc<Func>> = funcs.iter().filter(|f| emit::scalar(f)).collect();
+        for (i, f) in own.iter().enumerate() {
+            let name = format!("fn{i}");
+            let id = (self.module)
+                .declare_function(&name, Linkage::Local, &self.sig)
+                .ok()?;
+            self.funcs.push((Rc::as_ptr(f), id));
+        }
+        for (f, (_, id)) in own.iter().zip(self.funcs.clone()) {
+            self.emit(Kind::Func(f), id)?;
+        }
+        Some(())
+    }
+
     /// Builds the function `kind` as `name`.
     pub(super) fn define(&mut self, kind: Kind, name: &str) -> Option<cranelift_module::FuncId> {
+        let id = (self.module)
+            .declare_function(name, Linkage::Local, &self.sig)
+            .ok()?;
+        self.emit(kind, id)?;
+        self.defined.push(id);
+        Some(id)
+    }
+
+    /// Builds the function `kind` as the declared `id`.
+    fn emit(&mut self, kind: Kind, id: cranelift_module::FuncId) -> Option<()> {
         let Jit { module, ctx, .. } = self;
         ctx.func.signature = self.sig.clone();
         let refs = self
             .helpers
             .map(|id| module.declare_func_in_func(id, &mut ctx.func));
         let helpers = emit::Helpers::from(refs);
+        let fns = (self.funcs.iter())
+            .map(|(f, id)| (*f, module.declare_func_in_func(*id, &mut ctx.func)))
+            .collect();
         let config = module.target_config();
-        emit::function(kind, (&mut ctx.func, &mut self.fctx), helpers, config)?;
-        let id = module
-            .declare_function(name, Linkage::Local, &self.sig)
-            .ok()?;
+        let built = emit::function(
+            kind,
+            (&mut ctx.func, &mut self.fctx),
+            (helpers, fns),
+            config,
+        );
+        if built.is_none() {
+            module.clear_context(ctx);
+            return None;
+        }
         if let Err(e) = module.define_function(id, ctx) {
             // A bug in the code generator: the tests, built with debug
             // assertions, stop on it; a user's run goes on without
@@ -117,8 +161,7 @@ impl Jit {
             return None;
         }
         module.clear_context(ctx);
-        self.defined.push(id);
-        Some(id)
+        Some(())
     }
 }
 

@@ -17,6 +17,7 @@ mod emit;
 mod jit;
 pub(super) mod query;
 
+use super::calls::Func;
 use super::{Found, Kernel, Marks, Stop};
 use crate::defs::Defs;
 use crate::graph::{Dense, Graph, View};
@@ -63,6 +64,39 @@ pub(super) struct Ctx<'a> {
     /// result.
     asker: *mut std::ffi::c_void,
     out: i64,
+    /// A kernel's: the definitions its compiled functions read (null in
+    /// a query's, whose asker has them); and where [`call`] writes what
+    /// a function returned.
+    defs: *const Defs,
+    ret: i64,
+    /// How deep the machine code's calls of functions nest (see
+    /// `emit/func.rs`).
+    depth: i64,
+}
+
+/// A call of a compiled function with the `n` arguments at `args`, run
+/// as the kernel's run runs it: 0 with the result in the context's
+/// `ret`, or [`BAIL`].
+extern "C" fn call(ctx: *mut Ctx, func: *const Func, args: *const i64, n: u64) -> u64 {
+    // SAFETY: the machine code passes the context it was called with, a
+    // function that the kernel or query it was compiled from owns (so
+    // alive), and `n` integers it stored at `args`.
+    let (ctx, func) = unsafe { (&mut *ctx, &*func) };
+    let mut frame = func.frame();
+    frame.extend_from_slice(unsafe { std::slice::from_raw_parts(args, n as usize) });
+    let result = match ctx.defs.is_null() {
+        // SAFETY: a kernel's call sets `defs`, which outlive it.
+        false => func.run(&mut frame, unsafe { &*ctx.defs }),
+        // SAFETY: as in `query::value`.
+        true => unsafe { query::asker(ctx) }.call(func, &mut frame),
+    };
+    match result {
+        Ok(v) => {
+            ctx.ret = v;
+            0
+        }
+        Err(_) => BAIL,
+    }
 }
 
 /// Sorts the arena's items `from..to`, or makes a set of them, or of
@@ -186,6 +220,9 @@ impl Drop for Memory {
 /// arguments), or Cranelift is not available for this machine.
 pub fn compile(kernel: &Kernel) -> Option<Native> {
     let mut jit = Jit::new()?;
+    if let Some(calls) = &kernel.calls {
+        jit.functions(&calls.made())?;
+    }
     let mex = jit.define(Kind::Mex(kernel), "mex")?;
     let sweep = match (kernel.arity, &kernel.lists) {
         (1, None) => Some(jit.define(Kind::Sweep(kernel), "sweep")?),
@@ -226,6 +263,7 @@ impl Native {
         }
         let call = Call {
             kernel,
+            defs,
             graph,
             views,
             own: std::ptr::null(),
@@ -334,6 +372,7 @@ impl Native {
         let own = own.map(Dense::view)?;
         let call = Call {
             kernel,
+            defs,
             graph,
             views,
             own: &own,
@@ -350,6 +389,7 @@ impl Native {
 /// What a call of a kernel's machine code reads besides its arguments.
 struct Call<'a> {
     kernel: &'a Kernel,
+    defs: &'a Defs,
     graph: &'a Graph,
     /// The views of the kernel's targets (see [`views_of`]).
     views: &'a [View],
@@ -381,6 +421,9 @@ impl Call<'_> {
             options: 0,
             asker: std::ptr::null_mut(),
             out: 0,
+            defs: self.defs,
+            ret: 0,
+            depth: 0,
         };
         // SAFETY: the arguments are what `code` was generated to take
         // (the mex function's point to the kernel's arity of integers);

@@ -7,6 +7,8 @@
 
 use super::{ARENA, Code, Ctx, Jit, Memory};
 use crate::graph::View;
+use crate::runtime::kernel::Stop;
+use crate::runtime::kernel::calls::Func;
 use crate::runtime::kernel::query::Query;
 use crate::value::GameId;
 use std::cell::Cell;
@@ -20,6 +22,8 @@ pub trait Asker {
     fn value(&mut self, game: GameId, args: &[i64]) -> Option<u64>;
     /// Whether to stop now (Ctrl-C, the time limit).
     fn stop(&mut self) -> bool;
+    /// Runs `func` in `frame`, with the definitions the asker has.
+    fn call(&mut self, func: &Func, frame: &mut Vec<i64>) -> Result<i64, Stop>;
 }
 
 /// A query's machine code, and the memory that holds it.
@@ -33,6 +37,9 @@ pub struct NativeQuery {
 /// Compiles `query`, or `None` when some part of it has no machine code.
 pub fn compile(query: &Query) -> Option<NativeQuery> {
     let mut jit = Jit::new()?;
+    if let Some(calls) = &query.calls {
+        jit.functions(&calls.made())?;
+    }
     let id = jit.define(super::Kind::Query(query), "query")?;
     let (code, memory) = jit.finish()?;
     Some(NativeQuery {
@@ -65,6 +72,9 @@ impl NativeQuery {
             options: 0,
             asker: asker.cast::<c_void>(),
             out: 0,
+            defs: std::ptr::null(),
+            ret: 0,
+            depth: 0,
         };
         // SAFETY: a query's function reads its context (`ctx`, which
         // outlives the call), the arena (writable up to its capacity,
@@ -93,7 +103,7 @@ impl NativeQuery {
 ///
 /// # Safety
 /// `ctx` is the context [`NativeQuery::run`] made, alive for the call.
-unsafe fn asker<'a>(ctx: *mut Ctx) -> &'a mut dyn Asker {
+pub(super) unsafe fn asker<'a>(ctx: *mut Ctx) -> &'a mut dyn Asker {
     // SAFETY: as the caller promises; `asker` points to the `&mut dyn
     // Asker` that `run` holds, which nothing else uses during the call.
     unsafe { &mut **(*ctx).asker.cast::<&mut dyn Asker>() }

@@ -9,7 +9,11 @@ fn kernel(source: &str) -> Option<crate::runtime::kernel::Kernel> {
     let (mut session, _) = loaded("");
     session.run("test.game", source);
     let m = &session.machine;
-    crate::runtime::kernel::compile(&crate::runtime::normalize::rules(&m.game_ir(0), &m.defs), 0)
+    crate::runtime::kernel::compile(
+        &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
+        0,
+        &m.defs,
+    )
 }
 
 /// Rules over lists and tuples, each with the query that runs them.

@@ -5,8 +5,10 @@ use super::SetOp;
 use crate::builtins::Builtin;
 use crate::graph::Shape;
 use crate::ir::{ClauseIr, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
+use crate::runtime::kernel::calls::Calls;
 use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
+use std::rc::Rc;
 
 /// What each slot of a game's frame holds: an integer, or (for a
 /// parameter used as a collection) a list or tuple.
@@ -21,6 +23,9 @@ pub struct Types {
     pub(in crate::runtime::kernel) queries: bool,
     /// The games and numbers of arguments of the `value(...)`s compiled.
     pub(in crate::runtime::kernel) asked: std::cell::RefCell<Vec<(GameId, usize)>>,
+    /// The functions the rules call, compiled as calls (see
+    /// [`crate::runtime::kernel::calls`]).
+    pub(in crate::runtime::kernel) calls: Option<Rc<Calls>>,
 }
 
 impl Types {
@@ -35,6 +40,7 @@ impl Types {
             named: Vec::new(),
             queries: false,
             asked: Default::default(),
+            calls: None,
         };
         let mut named = Vec::new();
         for rule in &game.moves {
@@ -124,7 +130,29 @@ impl Types {
             named,
             queries: true,
             asked: Default::default(),
+            calls: None,
         }
+    }
+
+    /// The frame of a function's `body` with `slots` slots: every slot is
+    /// an integer of any size, never read by a linear form (nothing
+    /// bounds a function's arguments).
+    pub fn frame(slots: usize, body: &Ir, calls: Rc<Calls>) -> Types {
+        let mut named: Vec<Slot> = (0..slots as Slot).collect();
+        lets(body, &mut named);
+        Types {
+            shapes: vec![Shape::Int; slots],
+            named,
+            queries: false,
+            asked: Default::default(),
+            calls: Some(calls),
+        }
+    }
+
+    /// These types, for rules that call `calls`.
+    pub fn with_calls(mut self, calls: Option<Rc<Calls>>) -> Types {
+        self.calls = calls;
+        self
     }
 
     /// Whether `slot` is bound by a `let`.

@@ -7,6 +7,7 @@
 //! reads of the options' values in `values`.
 
 mod forms;
+mod func;
 mod levels;
 mod lists;
 mod loops;
@@ -14,11 +15,13 @@ mod query;
 mod reads;
 mod values;
 
+pub use func::scalar;
 pub use loops::narrow;
 pub use values::{gcd, isqrt, pow};
 
 use crate::graph::View;
 use crate::runtime::kernel::Kernel;
+use crate::runtime::kernel::calls::Func;
 use crate::runtime::kernel::expr::SLOT_LIMIT;
 use crate::runtime::kernel::query::Query;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -47,6 +50,8 @@ pub enum Kind<'a> {
     /// The positions of a two-integer game by dense index.
     Square(&'a Kernel),
     Query(&'a Query),
+    /// A function the rules call (see `func`).
+    Func(&'a Func),
 }
 
 /// The helpers the code calls: see [`super::compile`].
@@ -61,11 +66,12 @@ pub struct Helpers {
     pub flat: FuncRef,
     pub query: FuncRef,
     pub tick: FuncRef,
+    pub call: FuncRef,
 }
 
-impl From<[FuncRef; 10]> for Helpers {
+impl From<[FuncRef; 11]> for Helpers {
     /// The helpers in the order [`super::jit`] declares them.
-    fn from(refs: [FuncRef; 10]) -> Helpers {
+    fn from(refs: [FuncRef; 11]) -> Helpers {
         Helpers {
             pow: refs[0],
             isqrt: refs[1],
@@ -77,6 +83,7 @@ impl From<[FuncRef; 10]> for Helpers {
             flat: refs[7],
             query: refs[8],
             tick: refs[9],
+            call: refs[10],
         }
     }
 }
@@ -86,7 +93,7 @@ impl From<[FuncRef; 10]> for Helpers {
 pub fn function(
     kind: Kind,
     (func, fctx): (&mut Function, &mut FunctionBuilderContext),
-    helpers: Helpers,
+    (helpers, fns): (Helpers, Vec<(*const Func, FuncRef)>),
     config: TargetFrontendConfig,
 ) -> Option<()> {
     let mut b = FunctionBuilder::new(func, fctx);
@@ -106,6 +113,7 @@ pub fn function(
             (k.slots.max(k.arity), &k.targets, k.lists.clone())
         }
         Kind::Query(q) => (q.slots, &q.targets, None),
+        Kind::Func(f) => (f.slots(), &[], None),
     };
     let mut e = Emit {
         slots: (0..slots).map(|_| b.declare_var(I64)).collect(),
@@ -135,6 +143,8 @@ pub fn function(
         flat: helpers.flat,
         query: helpers.query,
         tick: matches!(kind, Kind::Query(_)).then_some(helpers.tick),
+        call: helpers.call,
+        fns,
         ctx,
         arena,
         top0,
@@ -153,6 +163,7 @@ pub fn function(
         Kind::Levels(kernel) => e.levels(kernel, (params[0], params[1]), params[6])?,
         Kind::Square(kernel) => e.square(kernel, (params[0], params[1]), params[6])?,
         Kind::Query(query) => e.query(query)?,
+        Kind::Func(f) => e.func(f, params[0])?,
     }
     e.b.seal_all_blocks();
     e.b.finalize(config);
@@ -218,6 +229,10 @@ struct Emit<'a, 'f> {
     /// loop iterations (`Some` in a query only: see `query`).
     query: FuncRef,
     tick: Option<FuncRef>,
+    /// The helper that runs a compiled function ([`super::call`]), and
+    /// the functions compiled to machine code of their own (`func`).
+    call: FuncRef,
+    fns: Vec<(*const Func, FuncRef)>,
     /// The arena of lists (see `lists`): its base, its first free index
     /// when a position starts, its top now, and its capacity.
     arena: Value,

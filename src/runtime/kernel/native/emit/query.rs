@@ -8,7 +8,7 @@ use crate::runtime::kernel::query::{Fold, Query};
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind, Value, types::I64};
+use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
 use std::mem::offset_of;
 
 /// Loop iterations between two looks at the clock.
@@ -89,13 +89,7 @@ impl Emit<'_, '_> {
         let table = self.table(self.views, index);
         self.read_dense(table, (&given, 0), value, (slow, join));
         self.b.switch_to_block(slow);
-        let size = 8 * given.len().max(1) as u32;
-        let data = StackSlotData::new(StackSlotKind::ExplicitSlot, size, 3);
-        let stack = self.b.create_sized_stack_slot(data);
-        for (i, v) in given.iter().enumerate() {
-            self.b.ins().stack_store(I64, *v, stack, 8 * i as i32);
-        }
-        let at = self.b.ins().stack_addr(I64, stack, 0);
+        let at = self.on_stack(&given);
         let game = self.int(game.into());
         let n = self.int(given.len() as i64);
         let call = self.b.ins().call(self.query, &[self.ctx, game, at, n]);

@@ -2,13 +2,15 @@
 //! checks them.
 
 use super::Emit;
+use crate::runtime::kernel::calls::FnRef;
 use crate::runtime::kernel::expr::{Cond, Lin, Num};
 use crate::syntax::ast::BinOp;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    FuncRef, InstBuilder, Value,
+    FuncRef, InstBuilder, StackSlotData, StackSlotKind, Value,
     types::{I8, I32, I64},
 };
+use std::mem::offset_of;
 
 /// The smallest and largest value something can take.
 type Bounds = (i64, i64);
@@ -123,6 +125,7 @@ impl Emit<'_, '_> {
                 self.choose(I64, c, |e| e.num(a), |e| e.num(b))?
             }
             Num::Value(game, args) => self.query_value(*game, args)?,
+            Num::Call(func, args) => self.call_fn(func, args)?,
             Num::Extremum(min, items) => {
                 let mut best = self.num(&items[0])?;
                 for item in &items[1..] {
@@ -202,6 +205,48 @@ impl Emit<'_, '_> {
             Pow => self.checked_call(self.pow, &[a, b]),
             _ => return None,
         })
+    }
+
+    /// A call of a compiled function, by its helper ([`super::super::call`]):
+    /// bails where the function's run does.
+    fn call_fn(&mut self, func: &FnRef, args: &[Num]) -> Option<Value> {
+        // The kernel or query owns the function while its code lives.
+        let at = std::rc::Rc::as_ptr(&func.get()?);
+        let given = args
+            .iter()
+            .map(|a| self.num(a))
+            .collect::<Option<Vec<_>>>()?;
+        let stack = self.on_stack(&given);
+        let own = self.fns.iter().find(|(f, _)| *f == at).map(|(_, r)| *r);
+        let call = match own {
+            // The signature of every function (see `super::function`).
+            Some(code) => {
+                let zero = self.int(0);
+                let args = [stack, zero, zero, zero, zero, zero, zero, self.ctx];
+                self.b.ins().call(code, &args)
+            }
+            None => {
+                let func = self.int(at as i64);
+                let n = self.int(given.len() as i64);
+                self.b.ins().call(self.call, &[self.ctx, func, stack, n])
+            }
+        };
+        let status = self.b.inst_results(call)[0];
+        let failed = self.b.ins().icmp_imm_s(IntCC::NotEqual, status, 0);
+        self.bail_if(failed);
+        let ret = offset_of!(super::super::Ctx, ret) as i32;
+        Some(self.b.ins().load(I64, super::trusted(), self.ctx, ret))
+    }
+
+    /// The address of a stack slot holding `values`, for a helper.
+    pub(super) fn on_stack(&mut self, values: &[Value]) -> Value {
+        let size = 8 * values.len().max(1) as u32;
+        let data = StackSlotData::new(StackSlotKind::ExplicitSlot, size, 3);
+        let stack = self.b.create_sized_stack_slot(data);
+        for (i, v) in values.iter().enumerate() {
+            self.b.ins().stack_store(I64, *v, stack, 8 * i as i32);
+        }
+        self.b.ins().stack_addr(I64, stack, 0)
     }
 
     /// What an arithmetic helper (`pow`, `isqrt`) returns; bails on

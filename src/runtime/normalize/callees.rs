@@ -1,0 +1,77 @@
+//! The functions that normalised rules still call: those that call
+//! themselves, past the levels unrolled (see [`super::RECURSION_BUDGET`]).
+//! Each is normalised once in its own frame, so that the compiled rules
+//! can call it as a function of integers rather than leave the position
+//! to the interpreter.
+
+use super::{Normalizer, each_child, map_move};
+use crate::defs::Defs;
+use crate::ir::{FnId, GameIr, Ir, IrKind};
+use std::cell::Cell;
+
+/// The most functions a game's rules, or one query, call this way.
+const MOST: usize = 64;
+
+/// A function the rules call: its body normalised in its own frame,
+/// whose first `arity` slots are its parameters.
+#[derive(Debug)]
+pub struct Callee {
+    pub id: FnId,
+    pub arity: usize,
+    pub slots: usize,
+    pub body: Ir,
+}
+
+/// The functions `game`'s normalised rules call, and those their bodies
+/// call in turn.
+pub fn of_rules(game: &GameIr, defs: &Defs) -> Vec<Callee> {
+    let mut todo = Vec::new();
+    for rule in &game.moves {
+        map_move(rule, 0, &mut |e| {
+            calls_in(e, &mut todo);
+            e.clone()
+        });
+    }
+    close(todo, defs)
+}
+
+/// [`of_rules`] of a normalised top-level expression.
+pub fn of_expr(ir: &Ir, defs: &Defs) -> Vec<Callee> {
+    let mut todo = Vec::new();
+    calls_in(ir, &mut todo);
+    close(todo, defs)
+}
+
+/// The functions in `todo`, and those their normalised bodies call.
+fn close(mut todo: Vec<FnId>, defs: &Defs) -> Vec<Callee> {
+    let mut found: Vec<Callee> = Vec::new();
+    while let Some(f) = todo.pop() {
+        if found.len() >= MOST || found.iter().any(|c| c.id == f) {
+            continue;
+        }
+        let Some(Some(func)) = defs.fns.get(f as usize) else {
+            continue;
+        };
+        let n = Normalizer {
+            slots: Cell::new(func.slots.max(func.arity)),
+            ..Normalizer::new(defs)
+        };
+        let body = n.expr(&func.body, 0);
+        calls_in(&body, &mut todo);
+        found.push(Callee {
+            id: f,
+            arity: func.arity,
+            slots: n.slots.get(),
+            body,
+        });
+    }
+    found
+}
+
+/// The functions `ir` calls, pushed on `out`.
+fn calls_in(ir: &Ir, out: &mut Vec<FnId>) {
+    if let IrKind::CallFn(f, _) = ir.kind {
+        out.push(f);
+    }
+    each_child(ir, &mut |e| calls_in(e, out));
+}
