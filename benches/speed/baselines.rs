@@ -117,6 +117,18 @@ pub fn subtract_square(n: usize) -> Vec<u32> {
     })
 }
 
+/// Take k tokens, k with exactly two ones in binary: every k tried, as
+/// the rules do.
+pub fn two_bits(n: usize) -> Vec<u32> {
+    heap_values(n, |m, g, mex| {
+        for k in 1..=m {
+            if k.count_ones() == 2 {
+                mex.insert(g[m - k]);
+            }
+        }
+    })
+}
+
 /// Wythoff's game: the values of (a, b) for a, b in 0..n, row by row.
 pub fn wythoff(n: usize) -> Vec<Vec<u32>> {
     let g = wythoff_table(n);

@@ -92,6 +92,8 @@ pub fn check() -> Vec<String> {
     expect("divide", divide_is_known());
     // {2}, {2, 3} and {2, 3, 4}, worked by hand: 1, 0 and 3.
     expect("multiples", (2..=4).map(baselines::multiples).eq([1, 0, 3]));
+    // Worked by hand: 3, 4 and 5 reach 0, 1 and 2 (or 0); 6 reaches 3, 1, 0.
+    expect("two_bits", baselines::two_bits(6) == [0, 0, 0, 1, 1, 1, 2]);
     wrong
 }
 

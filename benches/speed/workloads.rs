@@ -46,7 +46,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 18] = [
+pub const ALL: [Workload; 19] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -243,6 +243,17 @@ pub const ALL: [Workload; 18] = [
         full: 26,
         smoke: 12,
         baseline: |n| Answer::Value(baselines::multiples(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "two_bits",
+        file: "two_bits.game",
+        game: "two_bits",
+        params: &["n"],
+        shape: Shape::Seq,
+        full: 4000,
+        smoke: 300,
+        baseline: |n| Answer::Seq(baselines::two_bits(n)),
         octal: None,
     },
 ];
