@@ -59,7 +59,9 @@ fn expr(vars: Vec<&'static str>) -> impl Strategy<Value = String> {
             // One that calls itself in both branches of an `if`, and one that
             // is a condition: called, in the kernel's run and the machine code.
             1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("ff({a} * 777, {b})")),
-            1 => (inner.clone(), inner).prop_map(|(a, b)| format!("(if fg({a} * 31) then {b} else 2)")),
+            1 => (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("(if fg({a} * 31) then {b} else 2)")),
+            // Its call in both branches made once, before them.
+            1 => inner.prop_map(|a| format!("fh({a} * 4099)")),
         ]
     })
 }
@@ -208,14 +210,15 @@ fn query() -> impl Strategy<Value = String> {
 
 /// The functions the random expressions call: one whose `let` is read
 /// twice, two with comprehensions of their own, whose names the caller's
-/// frame must make room for, and four that call themselves.
+/// frame must make room for, and five that call themselves.
 const FUNCTIONS: &str = "fn fa(p, q) = let s = p - q in if s > 0 then s * 2 else q - s\n\
     fn fb(p, q) = sum([i * p for i in 0..min(abs(q), 4)])\n\
     fn fc(p) = len([i for i in 0..=min(abs(p), 5) if i % 2 == 0 or p > 3])\n\
     fn fd(p, q) = if p <= 0 then q else fd(p / 2, q + p % 2)\n\
     fn fe(p) = if p <= 0 then [] else fe(p / 3) + [p % 3 + 1]\n\
     fn ff(p, q) = if p <= 0 then q else if p % 2 == 0 then ff(p / 2, q + 1) else ff(p - 1, q * 2 % 97)\n\
-    fn fg(p) = p > 0 and (p % 5 == 2 or fg(p / 3))\n";
+    fn fg(p) = p > 0 and (p % 5 == 2 or fg(p / 3))\n\
+    fn fh(p) = if p <= 0 then p % 4 else if p % 2 == 1 then 1 + fh(p / 2) else fh(p / 2) * 3 % 1000\n";
 
 fn game_file() -> impl Strategy<Value = String> {
     (
@@ -445,6 +448,13 @@ fn floor_division_and_modulo_by_negatives_agree_on_every_path() {
                 table(h, 0..=40)\n";
     let printed = agree(wide);
     assert!(printed.contains("h(n), n = 0..=40"), "{printed}");
+    // Constant powers of two, a shift and a mask in machine code, of
+    // dividends of both signs.
+    let shifts = "game s(n) {\n move q(k in 1..=3) if n >= k and \
+                  ((k - n) / 4 + (k - n) % 8 + (3 - n) / 2 + (n - 40) % 1 + (n - 9) / 1) % 3 == 1 -> s(n - k)\n}\n\
+                  table(s, 0..=80)\n";
+    let printed = agree(shifts);
+    assert!(printed.contains("s(n), n = 0..=80"), "{printed}");
 }
 
 #[test]

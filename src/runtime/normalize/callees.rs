@@ -7,7 +7,6 @@
 use super::{Normalizer, each_child, map_move};
 use crate::defs::Defs;
 use crate::ir::{FnId, GameIr, Ir, IrKind};
-use std::cell::Cell;
 
 /// The most functions a game's rules, or one query, call this way.
 const MOST: usize = 64;
@@ -52,11 +51,10 @@ fn close(mut todo: Vec<FnId>, defs: &Defs) -> Vec<Callee> {
         let Some(Some(func)) = defs.fns.get(f as usize) else {
             continue;
         };
-        let n = Normalizer {
-            slots: Cell::new(func.slots.max(func.arity)),
-            ..Normalizer::new(defs)
-        };
-        let body = n.expr(&func.body, 0);
+        let n = Normalizer::new(defs);
+        let hoisted = n.hoisted(f, func);
+        n.slots.set(hoisted.1);
+        let body = n.expr(&hoisted.0, 0);
         calls_in(&body, &mut todo);
         found.push(Callee {
             id: f,

@@ -7,6 +7,7 @@ use crate::ir::{ClauseIr, FnId, Ir, IrKind, PatIr, Slot};
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
 use rustc_hash::FxHashSet;
+use std::rc::Rc;
 
 impl Normalizer<'_> {
     /// The body of function `f` with `args` in place of its parameters,
@@ -16,8 +17,10 @@ impl Normalizer<'_> {
     /// and for certain, is put in place; any other is bound by a `let`
     /// around the body, in the order the call evaluates them.
     pub(super) fn inline(&self, f: FnId, args: &[Ir], depth: usize) -> Option<Ir> {
+        // (The body's calls that both branches of an `if` make hoisted.)
         let func = self.defs.fns.get(f as usize)?.as_ref()?;
-        let size = size(&func.body);
+        let (body, slots) = &*self.hoisted(f, func);
+        let size = size(body);
         let recursive = *(self.recursive.borrow_mut())
             .entry(f)
             .or_insert_with(|| reaches_itself(self.defs, f));
@@ -33,11 +36,11 @@ impl Normalizer<'_> {
             self.recursion.set(self.recursion.get() - size);
         }
         let base = self.slots.get();
-        self.slots.set(base + func.slots.saturating_sub(func.arity));
+        self.slots.set(base + slots.saturating_sub(func.arity));
         let mut lets = Vec::new();
         let mut params = Vec::with_capacity(args.len());
         for (p, arg) in args.iter().enumerate() {
-            if repeatable(arg) || uses::once_for_certain(&func.body, p as Slot) {
+            if repeatable(arg) || uses::once_for_certain(body, p as Slot) {
                 params.push(arg.clone());
                 continue;
             }
@@ -46,12 +49,24 @@ impl Normalizer<'_> {
             lets.push((fresh, arg.clone()));
             params.push(local(fresh, arg.span));
         }
-        let body = rename(&func.body, &params, base as Slot);
+        let body = rename(body, &params, base as Slot);
         let body = lets.into_iter().rev().fold(body, |body, (slot, arg)| Ir {
             span: body.span,
             kind: IrKind::Let(PatIr::Slot(slot), Box::new(arg), Box::new(body)),
         });
         Some(self.expr(&body, depth + 1))
+    }
+}
+
+impl Normalizer<'_> {
+    /// The body of `f` with the calls both branches of an `if` make
+    /// hoisted (see `hoist.rs`), and the slots of its frame then.
+    pub(super) fn hoisted(&self, f: FnId, func: &crate::ir::FnIr) -> Rc<(Ir, usize)> {
+        let mut cache = self.hoisted.borrow_mut();
+        let made = cache.entry(f).or_insert_with(|| {
+            Rc::new(super::hoist::calls(&func.body, func.slots.max(func.arity)))
+        });
+        made.clone()
     }
 }
 
@@ -173,7 +188,7 @@ fn pattern_slots(p: &PatIr, out: &mut FxHashSet<Slot>) {
 }
 
 /// The slots that `let`s and comprehensions inside `ir` bind, into `out`.
-fn bound_slots(ir: &Ir, out: &mut FxHashSet<Slot>) {
+pub(super) fn bound_slots(ir: &Ir, out: &mut FxHashSet<Slot>) {
     match &ir.kind {
         IrKind::Let(p, ..) => pattern_slots(p, out),
         IrKind::Comprehension { clauses, .. } => {

@@ -14,6 +14,10 @@
 //!   is bound by a `let` around the body, which the compiled rules
 //!   evaluate once, so a parameter used twice, or not at all, changes
 //!   nothing.
+//! - **A call both branches of an `if` make hoisted** (`hoist.rs`): in a
+//!   function's body, `if c then 1 + f(x) else f(x)` becomes `let t =
+//!   f(x) in if c then 1 + t else t` where `c` cannot fail, so that a
+//!   function calling itself in both branches unrolls one call a level.
 //! - **Local `let`s put in place:** `let m = VALUE in BODY` whose value
 //!   is as cheap and safe to repeat as such an argument, or whose name is
 //!   read once and for certain, becomes its body with the value in place
@@ -51,6 +55,7 @@ use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
 
 pub mod callees;
+mod hoist;
 mod inline;
 
 pub(crate) use inline::reaches_itself;
@@ -148,6 +153,8 @@ struct Normalizer<'a> {
     recursion: Cell<usize>,
     /// Whether each function met calls itself.
     recursive: RefCell<FxHashMap<FnId, bool>>,
+    /// Each function's body with common calls hoisted (see `hoist.rs`).
+    hoisted: RefCell<FxHashMap<FnId, std::rc::Rc<(Ir, usize)>>>,
 }
 
 impl<'a> Normalizer<'a> {
@@ -158,6 +165,7 @@ impl<'a> Normalizer<'a> {
             budget: Cell::new(INLINE_BUDGET),
             recursion: Cell::new(RECURSION_BUDGET),
             recursive: RefCell::default(),
+            hoisted: RefCell::default(),
         }
     }
 }

@@ -317,3 +317,46 @@ fn a_tuple_let_whose_item_rebinds_its_names_is_not_split() {
         assert_eq!(engines_disagree(&source), None, "{source}");
     }
 }
+
+/// The calls of functions left in `source`'s first game's normalised
+/// rules.
+fn calls_left(source: &str) -> usize {
+    fn count(ir: &crate::ir::Ir) -> usize {
+        let mut n = usize::from(matches!(ir.kind, crate::ir::IrKind::CallFn(..)));
+        super::each_child(ir, &mut |e| n += count(e));
+        n
+    }
+    let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    s.run("test.game", source);
+    let m = &s.machine;
+    let rules = super::rules(&m.game_ir(0), &m.defs);
+    rules
+        .moves
+        .iter()
+        .map(|r| r.guard.as_ref().map_or(0, count))
+        .sum()
+}
+
+#[test]
+fn a_call_both_branches_make_is_made_once_before_them() {
+    let ones = |body: &str| {
+        format!(
+            "fn ones(n) = if n == 0 then 0 else {body}\n\
+             game g(x) {{\n move m(k in 1..=x) if ones(k) == 2 -> g(x - k)\n}}\n\
+             [value(g(n)) for n in 0..200]\n"
+        )
+    };
+    // Hoisted, the recursion unrolls as one call per level, and one call
+    // is left at the end; a condition that may fail (`n / (n - 1)`) keeps
+    // the calls in their branches, doubling at each level.
+    let hoisted = ones("if n % 2 == 1 then 1 + ones(n / 2) else ones(n / 2)");
+    assert_eq!(calls_left(&hoisted), 1);
+    compiles_and_agrees(&hoisted, "hoisted");
+    let kept = ones("if n / (n + 1) == 0 and n % 2 == 1 then 1 + ones(n / 2) else ones(n / 2)");
+    assert!(calls_left(&kept) > 1);
+    compiles_and_agrees(&kept, "kept");
+    // A call whose argument a branch binds is not hoisted.
+    let bound =
+        ones("if n % 2 == 1 then (let n = n / 2 in 1 + ones(n)) else (let n = n / 2 in ones(n))");
+    compiles_and_agrees(&bound, "bound");
+}
