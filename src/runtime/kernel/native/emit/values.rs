@@ -32,6 +32,14 @@ pub extern "C" fn pow(x: i64, y: i64) -> i64 {
     arith(BinOp::Pow, x, y, crate::span::Span::default()).unwrap_or(i64::MIN)
 }
 
+/// The constant `n` is, when it is a power of two.
+fn power_of_two(n: &Num) -> Option<i64> {
+    match n {
+        Num::Const(c) if *c > 0 && c.count_ones() == 1 => Some(*c),
+        _ => None,
+    }
+}
+
 impl Emit<'_, '_> {
     /// `a op b`, checked as the interpreter checks it.
     pub(super) fn checked(&mut self, op: BinOp, a: Value, b: Value) -> Value {
@@ -115,6 +123,16 @@ impl Emit<'_, '_> {
             Num::Bin(op @ (BinOp::Shl | BinOp::Shr), x, by) => {
                 let (a, b) = (self.num(x)?, self.num(by)?);
                 self.shift(*op, (a, b), (self.range_of(x), self.range_of(by)))
+            }
+            // Floor division and modulo by 2^k are a shift and a mask, exact
+            // for every integer.
+            Num::Bin(op @ (BinOp::Div | BinOp::Rem), x, by) if power_of_two(by).is_some() => {
+                let k = power_of_two(by)?;
+                let a = self.num(x)?;
+                match op {
+                    BinOp::Div => self.b.ins().sshr_imm_s(a, i64::from(k.trailing_zeros())),
+                    _ => self.b.ins().band_imm_s(a, k - 1),
+                }
             }
             Num::Bin(op, a, b) => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
