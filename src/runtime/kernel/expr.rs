@@ -309,6 +309,21 @@ impl Cond {
         })
     }
 
+    /// The integer expressions and conditions right inside, for the
+    /// forms made of them alone; `None` for `all`/`any` and `in`, which
+    /// hold comprehensions and lists.
+    pub fn parts(&self) -> Option<(Vec<&Num>, Vec<&Cond>)> {
+        Some(match self {
+            Cond::Const(_) => (vec![], vec![]),
+            Cond::Cmp(_, a, b) => (vec![a, b], vec![]),
+            Cond::And(a, b) | Cond::Or(a, b) => (vec![], vec![&**a, &**b]),
+            Cond::Not(a) => (vec![], vec![&**a]),
+            Cond::If(c, a, b) => (vec![], vec![&**c, &**a, &**b]),
+            Cond::Let(_, a, b) => (vec![&**a], vec![&**b]),
+            Cond::Quant(..) | Cond::In(..) => return None,
+        })
+    }
+
     pub fn uses(&self, slot: Slot) -> bool {
         match self {
             Cond::Const(_) => false,

@@ -62,14 +62,11 @@ fn num(n: &Num) -> bool {
 
 fn cond(c: &Cond) -> bool {
     match c {
-        Cond::Const(_) => true,
-        Cond::Cmp(_, a, b) => num(a) && num(b),
-        Cond::And(a, b) | Cond::Or(a, b) => cond(a) && cond(b),
-        Cond::Not(a) => cond(a),
-        Cond::If(c, a, b) => cond(c) && cond(a) && cond(b),
         Cond::Quant(_, comp) => clauses(comp) && cond(&comp.elem),
         Cond::In(_, x, xs) => num(x) && seq(xs),
-        Cond::Let(_, a, b) => num(a) && cond(b),
+        _ => c
+            .parts()
+            .is_some_and(|(nums, conds)| nums.into_iter().all(num) && conds.into_iter().all(cond)),
     }
 }
 

@@ -32,15 +32,8 @@ fn num(n: &Num) -> bool {
 }
 
 fn cond(c: &Cond) -> bool {
-    match c {
-        Cond::Const(_) => true,
-        Cond::Cmp(_, a, b) => num(a) && num(b),
-        Cond::And(a, b) | Cond::Or(a, b) => cond(a) && cond(b),
-        Cond::Not(a) => cond(a),
-        Cond::If(c, a, b) => cond(c) && cond(a) && cond(b),
-        Cond::Let(_, a, b) => num(a) && cond(b),
-        Cond::Quant(..) | Cond::In(..) => false,
-    }
+    c.parts()
+        .is_some_and(|(nums, conds)| nums.into_iter().all(num) && conds.into_iter().all(cond))
 }
 
 impl Emit<'_, '_> {
