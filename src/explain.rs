@@ -388,8 +388,9 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                        arithmetic, comparisons, `if`, `let`, `min`, `max`, `abs`, `isqrt`, \
                        `gcd`, `popcount`, `bit_length`, `divisors`, lists and tuples of \
                        integers (`len`, indexing, slices, `+`, comprehensions, `sorted`, \
-                       `reversed`, `sum`, `all`, `any`) and sets of integers (`{a, b}`, \
-                       `set(...)`, `|`, `&`, `-`, `^`, `in`, `len`, indexing)";
+                       `reversed`, `sum`, `all`, `any`, `==`, `!=`) and sets of integers \
+                       (`{a, b}`, `set(...)`, `|`, `&`, `-`, `^`, `in`, `len`, indexing, \
+                       `==`, `!=`)";
     let (what, instead): (String, String) = match &ir.kind {
         IrKind::CallFn(f, _) => {
             let name = defs.fns[*f as usize]

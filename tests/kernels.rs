@@ -297,19 +297,30 @@ fn list_rule() -> impl Strategy<Value = String> {
         "l([p[0] - d, p[1], 1]) + *(len(p))",
         "l([p[1] - d, p[0]]) + *(len(p) * d)",
     ]);
+    // Lists and tuples compared whole: alike or not, of other lengths,
+    // and a list beside a tuple (never equal, left to the interpreter).
+    let same = prop::sample::select(vec![
+        "",
+        " and p != [d, d]",
+        " and (p == sorted(p) or d == 1)",
+        " and p[:1] + [d] != p[1:] + [d]",
+        " and p != (d, d)",
+        " and (p == [] or p != [p[0]] * len(p))",
+    ]);
     (
         domain(vec!["p[0]", "p[1]"]),
         prop::option::of(cond(names)),
         target,
+        same,
     )
-        .prop_map(|(domain, guard, target)| {
+        .prop_map(|(domain, guard, target, same)| {
             let lowered = if target.contains("p[1] - d") {
                 "p[1]"
             } else {
                 "p[0]"
             };
             let guard = guard.map_or(String::new(), |g| format!(" and {g}"));
-            format!("(d in {domain}) if 1 <= d <= {lowered}{guard} -> {target}")
+            format!("(d in {domain}) if 1 <= d <= {lowered}{guard}{same} -> {target}")
         })
 }
 

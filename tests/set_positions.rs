@@ -19,6 +19,9 @@ fn guard() -> impl Strategy<Value = String> {
         " and x != max(xs)",
         " and xs[0] + xs[-1] > d",
         " and all([y != x + 1 for y in xs])",
+        // Sets compared whole.
+        " and xs - {x} != {y for y in xs if y > x}",
+        " and (xs & {1, 2, 3} == {} or d == 1)",
     ])
     .prop_map(str::to_string)
 }

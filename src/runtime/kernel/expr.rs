@@ -156,6 +156,9 @@ pub enum Cond {
     Quant(bool, Box<Comp<Cond>>),
     /// `x in xs`, or `x not in xs` (false).
     In(bool, Num, Box<Seq>),
+    /// `xs == ys`, or `xs != ys` (false), of two lists, two tuples or two
+    /// sets (each kept in increasing order, so equal when their items are).
+    Same(bool, Box<Seq>, Box<Seq>),
     /// `let slot = value in body`.
     Let(Slot, Box<Num>, Box<Cond>),
 }
@@ -302,6 +305,7 @@ impl Cond {
                 let x = x.eval(f, defs)?;
                 seq::contains(x, xs, f, defs)? == *yes
             }
+            Cond::Same(yes, xs, ys) => seq::same(xs, ys, f, defs)? == *yes,
             Cond::Let(s, value, body) => {
                 f[*s as usize] = value.eval(f, defs)?;
                 body.eval(f, defs)?
@@ -320,7 +324,7 @@ impl Cond {
             Cond::Not(a) => (vec![], vec![&**a]),
             Cond::If(c, a, b) => (vec![], vec![&**c, &**a, &**b]),
             Cond::Let(_, a, b) => (vec![&**a], vec![&**b]),
-            Cond::Quant(..) | Cond::In(..) => return None,
+            Cond::Quant(..) | Cond::In(..) | Cond::Same(..) => return None,
         })
     }
 
@@ -333,6 +337,7 @@ impl Cond {
             Cond::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Cond::Quant(_, comp) => comp.uses_slot(slot),
             Cond::In(_, x, xs) => x.uses(slot) || xs.uses(slot),
+            Cond::Same(_, xs, ys) => xs.uses(slot) || ys.uses(slot),
             Cond::Let(_, a, b) => a.uses(slot) || b.uses(slot),
         }
     }
@@ -346,7 +351,7 @@ impl Cond {
             Cond::Not(a) => a.total(),
             Cond::If(c, a, b) => c.total() && a.total() && b.total(),
             Cond::Let(_, a, b) => a.total() && b.total(),
-            Cond::Quant(..) | Cond::In(..) => false,
+            Cond::Quant(..) | Cond::In(..) | Cond::Same(..) => false,
         }
     }
 
@@ -523,6 +528,14 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
     })
 }
 
+/// `a == b` (or `!=`, when `!yes`) of two collections of the same
+/// shape; `None` for any other operands (a list and a tuple, which are
+/// never equal, are the interpreter's).
+fn same(yes: bool, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
+    let (xs, ys) = (Seq::compile(a, t)?, Seq::compile(b, t)?);
+    (xs.shape(t) == ys.shape(t)).then(|| Cond::Same(yes, Box::new(xs), Box::new(ys)))
+}
+
 fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
     match op {
         // A query's `winner(P) == "first"`.
@@ -530,7 +543,11 @@ fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
             super::query::winner_test(op, a, b, t)
         }
         BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-            Some(Cond::Cmp(op, num_in(a, t)?, num_in(b, t)?))
+            match (num_in(a, t), num_in(b, t)) {
+                (Some(a), Some(b)) => Some(Cond::Cmp(op, a, b)),
+                _ if matches!(op, BinOp::Eq | BinOp::Ne) => same(op == BinOp::Eq, a, b, t),
+                _ => None,
+            }
         }
         _ => None,
     }

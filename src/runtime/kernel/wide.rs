@@ -64,6 +64,7 @@ fn cond(c: &Cond) -> bool {
     match c {
         Cond::Quant(_, comp) => clauses(comp) && cond(&comp.elem),
         Cond::In(_, x, xs) => num(x) && seq(xs),
+        Cond::Same(_, xs, ys) => seq(xs) && seq(ys),
         _ => c
             .parts()
             .is_some_and(|(nums, conds)| nums.into_iter().all(num) && conds.into_iter().all(cond)),

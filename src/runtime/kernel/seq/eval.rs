@@ -213,6 +213,16 @@ pub fn len(xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
     Ok((b - a) as i64)
 }
 
+/// `xs == ys`: the same items in the same order.
+pub fn same(xs: &Seq, ys: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
+    let mark = f.len();
+    let (a, b) = xs.eval(f, defs)?;
+    let (c, d) = ys.eval(f, defs)?;
+    let found = f[a..b] == f[c..d];
+    f.truncate(mark);
+    Ok(found)
+}
+
 /// `x in xs`.
 pub fn contains(x: i64, xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
     let mark = f.len();

@@ -20,7 +20,7 @@ mod types;
 
 pub(super) use eval::enumerate;
 use eval::items;
-pub use eval::{contains, fold, index, len};
+pub use eval::{contains, fold, index, len, same};
 use made::divisors;
 pub use made::{DIVISORS_MAX, Rows};
 pub use sets::{SetOp, combine};

@@ -17,7 +17,7 @@ fn kernel(source: &str) -> Option<crate::runtime::kernel::Kernel> {
 }
 
 /// Rules over lists and tuples, each with the query that runs them.
-const LIST_GAMES: [(&str, &str); 12] = [
+const LIST_GAMES: [(&str, &str); 14] = [
     (
         "fn picked(mask, i) = ((mask >> i) & 1) == 1\n\
          game g(hs) {\n move take(mask in 1..(1 << len(hs)))\n \
@@ -69,6 +69,18 @@ const LIST_GAMES: [(&str, &str); 12] = [
     (
         "game g(hs) {\n move m(i in 0..=len(hs)) if hs[i] > 0 -> g(hs[:i] + [hs[i] - 1] + hs[i + 1:])\n}\n",
         "value(g([1, 1]))",
+    ),
+    // Collections compared whole: lists (of other lengths too), tuples
+    // and sets.
+    (
+        "game g(hs) {\n move take(i in 0..len(hs), k in 1..=hs[i]) if hs != [] and hs != [k, k] \
+         and (hs[:i] == hs[i + 1:] or k != 2) -> g(sorted(hs[:i] + [hs[i] - k] + hs[i + 1:]))\n}\n",
+        "[value(g([a, b])) for a in 0..5 for b in 0..5] + [value(g([2, 2, 2]))]",
+    ),
+    (
+        "game g(p) {\n move dec(i in 0..len(p)) if p[i] > 0 and p != (1, 1) and {p[0]} != {p[-1], 9} \
+         -> g(p[:i] + (p[i] - 1,) + p[i + 1:])\n}\n",
+        "[value(g((a, b))) for a in 0..4 for b in 0..4]",
     ),
     // A list of another shape than the rules take: the interpreter's.
     (

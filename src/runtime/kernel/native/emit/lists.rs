@@ -379,6 +379,37 @@ impl Emit<'_, '_> {
         })
     }
 
+    /// `xs == ys` (or `!=`, when `!yes`), as an `I8`: the same length, and
+    /// the items compared as far as both go.
+    pub(super) fn seq_same(&mut self, yes: bool, xs: &Seq, ys: &Seq) -> Option<Value> {
+        self.with_seq(xs, |e, (a, b)| {
+            let (c, d) = e.seq(ys)?;
+            let (n, m) = (e.b.ins().isub(b, a), e.b.ins().isub(d, c));
+            let equal = e.b.declare_var(I8);
+            let len_eq = e.b.ins().icmp(IntCC::Equal, n, m);
+            e.b.def_var(equal, len_eq);
+            let shorter = e.b.ins().smin(n, m);
+            let end = e.b.ins().iadd(a, shorter);
+            e.each(a, end, |e, at, next| {
+                let x = e.item(at);
+                let other = e.b.ins().isub(at, a);
+                let other = e.b.ins().iadd(c, other);
+                let y = e.item(other);
+                let same = e.b.ins().icmp(IntCC::Equal, x, y);
+                let so_far = e.b.use_var(equal);
+                let so_far = e.b.ins().band(so_far, same);
+                e.b.def_var(equal, so_far);
+                e.b.ins().jump(next, &[]);
+                Some(())
+            })?;
+            let equal = e.b.use_var(equal);
+            Some(match yes {
+                true => equal,
+                false => e.b.ins().bxor_imm_s(equal, 1),
+            })
+        })
+    }
+
     /// `all(...)` (or `any`) of a comprehension, as an `I8`: every
     /// element evaluated, as the kernel's run does.
     pub(super) fn quant(&mut self, all: bool, comp: &Comp<Cond>) -> Option<Value> {

@@ -406,6 +406,7 @@ impl Emit<'_, '_> {
             }
             Cond::Quant(all, comp) => self.quant(*all, comp)?,
             Cond::In(yes, x, xs) => self.seq_contains(*yes, x, xs)?,
+            Cond::Same(yes, xs, ys) => self.seq_same(*yes, xs, ys)?,
             Cond::Let(s, value, body) => {
                 let v = self.num(value)?;
                 self.b.def_var(self.slots[*s as usize], v);
