@@ -9,19 +9,15 @@ use super::{Emit, trusted};
 use crate::runtime::kernel::Arg;
 use crate::runtime::kernel::expr::{Cond, Num, SLOT_LIMIT};
 use crate::runtime::kernel::seq::{
-    Clause, Comp, DIVISORS_MAX, Fold, ITEMS_MAX, Rows, Seq, SetOp, Source,
+    Clause, Comp, DIVISORS_MAX, ITEMS_MAX, Rows, Seq, SetOp, Source,
 };
-use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{
-    Block, InstBuilder, Value,
-    types::{I8, I64},
-};
+use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I64};
 
 impl Emit<'_, '_> {
     /// The item at index `at` of the arena.
-    fn item(&mut self, at: Value) -> Value {
+    pub(super) fn item(&mut self, at: Value) -> Value {
         let offset = self.b.ins().ishl_imm_s(at, 3);
         let addr = self.b.ins().iadd(self.arena, offset);
         self.b.ins().load(I64, trusted(), addr, 0)
@@ -290,149 +286,6 @@ impl Emit<'_, '_> {
         let to = bound(self, hi, len)?;
         let to = self.b.ins().smax(to, from);
         Some((self.b.ins().iadd(a, from), self.b.ins().iadd(a, to)))
-    }
-
-    /// Runs `body` on the list `xs`'s items, then sets the arena back.
-    fn with_seq<T>(
-        &mut self,
-        xs: &Seq,
-        body: impl FnOnce(&mut Self, (Value, Value)) -> Option<T>,
-    ) -> Option<T> {
-        let top = self.b.use_var(self.top);
-        let range = self.seq(xs)?;
-        let result = body(self, range)?;
-        self.b.def_var(self.top, top);
-        Some(result)
-    }
-
-    /// `len(xs)`.
-    pub(super) fn seq_len(&mut self, xs: &Seq) -> Option<Value> {
-        self.with_seq(xs, |e, (a, b)| Some(e.b.ins().isub(b, a)))
-    }
-
-    /// `xs[i]`, a negative index counted from the end; out of range bails.
-    pub(super) fn seq_index(&mut self, xs: &Seq, i: &Num) -> Option<Value> {
-        self.with_seq(xs, |e, (a, b)| {
-            let i = e.num(i)?;
-            let len = e.b.ins().isub(b, a);
-            let from_end = e.b.ins().iadd(i, len);
-            let negative = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, i, 0);
-            let at = e.b.ins().select(negative, from_end, i);
-            let out = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, at, len);
-            e.bail_if(out);
-            let at = e.b.ins().iadd(a, at);
-            Some(e.item(at))
-        })
-    }
-
-    /// `sum(xs)`, `min(xs)` or `max(xs)`; an overflow or an empty list
-    /// for `min` and `max` bails.
-    pub(super) fn seq_fold(&mut self, fold: Fold, xs: &Seq) -> Option<Value> {
-        self.with_seq(xs, |e, (a, b)| {
-            let acc = e.b.declare_var(I64);
-            let start = match fold {
-                Fold::Sum => e.int(0),
-                _ => {
-                    let empty = e.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, a, b);
-                    e.bail_if(empty);
-                    e.item(a)
-                }
-            };
-            e.b.def_var(acc, start);
-            e.each(a, b, |e, at, next| {
-                let v = e.item(at);
-                let so_far = e.b.use_var(acc);
-                let v = match fold {
-                    Fold::Sum => e.checked(BinOp::Add, so_far, v),
-                    Fold::Min => e.b.ins().smin(so_far, v),
-                    Fold::Max => e.b.ins().smax(so_far, v),
-                };
-                e.b.def_var(acc, v);
-                e.b.ins().jump(next, &[]);
-                Some(())
-            })?;
-            Some(e.b.use_var(acc))
-        })
-    }
-
-    /// `x in xs` (or `not in`, when `!yes`), as an `I8`.
-    pub(super) fn seq_contains(&mut self, yes: bool, x: &Num, xs: &Seq) -> Option<Value> {
-        let x = self.num(x)?;
-        self.with_seq(xs, |e, (a, b)| {
-            let found = e.b.declare_var(I8);
-            let no = e.b.ins().iconst(I8, 0);
-            e.b.def_var(found, no);
-            e.each(a, b, |e, at, next| {
-                let v = e.item(at);
-                let same = e.b.ins().icmp(IntCC::Equal, v, x);
-                let so_far = e.b.use_var(found);
-                let so_far = e.b.ins().bor(so_far, same);
-                e.b.def_var(found, so_far);
-                e.b.ins().jump(next, &[]);
-                Some(())
-            })?;
-            let found = e.b.use_var(found);
-            Some(match yes {
-                true => found,
-                false => e.b.ins().bxor_imm_s(found, 1),
-            })
-        })
-    }
-
-    /// `xs == ys` (or `!=`, when `!yes`), as an `I8`: the same length, and
-    /// the items compared as far as both go.
-    pub(super) fn seq_same(&mut self, yes: bool, xs: &Seq, ys: &Seq) -> Option<Value> {
-        self.with_seq(xs, |e, (a, b)| {
-            let (c, d) = e.seq(ys)?;
-            let (n, m) = (e.b.ins().isub(b, a), e.b.ins().isub(d, c));
-            let equal = e.b.declare_var(I8);
-            let len_eq = e.b.ins().icmp(IntCC::Equal, n, m);
-            e.b.def_var(equal, len_eq);
-            let shorter = e.b.ins().smin(n, m);
-            let end = e.b.ins().iadd(a, shorter);
-            e.each(a, end, |e, at, next| {
-                let x = e.item(at);
-                let other = e.b.ins().isub(at, a);
-                let other = e.b.ins().iadd(c, other);
-                let y = e.item(other);
-                let same = e.b.ins().icmp(IntCC::Equal, x, y);
-                let so_far = e.b.use_var(equal);
-                let so_far = e.b.ins().band(so_far, same);
-                e.b.def_var(equal, so_far);
-                e.b.ins().jump(next, &[]);
-                Some(())
-            })?;
-            let equal = e.b.use_var(equal);
-            Some(match yes {
-                true => equal,
-                false => e.b.ins().bxor_imm_s(equal, 1),
-            })
-        })
-    }
-
-    /// `all(...)` (or `any`) of a comprehension, as an `I8`: every
-    /// element evaluated, as the kernel's run does.
-    pub(super) fn quant(&mut self, all: bool, comp: &Comp<Cond>) -> Option<Value> {
-        let found = self.b.declare_var(I8);
-        let no = self.b.ins().iconst(I8, 0);
-        self.b.def_var(found, no);
-        self.comp(comp, 0, &mut |e, c, next| {
-            let c = e.cond(c)?;
-            let other = match all {
-                true => e.b.ins().bxor_imm_s(c, 1),
-                false => c,
-            };
-            let so_far = e.b.use_var(found);
-            let so_far = e.b.ins().bor(so_far, other);
-            e.b.def_var(found, so_far);
-            e.b.ins().jump(next, &[]);
-            Some(())
-        })?;
-        let found = self.b.use_var(found);
-        Some(match all {
-            true => self.b.ins().bxor_imm_s(found, 1),
-            false => found,
-        })
     }
 
     /// The clauses `i..` of a comprehension, then `elem` on each element,

@@ -11,6 +11,7 @@ mod func;
 mod levels;
 mod lists;
 mod loops;
+mod over;
 mod query;
 mod reads;
 mod values;

@@ -1,0 +1,167 @@
+//! Integers and conditions over lists in machine code: `len`, `xs[i]`,
+//! `sum`, `min` and `max`, `in`, `==` and `!=` of two lists, and `all` and
+//! `any` of a comprehension. Each makes its list on the arena (see
+//! `lists.rs`) and sets the arena back after.
+
+use super::Emit;
+use crate::runtime::kernel::expr::{Cond, Num};
+use crate::runtime::kernel::seq::{Comp, Fold, Seq};
+use crate::syntax::ast::BinOp;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    InstBuilder, Value,
+    types::{I8, I64},
+};
+use cranelift_frontend::Variable;
+
+impl Emit<'_, '_> {
+    /// Runs `body` on the list `xs`'s items, then sets the arena back.
+    pub(super) fn with_seq<T>(
+        &mut self,
+        xs: &Seq,
+        body: impl FnOnce(&mut Self, (Value, Value)) -> Option<T>,
+    ) -> Option<T> {
+        let top = self.b.use_var(self.top);
+        let range = self.seq(xs)?;
+        let result = body(self, range)?;
+        self.b.def_var(self.top, top);
+        Some(result)
+    }
+
+    /// `len(xs)`.
+    pub(super) fn seq_len(&mut self, xs: &Seq) -> Option<Value> {
+        self.with_seq(xs, |e, (a, b)| Some(e.b.ins().isub(b, a)))
+    }
+
+    /// `xs[i]`, a negative index counted from the end; out of range bails.
+    pub(super) fn seq_index(&mut self, xs: &Seq, i: &Num) -> Option<Value> {
+        self.with_seq(xs, |e, (a, b)| {
+            let i = e.num(i)?;
+            let len = e.b.ins().isub(b, a);
+            let from_end = e.b.ins().iadd(i, len);
+            let negative = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, i, 0);
+            let at = e.b.ins().select(negative, from_end, i);
+            let out = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, at, len);
+            e.bail_if(out);
+            let at = e.b.ins().iadd(a, at);
+            Some(e.item(at))
+        })
+    }
+
+    /// `sum(xs)`, `min(xs)` or `max(xs)`; an overflow or an empty list
+    /// for `min` and `max` bails.
+    pub(super) fn seq_fold(&mut self, fold: Fold, xs: &Seq) -> Option<Value> {
+        self.with_seq(xs, |e, (a, b)| {
+            let acc = e.b.declare_var(I64);
+            let start = match fold {
+                Fold::Sum => e.int(0),
+                _ => {
+                    let empty = e.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, a, b);
+                    e.bail_if(empty);
+                    e.item(a)
+                }
+            };
+            e.b.def_var(acc, start);
+            e.each(a, b, |e, at, next| {
+                let v = e.item(at);
+                let so_far = e.b.use_var(acc);
+                let v = match fold {
+                    Fold::Sum => e.checked(BinOp::Add, so_far, v),
+                    Fold::Min => e.b.ins().smin(so_far, v),
+                    Fold::Max => e.b.ins().smax(so_far, v),
+                };
+                e.b.def_var(acc, v);
+                e.b.ins().jump(next, &[]);
+                Some(())
+            })?;
+            Some(e.b.use_var(acc))
+        })
+    }
+
+    /// `x in xs` (or `not in`, when `!yes`), as an `I8`.
+    pub(super) fn seq_contains(&mut self, yes: bool, x: &Num, xs: &Seq) -> Option<Value> {
+        let x = self.num(x)?;
+        self.with_seq(xs, |e, (a, b)| {
+            let no = e.b.ins().iconst(I8, 0);
+            e.flag_over((a, b), (no, false, yes), |e, at| {
+                let v = e.item(at);
+                e.b.ins().icmp(IntCC::Equal, v, x)
+            })
+        })
+    }
+
+    /// `xs == ys` (or `!=`, when `!yes`), as an `I8`: the same length, and
+    /// the items compared as far as both go.
+    pub(super) fn seq_same(&mut self, yes: bool, xs: &Seq, ys: &Seq) -> Option<Value> {
+        self.with_seq(xs, |e, (a, b)| {
+            let (c, d) = e.seq(ys)?;
+            let (n, m) = (e.b.ins().isub(b, a), e.b.ins().isub(d, c));
+            let len_eq = e.b.ins().icmp(IntCC::Equal, n, m);
+            let shorter = e.b.ins().smin(n, m);
+            let end = e.b.ins().iadd(a, shorter);
+            e.flag_over((a, end), (len_eq, true, yes), |e, at| {
+                let x = e.item(at);
+                let other = e.b.ins().isub(at, a);
+                let other = e.b.ins().iadd(c, other);
+                let y = e.item(other);
+                e.b.ins().icmp(IntCC::Equal, x, y)
+            })
+        })
+    }
+
+    /// An `I8` flag over the items `from..to`: `start`, and then `test` of
+    /// each item's place, all of them (`all`: and) or any (or); negated
+    /// unless `yes`.
+    fn flag_over(
+        &mut self,
+        (from, to): (Value, Value),
+        (start, all, yes): (Value, bool, bool),
+        mut test: impl FnMut(&mut Self, Value) -> Value,
+    ) -> Option<Value> {
+        let flag = self.b.declare_var(I8);
+        self.b.def_var(flag, start);
+        self.each(from, to, |e, at, next| {
+            let t = test(e, at);
+            e.fold_flag(flag, t, all);
+            e.b.ins().jump(next, &[]);
+            Some(())
+        })?;
+        let flag = self.b.use_var(flag);
+        Some(self.negated_unless(flag, yes))
+    }
+
+    /// `flag` and-ed (`all`) or or-ed with `t`.
+    fn fold_flag(&mut self, flag: Variable, t: Value, all: bool) {
+        let so_far = self.b.use_var(flag);
+        let so_far = match all {
+            true => self.b.ins().band(so_far, t),
+            false => self.b.ins().bor(so_far, t),
+        };
+        self.b.def_var(flag, so_far);
+    }
+
+    /// `flag`, negated unless `yes`.
+    fn negated_unless(&mut self, flag: Value, yes: bool) -> Value {
+        match yes {
+            true => flag,
+            false => self.b.ins().bxor_imm_s(flag, 1),
+        }
+    }
+
+    /// `all(...)` (or `any`) of a comprehension, as an `I8`: every
+    /// element evaluated, as the kernel's run does.
+    pub(super) fn quant(&mut self, all: bool, comp: &Comp<Cond>) -> Option<Value> {
+        let found = self.b.declare_var(I8);
+        let no = self.b.ins().iconst(I8, 0);
+        self.b.def_var(found, no);
+        self.comp(comp, 0, &mut |e, c, next| {
+            let c = e.cond(c)?;
+            let other = e.negated_unless(c, !all);
+            e.fold_flag(found, other, false);
+            e.b.ins().jump(next, &[]);
+            Some(())
+        })?;
+        let found = self.b.use_var(found);
+        Some(self.negated_unless(found, !all))
+    }
+}
