@@ -1,16 +1,20 @@
-//! Integer and boolean expressions over a frame of integer slots, compiled
-//! from the IR, and the linear forms that make the fast loops possible.
+//! Integer and boolean expressions over a frame of integer slots, and the
+//! linear forms that make the fast loops possible; `compile.rs` makes
+//! them from the IR.
 
 use super::calls::FnRef;
-use super::seq::{self, Comp, Fold, Seq, Types};
+use super::seq::{self, Comp, Fold, Seq};
 use super::{Eval, Stop};
-use crate::builtins::Builtin;
 use crate::defs::Defs;
-use crate::ir::{Ir, IrKind, LetId, PatIr, Slot};
+use crate::ir::{LetId, Slot};
 use crate::runtime::ops::arith;
 use crate::span::Span;
-use crate::syntax::ast::{BinOp, UnOp};
+use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
+
+mod compile;
+pub(super) use compile::value_of;
+pub use compile::{cond_in, conjuncts, num_in};
 
 /// Slots read by a [`Lin`] must hold less than this in magnitude; the
 /// kernel checks parameters and binder values against it.
@@ -376,180 +380,6 @@ pub fn compare(op: BinOp, x: i64, y: i64) -> bool {
         BinOp::Le => x <= y,
         BinOp::Gt => x > y,
         _ => x >= y,
-    }
-}
-
-/// Splits a guard at its top-level `and`s (chained comparisons too).
-pub fn conjuncts(ir: &Ir, out: &mut Vec<Cond>, t: &Types) -> Option<()> {
-    match &ir.kind {
-        IrKind::Binary(BinOp::And, a, b) => {
-            conjuncts(a, out, t)?;
-            conjuncts(b, out, t)
-        }
-        IrKind::Chain(operands, ops) => {
-            for (i, op) in ops.iter().enumerate() {
-                out.push(comparison(*op, &operands[i], &operands[i + 1], t)?);
-            }
-            Some(())
-        }
-        _ => {
-            out.push(cond_in(ir, t)?);
-            Some(())
-        }
-    }
-}
-
-/// The integer expression `ir`, with the slots `t` says, as a linear
-/// form when it is one.
-pub fn num_in(ir: &Ir, t: &Types) -> Option<Num> {
-    let n = tree(ir, t)?;
-    Some(match Lin::of(&n) {
-        Some(lin) if !matches!(n, Num::Const(_) | Num::Slot(_)) => Num::Lin(lin),
-        _ => n,
-    })
-}
-
-fn tree(ir: &Ir, t: &Types) -> Option<Num> {
-    let num = |ir: &Ir| num_in(ir, t);
-    let list = |ir: &Ir| Seq::compile(ir, t).map(Box::new);
-    Some(match &ir.kind {
-        IrKind::Const(Value::Int(n)) => Num::Const(*n),
-        IrKind::Local(slot) if t.is_named(*slot) => Num::Named(*slot),
-        IrKind::Local(slot) if !t.is_list(*slot) => Num::Slot(*slot),
-        IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
-            Num::Let(*s, Box::new(num(value)?), Box::new(num(body)?))
-        }
-        IrKind::Global(id) => Num::Global(*id),
-        IrKind::Unary(UnOp::Neg, a) => Num::Neg(Box::new(num(a)?)),
-        IrKind::Unary(UnOp::BitNot, a) => Num::BitNot(Box::new(num(a)?)),
-        IrKind::Binary(op, a, b) if op.is_arithmetic() => {
-            Num::Bin(*op, Box::new(num(a)?), Box::new(num(b)?))
-        }
-        IrKind::If(c, a, b) => Num::If(
-            Box::new(cond_in(c, t)?),
-            Box::new(num(a)?),
-            Box::new(num(b)?),
-        ),
-        IrKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() >= 2 => {
-            Num::Extremum(
-                *b == Builtin::Min,
-                args.iter().map(num).collect::<Option<_>>()?,
-            )
-        }
-        IrKind::CallBuiltin(Builtin::Isqrt, args) if args.len() == 1 => {
-            Num::Isqrt(Box::new(num(&args[0])?))
-        }
-        IrKind::CallBuiltin(b @ (Builtin::Popcount | Builtin::BitLength), args)
-            if args.len() == 1 =>
-        {
-            Num::Bits(*b == Builtin::Popcount, Box::new(num(&args[0])?))
-        }
-        IrKind::CallBuiltin(Builtin::Gcd, args) if args.len() == 2 => {
-            Num::Gcd(Box::new(num(&args[0])?), Box::new(num(&args[1])?))
-        }
-        IrKind::CallBuiltin(Builtin::Abs, args) if args.len() == 1 => {
-            Num::Abs(Box::new(num(&args[0])?))
-        }
-        IrKind::CallBuiltin(Builtin::Len, args) if args.len() == 1 => Num::Len(list(&args[0])?),
-        IrKind::CallBuiltin(b @ (Builtin::Sum | Builtin::Min | Builtin::Max), args)
-            if args.len() == 1 =>
-        {
-            let fold = match b {
-                Builtin::Sum => Fold::Sum,
-                Builtin::Min => Fold::Min,
-                _ => Fold::Max,
-            };
-            Num::Fold(fold, list(&args[0])?)
-        }
-        IrKind::Index(xs, i) => Num::Index(list(xs)?, Box::new(num(i)?)),
-        IrKind::CallBuiltin(Builtin::Value, args) if t.queries && args.len() == 1 => {
-            value_of(&args[0], t)?
-        }
-        IrKind::CallFn(f, args) => super::calls::num(*f, args, t).unwrap_or(Num::Bail),
-        _ => return None,
-    })
-}
-
-/// `value(apply)` in a query, where `apply` is a game applied to integer
-/// arguments, noted among the games the query asks about.
-pub(super) fn value_of(apply: &Ir, t: &Types) -> Option<Num> {
-    let IrKind::Apply(game, args) = &apply.kind else {
-        return None;
-    };
-    t.asked.borrow_mut().push((*game, args.len()));
-    let args = args.iter().map(|a| num_in(a, t)).collect::<Option<_>>()?;
-    Some(Num::Value(*game, args))
-}
-
-pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
-    let cond = |ir: &Ir| cond_in(ir, t).map(Box::new);
-    Some(match &ir.kind {
-        IrKind::Const(Value::Bool(b)) => Cond::Const(*b),
-        IrKind::Binary(BinOp::And, a, b) => Cond::And(cond(a)?, cond(b)?),
-        IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
-        IrKind::Unary(UnOp::Not, a) => Cond::Not(cond(a)?),
-        IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => Cond::In(
-            *op == BinOp::In,
-            num_in(x, t)?,
-            Box::new(Seq::compile(xs, t)?),
-        ),
-        IrKind::Binary(op, a, b) => comparison(*op, a, b, t)?,
-        IrKind::Chain(operands, ops) => {
-            let mut parts = ops
-                .iter()
-                .enumerate()
-                .map(|(i, op)| comparison(*op, &operands[i], &operands[i + 1], t));
-            let first = parts.next()??;
-            parts.try_fold(first, |acc, c| Some(Cond::And(Box::new(acc), Box::new(c?))))?
-        }
-        IrKind::If(c, a, b) => Cond::If(cond(c)?, cond(a)?, cond(b)?),
-        IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
-            Cond::Let(*s, Box::new(num_in(value, t)?), cond(body)?)
-        }
-        // See `Num::Bail`: evaluating it bails.
-        IrKind::CallFn(f, args) => super::calls::cond(*f, args, t).unwrap_or(Cond::Cmp(
-            BinOp::Eq,
-            Num::Bail,
-            Num::Const(0),
-        )),
-        IrKind::CallBuiltin(b @ (Builtin::All | Builtin::Any), args) if args.len() == 1 => {
-            let IrKind::Comprehension {
-                set: false,
-                elem,
-                clauses,
-            } = &args[0].kind
-            else {
-                return None;
-            };
-            let comp = Comp::compile(clauses, cond_in(elem, t)?, t)?;
-            Cond::Quant(*b == Builtin::All, Box::new(comp))
-        }
-        _ => return None,
-    })
-}
-
-/// `a == b` (or `!=`, when `!yes`) of two collections of the same
-/// shape; `None` for any other operands (a list and a tuple, which are
-/// never equal, are the interpreter's).
-fn same(yes: bool, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
-    let (xs, ys) = (Seq::compile(a, t)?, Seq::compile(b, t)?);
-    (xs.shape(t) == ys.shape(t)).then(|| Cond::Same(yes, Box::new(xs), Box::new(ys)))
-}
-
-fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
-    match op {
-        // A query's `winner(P) == "first"`.
-        BinOp::Eq | BinOp::Ne if t.queries && super::query::asks_winner(a, b) => {
-            super::query::winner_test(op, a, b, t)
-        }
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-            match (num_in(a, t), num_in(b, t)) {
-                (Some(a), Some(b)) => Some(Cond::Cmp(op, a, b)),
-                _ if matches!(op, BinOp::Eq | BinOp::Ne) => same(op == BinOp::Eq, a, b, t),
-                _ => None,
-            }
-        }
-        _ => None,
     }
 }
 
