@@ -466,6 +466,14 @@ fn floor_division_and_modulo_by_negatives_agree_on_every_path() {
                   table(s, 0..=80)\n";
     let printed = agree(shifts);
     assert!(printed.contains("s(n), n = 0..=80"), "{printed}");
+    // Other constants up to 2^32, a multiply in machine code for
+    // dividends below 2^32, of dividends on both sides of it and negative.
+    let reciprocals = "let B = 4294967296\ngame r(n) {\n move q(k in 1..=3) if n >= k and \
+                  ((B - n) / 3 + (B - 1 - n) % 10 + (n * 1000003) / 7 + (B + n) % 4294967295 \
+                  + (n - 20) / 3 + (n * 99991) % 1000003 + (B - 2 - n) / 4294967295 + (n - 7) % 10) \
+                  % 3 == 1 -> r(n - k)\n}\ntable(r, 0..=300)\n";
+    let printed = agree(reciprocals);
+    assert!(printed.contains("r(n), n = 0..=300"), "{printed}");
 }
 
 #[test]

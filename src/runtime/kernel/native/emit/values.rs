@@ -40,6 +40,15 @@ fn power_of_two(n: &Num) -> Option<i64> {
     }
 }
 
+/// The constant `n` is, when it is from 3 to 2^32 and not a power of two
+/// (see [`Emit::floor_by`]).
+fn reciprocal(n: &Num) -> Option<i64> {
+    match n {
+        Num::Const(c) if (3..1 << 32).contains(c) && c.count_ones() > 1 => Some(*c),
+        _ => None,
+    }
+}
+
 impl Emit<'_, '_> {
     /// `a op b`, checked as the interpreter checks it.
     pub(super) fn checked(&mut self, op: BinOp, a: Value, b: Value) -> Value {
@@ -133,6 +142,11 @@ impl Emit<'_, '_> {
                     BinOp::Div => self.b.ins().sshr_imm_s(a, i64::from(k.trailing_zeros())),
                     _ => self.b.ins().band_imm_s(a, k - 1),
                 }
+            }
+            Num::Bin(op @ (BinOp::Div | BinOp::Rem), x, by) if reciprocal(by).is_some() => {
+                let d = reciprocal(by)?;
+                let a = self.num(x)?;
+                self.floor_by(*op, a, d)
             }
             Num::Bin(op, a, b) => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
@@ -302,6 +316,39 @@ impl Emit<'_, '_> {
         self.b.def_var(result, r);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(large);
+        let r = self.floor_wide(op, a, b);
+        self.b.def_var(result, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.use_var(result)
+    }
+
+    /// [`Emit::floor`] by the constant `d` ([`reciprocal`]). For `a` in
+    /// `0..2^32`, the quotient is the high half of `a * m`, `m = ceil(2^64
+    /// / d)`: a multiply for a division. Exact: `m * d = 2^64 + e` with `0 <
+    /// e < d`, so `a * m / 2^64 = a / d + a * e / (d * 2^64)`, and `a * e <
+    /// 2^64` keeps the second term below `1 / d`, under the next multiple.
+    fn floor_by(&mut self, op: BinOp, a: Value, d: i64) -> Value {
+        // `d` does not divide 2^64, so this is `ceil(2^64 / d)`.
+        let m = (u64::MAX / d as u64) + 1;
+        let result = self.b.declare_var(I64);
+        let [small, large, join] = self.blocks();
+        let fits = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, a, 1 << 32);
+        self.b.ins().brif(fits, small, &[], large, &[]);
+        self.b.switch_to_block(small);
+        let m = self.int(m as i64);
+        let q = self.b.ins().umulhi(a, m);
+        let r = match op {
+            BinOp::Div => q,
+            _ => {
+                let qd = self.b.ins().imul_imm_s(q, d);
+                self.b.ins().isub(a, qd)
+            }
+        };
+        self.b.def_var(result, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(large);
+        let b = self.int(d);
         let r = self.floor_wide(op, a, b);
         self.b.def_var(result, r);
         self.b.ins().jump(join, &[]);
