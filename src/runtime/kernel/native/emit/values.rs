@@ -32,19 +32,12 @@ pub extern "C" fn pow(x: i64, y: i64) -> i64 {
     arith(BinOp::Pow, x, y, crate::span::Span::default()).unwrap_or(i64::MIN)
 }
 
-/// The constant `n` is, when it is a power of two.
-fn power_of_two(n: &Num) -> Option<i64> {
+/// The constant `n` is, when floor division and modulo by it have a form
+/// cheaper than a division instruction (see [`Emit::floor_by`]): a power
+/// of two, or any other positive constant below 2^32.
+fn cheap_divisor(n: &Num) -> Option<i64> {
     match n {
-        Num::Const(c) if *c > 0 && c.count_ones() == 1 => Some(*c),
-        _ => None,
-    }
-}
-
-/// The constant `n` is, when it is from 3 to 2^32 and not a power of two
-/// (see [`Emit::floor_by`]).
-fn reciprocal(n: &Num) -> Option<i64> {
-    match n {
-        Num::Const(c) if (3..1 << 32).contains(c) && c.count_ones() > 1 => Some(*c),
+        Num::Const(c) if *c > 0 && (c.count_ones() == 1 || *c < 1 << 32) => Some(*c),
         _ => None,
     }
 }
@@ -133,18 +126,8 @@ impl Emit<'_, '_> {
                 let (a, b) = (self.num(x)?, self.num(by)?);
                 self.shift(*op, (a, b), (self.range_of(x), self.range_of(by)))
             }
-            // Floor division and modulo by 2^k are a shift and a mask, exact
-            // for every integer.
-            Num::Bin(op @ (BinOp::Div | BinOp::Rem), x, by) if power_of_two(by).is_some() => {
-                let k = power_of_two(by)?;
-                let a = self.num(x)?;
-                match op {
-                    BinOp::Div => self.b.ins().sshr_imm_s(a, i64::from(k.trailing_zeros())),
-                    _ => self.b.ins().band_imm_s(a, k - 1),
-                }
-            }
-            Num::Bin(op @ (BinOp::Div | BinOp::Rem), x, by) if reciprocal(by).is_some() => {
-                let d = reciprocal(by)?;
+            Num::Bin(op @ (BinOp::Div | BinOp::Rem), x, by) if cheap_divisor(by).is_some() => {
+                let d = cheap_divisor(by)?;
                 let a = self.num(x)?;
                 self.floor_by(*op, a, d)
             }
@@ -298,57 +281,68 @@ impl Emit<'_, '_> {
     pub(super) fn floor(&mut self, op: BinOp, a: Value, b: Value) -> Value {
         let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
         self.bail_if(zero);
-        let result = self.b.declare_var(I64);
-        let [small, large, join] = self.blocks();
         let both = self.b.ins().bor(a, b);
+        self.floor_small(op, (a, b), both, |e| {
+            let (x, y) = (e.b.ins().ireduce(I32, a), e.b.ins().ireduce(I32, b));
+            let r = match op {
+                BinOp::Div => e.b.ins().udiv(x, y),
+                _ => e.b.ins().urem(x, y),
+            };
+            e.b.ins().uextend(I64, r)
+        })
+    }
+
+    /// [`Emit::floor`] by the constant `d` ([`cheap_divisor`]). By 2^k, an
+    /// arithmetic shift and a mask, exact for every integer. By another
+    /// `d`, for `a` in `0..2^32`, the quotient is the high half of `a *
+    /// m`, `m = ceil(2^64 / d)`: a multiply for a division. Exact: `m * d =
+    /// 2^64 + e` with `0 < e < d`, so `a * m / 2^64 = a / d + a * e / (d *
+    /// 2^64)`, and `a * e < 2^64` keeps the second term below `1 / d`,
+    /// under the next multiple.
+    fn floor_by(&mut self, op: BinOp, a: Value, d: i64) -> Value {
+        if d.count_ones() == 1 {
+            return match op {
+                BinOp::Div => self.b.ins().sshr_imm_s(a, i64::from(d.trailing_zeros())),
+                _ => self.b.ins().band_imm_s(a, d - 1),
+            };
+        }
+        // `d` does not divide 2^64, so this is `ceil(2^64 / d)`.
+        let m = (u64::MAX / d as u64) + 1;
+        let b = self.int(d);
+        self.floor_small(op, (a, b), a, |e| {
+            let m = e.int(m as i64);
+            let q = e.b.ins().umulhi(a, m);
+            match op {
+                BinOp::Div => q,
+                _ => {
+                    let qd = e.b.ins().imul_imm_s(q, d);
+                    e.b.ins().isub(a, qd)
+                }
+            }
+        })
+    }
+
+    /// `a op b` (`b` not 0) by `small` where `fits` is below 2^32 (the
+    /// operands are then both in `0..2^32`), else by [`Emit::floor_wide`].
+    fn floor_small(
+        &mut self,
+        op: BinOp,
+        (a, b): (Value, Value),
+        fits: Value,
+        small: impl FnOnce(&mut Self) -> Value,
+    ) -> Value {
+        let result = self.b.declare_var(I64);
+        let [below, large, join] = self.blocks();
         let fits = self
             .b
             .ins()
-            .icmp_imm_s(IntCC::UnsignedLessThan, both, 1 << 32);
-        self.b.ins().brif(fits, small, &[], large, &[]);
-        self.b.switch_to_block(small);
-        let (x, y) = (self.b.ins().ireduce(I32, a), self.b.ins().ireduce(I32, b));
-        let r = match op {
-            BinOp::Div => self.b.ins().udiv(x, y),
-            _ => self.b.ins().urem(x, y),
-        };
-        let r = self.b.ins().uextend(I64, r);
+            .icmp_imm_s(IntCC::UnsignedLessThan, fits, 1 << 32);
+        self.b.ins().brif(fits, below, &[], large, &[]);
+        self.b.switch_to_block(below);
+        let r = small(self);
         self.b.def_var(result, r);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(large);
-        let r = self.floor_wide(op, a, b);
-        self.b.def_var(result, r);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
-        self.b.use_var(result)
-    }
-
-    /// [`Emit::floor`] by the constant `d` ([`reciprocal`]). For `a` in
-    /// `0..2^32`, the quotient is the high half of `a * m`, `m = ceil(2^64
-    /// / d)`: a multiply for a division. Exact: `m * d = 2^64 + e` with `0 <
-    /// e < d`, so `a * m / 2^64 = a / d + a * e / (d * 2^64)`, and `a * e <
-    /// 2^64` keeps the second term below `1 / d`, under the next multiple.
-    fn floor_by(&mut self, op: BinOp, a: Value, d: i64) -> Value {
-        // `d` does not divide 2^64, so this is `ceil(2^64 / d)`.
-        let m = (u64::MAX / d as u64) + 1;
-        let result = self.b.declare_var(I64);
-        let [small, large, join] = self.blocks();
-        let fits = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, a, 1 << 32);
-        self.b.ins().brif(fits, small, &[], large, &[]);
-        self.b.switch_to_block(small);
-        let m = self.int(m as i64);
-        let q = self.b.ins().umulhi(a, m);
-        let r = match op {
-            BinOp::Div => q,
-            _ => {
-                let qd = self.b.ins().imul_imm_s(q, d);
-                self.b.ins().isub(a, qd)
-            }
-        };
-        self.b.def_var(result, r);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(large);
-        let b = self.int(d);
         let r = self.floor_wide(op, a, b);
         self.b.def_var(result, r);
         self.b.ins().jump(join, &[]);
