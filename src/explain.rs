@@ -68,7 +68,7 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
         }
         moves.push(match kernel::move_shape(rule, &rules, id) {
             Some(shape) if compiled => {
-                let called = |f| kernel.as_ref().is_some_and(|k| k.calls(f));
+                let called = |f| kernel.as_ref().is_some_and(|k| k.calls_compiled(f));
                 compiled_move(rule, &shape, (native, &called), defs)
             }
             Some(_) => MoveReport {

@@ -355,7 +355,7 @@ impl Kernel {
     /// Whether the rules run as machine code, compiling it if it was not.
     /// Whether the rules' calls of function `f` are compiled calls (see
     /// [`calls`]), rather than left to the interpreter.
-    pub fn calls(&self, f: crate::ir::FnId) -> bool {
+    pub fn calls_compiled(&self, f: crate::ir::FnId) -> bool {
         self.calls.as_ref().is_some_and(|c| c.compiled(f))
     }
 

@@ -10,14 +10,14 @@ use rustc_hash::FxHashSet;
 use std::rc::Rc;
 
 impl Normalizer<'_> {
-    /// The body of function `f` with `args` in place of its parameters,
+    /// The body of function `f` (its common calls hoisted: see
+    /// [`Normalizer::hoisted`]) with `args` in place of its parameters,
     /// if it may be inlined. The function's own names (its `let`s and
     /// comprehensions) get new slots in the caller's frame. An argument
     /// that is cheap and safe to repeat, or whose parameter is read once
     /// and for certain, is put in place; any other is bound by a `let`
     /// around the body, in the order the call evaluates them.
     pub(super) fn inline(&self, f: FnId, args: &[Ir], depth: usize) -> Option<Ir> {
-        // (The body's calls that both branches of an `if` make hoisted.)
         let func = self.defs.fns.get(f as usize)?.as_ref()?;
         let (body, slots) = &*self.hoisted(f, func);
         let size = size(body);
@@ -56,9 +56,7 @@ impl Normalizer<'_> {
         });
         Some(self.expr(&body, depth + 1))
     }
-}
 
-impl Normalizer<'_> {
     /// The body of `f` with the calls both branches of an `if` make
     /// hoisted (see `hoist.rs`), and the slots of its frame then.
     pub(super) fn hoisted(&self, f: FnId, func: &crate::ir::FnIr) -> Rc<(Ir, usize)> {

@@ -88,7 +88,6 @@ const RECURSION_BUDGET: usize = 200;
 /// `game`'s rules, normalised (see the module's doc).
 pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
     let n = Normalizer {
-        defs,
         slots: Cell::new(game.slots.max(game.arity)),
         ..Normalizer::new(defs)
     };
@@ -134,7 +133,6 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
 /// has then: for a compiled query ([`crate::runtime::kernel::query`]).
 pub fn expr(ir: &Ir, slots: usize, defs: &Defs) -> (Ir, usize) {
     let n = Normalizer {
-        defs,
         slots: Cell::new(slots),
         ..Normalizer::new(defs)
     };
