@@ -169,7 +169,7 @@ impl Calls {
             body: OnceCell::new(),
         });
         *made.borrow_mut() = Some(Some(func.clone()));
-        let t = Types::frame(func.slots(), &c.body, self.clone());
+        let t = Types::frame(func.slots(), self.clone());
         let body = match cond {
             false => expr::num_in(&c.body, &t),
             true => expr::cond_in(&c.body, &t).map(|c| {

@@ -164,19 +164,19 @@ fn same(yes: bool, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
     (xs.shape(t) == ys.shape(t)).then(|| Cond::Same(yes, Box::new(xs), Box::new(ys)))
 }
 
+/// `a op b` of two integers.
+fn numbers(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
+    Some(Cond::Cmp(op, num_in(a, t)?, num_in(b, t)?))
+}
+
 fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
     match op {
         // A query's `winner(P) == "first"`.
         BinOp::Eq | BinOp::Ne if t.queries && crate::runtime::kernel::query::asks_winner(a, b) => {
             crate::runtime::kernel::query::winner_test(op, a, b, t)
         }
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-            match (num_in(a, t), num_in(b, t)) {
-                (Some(a), Some(b)) => Some(Cond::Cmp(op, a, b)),
-                _ if matches!(op, BinOp::Eq | BinOp::Ne) => same(op == BinOp::Eq, a, b, t),
-                _ => None,
-            }
-        }
+        BinOp::Eq | BinOp::Ne => numbers(op, a, b, t).or_else(|| same(op == BinOp::Eq, a, b, t)),
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => numbers(op, a, b, t),
         _ => None,
     }
 }

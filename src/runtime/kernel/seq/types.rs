@@ -134,15 +134,14 @@ impl Types {
         }
     }
 
-    /// The frame of a function's `body` with `slots` slots: every slot is
-    /// an integer of any size, never read by a linear form (nothing
-    /// bounds a function's arguments).
-    pub fn frame(slots: usize, body: &Ir, calls: Rc<Calls>) -> Types {
-        let mut named: Vec<Slot> = (0..slots as Slot).collect();
-        lets(body, &mut named);
+    /// The frame of a function's body with `slots` slots: every slot (its
+    /// parameters, and the names its `let`s bind) is an integer of any
+    /// size, never read by a linear form (nothing bounds a function's
+    /// arguments).
+    pub fn frame(slots: usize, calls: Rc<Calls>) -> Types {
         Types {
             shapes: vec![Shape::Int; slots],
-            named,
+            named: (0..slots as Slot).collect(),
             queries: false,
             asked: Default::default(),
             calls: Some(calls),
