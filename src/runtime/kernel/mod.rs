@@ -188,11 +188,11 @@ pub struct Kernel {
 /// says `None` when some part of them is not integer arithmetic the
 /// kernel knows.
 pub fn compile(game: &GameIr, id: GameId, defs: &Defs) -> Option<Kernel> {
-    let calls = Calls::new(callees::of_rules(game, defs));
-    let types = Types::of(game, id).with_calls(calls.clone());
     if game.arity > flat::ARITY_MAX {
         return None;
     }
+    let calls = Calls::new(callees::of_rules(game, defs));
+    let types = Types::of(game, id).with_calls(calls.clone());
     let moves: Vec<Move> = game
         .moves
         .iter()
@@ -352,13 +352,13 @@ impl Kernel {
         }
     }
 
-    /// Whether the rules run as machine code, compiling it if it was not.
     /// Whether the rules' calls of function `f` are compiled calls (see
     /// [`calls`]), rather than left to the interpreter.
     pub fn calls_compiled(&self, f: crate::ir::FnId) -> bool {
         self.calls.as_ref().is_some_and(|c| c.compiled(f))
     }
 
+    /// Whether the rules run as machine code, compiling it if it was not.
     pub fn is_native(&self) -> bool {
         self.native().is_some()
     }

@@ -63,8 +63,6 @@ pub struct Query {
 /// one of the shapes above, or asks no position's value (the interpreter
 /// is quick enough for arithmetic alone).
 pub fn compile(ir: &Ir, slots: usize, defs: &Defs) -> Option<Query> {
-    let calls = Calls::new(callees::of_expr(ir, defs));
-    let types = Types::top_level(ir).with_calls(calls.clone());
     let IrKind::CallBuiltin(b, args) = &ir.kind else {
         return None;
     };
@@ -92,6 +90,9 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs) -> Option<Query> {
     else {
         return None;
     };
+    // The functions it calls are normalised only for a query of this shape.
+    let calls = Calls::new(callees::of_expr(ir, defs));
+    let types = Types::top_level(ir).with_calls(calls.clone());
     let elem = match (fold, &elem.kind) {
         (Fold::Xor, IrKind::Apply(..)) => value_of(elem, &types)?,
         (Fold::Xor, _) => return None,
