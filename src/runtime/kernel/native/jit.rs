@@ -108,14 +108,17 @@ impl Jit {
     /// code of its own, for the functions defined after to call.
     pub(super) fn functions(&mut self, funcs: &[Rc<Func>]) -> Option<()> {
         let own: Vec<&Rc<Func>> = funcs.iter().filter(|f| emit::scalar(f)).collect();
+        // All declared first, as each may call any other.
+        let mut ids = Vec::with_capacity(own.len());
         for (i, f) in own.iter().enumerate() {
             let name = format!("fn{i}");
             let id = (self.module)
                 .declare_function(&name, Linkage::Local, &self.sig)
                 .ok()?;
             self.funcs.push((Rc::as_ptr(f), id));
+            ids.push(id);
         }
-        for (f, (_, id)) in own.iter().zip(self.funcs.clone()) {
+        for (f, id) in own.into_iter().zip(ids) {
             self.emit(Kind::Func(f), id)?;
         }
         Some(())
