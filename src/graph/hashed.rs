@@ -1,6 +1,7 @@
 //! The positions of a game that are not dense (negative or huge integers,
 //! three parameters, lists...), interned by their arguments. Each key is
-//! kept once, in `keys`; the hash table holds only the positions' indices,
+//! kept once, in `nodes` beside its value, which a lookup then reads in
+//! the same cache line; the hash table holds only the positions' indices,
 //! 4 bytes and a control byte each. One or two integers, the common case
 //! (the divide-by-2/3/6 game from 10^15), are packed in the key itself,
 //! with no allocation; three or more integers, and integers with lists or
@@ -10,6 +11,7 @@
 use super::flat::{self, holds_items};
 use crate::value::Value;
 use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 use rustc_hash::FxHasher;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -40,6 +42,20 @@ fn packed(args: &[Value]) -> Option<Key> {
     }
 }
 
+#[inline]
+fn hash_one(a: i64) -> u64 {
+    let mut h = FxHasher::default();
+    (1u8, a).hash(&mut h);
+    h.finish()
+}
+
+#[inline]
+fn hash_two(a: i64, b: i64) -> u64 {
+    let mut h = FxHasher::default();
+    (2u8, a, b).hash(&mut h);
+    h.finish()
+}
+
 fn hash_flat(run: &[i64]) -> u64 {
     let mut h = FxHasher::default();
     (3u8, run).hash(&mut h);
@@ -58,14 +74,12 @@ impl Key {
     }
 
     fn hash(&self) -> u64 {
-        let mut h = FxHasher::default();
         match self {
-            Key::One(a) => (1u8, a).hash(&mut h),
-            Key::Two(a, b) => (2u8, a, b).hash(&mut h),
-            Key::Flat(run) => return hash_flat(run),
-            Key::Values(values) => return hash_values(values),
+            Key::One(a) => hash_one(*a),
+            Key::Two(a, b) => hash_two(*a, *b),
+            Key::Flat(run) => hash_flat(run),
+            Key::Values(values) => hash_values(values),
         }
-        h.finish()
     }
 
     /// Whether this key holds `args`, given `args` packed as `p`.
@@ -115,16 +129,32 @@ impl Key {
     }
 }
 
+/// A hashed position: its key and its value slot (see
+/// [`crate::graph::UNKNOWN`]).
+struct Node {
+    key: Key,
+    value: u64,
+}
+
+impl Node {
+    fn new(key: Key) -> Node {
+        Node {
+            key,
+            value: super::UNKNOWN,
+        }
+    }
+}
+
 /// The hashed positions of one game, numbered from 0 in the order made.
 #[derive(Default)]
 pub struct Hashed {
-    keys: Vec<Key>,
+    nodes: Vec<Node>,
     index: HashTable<u32>,
 }
 
 impl Hashed {
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.nodes.len()
     }
 
     /// The number of the position with arguments `args`, if it exists.
@@ -145,7 +175,7 @@ impl Hashed {
             None => hash_values(args),
         };
         self.index
-            .find(hash, |i| self.keys[*i as usize].holds(args, &p))
+            .find(hash, |i| self.nodes[*i as usize].key.holds(args, &p))
             .copied()
     }
 
@@ -157,11 +187,48 @@ impl Hashed {
 
     /// [`Hashed::find`] of one or two integers, packed as `find` packs
     /// them, with no values made.
+    #[inline]
     pub fn find_ints(&self, args: &[i64]) -> Option<u32> {
-        let key = Key::of_ints(args)?;
-        self.index
-            .find(key.hash(), |i| self.keys[*i as usize].is(&key))
-            .copied()
+        let nodes = &self.nodes;
+        let found = match *args {
+            [a] => self.index.find(
+                hash_one(a),
+                |i| matches!(nodes[*i as usize].key, Key::One(x) if x == a),
+            ),
+            [a, b] => self.index.find(
+                hash_two(a, b),
+                |i| matches!(nodes[*i as usize].key, Key::Two(x, y) if x == a && y == b),
+            ),
+            _ => None,
+        };
+        found.copied()
+    }
+
+    /// The number of the position of one or two integers `args`, added
+    /// if it is new and `add` (true with the number when it was added):
+    /// one hash and one probe for both.
+    pub fn intern_ints(&mut self, args: &[i64], add: bool) -> Option<(u32, bool)> {
+        let (hash, key) = match *args {
+            [a] => (hash_one(a), Key::One(a)),
+            [a, b] => (hash_two(a, b), Key::Two(a, b)),
+            _ => return None,
+        };
+        let next = self.nodes.len() as u32;
+        let nodes = &mut self.nodes;
+        let entry = self.index.entry(
+            hash,
+            |i| nodes[*i as usize].key.is(&key),
+            |i| nodes[*i as usize].key.hash(),
+        );
+        match entry {
+            Entry::Occupied(found) => Some((*found.get(), false)),
+            Entry::Vacant(room) if add => {
+                room.insert(next);
+                nodes.push(Node::new(key));
+                Some((next, true))
+            }
+            Entry::Vacant(_) => None,
+        }
     }
 
     /// [`Hashed::insert`] of one or two integers (the caller has checked
@@ -171,11 +238,11 @@ impl Hashed {
     }
 
     fn insert_key(&mut self, key: Key) -> u32 {
-        let i = self.keys.len() as u32;
-        let keys = &self.keys;
+        let i = self.nodes.len() as u32;
+        let nodes = &self.nodes;
         self.index
-            .insert_unique(key.hash(), i, |j| keys[*j as usize].hash());
-        self.keys.push(key);
+            .insert_unique(key.hash(), i, |j| nodes[*j as usize].key.hash());
+        self.nodes.push(Node::new(key));
         i
     }
 
@@ -184,7 +251,7 @@ impl Hashed {
         self.index
             .find(
                 hash_flat(run),
-                |i| matches!(&self.keys[*i as usize], Key::Flat(k) if **k == *run),
+                |i| matches!(&self.nodes[*i as usize].key, Key::Flat(k) if **k == *run),
             )
             .copied()
     }
@@ -198,7 +265,7 @@ impl Hashed {
     /// The arguments of position `i` as a flat run, into `out`, if they
     /// are one.
     pub fn flat_args(&self, i: u32, out: &mut Vec<i64>) -> bool {
-        match &self.keys[i as usize] {
+        match &self.nodes[i as usize].key {
             Key::Flat(run) => {
                 out.clear();
                 out.extend_from_slice(run);
@@ -208,14 +275,34 @@ impl Hashed {
         }
     }
 
+    /// The value slot of position `i`.
+    #[inline]
+    pub fn value(&self, i: u32) -> u64 {
+        self.nodes[i as usize].value
+    }
+
+    pub fn set_value(&mut self, i: u32, value: u64) {
+        self.nodes[i as usize].value = value;
+    }
+
+    /// Every position's value slot, by number.
+    pub fn values(&self) -> impl Iterator<Item = u64> + '_ {
+        self.nodes.iter().map(|n| n.value)
+    }
+
+    /// Forgets every value.
+    pub fn forget_values(&mut self) {
+        self.nodes.iter_mut().for_each(|n| n.value = super::UNKNOWN);
+    }
+
     /// The arguments of position `i`.
     pub fn args(&self, i: u32) -> Cow<'_, [Value]> {
-        self.keys[i as usize].values()
+        self.nodes[i as usize].key.values()
     }
 
     /// The arguments of position `i` as integers, into `out`, if they all are.
     pub fn int_args(&self, i: u32, out: &mut Vec<i64>) -> bool {
-        match &self.keys[i as usize] {
+        match &self.nodes[i as usize].key {
             Key::One(a) => out.push(*a),
             Key::Two(a, b) => out.extend([*a, *b]),
             Key::Flat(run) => match flat::only_ints(run) {
@@ -232,11 +319,12 @@ impl Hashed {
         true
     }
 
-    /// About how many bytes the positions take: each key, its place in the
-    /// table (the index and a control byte), and what a key holds apart.
+    /// About how many bytes the positions take: each key with its value,
+    /// its place in the table (the index and a control byte), and what a
+    /// key holds apart.
     pub fn bytes(&self) -> usize {
-        let heap: usize = self.keys.iter().map(Key::heap_bytes).sum();
-        self.keys.capacity() * size_of::<Key>()
+        let heap: usize = self.nodes.iter().map(|n| n.key.heap_bytes()).sum();
+        self.nodes.capacity() * size_of::<Node>()
             + self.index.capacity() * (size_of::<u32>() + 1)
             + heap
     }
@@ -278,6 +366,18 @@ mod tests {
         assert_eq!(h.find_ints(&[6, 6]), Some(made));
         assert_eq!(&*h.args(made), &[int(6), int(6)][..]);
         assert_eq!(h.find(&[int(5), int(5)]), None);
+        // Found or added in one probe, with its value beside it.
+        assert_eq!(h.intern_ints(&[6, 6], true), Some((made, false)));
+        assert_eq!(h.intern_ints(&[9, 9], false), None);
+        let nine = h.len() as u32;
+        assert_eq!(h.intern_ints(&[9, 9], true), Some((nine, true)));
+        assert_eq!(h.intern_ints(&[9, 9], true), Some((nine, false)));
+        assert_eq!(h.intern_ints(&[-9], true), Some((nine + 1, true)));
+        assert_eq!(h.find_ints(&[-9]), Some(nine + 1));
+        assert_eq!(h.find(&[int(9), int(9)]), Some(nine));
+        assert_eq!(h.value(nine), crate::graph::UNKNOWN);
+        h.set_value(nine, 4);
+        assert_eq!((h.value(nine), h.value(made)), (4, crate::graph::UNKNOWN));
         let mut out = Vec::new();
         assert!(h.int_args(2, &mut out) && out == [-1, 5]);
         out.clear();
@@ -286,7 +386,9 @@ mod tests {
         let zero = h.insert(&[int(0), int(-3)]);
         let empty = Value::Pos(Position::empty());
         assert_eq!(h.find(&[empty, int(-3)]), Some(zero));
-        assert_eq!(h.len(), 9);
+        assert_eq!(h.len(), 11);
+        h.forget_values();
+        assert!(h.values().all(|v| v == crate::graph::UNKNOWN));
     }
 
     #[test]
@@ -319,7 +421,7 @@ mod tests {
         for n in (0..50_000i64).step_by(997) {
             assert_eq!(h.find(&[Value::Int(-n)]), Some(n as u32));
         }
-        // A packed key: 24 bytes, and its place in the table.
-        assert!(h.bytes() < 50_000 * 40, "{}", h.bytes());
+        // A packed key and its value: 32 bytes, and its place in the table.
+        assert!(h.bytes() < 50_000 * 48, "{}", h.bytes());
     }
 }

@@ -41,7 +41,6 @@ use hashed::Hashed;
 struct NodeTable {
     dense: Dense,
     hashed: Hashed,
-    values: Vec<u64>,
     /// Nodes evaluated and found to have no moves at all.
     terminal: Vec<bool>,
     /// The games whose positions or game values appear in the arguments of
@@ -52,7 +51,6 @@ struct NodeTable {
 impl NodeTable {
     /// The node of hashed position `index`, just added: its value slots.
     fn hashed_node(&mut self, game: GameId, index: u32) -> NodeId {
-        self.values.push(UNKNOWN);
         self.terminal.push(false);
         NodeId {
             game,
@@ -62,7 +60,7 @@ impl NodeTable {
 
     fn forget_values(&mut self) {
         self.dense.forget_values();
-        self.values.fill(UNKNOWN);
+        self.hashed.forget_values();
         self.terminal.fill(false);
     }
 
@@ -249,6 +247,66 @@ impl Graph {
         self.insert(game, &values)
     }
 
+    /// The node of `game(args)` for one or two integers too large to be
+    /// dense, added if it is new and `add`: [`Graph::find_ints`] and
+    /// [`Graph::insert_ints`] in one probe. `None` for other arguments,
+    /// which the caller finds and adds with those.
+    pub fn intern_hashed_ints(
+        &mut self,
+        game: GameId,
+        args: &[i64],
+        add: bool,
+    ) -> Option<Option<NodeId>> {
+        if int_index(args).is_some() || !matches!(args, [_] | [_, _]) {
+            return None;
+        }
+        let table = self.games.get_mut(game as usize)?;
+        Some(match table.hashed.intern_ints(args, add) {
+            None => None,
+            Some((index, false)) => Some(NodeId {
+                game,
+                index: DENSE_END + index,
+            }),
+            Some((index, true)) => {
+                self.total += 1;
+                Some(table.hashed_node(game, index))
+            }
+        })
+    }
+
+    /// The value slot of `game(args)`, [`ABSENT`] when there is no such
+    /// position: read densely when the arguments allow it, else (a
+    /// position the dense table had no room for, or any other) among the
+    /// hashed positions. The machine code's lookup of a position it does
+    /// not read itself: one find of the game's table.
+    #[inline]
+    pub fn int_value(&self, game: GameId, args: &[i64]) -> u64 {
+        let Some(table) = self.games.get(game as usize) else {
+            return ABSENT;
+        };
+        let d = &table.dense;
+        let v = match args {
+            _ if d.arity() != args.len() => ABSENT,
+            [n] => dense1(*n).map_or(ABSENT, |z| d.get(z)),
+            // By row and column: no pairing number to undo.
+            [a, b] if dense2(*a, *b).is_some() => d.at(*a as usize, *b as usize),
+            [a, b, c] => dense3(*a, *b, *c).map_or(ABSENT, |z| d.get_ints(z, args)),
+            _ => ABSENT,
+        };
+        if v != ABSENT || table.hashed.len() == 0 {
+            return v;
+        }
+        match args {
+            [_] | [_, _] => table
+                .hashed
+                .find_ints(args)
+                .map_or(ABSENT, |i| table.hashed.value(i)),
+            _ => self
+                .find_hashed_ints(game, args)
+                .map_or(ABSENT, |node| self.value(node)),
+        }
+    }
+
     /// [`Graph::find`] of integer arguments, with no values made when they
     /// are dense or there are no hashed positions.
     pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {
@@ -388,7 +446,7 @@ impl Graph {
         let table = &self.games[node.game as usize];
         match node.index.checked_sub(DENSE_END) {
             None => table.dense.get(node.index),
-            Some(i) => table.values[i as usize],
+            Some(i) => table.hashed.value(i),
         }
     }
 
@@ -396,7 +454,7 @@ impl Graph {
         let table = &mut self.games[node.game as usize];
         match node.index.checked_sub(DENSE_END) {
             None => table.dense.set(node.index, value),
-            Some(i) => table.values[i as usize] = value,
+            Some(i) => table.hashed.set_value(i, value),
         }
     }
 
@@ -429,9 +487,9 @@ impl Graph {
                 .map(move |(index, v)| (NodeId { game, index }, v))
         });
         let hashed = table.into_iter().flat_map(move |t| {
-            t.values.iter().enumerate().map(move |(i, v)| {
+            t.hashed.values().enumerate().map(move |(i, v)| {
                 let index = DENSE_END + i as u32;
-                (NodeId { game, index }, *v)
+                (NodeId { game, index }, v)
             })
         });
         dense.chain(hashed)
@@ -452,9 +510,9 @@ impl Graph {
         let Some(table) = self.games.get(game as usize) else {
             return 0;
         };
-        // The keys and their table, then per position its value and
-        // terminal flag.
-        let per_node = size_of::<u64>() + size_of::<bool>();
+        // The keys with their values and their table, then per position
+        // its terminal flag.
+        let per_node = size_of::<bool>();
         table.dense.bytes() + table.hashed.bytes() + table.hashed.len() * per_node
     }
 

@@ -7,7 +7,7 @@ use super::expr::{Lin, Num};
 use super::marks::POLL_EVERY;
 use super::run::{Run, Values};
 use super::{Eval, LinearNode, Marks, Stop};
-use crate::graph::{ABSENT, Dense, Graph, dense1, dense2, dense3};
+use crate::graph::{ABSENT, Dense, Graph, dense1, dense2};
 use crate::ir::Slot;
 use crate::value::GameId;
 
@@ -334,23 +334,8 @@ fn line_of(a: &Lin, x: Slot, (lo, hi): (i64, i64), arity: usize, f: &[i64]) -> O
 
 /// The value slot of `game(args)`, read densely when the arguments allow
 /// it, else (a position the dense table had no room for, or any other)
-/// among the hashed positions.
+/// among the hashed positions: see [`Graph::int_value`].
+#[inline]
 pub fn node_value(graph: &Graph, game: GameId, args: &[i64]) -> u64 {
-    let dense = graph.dense(game).filter(|d| d.arity() == args.len());
-    let v = match (dense, args) {
-        (Some(d), [n]) if dense1(*n).is_some() => d.get(*n as u32),
-        // By row and column: no pairing number to undo.
-        (Some(d), [a, b]) if dense2(*a, *b).is_some() => d.at(*a as usize, *b as usize),
-        (Some(d), [a, b, c]) => match dense3(*a, *b, *c) {
-            Some(z) => d.get_ints(z, args),
-            None => ABSENT,
-        },
-        _ => ABSENT,
-    };
-    match v {
-        ABSENT => graph
-            .find_hashed_ints(game, args)
-            .map_or(ABSENT, |node| graph.value(node)),
-        v => v,
-    }
+    graph.int_value(game, args)
 }

@@ -123,6 +123,12 @@ impl Machine {
     /// The node of `game(args)`, interned if need be, when that cannot
     /// fail: within `--max-states` and of the game's arity.
     pub(in crate::runtime) fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Option<NodeId> {
+        let room = self.graph.len() < self.limits.max_states;
+        if self.defs.game(game)?.arity == args.len()
+            && let Some(node) = self.graph.intern_hashed_ints(game, args, room)
+        {
+            return node;
+        }
         // Dense or hashed, as the graph decides.
         let found = self.graph.find_ints(game, args);
         self.intern_with((game, args.len()), found, |g| g.insert_ints(game, args))

@@ -166,6 +166,9 @@ extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c: i64) -> u6
     let args = &all[..n];
     // SAFETY: as in `flat`.
     let v = super::plan::node_value(unsafe { &*ctx.graph }, game, args);
+    if v < 1 << 62 {
+        return v;
+    }
     // SAFETY: the marks outlive the call; the machine code only writes
     // the mex's marks, which `known` does not touch.
     let marks = unsafe { &mut *ctx.marks };
