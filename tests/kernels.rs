@@ -474,6 +474,16 @@ fn floor_division_and_modulo_by_negatives_agree_on_every_path() {
                   % 3 == 1 -> r(n - k)\n}\ntable(r, 0..=300)\n";
     let printed = agree(reciprocals);
     assert!(printed.contains("r(n), n = 0..=300"), "{printed}");
+    // Constants past 2^32 too, and dividends up to the integers' ends
+    // (`M - n`, and `-M - 1 + n` from the least): an unsigned division by
+    // a constant, a multiply in machine code, on either sign.
+    let wide = "let M = 9223372036854775807\nlet B = 4294967296\ngame w(n) {\n move q(k in 1..=3) \
+                if n >= k and (((M - n) / 3) % 7 + ((n - M) / 7) % 5 + ((-M - 1 + n) % 1000000007) % 11 \
+                + ((M - n) / (B + 1)) % 3 + ((n - M) % 12345678901) % 13 + ((-M - 1 + n) / 3) % 4 \
+                + ((n - M - 1) / 10) % 9 + ((M - n) % 6) + ((-M - 1 + n) % (B * 3))) % 3 == 1 -> w(n - k)\n}\n\
+                table(w, 0..=200)\n";
+    let printed = agree(wide);
+    assert!(printed.contains("w(n), n = 0..=200"), "{printed}");
 }
 
 #[test]

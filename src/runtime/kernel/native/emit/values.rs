@@ -33,11 +33,11 @@ pub extern "C" fn pow(x: i64, y: i64) -> i64 {
 }
 
 /// The constant `n` is, when floor division and modulo by it have a form
-/// cheaper than a division instruction (see [`Emit::floor_by`]): a power
-/// of two, or any other positive constant below 2^32.
+/// cheaper than a division instruction (see [`Emit::floor_by`]): any
+/// positive constant.
 fn cheap_divisor(n: &Num) -> Option<i64> {
     match n {
-        Num::Const(c) if *c > 0 && (c.count_ones() == 1 || *c < 1 << 32) => Some(*c),
+        Num::Const(c) if *c > 0 => Some(*c),
         _ => None,
     }
 }
@@ -292,13 +292,14 @@ impl Emit<'_, '_> {
         })
     }
 
-    /// [`Emit::floor`] by the constant `d` ([`cheap_divisor`]). By 2^k, an
-    /// arithmetic shift and a mask, exact for every integer. By another
-    /// `d`, for `a` in `0..2^32`, the quotient is the high half of `a *
-    /// m`, `m = ceil(2^64 / d)`: a multiply for a division. Exact: `m * d =
-    /// 2^64 + e` with `0 < e < d`, so `a * m / 2^64 = a / d + a * e / (d *
-    /// 2^64)`, and `a * e < 2^64` keeps the second term below `1 / d`,
-    /// under the next multiple.
+    /// [`Emit::floor`] by the constant `d > 0` ([`cheap_divisor`]). By
+    /// 2^k, an arithmetic shift and a mask. By another `d`, an unsigned
+    /// division by a constant, which Cranelift makes a multiply by its
+    /// reciprocal: `floor(a / d)` is `a / d` for `a >= 0`, and `!(!a / d)`
+    /// for `a < 0` (`!a = -a - 1` is then at least 0), so with `s` all
+    /// ones for a negative `a` and 0 otherwise, it is `((a ^ s) / d) ^ s`,
+    /// exact for every `a`. The remainder `a - q * d` is in `0..d`, so the
+    /// wrapping product and difference give it exactly.
     fn floor_by(&mut self, op: BinOp, a: Value, d: i64) -> Value {
         if d.count_ones() == 1 {
             return match op {
@@ -306,20 +307,19 @@ impl Emit<'_, '_> {
                 _ => self.b.ins().band_imm_s(a, d - 1),
             };
         }
-        // `d` does not divide 2^64, so this is `ceil(2^64 / d)`.
-        let m = (u64::MAX / d as u64) + 1;
-        let b = self.int(d);
-        self.floor_small(op, (a, b), a, |e| {
-            let m = e.int(m as i64);
-            let q = e.b.ins().umulhi(a, m);
-            match op {
-                BinOp::Div => q,
-                _ => {
-                    let qd = e.b.ins().imul_imm_s(q, d);
-                    e.b.ins().isub(a, qd)
-                }
+        let ins = self.b.ins();
+        let sign = ins.sshr_imm_s(a, 63);
+        let x = self.b.ins().bxor(a, sign);
+        let by = self.int(d);
+        let q = self.b.ins().udiv(x, by);
+        let q = self.b.ins().bxor(q, sign);
+        match op {
+            BinOp::Div => q,
+            _ => {
+                let qd = self.b.ins().imul_imm_s(q, d);
+                self.b.ins().isub(a, qd)
             }
-        })
+        }
     }
 
     /// `a op b` (`b` not 0) by `small` where `fits` is below 2^32 (the
