@@ -29,9 +29,11 @@
 //! - **Binders over `list(...)`** run over the collection itself, and
 //!   one over `reversed(lo..hi)` over a comprehension of the range, which
 //!   the compiled rules make as a list.
-//! - **Tuple binders unrolled:** `(dx, dy) in [(-2, 1), (1, -2)]` over
-//!   constant items becomes one move per item, with the items' numbers in
-//!   place of `dx` and `dy`.
+//! - **Binders unrolled** (`unroll.rs`): `(dx, dy) in [(-2, 1), (1,
+//!   -2)]` over constant items becomes one move per item, with the
+//!   items' numbers in place of `dx` and `dy`; so does `d in {2, 3, 6}`
+//!   over a few constants when `d` divides (`n / d`, `n % d`), for a
+//!   division by a constant is a multiply.
 //! - **A range binder the guard first restricts to constants**
 //!   (`member.rs`): `k in 1..=n if k in {1, 3, 4}` runs over the three
 //!   constants, `1 <= k and k <= n` its condition.
@@ -63,12 +65,9 @@ use inline::{put_let, split_let};
 mod lift;
 mod member;
 mod targets;
+mod unroll;
 mod uses;
 
-/// The most items a tuple binder is unrolled over, and the most moves a
-/// game's rules may grow to by unrolling.
-const UNROLL_ITEMS: usize = 64;
-const UNROLL_MOVES: usize = 256;
 /// How deep calls are inlined into calls: a function that calls itself
 /// is unrolled this many levels (`fn digit_sum(n) = ... digit_sum(n /
 /// 10)`), and a call left past them leaves the position it is reached
@@ -113,7 +112,7 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
             None => rule,
         };
         let rule = member::constants(&rule).unwrap_or(rule);
-        if moves.len() < UNROLL_MOVES {
+        if moves.len() < unroll::UNROLL_MOVES {
             n.unroll(rule, 0, &mut moves);
         } else {
             moves.push(rule);
@@ -172,50 +171,6 @@ impl Normalizer<'_> {
     /// The move with its expressions normalised.
     fn move_rule(&self, rule: &MoveIr) -> MoveIr {
         map_move(rule, 0, &mut |e| self.expr(e, 0))
-    }
-
-    /// Unrolls the tuple binders of `rule` from binder `from` on, pushing
-    /// the moves it becomes on `out`.
-    fn unroll(&self, rule: MoveIr, from: usize, out: &mut Vec<MoveIr>) {
-        let found = rule
-            .binders
-            .iter()
-            .enumerate()
-            .skip(from)
-            .find_map(|(i, (p, d))| {
-                let PatIr::Tuple(parts, _) = p else {
-                    return None;
-                };
-                let slots: Option<Vec<Slot>> = parts
-                    .iter()
-                    .map(|q| match q {
-                        PatIr::Slot(s) => Some(*s),
-                        _ => None,
-                    })
-                    .collect();
-                Some((i, slots?, constant_items(d, self.defs, parts.len())?))
-            });
-        let Some((i, slots, items)) = found else {
-            out.push(rule);
-            return;
-        };
-        if items.len() > UNROLL_ITEMS || out.len() + items.len() > UNROLL_MOVES {
-            out.push(rule);
-            return;
-        }
-        for item in items {
-            let bind = |slot: Slot| {
-                let k = slots.iter().position(|s| *s == slot)?;
-                Some(Ir {
-                    kind: IrKind::Const(item[k].clone()),
-                    span: rule.span,
-                })
-            };
-            let mut copy = rule.clone();
-            copy.binders.remove(i);
-            let copy = map_move(&copy, i, &mut |e| self.expr(&put(e, &bind), 0));
-            self.unroll(copy, i, out);
-        }
     }
 
     /// An expression with constants folded and calls inlined, `depth`
@@ -410,43 +365,6 @@ fn binds_locals(ir: &Ir) -> bool {
         each_child(ir, &mut |e| found = found || binds_locals(e));
     }
     found
-}
-
-/// The items of a constant domain whose items are all tuples or lists of
-/// `width` values.
-fn constant_items(domain: &Ir, defs: &Defs, width: usize) -> Option<Vec<Vec<Value>>> {
-    let value = match &domain.kind {
-        IrKind::Const(v) => v.clone(),
-        IrKind::Global(id) => defs.lets[*id as usize].value.clone()?,
-        IrKind::List(items) | IrKind::Tuple(items) => {
-            let rows = items.iter().map(|item| match &item.kind {
-                IrKind::Const(v) => Some(v.clone()),
-                IrKind::Tuple(parts) | IrKind::List(parts) => {
-                    let parts = parts.iter().map(|p| match &p.kind {
-                        IrKind::Const(v) => Some(v.clone()),
-                        _ => None,
-                    });
-                    Some(Value::Tuple(parts.collect::<Option<Vec<_>>>()?.into()))
-                }
-                _ => None,
-            });
-            Value::list(rows.collect::<Option<_>>()?)
-        }
-        _ => return None,
-    };
-    let items: Vec<Value> = match &value {
-        Value::Set(s) => s.iter().cloned().collect(),
-        v => v.as_slice()?.to_vec(),
-    };
-    items
-        .iter()
-        .map(|item| match item.as_slice() {
-            Some(parts) if parts.len() == width && !matches!(item, Value::Report(_)) => {
-                Some(parts.to_vec())
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 /// A copy of `ir` with `f` applied to each of its direct children.

@@ -360,3 +360,46 @@ fn a_call_both_branches_make_is_made_once_before_them() {
         ones("if n % 2 == 1 then (let n = n / 2 in 1 + ones(n)) else (let n = n / 2 in ones(n))");
     compiles_and_agrees(&bound, "bound");
 }
+
+/// How many moves `source`'s first game's normalised rules have.
+fn moves_normalised(source: &str) -> usize {
+    let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    s.run("test.game", source);
+    let m = &s.machine;
+    super::rules(&m.game_ir(0), &m.defs).moves.len()
+}
+
+#[test]
+fn a_binder_over_a_few_constants_that_divides_is_unrolled() {
+    let game = |prelude: &str, rule: &str, far: &str| {
+        format!("{prelude}game g(n) {{\n {rule}\n}}\ntable(g, -40..=40)\n{far}")
+    };
+    let far = "value(g(10 ** 15))\nvalue(g(-(10 ** 15) - 7))\n";
+    // Dividing (`/`, `%`), over a set, a list or a constant: one move per
+    // item, in the binder's order, with the values the interpreter finds
+    // for dividends of both signs.
+    for (prelude, rule) in [
+        ("", "move by(d in {6, 2, 3}) if n > 0 -> g(n / d)"),
+        ("", "move by(d in [7, 3]) if n < 0 -> g(-(-n / d))"),
+        (
+            "let D = {3, 10}\n",
+            "move by(d in D) if n % d == 1 and n != 0 -> g(n - n / d - 1)",
+        ),
+    ] {
+        let source = game(prelude, rule, far);
+        let items = if rule.contains("6, 2, 3") { 3 } else { 2 };
+        assert_eq!(moves_normalised(&source), items, "{rule}");
+        compiles_and_agrees(&source, rule);
+    }
+    // Not dividing, over too many items, or a binder the divisor reads
+    // only through another name: one move, as written.
+    for rule in [
+        "move take(k in {1, 2, 3}) if k <= n -> g(n - k)",
+        "move by(d in [2, 3, 4, 5, 6, 7, 8, 9, 10]) if n > 0 -> g(n / d)",
+        "move by(d in {2, 3}, e in 1..=d) if n > 0 -> g(n / e)",
+    ] {
+        let source = game("", rule, "");
+        assert_eq!(moves_normalised(&source), 1, "{rule}");
+        compiles_and_agrees(&source, rule);
+    }
+}
