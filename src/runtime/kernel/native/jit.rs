@@ -156,12 +156,19 @@ impl Jit {
             module.clear_context(ctx);
             return None;
         }
+        // For the engine's developers: `GRUNDY_JIT_DUMP=1` prints each
+        // function's machine code as Cranelift's disassembly, on stderr.
+        let dump = std::env::var_os("GRUNDY_JIT_DUMP").is_some();
+        ctx.set_disasm(dump);
         if let Err(e) = module.define_function(id, ctx) {
             // A bug in the code generator: the tests, built with debug
             // assertions, stop on it; a user's run goes on without
             // machine code.
             debug_assert!(false, "a kernel's machine code does not compile: {e:?}");
             return None;
+        }
+        if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+            eprintln!("; machine code of the {}\n{text}", kind.name());
         }
         module.clear_context(ctx);
         Some(())

@@ -55,6 +55,20 @@ pub enum Kind<'a> {
     Func(&'a Func),
 }
 
+impl Kind<'_> {
+    /// What the function is, in a word: for a dump of the machine code.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kind::Mex(_) => "mex",
+            Kind::Sweep(_) => "sweep",
+            Kind::Levels(_) => "levels",
+            Kind::Square(_) => "square",
+            Kind::Query(_) => "query",
+            Kind::Func(_) => "function",
+        }
+    }
+}
+
 /// The helpers the code calls: see [`super::compile`].
 pub struct Helpers {
     pub pow: FuncRef,
