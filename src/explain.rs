@@ -14,7 +14,9 @@ use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::diag::Sources;
 use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, TargetIr, TermIr};
-use crate::runtime::kernel::{self, Types, compiles_as_cond, compiles_as_domain, compiles_as_num};
+use crate::runtime::kernel::{
+    self, Types, compiles_as_cond, compiles_as_domain, compiles_as_num, compiles_as_target,
+};
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
@@ -250,13 +252,15 @@ fn interpreted_move(rule: &MoveIr, defs: &Defs, t: &Types) -> MoveReport {
         slow.push(cond_culprit(guard, defs, t));
     }
     match &rule.target {
-        TargetIr::Dynamic(e) => slow.push(Slow {
+        TargetIr::Dynamic(e) if !compiles_as_target(e, t) => slow.push(Slow {
             span: e.span,
             what: "a target computed as a value".into(),
             instead: "write the target as a sum of games applied to arguments and heaps, \
-                      such as `g(a) + g(b) + *k`"
+                      such as `g(a) + g(b) + *k`, or a `sum` of a comprehension of those, \
+                      such as `sum([g(p) for p in parts])`"
                 .into(),
         }),
+        TargetIr::Dynamic(_) => {}
         TargetIr::Terms(terms) => {
             for term in terms {
                 let exprs: &[Ir] = match term {

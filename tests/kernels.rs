@@ -105,7 +105,7 @@ fn domain(vars: Vec<&'static str>) -> impl Strategy<Value = String> {
 /// guarded by the move (`d` in `1..=n`); some are arbitrary, to meet
 /// cycles, negative heaps and the position limit.
 fn target(params: &'static [&'static str], vars: Vec<&'static str>) -> BoxedStrategy<String> {
-    let d = expr(vars.clone());
+    let d = expr(vars.clone()).boxed();
     let smaller = (prop::sample::select(params.to_vec()), d).prop_map(move |(p, d)| {
         let args: Vec<String> = params
             .iter()
@@ -123,8 +123,17 @@ fn target(params: &'static [&'static str], vars: Vec<&'static str>) -> BoxedStra
             format!("1 <= {d} <= {p}"),
         )
     });
+    let mut inner = vars.clone();
+    inner.push("i");
+    let smaller = smaller.boxed();
+    let summed = (smaller.clone(), 0i64..4, cond(inner.clone()))
+        .prop_map(|((t, guard), k, c)| format!("sum([{t} for i in 0..{k} if {c}]) if {guard}"));
     let term = prop_oneof![
         20 => smaller.prop_map(|(t, guard)| format!("{t} if {guard}")),
+        // Sums of comprehensions of positions: the xor of their values.
+        2 => summed,
+        1 => (0i64..3, expr(inner.clone()), expr(inner))
+            .prop_map(|(k, a, b)| format!("sum([g({a}) + *({b}) for i in 0..={k}])")),
         1 => expr(vars.clone()).prop_map(|e| format!("*({e})")),
         1 => expr(vars.clone()).prop_map(|e| format!("g({e})")),
         1 => (expr(vars.clone()), expr(vars.clone())).prop_map(|(a, b)| format!("h({a}, {b})")),
@@ -138,7 +147,7 @@ fn target(params: &'static [&'static str], vars: Vec<&'static str>) -> BoxedStra
             let mut shown = Vec::new();
             let mut guards = Vec::new();
             for t in terms {
-                match t.split_once(" if ") {
+                match t.rsplit_once(" if ") {
                     Some((t, g)) => {
                         shown.push(t.to_string());
                         guards.push(g.to_string());
@@ -821,4 +830,29 @@ fn run_big(text: &str, engine: Engine) -> String {
     let text = |b: &SharedBuffer| String::from_utf8(b.0.borrow().clone()).unwrap();
     assert_eq!(outcome.error, None, "{}", text(&err));
     text(&out)
+}
+
+#[test]
+fn sums_of_comprehensions_in_targets_agree_on_every_path() {
+    // Split into k equal heaps, or into the parts a list names, with
+    // heaps and sums inside sums; a sum with no item is the end of play.
+    let text = "game g(n) {\n move split(k in 2..=n) if n % k == 0 -> sum([g(n / k) for i in 1..=k])\n\
+                move cut(a in 1..n) if a < n - a -> sum([g(b) for b in [a, n - a]]) + *1\n\
+                move three(a in 1..=3) if a < n -> g(n - a) + sum([*j for j in 1..=a if j != 2]) \
+                + sum([g(a) + g(a - 1) for i in 0..a])\n\
+                move none if n == 7 -> sum([g(i) for i in 0..0])\n}\n\
+                table(g, 0..=60)\nvalue(g(200))\nvalue(sum([g(n) for n in 1..=300]))\n";
+    let printed = agree(text);
+    assert!(printed.contains("g(n), n = 0..=60"), "{printed}");
+    // Asked top-down: items without a value yet are evaluated first.
+    let top_down = "game h(n) {\n move s(k in 1..=3) if k <= n -> sum([h(n - k) for i in 0..k]) + h(n / 2)\n}\n\
+                    value(h(2500))\n";
+    agree(top_down);
+    // More items than the compiled rules take: the interpreter's.
+    let long =
+        "game w(n) {\n move s if n > 0 -> sum([w(n - 1) for i in 0..70001 * n])\n}\nvalue(w(2))\n";
+    assert_eq!(agree(long), "1\n");
+    // An item that fails is the interpreter's to report, alike.
+    let failing = "game f(n) {\n move s(k in 0..=2) if k <= n -> sum([f(n / k) for i in 0..2])\n}\nvalue(f(9))\n";
+    same_error(failing, "division by zero");
 }

@@ -98,6 +98,23 @@ enum Term {
     /// A position with list arguments: its game, the header of its flat
     /// run ([`flat`]), and its arguments.
     Flat(GameId, i64, Vec<Arg>),
+    /// `sum([T for ...])` of positions: the xor of the values of the
+    /// terms `T` of every item (games applied to integers, heaps, and
+    /// such sums).
+    Sum(Box<seq::Comp<Vec<Term>>>),
+}
+
+impl Term {
+    /// Pushes on `out` the game and the number of arguments of each
+    /// position the term reads.
+    fn targets(&self, out: &mut Vec<(GameId, usize)>) {
+        match self {
+            Term::Node(game, args) => out.push((*game, args.len())),
+            Term::Flat(game, _, args) => out.push((*game, args.len())),
+            Term::Heap(_) => {}
+            Term::Sum(c) => c.elem.iter().for_each(|t| t.targets(out)),
+        }
+    }
 }
 
 /// An argument of a [`Term::Flat`].
@@ -198,15 +215,11 @@ pub fn compile(game: &GameIr, id: GameId, defs: &Defs) -> Option<Kernel> {
         .iter()
         .map(|m| compile_move(m, &types))
         .collect::<Option<_>>()?;
-    let mut targets: Vec<(GameId, usize)> = moves
+    let mut targets = Vec::new();
+    moves
         .iter()
         .flat_map(|m| &m.terms)
-        .filter_map(|t| match t {
-            Term::Node(game, args) => Some((*game, args.len())),
-            Term::Flat(game, _, args) => Some((*game, args.len())),
-            Term::Heap(_) => None,
-        })
-        .collect();
+        .for_each(|t| t.targets(&mut targets));
     targets.sort_unstable();
     targets.dedup();
     let mut kernel = Kernel {
@@ -511,6 +524,12 @@ pub fn compiles_as_cond(ir: &Ir, types: &Types) -> bool {
 
 pub fn compiles_as_domain(ir: &Ir, types: &Types) -> bool {
     domain_of(ir, types).is_some()
+}
+
+/// Whether a computed target compiles: a sum of games applied to
+/// integers, heaps, and `sum`s of comprehensions of those.
+pub fn compiles_as_target(ir: &Ir, types: &Types) -> bool {
+    moves::summed(ir, types, &mut Vec::new()).is_some()
 }
 
 #[cfg(test)]

@@ -4,11 +4,12 @@
 //! exist).
 
 use super::expr::{Cond, Num, conjuncts, num_in};
-use super::seq::{self, Seq};
+use super::seq::{self, Comp, Seq};
 use super::{Arg, Domain, LinearNode, Move, Narrow, Term, Types, plan, run};
+use crate::builtins::Builtin;
 use crate::graph::{Shape, flat};
 use crate::ir::{Ir, IrKind, PatIr, Slot, TargetIr, TermIr};
-use crate::syntax::ast::BinOp;
+use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::{GameId, Value};
 
 pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Move> {
@@ -27,29 +28,37 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
     if let Some(g) = &rule.guard {
         conjuncts(g, &mut guard, types)?;
     }
-    let TargetIr::Terms(terms) = &rule.target else {
-        return None;
+    let terms: Vec<Term> = match &rule.target {
+        TargetIr::Terms(terms) => terms
+            .iter()
+            .map(|t| match t {
+                TermIr::Node(game, args, _) => term(*game, args, types),
+                TermIr::Heap(k) => Some(Term::Heap(num_in(k, types)?)),
+            })
+            .collect::<Option<_>>()?,
+        TargetIr::Dynamic(e) => {
+            let mut terms = Vec::new();
+            summed(e, types, &mut terms)?;
+            terms
+        }
     };
-    let terms: Vec<Term> = terms
-        .iter()
-        .map(|t| match t {
-            TermIr::Node(game, args, _) => term(*game, args, types),
-            TermIr::Heap(k) => Some(Term::Heap(num_in(k, types)?)),
-        })
-        .collect::<Option<_>>()?;
     // A pair binder innermost: its item's slot changes with the index, so
     // nothing narrows it.
     let x = binders
         .last()
         .filter(|(_, d)| !matches!(d, Domain::Enumerate(..)))
         .map(|(slot, _)| *slot);
-    let exprs = rule.guard.iter().chain(match &rule.target {
-        TargetIr::Terms(terms) => terms.iter().flat_map(|t| match t {
-            TermIr::Node(_, args, _) => args.iter().collect::<Vec<_>>(),
-            TermIr::Heap(k) => vec![k],
-        }),
-        TargetIr::Dynamic(_) => unreachable!("a computed target does not compile"),
-    });
+    let target: Vec<&Ir> = match &rule.target {
+        TargetIr::Terms(terms) => terms
+            .iter()
+            .flat_map(|t| match t {
+                TermIr::Node(_, args, _) => args.iter().collect::<Vec<_>>(),
+                TermIr::Heap(k) => vec![k],
+            })
+            .collect(),
+        TargetIr::Dynamic(e) => vec![e],
+    };
+    let exprs = rule.guard.iter().chain(target);
     let size = exprs.map(crate::runtime::normalize::size).sum::<usize>();
     Some(Move {
         narrow: x.map_or_else(Vec::new, |x| narrowing(&guard, x)),
@@ -81,6 +90,46 @@ fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
                 .or_else(|| c.as_monotone(x).map(|(s, f, g)| Narrow::Monotone(s, f, g))),
         })
         .collect()
+}
+
+/// Pushes on `out` the terms of a computed target that is a sum of games
+/// applied to integers, heaps, and sums of comprehensions of those:
+/// `g(a) + sum([g(n / k) for i in 1..=k])`. A sum of positions is their
+/// disjunctive sum, whose value is the xor of theirs. (A `sum` of
+/// integers is an integer, which as a target is an error, the
+/// interpreter's to report: an element must be a position.)
+pub(super) fn summed(ir: &Ir, types: &Types, out: &mut Vec<Term>) -> Option<()> {
+    match &ir.kind {
+        IrKind::Const(Value::Int(0)) => {}
+        IrKind::Binary(BinOp::Add, a, b) => {
+            summed(a, types, out)?;
+            summed(b, types, out)?;
+        }
+        IrKind::Unary(UnOp::Heap, k) => out.push(Term::Heap(num_in(k, types)?)),
+        IrKind::Apply(game, args) => match term(*game, args, types)? {
+            t @ Term::Node(..) => out.push(t),
+            _ => return None,
+        },
+        IrKind::CallBuiltin(Builtin::Sum, args) => {
+            let [arg] = &args[..] else { return None };
+            let IrKind::Comprehension {
+                set: false,
+                elem,
+                clauses,
+            } = &arg.kind
+            else {
+                return None;
+            };
+            let mut each = Vec::new();
+            summed(elem, types, &mut each)?;
+            // A position, never the integer 0 (every other form above is
+            // a position).
+            (!each.is_empty()).then_some(())?;
+            out.push(Term::Sum(Box::new(Comp::compile(clauses, each, types)?)));
+        }
+        _ => return None,
+    }
+    Some(())
 }
 
 /// A node term: integer arguments, or a flat run when some are lists.

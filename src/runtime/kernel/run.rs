@@ -5,7 +5,8 @@
 use super::expr::{Cond, Num, SLOT_LIMIT};
 use super::narrow::{HOLES, Hole, hole, solve};
 use super::plan::{Plan, node_value};
-use super::{Arg, Domain, Eval, Marks, Move, Narrow, Stop, Term};
+use super::seq::Comp;
+use super::{Arg, Domain, Eval, ITEMS_MAX, Marks, Move, Narrow, Stop, Term};
 use crate::defs::Defs;
 use crate::graph::ABSENT;
 use crate::graph::Graph;
@@ -411,28 +412,7 @@ impl<'a> Run<'a> {
         // one may be on the search path.
         let mut value = Some(0);
         for term in &rule.terms {
-            let v = match term {
-                Term::Heap(k) => {
-                    Some(u64::try_from(k.eval(f, self.defs)?).map_err(|_| Stop::Bail)?)
-                }
-                Term::Node(game, exprs) => {
-                    let mut buf = [0i64; ARGS_INLINE];
-                    let mut heap = Vec::new();
-                    let args: &mut [i64] = match exprs.len() {
-                        n if n <= ARGS_INLINE => &mut buf[..n],
-                        n => {
-                            heap.resize(n, 0);
-                            &mut heap
-                        }
-                    };
-                    for (slot, a) in args.iter_mut().zip(exprs) {
-                        *slot = a.eval(f, self.defs)?;
-                    }
-                    let v = node_value(self.graph, *game, args);
-                    self.marks.known(v, *game, args)?
-                }
-                Term::Flat(game, header, exprs) => self.flat(*game, *header, exprs, f)?,
-            };
+            let v = self.term(term, f)?;
             value = value.zip(v).map(|(a, b)| a ^ b);
         }
         if let Some(value) = value {
@@ -443,6 +423,52 @@ impl<'a> Run<'a> {
 }
 
 impl Run<'_> {
+    /// A term's value, if known (see [`super::Marks::known`]).
+    fn term(&mut self, term: &Term, f: &mut Vec<i64>) -> Eval<Option<u64>> {
+        Ok(match term {
+            Term::Heap(k) => Some(u64::try_from(k.eval(f, self.defs)?).map_err(|_| Stop::Bail)?),
+            Term::Node(game, exprs) => {
+                let mut buf = [0i64; ARGS_INLINE];
+                let mut heap = Vec::new();
+                let args: &mut [i64] = match exprs.len() {
+                    n if n <= ARGS_INLINE => &mut buf[..n],
+                    n => {
+                        heap.resize(n, 0);
+                        &mut heap
+                    }
+                };
+                for (slot, a) in args.iter_mut().zip(exprs) {
+                    *slot = a.eval(f, self.defs)?;
+                }
+                let v = node_value(self.graph, *game, args);
+                self.marks.known(v, *game, args)?
+            }
+            Term::Flat(game, header, exprs) => self.flat(*game, *header, exprs, f)?,
+            Term::Sum(comp) => self.sum(comp, f)?,
+        })
+    }
+
+    /// The xor of the values of the terms of every item of `comp`, if all
+    /// are known. Every item is looked at, as [`Run::each`] looks at every
+    /// term; past [`ITEMS_MAX`] items, the interpreter's, as a list that
+    /// long is.
+    fn sum(&mut self, comp: &Comp<Vec<Term>>, f: &mut Vec<i64>) -> Eval<Option<u64>> {
+        let (mut value, mut items) = (Some(0), 0);
+        let defs = self.defs;
+        comp.run(0, f, defs, &mut |terms, f| {
+            items += 1;
+            if items > ITEMS_MAX {
+                return Err(Stop::Bail);
+            }
+            for t in terms {
+                let v = self.term(t, f)?;
+                value = value.zip(v).map(|(a, b)| a ^ b);
+            }
+            Ok(())
+        })?;
+        Ok(value)
+    }
+
     /// The value of a node term with list arguments, if known: its
     /// arguments made as a flat run ([`crate::graph::flat`]), then looked
     /// up.

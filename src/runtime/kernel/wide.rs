@@ -24,15 +24,20 @@ pub(super) fn linear_free(moves: &[Move]) -> bool {
                 Narrow::Affine(..) => true,
                 Narrow::Monotone(_, f, g) => num(f) && num(g),
             })
-            && m.terms.iter().all(|t| match t {
-                Term::Node(_, args) => args.iter().all(num),
-                Term::Heap(k) => num(k),
-                Term::Flat(_, _, args) => args.iter().all(|a| match a {
-                    Arg::Int(n) => num(n),
-                    Arg::Seq(xs) => seq(xs),
-                }),
-            })
+            && m.terms.iter().all(term)
     })
+}
+
+fn term(t: &Term) -> bool {
+    match t {
+        Term::Node(_, args) => args.iter().all(num),
+        Term::Heap(k) => num(k),
+        Term::Flat(_, _, args) => args.iter().all(|a| match a {
+            Arg::Int(n) => num(n),
+            Arg::Seq(xs) => seq(xs),
+        }),
+        Term::Sum(c) => clauses(c) && c.elem.iter().all(term),
+    }
 }
 
 fn domain(d: &Domain) -> bool {

@@ -333,7 +333,7 @@ impl<E> Comp<E> {
     }
 
     /// Runs the clauses, calling `each` once per element, in order.
-    fn run(
+    pub(in crate::runtime::kernel) fn run(
         &self,
         i: usize,
         f: &mut Vec<i64>,

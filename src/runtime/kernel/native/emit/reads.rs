@@ -4,8 +4,9 @@
 
 use super::{Emit, Table, trusted};
 use crate::graph::{DENSE_END, Dense, SIDE_MAX, SIDE3_MAX};
-use crate::runtime::kernel::Term;
 use crate::runtime::kernel::expr::Num;
+use crate::runtime::kernel::seq::Comp;
+use crate::runtime::kernel::{ITEMS_MAX, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     Block, InstBuilder, Value,
@@ -25,6 +26,7 @@ impl Emit<'_, '_> {
             }
             Term::Node(game, args) => (*game, args),
             Term::Flat(game, header, args) => return self.flat_term(*game, *header, args),
+            Term::Sum(comp) => return self.sum(comp),
         };
         let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
         let [slow, join] = self.blocks();
@@ -69,6 +71,32 @@ impl Emit<'_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Some(self.b.use_var(value))
+    }
+
+    /// A [`Term::Sum`]'s value: the xor of its items' terms, as the
+    /// kernel's run finds it, leaving the position past
+    /// [`ITEMS_MAX`] items.
+    fn sum(&mut self, comp: &Comp<Vec<Term>>) -> Option<Value> {
+        let (acc, items) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        let zero = self.int(0);
+        self.b.def_var(acc, zero);
+        self.b.def_var(items, zero);
+        self.comp(comp, 0, &mut |e, terms, next| {
+            let n = e.b.use_var(items);
+            let n = e.b.ins().iadd_imm_s(n, 1);
+            let over = (e.b.ins()).icmp_imm_s(IntCC::SignedGreaterThan, n, ITEMS_MAX as i64);
+            e.bail_if(over);
+            e.b.def_var(items, n);
+            for t in terms {
+                let v = e.term(t)?;
+                let sum = e.b.use_var(acc);
+                let sum = e.b.ins().bxor(sum, v);
+                e.b.def_var(acc, sum);
+            }
+            e.b.ins().jump(next, &[]);
+            Some(())
+        })?;
+        Some(self.b.use_var(acc))
     }
 
     /// Reads the value of the position of one to three integers `args`,
