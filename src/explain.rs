@@ -392,7 +392,8 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                        arithmetic, comparisons, `if`, `let`, `min`, `max`, `abs`, `isqrt`, \
                        `gcd`, `popcount`, `bit_length`, `divisors`, lists and tuples of \
                        integers (`len`, indexing, slices, `+`, comprehensions, `sorted`, \
-                       `reversed`, `sum`, `all`, `any`, `==`, `!=`) and sets of integers \
+                       `reversed`, `sum`, `all`, `any`, `==`, `!=`, and `zip` of names and \
+                       slices of them) and sets of integers \
                        (`{a, b}`, `set(...)`, `|`, `&`, `-`, `^`, `in`, `len`, indexing, \
                        `==`, `!=`)";
     let (what, instead): (String, String) = match &ir.kind {

@@ -315,6 +315,9 @@ fn list_rule() -> impl Strategy<Value = String> {
         " and p[:1] + [d] != p[1:] + [d]",
         " and p != (d, d)",
         " and (p == [] or p != [p[0]] * len(p))",
+        // `zip`, read by index: pairs of neighbours, and unequal lengths.
+        " and all([a <= b + d for (a, b) in zip(p, p[1:])])",
+        " and any([a == b for (a, b) in zip(p, [d, 2, 1])])",
     ]);
     (
         domain(vec!["p[0]", "p[1]"]),

@@ -37,6 +37,9 @@
 //! - **A range binder the guard first restricts to constants**
 //!   (`member.rs`): `k in 1..=n if k in {1, 3, 4}` runs over the three
 //!   constants, `1 <= k and k <= n` its condition.
+//! - **`zip` read by index** (`zip.rs`): `(a, b) in zip(hs, hs[1:])`, as
+//!   a binder or a comprehension's `for`, becomes `i in 0..min(len(hs),
+//!   len(hs[1:]))` with `hs[i]` and `hs[1:][i]` in place of `a` and `b`.
 //! - **Tuple binders over comprehensions lifted** (`lift.rs`):
 //!   `(p, q) in [(a, n / a) for a in 1..=n if n % a == 0]` becomes the
 //!   binder `a in 1..=n`, the condition in the guard, and `a` and `n / a`
@@ -67,6 +70,7 @@ mod member;
 mod targets;
 mod unroll;
 mod uses;
+mod zip;
 
 /// How deep calls are inlined into calls: a function that calls itself
 /// is unrolled this many levels (`fn digit_sum(n) = ... digit_sum(n /
@@ -100,6 +104,7 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
                 *domain = unordered(domain);
                 *domain = n.range_listed(domain);
             }
+            let rule = zip::binders(&rule, &n.slots).unwrap_or(rule);
             targets::split(&rule).unwrap_or_else(|| vec![rule])
         })
         .collect();
@@ -176,6 +181,22 @@ impl Normalizer<'_> {
     /// An expression with constants folded and calls inlined, `depth`
     /// calls deep.
     fn expr(&self, ir: &Ir, depth: usize) -> Ir {
+        if let IrKind::Comprehension { set, elem, clauses } = &ir.kind
+            && let Some((clauses, elem)) = zip::clauses(clauses, elem, &self.slots)
+        {
+            let kind = IrKind::Comprehension {
+                set: *set,
+                elem: Box::new(elem),
+                clauses,
+            };
+            return self.expr(
+                &Ir {
+                    kind,
+                    span: ir.span,
+                },
+                depth,
+            );
+        }
         let kind = match &ir.kind {
             // A global's value is fixed until it is redefined, and then
             // every game's rules are compiled again; a collection is

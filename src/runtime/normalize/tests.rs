@@ -403,3 +403,30 @@ fn a_binder_over_a_few_constants_that_divides_is_unrolled() {
         compiles_and_agrees(&source, rule);
     }
 }
+
+#[test]
+fn zip_is_read_by_index_and_compiles() {
+    for (params, rules, asked) in [
+        (
+            "hs",
+            "move down(i in 1..len(hs), k in 1..=hs[i]) if all([a <= b for (a, b) in zip(hs, hs[1:])]) \
+             -> g(hs[:i - 1] + [hs[i - 1] + k, hs[i] - k] + hs[i + 1:])",
+            "value(g([0, 2, 3]))\nvalue(g([1, 1, 4]))\n",
+        ),
+        (
+            "n",
+            "move m((a, b, c) in zip([1, 2, 3, 4], [4, 3, 2, 1], {0, 1, 5})) if a + c <= n and b != n -> g(n - a - c)",
+            "table(g, 0..20)\n",
+        ),
+    ] {
+        let source = format!("game g({params}) {{\n {rules}\n}}\n{asked}");
+        compiles_and_agrees(&source, rules);
+    }
+    // A collection that costs something to make again is zipped as
+    // written: interpreted, with the same values.
+    let sorted = "game g(hs) {\n move m(i in 0..len(hs)) if hs[i] > 0 and all([a <= b \
+                  for (a, b) in zip(sorted(hs), hs)]) -> g(hs[:i] + [hs[i] - 1] + hs[i + 1:])\n}\n\
+                  value(g([1, 2, 3]))\n";
+    assert!(!compiles(sorted));
+    assert_eq!(engines_disagree(sorted), None);
+}

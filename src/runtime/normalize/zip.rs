@@ -1,0 +1,126 @@
+//! `zip` read by index. A binder or a comprehension's `for` over
+//!
+//! ```text
+//! (a, b) in zip(hs, hs[1:])
+//! ```
+//!
+//! makes a list of tuples, which the compiled rules do not hold. Read by
+//! index, it is `i in 0..min(len(hs), len(hs[1:]))` with `hs[i]` and
+//! `hs[1:][i]` in place of `a` and `b`: the same items in the same order,
+//! with no list made. Only collections that cost nothing to read again
+//! (names, constants, and slices of those) are read so, since each is
+//! read once per item; the index gets a slot of its own past the frame.
+
+use super::{map_move, put};
+use crate::builtins::Builtin;
+use crate::ir::{ClauseIr, Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::syntax::ast::BinOp;
+use std::cell::Cell;
+
+/// The slots a `zip` pattern binds and the collections it zips, when it
+/// is read by index (see the module's doc).
+fn zipped<'a>(pattern: &PatIr, domain: &'a Ir) -> Option<(Vec<Slot>, &'a [Ir])> {
+    let (PatIr::Tuple(parts, _), IrKind::CallBuiltin(Builtin::Zip, xs)) = (pattern, &domain.kind)
+    else {
+        return None;
+    };
+    let slots: Vec<Slot> = parts
+        .iter()
+        .map(|p| match p {
+            PatIr::Slot(s) => Some(*s),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    (slots.len() == xs.len() && xs.len() >= 2 && xs.iter().all(cheap)).then_some((slots, xs))
+}
+
+/// Whether reading `ir` again costs nothing and cannot fail where it did
+/// not: a name, a constant, or a slice of one by such bounds.
+fn cheap(ir: &Ir) -> bool {
+    match &ir.kind {
+        IrKind::Local(_) | IrKind::Const(_) | IrKind::Global(_) => true,
+        IrKind::Slice(xs, lo, hi) => {
+            let bound = |b: &Option<Box<Ir>>| {
+                b.as_deref()
+                    .is_none_or(|b| matches!(b.kind, IrKind::Local(_) | IrKind::Const(_)))
+            };
+            cheap(xs) && bound(lo) && bound(hi)
+        }
+        _ => false,
+    }
+}
+
+/// The index's range, `0..min(len(x), len(y), ...)`, and what each slot
+/// is then: `x[i]`, `y[i]`, ...
+fn by_index(slots: &[Slot], xs: &[Ir], i: Slot, span: crate::span::Span) -> (Ir, Vec<(Slot, Ir)>) {
+    let at = |kind| Ir { kind, span };
+    let lens = xs
+        .iter()
+        .map(|x| at(IrKind::CallBuiltin(Builtin::Len, vec![x.clone()])))
+        .collect();
+    let range = at(IrKind::Binary(
+        BinOp::Range,
+        Box::new(at(IrKind::Const(crate::value::Value::Int(0)))),
+        Box::new(at(IrKind::CallBuiltin(Builtin::Min, lens))),
+    ));
+    let items = slots
+        .iter()
+        .zip(xs)
+        .map(|(s, x)| {
+            let index = IrKind::Index(Box::new(x.clone()), Box::new(at(IrKind::Local(i))));
+            (*s, at(index))
+        })
+        .collect();
+    (range, items)
+}
+
+fn fresh(slots: &Cell<usize>) -> Slot {
+    let i = slots.get();
+    slots.set(i + 1);
+    i as Slot
+}
+
+/// `rule` with its `zip` binders read by index, or `None` when it has
+/// none.
+pub(super) fn binders(rule: &MoveIr, slots: &Cell<usize>) -> Option<MoveIr> {
+    let (at, (names, xs)) =
+        (rule.binders.iter().enumerate()).find_map(|(at, (p, d))| Some((at, zipped(p, d)?)))?;
+    let i = fresh(slots);
+    let (range, items) = by_index(&names, xs, i, rule.binders[at].1.span);
+    let bind = |s: Slot| items.iter().find(|(n, _)| *n == s).map(|(_, e)| e.clone());
+    let mut copy = map_move(rule, at + 1, &mut |e| put(e, &bind));
+    copy.binders[at] = (PatIr::Slot(i), range);
+    Some(binders(&copy, slots).unwrap_or(copy))
+}
+
+/// A comprehension's clauses and element with its `zip` clauses read by
+/// index, or `None` when it has none.
+pub(super) fn clauses(
+    clauses: &[ClauseIr],
+    elem: &Ir,
+    slots: &Cell<usize>,
+) -> Option<(Vec<ClauseIr>, Ir)> {
+    let (at, (names, xs)) = clauses.iter().enumerate().find_map(|(at, c)| match c {
+        ClauseIr::For(p, d) => Some((at, zipped(p, d)?)),
+        ClauseIr::If(_) => None,
+    })?;
+    let ClauseIr::For(_, domain) = &clauses[at] else {
+        unreachable!("found a `for`");
+    };
+    let i = fresh(slots);
+    let (range, items) = by_index(&names, xs, i, domain.span);
+    let bind = |s: Slot| items.iter().find(|(n, _)| *n == s).map(|(_, e)| e.clone());
+    let mut out = clauses.to_vec();
+    out[at] = ClauseIr::For(PatIr::Slot(i), range);
+    for c in &mut out[at + 1..] {
+        match c {
+            ClauseIr::For(_, e) | ClauseIr::If(e) => *e = put(e, &bind),
+        }
+    }
+    let elem = put(elem, &bind);
+    Some(clauses_again(&out, &elem, slots))
+}
+
+fn clauses_again(out: &[ClauseIr], elem: &Ir, slots: &Cell<usize>) -> (Vec<ClauseIr>, Ir) {
+    clauses(out, elem, slots).unwrap_or_else(|| (out.to_vec(), elem.clone()))
+}
