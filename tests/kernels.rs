@@ -496,6 +496,12 @@ fn floor_division_and_modulo_by_negatives_agree_on_every_path() {
                 table(w, 0..=200)\n";
     let printed = agree(wide);
     assert!(printed.contains("w(n), n = 0..=200"), "{printed}");
+    // The least integer as a linear form's constant: |i64::MIN| once
+    // wrapped to a negative weight, so the form was read unchecked and
+    // `(-M - 1) - n` wrapped silently to a value; it overflows.
+    let least = "let M = 9223372036854775807\ngame w(n) {\n move q(k in 1..=2) \
+                 if n >= k and (-M - 1) - n + k < 0 -> w(n - k)\n}\nvalue(w(5))\n";
+    same_error(least, "integer overflow");
 }
 
 #[test]

@@ -34,10 +34,12 @@ pub struct Lin {
 }
 
 impl Lin {
-    fn weight(&self) -> i64 {
-        self.terms
-            .iter()
-            .fold(self.c.abs(), |w, (_, k)| w.saturating_add(k.abs()))
+    /// Its weight, as an unsigned number: `|i64::MIN|` is one past the
+    /// largest `i64`, and must weigh that much, not wrap to a negative.
+    fn weight(&self) -> u64 {
+        self.terms.iter().fold(self.c.unsigned_abs(), |w, (_, k)| {
+            w.saturating_add(k.unsigned_abs())
+        })
     }
 
     /// `self + k * other`, if it weighs little enough.
@@ -51,7 +53,7 @@ impl Lin {
             }
         }
         self.terms.retain(|(_, c)| *c != 0);
-        (self.weight() <= WEIGHT_LIMIT).then_some(self)
+        (self.weight() <= WEIGHT_LIMIT as u64).then_some(self)
     }
 
     #[inline]
@@ -98,7 +100,7 @@ impl Lin {
             }
             _ => return None,
         };
-        (lin.weight() <= WEIGHT_LIMIT).then_some(lin)
+        (lin.weight() <= WEIGHT_LIMIT as u64).then_some(lin)
     }
 }
 
