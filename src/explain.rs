@@ -188,16 +188,7 @@ fn unrolled_calls(
         crate::runtime::normalize::each_child(ir, &mut |e| find(e, out, called));
     }
     let mut calls = Vec::new();
-    let targets = match &rule.target {
-        TargetIr::Terms(terms) => terms
-            .iter()
-            .flat_map(|t| match t {
-                TermIr::Node(_, args, _) => args.iter().collect::<Vec<_>>(),
-                TermIr::Heap(k) => vec![k],
-            })
-            .collect(),
-        TargetIr::Dynamic(e) => vec![e],
-    };
+    let targets = rule.target.exprs();
     let domains = rule.binders.iter().map(|(_, d)| d);
     for e in domains.chain(rule.guard.iter()).chain(targets) {
         find(e, &mut calls, called);

@@ -78,6 +78,38 @@ impl PatIr {
             PatIr::Tuple(parts, _) => parts.iter().map(PatIr::slots).sum(),
         }
     }
+
+    /// The slots of a tuple pattern of names, `(a, b)`, in order; `None`
+    /// for any other pattern.
+    pub fn tuple_slots(&self) -> Option<Vec<Slot>> {
+        let PatIr::Tuple(parts, _) = self else {
+            return None;
+        };
+        parts
+            .iter()
+            .map(|q| match q {
+                PatIr::Slot(s) => Some(*s),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl TargetIr {
+    /// The expressions of the target: each term's arguments, or the
+    /// computed target.
+    pub fn exprs(&self) -> Vec<&Ir> {
+        match self {
+            TargetIr::Terms(terms) => terms
+                .iter()
+                .flat_map(|t| match t {
+                    TermIr::Node(_, args, _) => args.iter().collect::<Vec<_>>(),
+                    TermIr::Heap(k) => vec![k],
+                })
+                .collect(),
+            TargetIr::Dynamic(e) => vec![e],
+        }
+    }
 }
 
 /// A game definition, ready to expand positions.

@@ -35,6 +35,7 @@ mod plan;
 pub mod query;
 mod run;
 mod seq;
+mod terms;
 pub(crate) use seq::ITEMS_MAX;
 mod wide;
 

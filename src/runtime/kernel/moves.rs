@@ -48,17 +48,7 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         .last()
         .filter(|(_, d)| !matches!(d, Domain::Enumerate(..)))
         .map(|(slot, _)| *slot);
-    let target: Vec<&Ir> = match &rule.target {
-        TargetIr::Terms(terms) => terms
-            .iter()
-            .flat_map(|t| match t {
-                TermIr::Node(_, args, _) => args.iter().collect::<Vec<_>>(),
-                TermIr::Heap(k) => vec![k],
-            })
-            .collect(),
-        TargetIr::Dynamic(e) => vec![e],
-    };
-    let exprs = rule.guard.iter().chain(target);
+    let exprs = rule.guard.iter().chain(rule.target.exprs());
     let size = exprs.map(crate::runtime::normalize::size).sum::<usize>();
     Some(Move {
         narrow: x.map_or_else(Vec::new, |x| narrowing(&guard, x)),

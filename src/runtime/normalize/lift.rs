@@ -29,16 +29,7 @@ pub(super) fn comprehensions(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr>
 /// the binder's slots, the items' parts and the comprehension's clauses,
 /// when nothing in them binds names of its own.
 fn liftable(pattern: &PatIr, domain: &Ir) -> Option<(Vec<Slot>, Vec<Ir>, Vec<ClauseIr>)> {
-    let PatIr::Tuple(parts, _) = pattern else {
-        return None;
-    };
-    let names: Vec<Slot> = parts
-        .iter()
-        .map(|q| match q {
-            PatIr::Slot(s) => Some(*s),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
+    let names = pattern.tuple_slots()?;
     let IrKind::Comprehension { elem, clauses, .. } = &domain.kind else {
         return None;
     };

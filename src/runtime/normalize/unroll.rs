@@ -64,15 +64,9 @@ impl Normalizer<'_> {
         domain: &Ir,
     ) -> Option<(usize, Vec<Slot>, Vec<Vec<Value>>)> {
         match pattern {
-            PatIr::Tuple(parts, _) => {
-                let slots: Vec<Slot> = parts
-                    .iter()
-                    .map(|q| match q {
-                        PatIr::Slot(s) => Some(*s),
-                        _ => None,
-                    })
-                    .collect::<Option<_>>()?;
-                let items = constant_items(domain, self.defs, parts.len())?;
+            PatIr::Tuple(..) => {
+                let slots = pattern.tuple_slots()?;
+                let items = constant_items(domain, self.defs, slots.len())?;
                 (items.len() <= UNROLL_ITEMS).then_some((i, slots, items))
             }
             PatIr::Slot(s) if divides(rule, i, *s) => {

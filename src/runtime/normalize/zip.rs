@@ -20,17 +20,10 @@ use std::cell::Cell;
 /// The slots a `zip` pattern binds and the collections it zips, when it
 /// is read by index (see the module's doc).
 fn zipped<'a>(pattern: &PatIr, domain: &'a Ir) -> Option<(Vec<Slot>, &'a [Ir])> {
-    let (PatIr::Tuple(parts, _), IrKind::CallBuiltin(Builtin::Zip, xs)) = (pattern, &domain.kind)
-    else {
+    let IrKind::CallBuiltin(Builtin::Zip, xs) = &domain.kind else {
         return None;
     };
-    let slots: Vec<Slot> = parts
-        .iter()
-        .map(|p| match p {
-            PatIr::Slot(s) => Some(*s),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
+    let slots = pattern.tuple_slots()?;
     (slots.len() == xs.len() && xs.len() >= 2 && xs.iter().all(cheap)).then_some((slots, xs))
 }
 
