@@ -132,7 +132,10 @@ fn compiled_move(
         (Some(x), true) => format!("compiled: fast loop over `{x}`, options read by index"),
         (Some(x), false) => format!("compiled: general loop over `{x}`, each option computed"),
     };
-    if let Some(guard) = rule.guard.as_ref().filter(|_| x.is_some()) {
+    // A loop named by a tuple (the index of a `zip`, a lifted
+    // comprehension's) has no name to write a narrowing condition in.
+    let named = x.as_deref().is_some_and(|x| !x.starts_with('('));
+    if let Some(guard) = rule.guard.as_ref().filter(|_| named) {
         let mut parts = Vec::new();
         ir_conjuncts(guard, &mut parts);
         for (span, _) in parts.iter().skip(shape.narrowed) {

@@ -83,6 +83,19 @@ pub(super) fn binders(rule: &MoveIr, slots: &Cell<usize>) -> Option<MoveIr> {
     let bind = |s: Slot| items.iter().find(|(n, _)| *n == s).map(|(_, e)| e.clone());
     let mut copy = map_move(rule, at + 1, &mut |e| put(e, &bind));
     copy.binders[at] = (PatIr::Slot(i), range);
+    // `--explain` names the index's loop by the tuple it stands for.
+    let shown: Option<Vec<&str>> = (names.iter())
+        .map(|s| {
+            rule.shown
+                .iter()
+                .find(|(_, n)| n == s)
+                .map(|(name, _)| &**name)
+        })
+        .collect();
+    if let Some(parts) = shown {
+        copy.shown
+            .push((format!("({})", parts.join(", ")).into(), i));
+    }
     Some(binders(&copy, slots).unwrap_or(copy))
 }
 
