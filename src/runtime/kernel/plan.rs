@@ -331,11 +331,3 @@ fn line_of(a: &Lin, x: Slot, (lo, hi): (i64, i64), arity: usize, f: &[i64]) -> O
     };
     (dense(first) && dense(last)).then_some((first, step))
 }
-
-/// The value slot of `game(args)`, read densely when the arguments allow
-/// it, else (a position the dense table had no room for, or any other)
-/// among the hashed positions: see [`Graph::int_value`].
-#[inline]
-pub fn node_value(graph: &Graph, game: GameId, args: &[i64]) -> u64 {
-    graph.int_value(game, args)
-}

@@ -1,7 +1,6 @@
 //! The value of one option's terms in the kernel's run: games applied
 //! to integers or to lists, heaps, and sums of comprehensions of those.
 
-use super::plan::node_value;
 use super::run::Run;
 use super::seq::Comp;
 use super::{Arg, Eval, ITEMS_MAX, Stop, Term};
@@ -30,7 +29,7 @@ impl Run<'_> {
                 for (slot, a) in args.iter_mut().zip(exprs) {
                     *slot = a.eval(f, self.defs)?;
                 }
-                let v = node_value(self.graph, *game, args);
+                let v = self.graph.int_value(*game, args);
                 self.marks.known(v, *game, args)?
             }
             Term::Flat(game, header, exprs) => self.flat(*game, *header, exprs, f)?,

@@ -165,7 +165,7 @@ extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c: i64) -> u6
     let all = [a, b, c];
     let args = &all[..n];
     // SAFETY: as in `flat`.
-    let v = super::plan::node_value(unsafe { &*ctx.graph }, game, args);
+    let v = unsafe { &*ctx.graph }.int_value(game, args);
     if v < 1 << 62 {
         return v;
     }
