@@ -250,6 +250,17 @@ pub fn compile(game: &GameIr, id: GameId, defs: &Defs) -> Option<Kernel> {
 }
 
 impl Move {
+    /// Whether the move's target was computed, a `sum` of a comprehension
+    /// among its terms. The interpreter waits for such an option's
+    /// positions in the order of the sum it makes, which keeps its
+    /// components sorted by node, not in the order written; so an option
+    /// with a position that has no value yet leaves the position to the
+    /// interpreter, which then descends in its own order, and any error
+    /// met there is the one it reports.
+    fn sums(&self) -> bool {
+        self.terms.iter().any(|t| matches!(t, Term::Sum(_)))
+    }
+
     /// Whether the fast loop ([`plan`]) runs this move faster than
     /// machine code does: when it takes the whole guard, and its loop is
     /// as long as the position is large (`a in 0..n`), where reading the

@@ -412,8 +412,11 @@ impl<'a> Run<'a> {
             let v = self.term(term, f)?;
             value = value.zip(v).map(|(a, b)| a ^ b);
         }
-        if let Some(value) = value {
-            self.marks.mark(value);
+        match value {
+            Some(value) => self.marks.mark(value),
+            // See `Move::sums`.
+            None if rule.sums() => return Err(Stop::Bail),
+            None => {}
         }
         Ok(())
     }

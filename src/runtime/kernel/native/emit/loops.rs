@@ -383,6 +383,11 @@ impl Emit<'_, '_> {
             let v = self.term(term)?;
             value = self.b.ins().bxor(value, v);
         }
+        if rule.sums() {
+            // See `Move::sums`: the kernel's run bails here too.
+            let missing = self.b.use_var(self.option_missing);
+            self.bail_if(missing);
+        }
         let count = self.b.use_var(self.count);
         let count = self.b.ins().iadd_imm_s(count, 1);
         self.b.def_var(self.count, count);
