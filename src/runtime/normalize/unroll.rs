@@ -82,22 +82,21 @@ impl Normalizer<'_> {
 /// Whether `slot`, bound by binder `i` of `rule`, divides anywhere after
 /// it: `x / slot` or `x % slot`.
 fn divides(rule: &MoveIr, i: usize, slot: Slot) -> bool {
-    fn walk(ir: &Ir, slot: Slot, found: &mut bool) {
+    fn walk(ir: &Ir, slot: Slot) -> bool {
         if let IrKind::Binary(BinOp::Div | BinOp::Rem, _, by) = &ir.kind
             && matches!(by.kind, IrKind::Local(s) if s == slot)
         {
-            *found = true;
+            return true;
         }
-        if !*found {
-            each_child(ir, &mut |e| walk(e, slot, found));
-        }
+        let mut found = false;
+        each_child(ir, &mut |e| found = found || walk(e, slot));
+        found
     }
-    let mut found = false;
-    map_move(rule, i + 1, &mut |e| {
-        walk(e, slot, &mut found);
-        e.clone()
-    });
-    found
+    let later = rule.binders[i + 1..].iter().map(|(_, d)| d);
+    later
+        .chain(&rule.guard)
+        .chain(rule.target.exprs())
+        .any(|e| walk(e, slot))
 }
 
 /// The items of a constant domain of integers, a list's in its order and
