@@ -58,7 +58,9 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
         Some(crate::defs::Global::Game(id)) => id,
         _ => GameId::MAX,
     };
-    let kernel = kernel::compile(&rules, id, defs);
+    // How deep calls may nest changes when the code bails, not what compiles.
+    let max_depth = crate::runtime::Limits::default().max_depth;
+    let kernel = kernel::compile(&rules, id, defs, max_depth);
     let types = kernel::Types::of(&rules, id);
     let compiled = kernel.is_some();
     let native = kernel.as_ref().is_some_and(kernel::Kernel::is_native);
@@ -68,7 +70,11 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
         if moves.last().is_some_and(|m| m.span == rule.span) {
             continue;
         }
-        moves.push(match kernel::move_shape(rule, &rules, id) {
+        let shape = match &kernel {
+            Some(k) => k.move_shape(rule, &rules),
+            None => kernel::move_shape(rule, &rules, id),
+        };
+        moves.push(match shape {
             Some(shape) if compiled => {
                 let called = |f| kernel.as_ref().is_some_and(|k| k.calls_compiled(f));
                 compiled_move(rule, &shape, (native, &called), defs)

@@ -10,7 +10,7 @@
 mod common;
 
 use common::Engine;
-use common::differ::{agree, compare, run, run_counting, same_error};
+use common::differ::{agree, compare, run, run_at_depth, run_counting, same_error};
 use grundy::SharedBuffer;
 use grundy::diag::Phase;
 use grundy::session::Session;
@@ -745,6 +745,70 @@ fn calls_of_functions_that_call_themselves_agree_at_every_depth() {
          game g(n) {\n move m(k in 1..=2) if k <= n and h(n + 64) > 0 -> g(n - k)\n}\n\
          value(g(9))\n",
         "division by zero",
+    );
+}
+
+#[test]
+fn a_lower_max_depth_is_met_alike_by_every_path() {
+    // Calls inlined into the rules, unrolled in a function's body, and
+    // made by the compiled code all count towards --max-depth, as the
+    // interpreter counts them: no path may give a value where it stops.
+    let files = [
+        // A recursion, unrolled into the rules and then called.
+        "fn f(n) = if n == 0 then 0 else 1 + f(n - 1)\n\
+         game g(n) {\n move t(k in 1..=n) if f(k * 7) % 2 == 1 -> g(n - k)\n}\n\
+         value(g(30))\n",
+        // Helpers that call one another, not themselves.
+        "fn a(n) = n + 1\nfn b(n) = a(n) * 2\nfn c(n) = b(n) - a(n)\n\
+         game g(n) {\n move t(k in 1..=3) if k <= n and c(k) > 0 -> g(n - k)\n}\n\
+         value(g(40))\n",
+        // Calls in a top-level query.
+        "fn f(n) = if n == 0 then 0 else 1 + f(n - 1)\n\
+         game g(n) {\n move t(k in 1..=2) if k <= n -> g(n - k)\n}\n\
+         sum([value(g(n)) for n in 0..300 if f(n) % 3 == 1])\n",
+        // A result remembered from a shallow call, asked for again from
+        // deep inside another recursion: there it is past the limit.
+        "fn f(n) = if n <= 0 then 0 else 1 + f(n - 1)\n\
+         fn g(n, d) = if d == 0 then f(n) else g(n, d - 1)\n\
+         game h(n) {\n move t(k in 1..=2) if k <= n and f(150) + g(150, 100 + n) > 0 -> h(n - k)\n}\n\
+         value(h(12))\n",
+    ];
+    for text in files {
+        for depth in [
+            1, 2, 3, 4, 5, 19, 20, 21, 40, 100, 203, 204, 205, 250, 260, 270, 290, 300, 301,
+        ] {
+            let interpreted = run_at_depth(text, Engine::Interpreter, depth);
+            for engine in [Engine::Kernels, Engine::Native] {
+                let compiled = run_at_depth(text, engine, depth);
+                assert_eq!(
+                    compiled, interpreted,
+                    "{engine:?} at depth {depth}:\n{text}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn remembered_calls_agree_with_the_interpreter() {
+    // The machine code remembers the results of functions of one or two
+    // integers in 4,096 entries: arguments 4,096 apart share an entry,
+    // as do pairs whose first differs and second does not, negative ones
+    // too; each must be told apart.
+    agree(
+        "fn ones(k) = if k == 0 then 0 else if k % 2 == 1 then 1 + ones(k / 2) else ones(k / 2)\n\
+         game g(n) {\n move t(k in 1..=n) if ones(k + 4096 * (n % 3)) == 2 -> g(n - k)\n}\n\
+         [value(g(n)) for n in 0..=300]\n",
+    );
+    agree(
+        "fn c(a, b) = if b <= 0 then a % 7 else c(a + b, b - 2)\n\
+         game g(n) {\n move t(k in 1..=n) if c(-k, n % 5) != c(k, n % 4) -> g(n - k)\n}\n\
+         [value(g(n)) for n in 0..=200]\n",
+    );
+    agree(
+        "fn ones(k) = if k == 0 then 0 else if k % 2 == 1 then 1 + ones(k / 2) else ones(k / 2)\n\
+         game g(n) {\n move t(k in 1..=n) if ones(k) == 2 -> g(n - k)\n}\n\
+         table(g, 0..=400)\n",
     );
 }
 

@@ -31,11 +31,15 @@ impl Machine {
         else {
             return None;
         };
-        if !self.compiled_rules() || !self.use_native {
+        let max_depth = self.limits.max_depth;
+        if !self.compiled_rules()
+            || !self.use_native
+            || normalize::callees::nest_in_expr(ir, max_depth)
+        {
             return None;
         }
         let (ir, slots) = normalize::expr(ir, slots, &self.defs);
-        let q = query::compile(&ir, slots, &self.defs)?;
+        let q = query::compile(&ir, slots, &self.defs, max_depth)?;
         if q.iterations() < u64::from(self.native_after) {
             return None;
         }

@@ -17,10 +17,28 @@ pub fn run(text: &str, engine: Engine) -> (String, String, Option<Phase>) {
 
 /// [`run`], with the number of top-level queries machine code answered.
 pub fn run_counting(text: &str, engine: Engine) -> ((String, String, Option<Phase>), u64) {
+    run_with(text, engine, |_| {})
+}
+
+/// [`run`] under `--max-depth max_depth`.
+pub fn run_at_depth(
+    text: &str,
+    engine: Engine,
+    max_depth: usize,
+) -> (String, String, Option<Phase>) {
+    run_with(text, engine, |m| m.limits.max_depth = max_depth).0
+}
+
+fn run_with(
+    text: &str,
+    engine: Engine,
+    set: impl FnOnce(&mut grundy::runtime::Machine),
+) -> ((String, String, Option<Phase>), u64) {
     let out = SharedBuffer::default();
     let err = SharedBuffer::default();
     let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
     engine.apply(&mut session.machine);
+    set(&mut session.machine);
     session.machine.limits.max_states = 3_000;
     // A random range can be long; such a file is not worth waiting for.
     session.machine.limits.timeout = Some(std::time::Duration::from_secs(2));

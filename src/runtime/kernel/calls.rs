@@ -8,14 +8,17 @@
 //!
 //! A function whose body does not compile (it takes or returns a list,
 //! say) stays [`Num::Bail`] where it is called, as before. A recursion
-//! deeper than [`DEPTH_MAX`] also bails: the interpreter then evaluates
-//! the position, and reports its own limit if it is reached.
+//! deeper than [`DEPTH_MAX`], or than the session's `--max-depth`, also
+//! bails: the interpreter then evaluates the position, and reports its
+//! own limit if it is reached. So no value is ever computed here that
+//! calls nested deeper than the interpreter allows.
 
 use super::expr::{self, Cond, Num};
 use super::seq::Types;
 use super::{Eval, Stop};
 use crate::defs::Defs;
 use crate::ir::{FnId, Ir};
+use crate::runtime::normalize::INLINE_DEPTH;
 use crate::runtime::normalize::callees::Callee;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::{Rc, Weak};
@@ -29,6 +32,8 @@ const SEGMENT: usize = 1 << 20;
 /// Room in a function's frame past its slots, for the lists its body
 /// makes.
 const FRAME_ROOM: usize = 16;
+/// The entries of a function's memo, a power of two.
+pub const MEMO_ENTRIES: usize = 4096;
 
 thread_local! {
     /// How deep the compiled rules' calls nest now.
@@ -41,6 +46,10 @@ thread_local! {
 #[derive(Debug, Default)]
 pub struct Calls {
     entries: Vec<Entry>,
+    /// The deepest its calls nest, in the interpreter's frames: the
+    /// lesser of [`DEPTH_MAX`] and the session's `--max-depth`, less the
+    /// calls the rules may have inlined around them.
+    limit: u32,
 }
 
 #[derive(Debug)]
@@ -57,14 +66,41 @@ struct Entry {
 pub struct Func {
     arity: usize,
     slots: usize,
+    /// The deepest calls nest (see [`Calls::limit`]).
+    limit: u32,
+    /// The frames of the interpreter's one call of it stands for: its
+    /// own, and those of the calls inlined in its body.
+    weight: u32,
     /// Set once compiled; a call met while compiling it (a recursion)
     /// refers to it before.
     body: OnceCell<Num>,
+    /// The machine code's memo of its results, made when first needed
+    /// (see `native/emit/memo.rs`).
+    memo: OnceCell<Box<[Cell<i64>]>>,
 }
 
 impl Func {
     pub fn arity(&self) -> usize {
         self.arity
+    }
+
+    /// How deep calls of it may nest, counted from the rules' level in
+    /// the interpreter's frames.
+    pub fn limit(&self) -> u32 {
+        self.limit
+    }
+
+    /// The memo of its results: [`MEMO_ENTRIES`] entries of four
+    /// integers each, all 0 at first; the machine code reads and writes
+    /// it, and nothing else does.
+    pub fn memo(&self) -> *mut i64 {
+        let memo = (self.memo).get_or_init(|| super::native::zeroed(4 * MEMO_ENTRIES));
+        memo.as_ptr().cast::<i64>().cast_mut()
+    }
+
+    /// The interpreter's frames a call of it stands for.
+    pub fn weight(&self) -> u32 {
+        self.weight
     }
 
     /// The slots of its frame.
@@ -88,14 +124,24 @@ impl Func {
         let body = self.body.get().ok_or(Stop::Bail)?;
         frame.resize(self.slots(), 0);
         let depth = DEPTH.get();
-        if depth >= DEPTH_MAX {
+        if depth + self.weight > self.limit {
             return Err(Stop::Bail);
         }
-        DEPTH.set(depth + 1);
+        DEPTH.set(depth + self.weight);
         let result = stacker::maybe_grow(RED_ZONE, SEGMENT, || body.eval(frame, defs));
         DEPTH.set(depth);
         result
     }
+}
+
+/// `work`, run inside `frames` calls that the machine code has nested
+/// already, so that the calls it makes count from there.
+pub fn nested<T>(frames: u32, work: impl FnOnce() -> T) -> T {
+    let depth = DEPTH.get();
+    DEPTH.set(depth.saturating_add(frames));
+    let result = work();
+    DEPTH.set(depth);
+    result
 }
 
 /// A call's reference to the function it calls.
@@ -127,7 +173,9 @@ impl PartialEq for Calls {
 }
 
 impl Calls {
-    pub fn new(callees: Vec<Callee>) -> Option<Rc<Calls>> {
+    /// The functions `callees`, whose calls may nest `max_depth` deep
+    /// (the session's `--max-depth`).
+    pub fn new(callees: Vec<Callee>, max_depth: usize) -> Option<Rc<Calls>> {
         let entries: Vec<Entry> = callees
             .into_iter()
             .map(|callee| Entry {
@@ -135,7 +183,9 @@ impl Calls {
                 made: Default::default(),
             })
             .collect();
-        (!entries.is_empty()).then(|| Rc::new(Calls { entries }))
+        let room = max_depth.saturating_sub(INLINE_DEPTH);
+        let limit = DEPTH_MAX.min(u32::try_from(room).unwrap_or(u32::MAX));
+        (!entries.is_empty()).then(|| Rc::new(Calls { entries, limit }))
     }
 
     /// Whether `f` is compiled, as an integer or as a condition.
@@ -166,7 +216,10 @@ impl Calls {
         let func = Rc::new(Func {
             arity: c.arity,
             slots: c.slots,
+            limit: self.limit,
+            weight: u32::try_from(c.inlined).map_or(u32::MAX, |n| n.saturating_add(1)),
             body: OnceCell::new(),
+            memo: OnceCell::new(),
         });
         *made.borrow_mut() = Some(Some(func.clone()));
         let t = Types::frame(func.slots(), self.clone());

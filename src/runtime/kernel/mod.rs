@@ -204,12 +204,13 @@ pub struct Kernel {
 
 /// Compiles `game`'s rules (normalised: see [`crate::runtime::normalize`]), or
 /// says `None` when some part of them is not integer arithmetic the
-/// kernel knows.
-pub fn compile(game: &GameIr, id: GameId, defs: &Defs) -> Option<Kernel> {
+/// kernel knows. Their calls of functions nest at most `max_depth` deep
+/// (the session's `--max-depth`).
+pub fn compile(game: &GameIr, id: GameId, defs: &Defs, max_depth: usize) -> Option<Kernel> {
     if game.arity > flat::ARITY_MAX {
         return None;
     }
-    let calls = Calls::new(callees::of_rules(game, defs));
+    let calls = Calls::new(callees::of_rules(game, defs), max_depth);
     let types = Types::of(game, id).with_calls(calls.clone());
     let moves: Vec<Move> = game
         .moves
@@ -508,7 +509,22 @@ pub struct MoveShape {
 
 /// The shape of `rule` compiled, or `None` when it does not compile.
 pub fn move_shape(rule: &crate::ir::MoveIr, game: &GameIr, id: GameId) -> Option<MoveShape> {
-    let m = compile_move(rule, &Types::of(game, id))?;
+    shape(rule, &Types::of(game, id))
+}
+
+impl Kernel {
+    /// [`move_shape`] of one of the kernel's rules, with the calls of
+    /// functions it compiles.
+    pub fn move_shape(&self, rule: &crate::ir::MoveIr, game: &GameIr) -> Option<MoveShape> {
+        shape(
+            rule,
+            &Types::of(game, self.game).with_calls(self.calls.clone()),
+        )
+    }
+}
+
+fn shape(rule: &crate::ir::MoveIr, types: &Types) -> Option<MoveShape> {
+    let m = compile_move(rule, types)?;
     Some(MoveShape {
         fast: m.fast.is_some() && m.narrow.len() == m.guard.len(),
         narrowed: m.narrow.len(),

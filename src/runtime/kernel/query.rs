@@ -62,7 +62,7 @@ pub struct Query {
 /// whose binders are in a frame of `slots` slots; `None` when it is not
 /// one of the shapes above, or asks no position's value (the interpreter
 /// is quick enough for arithmetic alone).
-pub fn compile(ir: &Ir, slots: usize, defs: &Defs) -> Option<Query> {
+pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Query> {
     let IrKind::CallBuiltin(b, args) = &ir.kind else {
         return None;
     };
@@ -91,7 +91,7 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs) -> Option<Query> {
         return None;
     };
     // The functions it calls are normalised only for a query of this shape.
-    let calls = Calls::new(callees::of_expr(ir, defs));
+    let calls = Calls::new(callees::of_expr(ir, defs), max_depth);
     let types = Types::top_level(ir).with_calls(calls.clone());
     let elem = match (fold, &elem.kind) {
         (Fold::Xor, IrKind::Apply(..)) => value_of(elem, &types)?,

@@ -17,6 +17,7 @@ fn kernel(source: &str) -> Option<super::Kernel> {
         &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
         0,
         &m.defs,
+        m.limits.max_depth,
     )
 }
 
@@ -69,6 +70,7 @@ fn a_kernel_compiles_its_machine_code_once_its_runs_took_long_enough() {
             &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
             0,
             &m.defs,
+            m.limits.max_depth,
         )
         .unwrap()
     };
@@ -266,6 +268,7 @@ fn a_function_calling_itself_past_the_levels_unrolled_is_called() {
         &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
         0,
         &m.defs,
+        m.limits.max_depth,
     );
     let kernel = kernel.expect("compiles");
     let n: i64 = 1000;

@@ -19,6 +19,9 @@ pub struct Callee {
     pub arity: usize,
     pub slots: usize,
     pub body: Ir,
+    /// The most calls inlined one inside another in `body`: a call of it
+    /// stands for this many frames of the interpreter's, and one more.
+    pub inlined: usize,
 }
 
 /// The functions `game`'s normalised rules call, and those their bodies
@@ -61,9 +64,35 @@ fn close(mut todo: Vec<FnId>, defs: &Defs) -> Vec<Callee> {
             arity: func.arity,
             slots: n.slots.get(),
             body,
+            inlined: n.deepest.get(),
         });
     }
     found
+}
+
+/// Whether the rules, as written, call a function: then, under a
+/// `--max-depth` below [`super::INLINE_DEPTH`], calls inlined in them
+/// might nest deeper than the interpreter allows.
+pub fn nest_in_rules(game: &GameIr, max_depth: usize) -> bool {
+    let mut todo = Vec::new();
+    if max_depth < super::INLINE_DEPTH {
+        for rule in &game.moves {
+            map_move(rule, 0, &mut |e| {
+                calls_in(e, &mut todo);
+                e.clone()
+            });
+        }
+    }
+    !todo.is_empty()
+}
+
+/// [`nest_in_rules`] of a top-level expression.
+pub fn nest_in_expr(ir: &Ir, max_depth: usize) -> bool {
+    let mut todo = Vec::new();
+    if max_depth < super::INLINE_DEPTH {
+        calls_in(ir, &mut todo);
+    }
+    !todo.is_empty()
 }
 
 /// The functions `ir` calls, pushed on `out`.

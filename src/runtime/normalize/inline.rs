@@ -24,10 +24,13 @@ impl Normalizer<'_> {
         let recursive = *(self.recursive.borrow_mut())
             .entry(f)
             .or_insert_with(|| reaches_itself(self.defs, f));
+        let unrolled = !self.remember.is_some_and(|params| {
+            !args.iter().any(|a| reads_below(a, params)) && remembered(self.defs, f)
+        });
         let inlinable = depth < INLINE_DEPTH
             && func.arity == args.len()
             && size <= self.budget.get()
-            && (!recursive || size <= self.recursion.get());
+            && (!recursive || (size <= self.recursion.get() && unrolled));
         if !inlinable {
             return None;
         }
@@ -35,6 +38,7 @@ impl Normalizer<'_> {
         if recursive {
             self.recursion.set(self.recursion.get() - size);
         }
+        self.deepest.set(self.deepest.get().max(depth + 1));
         let base = self.slots.get();
         self.slots.set(base + slots.saturating_sub(func.arity));
         let mut lets = Vec::new();
@@ -229,6 +233,78 @@ pub(super) fn repeatable(ir: &Ir) -> bool {
 }
 
 /// Whether function `f` calls itself, directly or through others.
+/// Whether calls of `f`, a function that calls itself, are better left
+/// calls in rules and queries, where its arguments do not read the
+/// position: it takes one or two arguments, and it and every function it
+/// calls are integer arithmetic alone. The machine code then remembers
+/// its results (see `kernel/native/emit/memo.rs`): a helper that counts
+/// the ones of a binder `k` by halving it costs a lookup per option,
+/// where unrolled it would take a dozen steps each time. (Arguments that
+/// read the position, as in `has_digit(n, d)`, are new at each position:
+/// there unrolling is faster.)
+fn remembered(defs: &Defs, f: FnId) -> bool {
+    let Some(Some(func)) = defs.fns.get(f as usize) else {
+        return false;
+    };
+    if !(1..=2).contains(&func.arity) {
+        return false;
+    }
+    let mut seen = FxHashSet::from_iter([f]);
+    let mut todo = vec![f];
+    while let Some(g) = todo.pop() {
+        let Some(Some(func)) = defs.fns.get(g as usize) else {
+            return false;
+        };
+        let mut calls = |h: FnId| {
+            if seen.insert(h) {
+                todo.push(h);
+            }
+        };
+        if !numeric(&func.body, &mut calls) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether `ir` reads a slot below `params`: a parameter of the position.
+fn reads_below(ir: &Ir, params: usize) -> bool {
+    if let IrKind::Local(s) = ir.kind {
+        return (s as usize) < params;
+    }
+    let mut found = false;
+    super::each_child(ir, &mut |e| found = found || reads_below(e, params));
+    found
+}
+
+/// Whether `ir` is integer arithmetic and conditions alone; the functions
+/// it calls are passed to `calls`.
+fn numeric(ir: &Ir, calls: &mut dyn FnMut(FnId)) -> bool {
+    use crate::builtins::Builtin::{Abs, BitLength, Gcd, Isqrt, Max, Min, Popcount};
+    let all = |items: &[Ir], calls: &mut dyn FnMut(FnId)| items.iter().all(|i| numeric(i, calls));
+    match &ir.kind {
+        IrKind::Const(Value::Int(_) | Value::Bool(_)) | IrKind::Local(_) => true,
+        IrKind::Unary(_, a) => numeric(a, calls),
+        IrKind::Binary(op, a, b) => {
+            !matches!(
+                op,
+                BinOp::In | BinOp::NotIn | BinOp::Range | BinOp::RangeIncl
+            ) && numeric(a, calls)
+                && numeric(b, calls)
+        }
+        IrKind::If(c, a, b) => numeric(c, calls) && numeric(a, calls) && numeric(b, calls),
+        IrKind::Let(PatIr::Slot(_), v, body) => numeric(v, calls) && numeric(body, calls),
+        IrKind::Chain(items, _) => all(items, calls),
+        IrKind::CallFn(g, args) => {
+            calls(*g);
+            all(args, calls)
+        }
+        IrKind::CallBuiltin(Abs | Gcd | Isqrt | Popcount | BitLength, args) => all(args, calls),
+        IrKind::CallBuiltin(Min | Max, args) => args.len() >= 2 && all(args, calls),
+        _ => false,
+    }
+}
+
 pub(crate) fn reaches_itself(defs: &Defs, f: FnId) -> bool {
     let mut seen = FxHashSet::default();
     let mut todo = vec![f];

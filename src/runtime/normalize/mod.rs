@@ -92,6 +92,7 @@ const RECURSION_BUDGET: usize = 200;
 pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
     let n = Normalizer {
         slots: Cell::new(game.slots.max(game.arity)),
+        remember: Some(game.arity),
         ..Normalizer::new(defs)
     };
     let mut moves = Vec::new();
@@ -138,6 +139,7 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
 pub fn expr(ir: &Ir, slots: usize, defs: &Defs) -> (Ir, usize) {
     let n = Normalizer {
         slots: Cell::new(slots),
+        remember: Some(0),
         ..Normalizer::new(defs)
     };
     let ir = n.expr(ir, 0);
@@ -157,6 +159,17 @@ struct Normalizer<'a> {
     recursive: RefCell<FxHashMap<FnId, bool>>,
     /// Each function's body with common calls hoisted (see `hoist.rs`).
     hoisted: RefCell<FxHashMap<FnId, std::rc::Rc<(Ir, usize)>>>,
+    /// The most calls inlined one inside another: frames the
+    /// interpreter would count towards `--max-depth`.
+    deepest: Cell<usize>,
+    /// Whether calls of a function of one or two integers that calls
+    /// itself stay calls, which the machine code remembers (see
+    /// `inline.rs`): in rules and queries, which call it again and
+    /// again, but not in a function's own body. `Some` holds the number
+    /// of the position's parameters (the frame's first slots): a call
+    /// whose arguments read none of them is made again at every
+    /// position with the same arguments, and is left a call.
+    remember: Option<usize>,
 }
 
 impl<'a> Normalizer<'a> {
@@ -168,6 +181,8 @@ impl<'a> Normalizer<'a> {
             recursion: Cell::new(RECURSION_BUDGET),
             recursive: RefCell::default(),
             hoisted: RefCell::default(),
+            deepest: Cell::new(0),
+            remember: None,
         }
     }
 }

@@ -15,7 +15,13 @@ fn compiles(source: &str) -> bool {
     let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
     s.run("test.game", source);
     let m = &s.machine;
-    crate::runtime::kernel::compile(&super::rules(&m.game_ir(0), &m.defs), 0, &m.defs).is_some()
+    crate::runtime::kernel::compile(
+        &super::rules(&m.game_ir(0), &m.defs),
+        0,
+        &m.defs,
+        m.limits.max_depth,
+    )
+    .is_some()
 }
 
 #[test]
@@ -321,11 +327,22 @@ fn a_tuple_let_whose_item_rebinds_its_names_is_not_split() {
 /// The calls of functions left in `source`'s first game's normalised
 /// rules.
 fn calls_left(source: &str) -> usize {
-    fn count(ir: &crate::ir::Ir) -> usize {
-        let mut n = usize::from(matches!(ir.kind, crate::ir::IrKind::CallFn(..)));
-        super::each_child(ir, &mut |e| n += count(e));
-        n
-    }
+    guard_nodes(source, |ir| {
+        matches!(ir.kind, crate::ir::IrKind::CallFn(..))
+    })
+}
+
+/// The nodes of `source`'s first game's normalised guards that `which`
+/// picks.
+fn guard_nodes(source: &str, which: fn(&crate::ir::Ir) -> bool) -> usize {
+    let count = |ir: &crate::ir::Ir| -> usize {
+        fn walk(ir: &crate::ir::Ir, which: fn(&crate::ir::Ir) -> bool) -> usize {
+            let mut n = usize::from(which(ir));
+            super::each_child(ir, &mut |e| n += walk(e, which));
+            n
+        }
+        walk(ir, which)
+    };
     let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
     s.run("test.game", source);
     let m = &s.machine;
@@ -339,26 +356,62 @@ fn calls_left(source: &str) -> usize {
 
 #[test]
 fn a_call_both_branches_make_is_made_once_before_them() {
+    // Three parameters, so that the rules unroll the recursion rather
+    // than leave it a call the machine code remembers (see below).
     let ones = |body: &str| {
         format!(
-            "fn ones(n) = if n == 0 then 0 else {body}\n\
-             game g(x) {{\n move m(k in 1..=x) if ones(k) == 2 -> g(x - k)\n}}\n\
+            "fn ones(n, a, b) = if n == 0 then a - b else {body}\n\
+             game g(x) {{\n move m(k in 1..=x) if ones(k, 1, 1) == 2 -> g(x - k)\n}}\n\
              [value(g(n)) for n in 0..200]\n"
         )
     };
     // Hoisted, the recursion unrolls as one call per level, and one call
     // is left at the end; a condition that may fail (`n / (n - 1)`) keeps
     // the calls in their branches, doubling at each level.
-    let hoisted = ones("if n % 2 == 1 then 1 + ones(n / 2) else ones(n / 2)");
+    let hoisted = ones("if n % 2 == 1 then 1 + ones(n / 2, a, b) else ones(n / 2, a, b)");
     assert_eq!(calls_left(&hoisted), 1);
     compiles_and_agrees(&hoisted, "hoisted");
-    let kept = ones("if n / (n + 1) == 0 and n % 2 == 1 then 1 + ones(n / 2) else ones(n / 2)");
+    let kept = ones(
+        "if n / (n + 1) == 0 and n % 2 == 1 then 1 + ones(n / 2, a, b) else ones(n / 2, a, b)",
+    );
     assert!(calls_left(&kept) > 1);
     compiles_and_agrees(&kept, "kept");
     // A call whose argument a branch binds is not hoisted.
-    let bound =
-        ones("if n % 2 == 1 then (let n = n / 2 in 1 + ones(n)) else (let n = n / 2 in ones(n))");
+    let bound = ones(
+        "if n % 2 == 1 then (let n = n / 2 in 1 + ones(n, a, b)) else (let n = n / 2 in ones(n, a, b))",
+    );
     compiles_and_agrees(&bound, "bound");
+}
+
+#[test]
+fn a_function_of_integers_that_calls_itself_stays_a_call_in_the_rules() {
+    // One or two integer parameters: the rules call it, and the machine
+    // code remembers its results, rather than unroll it per option.
+    let game = |f: &str, call: &str| {
+        format!(
+            "{f}\ngame g(x) {{\n move m(k in 1..=x) if {call} == 2 -> g(x - k)\n}}\n\
+             [value(g(n)) for n in 0..200]\n"
+        )
+    };
+    let ones =
+        "fn ones(n) = if n == 0 then 0 else if n % 2 == 1 then 1 + ones(n / 2) else ones(n / 2)";
+    let digits = "fn digits(n, b) = if n < b then n else n % b + digits(n / b, b)";
+    let all = |_: &crate::ir::Ir| true;
+    for (source, name) in [
+        (game(ones, "ones(k)"), "ones"),
+        (game(digits, "digits(k, 3)"), "digits"),
+    ] {
+        assert_eq!(calls_left(&source), 1, "{name}");
+        assert!(guard_nodes(&source, all) < 10, "{name}");
+        compiles_and_agrees(&source, name);
+    }
+    // A list inside: unrolled as before, a level per step.
+    let listed = game(
+        "fn ones(n) = if n == 0 then 0 else [0, 1][n % 2] + ones(n / 2)",
+        "ones(k)",
+    );
+    assert!(guard_nodes(&listed, all) > 30);
+    compiles_and_agrees(&listed, "listed");
 }
 
 /// How many moves `source`'s first game's normalised rules have.

@@ -193,8 +193,17 @@ impl Machine {
         if self.kernels.len() <= slot {
             self.kernels.resize(slot + 1, None);
         }
-        let kernel =
-            kernel::compile(&normalize::rules(&rules, &self.defs), game, &self.defs).map(Rc::new);
+        let max_depth = self.limits.max_depth;
+        let kernel = match normalize::callees::nest_in_rules(&rules, max_depth) {
+            true => None,
+            false => kernel::compile(
+                &normalize::rules(&rules, &self.defs),
+                game,
+                &self.defs,
+                max_depth,
+            ),
+        };
+        let kernel = kernel.map(Rc::new);
         let ready = kernel.is_some();
         self.kernels[slot] = Some((rules, kernel));
         ready

@@ -70,8 +70,17 @@ pub(super) struct Ctx<'a> {
     defs: *const Defs,
     ret: i64,
     /// How deep the machine code's calls of functions nest (see
-    /// `emit/func.rs`).
+    /// `emit/func.rs`), and the deepest they have nested since a call
+    /// that is remembered started (see `emit/memo.rs`).
     depth: i64,
+    deepest: i64,
+}
+
+/// `n` zeros, in memory whose pages the system gives when first used.
+pub(in crate::runtime::kernel) fn zeroed(n: usize) -> Box<[std::cell::Cell<i64>]> {
+    let zeros = vec![0i64; n].into_boxed_slice();
+    // SAFETY: `Cell<i64>` has the layout of `i64`.
+    unsafe { Box::from_raw(Box::into_raw(zeros) as *mut [std::cell::Cell<i64>]) }
 }
 
 /// A call of a compiled function with the `n` arguments at `args`, run
@@ -84,12 +93,17 @@ extern "C" fn call(ctx: *mut Ctx, func: *const Func, args: *const i64, n: u64) -
     let (ctx, func) = unsafe { (&mut *ctx, &*func) };
     let mut frame = func.frame();
     frame.extend_from_slice(unsafe { std::slice::from_raw_parts(args, n as usize) });
-    let result = match ctx.defs.is_null() {
+    // The machine code's calls nest `ctx.depth` deep already.
+    let frames = u32::try_from(ctx.depth).unwrap_or(u32::MAX);
+    let result = super::calls::nested(frames, || match ctx.defs.is_null() {
         // SAFETY: a kernel's call sets `defs`, which outlive it.
         false => func.run(&mut frame, unsafe { &*ctx.defs }),
         // SAFETY: as in `query::value`.
         true => unsafe { query::asker(ctx) }.call(func, &mut frame),
-    };
+    });
+    // How deep that went is not known: a result that depends on it is
+    // not found in a memo again.
+    ctx.deepest = i64::MAX / 4;
     match result {
         Ok(v) => {
             ctx.ret = v;
@@ -427,6 +441,7 @@ impl Call<'_> {
             defs: self.defs,
             ret: 0,
             depth: 0,
+            deepest: 0,
         };
         // SAFETY: the arguments are what `code` was generated to take
         // (the mex function's point to the kernel's arity of integers);

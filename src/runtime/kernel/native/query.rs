@@ -75,6 +75,7 @@ impl NativeQuery {
             defs: std::ptr::null(),
             ret: 0,
             depth: 0,
+            deepest: 0,
         };
         // SAFETY: a query's function reads its context (`ctx`, which
         // outlives the call), the arena (writable up to its capacity,

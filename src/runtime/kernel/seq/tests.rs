@@ -13,6 +13,7 @@ fn kernel(source: &str) -> Option<crate::runtime::kernel::Kernel> {
         &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
         0,
         &m.defs,
+        m.limits.max_depth,
     )
 }
 

@@ -15,6 +15,12 @@ use std::mem::offset_of;
 /// (then the kernel's run, which goes deeper, takes the position).
 const DEPTH_MAX: i64 = 2_000;
 
+/// How deep calls of `func` may nest in the machine code, counted in the
+/// interpreter's frames (as in `Func::run`).
+pub(super) fn limit(func: &Func) -> i64 {
+    DEPTH_MAX.min(func.limit().into())
+}
+
 /// Whether `func` compiles to a function of its own.
 pub fn scalar(func: &Func) -> bool {
     func.body().is_some_and(num)
@@ -42,10 +48,8 @@ impl Emit<'_, '_> {
     pub(super) fn func(&mut self, func: &Func, args: Value) -> Option<()> {
         let depth_at = offset_of!(super::super::Ctx, depth) as i32;
         let depth = self.b.ins().load(I64, trusted(), self.ctx, depth_at);
-        let deep = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, depth, DEPTH_MAX);
+        let (limit, weight) = (limit(func), i64::from(func.weight()));
+        let deep = (self.b.ins()).icmp_imm_s(IntCC::SignedGreaterThan, depth, limit - weight);
         let [too_deep, go_on] = self.blocks();
         self.b.set_cold_block(too_deep);
         self.b.ins().brif(deep, too_deep, &[], go_on, &[]);
@@ -53,8 +57,13 @@ impl Emit<'_, '_> {
         let bail = self.int(-1);
         self.b.ins().return_(&[bail]);
         self.b.switch_to_block(go_on);
-        let deeper = self.b.ins().iadd_imm_s(depth, 1);
+        let deeper = self.b.ins().iadd_imm_s(depth, weight);
         self.b.ins().store(trusted(), deeper, self.ctx, depth_at);
+        // The deepest since a remembered call started (see `memo`).
+        let deepest_at = offset_of!(super::super::Ctx, deepest) as i32;
+        let deepest = (self.b.ins()).load(I64, trusted(), self.ctx, deepest_at);
+        let deepest = self.b.ins().smax(deepest, deeper);
+        (self.b.ins()).store(trusted(), deepest, self.ctx, deepest_at);
         let zero = self.int(0);
         for (i, slot) in self.slots.clone().into_iter().enumerate() {
             let v = match i < func.arity() {

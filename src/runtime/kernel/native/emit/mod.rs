@@ -11,6 +11,7 @@ mod func;
 mod levels;
 mod lists;
 mod loops;
+mod memo;
 mod over;
 mod query;
 mod reads;
@@ -160,6 +161,7 @@ pub fn function(
         tick: matches!(kind, Kind::Query(_)).then_some(helpers.tick),
         call: helpers.call,
         fns,
+        in_func: matches!(kind, Kind::Func(_)),
         ctx,
         arena,
         top0,
@@ -248,6 +250,8 @@ struct Emit<'a, 'f> {
     /// the functions compiled to machine code of their own (`func`).
     call: FuncRef,
     fns: Vec<(*const Func, FuncRef)>,
+    /// Whether this is a function's code, whose calls may be nested.
+    in_func: bool,
     /// The arena of lists (see `lists`): its base, its first free index
     /// when a position starts, its top now, and its capacity.
     arena: Value,

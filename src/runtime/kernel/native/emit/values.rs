@@ -231,8 +231,14 @@ impl Emit<'_, '_> {
             .iter()
             .map(|a| self.num(a))
             .collect::<Option<Vec<_>>>()?;
-        let stack = self.on_stack(&given);
         let own = self.fns.iter().find(|(f, _)| *f == at).map(|(_, r)| *r);
+        if let Some(code) = own
+            && (1..=2).contains(&given.len())
+        {
+            // SAFETY: `at` is alive (above).
+            return Some(self.remembered(unsafe { &*at }, code, &given));
+        }
+        let stack = self.on_stack(&given);
         let call = match own {
             // The signature of every function (see `super::function`).
             Some(code) => {
