@@ -172,11 +172,12 @@ impl Emit<'_, '_> {
             return self.b.ins().sshr(a, b);
         }
         let v = self.b.ins().ishl(a, b);
-        // Within ±2^(63 - most), no bit is lost.
+        // Within ±2^(63 - most), no bit is lost (in 128 bits: a shift by
+        // at most 0 leaves a limit of 2^63).
         let safe = match (ra, rb) {
             (Some((alo, ahi)), Some((0.., most @ 0..=62))) => {
-                let limit = 1i64 << (63 - most);
-                -limit < alo && ahi < limit
+                let limit = 1i128 << (63 - most);
+                -limit < i128::from(alo) && i128::from(ahi) < limit
             }
             _ => false,
         };
