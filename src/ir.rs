@@ -95,6 +95,15 @@ impl PatIr {
     }
 }
 
+impl MoveIr {
+    /// Every expression of the move: its binders' domains, its guard and
+    /// its target's, in that order.
+    pub fn exprs(&self) -> impl Iterator<Item = &Ir> {
+        let domains = self.binders.iter().map(|(_, d)| d);
+        domains.chain(&self.guard).chain(self.target.exprs())
+    }
+}
+
 impl TargetIr {
     /// The expressions of the target: each term's arguments, or the
     /// computed target.

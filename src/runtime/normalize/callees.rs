@@ -4,9 +4,9 @@
 //! can call it as a function of integers rather than leave the position
 //! to the interpreter.
 
-use super::{Normalizer, each_child, map_move};
+use super::{Normalizer, any_node, each_child};
 use crate::defs::Defs;
-use crate::ir::{FnId, GameIr, Ir, IrKind};
+use crate::ir::{FnId, GameIr, Ir, IrKind, MoveIr};
 
 /// The most functions a game's rules, or one query, call this way.
 const MOST: usize = 64;
@@ -28,11 +28,8 @@ pub struct Callee {
 /// call in turn.
 pub fn of_rules(game: &GameIr, defs: &Defs) -> Vec<Callee> {
     let mut todo = Vec::new();
-    for rule in &game.moves {
-        map_move(rule, 0, &mut |e| {
-            calls_in(e, &mut todo);
-            e.clone()
-        });
+    for e in game.moves.iter().flat_map(MoveIr::exprs) {
+        calls_in(e, &mut todo);
     }
     close(todo, defs)
 }
@@ -74,25 +71,17 @@ fn close(mut todo: Vec<FnId>, defs: &Defs) -> Vec<Callee> {
 /// `--max-depth` below [`super::INLINE_DEPTH`], calls inlined in them
 /// might nest deeper than the interpreter allows.
 pub fn nest_in_rules(game: &GameIr, max_depth: usize) -> bool {
-    let mut todo = Vec::new();
-    if max_depth < super::INLINE_DEPTH {
-        for rule in &game.moves {
-            map_move(rule, 0, &mut |e| {
-                calls_in(e, &mut todo);
-                e.clone()
-            });
-        }
-    }
-    !todo.is_empty()
+    max_depth < super::INLINE_DEPTH && game.moves.iter().flat_map(MoveIr::exprs).any(calls_any)
 }
 
 /// [`nest_in_rules`] of a top-level expression.
 pub fn nest_in_expr(ir: &Ir, max_depth: usize) -> bool {
-    let mut todo = Vec::new();
-    if max_depth < super::INLINE_DEPTH {
-        calls_in(ir, &mut todo);
-    }
-    !todo.is_empty()
+    max_depth < super::INLINE_DEPTH && calls_any(ir)
+}
+
+/// Whether `ir` calls a function.
+fn calls_any(ir: &Ir) -> bool {
+    any_node(ir, &|e| matches!(e.kind, IrKind::CallFn(..)))
 }
 
 /// The functions `ir` calls, pushed on `out`.

@@ -141,11 +141,10 @@ fn same(a: &Ir, b: &Ir) -> bool {
 
 /// Whether `ir` reads any of `slots`.
 fn reads_any(ir: &Ir, slots: &FxHashSet<Slot>) -> bool {
-    let mut found = matches!(ir.kind, IrKind::Local(s) if slots.contains(&s));
-    if !found {
-        super::each_child(ir, &mut |e| found = found || reads_any(e, slots));
-    }
-    found
+    super::any_node(
+        ir,
+        &|e| matches!(e.kind, IrKind::Local(s) if slots.contains(&s)),
+    )
 }
 
 /// `ir` with `local` in place of every occurrence of `call`.

@@ -269,12 +269,10 @@ fn remembered(defs: &Defs, f: FnId) -> bool {
 
 /// Whether `ir` reads a slot below `params`: a parameter of the position.
 fn reads_below(ir: &Ir, params: usize) -> bool {
-    if let IrKind::Local(s) = ir.kind {
-        return (s as usize) < params;
-    }
-    let mut found = false;
-    super::each_child(ir, &mut |e| found = found || reads_below(e, params));
-    found
+    super::any_node(
+        ir,
+        &|e| matches!(e.kind, IrKind::Local(s) if (s as usize) < params),
+    )
 }
 
 /// Whether `ir` is integer arithmetic and conditions alone; the functions

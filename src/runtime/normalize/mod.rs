@@ -379,12 +379,53 @@ fn put(ir: &Ir, bind: &dyn Fn(Slot) -> Option<Ir>) -> Ir {
     map_children(ir, &mut |e| put(e, bind))
 }
 
-/// Calls `f` on each direct child of `ir`.
+/// Calls `f` on each direct child of `ir`, in the order [`map_children`]
+/// visits them.
 pub(crate) fn each_child(ir: &Ir, f: &mut dyn FnMut(&Ir)) {
-    map_children(ir, &mut |e| {
-        f(e);
-        e.clone()
-    });
+    let mut all = |items: &[Ir]| items.iter().for_each(&mut *f);
+    match &ir.kind {
+        IrKind::Const(_) | IrKind::Local(_) | IrKind::Global(_) => {}
+        IrKind::Tuple(items)
+        | IrKind::List(items)
+        | IrKind::Set(items)
+        | IrKind::Chain(items, _)
+        | IrKind::CallFn(_, items)
+        | IrKind::CallBuiltin(_, items)
+        | IrKind::Apply(_, items) => all(items),
+        IrKind::Comprehension { elem, clauses, .. } => {
+            f(elem);
+            for c in clauses {
+                match c {
+                    crate::ir::ClauseIr::For(_, e) | crate::ir::ClauseIr::If(e) => f(e),
+                }
+            }
+        }
+        IrKind::Unary(_, a) => f(a),
+        IrKind::Binary(_, a, b) | IrKind::Let(_, a, b) | IrKind::Index(a, b) => {
+            f(a);
+            f(b);
+        }
+        IrKind::If(c, a, b) => [c, a, b].into_iter().for_each(|e| f(e)),
+        IrKind::CallValue(c, args, _) => {
+            f(c);
+            args.iter().for_each(f);
+        }
+        IrKind::TableOf(_, args, axes) => {
+            args.iter().flatten().for_each(&mut *f);
+            axes.iter().for_each(f);
+        }
+        IrKind::Slice(x, lo, hi) => {
+            f(x);
+            lo.iter().chain(hi).for_each(|e| f(e));
+        }
+    }
+}
+
+/// Whether `ir`, or some expression inside it, is one `pick` picks.
+pub(crate) fn any_node(ir: &Ir, pick: &dyn Fn(&Ir) -> bool) -> bool {
+    let mut found = pick(ir);
+    each_child(ir, &mut |e| found = found || any_node(e, pick));
+    found
 }
 
 /// How many IR nodes `ir` has.
@@ -396,11 +437,9 @@ pub(crate) fn size(ir: &Ir) -> usize {
 
 /// Whether `ir` binds a local anywhere: a `let` or a comprehension.
 fn binds_locals(ir: &Ir) -> bool {
-    let mut found = matches!(ir.kind, IrKind::Let(..) | IrKind::Comprehension { .. });
-    if !found {
-        each_child(ir, &mut |e| found = found || binds_locals(e));
-    }
-    found
+    any_node(ir, &|e| {
+        matches!(e.kind, IrKind::Let(..) | IrKind::Comprehension { .. })
+    })
 }
 
 /// A copy of `ir` with `f` applied to each of its direct children.

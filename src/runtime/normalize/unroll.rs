@@ -8,7 +8,7 @@
 //!   is a multiply by its reciprocal in machine code, a division by a
 //!   name the slowest instruction there is.
 
-use super::{Normalizer, each_child, map_move, put};
+use super::{Normalizer, any_node, map_move, put};
 use crate::defs::Defs;
 use crate::ir::{Ir, IrKind, MoveIr, PatIr, Slot};
 use crate::syntax::ast::BinOp;
@@ -82,21 +82,17 @@ impl Normalizer<'_> {
 /// Whether `slot`, bound by binder `i` of `rule`, divides anywhere after
 /// it: `x / slot` or `x % slot`.
 fn divides(rule: &MoveIr, i: usize, slot: Slot) -> bool {
-    fn walk(ir: &Ir, slot: Slot) -> bool {
-        if let IrKind::Binary(BinOp::Div | BinOp::Rem, _, by) = &ir.kind
-            && matches!(by.kind, IrKind::Local(s) if s == slot)
-        {
-            return true;
+    let by_slot = |ir: &Ir| match &ir.kind {
+        IrKind::Binary(BinOp::Div | BinOp::Rem, _, by) => {
+            matches!(by.kind, IrKind::Local(s) if s == slot)
         }
-        let mut found = false;
-        each_child(ir, &mut |e| found = found || walk(e, slot));
-        found
-    }
+        _ => false,
+    };
     let later = rule.binders[i + 1..].iter().map(|(_, d)| d);
     later
         .chain(&rule.guard)
         .chain(rule.target.exprs())
-        .any(|e| walk(e, slot))
+        .any(|e| any_node(e, &by_slot))
 }
 
 /// The items of a constant domain of integers, a list's in its order and
