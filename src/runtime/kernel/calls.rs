@@ -123,14 +123,12 @@ impl Func {
     pub fn run(&self, frame: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
         let body = self.body.get().ok_or(Stop::Bail)?;
         frame.resize(self.slots(), 0);
-        let depth = DEPTH.get();
-        if depth + self.weight > self.limit {
+        if DEPTH.get() + self.weight > self.limit {
             return Err(Stop::Bail);
         }
-        DEPTH.set(depth + self.weight);
-        let result = stacker::maybe_grow(RED_ZONE, SEGMENT, || body.eval(frame, defs));
-        DEPTH.set(depth);
-        result
+        nested(self.weight, || {
+            stacker::maybe_grow(RED_ZONE, SEGMENT, || body.eval(frame, defs))
+        })
     }
 }
 

@@ -79,16 +79,7 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(miss);
         let before = self.b.ins().load(I64, trusted(), self.ctx, deepest_at);
         self.b.ins().store(trusted(), depth, self.ctx, deepest_at);
-        let stack = self.on_stack(given);
-        let zero = self.int(0);
-        // The signature of every function (see `super::function`).
-        let args = [stack, zero, zero, zero, zero, zero, zero, self.ctx];
-        let call = self.b.ins().call(code, &args);
-        let status = self.b.inst_results(call)[0];
-        let failed = self.b.ins().icmp_imm_s(IntCC::NotEqual, status, 0);
-        self.bail_if(failed);
-        let ret_at = offset_of!(super::super::Ctx, ret) as i32;
-        let v = self.b.ins().load(I64, trusted(), self.ctx, ret_at);
+        let v = self.call_own(code, given);
         let reached = self.b.ins().load(I64, trusted(), self.ctx, deepest_at);
         let height = self.b.ins().isub(reached, depth);
         for (i, arg) in given.iter().enumerate() {

@@ -7,7 +7,7 @@ use crate::runtime::kernel::expr::{Cond, Lin, Num};
 use crate::syntax::ast::BinOp;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    FuncRef, InstBuilder, StackSlotData, StackSlotKind, Value,
+    FuncRef, Inst, InstBuilder, StackSlotData, StackSlotKind, Value,
     types::{I8, I32, I64},
 };
 use std::mem::offset_of;
@@ -233,31 +233,41 @@ impl Emit<'_, '_> {
             .map(|a| self.num(a))
             .collect::<Option<Vec<_>>>()?;
         let own = self.fns.iter().find(|(f, _)| *f == at).map(|(_, r)| *r);
-        if let Some(code) = own
-            && (1..=2).contains(&given.len())
-        {
+        Some(match own {
             // SAFETY: `at` is alive (above).
-            return Some(self.remembered(unsafe { &*at }, code, &given));
-        }
-        let stack = self.on_stack(&given);
-        let call = match own {
-            // The signature of every function (see `super::function`).
-            Some(code) => {
-                let zero = self.int(0);
-                let args = [stack, zero, zero, zero, zero, zero, zero, self.ctx];
-                self.b.ins().call(code, &args)
+            Some(code) if (1..=2).contains(&given.len()) => {
+                self.remembered(unsafe { &*at }, code, &given)
             }
+            Some(code) => self.call_own(code, &given),
             None => {
+                let stack = self.on_stack(&given);
                 let func = self.int(at as i64);
                 let n = self.int(given.len() as i64);
-                self.b.ins().call(self.call, &[self.ctx, func, stack, n])
+                let call = self.b.ins().call(self.call, &[self.ctx, func, stack, n]);
+                self.returned(call)
             }
-        };
+        })
+    }
+
+    /// The call `code(given)` of a function with machine code of its own:
+    /// its result; bails where it does.
+    pub(super) fn call_own(&mut self, code: FuncRef, given: &[Value]) -> Value {
+        let stack = self.on_stack(given);
+        let zero = self.int(0);
+        // The signature of every function (see `super::function`).
+        let args = [stack, zero, zero, zero, zero, zero, zero, self.ctx];
+        let call = self.b.ins().call(code, &args);
+        self.returned(call)
+    }
+
+    /// What the function `call` called returned in the context's `ret`;
+    /// bails where it failed.
+    fn returned(&mut self, call: Inst) -> Value {
         let status = self.b.inst_results(call)[0];
         let failed = self.b.ins().icmp_imm_s(IntCC::NotEqual, status, 0);
         self.bail_if(failed);
         let ret = offset_of!(super::super::Ctx, ret) as i32;
-        Some(self.b.ins().load(I64, super::trusted(), self.ctx, ret))
+        self.b.ins().load(I64, super::trusted(), self.ctx, ret)
     }
 
     /// The address of a stack slot holding `values`, for a helper.
