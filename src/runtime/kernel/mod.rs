@@ -561,4 +561,4 @@ pub fn compiles_as_target(ir: &Ir, types: &Types) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -12,7 +12,11 @@ fn compiles(source: &str) -> bool {
 fn kernel(source: &str) -> Option<super::Kernel> {
     let (mut session, _) = loaded("");
     assert_eq!(session.run("test.game", source).exit_code(), 0, "{source}");
-    let m = &session.machine;
+    first_game(&session.machine)
+}
+
+/// The kernel of the first game `m` defines, compiled afresh.
+pub(crate) fn first_game(m: &crate::runtime::Machine) -> Option<super::Kernel> {
     compile(
         &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
         0,
@@ -65,15 +69,7 @@ fn a_kernel_compiles_its_machine_code_once_its_runs_took_long_enough() {
     let rules = "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n}\n";
     assert_eq!(session.run("test.game", rules).exit_code(), 0);
     let m = &session.machine;
-    let fresh = || {
-        compile(
-            &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
-            0,
-            &m.defs,
-            m.limits.max_depth,
-        )
-        .unwrap()
-    };
+    let fresh = || first_game(m).unwrap();
     let (mut marks, mut views) = (super::Marks::default(), Vec::new());
     let mut ask = |kernel: &super::Kernel, eager| {
         let (defs, graph, mut no) = (&m.defs, &m.graph, || false);
@@ -264,12 +260,7 @@ fn a_function_calling_itself_past_the_levels_unrolled_is_called() {
     let (mut session, _) = loaded("");
     assert_eq!(session.run("test.game", source).exit_code(), 0);
     let m = &session.machine;
-    let kernel = compile(
-        &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
-        0,
-        &m.defs,
-        m.limits.max_depth,
-    );
+    let kernel = first_game(m);
     let kernel = kernel.expect("compiles");
     let n: i64 = 1000;
     let options = (1..=40).filter(|k| (n + k).count_ones() == 3).count();

@@ -14,14 +14,7 @@ fn compiles_and_agrees(source: &str, what: &str) {
 fn compiles(source: &str) -> bool {
     let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
     s.run("test.game", source);
-    let m = &s.machine;
-    crate::runtime::kernel::compile(
-        &super::rules(&m.game_ir(0), &m.defs),
-        0,
-        &m.defs,
-        m.limits.max_depth,
-    )
-    .is_some()
+    crate::runtime::kernel::tests::first_game(&s.machine).is_some()
 }
 
 #[test]
@@ -335,14 +328,11 @@ fn calls_left(source: &str) -> usize {
 /// The nodes of `source`'s first game's normalised guards that `which`
 /// picks.
 fn guard_nodes(source: &str, which: fn(&crate::ir::Ir) -> bool) -> usize {
-    let count = |ir: &crate::ir::Ir| -> usize {
-        fn walk(ir: &crate::ir::Ir, which: fn(&crate::ir::Ir) -> bool) -> usize {
-            let mut n = usize::from(which(ir));
-            super::each_child(ir, &mut |e| n += walk(e, which));
-            n
-        }
-        walk(ir, which)
-    };
+    fn count(ir: &crate::ir::Ir, which: fn(&crate::ir::Ir) -> bool) -> usize {
+        let mut n = usize::from(which(ir));
+        super::each_child(ir, &mut |e| n += count(e, which));
+        n
+    }
     let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
     s.run("test.game", source);
     let m = &s.machine;
@@ -350,7 +340,8 @@ fn guard_nodes(source: &str, which: fn(&crate::ir::Ir) -> bool) -> usize {
     rules
         .moves
         .iter()
-        .map(|r| r.guard.as_ref().map_or(0, count))
+        .filter_map(|r| r.guard.as_ref())
+        .map(|g| count(g, which))
         .sum()
 }
 

@@ -8,13 +8,7 @@ use crate::session::loaded;
 fn kernel(source: &str) -> Option<crate::runtime::kernel::Kernel> {
     let (mut session, _) = loaded("");
     session.run("test.game", source);
-    let m = &session.machine;
-    crate::runtime::kernel::compile(
-        &crate::runtime::normalize::rules(&m.game_ir(0), &m.defs),
-        0,
-        &m.defs,
-        m.limits.max_depth,
-    )
+    crate::runtime::kernel::tests::first_game(&session.machine)
 }
 
 /// Rules over lists and tuples, each with the query that runs them.
