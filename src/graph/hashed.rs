@@ -6,9 +6,11 @@
 //! (the divide-by-2/3/6 game from 10^15), are packed in the key itself,
 //! with no allocation; three or more integers, and integers with lists or
 //! tuples of integers (list states), are one flat run of integers
-//! ([`super::flat`]); other arguments are shared values.
+//! ([`super::flat`]), packed in bytes ([`super::packed`]) and kept in
+//! the key itself when short; other arguments are shared values.
 
 use super::flat::{self, holds_items};
+use super::packed::{self, with_packed};
 use crate::value::Value;
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
@@ -23,9 +25,17 @@ use std::rc::Rc;
 enum Key {
     One(i64),
     Two(i64, i64),
-    Flat(Box<[i64]>),
+    /// A flat run packed, of at most [`SHORT`] bytes: their number, and
+    /// the bytes, the rest zero.
+    Short(u8, [u8; SHORT]),
+    /// A longer flat run, packed.
+    Long(Box<[u8]>),
     Values(Rc<[Value]>),
 }
+
+/// The most bytes of a packed run kept in the key itself: what fits in a
+/// key's 24 bytes beside its kind and length.
+const SHORT: usize = 22;
 
 /// `args` packed, when they are one or two integers. The empty position
 /// equals `0` (see `Value`'s equality), so it packs as 0 too.
@@ -36,7 +46,7 @@ fn packed(args: &[Value]) -> Option<Key> {
         [a, b] if !holds_items(a) && !holds_items(b) => Some(Key::Two(int(a)?, int(b)?)),
         _ if args.len() > 2 || args.iter().any(holds_items) => {
             let mut run = Vec::new();
-            flat::encode(args, &mut run).then(|| Key::Flat(run.into()))
+            flat::encode(args, &mut run).then(|| Key::flat(&run))
         }
         _ => None,
     }
@@ -56,9 +66,23 @@ fn hash_two(a: i64, b: i64) -> u64 {
     h.finish()
 }
 
+/// The hash of a flat run: of its integers, not their packed bytes, so
+/// that a lookup (one per option) packs nothing.
 fn hash_flat(run: &[i64]) -> u64 {
     let mut h = FxHasher::default();
-    (3u8, run).hash(&mut h);
+    run.iter().for_each(|n| h.write_i64(*n));
+    h.write_usize(run.len());
+    h.finish()
+}
+
+/// [`hash_flat`] of the run packed in `bytes`.
+fn hash_packed(bytes: &[u8]) -> u64 {
+    let (mut h, mut len) = (FxHasher::default(), 0);
+    packed::each(bytes, |n| {
+        h.write_i64(n);
+        len += 1;
+    });
+    h.write_usize(len);
     h.finish()
 }
 
@@ -73,11 +97,33 @@ impl Key {
         packed(args).unwrap_or_else(|| Key::Values(Rc::from(args)))
     }
 
+    /// The key of the flat run `run`.
+    fn flat(run: &[i64]) -> Key {
+        with_packed(run, |bytes| match bytes.len() {
+            len @ ..=SHORT => {
+                let mut short = [0; SHORT];
+                short[..len].copy_from_slice(bytes);
+                Key::Short(len as u8, short)
+            }
+            _ => Key::Long(bytes.into()),
+        })
+    }
+
+    /// The packed flat run this key is, if it is one.
+    #[inline]
+    fn packed(&self) -> Option<&[u8]> {
+        match self {
+            Key::Short(len, bytes) => Some(&bytes[..*len as usize]),
+            Key::Long(bytes) => Some(bytes),
+            _ => None,
+        }
+    }
+
     fn hash(&self) -> u64 {
         match self {
             Key::One(a) => hash_one(*a),
             Key::Two(a, b) => hash_two(*a, *b),
-            Key::Flat(run) => hash_flat(run),
+            Key::Short(..) | Key::Long(_) => hash_packed(self.packed().expect("a flat run")),
             Key::Values(values) => hash_values(values),
         }
     }
@@ -96,7 +142,7 @@ impl Key {
         match (self, packed) {
             (Key::One(a), Key::One(x)) => a == x,
             (Key::Two(a, b), Key::Two(x, y)) => a == x && b == y,
-            (Key::Flat(run), Key::Flat(x)) => run == x,
+            (Key::Short(..) | Key::Long(_), _) => self.packed() == packed.packed(),
             _ => false,
         }
     }
@@ -114,16 +160,25 @@ impl Key {
         match self {
             Key::One(a) => Cow::Owned(vec![Value::Int(*a)]),
             Key::Two(a, b) => Cow::Owned(vec![Value::Int(*a), Value::Int(*b)]),
-            Key::Flat(run) => Cow::Owned(flat::decode(run)),
+            Key::Short(..) | Key::Long(_) => Cow::Owned(flat::decode(&self.run())),
             Key::Values(values) => Cow::Borrowed(values),
         }
+    }
+
+    /// The flat run of a packed key; empty for others.
+    fn run(&self) -> Vec<i64> {
+        let mut run = Vec::new();
+        if let Some(bytes) = self.packed() {
+            packed::unpack(bytes, &mut run);
+        }
+        run
     }
 
     /// The heap memory behind the key, beyond its own 24 bytes.
     fn heap_bytes(&self) -> usize {
         match self {
             Key::Values(values) => 2 * size_of::<usize>() + values.len() * size_of::<Value>(),
-            Key::Flat(run) => run.len() * size_of::<i64>(),
+            Key::Long(bytes) => bytes.len(),
             _ => 0,
         }
     }
@@ -248,31 +303,26 @@ impl Hashed {
 
     /// [`Hashed::find`] of arguments given as a flat run.
     pub fn find_flat(&self, run: &[i64]) -> Option<u32> {
+        let nodes = &self.nodes;
         self.index
-            .find(
-                hash_flat(run),
-                |i| matches!(&self.nodes[*i as usize].key, Key::Flat(k) if **k == *run),
-            )
+            .find(hash_flat(run), |i| {
+                (nodes[*i as usize].key.packed()).is_some_and(|bytes| packed::holds(bytes, run))
+            })
             .copied()
     }
 
     /// [`Hashed::insert`] of arguments given as a flat run (the caller
     /// has checked it is new).
     pub fn insert_flat(&mut self, run: &[i64]) -> u32 {
-        self.insert_key(Key::Flat(run.into()))
+        self.insert_key(Key::flat(run))
     }
 
     /// The arguments of position `i` as a flat run, into `out`, if they
     /// are one.
     pub fn flat_args(&self, i: u32, out: &mut Vec<i64>) -> bool {
-        match &self.nodes[i as usize].key {
-            Key::Flat(run) => {
-                out.clear();
-                out.extend_from_slice(run);
-                true
-            }
-            _ => false,
-        }
+        out.clear();
+        let bytes = self.nodes[i as usize].key.packed();
+        bytes.map(|bytes| packed::unpack(bytes, out)).is_some()
     }
 
     /// The value slot of position `i`.
@@ -305,7 +355,7 @@ impl Hashed {
         match &self.nodes[i as usize].key {
             Key::One(a) => out.push(*a),
             Key::Two(a, b) => out.extend([*a, *b]),
-            Key::Flat(run) => match flat::only_ints(run) {
+            key @ (Key::Short(..) | Key::Long(_)) => match flat::only_ints(&key.run()) {
                 Some(ints) => out.extend_from_slice(ints),
                 None => return false,
             },
@@ -410,6 +460,37 @@ mod tests {
         assert_eq!(h.find(&tuple), Some(j));
         assert_eq!(&*h.args(j), &tuple[..]);
         assert!(!h.int_args(j, &mut out));
+    }
+
+    #[test]
+    fn short_runs_are_kept_in_the_key_and_long_ones_apart() {
+        assert_eq!(size_of::<Key>(), 24, "a key and its value: 32 bytes");
+        let int = Value::Int;
+        let mut h = Hashed::default();
+        // 2 + 1 + n bytes packed: up to n = 19 in the key, longer apart;
+        // large items take more bytes, negative ones too.
+        let lists: Vec<Vec<Value>> = [19, 20, 300]
+            .into_iter()
+            .map(|n| vec![Value::list((0..n).map(int).collect())])
+            .chain([vec![Value::list(vec![int(-1 << 40), int(i64::MIN)])]])
+            .collect();
+        for (n, args) in lists.iter().enumerate() {
+            assert_eq!(h.insert(args), n as u32);
+        }
+        assert!(matches!(h.nodes[0].key, Key::Short(22, _)));
+        assert!(matches!(h.nodes[1].key, Key::Long(_)));
+        let mut run = Vec::new();
+        for (n, args) in lists.iter().enumerate() {
+            assert_eq!(h.find(args), Some(n as u32));
+            assert_eq!(&*h.args(n as u32), &args[..]);
+            assert!(flat::encode(args, &mut run));
+            assert_eq!(h.find_flat(&run), Some(n as u32));
+        }
+        // Three integers are a flat run too, and come back as integers.
+        let three = h.insert(&[int(1), int(-200), int(1 << 50)]);
+        let mut out = Vec::new();
+        assert!(h.int_args(three, &mut out) && out == [1, -200, 1 << 50]);
+        assert_eq!(h.find_ints(&[1, -200]), None);
     }
 
     #[test]

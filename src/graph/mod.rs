@@ -24,6 +24,7 @@ pub mod flat;
 mod form;
 pub use form::{FREE_MAX, code as form_code};
 mod hashed;
+mod packed;
 
 use dense::dense_args;
 pub use dense::{

@@ -1,0 +1,168 @@
+//! A flat run of integers ([`super::flat`]) packed in bytes, the form the
+//! hashed store keeps list positions and positions of three or more
+//! integers in. Each integer is zigzag-coded (small magnitudes of either
+//! sign become small numbers) and written seven bits a byte, low bits
+//! first, the top bit of each byte saying that more follow. The items of
+//! most list positions are small (heaps, squares, cards), so a run of a
+//! dozen words, 8 bytes each, takes a dozen bytes, and one short enough
+//! is kept in the key itself, with no allocation.
+
+/// The most bytes one integer takes.
+const MAX_BYTES: usize = 10;
+
+/// `n` zigzag-coded: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
+#[inline]
+fn zigzag(n: i64) -> u64 {
+    ((n << 1) ^ (n >> 63)) as u64
+}
+
+/// Calls `put` with each byte of the packed form of `n`.
+#[inline]
+fn bytes_of(n: i64, mut put: impl FnMut(u8)) {
+    let mut z = zigzag(n);
+    while z >= 0x80 {
+        put(z as u8 | 0x80);
+        z >>= 7;
+    }
+    put(z as u8);
+}
+
+/// Appends the packed form of `run` to `out`.
+pub fn pack(run: &[i64], out: &mut Vec<u8>) {
+    out.reserve(run.len());
+    for &n in run {
+        bytes_of(n, |b| out.push(b));
+    }
+}
+
+/// Calls `f` with each integer of the run packed in `bytes`, in order.
+#[inline]
+pub fn each(bytes: &[u8], mut f: impl FnMut(i64)) {
+    let unzig = |z: u64| (z >> 1) as i64 ^ -((z & 1) as i64);
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        at += 1;
+        if b < 0x80 {
+            f(unzig(b.into()));
+            continue;
+        }
+        let (mut z, mut shift) = (u64::from(b & 0x7f), 7);
+        while let Some(&b) = bytes.get(at) {
+            at += 1;
+            z |= u64::from(b & 0x7f) << shift;
+            shift += 7;
+            if b < 0x80 {
+                break;
+            }
+        }
+        f(unzig(z));
+    }
+}
+
+/// Appends the run packed in `bytes` to `out`.
+pub fn unpack(bytes: &[u8], out: &mut Vec<i64>) {
+    each(bytes, |n| out.push(n));
+}
+
+/// Whether `bytes` are the packed form of `run`, compared as they are
+/// read, with no run unpacked.
+pub fn holds(bytes: &[u8], run: &[i64]) -> bool {
+    // The first integer (a run's header) as it comes; then, when the
+    // rest take a byte each, as most items do, byte for byte.
+    let Some((&first, rest)) = run.split_first() else {
+        return bytes.is_empty();
+    };
+    let mut at = 0;
+    let mut same = true;
+    bytes_of(first, |b| {
+        same &= bytes.get(at) == Some(&b);
+        at += 1;
+    });
+    if !same {
+        return false;
+    }
+    let bytes = &bytes[at..];
+    if bytes.len() == rest.len() {
+        // Folded with no early exit, which the compiler vectorises.
+        let differ = (bytes.iter().zip(rest)).fold(0, |d, (&b, &n)| {
+            d | (zigzag(n) ^ u64::from(b)) | u64::from(b & 0x80)
+        });
+        return differ == 0;
+    }
+    // A lookup compares the one key its hash finds, nearly always the
+    // same: no early exit is needed.
+    let mut words = rest.iter();
+    each(bytes, |n| same &= words.next() == Some(&n));
+    same && words.next().is_none()
+}
+
+/// The bytes [`with_packed`] packs on the stack; longer runs, in a
+/// buffer of their own.
+const ON_STACK: usize = 256;
+
+/// `f` of the packed form of `run`, made on the stack when it is short
+/// (a lookup makes one per option).
+pub fn with_packed<T>(run: &[i64], f: impl FnOnce(&[u8]) -> T) -> T {
+    if run.len() * MAX_BYTES > ON_STACK {
+        let mut out = Vec::new();
+        pack(run, &mut out);
+        return f(&out);
+    }
+    let mut buf = [0u8; ON_STACK];
+    let mut len = 0;
+    for &n in run {
+        bytes_of(n, |b| {
+            buf[len] = b;
+            len += 1;
+        });
+    }
+    f(&buf[..len])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn small_integers_take_a_byte_each() {
+        let mut out = Vec::new();
+        pack(&[0, -1, 1, 63, -64], &mut out);
+        assert_eq!(out, [0, 1, 2, 126, 127]);
+        out.clear();
+        pack(&[64, i64::MAX, i64::MIN], &mut out);
+        assert_eq!(out.len(), 2 + 2 * MAX_BYTES);
+        let mut back = Vec::new();
+        unpack(&out, &mut back);
+        assert_eq!(back, [64, i64::MAX, i64::MIN]);
+    }
+
+    proptest! {
+        #[test]
+        fn a_run_comes_back_as_it_went_and_packs_alike_either_way(
+            run in prop::collection::vec(any::<i64>(), 0..40),
+            small in prop::collection::vec(-300i64..300, 0..40),
+        ) {
+            for run in [&run, &small] {
+                let mut out = Vec::new();
+                pack(run, &mut out);
+                with_packed(run, |b| assert_eq!(b, &out[..]));
+                prop_assert!(holds(&out, run));
+                if !run.is_empty() {
+                    prop_assert!(!holds(&out[..out.len() - 1], run));
+                }
+                let mut longer = run.clone();
+                longer.push(0);
+                prop_assert!(!holds(&out, &longer));
+                if let Some(last) = longer.len().checked_sub(2) {
+                    longer.pop();
+                    longer[last] = longer[last].wrapping_add(1);
+                    prop_assert!(!holds(&out, &longer));
+                }
+                let mut back = Vec::new();
+                unpack(&out, &mut back);
+                prop_assert_eq!(&back, run);
+            }
+        }
+    }
+}
