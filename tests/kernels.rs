@@ -288,6 +288,63 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Games whose positions are sets, each move taking an item `x` and
+    /// leaving a subset without it: kept by a comprehension over the set,
+    /// or what one takes out (`p - {y for y in p if ...}`, which the
+    /// compiled rules make as the items kept), or another set operation.
+    #[test]
+    fn set_position_games_agree_with_the_interpreter(file in set_file()) {
+        compare(&file)?;
+    }
+}
+
+/// A condition on an item `y` of the set beside the item `x` taken; some
+/// divide by zero, or read a negative item.
+fn item_cond() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "y % x == 0",
+        "y % (x - 2) != 1",
+        "y > x + 1",
+        "y * y <= x + 3",
+        "(y + x) % 3 == 0 and y != 4",
+        "not (y < x or y % 2 == 1)",
+    ])
+}
+
+/// A rule file of the set game `s(p)`, asked about a few sets.
+fn set_file() -> impl Strategy<Value = String> {
+    let target = (item_cond(), item_cond(), 0..7usize).prop_map(|(a, b, form)| match form {
+        0 => format!("s(p - {{y for y in p if y == x or {a}}})"),
+        1 => format!("s({{y for y in p if y != x if {a}}})"),
+        2 => format!("s({{y for y in p if y != x if {a} if {b}}})"),
+        3 => format!(
+            "s(p - {{y for y in p if y == x or {a} or {b}}}) + s({{y for y in p if y > x}})"
+        ),
+        4 => format!("s({{y for y in p if y < x and {a}}} | {{y for y in p if y > x}})"),
+        5 => format!("s(p & {{y for y in p if y != x and {a}}})"),
+        _ => format!("s((p - {{x}}) - {{y for y in p if {a}}})"),
+    });
+    let guard = prop::sample::select(vec![
+        "",
+        " if x > 0",
+        " if x != 1",
+        " if len(p) > 2 or x % 2 == 0",
+    ]);
+    prop::collection::vec((guard, target), 1..=2).prop_map(|rules| {
+        let moves: String = (rules.iter().enumerate())
+            .map(|(i, (g, t))| format!("    move m{i}(x in p){g} -> {t}\n"))
+            .collect();
+        format!(
+            "game s(p) {{\n{moves}}}\n\
+             value(s(set(1..=7)))\nvalue(s({{0, 2, 3, 5}}))\nvalue(s(set(-3..=4)))\n\
+             [value(s(set(a..=a + 3))) for a in -2..3]\n"
+        )
+    })
+}
+
 /// One move of the list game `l(p)`: `d` over a domain, a guard, and a
 /// target of one of a few forms (lists and tuples, of two or three items,
 /// some of them telling the lengths apart), each lowering `p[0]` or `p[1]`

@@ -83,7 +83,7 @@ fn seq(xs: &Seq) -> bool {
         Seq::Concat(a, b) => seq(a) && seq(b),
         Seq::Repeat(a, k) => seq(a) && num(k),
         Seq::Slice(a, lo, hi) => seq(a) && lo.iter().chain(hi).all(num),
-        Seq::Comp(c) => clauses(c) && num(&c.elem),
+        Seq::Comp(c) | Seq::Kept(c) => clauses(c) && num(&c.elem),
         Seq::Sorted(a) | Seq::Reversed(a) => seq(a),
         Seq::Divisors(n) => num(n),
         Seq::Let(_, n, xs) => num(n) && seq(xs),

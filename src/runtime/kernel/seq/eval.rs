@@ -58,7 +58,7 @@ impl Seq {
                 let to = bound(hi, len)?.max(from);
                 return Ok((a + from as usize, a + to as usize));
             }
-            Seq::Comp(c) => return comprehension(c, f, defs),
+            Seq::Comp(c) | Seq::Kept(c) => return comprehension(c, f, defs),
             Seq::Sorted(xs) | Seq::Reversed(xs) => {
                 let (a, b) = xs.eval(f, defs)?;
                 let from = f.len();

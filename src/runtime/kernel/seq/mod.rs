@@ -80,6 +80,9 @@ pub enum Seq {
     Row(Rc<Rows>, Box<Num>),
     /// The set of a list's items: `{a, b}`, `set(xs)`, `{x for ...}`.
     SetOf(Box<Seq>),
+    /// The items of a set that a comprehension keeps, `{x for x in s if
+    /// c}`: a set as they come, in increasing order (see [`kept`]).
+    Kept(Box<Comp<Num>>),
     /// `|`, `&`, `-` or `^` of two sets.
     SetOp(SetOp, Box<Seq>, Box<Seq>),
 }
@@ -188,7 +191,13 @@ impl Seq {
                 let (a, b) = (Seq::compile(a, types)?, Seq::compile(b, types)?);
                 let sets = a.shape(types) == Shape::Set && b.shape(types) == Shape::Set;
                 sets.then_some(())?;
-                Seq::SetOp(SetOp::of(*op)?, Box::new(a), Box::new(b))
+                let op = SetOp::of(*op)?;
+                match (op, &a, b) {
+                    (SetOp::Diff, Seq::Slot(s), Seq::Kept(comp)) if comp.keeps_of(*s) => {
+                        Seq::Kept(Box::new(comp.others()))
+                    }
+                    (_, _, b) => Seq::SetOp(op, Box::new(a), Box::new(b)),
+                }
             }
             IrKind::Binary(BinOp::Add, a, b) => {
                 let (a, b) = (Seq::compile(a, types)?, Seq::compile(b, types)?);
@@ -213,14 +222,15 @@ impl Seq {
                 Seq::Slice(Box::new(xs), bound(lo)?, bound(hi)?)
             }
             IrKind::Comprehension { set, elem, clauses } => {
-                let comp = Seq::Comp(Box::new(Comp::compile(
+                let comp = Box::new(Comp::compile(
                     clauses,
                     super::expr::num_in(elem, types)?,
                     types,
-                )?));
+                )?);
                 match set {
-                    true => Seq::SetOf(Box::new(comp)),
-                    false => comp,
+                    true if kept(&comp, types) => Seq::Kept(comp),
+                    true => Seq::SetOf(Box::new(Seq::Comp(comp))),
+                    false => Seq::Comp(comp),
                 }
             }
             IrKind::CallBuiltin(Builtin::Set, args) if args.len() == 1 => {
@@ -271,7 +281,7 @@ impl Seq {
             Seq::Comp(_) | Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) => Shape::List,
             Seq::Let(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
             Seq::Row(rows, _) => rows.shape,
-            Seq::SetOf(_) | Seq::SetOp(..) => Shape::Set,
+            Seq::SetOf(_) | Seq::SetOp(..) | Seq::Kept(_) => Shape::Set,
         }
     }
 
@@ -293,7 +303,7 @@ impl Seq {
             Seq::Concat(a, b) => a.uses(slot) || b.uses(slot),
             Seq::Repeat(a, k) => a.uses(slot) || k.uses(slot),
             Seq::Slice(a, lo, hi) => a.uses(slot) || lo.iter().chain(hi).any(|b| b.uses(slot)),
-            Seq::Comp(c) => c.uses(slot, |e| e.uses(slot)),
+            Seq::Comp(c) | Seq::Kept(c) => c.uses(slot, |e| e.uses(slot)),
             Seq::Sorted(a) | Seq::Reversed(a) => a.uses(slot),
             Seq::Divisors(n) => n.uses(slot),
             Seq::Let(_, n, xs) => n.uses(slot) || xs.uses(slot),
@@ -301,6 +311,43 @@ impl Seq {
             Seq::Row(_, i) => i.uses(slot),
             Seq::SetOf(xs) => xs.uses(slot),
             Seq::SetOp(_, a, b) => a.uses(slot) || b.uses(slot),
+        }
+    }
+}
+
+/// Whether `comp` keeps items of a set as they are: `{x for x in s if
+/// c}`, one `for` over a set and conditions, its element the item.
+fn kept(comp: &Comp<Num>, types: &Types) -> bool {
+    let Some((Clause::For(x, Source::Seq(xs)), conds)) = comp.clauses.split_first() else {
+        return false;
+    };
+    xs.shape(types) == Shape::Set
+        && matches!(comp.elem, Num::Slot(e) if e == *x)
+        && conds.iter().all(|c| matches!(c, Clause::If(_)))
+}
+
+impl Comp<Num> {
+    /// Whether this comprehension, one [`kept`], runs over set slot `s`.
+    fn keeps_of(&self, s: Slot) -> bool {
+        matches!(&self.clauses[0], Clause::For(_, Source::Seq(Seq::Slot(t))) if *t == s)
+    }
+
+    /// The items of the same set that this one, [`kept`], leaves out:
+    /// `s - {x for x in s if a if b}` is `{x for x in s if not (a and
+    /// b)}`, the conditions evaluated as often and in the same order.
+    fn others(&self) -> Comp<Num> {
+        let mut conds = self.clauses[1..].iter().map(|c| match c {
+            Clause::If(c) => c.clone(),
+            _ => unreachable!("`kept` takes conditions only"),
+        });
+        let first = conds.next().unwrap_or(Cond::Const(true));
+        let all = conds.fold(first, |a, b| Cond::And(Box::new(a), Box::new(b)));
+        Comp {
+            clauses: vec![
+                self.clauses[0].clone(),
+                Clause::If(Cond::Not(Box::new(all))),
+            ],
+            elem: self.elem.clone(),
         }
     }
 }

@@ -120,7 +120,7 @@ impl Emit<'_, '_> {
                 return Some((from, self.b.use_var(self.top)));
             }
             Seq::Slice(xs, lo, hi) => return self.slice(xs, lo.as_ref(), hi.as_ref()),
-            Seq::Comp(c) => {
+            Seq::Comp(c) | Seq::Kept(c) => {
                 self.comp(c, 0, &mut |e, elem, next| {
                     let v = e.num(elem)?;
                     e.push(v);
@@ -510,7 +510,7 @@ impl Emit<'_, '_> {
 /// then it can be made where it is wanted.
 fn fresh(xs: &Seq) -> bool {
     match xs {
-        Seq::Items(..) | Seq::Comp(_) | Seq::Divisors(_) | Seq::Row(..) => true,
+        Seq::Items(..) | Seq::Comp(_) | Seq::Kept(_) | Seq::Divisors(_) | Seq::Row(..) => true,
         Seq::Sorted(inner) | Seq::SetOf(inner) => fresh(inner),
         _ => false,
     }
