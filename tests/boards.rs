@@ -91,6 +91,36 @@ proptest! {
     }
 }
 
+/// A query over every square, row after row, meets a level or two more
+/// at each square near the end of a row: once the board has been swept,
+/// those are swept too, a level at a time, rather than searched square
+/// by square. (With a first sweep's threshold of 64 levels for all
+/// sweeps, the kernel ran 30% of the squares one at a time.)
+#[test]
+fn a_query_over_a_swept_board_runs_few_squares_one_at_a_time() {
+    let n = 300u64;
+    let text = format!(
+        "let N = {n}\nfn inside(x, y) = 1 <= x <= N and 1 <= y <= N\n\
+         game knight(x, y) {{\n    move jump((dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)])\n        \
+         if inside(x + dx, y + dy) -> knight(x + dx, y + dy)\n}}\n\
+         len([1 for x in 1..=N for y in 1..=N if value(knight(x, y)) == 0])\n"
+    );
+    let mut session = Session::new(
+        Box::new(SharedBuffer::default()),
+        Box::new(SharedBuffer::default()),
+    );
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("board.game", &text).error, None);
+    // About 1,900 here (the first 64 levels, then a square per new
+    // level); 26,566 with the first sweep's threshold for every sweep.
+    let runs = session.machine.kernel_runs;
+    assert!(
+        runs < n * n / 20,
+        "{runs} of {} squares run one at a time",
+        n * n
+    );
+}
+
 /// The knight of BENCHMARKS.md on a small board, its losing squares
 /// counted by hand: a square is lost when every jump leaves it lost-free.
 #[test]

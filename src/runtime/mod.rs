@@ -137,6 +137,9 @@ pub struct Machine {
     /// How many top-level queries their machine code answered (see
     /// `toplevel`): for tests, and `--debug`.
     pub queries_compiled: u64,
+    /// How many positions a kernel ran one at a time (not in a sweep):
+    /// for tests.
+    pub kernel_runs: u64,
     /// Buffers the kernels reuse from one position to the next.
     pub(crate) scratch: Scratch,
     /// Searches' buffers, reused from one query to the next (one per
@@ -258,6 +261,7 @@ impl Machine {
             use_native: true,
             native_after: NATIVE_AFTER,
             queries_compiled: 0,
+            kernel_runs: 0,
             scratch: Scratch::default(),
             searches: Vec::new(),
             write_files: true,

@@ -139,10 +139,15 @@ impl Machine {
         let (lowest, highest) = levels.span();
         let to = levels.of((a as i64, b as i64)).min(highest + 1);
         let key = levels.key();
-        let (mut from, claimed) = self.graph.swept(node.game, key).unwrap_or((lowest, lowest));
+        let swept = self.graph.swept(node.game, key);
+        let (mut from, claimed) = swept.unwrap_or((lowest, lowest));
         let cells = (levels.rows.1 - levels.rows.0 + 1) * (levels.cols.1 - levels.cols.0 + 1);
         let cells = u32::try_from(cells).unwrap_or(u32::MAX);
-        if to - from < SMALLEST || !kernel.native_for(cells, self.native_after) {
+        // A first sweep waits for a few levels; once the board is swept,
+        // a level at a time is cheaper than a search through it (a query
+        // over every square meets a new level or two at each row).
+        let few = if swept.is_some() { 1 } else { SMALLEST };
+        if to - from < few || !kernel.native_for(cells, self.native_after) {
             return Ok(None);
         }
         let claimed = match self.claim_levels(node.game, levels, (claimed, to)) {

@@ -43,6 +43,7 @@ impl Machine {
         if !found {
             return Ok(Ran::Interpret);
         }
+        self.kernel_runs += 1;
         // Ctrl-C or the time limit: the interpreter's own poll, below,
         // then says which.
         let (cancel, deadline) = (&self.cancel, self.deadline);
