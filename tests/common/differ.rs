@@ -38,10 +38,10 @@ fn run_with(
     let err = SharedBuffer::default();
     let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
     engine.apply(&mut session.machine);
-    set(&mut session.machine);
     session.machine.limits.max_states = 3_000;
     // A random range can be long; such a file is not worth waiting for.
     session.machine.limits.timeout = Some(std::time::Duration::from_secs(2));
+    set(&mut session.machine);
     session.machine.start_clock();
     let outcome = session.run("random.game", text);
     let text = |b: &SharedBuffer| String::from_utf8(b.0.borrow().clone()).unwrap();
@@ -81,11 +81,19 @@ pub fn is_cycle(run: &(String, String, Option<Phase>)) -> bool {
     run.2 == Some(Phase::Runtime) && run.1.contains("can be reached from itself")
 }
 
+/// [`run`] with time enough for a file written by hand, which must
+/// finish: a minute (the interpreter of a debug build on a busy machine
+/// can take seconds over a deep recursion).
+pub fn run_patiently(text: &str, engine: Engine) -> (String, String, Option<Phase>) {
+    let minute = std::time::Duration::from_secs(60);
+    run_with(text, engine, |m| m.limits.timeout = Some(minute)).0
+}
+
 /// Runs `text` both ways and checks that they agree; returns what it printed.
 pub fn agree(text: &str) -> String {
-    let interpreted = run(text, Engine::Interpreter);
-    assert_eq!(run(text, Engine::Kernels), interpreted, "{text}");
-    assert_eq!(run(text, Engine::Native), interpreted, "{text}");
+    let interpreted = run_patiently(text, Engine::Interpreter);
+    assert_eq!(run_patiently(text, Engine::Kernels), interpreted, "{text}");
+    assert_eq!(run_patiently(text, Engine::Native), interpreted, "{text}");
     assert_eq!(interpreted.2, None, "{}", interpreted.1);
     interpreted.0
 }
@@ -93,9 +101,9 @@ pub fn agree(text: &str) -> String {
 /// Runs `text`, which must stop on an error whose report contains
 /// `needle`, and checks that every path reports it alike.
 pub fn same_error(text: &str, needle: &str) {
-    let interpreted = run(text, Engine::Interpreter);
+    let interpreted = run_patiently(text, Engine::Interpreter);
     assert!(interpreted.1.contains(needle), "{}", interpreted.1);
     for engine in [Engine::Kernels, Engine::Native] {
-        assert_eq!(run(text, engine), interpreted, "{text}");
+        assert_eq!(run_patiently(text, engine), interpreted, "{text}");
     }
 }
