@@ -1,0 +1,133 @@
+use super::*;
+
+#[test]
+fn claiming_makes_the_absent_slots_unknown_and_counts_them() {
+    let mut dense = Dense {
+        arity: 1,
+        ..Dense::default()
+    };
+    dense.set(70_001, 5);
+    dense.count = 1;
+    // Across a page boundary, past a slot with a value.
+    assert_eq!(dense.claim(65_530, 70_010, usize::MAX), (70_010, 4479));
+    assert_eq!(
+        (dense.count, dense.get(70_001), dense.get(65_535)),
+        (4480, 5, UNKNOWN)
+    );
+    assert_eq!((dense.get(65_529), dense.get(70_010)), (ABSENT, ABSENT));
+    // At most `most` made: it stops at the first slot past them.
+    assert_eq!(dense.claim(0, 100, 10), (10, 10));
+    assert_eq!(
+        (dense.get(9), dense.get(10), dense.count),
+        (UNKNOWN, ABSENT, 4490)
+    );
+    let view = dense.view();
+    assert_eq!(view.count, 2, "two pages");
+}
+
+#[test]
+fn the_unvalued_run_below_a_slot_passes_over_pages_and_stops_at_a_value() {
+    let mut dense = Dense {
+        arity: 1,
+        ..Dense::default()
+    };
+    let slow = |dense: &Dense, z: u32| {
+        let mut b = z;
+        while b > 0 && matches!(dense.get(b - 1), UNKNOWN | ABSENT) {
+            b -= 1;
+        }
+        b
+    };
+    // No pages at all; then a value in page 0, slots claimed across
+    // pages 1 and 2, a page 3 without slots, and one in progress.
+    assert_eq!(dense.unvalued_below(300_000), 0);
+    dense.set(1_000, 3);
+    dense.claim(65_000, 140_000, usize::MAX);
+    dense.set(150_000, IN_PROGRESS);
+    dense.set(66_000, 0);
+    dense.set(262_200, 1);
+    for z in [
+        0, 1, 999, 1_000, 1_001, 1_002, 65_536, 66_000, 66_001, 66_002, 131_072, 140_001, 150_000,
+        150_001, 196_608, 262_144, 262_200, 262_201, 262_202, 300_000,
+    ] {
+        assert_eq!(dense.unvalued_below(z), slow(&dense, z), "below {z}");
+    }
+    assert_eq!(dense.unvalued_below(140_000), 66_001);
+    assert_eq!(dense.unvalued_below(66_000), 1_001);
+}
+
+#[test]
+fn taking_a_position_makes_it_unknown_once_of_one_arity() {
+    let mut dense = Dense::default();
+    let (a, b) = (300, 7);
+    let z = dense2(a, b).unwrap();
+    assert!(dense.take(2, z, &[a, b]));
+    let w = dense2(7, 300).unwrap();
+    assert!(dense.take(2, w, &[]), "placed by unpairing");
+    assert_eq!(
+        (dense.get(z), dense.get(w), dense.count),
+        (UNKNOWN, UNKNOWN, 2)
+    );
+    assert_eq!((dense.at(300, 7), dense.at(7, 300)), (UNKNOWN, UNKNOWN));
+    assert!(!dense.take(1, 5, &[]), "a table holds one arity");
+    // Set and read back through either place.
+    dense.set(z, 4);
+    assert_eq!(dense.get_ints(z, &[a, b]), 4);
+    assert_eq!(dense.get_ints(w, &[7, 300]), UNKNOWN);
+}
+
+#[test]
+fn a_triple_is_placed_by_its_arguments_or_its_index() {
+    let mut dense = Dense::default();
+    let (a, b, c) = (40, 3, 17);
+    let z = dense3(a, b, c).unwrap();
+    assert!(dense.take(3, z, &[a, b, c]));
+    let w = dense3(3, 40, 17).unwrap();
+    assert!(dense.take(3, w, &[]), "placed by untripling");
+    dense.set(z, 6);
+    assert_eq!((dense.get(z), dense.get_ints(z, &[a, b, c])), (6, 6));
+    assert_eq!(dense.get_ints(w, &[3, 40, 17]), UNKNOWN);
+    assert!(!dense.take(2, 5, &[]), "a table holds one arity");
+    let mut both = vec![(w, UNKNOWN), (z, 6)];
+    both.sort_unstable();
+    assert_eq!(dense.slots().collect::<Vec<_>>(), both);
+}
+
+#[test]
+fn a_dense_slot_holds_any_value_and_every_mark() {
+    for arity in [1, 2] {
+        let mut dense = Dense {
+            arity,
+            ..Dense::default()
+        };
+        let z = if arity == 1 {
+            70_000
+        } else {
+            dense2(5, 9).unwrap()
+        };
+        assert_eq!(dense.get(z), ABSENT);
+        let large = u64::from(Dense::PLAIN);
+        for value in [
+            0,
+            7,
+            large - 1,
+            large,
+            1 << 40,
+            UNKNOWN,
+            IN_PROGRESS,
+            ABSENT,
+            3,
+        ] {
+            dense.set(z, value);
+            assert_eq!(dense.get(z), value, "arity {arity}");
+        }
+        assert!(
+            dense.spilled.is_empty(),
+            "a spilled value is dropped once replaced"
+        );
+        dense.set(z, 1 << 40);
+        assert_eq!(dense.slots().collect::<Vec<_>>(), [(z, 1 << 40)]);
+        dense.forget_values();
+        assert_eq!((dense.get(z), dense.spilled.len()), (UNKNOWN, 0));
+    }
+}

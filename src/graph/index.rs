@@ -1,0 +1,216 @@
+//! Dense indices: a position of one, two or three small non-negative
+//! integers numbered by its arguments (the integer itself, Szudzik's
+//! pairing for two, its extension to cube shells for three), and those
+//! numbers undone. The dense tables (`dense/`) keep values by them.
+
+use crate::value::Value;
+
+/// Node indices below this are dense: the index is the game's integer
+/// argument itself, or the Szudzik number of its two arguments. Indices
+/// from here on count the positions kept in a hash table.
+pub const DENSE_END: u32 = 1 << 31;
+
+/// The dense index of a game's arguments, when they are one, two or
+/// three non-negative integers small enough: `n`, Szudzik's pairing of
+/// `(a, b)`, which numbers the pairs of the square `[0, m)²` by `[0, m²)`
+/// so that a rectangle of positions fills a block of indices, or
+/// [`dense3`] of `(a, b, c)`, which does the same for cubes.
+/// The empty position is 0, as `Value`'s equality says (and the hashed
+/// positions' keys).
+pub fn dense_index(args: &[Value]) -> Option<u32> {
+    let int = super::flat::int;
+    match args {
+        [n] => dense1(int(n)?),
+        [a, b] => dense2(int(a)?, int(b)?),
+        [a, b, c] => dense3(int(a)?, int(b)?, int(c)?),
+        _ => None,
+    }
+}
+
+/// [`dense_index`] of integer arguments.
+#[inline]
+pub fn int_index(args: &[i64]) -> Option<u32> {
+    match args {
+        [n] => dense1(*n),
+        [a, b] => dense2(*a, *b),
+        [a, b, c] => dense3(*a, *b, *c),
+        _ => None,
+    }
+}
+
+#[inline]
+pub fn dense1(n: i64) -> Option<u32> {
+    u32::try_from(n).ok().filter(|n| *n < DENSE_END)
+}
+
+/// Each argument of a dense pair is below this: 46340² < 2³¹, so every
+/// pair of the square `[0, 46340)²` is dense.
+pub const SIDE_MAX: i64 = 46_340;
+
+#[inline]
+pub fn dense2(a: i64, b: i64) -> Option<u32> {
+    if !(0..SIDE_MAX).contains(&a) || !(0..SIDE_MAX).contains(&b) {
+        return None;
+    }
+    let z = if a >= b { a * a + a + b } else { b * b + a };
+    Some(z as u32)
+}
+
+/// Each argument of a dense triple is below this: 1290³ < 2³¹.
+pub const SIDE3_MAX: i64 = 1290;
+
+/// The dense index of `(a, b, c)`, each in `[0, SIDE3_MAX)`: the triples
+/// of the cube `[0, m)³` numbered by `[0, m³)`, shell by shell (the
+/// triples of largest argument `s` after those of the smaller ones), and
+/// within a shell in the order of `(a, b, c)` read as a word. So lowering
+/// any argument lowers the index, as Szudzik's pairing does for pairs:
+/// a sweep by index meets a position after every one below it.
+#[inline]
+pub fn dense3(a: i64, b: i64, c: i64) -> Option<u32> {
+    let inside = |x: i64| (0..SIDE3_MAX).contains(&x);
+    if !inside(a) || !inside(b) || !inside(c) {
+        return None;
+    }
+    let s = a.max(b).max(c);
+    // Below `a = s`, each `a` holds the `2s + 1` pairs `(b, c)` of the
+    // square shell `s` in word order: `(b, s)` for `b < s`, then `(s, c)`;
+    // at `a = s`, the whole square `[0, s]²`.
+    let within = if a < s {
+        a * (2 * s + 1) + if b < s { b } else { s + c }
+    } else {
+        s * (2 * s + 1) + b * (s + 1) + c
+    };
+    Some((s * s * s + within) as u32)
+}
+
+/// [`dense3`] undone: the `(a, b, c)` of index `z`.
+pub fn untriple(z: u32) -> (usize, usize, usize) {
+    let z = z as u64;
+    // The integer cube root, bit by bit (below 2¹¹ since z < 2³¹): a
+    // floating-point `cbrt` is a slow library call.
+    let mut s = 0u64;
+    for bit in (0..11).rev() {
+        let t = s | 1 << bit;
+        if t * t * t <= z {
+            s = t;
+        }
+    }
+    let r = z - s * s * s;
+    let lower = s * (2 * s + 1);
+    let (a, b, c) = if r < lower {
+        let (a, t) = (r / (2 * s + 1), r % (2 * s + 1));
+        if t < s { (a, t, s) } else { (a, s, t - s) }
+    } else {
+        let r = r - lower;
+        (s, r / (s + 1), r % (s + 1))
+    };
+    (a as usize, b as usize, c as usize)
+}
+
+/// The integers of a dense index of arity `arity`.
+pub(super) fn index_ints(arity: usize, z: u32) -> Vec<i64> {
+    match arity {
+        1 => vec![z as i64],
+        2 => {
+            let (a, b) = unpair(z);
+            vec![a as i64, b as i64]
+        }
+        _ => {
+            let (a, b, c) = untriple(z);
+            vec![a as i64, b as i64, c as i64]
+        }
+    }
+}
+
+/// The arguments of a dense index of arity `arity`.
+pub(super) fn dense_args(arity: usize, z: u32) -> Vec<Value> {
+    index_ints(arity, z).into_iter().map(Value::Int).collect()
+}
+
+/// The row of a triple `(a, b, _)` in its table: the Szudzik number of
+/// `(a, b)`.
+#[inline]
+pub(super) fn row3(a: usize, b: usize) -> usize {
+    if a >= b { a * a + a + b } else { b * b + a }
+}
+
+/// Szudzik's pairing undone: the `(a, b)` of index `z`.
+pub fn unpair(z: u32) -> (usize, usize) {
+    let z = z as u64;
+    // The square root in floating point is exact enough: below 2³¹ every
+    // integer is a double, the root is correctly rounded, and the root of
+    // a square's predecessor, s - 1/(2s) and more, lies far more than an
+    // ulp below s, so it truncates to s - 1 (the test tries every square's
+    // neighbours).
+    let s = (z as f64).sqrt() as u64;
+    debug_assert!(s * s <= z && z < (s + 1) * (s + 1), "isqrt of {z}");
+    let r = z - s * s;
+    let (a, b) = if r < s { (r, s) } else { (s, r - s) };
+    (a as usize, b as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unpairing_undoes_the_pairing() {
+        let ends = (0..46_340).step_by(997).chain(46_330..46_340);
+        for a in ends.clone() {
+            for b in ends.clone() {
+                let z = dense2(a, b).unwrap();
+                assert_eq!(unpair(z), (a as usize, b as usize));
+                // The indices on either side of a square's.
+                for z in [z.saturating_sub(1), z + 1]
+                    .into_iter()
+                    .filter(|z| *z < 46_340 * 46_340)
+                {
+                    let (a, b) = unpair(z);
+                    assert_eq!(dense2(a as i64, b as i64), Some(z));
+                }
+            }
+        }
+        // Every square and its predecessor: the floating-point root
+        // needs no correction.
+        for s in 1..46_340u32 {
+            for z in [s * s - 1, s * s] {
+                let (a, b) = unpair(z);
+                assert_eq!(dense2(a as i64, b as i64), Some(z));
+            }
+        }
+    }
+
+    #[test]
+    fn tripling_numbers_each_cube_by_its_indices_and_is_undone() {
+        // Every triple of the cube [0, 20)³ takes an index below 20³, each
+        // once, and lowering any argument lowers the index.
+        let m = 20;
+        let mut seen = vec![false; (m * m * m) as usize];
+        for (a, b, c) in
+            (0..m).flat_map(|a| (0..m).flat_map(move |b| (0..m).map(move |c| (a, b, c))))
+        {
+            let z = dense3(a, b, c).unwrap();
+            assert!(!std::mem::replace(&mut seen[z as usize], true), "{z} twice");
+            assert_eq!(untriple(z), (a as usize, b as usize, c as usize));
+            for lower in [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)] {
+                if let Some(y) = dense3(lower.0, lower.1, lower.2) {
+                    assert!(y < z, "{lower:?} after {:?}", (a, b, c));
+                }
+            }
+        }
+        assert!(seen.iter().all(|s| *s));
+        // The corners of the largest cube, and the cubes' neighbours.
+        let top = SIDE3_MAX - 1;
+        let z = dense3(top, top, top).unwrap();
+        assert!(z < DENSE_END);
+        assert_eq!(untriple(z), (top as usize, top as usize, top as usize));
+        for s in [1u32, 2, 77, 1000, 1289] {
+            for z in [s * s * s - 1, s * s * s, s * s * s + 1] {
+                let (a, b, c) = untriple(z);
+                assert_eq!(dense3(a as i64, b as i64, c as i64), Some(z));
+            }
+        }
+        assert_eq!(dense3(SIDE3_MAX, 0, 0), None);
+        assert_eq!(dense3(0, -1, 0), None);
+    }
+}

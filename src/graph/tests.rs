@@ -1,0 +1,143 @@
+use super::*;
+
+#[test]
+fn small_integer_arguments_are_dense_and_others_hashed() {
+    let mut graph = Graph::default();
+    let int = |n: i64| Value::Int(n);
+    // A one-parameter game: the index is the argument.
+    let a = graph.insert(0, &[int(7)]);
+    assert_eq!(a.index, 7);
+    let neg = graph.insert(0, &[int(-1)]);
+    assert!(neg.index >= DENSE_END, "negative arguments are hashed");
+    assert_eq!(graph.find(0, &[int(7)]), Some(a));
+    assert_eq!(graph.find(0, &[int(-1)]), Some(neg));
+    assert_eq!(graph.find(0, &[int(8)]), None);
+    // A two-parameter game: the index is the Szudzik number, kept by rows.
+    let pairs = [(0, 0), (3, 5), (5, 3), (46_339, 2)];
+    let nodes: Vec<NodeId> = pairs
+        .iter()
+        .map(|(x, y)| graph.insert(1, &[int(*x), int(*y)]))
+        .collect();
+    for ((x, y), node) in pairs.iter().zip(&nodes) {
+        assert!(node.index < DENSE_END);
+        assert_eq!(&*graph.args(*node), [int(*x), int(*y)]);
+        graph.set_value(*node, (*x + *y) as u64);
+    }
+    let dense = graph.dense(1).unwrap();
+    assert_eq!(dense.at(3, 5), 8);
+    assert_eq!(dense.at(5, 3), 8);
+    assert_eq!(dense.at(4, 4), ABSENT);
+    assert_eq!(graph.insert(1, &[int(46_340), int(0)]).index, DENSE_END);
+    let listed: Vec<NodeId> = graph.nodes(1).map(|(n, _)| n).collect();
+    assert_eq!(listed.len(), 5);
+    assert_eq!(graph.len(), 7);
+    let known = graph.stats().map(|(_, _, known)| known).collect::<Vec<_>>();
+    assert_eq!(known, [0, 4]);
+}
+
+#[test]
+fn scattered_dense_positions_past_the_budget_are_hashed_and_found() {
+    let mut graph = Graph::default();
+    // One position per page, far apart: each would cost a page.
+    let spread: Vec<i64> = (0..3000i64).map(|k| k * 700_001 % (1 << 31)).collect();
+    let nodes: Vec<NodeId> = spread
+        .iter()
+        .map(|n| graph.insert(0, &[Value::Int(*n)]))
+        .collect();
+    let hashed = nodes.iter().filter(|n| n.index >= DENSE_END).count();
+    assert!(hashed > 0, "the dense table stopped growing");
+    assert!(graph.bytes(0) < 64 << 20, "{} bytes", graph.bytes(0));
+    for (n, node) in spread.iter().zip(&nodes) {
+        assert_eq!(graph.find(0, &[Value::Int(*n)]), Some(*node));
+        assert_eq!(graph.find_ints(0, &[*n]), Some(*node));
+        assert_eq!(&*graph.args(*node), [Value::Int(*n)]);
+    }
+    assert_eq!(graph.len(), 3000);
+}
+
+#[test]
+fn list_positions_of_one_form_are_dense_however_they_are_made() {
+    let mut graph = Graph::default();
+    let list = |a: i64, b: i64| Value::list(vec![Value::Int(a), Value::Int(b)]);
+    let first = graph.insert(0, &[list(3, 4)]);
+    assert!(
+        first.index < DENSE_END,
+        "the first gives the table its form"
+    );
+    let mut run = Vec::new();
+    assert!(flat::encode(&[list(5, 1)], &mut run));
+    let by_run = graph.insert_flat(0, &run);
+    assert!(by_run.index < DENSE_END);
+    for (args, node) in [(list(3, 4), first), (list(5, 1), by_run)] {
+        assert_eq!(graph.find(0, std::slice::from_ref(&args)), Some(node));
+        assert!(flat::encode(std::slice::from_ref(&args), &mut run));
+        assert_eq!(graph.find_flat(0, &run), Some(node));
+        assert_eq!(&*graph.args(node), [args]);
+        let mut out = Vec::new();
+        assert!(graph.flat_args(node, &mut out));
+        assert_eq!(out, run);
+        assert!(!graph.int_args(node, &mut out), "not integer arguments");
+    }
+    // Another form, and integers, of the same count: hashed.
+    let tuple = Value::Tuple(vec![Value::Int(3), Value::Int(4)].into());
+    let other = graph.insert(0, std::slice::from_ref(&tuple));
+    let ints = graph.insert_ints(0, &[3, 4]);
+    assert!(other.index >= DENSE_END && ints.index >= DENSE_END);
+    assert_eq!(graph.find(0, &[tuple]), Some(other));
+    assert_eq!(graph.find_ints(0, &[3, 4]), Some(ints));
+    assert_eq!(graph.find(0, &[list(4, 3)]), None);
+    let dense = graph.dense(0).unwrap();
+    assert_eq!(
+        (dense.arity(), dense.free(), dense.is_formed()),
+        (0, 2, true)
+    );
+    assert_eq!(graph.len(), 4);
+}
+
+#[test]
+fn three_or_more_integers_are_one_flat_key_however_they_are_made() {
+    let mut graph = Graph::default();
+    let values = |args: &[i64]| args.iter().map(|n| Value::Int(*n)).collect::<Vec<_>>();
+    let by_values = graph.insert(0, &values(&[1, -2, 3]));
+    let by_ints = graph.insert_ints(0, &[4, 5, 6]);
+    let long: Vec<i64> = (0..11).map(|k| k * 1_000_000_007).collect();
+    let by_ints_long = graph.insert_ints(0, &long);
+    for (args, node) in [
+        (&[1, -2, 3][..], by_values),
+        (&[4, 5, 6], by_ints),
+        (&long, by_ints_long),
+    ] {
+        assert_eq!(graph.find(0, &values(args)), Some(node));
+        assert_eq!(graph.find_ints(0, args), Some(node));
+        let mut out = Vec::new();
+        assert!(graph.int_args(node, &mut out));
+        assert_eq!(out, args);
+        assert_eq!(&*graph.args(node), values(args));
+    }
+    assert_eq!(graph.find_ints(0, &[1, -2, 4]), None);
+    // The empty position is 0, as `Value`'s equality says.
+    let empty = Value::Pos(crate::value::Position::empty());
+    assert_eq!(graph.find(0, &[Value::Int(4), Value::Int(5), empty]), None);
+    let zero = graph.insert_ints(0, &[4, 5, 0]);
+    let empty = Value::Pos(crate::value::Position::empty());
+    assert_eq!(
+        graph.find(0, &[Value::Int(4), Value::Int(5), empty]),
+        Some(zero)
+    );
+    // More integers than a flat run holds are keyed by their values,
+    // however they are made.
+    let many: Vec<i64> = (0..flat::ARITY_MAX as i64 + 3).collect();
+    let by_ints_many = graph.insert_ints(0, &many);
+    assert_eq!(graph.find(0, &values(&many)), Some(by_ints_many));
+    assert_eq!(graph.find_ints(0, &many), Some(by_ints_many));
+    let fewer: Vec<i64> = (1..flat::ARITY_MAX as i64 + 3).collect();
+    let by_values_many = graph.insert(0, &values(&fewer));
+    assert_eq!(graph.find_ints(0, &fewer), Some(by_values_many));
+    // A key of other values stays apart.
+    let other = graph.insert(0, &[Value::Int(1), Value::Bool(true), Value::Int(3)]);
+    assert_eq!(
+        graph.find(0, &[Value::Int(1), Value::Bool(true), Value::Int(3)]),
+        Some(other)
+    );
+    assert_eq!(graph.len(), 7);
+}
