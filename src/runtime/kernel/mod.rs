@@ -264,7 +264,8 @@ impl Move {
 
     /// Whether the fast loop ([`plan`]) runs this move faster than
     /// machine code does: when it takes the whole guard, and its loop is
-    /// as long as the position is large (`a in 0..n`), where reading the
+    /// as long as the position is large (`a in 0..n`) and no equation
+    /// leaves it a single value, where reading the
     /// dense tables by slice beats a checked read per option. Measured
     /// on Kayles, Dawson's chess and Grundy's game (BENCHMARKS.md).
     fn plan_wins(&self) -> bool {
@@ -277,7 +278,14 @@ impl Move {
             Some((_, Domain::Range(lo, hi, _))) => !lo.is_const() || !capped(hi),
             _ => false,
         };
-        long && self.fast.is_some() && self.narrow.len() == self.guard.len()
+        // An equation in the binder (`a + b == n`) leaves it one value.
+        let point = self.narrow.iter().any(|n| {
+            matches!(
+                n,
+                Narrow::Linear(BinOp::Eq, _) | Narrow::Affine(BinOp::Eq, _)
+            )
+        });
+        long && !point && self.fast.is_some() && self.narrow.len() == self.guard.len()
     }
 }
 

@@ -72,7 +72,7 @@ pub(super) fn constants(rule: &MoveIr) -> Option<MoveIr> {
 
 /// The first conjunct of `guard` (its leftmost operand of `and`s), and
 /// the rest of it, if any, in the same order.
-fn split_first(guard: &Ir) -> (&Ir, Option<Ir>) {
+pub(super) fn split_first(guard: &Ir) -> (&Ir, Option<Ir>) {
     let IrKind::Binary(BinOp::And, l, r) = &guard.kind else {
         return (guard, None);
     };

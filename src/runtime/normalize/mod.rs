@@ -37,6 +37,8 @@
 //! - **A range binder the guard first restricts to constants**
 //!   (`member.rs`): `k in 1..=n if k in {1, 3, 4}` runs over the three
 //!   constants, `1 <= k and k <= n` its condition.
+//! - **A binder an equation fixes** (`solved.rs`): `b in 1..n if a + b
+//!   == n` is the value `n - a`, its range a condition.
 //! - **`zip` read by index** (`zip.rs`): `(a, b) in zip(hs, hs[1:])`, as
 //!   a binder or a comprehension's `for`, becomes `i in 0..min(len(hs),
 //!   len(hs[1:]))` with `hs[i]` and `hs[1:][i]` in place of `a` and `b`.
@@ -67,6 +69,7 @@ pub(crate) use inline::reaches_itself;
 use inline::{put_let, split_let};
 mod lift;
 mod member;
+mod solved;
 mod targets;
 mod unroll;
 mod uses;
@@ -118,6 +121,7 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
             None => rule,
         };
         let rule = member::constants(&rule).unwrap_or(rule);
+        let rule = solved::binder(&rule).unwrap_or(rule);
         if moves.len() < unroll::UNROLL_MOVES {
             n.unroll(rule, 0, &mut moves);
         } else {

@@ -220,6 +220,59 @@ fn a_range_binder_first_restricted_to_constants_runs_over_them() {
 }
 
 #[test]
+fn an_innermost_binder_an_equation_fixes_is_that_value() {
+    let rule = |source: &str| {
+        let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+        s.run("test.game", source);
+        let m = &s.machine;
+        super::rules(&m.game_ir(0), &m.defs).moves.remove(0)
+    };
+    for (rules, solved) in [
+        (
+            "move s(a in 1..x, b in 1..x) if a + b == x and a != b -> g(a, y) + g(b, y)",
+            true,
+        ),
+        (
+            "move s(a in 0..=x, b in 0..=y) if x - b == a + 1 -> g(a, b)",
+            true,
+        ),
+        (
+            "move s(a in 1..=x, b in 0..y) if b - a == 2 -> g(x - a, b)",
+            true,
+        ),
+        (
+            "move s(a in 1..=x, b in 0..y) if a == y - b -> g(x - a, b)",
+            true,
+        ),
+        // The guard goes on only where the equation holds: a division by
+        // zero at b = 2 alone is met as written.
+        (
+            "move s(a in 1..=x, b in 0..=y) if a + b == y and x % (b - 2) == 0 -> g(x - a, b)",
+            true,
+        ),
+        // A coefficient, the binder twice, or another condition first: as
+        // written.
+        (
+            "move s(a in 1..=x, b in 0..=y) if 2 * b == a -> g(x - a, b)",
+            false,
+        ),
+        (
+            "move s(a in 1..=x, b in 0..=y) if a + b == y - b -> g(x - a, b)",
+            false,
+        ),
+        (
+            "move s(a in 1..=x, b in 0..=y) if a != 1 and a + b == y -> g(x - a, b)",
+            false,
+        ),
+    ] {
+        let source =
+            format!("game g(x, y) {{\n {rules}\n}}\ntable(g, 0..14, 0..6)\nvalue(g(30, 4))\n");
+        assert_eq!(rule(&source).binders.len() == 1, solved, "{rules}");
+        compiles_and_agrees(&source, rules);
+    }
+}
+
+#[test]
 fn targets_computed_as_values_become_one_move_per_branch() {
     for (prelude, rules) in [
         (

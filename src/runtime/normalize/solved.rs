@@ -1,0 +1,111 @@
+//! An innermost binder that its guard's first condition, an equation,
+//! fixes to one value,
+//!
+//! ```text
+//! move split(a in 1..n, b in 1..n) if a + b == n and a != b -> g(a) + g(b)
+//! ```
+//!
+//! is that value: `b` is put as `n - a` wherever it is read, and its range
+//! becomes the first condition, `1 <= n - a and n - a < n`. Written the
+//! first way, every `a` runs a loop over `b` to find the one value the
+//! equation keeps; the second is what a programmer would write. The
+//! options are the same, in the same order. The equation and the range's
+//! ends are sums of names and integers, which cannot fail where the
+//! compiled rules run them (their linear forms bail before any
+//! overflow), so nothing that was evaluated for another `b` could have
+//! reported an error.
+
+use super::{map_move, put};
+use crate::ir::{Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::syntax::ast::BinOp;
+use crate::value::Value;
+
+/// `rule` with its innermost binder put as the value its guard's first
+/// condition fixes; `None` when it does not have that shape.
+pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
+    let (PatIr::Slot(b), domain) = rule.binders.last()? else {
+        return None;
+    };
+    let IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) = &domain.kind else {
+        return None;
+    };
+    let (first, rest) = super::member::split_first(rule.guard.as_ref()?);
+    let IrKind::Binary(BinOp::Eq, l, r) = &first.kind else {
+        return None;
+    };
+    // l - r = sign * b + others: b = -sign * others.
+    let mut terms = Vec::new();
+    sum(l, 1, &mut terms)?;
+    sum(r, -1, &mut terms)?;
+    let (ours, others): (Vec<_>, Vec<_>) = terms.into_iter().partition(|(_, e)| is(e, *b));
+    let [(sign, _)] = ours.as_slice() else {
+        return None;
+    };
+    if !plain(lo, *b) || !plain(hi, *b) {
+        return None;
+    }
+    let span = first.span;
+    let at = |kind| Ir { kind, span };
+    let value = others
+        .into_iter()
+        .fold(at(IrKind::Const(Value::Int(0))), |acc, (s, e)| {
+            // b = -sign * others: a term of sign s goes in with -sign * s.
+            let op = if -sign * s > 0 {
+                BinOp::Add
+            } else {
+                BinOp::Sub
+            };
+            at(IrKind::Binary(op, Box::new(acc), Box::new(e.clone())))
+        });
+    let upper = if *op == BinOp::RangeIncl {
+        BinOp::Le
+    } else {
+        BinOp::Lt
+    };
+    let and = |a: Ir, b: Ir| at(IrKind::Binary(BinOp::And, Box::new(a), Box::new(b)));
+    let below = at(IrKind::Binary(
+        BinOp::Le,
+        lo.clone(),
+        Box::new(value.clone()),
+    ));
+    let above = at(IrKind::Binary(upper, Box::new(value.clone()), hi.clone()));
+    let mut guard = and(below, above);
+    if let Some(rest) = rest {
+        guard = and(guard, rest);
+    }
+    let mut solved = rule.clone();
+    solved.binders.pop();
+    solved.guard = Some(guard);
+    let bind = |s: Slot| (s == *b).then(|| value.clone());
+    let from = solved.binders.len();
+    Some(map_move(&solved, from, &mut |e| put(e, &bind)))
+}
+
+/// The terms of a sum of names and integers, each with its sign, added
+/// to `out`; `None` for anything else.
+fn sum<'a>(e: &'a Ir, sign: i64, out: &mut Vec<(i64, &'a Ir)>) -> Option<()> {
+    match &e.kind {
+        IrKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            sum(a, sign, out)?;
+            sum(b, if *op == BinOp::Sub { -sign } else { sign }, out)
+        }
+        IrKind::Local(_) | IrKind::Const(Value::Int(_)) => {
+            out.push((sign, e));
+            Some(())
+        }
+        _ => None,
+    }
+}
+
+fn is(e: &Ir, slot: Slot) -> bool {
+    matches!(e.kind, IrKind::Local(s) if s == slot)
+}
+
+/// A range's end that cannot fail and does not read the binder.
+fn plain(e: &Ir, b: Slot) -> bool {
+    match &e.kind {
+        IrKind::Const(Value::Int(_)) => true,
+        IrKind::Local(s) => *s != b,
+        _ => false,
+    }
+}
