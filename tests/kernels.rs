@@ -650,6 +650,12 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
             "len([1 for x in 0..40 for y in 0..40 if winner(w(x, y)) == \"first\"])",
             "1560",
         ),
+        // A query printed, alone or beside other values.
+        ("print(len([1 for n in 0..400 if value(g(n)) == 0]))", "100"),
+        (
+            "print(\"losing:\", sum([1 for n in 0..400 if value(g(n)) == 0]), 7)",
+            "losing: 100 7",
+        ),
     ] {
         let text = format!("{games}{query}\n");
         let ((out, err, phase), compiled) = run_counting(&text, Engine::Native);
@@ -686,6 +692,26 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
         assert_eq!((counted, &interpreted.2), (0, &None), "{query}");
         assert_eq!(interpreted, run(&text, Engine::Interpreter), "{query}");
     }
+}
+
+/// A query asking a game's positions in turn, each once those below it
+/// have values, sweeps the positions ahead rather than run each alone:
+/// a few hundred runs for 200,000 positions (every one of them before).
+#[test]
+fn a_query_over_positions_in_turn_sweeps_ahead() {
+    let text = "game g(n) {\n move take(k in {1, 3, 4}) if n - k >= 0 -> g(n - k)\n}\n\
+                print(len([n for n in 0..200000 if value(g(n)) == 0]))\n\
+                len([n for n in 400000..400300 if value(g(n)) == 0])\n";
+    let out = SharedBuffer::default();
+    let mut session = Session::new(Box::new(out.clone()), Box::new(SharedBuffer::default()));
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("turn.game", text).error, None);
+    // The subtraction game {1, 3, 4} has period 7, losing at 0 and 2.
+    let printed = String::from_utf8(out.0.borrow().clone()).unwrap();
+    assert_eq!(printed, "57144\n86\n");
+    assert_eq!(session.machine.queries_compiled, 2);
+    let runs = session.machine.kernel_runs;
+    assert!(runs < 2_000, "{runs} positions run one at a time");
 }
 
 #[test]

@@ -19,6 +19,16 @@ impl Machine {
         if let Some(v) = self.compiled_query(ir, frame.len()) {
             return Ok(v);
         }
+        // `print(len([...]))`: each argument as a statement's, in order,
+        // then the printing.
+        if let IrKind::CallBuiltin(Builtin::Print, args) = &ir.kind {
+            let mut values = Vec::with_capacity(args.len());
+            for a in args {
+                values.push(self.eval_top(a, frame)?);
+            }
+            let spans: Vec<_> = args.iter().map(|a| a.span).collect();
+            return self.call_builtin(Builtin::Print, &values, &spans, ir.span);
+        }
         self.eval(ir, frame)
     }
 
@@ -49,6 +59,7 @@ impl Machine {
             machine: self,
             targets: &q.targets,
             views: &views,
+            turn: Turn::default(),
         };
         searcher.refresh();
         let result = code.run(&mut searcher, &views)?;
@@ -66,6 +77,45 @@ struct Searcher<'a> {
     machine: &'a mut Machine,
     targets: &'a [(GameId, usize)],
     views: &'a [Cell<View>],
+    turn: Turn,
+}
+
+/// The positions of a one-integer game a query asks in turn (`[n for n
+/// in 0..N if value(g(n)) == 0]`): each is asked once every one below it
+/// has a value, so each would be run alone. After [`Turn::AFTER`] asks in
+/// a row, the positions ahead are swept as a table's are, as many as the
+/// run has covered so far (so at most twice as many as are asked); the
+/// first position past a sweep, the next the query asks, goes on with the
+/// run.
+#[derive(Default)]
+struct Turn {
+    game: GameId,
+    /// The last position asked, where the run began, and where the last
+    /// sweep ended.
+    last: Option<i64>,
+    start: i64,
+    swept: i64,
+}
+
+impl Turn {
+    const AFTER: i64 = 64;
+
+    /// Notes an ask of `game(n)`; the positions to sweep from `n` on, if
+    /// it is time.
+    fn ask(&mut self, game: GameId, n: i64) -> Option<(i64, i64)> {
+        let on = self.game == game
+            && (self.last == Some(n.wrapping_sub(1)) || (self.last.is_some() && n == self.swept));
+        if !on {
+            (self.game, self.start, self.swept) = (game, n, n);
+        }
+        self.last = Some(n);
+        let run = n.saturating_sub(self.start);
+        if run < Self::AFTER || n < self.swept {
+            return None;
+        }
+        self.swept = n.saturating_add(run);
+        Some((n, self.swept))
+    }
 }
 
 impl Searcher<'_> {
@@ -81,6 +131,11 @@ impl Searcher<'_> {
 impl Asker for Searcher<'_> {
     fn value(&mut self, game: GameId, args: &[i64]) -> Option<u64> {
         let node = self.machine.intern_ints(game, args)?;
+        if let [n] = *args
+            && let Some(ahead) = self.turn.ask(game, n)
+        {
+            self.machine.sweep_range(game, ahead).ok()?;
+        }
         let value = self.machine.node_value(node).ok();
         // The search may have grown the tables.
         self.refresh();
