@@ -33,7 +33,9 @@
 //!   -2)]` over constant items becomes one move per item, with the
 //!   items' numbers in place of `dx` and `dy`; so does `d in {2, 3, 6}`
 //!   over a few constants when `d` divides (`n / d`, `n % d`), for a
-//!   division by a constant is a multiply.
+//!   division by a constant is a multiply, and a binder over a few
+//!   constants that a condition on constants reads, or over strings;
+//!   conditions on constants fold (`logic.rs`).
 //! - **A range binder the guard first restricts to constants**
 //!   (`member.rs`): `k in 1..=n if k in {1, 3, 4}` runs over the three
 //!   constants, `1 <= k and k <= n` its condition.
@@ -68,6 +70,7 @@ mod inline;
 pub(crate) use inline::reaches_itself;
 use inline::{put_let, split_let};
 mod lift;
+mod logic;
 mod member;
 mod solved;
 mod targets;
@@ -309,7 +312,8 @@ impl Normalizer<'_> {
 
 /// `ir` with an operation on constant integers replaced by its result,
 /// where it has one (an overflow or a division by zero is left for the
-/// interpreter to report), and a tuple of constants made one constant.
+/// interpreter to report), a tuple of constants made one constant, and a
+/// condition on constants its value (`logic.rs`).
 fn fold(ir: Ir) -> Ir {
     let int = |e: &Ir| match e.kind {
         IrKind::Const(Value::Int(n)) => Some(n),
@@ -339,7 +343,7 @@ fn fold(ir: Ir) -> Ir {
             kind: IrKind::Const(v),
             span: ir.span,
         },
-        None => ir,
+        None => logic::fold(ir),
     }
 }
 

@@ -213,7 +213,13 @@ fn a_range_binder_first_restricted_to_constants_runs_over_them() {
         let source = format!(
             "{prelude}game g(x, y) {{\n {rules}\n}}\ntable(g, 0..12, 0..5)\nvalue(g(40, 3))\n"
         );
-        let turned = matches!(rule(&source).binders[0].1.kind, crate::ir::IrKind::List(_));
+        // Over the constants, or unrolled over them (`1 <= k`, from the
+        // range, is a condition on constants alone: see `unroll.rs`).
+        let rule = rule(&source);
+        let turned = match rule.binders.first() {
+            Some((_, domain)) => matches!(domain.kind, crate::ir::IrKind::List(_)),
+            None => true,
+        };
         assert_eq!(turned, turns, "{rules}");
         compiles_and_agrees(&source, rules);
     }
@@ -268,6 +274,58 @@ fn an_innermost_binder_an_equation_fixes_is_that_value() {
         let source =
             format!("game g(x, y) {{\n {rules}\n}}\ntable(g, 0..14, 0..6)\nvalue(g(30, 4))\n");
         assert_eq!(rule(&source).binders.len() == 1, solved, "{rules}");
+        compiles_and_agrees(&source, rules);
+    }
+}
+
+#[test]
+fn binders_over_a_few_constants_a_condition_reads_are_unrolled_and_folded() {
+    let moves = |source: &str| {
+        let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+        s.run("test.game", source);
+        let m = &s.machine;
+        super::rules(&m.game_ir(0), &m.defs).moves
+    };
+    for (rules, count) in [
+        // A knight written with ranges: eight jumps, four towards (0, 0).
+        (
+            "move j(dx in -2..=2, dy in -2..=2) if abs(dx) + abs(dy) == 3 and dx + dy < 0 \
+             and x + dx >= 0 and y + dy >= 0 -> g(x + dx, y + dy)",
+            4,
+        ),
+        // Strings, which the compiled rules do not loop over: one move
+        // each, the comparisons folded.
+        (
+            "move m(k in 1..=max(x, y), kind in [\"x\", \"y\", \"xy\"]) \
+             if (kind == \"x\" and k <= x) or (kind == \"y\" and k <= y) \
+             or (kind == \"xy\" and k <= min(x, y)) \
+             -> g(x - (if kind != \"y\" then k else 0), y - (if kind != \"x\" then k else 0))",
+            3,
+        ),
+        // `not`, `or` with a known side, and a condition that may fail
+        // after one that holds: the division by zero stays, for y = 0.
+        (
+            "move m(s in {1, -1}, t in [true, false]) if (not t or s > 0) and x % (s + 1) == 0 \
+             and x >= 1 -> g(x - 1, y)",
+            3,
+        ),
+        // Read with a parameter only: the loop stays.
+        ("move t(k in 1..=3) if k <= x -> g(x - k, y)", 1),
+        // A guard folded to `false` behind a binder whose domain fails
+        // (`divisors(0)`): the copies stay, so does the error; and over
+        // no constants at all, no copies would be left: not unrolled.
+        (
+            "move m(a in divisors(x), k in [1, 2]) if k == 3 -> g(x - 1, y)",
+            2,
+        ),
+        (
+            "move m(a in divisors(x), k in []) if k == 3 -> g(x - 1, y)",
+            1,
+        ),
+    ] {
+        let source =
+            format!("game g(x, y) {{\n {rules}\n}}\ntable(g, 0..9, 0..7)\nvalue(g(20, 11))\n");
+        assert_eq!(moves(&source).len(), count, "{rules}");
         compiles_and_agrees(&source, rules);
     }
 }

@@ -7,8 +7,16 @@
 //!   `d in {2, 3, 6}` with `n / d` or `n % d`: a division by a constant
 //!   is a multiply by its reciprocal in machine code, a division by a
 //!   name the slowest instruction there is.
+//! - A binder of one name over a few constants, a list or set of them or
+//!   a short range, that a condition of the guard reads with nothing but
+//!   constants and other such binders (`dx in -2..=2, dy in -2..=2 if
+//!   abs(dx) + abs(dy) == 3`), or whose items are not integers (`kind in
+//!   ["a", "b"]`, which the compiled rules do not loop over): each copy's
+//!   condition folds (`logic.rs`), and a copy whose guard folds to
+//!   `false` has no options and is left out.
 
 use super::{Normalizer, any_node, map_move, put};
+use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::ir::{Ir, IrKind, MoveIr, PatIr, Slot};
 use crate::syntax::ast::BinOp;
@@ -20,6 +28,9 @@ const UNROLL_ITEMS: usize = 64;
 pub(super) const UNROLL_MOVES: usize = 256;
 /// The most items a binder of one name that divides is unrolled over.
 const DIVISOR_ITEMS: usize = 8;
+/// The most items a binder of one name read by a condition on constants
+/// is unrolled over.
+const FILTER_ITEMS: usize = 16;
 
 impl Normalizer<'_> {
     /// Unrolls the binders of `rule` from binder `from` on (see the
@@ -32,10 +43,18 @@ impl Normalizer<'_> {
             .skip(from)
             .find_map(|(i, (p, d))| self.unrolled(&rule, i, p, d));
         let Some((i, slots, items)) = found else {
-            out.push(rule);
+            // A move whose guard folded to `false` has no options; it is
+            // left out once no binder is left, whose domain, evaluated
+            // before the guard, might fail.
+            let never = |g: &Ir| matches!(g.kind, IrKind::Const(Value::Bool(false)));
+            if !(rule.binders.is_empty() && rule.guard.as_ref().is_some_and(never)) {
+                out.push(rule);
+            }
             return;
         };
-        if out.len() + items.len() > UNROLL_MOVES {
+        // No items, no copies: the binders before this one, whose domains
+        // may fail, would go with them.
+        if items.is_empty() || out.len() + items.len() > UNROLL_MOVES {
             out.push(rule);
             return;
         }
@@ -74,6 +93,12 @@ impl Normalizer<'_> {
                 let items: Vec<Vec<Value>> = items.into_iter().map(|n| vec![n]).collect();
                 Some((i, vec![*s], items)).filter(|(_, _, v)| v.len() <= DIVISOR_ITEMS)
             }
+            PatIr::Slot(s) => {
+                let items = few_constants(domain, self.defs)?;
+                let words = items.iter().any(|v| !matches!(v, Value::Int(_)));
+                (words || filters(rule, *s, self.defs))
+                    .then(|| (i, vec![*s], items.into_iter().map(|v| vec![v]).collect()))
+            }
             _ => None,
         }
     }
@@ -93,6 +118,100 @@ fn divides(rule: &MoveIr, i: usize, slot: Slot) -> bool {
         .chain(&rule.guard)
         .chain(rule.target.exprs())
         .any(|e| any_node(e, &by_slot))
+}
+
+/// The items of a constant domain of at most [`FILTER_ITEMS`] integers,
+/// strings or booleans, in the order a binder runs over them: a list's,
+/// a set's (increasing), or a range's with constant ends.
+fn few_constants(domain: &Ir, defs: &Defs) -> Option<Vec<Value>> {
+    let int = |e: &Ir| match e.kind {
+        IrKind::Const(Value::Int(n)) => Some(n),
+        _ => None,
+    };
+    let items: Vec<Value> = match &domain.kind {
+        IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
+            let (lo, hi) = (int(lo)?, int(hi)?);
+            let hi = if *op == BinOp::RangeIncl {
+                hi.checked_add(1)?
+            } else {
+                hi
+            };
+            if hi.saturating_sub(lo) > FILTER_ITEMS as i64 {
+                return None;
+            }
+            (lo..hi).map(Value::Int).collect()
+        }
+        IrKind::List(items) | IrKind::Set(items) => {
+            let mut items: Vec<Value> = (items.iter())
+                .map(|e| match &e.kind {
+                    IrKind::Const(v) => Some(v.clone()),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?;
+            if matches!(domain.kind, IrKind::Set(_)) {
+                items.sort();
+                items.dedup();
+            }
+            items
+        }
+        IrKind::Const(v) => collection(v)?,
+        IrKind::Global(id) => collection(defs.lets[*id as usize].value.as_ref()?)?,
+        _ => return None,
+    };
+    let simple = |v: &Value| matches!(v, Value::Int(_) | Value::Str(_) | Value::Bool(_));
+    (items.len() <= FILTER_ITEMS && items.iter().all(simple)).then_some(items)
+}
+
+/// The items of a constant list, tuple or set, in a binder's order.
+fn collection(v: &Value) -> Option<Vec<Value>> {
+    match v {
+        Value::Set(s) => Some(s.iter().cloned().collect()),
+        Value::List(_) | Value::Tuple(_) => Some(v.as_slice()?.to_vec()),
+        _ => None,
+    }
+}
+
+/// Whether a conjunct of `rule`'s guard reads `slot` with nothing but
+/// constants and binders over a few constants: unrolled, it folds.
+fn filters(rule: &MoveIr, slot: Slot, defs: &Defs) -> bool {
+    let fixed: Vec<Slot> = (rule.binders.iter())
+        .filter_map(|(p, d)| match p {
+            PatIr::Slot(t) if few_constants(d, defs).is_some() => Some(*t),
+            _ => None,
+        })
+        .collect();
+    let reads = |e: &Ir| matches!(e.kind, IrKind::Local(t) if t == slot);
+    let mut conjuncts = Vec::new();
+    if let Some(guard) = &rule.guard {
+        conjuncts_of(guard, &mut conjuncts);
+    }
+    (conjuncts.into_iter()).any(|c| any_node(c, &reads) && on_constants(c, &fixed))
+}
+
+/// The conjuncts of a condition, the operands of its `and`s.
+fn conjuncts_of<'a>(c: &'a Ir, out: &mut Vec<&'a Ir>) {
+    match &c.kind {
+        IrKind::Binary(BinOp::And, a, b) => {
+            conjuncts_of(a, out);
+            conjuncts_of(b, out);
+        }
+        _ => out.push(c),
+    }
+}
+
+/// Whether `e` is made of constants and the slots `fixed` by operators
+/// and `abs` alone.
+fn on_constants(e: &Ir, fixed: &[Slot]) -> bool {
+    let on = |e: &Ir| on_constants(e, fixed);
+    match &e.kind {
+        IrKind::Local(t) => fixed.contains(t),
+        IrKind::Const(_) => true,
+        IrKind::Binary(_, a, b) => on(a) && on(b),
+        IrKind::Unary(_, a) => on(a),
+        IrKind::If(c, a, b) => on(c) && on(a) && on(b),
+        IrKind::CallBuiltin(Builtin::Abs, args) => args.iter().all(on),
+        _ => false,
+    }
 }
 
 /// The items of a constant domain of integers, a list's in its order and

@@ -1,0 +1,109 @@
+//! Conditions on constants folded, as the interpreter would evaluate
+//! them: a comparison of two integers or two strings, `==` and `!=` of
+//! any two integers, strings or booleans, `not`, `abs`, an `if` whose
+//! condition is known, and `and` / `or` with a known side. Binders
+//! unrolled over constants (`unroll.rs`) leave such conditions behind:
+//! `kind == "a"` with `kind` put as `"b"`, `abs(dx) + abs(dy) == 3`.
+//!
+//! `and` and `or` evaluate their left side first and stop when it
+//! decides; each side must be a boolean. So `false and x` is `false`,
+//! whatever `x` is, while `true and x`, `x and true` and `x or false`
+//! become `x` only when `x` is a condition (a comparison, `not`, `and`,
+//! `or`, `in`), which is a boolean or an error either way. `x and false`
+//! stays: `x` may fail.
+
+use crate::builtins::Builtin;
+use crate::ir::{Ir, IrKind};
+use crate::syntax::ast::{BinOp, UnOp};
+use crate::value::Value;
+
+/// `ir` with a condition on constants at its top replaced by its value.
+pub(super) fn fold(ir: Ir) -> Ir {
+    let known = |e: &Ir| match e.kind {
+        IrKind::Const(Value::Bool(b)) => Some(b),
+        _ => None,
+    };
+    let value = match &ir.kind {
+        IrKind::Binary(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => match (&a.kind, &b.kind) {
+            (IrKind::Const(x), IrKind::Const(y)) => compare(*op, x, y),
+            _ => None,
+        },
+        IrKind::Unary(UnOp::Not, a) => known(a).map(|b| Value::Bool(!b)),
+        IrKind::CallBuiltin(Builtin::Abs, args) => match args.as_slice() {
+            [a] => match a.kind {
+                IrKind::Const(Value::Int(n)) => n.checked_abs().map(Value::Int),
+                _ => None,
+            },
+            _ => None,
+        },
+        IrKind::If(c, a, b) => {
+            return match known(c) {
+                Some(true) => (**a).clone(),
+                Some(false) => (**b).clone(),
+                None => ir,
+            };
+        }
+        IrKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+            let stop = *op == BinOp::Or;
+            match (known(a), known(b)) {
+                // The left side decides: the right is never evaluated.
+                (Some(l), _) if l == stop => Some(Value::Bool(stop)),
+                // The left side goes on to the right, a condition.
+                (Some(_), _) if condition(b) => return (**b).clone(),
+                // The right side changes nothing after a condition.
+                (None, Some(r)) if r != stop && condition(a) => return (**a).clone(),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    match value {
+        Some(v) => Ir {
+            kind: IrKind::Const(v),
+            span: ir.span,
+        },
+        None => ir,
+    }
+}
+
+/// `x op y` of two constants, where the interpreter's answer is plain:
+/// integers with integers, strings with strings, and equality of
+/// integers, strings and booleans.
+fn compare(op: BinOp, x: &Value, y: &Value) -> Option<Value> {
+    let simple = |v: &Value| matches!(v, Value::Int(_) | Value::Str(_) | Value::Bool(_));
+    let ord = match (x, y) {
+        (Value::Int(a), Value::Int(b)) => a.cmp(b),
+        (Value::Str(a), Value::Str(b)) => a.cmp(b),
+        _ if simple(x) && simple(y) => {
+            return match op {
+                BinOp::Eq => Some(Value::Bool(x == y)),
+                BinOp::Ne => Some(Value::Bool(x != y)),
+                _ => None,
+            };
+        }
+        _ => return None,
+    };
+    Some(Value::Bool(match op {
+        BinOp::Eq => ord.is_eq(),
+        BinOp::Ne => ord.is_ne(),
+        BinOp::Lt => ord.is_lt(),
+        BinOp::Le => ord.is_le(),
+        BinOp::Gt => ord.is_gt(),
+        _ => ord.is_ge(),
+    }))
+}
+
+/// Whether `e` is a boolean or fails, whatever it holds: a comparison,
+/// `not`, `and`, `or`, `in`, or a boolean constant.
+fn condition(e: &Ir) -> bool {
+    match &e.kind {
+        // `in` and `not in` among the comparisons.
+        IrKind::Binary(op, ..) => op.is_comparison() || matches!(op, BinOp::And | BinOp::Or),
+        IrKind::Unary(UnOp::Not, _) | IrKind::Const(Value::Bool(_)) => true,
+        _ => false,
+    }
+}
