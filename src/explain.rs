@@ -313,7 +313,9 @@ fn domain_culprit(domain: &Ir, defs: &Defs, t: &Types) -> Slow {
             span: domain.span,
             what: "a binder over a collection computed while playing".into(),
             instead: "a binder over a range (`1..=n`), over constant integers (`[1, 3, 4]`, \
-                      `{1, 3, 4}`, a `let`) or over a list of integers (`h in heaps`) is compiled"
+                      `{1, 3, 4}`, a `let`), or over lists and sets of integers and what `+`, \
+                      `|`, `&`, `-` and `^` make of them (`h in heaps`, `set(divisors(n)) - {n}`) \
+                      is compiled"
                 .into(),
         },
     }

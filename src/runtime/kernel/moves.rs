@@ -180,20 +180,31 @@ pub(super) fn domain_of(ir: &Ir, types: &Types) -> Option<Domain> {
         | IrKind::If(..)
         | IrKind::Index(..)
         | IrKind::CallFn(..)
-        | IrKind::CallBuiltin(..) => Domain::Seq(Seq::compile(ir, types)?),
-        // A set is iterated in increasing order, without repeats.
+        | IrKind::CallBuiltin(..)
+        // Lists joined or repeated, sets combined: `set(divisors(n)) - {n}`.
+        | IrKind::Binary(
+            BinOp::Add | BinOp::Mul | BinOp::Sub | BinOp::BitOr | BinOp::BitAnd | BinOp::BitXor,
+            ..,
+        ) => Domain::Seq(Seq::compile(ir, types)?),
+        // A set is iterated in increasing order, without repeats: of
+        // constants, converted once; else made as the run goes.
         IrKind::Set(items) => {
             let items: Vec<Num> = items.iter().map(num).collect::<Option<_>>()?;
-            let mut ints = items
+            let ints = items
                 .iter()
                 .map(|n| match n {
                     Num::Const(c) => Some(*c),
                     _ => None,
                 })
-                .collect::<Option<Vec<i64>>>()?;
-            ints.sort_unstable();
-            ints.dedup();
-            fixed(ints)?
+                .collect::<Option<Vec<i64>>>();
+            match ints {
+                Some(mut ints) => {
+                    ints.sort_unstable();
+                    ints.dedup();
+                    fixed(ints)?
+                }
+                None => Domain::Seq(Seq::compile(ir, types)?),
+            }
         }
         IrKind::List(items) | IrKind::Tuple(items) => {
             let items: Vec<Num> = items.iter().map(num).collect::<Option<_>>()?;
