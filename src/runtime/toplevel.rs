@@ -59,7 +59,10 @@ impl Machine {
             machine: self,
             targets: &q.targets,
             views: &views,
-            turn: Turn::default(),
+            turn: Turn {
+                bound: q.outer_range().map(|(_, hi)| hi),
+                ..Turn::default()
+            },
         };
         searcher.refresh();
         let result = code.run(&mut searcher, &views)?;
@@ -84,9 +87,12 @@ struct Searcher<'a> {
 /// in 0..N if value(g(n)) == 0]`): each is asked once every one below it
 /// has a value, so each would be run alone. After [`Turn::AFTER`] asks in
 /// a row, the positions ahead are swept as a table's are, as many as the
-/// run has covered so far (so at most twice as many as are asked); the
-/// first position past a sweep, the next the query asks, goes on with the
-/// run.
+/// run has covered so far, and never past the end of the query's
+/// outermost range (positions past it may cost more than all those
+/// asked: the proper-divisor game's grow with `n`), and only for rules
+/// whose loops are short ([`crate::runtime::kernel::Kernel::short`]);
+/// the first position past a sweep, the next the query asks, goes on
+/// with the run.
 #[derive(Default)]
 struct Turn {
     game: GameId,
@@ -95,6 +101,9 @@ struct Turn {
     last: Option<i64>,
     start: i64,
     swept: i64,
+    /// The end of the query's outermost range: nothing at or past it is
+    /// swept (and nothing at all without one).
+    bound: Option<i64>,
 }
 
 impl Turn {
@@ -110,10 +119,11 @@ impl Turn {
         }
         self.last = Some(n);
         let run = n.saturating_sub(self.start);
-        if run < Self::AFTER || n < self.swept {
+        let bound = self.bound?;
+        if run < Self::AFTER || n < self.swept || n >= bound {
             return None;
         }
-        self.swept = n.saturating_add(run);
+        self.swept = n.saturating_add(run).min(bound);
         Some((n, self.swept))
     }
 }
@@ -133,6 +143,7 @@ impl Asker for Searcher<'_> {
         let node = self.machine.intern_ints(game, args)?;
         if let [n] = *args
             && let Some(ahead) = self.turn.ask(game, n)
+            && self.machine.kernel(game).is_some_and(|k| k.short())
         {
             self.machine.sweep_range(game, ahead).ok()?;
         }

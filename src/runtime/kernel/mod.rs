@@ -392,6 +392,19 @@ impl Kernel {
         self.calls.as_ref().is_some_and(|c| c.compiled(f))
     }
 
+    /// Whether every move's loops run over a few values whatever the
+    /// position (`k in {1, 3, 4}`, `k in 1..=3`, no binder at all): then
+    /// sweeping positions beats running each alone, which it does not
+    /// for `d in 1..n`, whose options cost more in a sweep's code.
+    pub fn short(&self) -> bool {
+        let few = |d: &Domain| match d {
+            Domain::Range(lo, hi, _) => lo.is_const() && hi.is_const(),
+            Domain::Items(_) | Domain::Global(_) | Domain::Fixed(_) => true,
+            Domain::Seq(_) | Domain::Enumerate(..) => false,
+        };
+        (self.moves.iter()).all(|m| m.binders.iter().all(|(_, d)| few(d)))
+    }
+
     /// Whether the rules run as machine code, compiling it if it was not.
     pub fn is_native(&self) -> bool {
         self.native().is_some()

@@ -173,6 +173,17 @@ impl Query {
         total
     }
 
+    /// The values its outermost loop runs over, `lo..hi`, when it is a
+    /// range with constant ends.
+    pub fn outer_range(&self) -> Option<(i64, i64)> {
+        match self.comp.clauses.first()? {
+            Clause::For(_, Source::Range(Num::Const(lo), Num::Const(hi), inclusive)) => {
+                Some((*lo, hi.checked_add(i64::from(*inclusive))?))
+            }
+            _ => None,
+        }
+    }
+
     /// The query's machine code, or `None` when part of it has none.
     pub fn native(&self) -> Option<NativeQuery> {
         native::compile(self)
