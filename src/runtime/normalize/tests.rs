@@ -10,6 +10,14 @@ fn compiles_and_agrees(source: &str, what: &str) {
     assert_eq!(engines_disagree(source), None, "{what}");
 }
 
+/// Runs `source`; its first game's moves, normalised.
+fn normalized(source: &str) -> Vec<crate::ir::MoveIr> {
+    let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    s.run("test.game", source);
+    let m = &s.machine;
+    super::rules(&m.game_ir(0), &m.defs).moves
+}
+
 /// Runs `source`; whether its first game's normalised rules compile.
 fn compiles(source: &str) -> bool {
     let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
@@ -180,12 +188,7 @@ fn tuple_binders_over_comprehensions_that_bind_names_inside_stay_as_written() {
 
 #[test]
 fn a_range_binder_first_restricted_to_constants_runs_over_them() {
-    let rule = |source: &str| {
-        let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-        s.run("test.game", source);
-        let m = &s.machine;
-        super::rules(&m.game_ir(0), &m.defs).moves.remove(0)
-    };
+    let rule = |source: &str| normalized(source).remove(0);
     for (prelude, rules, turns) in [
         (
             "",
@@ -227,12 +230,7 @@ fn a_range_binder_first_restricted_to_constants_runs_over_them() {
 
 #[test]
 fn an_innermost_binder_an_equation_fixes_is_that_value() {
-    let rule = |source: &str| {
-        let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-        s.run("test.game", source);
-        let m = &s.machine;
-        super::rules(&m.game_ir(0), &m.defs).moves.remove(0)
-    };
+    let rule = |source: &str| normalized(source).remove(0);
     for (rules, solved) in [
         (
             "move s(a in 1..x, b in 1..x) if a + b == x and a != b -> g(a, y) + g(b, y)",
@@ -280,12 +278,7 @@ fn an_innermost_binder_an_equation_fixes_is_that_value() {
 
 #[test]
 fn binders_over_a_few_constants_a_condition_reads_are_unrolled_and_folded() {
-    let moves = |source: &str| {
-        let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-        s.run("test.game", source);
-        let m = &s.machine;
-        super::rules(&m.game_ir(0), &m.defs).moves
-    };
+    let moves = normalized;
     for (rules, count) in [
         // A knight written with ranges: eight jumps, four towards (0, 0).
         (
