@@ -355,10 +355,16 @@ impl Hashed {
         match &self.nodes[i as usize].key {
             Key::One(a) => out.push(*a),
             Key::Two(a, b) => out.extend([*a, *b]),
-            key @ (Key::Short(..) | Key::Long(_)) => match flat::only_ints(&key.run()) {
-                Some(ints) => out.extend_from_slice(ints),
-                None => return false,
-            },
+            key @ (Key::Short(..) | Key::Long(_)) => {
+                // Unpacked in place, header first, with no run made apart.
+                let start = out.len();
+                packed::unpack(key.packed().expect("a flat run"), out);
+                if flat::only_ints(&out[start..]).is_none() {
+                    out.truncate(start);
+                    return false;
+                }
+                out.remove(start);
+            }
             Key::Values(values) => {
                 for v in values.iter() {
                     let Value::Int(n) = v else { return false };

@@ -217,9 +217,9 @@ fn on_constants(e: &Ir, fixed: &[Slot]) -> bool {
 /// The items of a constant domain of integers, a list's in its order and
 /// a set's in increasing order, as the binder runs over them.
 fn constant_ints(domain: &Ir, defs: &Defs) -> Option<Vec<Value>> {
-    let value = match &domain.kind {
-        IrKind::Const(v) => v.clone(),
-        IrKind::Global(id) => defs.lets[*id as usize].value.clone()?,
+    let items = match &domain.kind {
+        IrKind::Const(v) => collection(v)?,
+        IrKind::Global(id) => collection(defs.lets[*id as usize].value.as_ref()?)?,
         IrKind::List(items) => {
             let items = items.iter().map(|item| match &item.kind {
                 IrKind::Const(v @ Value::Int(_)) => Some(v.clone()),
@@ -227,11 +227,6 @@ fn constant_ints(domain: &Ir, defs: &Defs) -> Option<Vec<Value>> {
             });
             return items.collect();
         }
-        _ => return None,
-    };
-    let items: Vec<Value> = match &value {
-        Value::Set(s) => s.iter().cloned().collect(),
-        Value::List(_) | Value::Tuple(_) => value.as_slice()?.to_vec(),
         _ => return None,
     };
     items

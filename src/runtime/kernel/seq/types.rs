@@ -6,6 +6,7 @@ use crate::builtins::Builtin;
 use crate::graph::Shape;
 use crate::ir::{ClauseIr, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
 use crate::runtime::kernel::calls::Calls;
+use crate::runtime::normalize::each_child;
 use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
 use std::rc::Rc;
@@ -206,7 +207,7 @@ fn lets(ir: &Ir, out: &mut Vec<Slot>) {
     {
         out.push(s);
     }
-    children(ir, &mut |c| lets(c, out));
+    each_child(ir, &mut |c| lets(c, out));
 }
 
 /// Whether `ir` makes a set: a set display, a constant set, a set
@@ -252,51 +253,5 @@ fn walk(ir: &Ir, mark: &mut impl FnMut(&Ir)) {
         }
         _ => {}
     }
-    children(ir, &mut |c| walk(c, mark));
-}
-
-/// Calls `each` on the sub-expressions of `ir`.
-fn children(ir: &Ir, each: &mut impl FnMut(&Ir)) {
-    match &ir.kind {
-        IrKind::Const(_) | IrKind::Local(_) | IrKind::Global(_) => {}
-        IrKind::Tuple(xs) | IrKind::List(xs) | IrKind::Set(xs) => xs.iter().for_each(each),
-        IrKind::CallFn(_, xs) | IrKind::CallBuiltin(_, xs) | IrKind::Apply(_, xs) => {
-            xs.iter().for_each(each)
-        }
-        IrKind::Comprehension { elem, clauses, .. } => {
-            for c in clauses {
-                match c {
-                    ClauseIr::For(_, x) | ClauseIr::If(x) => each(x),
-                }
-            }
-            each(elem);
-        }
-        IrKind::Unary(_, a) => each(a),
-        IrKind::Binary(_, a, b) | IrKind::Index(a, b) => {
-            each(a);
-            each(b);
-        }
-        IrKind::If(a, b, c) => {
-            each(a);
-            each(b);
-            each(c);
-        }
-        IrKind::Let(_, a, b) => {
-            each(a);
-            each(b);
-        }
-        IrKind::Chain(xs, _) => xs.iter().for_each(each),
-        IrKind::CallValue(f, xs, _) => {
-            each(f);
-            xs.iter().for_each(each);
-        }
-        IrKind::TableOf(_, xs, ys) => {
-            xs.iter().flatten().for_each(&mut *each);
-            ys.iter().for_each(each);
-        }
-        IrKind::Slice(x, lo, hi) => {
-            each(x);
-            lo.iter().chain(hi).for_each(|b| each(b));
-        }
-    }
+    each_child(ir, &mut |c| walk(c, mark));
 }
