@@ -230,13 +230,21 @@ const FUNCTIONS: &str = "fn fa(p, q) = let s = p - q in if s > 0 then s * 2 else
     fn fh(p) = if p <= 0 then p % 4 else if p % 2 == 1 then 1 + fh(p / 2) else fh(p / 2) * 3 % 1000\n";
 
 fn game_file() -> impl Strategy<Value = String> {
+    game_file_asking(
+        "table(g, 0..=12)\ntable(h, 0..=4, 0..=4)\nvalue(g(30) + h(7, 9))\nvalue(g(120))\n",
+    )
+}
+
+/// Random games `g(n)` and `h(x, y)`, asked `asked` and maybe a random
+/// query.
+fn game_file_asking(asked: &'static str) -> impl Strategy<Value = String> {
     (
         prop::collection::vec(rule(&["n"]), 1..=3),
         prop::collection::vec(rule(&["x", "y"]), 1..=2),
         prop::collection::vec(-2i64..6, 0..4),
         prop::collection::vec(query(), 0..=1),
     )
-        .prop_map(|(g, h, steps, queries)| {
+        .prop_map(move |(g, h, steps, queries)| {
             let moves = |rules: Vec<String>| -> String {
                 rules
                     .iter()
@@ -246,8 +254,7 @@ fn game_file() -> impl Strategy<Value = String> {
             };
             let steps: Vec<String> = steps.iter().map(i64::to_string).collect();
             format!(
-                "{FUNCTIONS}let STEPS = [{}]\ngame g(n) {{\n{}}}\ngame h(x, y) {{\n{}}}\n\
-                 table(g, 0..=12)\ntable(h, 0..=4, 0..=4)\nvalue(g(30) + h(7, 9))\nvalue(g(120))\n{}",
+                "{FUNCTIONS}let STEPS = [{}]\ngame g(n) {{\n{}}}\ngame h(x, y) {{\n{}}}\n{asked}{}",
                 steps.join(", "),
                 moves(g),
                 moves(h),
@@ -261,6 +268,20 @@ proptest! {
 
     #[test]
     fn compiled_rules_agree_with_the_interpreter(file in game_file()) {
+        compare(&file)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Positions of negative and huge integers, outside the dense tables:
+    /// their options of the same game are evaluated inside the machine
+    /// code's runs (src/runtime/kernel/native/deep.rs).
+    #[test]
+    fn hashed_positions_agree_with_the_interpreter(file in game_file_asking(
+        "table(g, -12..=0)\nvalue(g(-40) + h(-3, 5))\nvalue(h(7, -9))\nvalue(g(10 ** 12 + 7))\n",
+    )) {
         compare(&file)?;
     }
 }

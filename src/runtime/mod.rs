@@ -164,6 +164,10 @@ pub(crate) struct Scratch {
     /// without values and [`kernel::Marks::complete`] holds: what the
     /// position's mex will need besides theirs.
     pub known: Vec<u64>,
+    /// The marks of the runs a kernel's machine code nests, one per
+    /// depth (see [`kernel::Room`]).
+    #[allow(clippy::vec_box)] // boxed: marks added must not move those in use
+    pub deep: Vec<Box<kernel::Marks>>,
 }
 
 pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Diagnostic> {

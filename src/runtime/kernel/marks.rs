@@ -2,6 +2,7 @@
 //! position, the options it found without a value (each move its own
 //! share of them), and reusable buffers.
 
+use super::native::deep::Frontier;
 use super::{Eval, Stop, run};
 use crate::graph::{ABSENT, IN_PROGRESS};
 use crate::ir::LetId;
@@ -43,6 +44,10 @@ pub struct Marks {
     pub complete: bool,
     /// The run's options, with a value or not.
     pub options: usize,
+    /// How many of the first `missing` are a play rather than options:
+    /// set when the machine code evaluated options in place and a run
+    /// under way there missed values (see [`Marks::play`]).
+    pub play: usize,
     /// The arguments of the `missing` positions, one after another.
     pub missing_args: Vec<i64>,
     /// `missing` holds up to [`MISSING_MAX`] times two to this power: the
@@ -126,6 +131,41 @@ impl Marks {
         }
     }
 
+    /// Replaces what the run missed with where a recursion of the machine
+    /// code ended: the play from an option of this position down to the
+    /// position whose run missed values (each of `game`, of `arity`
+    /// integers), then the options that run missed. The search puts the
+    /// play on its path, evaluates those options, and runs the positions
+    /// again, this one last.
+    pub(super) fn play(&mut self, game: GameId, arity: usize, frontier: Frontier) {
+        let Frontier {
+            missing,
+            args,
+            play,
+        } = frontier;
+        self.missing.clear();
+        self.missing_args.clear();
+        for position in play.rchunks(arity) {
+            let start = self.missing_args.len() as u32;
+            self.missing_args.extend_from_slice(position);
+            let end = self.missing_args.len() as u32;
+            let flat = false;
+            self.missing.push(Missing {
+                game,
+                args: (start, end),
+                flat,
+            });
+        }
+        self.play = self.missing.len();
+        let base = self.missing_args.len() as u32;
+        self.missing_args.extend_from_slice(&args);
+        self.missing.extend(missing.into_iter().map(|m| Missing {
+            args: (m.args.0 + base, m.args.1 + base),
+            ..m
+        }));
+        self.complete = false;
+    }
+
     /// The arguments of one of the positions in `missing`.
     pub fn args(&self, m: &Missing) -> &[i64] {
         &self.missing_args[m.args.0 as usize..m.args.1 as usize]
@@ -158,7 +198,7 @@ impl Marks {
         self.missing_args.clear();
         self.rule = u32::MAX;
         (self.missed, self.dropped, self.complete) = (0, false, false);
-        self.options = 0;
+        (self.options, self.play) = (0, 0);
     }
 
     /// Notes that the run is in move `rule` (counted from 0).

@@ -52,6 +52,7 @@ use expr::{Cond, Lin, Num, conjuncts, num_in};
 pub use levels::Levels;
 pub use marks::{MISSING_MAX, Marks, Missing};
 use moves::{compile_move, domain_of};
+pub use native::deep::Room;
 use seq::Seq;
 pub use seq::Types;
 use std::cell::{Cell, OnceCell};
@@ -303,14 +304,11 @@ impl Kernel {
     /// compiling takes some milliseconds (about 10⁷ instructions), which a
     /// game of a few hundred positions, such as a 15 x 15 board, never
     /// wins back.
-    #[allow(clippy::too_many_arguments)]
     pub fn native_mex(
         &self,
-        defs: &Defs,
-        graph: &Graph,
+        (defs, graph, room): (&Defs, &mut Graph, Option<native::deep::Room>),
         args: &[i64],
-        marks: &mut Marks,
-        views: &mut Vec<crate::graph::View>,
+        (marks, views): (&mut Marks, &mut Vec<crate::graph::View>),
         poll: &mut dyn FnMut() -> bool,
         eager: bool,
     ) -> Option<Result<Found, Stop>> {
@@ -319,7 +317,7 @@ impl Kernel {
             None if !eager && self.spent.get() < COMPILE_AFTER => return None,
             None => self.native()?,
         };
-        native.mex(self, (defs, graph), args, marks, views, poll)
+        native.mex(self, (defs, graph, room), args, (marks, views), poll)
     }
 
     /// Whether runs of [`Kernel::mex`] are to be timed with

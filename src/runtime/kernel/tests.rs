@@ -68,14 +68,15 @@ fn a_kernel_compiles_its_machine_code_once_its_runs_took_long_enough() {
     let (mut session, _) = loaded("");
     let rules = "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n}\n";
     assert_eq!(session.run("test.game", rules).exit_code(), 0);
-    let m = &session.machine;
-    let fresh = || first_game(m).unwrap();
+    let fresh = first_game(&session.machine).unwrap();
+    let eager = first_game(&session.machine).unwrap();
+    let m = &mut session.machine;
     let (mut marks, mut views) = (super::Marks::default(), Vec::new());
     let mut ask = |kernel: &super::Kernel, eager| {
-        let (defs, graph, mut no) = (&m.defs, &m.graph, || false);
-        kernel.native_mex(defs, graph, &[0], &mut marks, &mut views, &mut no, eager);
+        let given = (&m.defs, &mut m.graph, None);
+        kernel.native_mex(given, &[0], (&mut marks, &mut views), &mut || false, eager);
     };
-    let kernel = fresh();
+    let kernel = fresh;
     ask(&kernel, false);
     assert!(kernel.timed(), "nothing compiled before any time was spent");
     kernel.ran(super::COMPILE_AFTER / 2);
@@ -85,7 +86,6 @@ fn a_kernel_compiles_its_machine_code_once_its_runs_took_long_enough() {
     ask(&kernel, false);
     assert!(!kernel.timed() && kernel.native.get().is_some_and(Option::is_some));
     // Eager (as tests run): compiled at the first position.
-    let eager = fresh();
     ask(&eager, true);
     assert!(!eager.timed());
 }
@@ -259,24 +259,17 @@ fn a_function_calling_itself_past_the_levels_unrolled_is_called() {
                   game g(n) {\n move m(k in 1..=40) if ones(n + k) == 3 -> *0\n}\n";
     let (mut session, _) = loaded("");
     assert_eq!(session.run("test.game", source).exit_code(), 0);
-    let m = &session.machine;
-    let kernel = first_game(m);
+    let kernel = first_game(&session.machine);
     let kernel = kernel.expect("compiles");
+    let m = &mut session.machine;
     let n: i64 = 1000;
     let options = (1..=40).filter(|k| (n + k).count_ones() == 3).count();
     assert!(options > 0);
     let (mut marks, mut views, mut no) = (super::Marks::default(), Vec::new(), || false);
     let run = kernel.mex(&m.defs, &m.graph, &[n], &mut marks, &mut no);
     assert_eq!(run, Ok((1, options)));
-    let native = kernel.native_mex(
-        &m.defs,
-        &m.graph,
-        &[n],
-        &mut marks,
-        &mut views,
-        &mut no,
-        true,
-    );
+    let given = (&m.defs, &mut m.graph, None);
+    let native = kernel.native_mex(given, &[n], (&mut marks, &mut views), &mut no, true);
     assert_eq!(native, Some(Ok((1, options))));
 }
 

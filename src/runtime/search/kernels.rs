@@ -34,7 +34,11 @@ impl Machine {
             unreachable!("`ready_kernel` compiled it");
         };
         let Scratch {
-            args, marks, views, ..
+            args,
+            marks,
+            views,
+            deep,
+            ..
         } = &mut self.scratch;
         let found = match kernel.takes_lists() {
             true => self.graph.flat_args(node, args),
@@ -53,15 +57,16 @@ impl Machine {
         // where it leaves the position. Either answers alike.
         let eager = self.native_after == 0;
         let native = match self.use_native {
-            true => kernel.native_mex(
-                &self.defs,
-                &self.graph,
-                args,
-                marks,
-                views,
-                &mut stop,
-                eager,
-            ),
+            true => {
+                // Options of the same game outside the dense tables are
+                // evaluated in place, within `--max-states`.
+                let room = kernel::Room {
+                    pool: deep,
+                    max_states: self.limits.max_states,
+                };
+                let graph = (&self.defs, &mut self.graph, Some(room));
+                kernel.native_mex(graph, args, (marks, views), &mut stop, eager)
+            }
             false => None,
         };
         let result = match native {
@@ -112,6 +117,9 @@ impl Machine {
             return Ran::Interpret;
         }
         let Scratch { marks, known, .. } = &mut self.scratch;
+        if marks.play > 0 {
+            return Ran::Play(start, marks.play);
+        }
         known.clear();
         if marks.complete {
             // The mex is at most the number of options: larger values

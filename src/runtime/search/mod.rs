@@ -149,6 +149,11 @@ enum Ran {
     /// others in the scratch's `known`, when true (see
     /// [`Marks::complete`](kernel::Marks)).
     Missing(usize, bool),
+    /// The machine code evaluated options in place and ended short of
+    /// values: the first this many pushed from this index on are the play
+    /// it was making from an option down, the others the options the
+    /// last of those waits for.
+    Play(usize, usize),
     /// No kernel, or it bailed: the interpreter must expand the position.
     Interpret,
 }
@@ -262,6 +267,7 @@ impl Machine {
                 search.pending.truncate(start);
             }
             Ran::Missing(start, all) => self.wait(root, start, (false, 1, all), search)?,
+            Ran::Play(start, links) => self.wait_play(root, (start, links), 1, search)?,
             _ => {}
         }
         loop {
@@ -298,6 +304,9 @@ impl Machine {
                 }
                 (Ran::Missing(start, all), interpreted) => {
                     self.wait(node, start, (interpreted, runs + 1, all), search)?
+                }
+                (Ran::Play(start, links), _) => {
+                    self.wait_play(node, (start, links), runs + 1, search)?
                 }
                 (Ran::Interpret, _) => unreachable!("`run` interprets what the kernel leaves"),
             }
@@ -344,6 +353,36 @@ impl Machine {
             all,
             known_from,
         });
+        Ok(())
+    }
+
+    /// Makes `node`, on top of the path, wait for the first of the play
+    /// `pending[start..start + links]`, and puts that play on the path,
+    /// each position waiting for the next and the last for the rest of
+    /// `pending[start..]`: as the search would have gone down, one
+    /// option at a time.
+    fn wait_play(
+        &mut self,
+        node: NodeId,
+        (start, links): (usize, usize),
+        runs: u32,
+        search: &mut Search,
+    ) -> RtResult<()> {
+        let waited: Vec<NodeId> = search.pending.drain(start + 1..).collect();
+        self.wait(node, start, (false, runs, false), search)?;
+        let mut link = search.pending[start];
+        for i in 1..=links {
+            self.enter(link, search);
+            let from = search.pending.len();
+            match i < links {
+                true => search.pending.push(waited[i - 1]),
+                false => search.pending.extend_from_slice(&waited[links - 1..]),
+            }
+            self.wait(link, from, (false, 1, false), search)?;
+            if i < links {
+                link = waited[i - 1];
+            }
+        }
         Ok(())
     }
 

@@ -13,14 +13,16 @@
 //! with the kernel on positions it finishes: the same options in the
 //! same order, with checked arithmetic where the kernel checks.
 
+pub mod deep;
 mod emit;
 mod jit;
 pub(super) mod query;
 
 use super::calls::Func;
+use super::marks::POLL_EVERY;
 use super::{Found, Kernel, Marks, Stop};
 use crate::defs::Defs;
-use crate::graph::{Dense, Graph, View};
+use crate::graph::{Dense, Graph, IN_PROGRESS, View};
 use crate::runtime::kernel::seq;
 use crate::value::GameId;
 use cranelift_jit::JITModule;
@@ -74,6 +76,9 @@ pub(super) struct Ctx<'a> {
     /// that is remembered started (see `emit/memo.rs`).
     depth: i64,
     deepest: i64,
+    /// A kernel's mex run's: the recursion that evaluates the options of
+    /// its own game in place (see [`deep`]); null in any other call.
+    deep: *mut deep::Deep<'a>,
 }
 
 /// `n` zeros, in memory whose pages the system gives when first used.
@@ -183,6 +188,13 @@ extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c: i64) -> u6
     if v < 1 << 62 {
         return v;
     }
+    if !ctx.deep.is_null() && v != IN_PROGRESS {
+        // SAFETY: a recursion's runs share it, and borrow it only for a
+        // moment; the graph reference above is gone.
+        if let Some(found) = unsafe { deep::evaluate(ctx.deep, game, args) } {
+            return found;
+        }
+    }
     // SAFETY: the marks outlive the call; the machine code only writes
     // the mex's marks, which `known` does not touch.
     let marks = unsafe { &mut *ctx.marks };
@@ -261,15 +273,15 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
 
 impl Native {
     /// The value of the position with arguments `args` and its number of
-    /// options, when every option's value is in the dense tables; `None`
-    /// leaves the position to [`Kernel::mex`]. `views` is a buffer.
+    /// options, when every option's value is in the dense tables or is
+    /// found in place (given `room`: see [`deep`]); `None` leaves the
+    /// position to [`Kernel::mex`]. `views` is a buffer.
     pub fn mex(
         &self,
         kernel: &Kernel,
-        (defs, graph): (&Defs, &Graph),
+        (defs, graph, room): (&Defs, &mut Graph, Option<deep::Room>),
         args: &[i64],
-        marks: &mut Marks,
-        views: &mut Vec<View>,
+        (marks, views): (&mut Marks, &mut Vec<View>),
         poll: &mut dyn FnMut() -> bool,
     ) -> Option<Result<Found, Stop>> {
         if kernel.lists.is_none() && args.len() != kernel.arity {
@@ -278,13 +290,6 @@ impl Native {
         if !views_of(kernel, (defs, graph), views) {
             return None;
         }
-        let call = Call {
-            kernel,
-            defs,
-            graph,
-            views,
-            own: std::ptr::null(),
-        };
         // The arguments by address: the kernel's arity of them, checked;
         // for list arguments, the frame the kernel loads them into.
         let mut frame = std::mem::take(&mut marks.frame);
@@ -298,8 +303,41 @@ impl Native {
             Some(_) => frame.as_ptr(),
             None => args.as_ptr(),
         };
+        let graph: *mut Graph = graph;
+        let views: &[View] = views;
+        let mut deep = room
+            .filter(|_| kernel.lists.is_none())
+            .map(|room| deep::Deep {
+                code: self.mex,
+                kernel,
+                defs,
+                graph,
+                views,
+                room,
+                poll: &mut *poll,
+                depth: 0,
+                work: 0,
+                next_poll: POLL_EVERY,
+                frontier: None,
+            });
+        let call = Call {
+            kernel,
+            defs,
+            graph,
+            views,
+            own: std::ptr::null(),
+            deep: deep.as_mut().map_or(std::ptr::null_mut(), |d| d as *mut _),
+        };
         let (found, work) = call.run(self.mex, (given as u64, 0), 1, (marks, &mut frame));
         marks.frame = frame;
+        if let Some(deep::Deep {
+            frontier: Some(frontier),
+            ..
+        }) = deep
+            && found == MISSING
+        {
+            marks.play(kernel.game, kernel.arity, frontier);
+        }
         if marks.charge(work as usize) && poll() {
             return Some(Err(Stop::Bail));
         }
@@ -393,6 +431,7 @@ impl Native {
             graph,
             views,
             own: &own,
+            deep: std::ptr::null_mut(),
         };
         let mut frame = std::mem::take(&mut marks.frame);
         frame.clear();
@@ -407,11 +446,13 @@ impl Native {
 struct Call<'a> {
     kernel: &'a Kernel,
     defs: &'a Defs,
-    graph: &'a Graph,
+    graph: *const Graph,
     /// The views of the kernel's targets (see [`views_of`]).
     views: &'a [View],
     /// The game's own table, for a sweep; null for the mex function.
     own: *const View,
+    /// The recursion a mex function's run is part of, if any.
+    deep: *mut deep::Deep<'a>,
 }
 
 impl Call<'_> {
@@ -442,6 +483,7 @@ impl Call<'_> {
             ret: 0,
             depth: 0,
             deepest: 0,
+            deep: self.deep,
         };
         // SAFETY: the arguments are what `code` was generated to take
         // (the mex function's point to the kernel's arity of integers);

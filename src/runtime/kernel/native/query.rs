@@ -76,6 +76,7 @@ impl NativeQuery {
             ret: 0,
             depth: 0,
             deepest: 0,
+            deep: std::ptr::null_mut(),
         };
         // SAFETY: a query's function reads its context (`ctx`, which
         // outlives the call), the arena (writable up to its capacity,

@@ -1,0 +1,178 @@
+//! Options of a kernel's own game evaluated where the machine code meets
+//! them. A position of one or two integers outside the dense tables (a
+//! heap of 10^15 divided by 2, 3 or 6) is otherwise handed back to the
+//! search when it has no value yet: interned there, pushed on the search
+//! path, run, and its parent run again. Here [`unusual`](super::unusual)
+//! runs the option's machine code itself, with marks of its own, as a
+//! hand-written memoized recursion would, and the parent's run goes on
+//! with the value.
+//!
+//! Only the hashed positions are interned this way: the dense tables the
+//! running code reads through its views do not change under it. Anything
+//! the recursion cannot finish leaves no trace but interned positions
+//! without values:
+//! - an option the machine code leaves (an error, a cycle, Ctrl-C) makes
+//!   every run up the recursion leave its position too, each reset to
+//!   having no value, and the search takes the first position over as it
+//!   did before;
+//! - an option that is missing a value the recursion does not find
+//!   itself (another game's, or one past [`DEPTH`]) ends the recursion:
+//!   the positions on its way are reset, and the options that run missed
+//!   are what the first position reports as missing (see [`Deep::frontier`]).
+//!   The search evaluates those, which recurse again below them, and
+//!   then runs the first position again. So a chain of any length is run
+//!   about twice per position, and the Rust stack stays [`DEPTH`] runs
+//!   deep.
+
+use super::{BAIL, Call, Code, MISSING};
+use crate::defs::Defs;
+use crate::graph::{Graph, IN_PROGRESS, UNKNOWN, View};
+use crate::runtime::kernel::marks::POLL_EVERY;
+use crate::runtime::kernel::{Kernel, Marks, Missing};
+use crate::value::GameId;
+
+/// How many runs the recursion nests at most.
+pub const DEPTH: usize = 96;
+
+/// What the search lends a run to evaluate options in place: the marks
+/// of each depth (boxed, so that a deeper one added does not move those
+/// in use), and the `--max-states` limit the positions interned respect.
+pub struct Room<'a> {
+    #[allow(clippy::vec_box)] // see above
+    pub pool: &'a mut Vec<Box<Marks>>,
+    pub max_states: usize,
+}
+
+/// One recursion, shared by every run in it through the context's
+/// pointer; only ever borrowed for a moment, never across a run.
+pub(super) struct Deep<'a> {
+    pub code: Code,
+    pub kernel: &'a Kernel,
+    pub defs: &'a Defs,
+    pub graph: *mut Graph,
+    pub views: &'a [View],
+    pub room: Room<'a>,
+    pub poll: &'a mut dyn FnMut() -> bool,
+    /// How many runs are under way below the first.
+    pub depth: usize,
+    /// Work done by the runs below the first, and when to poll next.
+    pub work: usize,
+    pub next_poll: usize,
+    /// Set by the first run below that ended missing values: see
+    /// [`Frontier`].
+    pub frontier: Option<Frontier>,
+}
+
+/// Where a recursion ended: the options the run that missed values
+/// missed (and their arguments, one after another), and the positions
+/// whose runs were under way down to it, the deepest first: the play the
+/// first position reports, for the search to put on its path as it is
+/// (so that a cycle or an error is told along the moves made).
+pub struct Frontier {
+    pub missing: Vec<Missing>,
+    pub args: Vec<i64>,
+    /// The arguments of each position on the play, the deepest first.
+    pub play: Vec<i64>,
+}
+
+/// The value of `game(args)`, whose slot held no value, found by running
+/// its machine code here; [`MISSING`] or [`BAIL`] when that run left it;
+/// `None` when the position is not one to run here (another game, a
+/// dense position, no room in the graph, too deep).
+///
+/// # Safety
+/// `deep` is the recursion's, alive for the whole call, with no borrow
+/// of it live in the caller; no run reads the graph's hashed positions
+/// through a reference held across this call.
+pub(super) unsafe fn evaluate(deep: *mut Deep, game: GameId, args: &[i64]) -> Option<u64> {
+    // SAFETY: as the caller promises; dropped before the run below.
+    let d = unsafe { &mut *deep };
+    if d.frontier.is_some() {
+        // The recursion is ending: nothing more is run.
+        return Some(MISSING);
+    }
+    if game != d.kernel.game || d.depth >= DEPTH {
+        return None;
+    }
+    // SAFETY: the graph outlives the recursion; its hashed positions
+    // change here only, between runs, and no view reads them.
+    let graph = unsafe { &mut *d.graph };
+    let room = graph.len() < d.room.max_states;
+    let node = graph.intern_hashed_ints(game, args, room)??;
+    graph.set_value(node, IN_PROGRESS);
+    if d.room.pool.len() <= d.depth {
+        d.room.pool.push(Box::default());
+    }
+    let marks: *mut Marks = &mut *d.room.pool[d.depth];
+    d.depth += 1;
+    let call = Call {
+        kernel: d.kernel,
+        defs: d.defs,
+        graph: d.graph,
+        views: d.views,
+        own: std::ptr::null(),
+        deep,
+    };
+    let code = d.code;
+    // SAFETY: the marks are this depth's, used by no run under way.
+    let marks = unsafe { &mut *marks };
+    let mut arena = std::mem::take(&mut marks.frame);
+    arena.clear();
+    arena.reserve(super::ARENA);
+    let (found, work) = call.run(code, (args.as_ptr() as u64, 0), 1, (marks, &mut arena));
+    marks.frame = arena;
+    // SAFETY: the run is over; nothing else borrows the recursion.
+    let d = unsafe { &mut *deep };
+    d.depth -= 1;
+    // SAFETY: as above.
+    let graph = unsafe { &mut *d.graph };
+    let stop = d.charge(work as usize);
+    Some(match found {
+        _ if stop => {
+            graph.set_value(node, UNKNOWN);
+            BAIL
+        }
+        BAIL => {
+            graph.set_value(node, UNKNOWN);
+            BAIL
+        }
+        MISSING => {
+            graph.set_value(node, UNKNOWN);
+            if d.frontier.is_none() {
+                if marks.missing.is_empty() {
+                    return Some(BAIL);
+                }
+                d.frontier = Some(Frontier {
+                    missing: std::mem::take(&mut marks.missing),
+                    args: std::mem::take(&mut marks.missing_args),
+                    play: Vec::new(),
+                });
+            }
+            // This position's run was under way when the recursion ended.
+            let frontier = d.frontier.as_mut().expect("set above");
+            frontier.play.extend_from_slice(args);
+            MISSING
+        }
+        found => {
+            let (value, options) = (found & 0xffff_ffff, found >> 32);
+            graph.set_value(node, value);
+            if options == 0 {
+                graph.set_terminal(node);
+            }
+            value
+        }
+    })
+}
+
+impl Deep<'_> {
+    /// Counts `work` done by a run below; whether to stop (Ctrl-C, the
+    /// time limit), looked at every [`POLL_EVERY`] units.
+    fn charge(&mut self, work: usize) -> bool {
+        self.work = self.work.wrapping_add(work);
+        if self.work < self.next_poll {
+            return false;
+        }
+        self.next_poll = self.work.saturating_add(POLL_EVERY);
+        (self.poll)()
+    }
+}
