@@ -1071,3 +1071,12 @@ fn sums_of_comprehensions_in_targets_agree_on_every_path() {
     let failing = "game f(n) {\n move s(k in 0..=2) if k <= n -> sum([f(n / k) for i in 0..2])\n}\nvalue(f(9))\n";
     same_error(failing, "division by zero");
 }
+
+#[test]
+fn a_binder_over_constant_tuples_read_past_their_items_is_the_same_error() {
+    // Unrolled over the tuples, `d[0]` folds to each one's number; `d[2]`
+    // is left to fail as the interpreter fails.
+    let text = "game g(n) {\n move m(d in [(1, 2), (2, 1)]) if d[0] <= n and d[2] > 0 -> g(n - d[0])\n}\n\
+                value(g(5))\n";
+    same_error(text, "out of range");
+}

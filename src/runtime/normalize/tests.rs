@@ -49,6 +49,15 @@ fn spellings_users_write_compile_and_agree_with_the_interpreter() {
             "",
             "move t(k in 1..=2 * 3) if k <= x and y > -(1) -> g(x - k, y)",
         ),
+        // A binder of one name over tuples, read by index.
+        (
+            "",
+            "move j(d in [(-2, 1), (-2, -1), (1, -2), (-1, -2)]) if x + d[0] >= 0 and y + d[1] >= 0 -> g(x + d[0], y + d[1])",
+        ),
+        (
+            "let STEPS = {(1, 0), (0, 2)}\n",
+            "move j(d in STEPS) if x >= d[0] and y >= d[-1] -> g(x - d[0], y - d[1]) + g(d[0], len(d))",
+        ),
         (
             "",
             "move d((p, q) in [(a, x / a) for a in 1..=isqrt(x) if x % a == 0]) if p < x -> g(x - p, y) + g(q - 1, y)",

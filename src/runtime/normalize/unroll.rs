@@ -14,6 +14,8 @@
 //!   ["a", "b"]`, which the compiled rules do not loop over): each copy's
 //!   condition folds (`logic.rs`), and a copy whose guard folds to
 //!   `false` has no options and is left out.
+//! - A binder of one name over a few constant tuples of integers, `d in
+//!   [(1, 2), (2, 1)]` read as `d[0]` and `d[1]`: as a tuple binder.
 
 use super::{Normalizer, any_node, map_move, put};
 use crate::builtins::Builtin;
@@ -94,10 +96,14 @@ impl Normalizer<'_> {
                 Some((i, vec![*s], items)).filter(|(_, _, v)| v.len() <= DIVISOR_ITEMS)
             }
             PatIr::Slot(s) => {
-                let items = few_constants(domain, self.defs)?;
-                let words = items.iter().any(|v| !matches!(v, Value::Int(_)));
-                (words || filters(rule, *s, self.defs))
-                    .then(|| (i, vec![*s], items.into_iter().map(|v| vec![v]).collect()))
+                let items = match few_constants(domain, self.defs) {
+                    Some(items) => {
+                        let words = items.iter().any(|v| !matches!(v, Value::Int(_)));
+                        (words || filters(rule, *s, self.defs)).then_some(items)?
+                    }
+                    None => tuples(domain, self.defs)?,
+                };
+                Some((i, vec![*s], items.into_iter().map(|v| vec![v]).collect()))
             }
             _ => None,
         }
@@ -141,6 +147,30 @@ fn few_constants(domain: &Ir, defs: &Defs) -> Option<Vec<Value>> {
             }
             (lo..hi).map(Value::Int).collect()
         }
+        _ => constant_collection(domain, defs)?,
+    };
+    let simple = |v: &Value| matches!(v, Value::Int(_) | Value::Str(_) | Value::Bool(_));
+    (items.len() <= FILTER_ITEMS && items.iter().all(simple)).then_some(items)
+}
+
+/// The items of a constant domain of at most [`UNROLL_ITEMS`] tuples of
+/// integers (`d in [(1, 2), (2, 1)]`, read as `d[0]` and `d[1]`), which
+/// the compiled rules do not loop over: unrolled, each copy reads its
+/// own constant tuple, as a tuple binder's copies read its numbers.
+fn tuples(domain: &Ir, defs: &Defs) -> Option<Vec<Value>> {
+    let items = constant_collection(domain, defs)?;
+    let ints = |v: &Value| match v {
+        Value::Tuple(parts) => parts.iter().all(|p| matches!(p, Value::Int(_))),
+        _ => false,
+    };
+    (!items.is_empty() && items.len() <= UNROLL_ITEMS && items.iter().all(ints)).then_some(items)
+}
+
+/// The items of a list or set written of constants, or of a constant
+/// collection, in the order a binder runs over them (a set's
+/// increasing).
+fn constant_collection(domain: &Ir, defs: &Defs) -> Option<Vec<Value>> {
+    Some(match &domain.kind {
         IrKind::List(items) | IrKind::Set(items) => {
             let mut items: Vec<Value> = (items.iter())
                 .map(|e| match &e.kind {
@@ -157,9 +187,7 @@ fn few_constants(domain: &Ir, defs: &Defs) -> Option<Vec<Value>> {
         IrKind::Const(v) => collection(v)?,
         IrKind::Global(id) => collection(defs.lets[*id as usize].value.as_ref()?)?,
         _ => return None,
-    };
-    let simple = |v: &Value| matches!(v, Value::Int(_) | Value::Str(_) | Value::Bool(_));
-    (items.len() <= FILTER_ITEMS && items.iter().all(simple)).then_some(items)
+    })
 }
 
 /// The items of a constant list, tuple or set, in a binder's order.
