@@ -1080,3 +1080,20 @@ fn a_binder_over_constant_tuples_read_past_their_items_is_the_same_error() {
                 value(g(5))\n";
     same_error(text, "out of range");
 }
+
+#[test]
+fn a_comprehension_lifted_into_the_move_fails_where_it_would_have() {
+    for text in [
+        // A part of an item that the guard never reads.
+        "game g(n) {\n move m((p, q) in [(a, 10 / (a - 1)) for a in 0..3]) if p > 5 -> g(n - q)\n}\n\
+         value(g(4))\n",
+        // A condition before a loop that runs no times for that item.
+        "game g(n) {\n move m((p, q) in [(i, j) for i in 0..3 if 10 / i > 0 for j in 0..i]) -> g(n - 1)\n}\n\
+         value(g(4))\n",
+        // A binder of one name: its item, never read.
+        "game g(n) {\n move m(k in [10 / (s - 2) for s in [1, 2, 3] if s <= n]) if n > 9 -> g(n - k)\n}\n\
+         value(g(4))\n",
+    ] {
+        same_error(text, "division by zero");
+    }
+}

@@ -1,4 +1,4 @@
-//! Tuple binders over comprehensions lifted into the move. A rule such as
+//! Binders over comprehensions lifted into the move. A rule such as
 //!
 //! ```text
 //! move take((p, q) in [(a, n / a) for a in 1..=n if n % a == 0]) -> g(n - p)
@@ -14,6 +14,7 @@
 use super::{binds_locals, map_move, put};
 use crate::ir::{ClauseIr, Ir, IrKind, MoveIr, PatIr, Slot};
 use crate::syntax::ast::BinOp;
+use crate::value::Value;
 
 /// `rule` with every tuple binder over a comprehension of tuples lifted,
 /// its new slots counted from `*slots` on; `None` when it has none.
@@ -25,24 +26,57 @@ pub(super) fn comprehensions(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr>
     Some(rule)
 }
 
-/// The parts of a tuple binder over a comprehension of tuples as wide:
-/// the binder's slots, the items' parts and the comprehension's clauses,
-/// when nothing in them binds names of its own.
+/// The parts of a tuple binder over a comprehension of tuples as wide,
+/// or of a binder of one name over a list comprehension (`k in [x for x
+/// in S if x <= n]`): the binder's slots, the items' parts and the
+/// comprehension's clauses, when nothing in them binds names of its own.
+///
+/// The lifted rules must meet every error the comprehension would (an
+/// error leaves the position to the interpreter, which runs the rules as
+/// written): each item's parts are evaluated where the comprehension
+/// made the item (see [`lift_one`]), and a condition before a loop is
+/// lifted only when that loop runs at least once, over constants.
 fn liftable(pattern: &PatIr, domain: &Ir) -> Option<(Vec<Slot>, Vec<Ir>, Vec<ClauseIr>)> {
-    let names = pattern.tuple_slots()?;
-    let IrKind::Comprehension { elem, clauses, .. } = &domain.kind else {
+    let IrKind::Comprehension { elem, clauses, set } = &domain.kind else {
         return None;
     };
-    let IrKind::Tuple(items) = &elem.kind else {
-        return None;
+    let (names, items) = match (pattern, &elem.kind) {
+        // A set's items are in another order, each once.
+        (PatIr::Slot(s), _) if !*set => (vec![*s], std::slice::from_ref(&**elem)),
+        (PatIr::Tuple(..), IrKind::Tuple(items)) => (pattern.tuple_slots()?, items.as_slice()),
+        _ => return None,
     };
     let simple = clauses.iter().all(|c| match c {
         ClauseIr::For(PatIr::Slot(_), d) => !binds_locals(d),
         ClauseIr::For(..) => false,
         ClauseIr::If(c) => !binds_locals(c),
     });
-    (items.len() == names.len() && simple && !items.iter().any(binds_locals))
-        .then(|| (names, items.clone(), clauses.clone()))
+    let first_if = clauses.iter().position(|c| matches!(c, ClauseIr::If(_)));
+    let runs = first_if.is_none_or(|at| {
+        clauses[at..].iter().all(|c| match c {
+            ClauseIr::For(_, d) => runs_over_constants(d),
+            ClauseIr::If(_) => true,
+        })
+    });
+    (items.len() == names.len() && simple && runs && !items.iter().any(binds_locals))
+        .then(|| (names, items.to_vec(), clauses.clone()))
+}
+
+/// Whether `domain` is a range between constants, or a list of items
+/// written, that is not empty.
+fn runs_over_constants(domain: &Ir) -> bool {
+    let int = |e: &Ir| match e.kind {
+        IrKind::Const(Value::Int(n)) => Some(n),
+        _ => None,
+    };
+    match &domain.kind {
+        IrKind::Binary(BinOp::Range, lo, hi) => int(lo).zip(int(hi)).is_some_and(|(a, b)| a < b),
+        IrKind::Binary(BinOp::RangeIncl, lo, hi) => {
+            int(lo).zip(int(hi)).is_some_and(|(a, b)| a <= b)
+        }
+        IrKind::List(items) => !items.is_empty(),
+        _ => false,
+    }
 }
 
 fn lift_one(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr> {
@@ -77,6 +111,19 @@ fn lift_one(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr> {
             ClauseIr::If(c) => conditions.push(renamed(c, &moved)),
         }
     }
+    // Then each part of the item that could fail, evaluated where the
+    // comprehension made it (`p == p` holds), whatever the guard does
+    // with it after.
+    let items: Vec<Ir> = items.iter().map(|e| renamed(e, &moved)).collect();
+    for part in &items {
+        if !matches!(part.kind, IrKind::Local(_) | IrKind::Const(_)) {
+            let same = IrKind::Binary(BinOp::Eq, Box::new(part.clone()), Box::new(part.clone()));
+            conditions.push(Ir {
+                kind: same,
+                span: part.span,
+            });
+        }
+    }
     let at = binders.len();
     binders.extend(rule.binders[i + 1..].iter().cloned());
     // The conditions first, in their order.
@@ -89,7 +136,6 @@ fn lift_one(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr> {
             },
         })
     });
-    let items: Vec<Ir> = items.iter().map(|e| renamed(e, &moved)).collect();
     // The loops have no names of their own in the rules: `--explain`
     // names one by the part of the tuple that is its value (`p` of
     // `(p, q) in [(a, n / a) for a ...]`), else by the whole tuple.

@@ -49,6 +49,11 @@ fn spellings_users_write_compile_and_agree_with_the_interpreter() {
             "",
             "move t(k in 1..=2 * 3) if k <= x and y > -(1) -> g(x - k, y)",
         ),
+        // A binder of one name over a list comprehension.
+        (
+            "",
+            "move t(k in [s for s in [1, 3, 4] if s <= x]) -> g(x - k, y)",
+        ),
         // A binder of one name over tuples, read by index.
         (
             "",
