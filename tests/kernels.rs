@@ -1097,3 +1097,12 @@ fn a_comprehension_lifted_into_the_move_fails_where_it_would_have() {
         same_error(text, "division by zero");
     }
 }
+
+#[test]
+fn values_past_a_thousand_agree_on_every_path() {
+    // Values about n / 2: past the mex's first marks, which grow to hold
+    // them rather than leave each position to the kernel's own run.
+    let text = "game g(n) {\n move m(k in 1..=n) if k == 1 or k % 2 == 0 -> g(n - k)\n}\n\
+                print(max([value(g(n)) for n in 0..2900]))\nvalue(g(2899))\n";
+    assert_eq!(agree(text), "1450\n1450\n");
+}

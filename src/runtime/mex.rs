@@ -3,6 +3,9 @@
 //! a position's value is found the same way whichever path made its
 //! options.
 
+/// How far the marks grow to hold large values seen (4 MiB of them).
+const LARGE_MARKS: usize = 1 << 20;
+
 /// The values of a position's options, marked one by one, and their mex.
 /// The marks are stamped, so starting the next position costs nothing.
 #[derive(Default)]
@@ -80,9 +83,21 @@ impl Mex {
     /// The smallest value not marked since [`Mex::start`].
     pub fn mex(&mut self) -> u64 {
         // The mex is at most the number of options: values above it
-        // matter only once the marks reach that far.
-        if self.marks.len() <= self.count {
-            self.marks.resize(self.count + 1, 0);
+        // matter only once the marks reach that far. The marks also grow
+        // to hold the large values seen, within reason: the machine code
+        // leaves a position with a value past them to the slower run that
+        // gets here, and a game whose values keep growing (`k == 1 or k %
+        // 3 == 0`, values about n / 3) would be left there ever after.
+        let seen = self
+            .large
+            .iter()
+            .copied()
+            .filter(|v| *v < LARGE_MARKS as u64)
+            .max();
+        let want = (self.count + 1).max(seen.map_or(0, |v| v as usize + 1));
+        if self.marks.len() < want {
+            let len = want.max(2 * self.marks.len()).min(LARGE_MARKS.max(want));
+            self.marks.resize(len, 0);
             let len = self.marks.len() as u64;
             for v in self.large.iter().filter(|v| **v < len) {
                 self.marks[*v as usize] = self.stamp;
@@ -114,6 +129,16 @@ mod tests {
         assert_eq!(mex_of(&mut m, &[0, 1, 2, 9]), 3);
         assert_eq!(mex_of(&mut m, &[0]), 1);
         assert_eq!(m.count(), 1);
+    }
+
+    #[test]
+    fn the_marks_grow_to_hold_large_values_seen_within_reason() {
+        let mut m = Mex::default();
+        assert_eq!(mex_of(&mut m, &[0, 5000]), 1);
+        assert!(m.marks.len() > 5000, "machine code reads marks to 5000 now");
+        assert_eq!(mex_of(&mut m, &[5000, 0, 1]), 2, "5000 marked, not 2");
+        assert_eq!(mex_of(&mut m, &[0, 1 << 40]), 1);
+        assert!(m.marks.len() <= super::LARGE_MARKS, "not to 2^40");
     }
 
     #[test]
