@@ -227,6 +227,13 @@ impl Graph {
     /// [`Graph::insert`] of integer arguments, with no values made when
     /// they are dense.
     pub fn insert_ints(&mut self, game: GameId, args: &[i64]) -> NodeId {
+        // The game's first position makes its table: without one, it
+        // would be kept as a run of integers, and again as a position of
+        // integers once the table exists.
+        if self.games.len() <= game as usize {
+            self.games
+                .resize_with(game as usize + 1, NodeTable::default);
+        }
         if let Some(z) = int_index(args)
             && let Some(table) = self.games.get_mut(game as usize)
             && table.dense.form.is_none()

@@ -141,3 +141,16 @@ fn three_or_more_integers_are_one_flat_key_however_they_are_made() {
     );
     assert_eq!(graph.len(), 7);
 }
+
+#[test]
+fn a_games_first_position_of_integers_is_dense_and_found_again() {
+    // Interned before the game had a table: it was once kept as a run of
+    // integers, and made again, dense, by the next sweep.
+    for args in [&[1][..], &[2, 3]] {
+        let mut g = Graph::default();
+        let node = g.insert_ints(4, args);
+        assert!(node.index < DENSE_END, "{args:?} dense");
+        assert_eq!(g.find_ints(4, args), Some(node));
+        assert_eq!(g.len(), 1);
+    }
+}
