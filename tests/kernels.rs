@@ -194,8 +194,8 @@ fn rule(params: &'static [&'static str]) -> impl Strategy<Value = String> {
 }
 
 /// A top-level query over a comprehension, compiled when the machine
-/// code runs (see src/runtime/kernel/query.rs): counts, sums, minima and
-/// nim-sums of positions' values, with conditions and element
+/// code runs (see src/runtime/kernel/query.rs): counts, sums, minima,
+/// nim-sums and lists of positions' values, with conditions and element
 /// expressions that may fail, and ranges that may be empty.
 fn query() -> impl Strategy<Value = String> {
     let n = 0i64..7;
@@ -211,8 +211,11 @@ fn query() -> impl Strategy<Value = String> {
             .prop_map(|(n, e)| format!("value(sum([h(a, {e}) for a in 0..={n} for b in 0..2]))")),
         (n.clone(), expr(vec!["a"]))
             .prop_map(|(n, e)| format!("min([value(g(a)) - {e} for a in 0..={n}])")),
-        (n, cond(vec!["a", "b"])).prop_map(|(n, c)| format!(
+        (n.clone(), cond(vec!["a", "b"])).prop_map(|(n, c)| format!(
             "max([value(h(a, b)) + a for a in 0..{n} for b in a..{n} if {c}])"
+        )),
+        (n, expr(vec!["a", "b"]), cond(vec!["a", "b"])).prop_map(|(n, e, c)| format!(
+            "[value(h(a, b)) * {e} for a in 0..{n} for b in 0..3 if {c}]"
         )),
     ]
 }
@@ -677,6 +680,17 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
             "print(\"losing:\", sum([1 for n in 0..400 if value(g(n)) == 0]), 7)",
             "losing: 100 7",
         ),
+        // A list made, alone, printed, or kept by a `let`.
+        ("[value(g(n)) for n in 0..9]", "[0, 1, 2, 3, 0, 1, 2, 3, 0]"),
+        (
+            "print([n for n in 0..20 if value(g(n)) == 0])",
+            "[0, 4, 8, 12, 16]",
+        ),
+        (
+            "let P = [x * 100 + y for x in 0..40 for y in 0..40 if winner(w(x, y)) == \"second\"]\n\
+             print(len(P), P[1], P[-1])",
+            "40 101 3939",
+        ),
     ] {
         let text = format!("{games}{query}\n");
         let ((out, err, phase), compiled) = run_counting(&text, Engine::Native);
@@ -695,6 +709,7 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
         "min([value(g(n)) for n in 0..0])",
         "sum([value(g(n)) * 4611686018427387904 for n in 0..10])",
         "len([1 for n in 0..10 if value(d(n)) == 0])",
+        "[value(d(n)) for n in 0..10]",
     ] {
         let text = format!("{games}{query}\n");
         let (compiled, counted) = run_counting(&text, Engine::Native);
@@ -703,10 +718,10 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
         assert_eq!(compiled, run(&text, Engine::Interpreter), "{query}");
     }
     // Not a query the machine code takes (a winner that is never "draw"
-    // in finite games, a list of values): the interpreter's answer.
+    // in finite games, a list of tuples): the interpreter's answer.
     for query in [
         "len([1 for x in 0..9 if winner(g(x)) == \"draw\"])",
-        "[value(g(n)) for n in 0..9]",
+        "[(n, value(g(n))) for n in 0..9]",
     ] {
         let text = format!("{games}{query}\n");
         let (interpreted, counted) = run_counting(&text, Engine::Native);
@@ -762,7 +777,7 @@ fn binders_over_computed_collections_agree_on_every_path() {
         let printed = agree(&text);
         assert_eq!(printed.lines().count(), 2, "{rules}");
         let ((_, _, _), compiled) = run_counting(&text, Engine::Native);
-        assert_eq!(compiled, 1, "{rules}: the count compiles");
+        assert_eq!(compiled, 2, "{rules}: the list and the count compile");
         let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
         session.run("computed.game", &text);
         let report = grundy::explain::game(&session.machine.game_ir(0), &session.machine.defs);

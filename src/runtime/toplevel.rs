@@ -37,10 +37,11 @@ impl Machine {
     /// and the code finishes it.
     fn compiled_query(&mut self, ir: &Ir, slots: usize) -> Option<Value> {
         use Builtin::{Len, Max, Min, Sum, Winner};
-        let IrKind::CallBuiltin(Len | Sum | Min | Max | Builtin::Value | Winner, _) = ir.kind
-        else {
-            return None;
-        };
+        match ir.kind {
+            IrKind::CallBuiltin(Len | Sum | Min | Max | Builtin::Value | Winner, _) => {}
+            IrKind::Comprehension { set: false, .. } => {}
+            _ => return None,
+        }
         let max_depth = self.limits.max_depth;
         if !self.compiled_rules()
             || !self.use_native
@@ -63,13 +64,16 @@ impl Machine {
                 bound: q.outer_range().map(|(_, hi)| hi),
                 ..Turn::default()
             },
+            collected: Vec::new(),
         };
         searcher.refresh();
         let result = code.run(&mut searcher, &views)?;
+        let collected = std::mem::take(&mut searcher.collected);
         self.queries_compiled += 1;
-        Some(match q.winner {
-            true => answer(Winner, result as u64),
-            false => Value::Int(result),
+        Some(match (q.collect, q.winner) {
+            (true, _) => Value::list(collected.into_iter().map(Value::Int).collect()),
+            (false, true) => answer(Winner, result as u64),
+            (false, false) => Value::Int(result),
         })
     }
 }
@@ -81,6 +85,8 @@ struct Searcher<'a> {
     targets: &'a [(GameId, usize)],
     views: &'a [Cell<View>],
     turn: Turn,
+    /// The elements of the list a query makes, so far.
+    collected: Vec<i64>,
 }
 
 /// The positions of a one-integer game a query asks in turn (`[n for n
@@ -159,5 +165,9 @@ impl Asker for Searcher<'_> {
 
     fn call(&mut self, func: &Func, frame: &mut Vec<i64>) -> Result<i64, Stop> {
         func.run(frame, &self.machine.defs)
+    }
+
+    fn collect(&mut self, element: i64) {
+        self.collected.push(element);
     }
 }

@@ -5,7 +5,9 @@
 //!   `sum(...)`, `min(...)`, `max(...)` of integers, `value(g(...))`
 //!   among them;
 //! - `value(sum([g(...) for i in 0..N]))` and `winner(sum(...))`: the
-//!   nim-sum of the positions' values.
+//!   nim-sum of the positions' values;
+//! - the comprehension alone, a list of integers: `[n for n in 0..N if
+//!   value(g(n)) == 0]`, as a statement, printed, or kept by a `let`.
 //!
 //! The interpreter builds the list, a value per element, then folds it;
 //! the compiled query runs the comprehension's loops over machine
@@ -54,6 +56,11 @@ pub struct Query {
     pub targets: Vec<(GameId, usize)>,
     /// Whether the result is shown as `winner` shows a value.
     pub winner: bool,
+    /// Whether the result is the list of the elements (a comprehension
+    /// alone, `[n for n in 0..N if value(g(n)) == 0]`), which the code
+    /// hands to the asker one by one (see [`Asker::collect`]) while it
+    /// counts them.
+    pub collect: bool,
     /// The functions it calls, which the compiled calls refer to.
     pub(super) calls: Option<Rc<Calls>>,
 }
@@ -63,21 +70,20 @@ pub struct Query {
 /// one of the shapes above, or asks no position's value (the interpreter
 /// is quick enough for arithmetic alone).
 pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Query> {
-    let IrKind::CallBuiltin(b, args) = &ir.kind else {
-        return None;
-    };
-    let [arg] = args.as_slice() else {
-        return None;
-    };
-    let (fold, winner, list) = match b {
-        Builtin::Len => (Fold::Count, false, arg),
-        Builtin::Sum => (Fold::Sum, false, arg),
-        Builtin::Min => (Fold::Min, false, arg),
-        Builtin::Max => (Fold::Max, false, arg),
-        Builtin::Value | Builtin::Winner => match &arg.kind {
-            IrKind::CallBuiltin(Builtin::Sum, inner) if inner.len() == 1 => {
-                (Fold::Xor, *b == Builtin::Winner, &inner[0])
-            }
+    let (fold, winner, list) = match &ir.kind {
+        // A comprehension alone (see `Query::collect`).
+        IrKind::Comprehension { set: false, .. } => (Fold::Count, false, ir),
+        IrKind::CallBuiltin(b, args) => match (b, args.as_slice()) {
+            (Builtin::Len, [arg]) => (Fold::Count, false, arg),
+            (Builtin::Sum, [arg]) => (Fold::Sum, false, arg),
+            (Builtin::Min, [arg]) => (Fold::Min, false, arg),
+            (Builtin::Max, [arg]) => (Fold::Max, false, arg),
+            (Builtin::Value | Builtin::Winner, [arg]) => match &arg.kind {
+                IrKind::CallBuiltin(Builtin::Sum, inner) if inner.len() == 1 => {
+                    (Fold::Xor, *b == Builtin::Winner, &inner[0])
+                }
+                _ => return None,
+            },
             _ => return None,
         },
         _ => return None,
@@ -96,6 +102,7 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
     let elem = match (fold, &elem.kind) {
         (Fold::Xor, IrKind::Apply(..)) => value_of(elem, &types)?,
         (Fold::Xor, _) => return None,
+        _ if std::ptr::eq(list, ir) => num_in(elem, &types)?,
         // Counted only: a tuple or list of what cannot fail, as in
         // `len([(x, y) for ... if value(g(x, y)) == 0])`, is as good as 1.
         (Fold::Count, IrKind::Tuple(items) | IrKind::List(items))
@@ -120,6 +127,7 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         comp,
         targets,
         winner,
+        collect: std::ptr::eq(list, ir),
         calls,
     })
 }

@@ -24,6 +24,8 @@ pub trait Asker {
     fn stop(&mut self) -> bool;
     /// Runs `func` in `frame`, with the definitions the asker has.
     fn call(&mut self, func: &Func, frame: &mut Vec<i64>) -> Result<i64, Stop>;
+    /// Keeps the next element of the list the query makes.
+    fn collect(&mut self, element: i64);
 }
 
 /// A query's machine code, and the memory that holds it.
@@ -124,6 +126,13 @@ pub(super) extern "C" fn value(ctx: *mut Ctx, game: i64, args: *const i64, n: i6
         Some(v) if v < 1 << 62 => v as i64,
         _ => -1,
     }
+}
+
+/// Keeps an element of the list the query's code makes; returns 0.
+pub(super) extern "C" fn collect(ctx: *mut Ctx, element: i64) -> i64 {
+    // SAFETY: as in `value`.
+    unsafe { asker(ctx) }.collect(element);
+    0
 }
 
 /// Whether the query's code should stop (1) or go on (0).

@@ -83,11 +83,12 @@ pub struct Helpers {
     pub query: FuncRef,
     pub tick: FuncRef,
     pub call: FuncRef,
+    pub collect: FuncRef,
 }
 
-impl From<[FuncRef; 11]> for Helpers {
+impl From<[FuncRef; 12]> for Helpers {
     /// The helpers in the order [`super::jit`] declares them.
-    fn from(refs: [FuncRef; 11]) -> Helpers {
+    fn from(refs: [FuncRef; 12]) -> Helpers {
         Helpers {
             pow: refs[0],
             isqrt: refs[1],
@@ -100,6 +101,7 @@ impl From<[FuncRef; 11]> for Helpers {
             query: refs[8],
             tick: refs[9],
             call: refs[10],
+            collect: refs[11],
         }
     }
 }
@@ -159,6 +161,7 @@ pub fn function(
         flat: helpers.flat,
         query: helpers.query,
         tick: matches!(kind, Kind::Query(_)).then_some(helpers.tick),
+        collect: helpers.collect,
         call: helpers.call,
         fns,
         in_func: matches!(kind, Kind::Func(_)),
@@ -246,6 +249,8 @@ struct Emit<'a, 'f> {
     /// loop iterations (`Some` in a query only: see `query`).
     query: FuncRef,
     tick: Option<FuncRef>,
+    /// A query's helper that keeps each element of a list it makes.
+    collect: FuncRef,
     /// The helper that runs a compiled function ([`super::call`]), and
     /// the functions compiled to machine code of their own (`func`).
     call: FuncRef,

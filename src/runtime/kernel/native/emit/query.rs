@@ -1,6 +1,7 @@
 //! The machine code of a top-level query ([`Query`]): its comprehension's
 //! loops, each element folded into one integer, which the function writes
-//! into the context; `value(g(...))` asks the search through a helper.
+//! into the context, or kept by a helper for a list; `value(g(...))` asks
+//! the search through a helper.
 
 use super::{Emit, trusted};
 use crate::runtime::kernel::expr::Num;
@@ -30,9 +31,12 @@ impl Emit<'_, '_> {
         let (acc, seen) = (self.b.declare_var(I64), self.b.declare_var(I64));
         self.b.def_var(acc, zero);
         self.b.def_var(seen, zero);
-        let fold = q.fold;
+        let (fold, collect) = (q.fold, q.collect);
         self.comp(&q.comp, 0, &mut |e, elem, next| {
             let v = e.num(elem)?;
+            if collect {
+                e.b.ins().call(e.collect, &[e.ctx, v]);
+            }
             let so_far = e.b.use_var(acc);
             let first = e.b.use_var(seen);
             let folded = match fold {
