@@ -1121,3 +1121,16 @@ fn values_past_a_thousand_agree_on_every_path() {
                 print(max([value(g(n)) for n in 0..2900]))\nvalue(g(2899))\n";
     assert_eq!(agree(text), "1450\n1450\n");
 }
+
+#[test]
+fn any_and_all_over_a_few_constants_agree_and_fail_where_they_would() {
+    let rules = "move t(k in 1..=n) if any([k == s for s in [1, 3, 7]]) or all([k % p == 0 for p in [2, 3]]) \
+                 -> g(n - k)";
+    let printed = agree(&format!("game g(n) {{\n {rules}\n}}\ntable(g, 0..40)\n"));
+    assert!(printed.contains("g(n), n = 0..=39"), "{printed}");
+    // Items that may fail are not unrolled: `any` makes the whole list
+    // first, and so meets the division by zero even after a `true`.
+    let text = "game g(n) {\n move t(k in 1..=n) if any([k == s or 6 / (s - 3) > 9 for s in [1, 3]]) -> g(n - k)\n}\n\
+                value(g(4))\n";
+    same_error(text, "division by zero");
+}

@@ -255,7 +255,13 @@ impl Normalizer<'_> {
                     ),
                 }
             }
-            _ => return fold(map_children(ir, &mut |e| self.expr(e, depth))),
+            _ => {
+                let ir = map_children(ir, &mut |e| self.expr(e, depth));
+                if let Some(chain) = unroll::any_all(&ir, self.defs) {
+                    return self.expr(&chain, depth);
+                }
+                return fold(ir);
+            }
         };
         Ir {
             kind,

@@ -49,6 +49,12 @@ fn spellings_users_write_compile_and_agree_with_the_interpreter() {
             "",
             "move t(k in 1..=2 * 3) if k <= x and y > -(1) -> g(x - k, y)",
         ),
+        // `any` and `all` over a few constants.
+        (
+            "",
+            "move t(k in 1..=x) if any([k == s for s in [1, 3, 7]]) and all([k % p != 0 for p in [2, 5]]) \
+             or k == y -> g(x - k, y)",
+        ),
         // A binder of one name over a list comprehension.
         (
             "",

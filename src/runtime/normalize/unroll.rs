@@ -20,8 +20,8 @@
 use super::{Normalizer, any_node, map_move, put};
 use crate::builtins::Builtin;
 use crate::defs::Defs;
-use crate::ir::{Ir, IrKind, MoveIr, PatIr, Slot};
-use crate::syntax::ast::BinOp;
+use crate::ir::{ClauseIr, Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
 
 /// The most items a tuple binder is unrolled over, and the most moves a
@@ -107,6 +107,77 @@ impl Normalizer<'_> {
             }
             _ => None,
         }
+    }
+}
+
+/// `any([c for x in S])` or `all(...)` over a few constants `S`, as the
+/// chain `c1 or c2 or ...` (`and` for `all`) of `c` with each item put
+/// for `x`, when each of those is a condition that cannot fail: then
+/// stopping early, as `or` does, skips no error that making the whole
+/// list would have met. (The compiled rules have no loop over a list of
+/// booleans.)
+pub(super) fn any_all(ir: &Ir, defs: &Defs) -> Option<Ir> {
+    let IrKind::CallBuiltin(b @ (Builtin::Any | Builtin::All), args) = &ir.kind else {
+        return None;
+    };
+    let [list] = args.as_slice() else {
+        return None;
+    };
+    let IrKind::Comprehension {
+        elem,
+        clauses,
+        set: false,
+    } = &list.kind
+    else {
+        return None;
+    };
+    let [ClauseIr::For(PatIr::Slot(x), domain)] = clauses.as_slice() else {
+        return None;
+    };
+    let items = few_constants(domain, defs).filter(|items| !items.is_empty())?;
+    let op = match b {
+        Builtin::Any => BinOp::Or,
+        _ => BinOp::And,
+    };
+    let parts: Vec<Ir> = items
+        .into_iter()
+        .map(|v| {
+            let item = Ir {
+                kind: IrKind::Const(v),
+                span: domain.span,
+            };
+            let part = put(elem, &|s| (s == *x).then(|| item.clone()));
+            is_condition(&part).then_some(part)
+        })
+        .collect::<Option<_>>()?;
+    parts.into_iter().reduce(|a, b| Ir {
+        span: ir.span,
+        kind: IrKind::Binary(op, Box::new(a), Box::new(b)),
+    })
+}
+
+/// Whether `e` is a comparison of names, constants, and their quotients
+/// and remainders by constants other than 0 and -1, or `not`, `and`, `or`
+/// of those: a boolean, which cannot fail.
+fn is_condition(e: &Ir) -> bool {
+    fn total(e: &Ir) -> bool {
+        match &e.kind {
+            IrKind::Local(_) | IrKind::Const(Value::Int(_)) => true,
+            IrKind::Binary(BinOp::Div | BinOp::Rem, a, b) => {
+                matches!(b.kind, IrKind::Const(Value::Int(d)) if d != 0 && d != -1) && total(a)
+            }
+            _ => false,
+        }
+    }
+    match &e.kind {
+        IrKind::Binary(
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
+            a,
+            b,
+        ) => total(a) && total(b),
+        IrKind::Binary(BinOp::And | BinOp::Or, a, b) => is_condition(a) && is_condition(b),
+        IrKind::Unary(UnOp::Not, a) => is_condition(a),
+        _ => false,
     }
 }
 
