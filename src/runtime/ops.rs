@@ -73,7 +73,10 @@ impl Machine {
             }
             (Add, Value::Str(x), Value::Str(y)) => {
                 self.check_size((x.len() + y.len()) as i64, span)?;
-                Value::str(&format!("{x}{y}"))
+                let mut joined = String::with_capacity(x.len() + y.len());
+                joined.push_str(x);
+                joined.push_str(y);
+                Value::str(&joined)
             }
             (Add, Value::List(x), Value::List(y)) => {
                 self.check_size((x.len() + y.len()) as i64, span)?;
@@ -180,6 +183,8 @@ impl Machine {
         }
         Ok(match x {
             Value::Range(lo, _) => Value::Int(lo + at),
+            // A character: by byte where every one is a byte.
+            Value::Str(s) if s.is_ascii() => Value::str(&s[at as usize..at as usize + 1]),
             Value::Str(s) => {
                 let c = s.chars().nth(at as usize).expect("`at` is below len_of");
                 Value::str(&c.to_string())
@@ -206,6 +211,7 @@ impl Machine {
                     "this range",
                 )
             })?,
+            Value::Str(s) if s.is_ascii() => s.len() as i64,
             Value::Str(s) => s.chars().count() as i64,
             Value::Set(s) => s.len() as i64,
             Value::Pos(p) => p.components().len() as i64,
@@ -239,6 +245,7 @@ impl Machine {
         let (s, e) = (start as usize, end as usize);
         Ok(match &x {
             Value::Range(a, _) => Value::Range(a + start, a + end),
+            Value::Str(st) if st.is_ascii() => Value::str(&st[s..e]),
             Value::Str(st) => Value::str(&st.chars().skip(s).take(e - s).collect::<String>()),
             Value::Tuple(items) => Value::Tuple(items[s..e].into()),
             Value::Set(_) | Value::Pos(_) => {
