@@ -284,36 +284,6 @@ impl Graph {
         })
     }
 
-    /// The node of `game(args)`, one or two integers with a dense index,
-    /// when it exists or (given `add`) can be made in a slot its game's
-    /// dense table already has room for: no table grows, so the views of
-    /// the tables stay valid (see `runtime/kernel/native/deep.rs`).
-    pub fn intern_dense_in_place(
-        &mut self,
-        game: GameId,
-        args: &[i64],
-        add: bool,
-    ) -> Option<NodeId> {
-        let z = int_index(args).filter(|_| matches!(args, [_] | [_, _]))?;
-        let table = self.games.get_mut(game as usize)?;
-        let dense = NodeId { game, index: z };
-        if table.dense.arity() == args.len() && table.dense.get(z) != ABSENT {
-            return Some(dense);
-        }
-        // Kept among the hashed ones when the table had no room for it.
-        if let Some(i) = table.hashed.find_ints(args) {
-            return Some(NodeId {
-                game,
-                index: DENSE_END + i,
-            });
-        }
-        if !add || !table.dense.take_in_place(args.len(), z, args) {
-            return None;
-        }
-        self.total += 1;
-        Some(dense)
-    }
-
     /// The value slot of `game(args)`, [`ABSENT`] when there is no such
     /// position: read densely when the arguments allow it, else (a
     /// position the dense table had no room for, or any other) among the

@@ -154,19 +154,3 @@ fn a_games_first_position_of_integers_is_dense_and_found_again() {
         assert_eq!(g.len(), 1);
     }
 }
-
-#[test]
-fn a_dense_position_is_made_in_place_only_where_its_table_has_room() {
-    let mut g = Graph::default();
-    assert_eq!(g.intern_dense_in_place(0, &[5], true), None, "no table yet");
-    let three = g.insert_ints(0, &[3]);
-    assert_eq!(g.intern_dense_in_place(0, &[3], true), Some(three));
-    // Below 3 the page has its slots: made there, found again.
-    let two = g.intern_dense_in_place(0, &[2], true).expect("room for 2");
-    assert_eq!((two.index, g.len()), (2, 2));
-    assert_eq!(g.find_ints(0, &[2]), Some(two));
-    assert_eq!(g.intern_dense_in_place(0, &[1], false), None, "not made");
-    // Far past the page: the table would grow, so not here.
-    assert_eq!(g.intern_dense_in_place(0, &[1 << 20], true), None);
-    assert_eq!(g.len(), 2);
-}

@@ -253,23 +253,6 @@ impl Dense {
     /// search makes a position per step: a pair or a triple is placed by
     /// row and column, and a slot its page holds is written at once.
     #[inline]
-    /// [`Dense::take`] of a slot the table already has room for, absent
-    /// so far: nothing grows, so the views of the table stay valid.
-    pub(super) fn take_in_place(&mut self, arity: usize, z: u32, ints: &[i64]) -> bool {
-        if self.arity != arity || self.form.is_some() {
-            return false;
-        }
-        let (p, i) = place(arity, z, ints);
-        match self.pages.get_mut(p).and_then(|page| page.get_mut(i)) {
-            Some(slot) if *slot == SLOT_ABSENT => {
-                *slot = SLOT_UNKNOWN;
-                self.count += 1;
-                true
-            }
-            _ => false,
-        }
-    }
-
     pub(super) fn take(&mut self, arity: usize, z: u32, ints: &[i64]) -> bool {
         if self.arity != 0 && self.arity != arity {
             return false;

@@ -7,10 +7,8 @@
 //! hand-written memoized recursion would, and the parent's run goes on
 //! with the value.
 //!
-//! Only positions that change no table's layout are interned this way:
-//! hashed ones, and dense ones whose slot the table already has (a row of
-//! a two-integer game with room for it), so the dense tables the running
-//! code reads through its views keep their pages. Anything
+//! Only the hashed positions are interned this way: the dense tables the
+//! running code reads through its views do not change under it. Anything
 //! the recursion cannot finish leaves no trace but interned positions
 //! without values:
 //! - an option the machine code leaves (an error, a cycle, Ctrl-C) makes
@@ -100,10 +98,7 @@ pub(super) unsafe fn evaluate(deep: *mut Deep, game: GameId, args: &[i64]) -> Op
     // change here only, between runs, and no view reads them.
     let graph = unsafe { &mut *d.graph };
     let room = graph.len() < d.room.max_states;
-    let node = match graph.intern_hashed_ints(game, args, room) {
-        Some(hashed) => hashed?,
-        None => graph.intern_dense_in_place(game, args, room)?,
-    };
+    let node = graph.intern_hashed_ints(game, args, room)??;
     graph.set_value(node, IN_PROGRESS);
     if d.room.pool.len() <= d.depth {
         d.room.pool.push(Box::default());
