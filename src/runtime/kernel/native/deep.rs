@@ -128,11 +128,9 @@ pub(super) unsafe fn evaluate(deep: *mut Deep, game: GameId, args: &[i64]) -> Op
     let graph = unsafe { &mut *d.graph };
     let stop = d.charge(work as usize);
     Some(match found {
-        _ if stop => {
-            graph.set_value(node, UNKNOWN);
-            BAIL
-        }
-        BAIL => {
+        // Left to the kernel's run (an error, a cycle), or Ctrl-C or the
+        // time limit: this position is the search's again.
+        _ if stop || found == BAIL => {
             graph.set_value(node, UNKNOWN);
             BAIL
         }
