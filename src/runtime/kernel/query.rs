@@ -70,8 +70,9 @@ pub struct Query {
 /// one of the shapes above, or asks no position's value (the interpreter
 /// is quick enough for arithmetic alone).
 pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Query> {
+    // A comprehension alone (see `Query::collect`).
+    let collect = matches!(ir.kind, IrKind::Comprehension { .. });
     let (fold, winner, list) = match &ir.kind {
-        // A comprehension alone (see `Query::collect`).
         IrKind::Comprehension { set: false, .. } => (Fold::Count, false, ir),
         IrKind::CallBuiltin(b, args) => match (b, args.as_slice()) {
             (Builtin::Len, [arg]) => (Fold::Count, false, arg),
@@ -102,7 +103,7 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
     let elem = match (fold, &elem.kind) {
         (Fold::Xor, IrKind::Apply(..)) => value_of(elem, &types)?,
         (Fold::Xor, _) => return None,
-        _ if std::ptr::eq(list, ir) => num_in(elem, &types)?,
+        _ if collect => num_in(elem, &types)?,
         // Counted only: a tuple or list of what cannot fail, as in
         // `len([(x, y) for ... if value(g(x, y)) == 0])`, is as good as 1.
         (Fold::Count, IrKind::Tuple(items) | IrKind::List(items))
@@ -127,7 +128,7 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         comp,
         targets,
         winner,
-        collect: std::ptr::eq(list, ir),
+        collect,
         calls,
     })
 }

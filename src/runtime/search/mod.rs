@@ -368,20 +368,18 @@ impl Machine {
         runs: u32,
         search: &mut Search,
     ) -> RtResult<()> {
-        let waited: Vec<NodeId> = search.pending.drain(start + 1..).collect();
+        let missing: Vec<NodeId> = search.pending.drain(start + links..).collect();
+        let play: Vec<NodeId> = search.pending.drain(start + 1..).collect();
         self.wait(node, start, (false, runs, false), search)?;
-        let mut link = search.pending[start];
-        for i in 1..=links {
+        let first = search.pending[start];
+        for (k, &link) in std::iter::once(&first).chain(&play).enumerate() {
             self.enter(link, search);
             let from = search.pending.len();
-            match i < links {
-                true => search.pending.push(waited[i - 1]),
-                false => search.pending.extend_from_slice(&waited[links - 1..]),
+            match play.get(k) {
+                Some(&next) => search.pending.push(next),
+                None => search.pending.extend_from_slice(&missing),
             }
             self.wait(link, from, (false, 1, false), search)?;
-            if i < links {
-                link = waited[i - 1];
-            }
         }
         Ok(())
     }
