@@ -43,16 +43,34 @@ pub fn dense1(n: i64) -> Option<u32> {
     u32::try_from(n).ok().filter(|n| *n < DENSE_END)
 }
 
-/// Each argument of a dense pair is below this: 46340² < 2³¹, so every
-/// pair of the square `[0, 46340)²` is dense.
-pub const SIDE_MAX: i64 = 46_340;
+/// The side of the dense square of pairs: every pair of `[0, 32768)²` is
+/// dense, numbered by Szudzik's pairing below 2³⁰.
+pub const SIDE_MAX: i64 = 1 << 15;
+/// Beyond the square, a pair is dense when one argument is below this
+/// and the other below [`LONG_MAX`]: the strips of a game whose positions
+/// keep one argument small, as `g(n, last)` with `last` the last move's
+/// size. Each strip is numbered by rows of this width, from 2³⁰ (the long
+/// first argument) and from 3 · 2²⁹ (the long second one).
+pub const STRIP_WIDTH: i64 = 64;
+/// Each argument of a dense pair is below this.
+pub const LONG_MAX: i64 = SIDE_MAX + (1 << 23);
+const STRIP_A: i64 = 1 << 30;
+const STRIP_B: i64 = STRIP_A + (1 << 29);
 
 #[inline]
 pub fn dense2(a: i64, b: i64) -> Option<u32> {
-    if !(0..SIDE_MAX).contains(&a) || !(0..SIDE_MAX).contains(&b) {
+    let z = if a < SIDE_MAX && b < SIDE_MAX {
+        if a < 0 || b < 0 {
+            return None;
+        }
+        if a >= b { a * a + a + b } else { b * b + a }
+    } else if (0..STRIP_WIDTH).contains(&b) && a < LONG_MAX {
+        STRIP_A + (a - SIDE_MAX) * STRIP_WIDTH + b
+    } else if (0..STRIP_WIDTH).contains(&a) && b < LONG_MAX {
+        STRIP_B + (b - SIDE_MAX) * STRIP_WIDTH + a
+    } else {
         return None;
-    }
-    let z = if a >= b { a * a + a + b } else { b * b + a };
+    };
     Some(z as u32)
 }
 
@@ -134,8 +152,24 @@ pub(super) fn row3(a: usize, b: usize) -> usize {
     if a >= b { a * a + a + b } else { b * b + a }
 }
 
-/// Szudzik's pairing undone: the `(a, b)` of index `z`.
+/// [`dense2`] undone: the `(a, b)` of index `z`.
 pub fn unpair(z: u32) -> (usize, usize) {
+    let (side, width) = (SIDE_MAX as usize, STRIP_WIDTH as usize);
+    match i64::from(z) {
+        z if z >= STRIP_B => {
+            let r = (z - STRIP_B) as usize;
+            (r % width, side + r / width)
+        }
+        z if z >= STRIP_A => {
+            let r = (z - STRIP_A) as usize;
+            (side + r / width, r % width)
+        }
+        _ => unsquare(z),
+    }
+}
+
+/// Szudzik's pairing undone, for `z` below 2³⁰.
+fn unsquare(z: u32) -> (usize, usize) {
     let z = z as u64;
     // The square root in floating point is exact enough: below 2³¹ every
     // integer is a double, the root is correctly rounded, and the root of
@@ -149,13 +183,20 @@ pub fn unpair(z: u32) -> (usize, usize) {
     (a as usize, b as usize)
 }
 
+/// Whether dense index `z` of a pair lies in the square, where a sweep by
+/// index goes shell by shell.
+pub fn in_square(z: u32) -> bool {
+    i64::from(z) < STRIP_A
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn unpairing_undoes_the_pairing() {
-        let ends = (0..46_340).step_by(997).chain(46_330..46_340);
+        let side = SIDE_MAX;
+        let ends = (0..side).step_by(997).chain(side - 10..side);
         for a in ends.clone() {
             for b in ends.clone() {
                 let z = dense2(a, b).unwrap();
@@ -163,7 +204,7 @@ mod tests {
                 // The indices on either side of a square's.
                 for z in [z.saturating_sub(1), z + 1]
                     .into_iter()
-                    .filter(|z| *z < 46_340 * 46_340)
+                    .filter(|z| i64::from(*z) < side * side)
                 {
                     let (a, b) = unpair(z);
                     assert_eq!(dense2(a as i64, b as i64), Some(z));
@@ -172,12 +213,44 @@ mod tests {
         }
         // Every square and its predecessor: the floating-point root
         // needs no correction.
-        for s in 1..46_340u32 {
+        for s in 1..side as u32 {
             for z in [s * s - 1, s * s] {
                 let (a, b) = unpair(z);
                 assert_eq!(dense2(a as i64, b as i64), Some(z));
             }
         }
+    }
+
+    #[test]
+    fn the_strips_beyond_the_square_are_numbered_apart_and_undone() {
+        let mut seen = std::collections::HashSet::new();
+        let longs = [SIDE_MAX, SIDE_MAX + 1, 1_000_000, LONG_MAX - 1];
+        for long in longs {
+            for short in [0, 1, STRIP_WIDTH - 1] {
+                for (a, b) in [(long, short), (short, long)] {
+                    let z = dense2(a, b).unwrap();
+                    assert!(z < DENSE_END && !in_square(z), "{a}, {b}");
+                    assert!(seen.insert(z), "{a}, {b} numbered twice");
+                    assert_eq!(unpair(z), (a as usize, b as usize));
+                }
+            }
+            // Lowering either argument lowers the index.
+            let z = dense2(long, 5).unwrap();
+            assert!(dense2(long, 4).unwrap() < z);
+            assert!(long == SIDE_MAX || dense2(long - 1, 5).unwrap() < z);
+        }
+        for (a, b) in [
+            (SIDE_MAX, STRIP_WIDTH),
+            (STRIP_WIDTH, SIDE_MAX),
+            (LONG_MAX, 0),
+            (0, LONG_MAX),
+            (-1, SIDE_MAX),
+            (SIDE_MAX, -1),
+            (-1, 0),
+        ] {
+            assert_eq!(dense2(a, b), None, "{a}, {b}");
+        }
+        assert!(in_square(dense2(SIDE_MAX - 1, SIDE_MAX - 1).unwrap()));
     }
 
     #[test]

@@ -33,8 +33,8 @@ use form::Form;
 use hashed::Hashed;
 use index::dense_args;
 pub use index::{
-    DENSE_END, SIDE_MAX, SIDE3_MAX, dense_index, dense1, dense2, dense3, int_index, unpair,
-    untriple,
+    DENSE_END, LONG_MAX, SIDE_MAX, SIDE3_MAX, STRIP_WIDTH, dense_index, dense1, dense2, dense3,
+    in_square, int_index, unpair, untriple,
 };
 
 /// The positions of one game: dense ones by index, the others (any other
@@ -211,7 +211,7 @@ impl Graph {
 
     /// The level below which the board sweep `key` of `game` has valued
     /// every position of its box, and the level below which the box's
-    /// slots exist (see `runtime/sweep.rs`).
+    /// slots exist (see `runtime/sweep/mod.rs`).
     pub fn swept(&self, game: GameId, key: [i64; 6]) -> Option<(i64, i64)> {
         let (k, swept, claimed) = self.games.get(game as usize)?.dense.swept?;
         (k == key).then_some((swept, claimed))

@@ -39,7 +39,7 @@ pub struct Dense {
     /// rules, which read the slots directly (see [`View`]).
     addrs: Vec<usize>,
     lens: Vec<u32>,
-    /// For a board swept by levels (see `runtime/sweep.rs`): which box and
+    /// For a board swept by levels (see `runtime/sweep/mod.rs`): which box and
     /// order (the sweep's key), the level below which every position of
     /// the box has its value, and the level below which its slots exist.
     pub(super) swept: Option<([i64; 6], i64, i64)>,
@@ -201,9 +201,16 @@ impl Dense {
         }
     }
 
-    /// The length page (or row) `p` grows to when place `i` is set.
-    fn grown(i: usize) -> usize {
-        (i + 1).next_power_of_two().clamp(16, PAGE)
+    /// The length page (or row) `p` grows to when place `i` is set, in a
+    /// table of `arity`: a page holds at most [`PAGE`] slots, a row as many
+    /// as its pairs' columns reach (a strip's, past the square).
+    fn grown(arity: usize, i: usize) -> usize {
+        let len = (i + 1).next_power_of_two();
+        match arity {
+            1 => len.clamp(16, PAGE),
+            // A strip's row of a few columns takes a few slots.
+            _ => len.max(4),
+        }
     }
 
     /// Whether a position of `arity` arguments may take slot `z` here:
@@ -219,12 +226,12 @@ impl Dense {
         let (p, i) = locate(arity, z);
         let len = self.pages.get(p).map_or(0, Vec::len);
         let rows = self.pages.len().max(p + 1) * ROW_SLOTS;
-        let after = self.slots + rows + Dense::grown(i).saturating_sub(len);
+        let after = self.slots + rows + Dense::grown(arity, i).saturating_sub(len);
         i < len || after <= FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + 1))
     }
 
-    /// Page (or row) `p`, grown to hold place `i`.
-    fn grow(&mut self, p: usize, i: usize) -> &mut Vec<u32> {
+    /// Page (or row) `p` of a table of `arity`, grown to hold place `i`.
+    fn grow(&mut self, arity: usize, p: usize, i: usize) -> &mut Vec<u32> {
         if self.pages.len() <= p {
             self.pages.resize_with(p + 1, Vec::new);
             self.addrs.resize(p + 1, 0);
@@ -232,7 +239,7 @@ impl Dense {
         }
         let page = &mut self.pages[p];
         if page.len() <= i {
-            let len = Dense::grown(i);
+            let len = Dense::grown(arity, i);
             self.slots += len - page.len();
             page.resize(len, SLOT_ABSENT);
             self.addrs[p] = page.as_ptr() as usize;
@@ -262,7 +269,7 @@ impl Dense {
         if let Some(slot) = self.pages.get_mut(p).and_then(|page| page.get_mut(i)) {
             *slot = SLOT_UNKNOWN;
         } else if self.may_take(arity, z) {
-            self.grow(p, i)[i] = SLOT_UNKNOWN;
+            self.grow(arity, p, i)[i] = SLOT_UNKNOWN;
         } else {
             return false;
         }
@@ -284,7 +291,7 @@ impl Dense {
                 break;
             }
             let last = (end - 1) as usize & (PAGE - 1);
-            let page = self.grow(p, last);
+            let page = self.grow(1, p, last);
             for slot in &mut page[i..=last] {
                 if *slot == SLOT_ABSENT {
                     if made == most {
@@ -311,13 +318,17 @@ impl Dense {
         (b0, b1): (usize, usize),
         most: usize,
     ) -> Option<usize> {
-        if !self.fits(2) || a0 > a1 || b0 > b1 {
+        // The dense pairs are closed downwards: the far corner's being
+        // dense makes the whole rectangle dense.
+        if !self.fits(2) || a0 > a1 || b0 > b1 || dense2(a1 as i64, b1 as i64).is_none() {
             return None;
         }
         let row = |a: usize| self.pages.get(a).map_or(&[][..], Vec::as_slice);
+        // New rows cost their `Vec`, address and length too.
         let grown: usize = (a0..=a1)
-            .map(|a| Dense::grown(b1).saturating_sub(row(a).len()))
-            .sum();
+            .map(|a| Dense::grown(2, b1).saturating_sub(row(a).len()))
+            .sum::<usize>()
+            + (a1 + 1).saturating_sub(self.pages.len()) * ROW_SLOTS;
         let absent: usize = (a0..=a1)
             .map(|a| {
                 (b0..=b1)
@@ -330,7 +341,7 @@ impl Dense {
             return None;
         }
         for a in a0..=a1 {
-            for slot in &mut self.grow(a, b1)[b0..=b1] {
+            for slot in &mut self.grow(2, a, b1)[b0..=b1] {
                 if *slot == SLOT_ABSENT {
                     *slot = SLOT_UNKNOWN;
                 }
@@ -375,7 +386,7 @@ impl Dense {
     /// [`Dense::set`] of a slot past its page's end, or a spilled value.
     #[inline(never)]
     fn set_slow(&mut self, z: u32, (p, i): (usize, usize), value: u64, slot: u32) {
-        let page = self.grow(p, i);
+        let page = self.grow(self.arity, p, i);
         let old = std::mem::replace(&mut page[i], slot);
         if old == SLOT_SPILLED {
             self.spilled.remove(&z);

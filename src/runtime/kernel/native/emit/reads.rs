@@ -3,7 +3,7 @@
 //! through the helper for anything else.
 
 use super::{Emit, Table, trusted};
-use crate::graph::{DENSE_END, Dense, SIDE_MAX, SIDE3_MAX};
+use crate::graph::{DENSE_END, Dense, LONG_MAX, SIDE3_MAX};
 use crate::runtime::kernel::expr::Num;
 use crate::runtime::kernel::seq::Comp;
 use crate::runtime::kernel::{ITEMS_MAX, Term};
@@ -133,8 +133,10 @@ impl Emit<'_, '_> {
                 self.page_place(*n)
             }
             [a, b] => {
-                self.outside_to(*a, (0, SIDE_MAX), slow);
-                self.outside_to(*b, (0, SIDE_MAX), slow);
+                // Past the square, only a strip's rows are long enough
+                // to hold a slot there.
+                self.outside_to(*a, (0, LONG_MAX), slow);
+                self.outside_to(*b, (0, LONG_MAX), slow);
                 (*a, *b)
             }
             [a, b, c] => {
