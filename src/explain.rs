@@ -30,6 +30,8 @@ pub struct GameReport {
     /// A board of constant shifts, swept level by level (see
     /// [`kernel::Levels`]).
     pub levels: Option<kernel::Levels>,
+    /// A strip, swept row by row (see [`kernel::Strip`]).
+    pub strip: Option<kernel::Strip>,
     pub moves: Vec<MoveReport>,
 }
 
@@ -94,6 +96,7 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
         compiled,
         native,
         levels: kernel.as_ref().and_then(kernel::Kernel::levels),
+        strip: kernel.as_ref().and_then(kernel::Kernel::strip),
         moves,
     }
 }
@@ -508,6 +511,19 @@ pub fn render(defs: &Defs, sources: &Sources, only: Option<&str>) -> Result<Stri
                 l.rows.1,
                 l.cols.0,
                 l.cols.1
+            );
+        }
+        if let (Some(s), [_, _]) = (report.strip, params.as_slice()) {
+            let (long, short) = (params[s.long], params[1 - s.long]);
+            let own = if s.keeps {
+                " (or the position's own)"
+            } else {
+                ""
+            };
+            out += &format!(
+                "  a strip: every option's {short} is in {}..={}{own}; \
+                 swept row by row of {long}, each position once\n",
+                s.cols.0, s.cols.1
             );
         }
         for m in &report.moves {

@@ -1,5 +1,5 @@
 //! Differential tests of the board sweep (src/runtime/kernel/levels.rs,
-//! src/runtime/sweep.rs): random tokens that move by constant shifts, as a
+//! src/runtime/sweep/mod.rs): random tokens that move by constant shifts, as a
 //! knight does, inside a box their guards draw, with other conditions
 //! beside; the count of losing squares and a table must be the same with
 //! the machine code's sweep by levels as with the interpreter.

@@ -293,7 +293,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Games of three integers, kept in a dense cube and swept shell by
-    /// shell (src/graph/dense/, src/runtime/sweep.rs).
+    /// shell (src/graph/dense/, src/runtime/sweep/mod.rs).
     #[test]
     fn three_integer_games_agree_with_the_interpreter(file in three_file()) {
         compare(&file)?;

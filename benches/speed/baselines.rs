@@ -412,3 +412,23 @@ fn multiples_value(set: u64, memo: &mut FxHashMap<u64, u32>) -> u32 {
     memo.insert(set, v);
     v
 }
+
+/// A heap from which a move takes 1, 2 or 3 tokens, never as many as the
+/// move before it: how many heaps `0..=n`, with no move made yet, the
+/// second player wins. The values are kept by heap and last move.
+pub fn last_move(n: usize) -> u32 {
+    let mut g = vec![[0u32; 4]; n + 1];
+    let mut mex = Mex::new();
+    let mut zeros = 0;
+    for h in 0..=n {
+        for last in 0..4 {
+            mex.clear();
+            for k in (1..=h.min(3)).filter(|k| *k != last) {
+                mex.insert(g[h - k][k]);
+            }
+            g[h][last] = mex.value();
+        }
+        zeros += u32::from(g[h][0] == 0);
+    }
+    zeros
+}

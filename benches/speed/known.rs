@@ -94,6 +94,13 @@ pub fn check() -> Vec<String> {
     expect("multiples", (2..=4).map(baselines::multiples).eq([1, 0, 3]));
     // Worked by hand: 3, 4 and 5 reach 0, 1 and 2 (or 0); 6 reaches 3, 1, 0.
     expect("two_bits", baselines::two_bits(6) == [0, 0, 0, 1, 1, 1, 2]);
+    // The heaps the second player wins are the multiples of 4 (from 4k + r
+    // the first player takes r and leaves 4k; a direct search in Python
+    // finds the same count to 10^6).
+    expect(
+        "last_move",
+        (0..200).all(|n| baselines::last_move(n) == n as u32 / 4 + 1),
+    );
     wrong
 }
 

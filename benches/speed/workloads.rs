@@ -46,7 +46,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 19] = [
+pub const ALL: [Workload; 20] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -254,6 +254,17 @@ pub const ALL: [Workload; 19] = [
         full: 4000,
         smoke: 300,
         baseline: |n| Answer::Seq(baselines::two_bits(n)),
+        octal: None,
+    },
+    Workload {
+        name: "last_move",
+        file: "last_move.game",
+        game: "last_move",
+        params: &["n", "last"],
+        shape: Shape::Value,
+        full: 1_000_000,
+        smoke: 1000,
+        baseline: |n| Answer::Value(baselines::last_move(n).into()),
         octal: None,
     },
 ];

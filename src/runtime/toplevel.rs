@@ -90,7 +90,8 @@ struct Searcher<'a> {
 }
 
 /// The positions of a one-integer game a query asks in turn (`[n for n
-/// in 0..N if value(g(n)) == 0]`): each is asked once every one below it
+/// in 0..N if value(g(n)) == 0]`), or of a two-integer game's strip in
+/// one column (`value(g(n, 0))`): each is asked once every one below it
 /// has a value, so each would be run alone. After [`Turn::AFTER`] asks in
 /// a row, the positions ahead are swept as a table's are, as many as the
 /// run has covered so far, and never past the end of the query's
@@ -101,7 +102,11 @@ struct Searcher<'a> {
 /// with the run.
 #[derive(Default)]
 struct Turn {
+    /// The game, and for a game of two integers whose positions lie in a
+    /// strip (see [`crate::runtime::kernel::Strip`]), the column asked:
+    /// then `n` is the long argument.
     game: GameId,
+    col: i64,
     /// The last position asked, where the run began, and where the last
     /// sweep ended.
     last: Option<i64>,
@@ -117,11 +122,11 @@ impl Turn {
 
     /// Notes an ask of `game(n)`; the positions to sweep from `n` on, if
     /// it is time.
-    fn ask(&mut self, game: GameId, n: i64) -> Option<(i64, i64)> {
-        let on = self.game == game
+    fn ask(&mut self, (game, col): (GameId, i64), n: i64) -> Option<(i64, i64)> {
+        let on = (self.game, self.col) == (game, col)
             && (self.last == Some(n.wrapping_sub(1)) || (self.last.is_some() && n == self.swept));
         if !on {
-            (self.game, self.start, self.swept) = (game, n, n);
+            (self.game, self.col, self.start, self.swept) = (game, col, n, n);
         }
         self.last = Some(n);
         let run = n.saturating_sub(self.start);
@@ -147,11 +152,24 @@ impl Searcher<'_> {
 impl Asker for Searcher<'_> {
     fn value(&mut self, game: GameId, args: &[i64]) -> Option<u64> {
         let node = self.machine.intern_ints(game, args)?;
-        if let [n] = *args
-            && let Some(ahead) = self.turn.ask(game, n)
-            && self.machine.kernel(game).is_some_and(|k| k.short())
-        {
-            self.machine.sweep_range(game, ahead).ok()?;
+        match *args {
+            [n] => {
+                if let Some(ahead) = self.turn.ask((game, 0), n)
+                    && self.machine.kernel(game).is_some_and(|k| k.short())
+                {
+                    self.machine.sweep_range(game, ahead).ok()?;
+                }
+            }
+            [_, _] => {
+                let kernel = self.machine.kernel(game).filter(|k| k.short());
+                if let Some(strip) = kernel.and_then(|k| k.strip())
+                    && let (n, col) = (args[strip.long], args[1 - strip.long])
+                    && let Some(ahead) = self.turn.ask((game, col), n)
+                {
+                    self.machine.sweep_strip_range((game, col), ahead).ok()?;
+                }
+            }
+            _ => {}
         }
         let value = self.machine.node_value(node).ok();
         // The search may have grown the tables.

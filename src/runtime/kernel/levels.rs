@@ -7,7 +7,7 @@
 //! comes before its
 //! position: by the level `p * x + q * y`, for weights that every shift
 //! lowers. The hand-written program fills the board in that order; so
-//! does the sweep that [`Levels`] allows (`runtime/sweep.rs`), one level
+//! does the sweep that [`Levels`] allows (`runtime/sweep/mod.rs`), one level
 //! after another, each position once, every option already valued.
 
 use super::expr::{Cond, Num};

@@ -35,6 +35,7 @@ mod plan;
 pub mod query;
 mod run;
 mod seq;
+mod strip;
 mod terms;
 pub(crate) use seq::ITEMS_MAX;
 mod wide;
@@ -58,6 +59,7 @@ pub use seq::Types;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 use std::time::Duration;
+pub use strip::Strip;
 
 /// How long a game's positions run without machine code before it is
 /// compiled: about what compiling it takes.
@@ -192,6 +194,9 @@ pub struct Kernel {
     /// The order of a board's levels, for a two-integer game that moves
     /// by constant shifts inside a box (see [`levels`]).
     levels: Option<Levels>,
+    /// How a two-integer game's positions lie when one argument keeps
+    /// to a few values (see [`strip`]).
+    strip: Option<Strip>,
     /// The same rules in machine code, when they compile to it: compiled
     /// on first need (see [`Kernel::native_mex`]), `None` inside when they
     /// do not, or the fast loop runs them faster ([`Move::plan_wins`]).
@@ -235,6 +240,7 @@ pub fn compile(game: &GameIr, id: GameId, defs: &Defs, max_depth: usize) -> Opti
         wide: false,
         single: false,
         levels: None,
+        strip: None,
         native: OnceCell::new(),
         spent: Cell::new(Duration::ZERO),
         calls,
@@ -244,6 +250,9 @@ pub fn compile(game: &GameIr, id: GameId, defs: &Defs, max_depth: usize) -> Opti
         .all(|m| matches!(m.terms.as_slice(), [Term::Node(..) | Term::Flat(..)]));
     if kernel.arity == 2 && kernel.lists.is_none() {
         kernel.levels = levels::levels(&kernel.moves, id);
+        if kernel.levels.is_none() {
+            kernel.strip = strip::strip(&kernel.moves, id);
+        }
     }
     if kernel.moves.iter().any(Move::plan_wins) {
         kernel.native.set(None).ok();
@@ -270,11 +279,6 @@ impl Move {
     /// dense tables by slice beats a checked read per option. Measured
     /// on Kayles, Dawson's chess and Grundy's game (BENCHMARKS.md).
     fn plan_wins(&self) -> bool {
-        // A bound `min(3, n)` keeps the loop short however large `n`.
-        let capped = |hi: &Num| match hi {
-            Num::Extremum(true, items) => items.iter().any(Num::is_const),
-            hi => hi.is_const(),
-        };
         let long = match self.binders.last() {
             Some((_, Domain::Range(lo, hi, _))) => !lo.is_const() || !capped(hi),
             _ => false,
@@ -287,6 +291,16 @@ impl Move {
             )
         });
         long && !point && self.fast.is_some() && self.narrow.len() == self.guard.len()
+    }
+}
+
+/// Whether a loop's upper bound `hi` is a constant, or the least of
+/// something and a constant: `min(3, n)` keeps the loop short however
+/// large `n`.
+fn capped(hi: &Num) -> bool {
+    match hi {
+        Num::Extremum(true, items) => items.iter().any(Num::is_const),
+        hi => hi.is_const(),
     }
 }
 
@@ -364,6 +378,12 @@ impl Kernel {
         self.levels
     }
 
+    /// The strip the game's positions lie in, if it has one (see
+    /// [`Strip`]).
+    pub fn strip(&self) -> Option<Strip> {
+        self.strip
+    }
+
     /// The positions of levels `from..to` of the board (see [`Levels`]),
     /// those of its box without a value yet, found by the machine code in
     /// turn and written into the game's dense table, whose slots for the
@@ -384,6 +404,27 @@ impl Kernel {
         }
     }
 
+    /// The rows `from..to` of the strip (see [`Strip`]), in its columns
+    /// and column `extra` if any, those of its positions without a value yet, found by the machine code in turn
+    /// and written into the game's dense table, whose slots for them must
+    /// exist. Returns where it stopped: `(to, 0)` when done, the row and
+    /// column of the first position it left to [`Kernel::mex`] (or
+    /// `(from, 0)` when there is no such machine code), or the row where
+    /// it paused after enough work (true).
+    pub fn native_strip(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, (from, to), extra): (GameId, (i64, i64), Option<i64>),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> ((i64, i64), bool) {
+        let run = (game, (from, to), extra);
+        match self.native() {
+            Some(native) => native.strip(self, (defs, graph), run, marks, views),
+            None => ((from, 0), false),
+        }
+    }
+
     /// Whether the rules' calls of function `f` are compiled calls (see
     /// [`calls`]), rather than left to the interpreter.
     pub fn calls_compiled(&self, f: crate::ir::FnId) -> bool {
@@ -396,7 +437,7 @@ impl Kernel {
     /// for `d in 1..n`, whose options cost more in a sweep's code.
     pub fn short(&self) -> bool {
         let few = |d: &Domain| match d {
-            Domain::Range(lo, hi, _) => lo.is_const() && hi.is_const(),
+            Domain::Range(lo, hi, _) => lo.is_const() && capped(hi),
             Domain::Items(_) | Domain::Global(_) | Domain::Fixed(_) => true,
             Domain::Seq(_) | Domain::Enumerate(..) => false,
         };

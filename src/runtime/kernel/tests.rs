@@ -251,6 +251,55 @@ fn boards_of_constant_shifts_inside_a_box_have_levels() {
 }
 
 #[test]
+fn games_keeping_one_argument_among_a_few_values_are_strips() {
+    let strip = |rules: &str| {
+        let source = format!("game g(a, b) {{\n {rules}\n}}\n");
+        kernel(&source).expect(rules).strip()
+    };
+    let of = |long, cols, keeps| Some(super::Strip { long, cols, keeps });
+    for (rules, expected) in [
+        // The heap and the last move's size.
+        (
+            "move t(k in 1..=3) if k <= a and k != b -> g(a - k, k)",
+            of(0, (1, 3), false),
+        ),
+        (
+            "move t(k in [1, 2, 4]) if k <= b and k != a -> g(k, b - k)",
+            of(1, (1, 4), false),
+        ),
+        (
+            "move t(k in 1..=min(5, a)) -> g(a - k, k)\n move d if a > 0 -> g(a - 1, b)",
+            of(0, (1, 5), true),
+        ),
+        // A flag that moves flip, found from the column 0 on.
+        (
+            "move o if a >= 1 -> g(a - 1, 1 - b)\n move t if a >= 2 -> g(a - 2, b)",
+            of(0, (0, 1), true),
+        ),
+        (
+            "move m(k in 1..=5) if k <= a -> g(a - k, (b + k) % 3)",
+            of(0, (0, 2), false),
+        ),
+        (
+            "move z(k in {2, 7}) if k <= a -> g(a - k, 0) + g(k, 1)",
+            of(0, (0, 1), false),
+        ),
+    ] {
+        assert_eq!(strip(rules), expected, "{rules}");
+    }
+    for rules in [
+        // Both arguments run long, or the column grows.
+        "move t(k in 1..=a) -> g(a - k, 2 * k)",
+        "move t if a > 0 -> g(a - 1, b + 1)",
+        // Too many columns; negative ones.
+        "move t(k in 1..=40) if k <= a -> g(a - k, k)",
+        "move t(k in -2..=2) if 0 < a -> g(a - 1, k)",
+    ] {
+        assert_eq!(strip(rules), None, "{rules}");
+    }
+}
+
+#[test]
 fn a_function_calling_itself_past_the_levels_unrolled_is_called() {
     // Both branches call `ones`: only a few levels are unrolled, and
     // 1000 + k needs ten. The rest are calls, in the kernel's run and in

@@ -340,6 +340,7 @@ impl Machine {
                 None if sweep::square_below(node, waited, arity) => {
                     self.sweep_square(node.game, node.index)?
                 }
+                None => self.sweep_strip(node, waited)?,
                 swept => swept,
             };
             search.no_sweep |= swept == Some(false);

@@ -11,6 +11,8 @@ use crate::graph::{self, ABSENT, UNKNOWN};
 use crate::runtime::{Machine, RtResult, Scratch};
 use crate::value::{GameId, NodeId};
 
+mod strip;
+
 impl Machine {
     /// A chain: `node` of a one-integer game misses the value of `child`
     /// just below it, and the positions below `child` have no values
@@ -244,7 +246,7 @@ impl Machine {
         (b0, b1): (i64, i64),
     ) -> RtResult<()> {
         let side = a1.max(b1);
-        if a0 < 0 || b0 < 0 || a0 >= a1 || b0 >= b1 || side > 46_340 {
+        if a0 < 0 || b0 < 0 || a0 >= a1 || b0 >= b1 || side > graph::SIDE_MAX {
             return Ok(());
         }
         if side * side > 4 * (a1 - a0) * (b1 - b0) {
@@ -338,6 +340,10 @@ pub(super) fn square_below(node: NodeId, waited: &[NodeId], arity: usize) -> boo
         }
         _ => None,
     };
+    // Past the square, the strips are swept row by row (`strip.rs`).
+    if arity == 2 && !graph::in_square(node.index) {
+        return false;
+    }
     let Some(at) = args(node.index) else {
         return false;
     };

@@ -221,6 +221,8 @@ pub struct Native {
     pub(super) sweep: Option<Code>,
     /// For a board swept by levels ([`Kernel::native_levels`]).
     levels: Option<Code>,
+    /// For a strip swept by rows ([`Kernel::native_strip`]).
+    strip: Option<Code>,
     _memory: Memory,
 }
 
@@ -262,11 +264,16 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         Some(_) => Some(jit.define(Kind::Levels(kernel), "levels")?),
         None => None,
     };
+    let strip = match kernel.strip {
+        Some(_) => Some(jit.define(Kind::Strip(kernel), "strip")?),
+        None => None,
+    };
     let (code, memory) = jit.finish()?;
     Some(Native {
         mex: code(mex),
         sweep: sweep.map(&code),
-        levels: levels.map(code),
+        levels: levels.map(&code),
+        strip: strip.map(code),
         _memory: memory,
     })
 }
@@ -396,6 +403,37 @@ impl Native {
             (from as u64, to as u64),
             cells.clamp(1, u32::MAX.into()) as u32,
         );
+        match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
+            Some((stopped, paused)) => (
+                ((stopped >> 32) as i64, (stopped & 0xffff_ffff) as i64),
+                paused,
+            ),
+            None => ((from, 0), false),
+        }
+    }
+
+    /// [`Kernel::native_strip`]: the strip's rows `from..to`, with column
+    /// `extra` if any.
+    pub fn strip(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, (from, to), extra): (GameId, (i64, i64), Option<i64>),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> ((i64, i64), bool) {
+        let (Some(code), Some(strip)) = (self.strip, kernel.strip) else {
+            return ((from, 0), false);
+        };
+        if from >= to {
+            return ((from, 0), false);
+        }
+        let cols = strip.cols.1 - strip.cols.0 + 1 + i64::from(extra.is_some());
+        let positions = (to - from).saturating_mul(cols);
+        let positions = positions.clamp(1, u32::MAX.into()) as u32;
+        // The extra column, plus one, in the high half of the first row.
+        let first = (from as u64) | ((extra.map_or(0, |c| c + 1) as u64) << 32);
+        let run = (code, (first, to as u64), positions);
         match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
             Some((stopped, paused)) => (
                 ((stopped >> 32) as i64, (stopped & 0xffff_ffff) as i64),

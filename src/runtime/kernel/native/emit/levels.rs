@@ -3,7 +3,8 @@
 //! [`crate::runtime::kernel::Levels`]), for each level `s` from `from` to
 //! `to` each position `(a, b)` of the box with `p * a + q * b == s`; or
 //! by squares, positions `from..to` in the order of their dense indices
-//! (Szudzik's), shell after shell of the square.
+//! (Szudzik's), shell after shell of the square; or by the rows of a
+//! strip.
 
 use super::{BUDGET, Emit, Table, trusted};
 use crate::runtime::kernel::Kernel;
@@ -162,6 +163,85 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(self.bail);
         let zv = self.b.use_var(z);
         self.b.ins().return_(&[zv]);
+        Some(())
+    }
+
+    /// The strip function (see [`crate::runtime::kernel::Strip`]): for
+    /// each row from `from` to `to` of the long argument, each column of
+    /// the strip, then column `extra` (`from`'s high half less one, when
+    /// not negative), the position valued when its slot is unknown.
+    /// Returns `to << 32` when done; `row << 32 | col` for the position it
+    /// left to the kernel's run; or, with [`super::super::PAUSED`] set,
+    /// the row where it paused after enough work.
+    pub(super) fn strip(
+        &mut self,
+        kernel: &Kernel,
+        (from, to): (Value, Value),
+        own: Value,
+    ) -> Option<()> {
+        let strip = kernel.strip()?;
+        let (c0, c1) = strip.cols;
+        let own = self.table(own, 0);
+        let extra = self.b.ins().sshr_imm_s(from, 32);
+        let extra = self.b.ins().iadd_imm_s(extra, -1);
+        let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
+        let (row, col, total) = (
+            self.b.declare_var(I64),
+            self.b.declare_var(I64),
+            self.b.declare_var(I64),
+        );
+        let (zero, first) = (self.int(0), self.int(c0));
+        self.b.def_var(row, from);
+        self.b.def_var(col, first);
+        self.b.def_var(total, zero);
+        let [head, body, next, past, to_extra, next_row, stop] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let rv = self.b.use_var(row);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, rv, to);
+        self.b.ins().brif(more, body, &[], stop, &[]);
+        self.b.switch_to_block(body);
+        let (rv, cv) = (self.b.use_var(row), self.b.use_var(col));
+        let at = match strip.long {
+            0 => (rv, cv),
+            _ => (cv, rv),
+        };
+        self.value_unknown(kernel, own, at, (total, next))?;
+        // The next column: the strip's, then the extra one, then the next
+        // row's first.
+        self.b.switch_to_block(next);
+        let cv = self.b.use_var(col);
+        let was_extra = self.b.ins().icmp(IntCC::Equal, cv, extra);
+        self.leave_if(was_extra, next_row);
+        let cv = self.b.ins().iadd_imm_s(cv, 1);
+        self.b.def_var(col, cv);
+        let end = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, cv, c1);
+        self.b.ins().brif(end, past, &[], head, &[]);
+        self.b.switch_to_block(past);
+        let some = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, extra, 0);
+        self.b.ins().brif(some, to_extra, &[], next_row, &[]);
+        self.b.switch_to_block(to_extra);
+        self.b.def_var(col, extra);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(next_row);
+        let first = self.int(c0);
+        self.b.def_var(col, first);
+        let rv = self.b.use_var(row);
+        let rv = self.b.ins().iadd_imm_s(rv, 1);
+        self.b.def_var(row, rv);
+        let at = self.b.ins().ishl_imm_s(rv, 32);
+        self.pause_or(total, head, at);
+        self.b.switch_to_block(stop);
+        let done = self.b.ins().ishl_imm_s(to, 32);
+        self.b.ins().return_(&[done]);
+        self.b.switch_to_block(self.bail);
+        let (rv, cv) = (self.b.use_var(row), self.b.use_var(col));
+        let high = self.b.ins().ishl_imm_s(rv, 32);
+        let at = self.b.ins().bor(high, cv);
+        self.b.ins().return_(&[at]);
         Some(())
     }
 

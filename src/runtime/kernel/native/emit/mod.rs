@@ -51,6 +51,8 @@ pub enum Kind<'a> {
     Levels(&'a Kernel),
     /// The positions of a two-integer game by dense index.
     Square(&'a Kernel),
+    /// The rows of a strip (see [`crate::runtime::kernel::Strip`]).
+    Strip(&'a Kernel),
     Query(&'a Query),
     /// A function the rules call (see `func`).
     Func(&'a Func),
@@ -64,6 +66,7 @@ impl Kind<'_> {
             Kind::Sweep(_) => "sweep",
             Kind::Levels(_) => "levels",
             Kind::Square(_) => "square",
+            Kind::Strip(_) => "strip",
             Kind::Query(_) => "query",
             Kind::Func(_) => "function",
         }
@@ -127,7 +130,7 @@ pub fn function(
     let top0 = field(&mut b, offset_of!(super::Ctx, top));
     let cap = field(&mut b, offset_of!(super::Ctx, cap));
     let (slots, targets, lists): (usize, &[_], _) = match kind {
-        Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) | Kind::Square(k) => {
+        Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) | Kind::Square(k) | Kind::Strip(k) => {
             (k.slots.max(k.arity), &k.targets, k.lists.clone())
         }
         Kind::Query(q) => (q.slots, &q.targets, None),
@@ -182,6 +185,7 @@ pub fn function(
         Kind::Sweep(kernel) => e.sweep(kernel, (params[0], params[1]), params[6])?,
         Kind::Levels(kernel) => e.levels(kernel, (params[0], params[1]), params[6])?,
         Kind::Square(kernel) => e.square(kernel, (params[0], params[1]), params[6])?,
+        Kind::Strip(kernel) => e.strip(kernel, (params[0], params[1]), params[6])?,
         Kind::Query(query) => e.query(query)?,
         Kind::Func(f) => e.func(f, params[0])?,
     }

@@ -1,0 +1,117 @@
+//! Two-integer games whose positions keep one argument among a few values
+//! (the heap and the last move's size): their strips are swept row by row
+//! (src/runtime/sweep/strip.rs), past the dense square too. Values,
+//! errors and cycles agree with the interpreter's, and with a direct
+//! computation far past the square.
+
+mod common;
+
+use common::Engine;
+use common::differ::{agree, same_error};
+use grundy::SharedBuffer;
+use grundy::graph::DENSE_END;
+use grundy::session::Session;
+
+/// Each game with the questions asked of it: no move takes as many
+/// tokens as the last one, in either order of the arguments; a flag that
+/// moves flip; a column kept by some moves, asked outside the strip; a
+/// remainder. Each within the 3,000 positions of a differential run.
+const GAMES: [&str; 5] = [
+    "game g(n, last) {\n move take(k in 1..=3) if k <= n and k != last -> g(n - k, k)\n}\n\
+     value(g(500, 0))\nlen([n for n in 0..=600 if value(g(n, 0)) == 0])\ntable(g(_, 2), 0..40)\n",
+    "game h(last, n) {\n move take(k in [1, 2, 4]) if k <= n and k != last -> h(k, n - k)\n}\n\
+     value(h(0, 520))\nvalue(h(3, 300))\n",
+    "game p(n, t) {\n move one if n >= 1 -> p(n - 1, 1 - t)\n move two if n >= 2 and t == 0 -> p(n - 2, t)\n\
+     move more(k in {3, 5}) if n >= k -> p(n - k, 1 - t)\n}\n\
+     value(p(1010, 1))\n[n for n in 0..400 if value(p(n, 0)) == 0]\n",
+    "game q(n, c) {\n move down if n >= 1 -> q(n - 1, c)\n\
+     move take(k in 1..=4) if k <= n and k != c -> q(n - k, k)\n}\n\
+     value(q(260, 50))\n[n for n in 0..200 if value(q(n, 9)) == 0]\n",
+    "game r(n, c) {\n move m(k in 1..=5) if k <= n -> r(n - k, (c + k) % 3)\n}\n\
+     value(r(800, 2))\nvalue(r(700, 0))\n",
+];
+
+#[test]
+fn strips_have_the_interpreters_values() {
+    let lines = [8, 2, 2, 2, 2];
+    for (text, lines) in GAMES.iter().zip(lines) {
+        let printed = agree(text);
+        assert_eq!(printed.lines().count(), lines, "{printed}");
+    }
+    assert!(
+        agree(GAMES[0]).contains("\n151\n"),
+        "the multiples of 4 to 600"
+    );
+}
+
+/// An error some hundred rows down: the same message, along the same play.
+#[test]
+fn an_error_in_a_strip_is_reported_as_the_interpreter_reports_it() {
+    let text = "game g(n, last) {\n move take(k in 1..=3) if k <= n and k != last -> g(n - k, k)\n\
+                move z if n == 123 and last == 2 -> g(n / (last - 2), 0)\n}\n\
+                value(g(700, 0))\n";
+    same_error(text, "division by zero");
+    let query = "game g(n, last) {\n move take(k in 1..=3) if k <= n and k != last -> g(n - k, k)\n\
+                 move z if n == 500 -> g(n / (last - last), 0)\n}\n\
+                 len([n for n in 0..800 if value(g(n, 0)) == 0])\n";
+    same_error(query, "division by zero");
+}
+
+#[test]
+fn a_cycle_in_a_strip_is_reported_as_the_interpreter_reports_it() {
+    let text = "game g(n, last) {\n move take(k in 1..=3) if k <= n and k != last -> g(n - k, k)\n\
+                move swap if n == 77 and last < 3 -> g(n, last + 1)\n\
+                move back if n == 77 and last == 3 -> g(n, 1)\n}\n\
+                value(g(600, 0))\n";
+    same_error(text, "can be reached from itself");
+}
+
+/// The values a direct computation gives: `g(n, last)` for heaps `0..=n`.
+fn last_move(n: usize) -> Vec<[u64; 4]> {
+    let mut g = vec![[0u64; 4]; n + 1];
+    for h in 0..=n {
+        for last in 0..4 {
+            let seen: Vec<u64> = (1..=h.min(3))
+                .filter(|k| *k != last)
+                .map(|k| g[h - k][k])
+                .collect();
+            g[h][last] = (0..).find(|v| !seen.contains(v)).unwrap();
+        }
+    }
+    g
+}
+
+/// Far past the dense square (32,768 rows), in a session with room for
+/// the positions: the positions of the strip stay dense, and their values
+/// are those of a direct computation.
+#[test]
+fn strips_past_the_square_have_the_values_computed_directly() {
+    let n = 100_000;
+    let g = last_move(n);
+    let asks = format!(
+        "game g(n, last) {{\n move take(k in 1..=3) if k <= n and k != last -> g(n - k, k)\n}}\n\
+         game h(last, n) {{\n move take(k in 1..=3) if k <= n and k != last -> h(k, n - k)\n}}\n\
+         [value(g({n}, 0)), value(g({m}, 2)), value(h(1, {m}))]\n\
+         len([x for x in 0..={n} if value(g(x, 3)) == 0])\n",
+        m = n - 7
+    );
+    let zeros = g.iter().filter(|v| v[3] == 0).count();
+    let expected = format!("[{}, {}, {}]\n{zeros}\n", g[n][0], g[n - 7][2], g[n - 7][1]);
+    for engine in [Engine::Kernels, Engine::Native] {
+        let out = SharedBuffer::default();
+        let err = SharedBuffer::default();
+        let mut session = Session::new(Box::new(out.clone()), Box::new(err.clone()));
+        engine.apply(&mut session.machine);
+        let outcome = session.run("strip.game", &asks);
+        let text = |b: &SharedBuffer| String::from_utf8(b.0.borrow().clone()).unwrap();
+        assert_eq!(outcome.error, None, "{}", text(&err));
+        assert_eq!(text(&out), expected);
+        // Dense: no position of either strip was hashed.
+        let graph = &session.machine.graph;
+        let hashed = (0..2)
+            .flat_map(|game| graph.nodes(game))
+            .filter(|(node, _)| node.index >= DENSE_END)
+            .count();
+        assert_eq!(hashed, 0, "{hashed} positions hashed");
+    }
+}
