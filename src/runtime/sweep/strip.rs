@@ -170,9 +170,14 @@ impl Machine {
             if self.graph.claim_rect(game, rect((c0, c1)), room).is_none() {
                 return Ok((row, false));
             }
-            // The extra column where its slots can be made.
+            // The extra column where its slots can be made, and (when the
+            // first argument runs long) within the slots the rows hold for
+            // the strip's own columns: column 50 beside columns 1 to 4
+            // would make each row 16 times longer.
+            let width = (c1 as u64 + 1).next_power_of_two().max(4) as i64;
+            let fits = |c: i64| strip.long == 1 || c < width;
             if let Some(c) = extra
-                && self.graph.claim_rect(game, rect((c, c)), room).is_none()
+                && (!fits(c) || self.graph.claim_rect(game, rect((c, c)), room).is_none())
             {
                 (extra, with_extra) = (None, false);
             }
