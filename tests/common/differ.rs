@@ -58,7 +58,13 @@ pub fn compare(file: &str) -> Result<(), TestCaseError> {
             // The kernels make positions in another order, so the position
             // that is one too many may differ; the limit is still met (or,
             // for the time limit, may not be: the kernels are faster).
-            if !interpreted.1.contains("time limit") {
+            // A game that is both large and cyclic: the interpreter makes
+            // every option's position as it expands one, the kernels only
+            // those without values they record (32 a move), so they may
+            // go deeper before the limit and meet the cycle first.
+            if is_cycle(&compiled) {
+                prop_assert_eq!(&compiled.0, &interpreted.0, "{}", file);
+            } else if !interpreted.1.contains("time limit") {
                 prop_assert_eq!(compiled.2, Some(Phase::Limit), "{}\n{}", file, compiled.1);
             }
         } else if is_cycle(&interpreted) && is_cycle(&compiled) {
