@@ -2,7 +2,7 @@
 //! them. A position of one or two integers outside the dense tables (a
 //! heap of 10^15 divided by 2, 3 or 6) is otherwise handed back to the
 //! search when it has no value yet: interned there, pushed on the search
-//! path, run, and its parent run again. Here [`unusual`](super::unusual)
+//! path, run, and its parent run again. Here [`unusual`](super::helpers::unusual)
 //! runs the option's machine code itself, with marks of its own, as a
 //! hand-written memoized recursion would, and the parent's run goes on
 //! with the value.

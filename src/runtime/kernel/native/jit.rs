@@ -2,7 +2,8 @@
 //! code calls, each function defined from an [`emit::Kind`], and the
 //! memory that holds them once finished.
 
-use super::{Code, Memory, call, emit, flat, query, sets, unusual, unusual3};
+use super::helpers::{call, flat, sets, unusual, unusual3};
+use super::{Code, Memory, emit, query};
 use crate::runtime::kernel::calls::Func;
 use cranelift_codegen::ir::{AbiParam, types};
 use cranelift_codegen::settings::{self, Configurable};

@@ -15,15 +15,14 @@
 
 pub mod deep;
 mod emit;
+mod helpers;
 mod jit;
 pub(super) mod query;
 
-use super::calls::Func;
 use super::marks::POLL_EVERY;
 use super::{Found, Kernel, Marks, Stop};
 use crate::defs::Defs;
-use crate::graph::{Dense, Graph, IN_PROGRESS, View};
-use crate::runtime::kernel::seq;
+use crate::graph::{Dense, Graph, View};
 use crate::value::GameId;
 use cranelift_jit::JITModule;
 use emit::Kind;
@@ -40,7 +39,7 @@ pub const MISSING: u64 = u64::MAX - 1;
 /// Set in what the sweep returns when it paused after enough work.
 pub const PAUSED: u64 = 1 << 63;
 
-/// What [`unusual`] needs: the graph, the marks (for the options without
+/// What [`helpers::unusual`] needs: the graph, the marks (for the options without
 /// a value), and the kernel's targets; and where the mex function says
 /// how much work it did.
 #[repr(C)]
@@ -67,7 +66,7 @@ pub(super) struct Ctx<'a> {
     asker: *mut std::ffi::c_void,
     out: i64,
     /// A kernel's: the definitions its compiled functions read (null in
-    /// a query's, whose asker has them); and where [`call`] writes what
+    /// a query's, whose asker has them); and where [`helpers::call`] writes what
     /// a function returned.
     defs: *const Defs,
     ret: i64,
@@ -88,126 +87,16 @@ pub(in crate::runtime::kernel) fn zeroed(n: usize) -> Box<[std::cell::Cell<i64>]
     unsafe { Box::from_raw(Box::into_raw(zeros) as *mut [std::cell::Cell<i64>]) }
 }
 
-/// A call of a compiled function with the `n` arguments at `args`, run
-/// as the kernel's run runs it: 0 with the result in the context's
-/// `ret`, or [`BAIL`].
-extern "C" fn call(ctx: *mut Ctx, func: *const Func, args: *const i64, n: u64) -> u64 {
-    // SAFETY: the machine code passes the context it was called with, a
-    // function that the kernel or query it was compiled from owns (so
-    // alive), and `n` integers it stored at `args`.
-    let (ctx, func) = unsafe { (&mut *ctx, &*func) };
-    let mut frame = func.frame();
-    frame.extend_from_slice(unsafe { std::slice::from_raw_parts(args, n as usize) });
-    // The machine code's calls nest `ctx.depth` deep already.
-    let frames = u32::try_from(ctx.depth).unwrap_or(u32::MAX);
-    let result = super::calls::nested(frames, || match ctx.defs.is_null() {
-        // SAFETY: a kernel's call sets `defs`, which outlive it.
-        false => func.run(&mut frame, unsafe { &*ctx.defs }),
-        // SAFETY: as in `query::value`.
-        true => unsafe { query::asker(ctx) }.call(func, &mut frame),
-    });
-    // How deep that went is not known: a result that depends on it is
-    // not found in a memo again.
-    ctx.deepest = i64::MAX / 4;
-    match result {
-        Ok(v) => {
-            ctx.ret = v;
-            0
-        }
-        Err(_) => BAIL,
-    }
-}
-
-/// Sorts the arena's items `from..to`, or makes a set of them, or of
-/// the two sets `from..mid` and `mid..to`, as [`seq::combine`] does with
-/// the operation coded `op`; returns where the result ends (see
-/// `emit/lists.rs`).
-extern "C" fn sets(arena: *mut i64, from: i64, mid: i64, to: i64, op: i64) -> i64 {
-    // SAFETY: the machine code passes the arena it was given and a range
-    // of items it pushed, inside the arena's capacity.
-    let items =
-        unsafe { std::slice::from_raw_parts_mut(arena.add(from as usize), (to - from) as usize) };
-    let kept = seq::combine(items, (mid - from) as usize, seq::SetOp::from_code(op));
-    from + kept as i64
-}
-
-/// The value of a position with list arguments, given as the flat run
-/// `run[..len]` ([`crate::graph::flat`]), read as the kernel's run reads
-/// it: [`MISSING`] when it has none yet, [`BAIL`] as [`unusual`] says.
-extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: u64) -> u64 {
-    // SAFETY: as in `unusual`; `run` is the arena's items the machine
-    // code just pushed.
-    let ctx = unsafe { &mut *ctx };
-    let run = unsafe { std::slice::from_raw_parts(run, len as usize) };
-    let (game, _) = ctx.targets[target as usize];
-    // SAFETY: a kernel's call sets the graph, which outlives it.
-    let graph = unsafe { &*ctx.graph };
-    let v = graph
-        .find_flat(game, run)
-        .map_or(crate::graph::ABSENT, |node| graph.value(node));
-    // SAFETY: as in `unusual`.
-    let marks = unsafe { &mut *ctx.marks };
-    marks.in_rule(ctx.rule as u32);
-    code(marks.known_flat(v, game, run))
-}
-
-/// What a helper returns for what [`Marks::known`] said of an option:
-/// its value, [`MISSING`], or [`BAIL`] (on the search path, or too large
-/// to xor safely).
-fn code(known: Result<Option<u64>, Stop>) -> u64 {
-    match known {
-        Ok(Some(v)) if v < 1 << 62 => v,
-        Ok(None) => MISSING,
-        _ => BAIL,
-    }
-}
-
 /// The room the arena has for the lists a run makes, in `i64`s, beyond
 /// the position's own.
 const ARENA: usize = 1 << 12;
-
-/// The value of an option's position that the machine code does not read
-/// itself, read as the kernel's run reads it: [`MISSING`] when it has
-/// none yet (remembered in the marks), [`BAIL`] when it is on the search
-/// path or too large to xor safely.
-extern "C" fn unusual(ctx: *mut Ctx, target: u64, a: i64, b: i64) -> u64 {
-    unusual3(ctx, target, a, b, 0)
-}
-
-/// [`unusual`] of a position of three integers.
-extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c: i64) -> u64 {
-    // SAFETY: the machine code passes on the context it was called with,
-    // which lives on the caller's stack for the whole call; it reads and
-    // writes nothing of it itself.
-    let ctx = unsafe { &mut *ctx };
-    let (game, n) = ctx.targets[target as usize];
-    let all = [a, b, c];
-    let args = &all[..n];
-    // SAFETY: as in `flat`.
-    let v = unsafe { &*ctx.graph }.int_value(game, args);
-    if v < 1 << 62 {
-        return v;
-    }
-    if !ctx.deep.is_null() && v != IN_PROGRESS {
-        // SAFETY: a recursion's runs share it, and borrow it only for a
-        // moment; the graph reference above is gone.
-        if let Some(found) = unsafe { deep::evaluate(ctx.deep, game, args) } {
-            return found;
-        }
-    }
-    // SAFETY: the marks outlive the call; the machine code only writes
-    // the mex's marks, which `known` does not touch.
-    let marks = unsafe { &mut *ctx.marks };
-    marks.in_rule(ctx.rule as u32);
-    code(marks.known(v, game, args))
-}
 
 /// A compiled function: its arguments are (1) the position's arguments,
 /// or the first position to sweep, (2) the end of the sweep, (3) the
 /// mex's marks, (4) their number, (5) the first stamp to write (see
 /// [`crate::runtime::mex::Mex::stamps`]), (6) a [`View`] of the dense
 /// table of each of the kernel's targets, in its order, and (7) a view of
-/// the game's own table, for a sweep, and (8) the context of [`unusual`].
+/// the game's own table, for a sweep, and (8) the context of [`helpers::unusual`].
 /// The mex function returns the mex with the number of options in the
 /// high 32 bits, [`MISSING`] or [`BAIL`]; the sweep, where it stopped.
 type Code =

@@ -412,7 +412,7 @@ impl Emit<'_, '_> {
 
     /// The value of a position with list arguments: its flat run made on
     /// the arena (the lists first, then the run), looked up by the helper
-    /// ([`super::super::flat`]).
+    /// ([`super::super::helpers::flat`]).
     pub(super) fn flat_term(&mut self, game: GameId, header: i64, args: &[Arg]) -> Option<Value> {
         let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
         if let Some(form) = crate::runtime::kernel::forms::static_form(header, args) {

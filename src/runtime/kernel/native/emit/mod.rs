@@ -230,7 +230,7 @@ struct Emit<'a, 'f> {
     gcd: FuncRef,
     narrow: FuncRef,
     /// The helper that reads an option's value the code does not read
-    /// itself ([`super::unusual`]), and its context.
+    /// itself ([`super::helpers::unusual`]), and its context.
     unusual: FuncRef,
     /// The same for a position of three integers (a helper of its own,
     /// so that the common call passes no unused argument).
@@ -255,7 +255,7 @@ struct Emit<'a, 'f> {
     tick: Option<FuncRef>,
     /// A query's helper that keeps each element of a list it makes.
     collect: FuncRef,
-    /// The helper that runs a compiled function ([`super::call`]), and
+    /// The helper that runs a compiled function ([`super::helpers::call`]), and
     /// the functions compiled to machine code of their own (`func`).
     call: FuncRef,
     fns: Vec<(*const Func, FuncRef)>,

@@ -223,7 +223,7 @@ impl Emit<'_, '_> {
         })
     }
 
-    /// A call of a compiled function, by its helper ([`super::super::call`]):
+    /// A call of a compiled function, by its helper ([`super::super::helpers::call`]):
     /// bails where the function's run does.
     fn call_fn(&mut self, func: &FnRef, args: &[Num]) -> Option<Value> {
         // The kernel or query owns the function while its code lives.
