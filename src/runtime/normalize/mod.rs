@@ -227,6 +227,7 @@ impl Normalizer<'_> {
                 Some(
                     v @ (Value::Int(_)
                     | Value::Bool(_)
+                    | Value::Str(_)
                     | Value::List(_)
                     | Value::Tuple(_)
                     | Value::Set(_)

@@ -5,7 +5,11 @@ use super::{Cond, Lin, Num};
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind, PatIr};
 use crate::runtime::kernel::calls;
-use crate::runtime::kernel::seq::{Comp, Fold, Seq, Types};
+use crate::runtime::kernel::seq::{Comp, Fold, Rows, Seq, Types};
+use std::rc::Rc;
+
+/// A constant list longer than this is indexed in place (see [`Rows`]).
+const LONG: usize = 16;
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
 
@@ -91,7 +95,15 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
             };
             Num::Fold(fold, list(&args[0])?)
         }
-        IrKind::Index(xs, i) => Num::Index(list(xs)?, Box::new(num(i)?)),
+        IrKind::Index(xs, i) => match &xs.kind {
+            // A long constant list (a word's code points) is one row,
+            // read in place.
+            IrKind::Const(v) if v.as_slice().is_some_and(|items| items.len() > LONG) => {
+                let row = Seq::Row(Rc::new(Rows::single(v)?), Box::new(Num::Const(0)));
+                Num::Index(Box::new(row), Box::new(num(i)?))
+            }
+            _ => Num::Index(list(xs)?, Box::new(num(i)?)),
+        },
         IrKind::CallBuiltin(Builtin::Value, args) if t.queries && args.len() == 1 => {
             value_of(&args[0], t)?
         }
@@ -175,8 +187,46 @@ fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
         BinOp::Eq | BinOp::Ne if t.queries && crate::runtime::kernel::query::asks_winner(a, b) => {
             crate::runtime::kernel::query::winner_test(op, a, b, t)
         }
-        BinOp::Eq | BinOp::Ne => numbers(op, a, b, t).or_else(|| same(op == BinOp::Eq, a, b, t)),
+        BinOp::Eq | BinOp::Ne => numbers(op, a, b, t)
+            .or_else(|| same(op == BinOp::Eq, a, b, t))
+            .or_else(|| characters(op, a, b, t)),
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => numbers(op, a, b, t),
         _ => None,
     }
+}
+
+/// `s[j] == "c"` (or `!=`) of a constant string `s`, or of a row of a
+/// constant list of strings (a grid: `B[x][y] == "."`), as integers: the
+/// character's code point read in place, and the literal's. Indexing
+/// counts characters, and from the end, for strings as for lists, and
+/// fails outside both, which bails: the comparison holds where it held.
+fn characters(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
+    let one = |e: &Ir| match &e.kind {
+        IrKind::Const(Value::Str(s)) if s.chars().count() == 1 => s.chars().next(),
+        _ => None,
+    };
+    let (indexed, c) = match (one(b), one(a)) {
+        (Some(c), _) => (a, c),
+        (None, Some(c)) => (b, c),
+        _ => return None,
+    };
+    let IrKind::Index(string, j) = &indexed.kind else {
+        return None;
+    };
+    let row = match &string.kind {
+        IrKind::Const(s @ Value::Str(_)) => Seq::Row(Rows::of_strings(s)?, Box::new(Num::Const(0))),
+        IrKind::Index(rows, i) => match &rows.kind {
+            IrKind::Const(v @ Value::List(_)) => {
+                Seq::Row(Rows::of_strings(v)?, Box::new(num_in(i, t)?))
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let code = Num::Const(u32::from(c).into());
+    Some(Cond::Cmp(
+        op,
+        Num::Index(Box::new(row), Box::new(num_in(j, t)?)),
+        code,
+    ))
 }

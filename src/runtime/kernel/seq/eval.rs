@@ -192,6 +192,11 @@ pub fn fold(fold: Fold, xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
 
 /// `xs[i]`, with a negative index counted from the end.
 pub fn index(xs: &Seq, i: &Num, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
+    // A row of constants is read in place, not copied out first.
+    if let Seq::Row(rows, row) = xs {
+        let row = row.eval(f, defs)?;
+        return rows.item(row, i.eval(f, defs)?).ok_or(Stop::Bail);
+    }
     let mark = f.len();
     let (a, b) = xs.eval(f, defs)?;
     let i = i.eval(f, defs)?;

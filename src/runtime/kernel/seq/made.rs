@@ -5,6 +5,8 @@
 use super::super::{Eval, Stop};
 use crate::graph::Shape;
 use crate::value::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A constant list of lists (or of tuples) of integers, packed: row `i`
 /// is `items[offsets[i]..offsets[i + 1]]`.
@@ -43,6 +45,86 @@ impl Rows {
             items: items.into(),
             shape,
         })
+    }
+
+    /// The code points of the characters of `v`, a string (one row) or a
+    /// list of strings (a row each), made once for each such constant
+    /// while it is one of the last few asked for: a grid of a million
+    /// squares is read by each move and query that compares its
+    /// characters (see `expr/compile.rs`).
+    pub fn of_strings(v: &Value) -> Option<Rc<Rows>> {
+        const KEPT: usize = 4;
+        thread_local! {
+            static MADE: RefCell<Vec<(Value, Rc<Rows>)>> = const { RefCell::new(Vec::new()) };
+        }
+        let address = |v: &Value| match v {
+            Value::Str(s) => Some(s.as_ptr() as usize),
+            Value::List(rows) => Some(Rc::as_ptr(rows) as usize),
+            _ => None,
+        };
+        let at = address(v)?;
+        if let Some(made) = MADE.with_borrow(|m| {
+            (m.iter()).find_map(|(k, rows)| (address(k) == Some(at)).then(|| rows.clone()))
+        }) {
+            return Some(made);
+        }
+        let strings: Vec<&str> = match v {
+            Value::Str(s) => vec![s],
+            _ => (v.as_slice()?.iter())
+                .map(|row| match row {
+                    Value::Str(s) => Some(&**s),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?,
+        };
+        let (mut offsets, mut items) = (vec![0], Vec::new());
+        for s in strings {
+            items.extend(s.chars().map(|c| i64::from(u32::from(c))));
+            offsets.push(items.len() as i64);
+        }
+        let rows = Rc::new(Rows {
+            offsets: offsets.into(),
+            items: items.into(),
+            shape: Shape::List,
+        });
+        MADE.with_borrow_mut(|m| {
+            if m.len() == KEPT {
+                m.remove(0);
+            }
+            m.push((v.clone(), rows.clone()));
+        });
+        Some(rows)
+    }
+
+    /// `v`, a list or tuple of integers, as one row: a long constant
+    /// list indexed (`W[i]`) reads its item in place rather than making
+    /// the list first.
+    pub fn single(v: &Value) -> Option<Rows> {
+        let shape = match v {
+            Value::List(_) => Shape::List,
+            Value::Tuple(_) => Shape::Tuple,
+            _ => return None,
+        };
+        let items = (v.as_slice()?.iter())
+            .map(|item| match item {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect::<Option<Box<[i64]>>>()?;
+        Some(Rows {
+            offsets: Box::new([0, items.len() as i64]),
+            items,
+            shape,
+        })
+    }
+
+    /// Item `j` of row `i` (each from the end when negative), as `xs[j]`
+    /// of the row reads it; `None` outside.
+    pub fn item(&self, i: i64, j: i64) -> Option<i64> {
+        let (lo, hi) = self.row(i)?;
+        let len = (hi - lo) as i64;
+        let at = if j < 0 { j.checked_add(len)? } else { j };
+        (0..len).contains(&at).then(|| self.items[lo + at as usize])
     }
 
     pub fn len(&self) -> i64 {

@@ -35,6 +35,9 @@ impl Emit<'_, '_> {
 
     /// `xs[i]`, a negative index counted from the end; out of range bails.
     pub(super) fn seq_index(&mut self, xs: &Seq, i: &Num) -> Option<Value> {
+        if let Seq::Row(rows, row) = xs {
+            return self.row_item(rows, row, i);
+        }
         self.with_seq(xs, |e, (a, b)| {
             let i = e.num(i)?;
             let len = e.b.ins().isub(b, a);
