@@ -13,7 +13,8 @@ const GRID: &str = "let B = [\"..#..\", \".#...\", \"...#.\", \"#....\", \"..é.
                     game tok(x, y) {\n\
                     move up(k in 1..=2) if x - k >= 0 and B[x - k][y] == \".\" -> tok(x - k, y)\n\
                     move left(k in 1..=2) if y - k >= 0 and \".\" == B[x][y - k] -> tok(x, y - k)\n\
-                    move wrap if x == 4 and y == 0 and B[-1][-3] != \"#\" -> tok(3, 4)\n}\n";
+                    move wrap if x == 4 and y == 0 and B[-1][-3] != \"#\" -> tok(3, 4)\n\
+                    move jump if x >= 3 and B[x - 3][y] in \".é\" and B[x][y] not in \"#\" -> tok(x - 3, y)\n}\n";
 
 #[test]
 fn a_grid_of_strings_has_the_interpreters_values() {

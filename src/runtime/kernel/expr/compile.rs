@@ -130,11 +130,10 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Binary(BinOp::And, a, b) => Cond::And(cond(a)?, cond(b)?),
         IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
         IrKind::Unary(UnOp::Not, a) => Cond::Not(cond(a)?),
-        IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => Cond::In(
-            *op == BinOp::In,
-            num_in(x, t)?,
-            Box::new(Seq::compile(xs, t)?),
-        ),
+        IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => match num_in(x, t) {
+            Some(x) => Cond::In(*op == BinOp::In, x, Box::new(Seq::compile(xs, t)?)),
+            None => character_in(*op == BinOp::In, x, xs, t)?,
+        },
         IrKind::Binary(op, a, b) => comparison(*op, a, b, t)?,
         IrKind::Chain(operands, ops) => {
             let mut parts = ops
@@ -210,6 +209,24 @@ fn characters(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
         (None, Some(c)) => (b, c),
         _ => return None,
     };
+    let code = Num::Const(u32::from(c).into());
+    Some(Cond::Cmp(op, character(indexed, t)?, code))
+}
+
+/// `s[j] in "#*"` (or `not in`) of a character as [`characters`] reads
+/// it: one character is in a string where it is one of its characters.
+fn character_in(yes: bool, x: &Ir, xs: &Ir, t: &Types) -> Option<Cond> {
+    let IrKind::Const(Value::Str(s)) = &xs.kind else {
+        return None;
+    };
+    let codes = s.chars().map(|c| Num::Const(u32::from(c).into())).collect();
+    let codes = Seq::Items(crate::graph::Shape::List, codes);
+    Some(Cond::In(yes, character(x, t)?, Box::new(codes)))
+}
+
+/// The code point of `s[j]`, a character of a constant string or of a
+/// row of a constant list of strings, read in place.
+fn character(indexed: &Ir, t: &Types) -> Option<Num> {
     let IrKind::Index(string, j) = &indexed.kind else {
         return None;
     };
@@ -223,10 +240,5 @@ fn characters(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
         },
         _ => return None,
     };
-    let code = Num::Const(u32::from(c).into());
-    Some(Cond::Cmp(
-        op,
-        Num::Index(Box::new(row), Box::new(num_in(j, t)?)),
-        code,
-    ))
+    Some(Num::Index(Box::new(row), Box::new(num_in(j, t)?)))
 }
