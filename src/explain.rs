@@ -469,9 +469,22 @@ fn unexpected(ir: &Ir) -> Slow {
     }
 }
 
+/// Why a compiled game's position runs in the interpreter.
+const LEFT: &str = ": arguments the compiled rules do not take (strings, lists of \
+                    anything but integers), or what only the interpreter does (integers past \
+                    64 bits, an error to report, a sum of positions without values yet)\n";
+
 /// The report of every game defined (or only of `only`), as text, with
 /// locations and the source of each slow construct from `sources`.
-pub fn render(defs: &Defs, sources: &Sources, only: Option<&str>) -> Result<String, String> {
+/// `interpreted` counts, for each game, the positions its compiled rules
+/// left to the interpreter so far (see
+/// [`crate::runtime::Machine::interpreted`]).
+pub fn render(
+    defs: &Defs,
+    sources: &Sources,
+    only: Option<&str>,
+    interpreted: &[u64],
+) -> Result<String, String> {
     let mut games: Vec<(GameId, &GameIr)> = defs
         .games
         .iter()
@@ -487,7 +500,7 @@ pub fn render(defs: &Defs, sources: &Sources, only: Option<&str>) -> Result<Stri
         });
     }
     let mut out = String::new();
-    for (_, rules) in games {
+    for (id, rules) in games {
         let report = game(rules, defs);
         let params: Vec<&str> = rules.def.params.iter().map(|p| &*p.node).collect();
         let how = match (report.compiled, report.native) {
@@ -496,6 +509,17 @@ pub fn render(defs: &Defs, sources: &Sources, only: Option<&str>) -> Result<Stri
             _ => "interpreted",
         };
         out += &format!("{}({}): {how}\n", rules.name, params.join(", "));
+        match interpreted.get(id as usize) {
+            Some(1) if report.compiled => {
+                out += "  at run time, 1 position ran in the interpreter instead";
+                out += LEFT;
+            }
+            Some(&n) if report.compiled && n > 1 => {
+                out += &format!("  at run time, {n} positions ran in the interpreter instead");
+                out += LEFT;
+            }
+            _ => {}
+        }
         if let (Some(l), [x, y]) = (report.levels, params.as_slice()) {
             let (p, q) = l.weights;
             let weight = |k: i64, v: &str| match k {

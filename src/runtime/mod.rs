@@ -140,6 +140,11 @@ pub struct Machine {
     /// How many positions a kernel ran one at a time (not in a sweep):
     /// for tests.
     pub kernel_runs: u64,
+    /// For each game with compiled rules, how many of its positions the
+    /// interpreter ran instead (arguments the compiled rules do not take,
+    /// such as strings, or a value or an error only the interpreter
+    /// has), since the rules were compiled: for `--explain`.
+    pub interpreted: Vec<u64>,
     /// Buffers the kernels reuse from one position to the next.
     pub(crate) scratch: Scratch,
     /// Searches' buffers, reused from one query to the next (one per
@@ -266,6 +271,7 @@ impl Machine {
             native_after: NATIVE_AFTER,
             queries_compiled: 0,
             kernel_runs: 0,
+            interpreted: Vec::new(),
             scratch: Scratch::default(),
             searches: Vec::new(),
             write_files: true,

@@ -45,6 +45,7 @@ impl Machine {
             false => self.graph.int_args(node, args),
         };
         if !found {
+            self.left_to_interpreter(node.game);
             return Ok(Ran::Interpret);
         }
         self.kernel_runs += 1;
@@ -91,8 +92,22 @@ impl Machine {
                 Ran::Value(value)
             }
             Err(Stop::Missing) => self.intern_missing(pending),
-            Err(Stop::Bail) => Ran::Interpret,
+            Err(Stop::Bail) => {
+                self.left_to_interpreter(node.game);
+                Ran::Interpret
+            }
         })
+    }
+
+    /// Counts a position of `game`, whose rules are compiled, that the
+    /// interpreter runs instead (see [`Machine::interpreted`]).
+    #[cold]
+    fn left_to_interpreter(&mut self, game: crate::value::GameId) {
+        let game = game as usize;
+        if self.interpreted.len() <= game {
+            self.interpreted.resize(game + 1, 0);
+        }
+        self.interpreted[game] += 1;
     }
 
     /// Interns the options the kernel found without a value and pushes
@@ -214,6 +229,10 @@ impl Machine {
         };
         let kernel = kernel.map(Rc::new);
         let ready = kernel.is_some();
+        // Counted afresh for the rules compiled now.
+        if let Some(count) = self.interpreted.get_mut(slot) {
+            *count = 0;
+        }
         self.kernels[slot] = Some((rules, kernel));
         ready
     }
