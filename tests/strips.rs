@@ -7,10 +7,11 @@
 mod common;
 
 use common::Engine;
-use common::differ::{agree, same_error};
+use common::differ::{agree, compare, same_error};
 use grundy::SharedBuffer;
 use grundy::graph::DENSE_END;
 use grundy::session::Session;
+use proptest::prelude::*;
 
 /// Each game with the questions asked of it: no move takes as many
 /// tokens as the last one, in either order of the arguments; a flag that
@@ -113,5 +114,55 @@ fn strips_past_the_square_have_the_values_computed_directly() {
             .filter(|(node, _)| node.index >= DENSE_END)
             .count();
         assert_eq!(hashed, 0, "{hashed} positions hashed");
+    }
+}
+
+/// One move of a random strip game: a range of sizes, a condition, and
+/// the column the option takes.
+fn strip_move() -> impl Strategy<Value = String> {
+    let sizes = (1i64..=3, 0i64..=3).prop_map(|(lo, more)| format!("{lo}..={}", lo + more));
+    let guard = prop_oneof![
+        Just("k <= n"),
+        Just("k <= n and k != c"),
+        Just("k <= n and c != 2"),
+        Just("k + 1 <= n and (n + k) % 4 != c"),
+    ];
+    let column = prop_oneof![
+        Just("k"),
+        Just("c"),
+        Just("(c + k) % 3"),
+        Just("1 - c % 2"),
+        Just("0"),
+    ];
+    (sizes, guard, column).prop_map(|(sizes, guard, column)| {
+        format!("move m(k in {sizes}) if {guard} -> g(n - k, {column})")
+    })
+}
+
+/// A random game whose options keep the column among a few values, asked
+/// far enough up for its strip to be swept, perhaps with a move that
+/// fails some rows down or leads back up (a cycle).
+fn strip_file() -> impl Strategy<Value = String> {
+    let moves = prop::collection::vec(strip_move(), 1..=3);
+    let trouble = prop_oneof![
+        Just(String::new()),
+        (1i64..200).prop_map(|e| format!("move z if n == {e} -> g(n / (c - c), 0)\n")),
+        (1i64..200).prop_map(|e| format!("move up if n == {e} and c == 1 -> g(n + 70, 1)\n")),
+    ];
+    (moves, trouble, 100i64..400, 0i64..3).prop_map(|(moves, trouble, n, c)| {
+        format!(
+            "game g(n, c) {{\n{}\n{trouble}}}\nvalue(g({n}, {c}))\n\
+             len([x for x in 0..{n} if value(g(x, {c})) == 0])\n",
+            moves.join("\n")
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Random strips: the same values, errors and cycles on every path.
+    #[test]
+    fn random_strips_agree_with_the_interpreter(file in strip_file()) {
+        compare(&file)?;
     }
 }

@@ -177,6 +177,15 @@ fn ends(n: &Num, bounds: &[(Slot, (i64, i64))], high: bool) -> Option<i64> {
                 }
             }
         }
+        Num::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            let a = ends(a, bounds, high)?;
+            // A difference takes the other end of what it takes away.
+            let b = ends(b, bounds, high == (*op == BinOp::Add))?;
+            match op {
+                BinOp::Add => a.checked_add(b),
+                _ => a.checked_sub(b),
+            }
+        }
         // A remainder by a positive constant, rounded down: from 0 to
         // the constant less one, whatever the number divided.
         Num::Bin(BinOp::Rem, _, c) => match **c {
