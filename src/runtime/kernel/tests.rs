@@ -281,6 +281,10 @@ fn games_keeping_one_argument_among_a_few_values_are_strips() {
             of(0, (0, 2), false),
         ),
         (
+            "move o if a >= 1 -> g(a - 1, 1 - b % 2)",
+            of(0, (0, 1), false),
+        ),
+        (
             "move z(k in {2, 7}) if k <= a -> g(a - k, 0) + g(k, 1)",
             of(0, (0, 1), false),
         ),
