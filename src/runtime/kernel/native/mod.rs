@@ -292,13 +292,8 @@ impl Native {
             (from as u64, to as u64),
             cells.clamp(1, u32::MAX.into()) as u32,
         );
-        match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
-            Some((stopped, paused)) => (
-                ((stopped >> 32) as i64, (stopped & 0xffff_ffff) as i64),
-                paused,
-            ),
-            None => ((from, 0), false),
-        }
+        self.counted_run(kernel, (defs, graph), game, run, (marks, views))
+            .unwrap_or(((from, 0), false))
     }
 
     /// [`Kernel::native_strip`]: the strip's rows `from..to`, with column
@@ -323,13 +318,24 @@ impl Native {
         // The extra column, plus one, in the high half of the first row.
         let first = (from as u64) | ((extra.map_or(0, |c| c + 1) as u64) << 32);
         let run = (code, (first, to as u64), positions);
-        match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
-            Some((stopped, paused)) => (
-                ((stopped >> 32) as i64, (stopped & 0xffff_ffff) as i64),
-                paused,
-            ),
-            None => ((from, 0), false),
-        }
+        self.counted_run(kernel, (defs, graph), game, run, (marks, views))
+            .unwrap_or(((from, 0), false))
+    }
+
+    /// [`Native::own_run`] of a function that walks by two counters and
+    /// returns them as one (`high << 32 | low`): the counters where it
+    /// stopped, and whether it paused.
+    fn counted_run(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        game: GameId,
+        run: (Code, (u64, u64), u32),
+        (marks, views): (&mut Marks, &mut Vec<View>),
+    ) -> Option<((i64, i64), bool)> {
+        let (stopped, paused) = self.own_run(kernel, (defs, graph), game, run, (marks, views))?;
+        let counters = ((stopped >> 32) as i64, (stopped & 0xffff_ffff) as i64);
+        Some((counters, paused))
     }
 
     /// Runs `code`, a function that writes values into the kernel's own

@@ -83,15 +83,22 @@ impl Emit<'_, '_> {
         self.b.def_var(s, sv);
         let at = self.b.ins().ishl_imm_s(sv, 32);
         self.pause_or(total, level, at);
+        self.returns(stop, to, (s, a));
+        Some(())
+    }
+
+    /// The ends of a function that walks by two counters: `stop` returns
+    /// `to << 32`, the bail block `high << 32 | low` of the counters
+    /// where it left a position to the kernel's run.
+    fn returns(&mut self, stop: Block, to: Value, (high, low): (Variable, Variable)) {
         self.b.switch_to_block(stop);
         let done = self.b.ins().ishl_imm_s(to, 32);
         self.b.ins().return_(&[done]);
         self.b.switch_to_block(self.bail);
-        let (sv, av) = (self.b.use_var(s), self.b.use_var(a));
-        let high = self.b.ins().ishl_imm_s(sv, 32);
-        let at = self.b.ins().bor(high, av);
+        let (hv, lv) = (self.b.use_var(high), self.b.use_var(low));
+        let hv = self.b.ins().ishl_imm_s(hv, 32);
+        let at = self.b.ins().bor(hv, lv);
         self.b.ins().return_(&[at]);
-        Some(())
     }
 
     /// The square function: positions `from..to` by dense index, `(a, m)`
@@ -234,14 +241,7 @@ impl Emit<'_, '_> {
         self.b.def_var(row, rv);
         let at = self.b.ins().ishl_imm_s(rv, 32);
         self.pause_or(total, head, at);
-        self.b.switch_to_block(stop);
-        let done = self.b.ins().ishl_imm_s(to, 32);
-        self.b.ins().return_(&[done]);
-        self.b.switch_to_block(self.bail);
-        let (rv, cv) = (self.b.use_var(row), self.b.use_var(col));
-        let high = self.b.ins().ishl_imm_s(rv, 32);
-        let at = self.b.ins().bor(high, cv);
-        self.b.ins().return_(&[at]);
+        self.returns(stop, to, (row, col));
         Some(())
     }
 

@@ -189,16 +189,7 @@ impl Emit<'_, '_> {
     /// Pushes row `i` of `rows` (from the end when negative), as the
     /// kernel's run does; bails outside.
     fn row(&mut self, rows: &Rows, i: Value) -> Option<(Value, Value)> {
-        let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, i, 0);
-        let from_end = self.b.ins().iadd_imm_s(i, rows.len());
-        let i = self.b.ins().select(negative, from_end, i);
-        self.bail_outside(i, 0, rows.len());
-        // The rows live as long as the kernel, and so as its code.
-        let offsets = self.int(rows.offsets.as_ptr() as i64);
-        let at = self.b.ins().ishl_imm_s(i, 3);
-        let at = self.b.ins().iadd(offsets, at);
-        let lo = self.b.ins().load(I64, trusted(), at, 0);
-        let hi = self.b.ins().load(I64, trusted(), at, 8);
+        let (lo, hi) = self.row_bounds(rows, i);
         let items = self.int(rows.items.as_ptr() as i64);
         let from = self.b.use_var(self.top);
         self.each(lo, hi, |e, j, next| {
@@ -216,6 +207,19 @@ impl Emit<'_, '_> {
     /// read in place; bails outside.
     pub(super) fn row_item(&mut self, rows: &Rows, row: &Num, j: &Num) -> Option<Value> {
         let (i, j) = (self.num(row)?, self.num(j)?);
+        let (lo, hi) = self.row_bounds(rows, i);
+        let len = self.b.ins().isub(hi, lo);
+        let j = self.index_in(j, len);
+        let at = self.b.ins().iadd(lo, j);
+        let at = self.b.ins().ishl_imm_s(at, 3);
+        let items = self.int(rows.items.as_ptr() as i64);
+        let at = self.b.ins().iadd(items, at);
+        Some(self.b.ins().load(I64, trusted(), at, 0))
+    }
+
+    /// Where row `i` of `rows` (from the end when negative) is among its
+    /// items: the first and one past the last; bails outside.
+    fn row_bounds(&mut self, rows: &Rows, i: Value) -> (Value, Value) {
         let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, i, 0);
         let from_end = self.b.ins().iadd_imm_s(i, rows.len());
         let i = self.b.ins().select(negative, from_end, i);
@@ -226,17 +230,7 @@ impl Emit<'_, '_> {
         let at = self.b.ins().iadd(offsets, at);
         let lo = self.b.ins().load(I64, trusted(), at, 0);
         let hi = self.b.ins().load(I64, trusted(), at, 8);
-        let len = self.b.ins().isub(hi, lo);
-        let from_end = self.b.ins().iadd(j, len);
-        let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, j, 0);
-        let j = self.b.ins().select(negative, from_end, j);
-        let out = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, j, len);
-        self.bail_if(out);
-        let at = self.b.ins().iadd(lo, j);
-        let at = self.b.ins().ishl_imm_s(at, 3);
-        let items = self.int(rows.items.as_ptr() as i64);
-        let at = self.b.ins().iadd(items, at);
-        Some(self.b.ins().load(I64, trusted(), at, 0))
+        (lo, hi)
     }
 
     /// `if c then a else b`: where the list the condition chose is.

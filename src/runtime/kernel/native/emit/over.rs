@@ -41,14 +41,24 @@ impl Emit<'_, '_> {
         self.with_seq(xs, |e, (a, b)| {
             let i = e.num(i)?;
             let len = e.b.ins().isub(b, a);
-            let from_end = e.b.ins().iadd(i, len);
-            let negative = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, i, 0);
-            let at = e.b.ins().select(negative, from_end, i);
-            let out = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, at, len);
-            e.bail_if(out);
+            let at = e.index_in(i, len);
             let at = e.b.ins().iadd(a, at);
             Some(e.item(at))
         })
+    }
+
+    /// Index `i` of a list of `len` items, counted from the end when
+    /// negative, as indexing counts; bails outside.
+    pub(super) fn index_in(&mut self, i: Value, len: Value) -> Value {
+        let from_end = self.b.ins().iadd(i, len);
+        let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, i, 0);
+        let at = self.b.ins().select(negative, from_end, i);
+        let out = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, at, len);
+        self.bail_if(out);
+        at
     }
 
     /// `sum(xs)`, `min(xs)` or `max(xs)`; an overflow or an empty list
