@@ -166,3 +166,45 @@ proptest! {
         compare(&file)?;
     }
 }
+
+/// A sweep leaves the search the room it needs: rules that reach one
+/// column in two (a flag only some moves flip), one column in 32, or
+/// leave the strip's columns from the position's own (`min(t, 3)` from
+/// column 7), within the 3,000 positions of a differential run.
+#[test]
+fn a_sweep_never_takes_the_room_the_search_needs() {
+    for text in [
+        "game g(n, t) {\n move m if n >= 2 -> g(n - 2, 1 - t)\n}\nvalue(g(5000, 0))\n",
+        "game g(n, t) {\n move m(k in 1..=2) if k <= n -> g(n - k, (n - k) % 32)\n}\nvalue(g(2500, 0))\n",
+        "game g(n, t) {\n move a if n >= 1 -> g(n - 1, min(t, 3))\n\
+         move b if n >= 2 -> g(n - 2, min(t, 3))\n}\nvalue(g(2500, 7))\n",
+    ] {
+        assert_eq!(agree(text).lines().count(), 1);
+    }
+    // Rows past the dense strips, a trillion of them: the limit, as the
+    // interpreter meets it, not a walk down every row.
+    let far = "game g(n, last) {\n move take(k in 1..=3) if k <= n and k != last -> g(n - k, k)\n}\n\
+               value(g(10 ** 12, 0))\n";
+    for engine in [Engine::Interpreter, Engine::Native] {
+        let (_, err, phase) = common::differ::run(far, engine);
+        assert_eq!(phase, Some(grundy::diag::Phase::Limit), "{err}");
+    }
+}
+
+/// Positions a sweep could not value are not counted as the
+/// interpreter's: only those the search gives it.
+#[test]
+fn explain_counts_only_the_positions_the_interpreter_ran() {
+    let text = "game g(n, t) {\n move m if n >= 1 -> g(n - 1, 1 - t)\n\
+                move z if n == 500 and t == 1 -> g(n / (t - 1), 0)\n}\nvalue(g(1000, 0))\n\
+                game w(s) {\n move cut(i in 1..=min(2, len(s))) -> w(s[i:])\n}\nvalue(w(\"abcdef\"))\n";
+    let mut session = Session::new(
+        Box::new(SharedBuffer::default()),
+        Box::new(SharedBuffer::default()),
+    );
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("count.game", text).error, None);
+    // g(500, 1) is never reached; the six strings that are not empty are
+    // the interpreter's.
+    assert_eq!(session.machine.interpreted, [0, 6]);
+}

@@ -45,7 +45,6 @@ impl Machine {
             false => self.graph.int_args(node, args),
         };
         if !found {
-            self.left_to_interpreter(node.game);
             return Ok(Ran::Interpret);
         }
         self.kernel_runs += 1;
@@ -92,17 +91,17 @@ impl Machine {
                 Ran::Value(value)
             }
             Err(Stop::Missing) => self.intern_missing(pending),
-            Err(Stop::Bail) => {
-                self.left_to_interpreter(node.game);
-                Ran::Interpret
-            }
+            Err(Stop::Bail) => Ran::Interpret,
         })
     }
 
-    /// Counts a position of `game`, whose rules are compiled, that the
-    /// interpreter runs instead (see [`Machine::interpreted`]).
+    /// Counts a position of `game` that the interpreter runs, when the
+    /// game's rules are compiled (see [`Machine::interpreted`]).
     #[cold]
-    fn left_to_interpreter(&mut self, game: crate::value::GameId) {
+    pub(super) fn left_to_interpreter(&mut self, game: crate::value::GameId) {
+        if !matches!(self.kernels.get(game as usize), Some(Some((_, Some(_))))) {
+            return;
+        }
         let game = game as usize;
         if self.interpreted.len() <= game {
             self.interpreted.resize(game + 1, 0);

@@ -214,7 +214,7 @@ impl Machine {
     fn run(&mut self, node: NodeId, interpret: bool, search: &mut Search) -> RtResult<(Ran, bool)> {
         if !interpret {
             match self.run_kernel(node, &mut search.pending)? {
-                Ran::Interpret => {}
+                Ran::Interpret => self.left_to_interpreter(node.game),
                 ran => return Ok((ran, false)),
             }
         }

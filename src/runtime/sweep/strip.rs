@@ -4,7 +4,7 @@
 //! bottom, as the hand-written program fills its table, instead of
 //! descended one at a time by the search.
 
-use crate::graph::{ABSENT, IN_PROGRESS};
+use crate::graph::{self, ABSENT, IN_PROGRESS};
 use crate::runtime::kernel::Strip;
 use crate::runtime::{Machine, RtResult, Scratch};
 use crate::value::{GameId, NodeId};
@@ -30,21 +30,31 @@ impl Machine {
             return Ok(None);
         };
         let long = strip.long;
-        let Some(at) = self.pair(node) else {
+        // Rows past the dense strips are hashed, and their options found
+        // in place by the machine code (`native/deep.rs`).
+        let Some(at) = self.pair(node).filter(|at| at[long] < graph::LONG_MAX) else {
             return Ok(None);
         };
+        let own = at[1 - long];
+        let extra = (strip.keeps && !strip.holds(own)).then_some(own);
+        // An option a few rows below, in a column the sweep fills: one the
+        // position's own column leads out of the strip's (`min(t, 3)` from
+        // column 7, with the strip's found from column 0) is not.
         let below = |c: &NodeId| {
             c.game == node.game
-                && self
-                    .pair(*c)
-                    .is_some_and(|c| c[long] < at[long] && at[long] - c[long] <= GAP)
+                && self.pair(*c).is_some_and(|c| {
+                    let col = c[1 - long];
+                    c[long] < at[long]
+                        && at[long] - c[long] <= GAP
+                        && (strip.holds(col) || extra == Some(col))
+                })
         };
         if !waited.iter().any(below) {
             return Ok(None);
         }
-        let own = at[1 - long];
-        let extra = (strip.keeps && !strip.holds(own)).then_some(own);
-        let low = self.strip_bottom((node.game, strip), at[long], extra);
+        let Some(low) = self.strip_bottom((node.game, strip), at[long], extra)? else {
+            return Ok(None);
+        };
         if at[long] - low < SHORTEST {
             return Ok(None);
         }
@@ -53,17 +63,38 @@ impl Machine {
     }
 
     /// The lowest row below `row` from which on no row of the strip (its
-    /// columns and column `extra`) has all its values.
-    fn strip_bottom(&self, (game, strip): (GameId, Strip), row: i64, extra: Option<i64>) -> i64 {
+    /// columns and column `extra`) has all its values; `None` when those
+    /// rows would fill more than half the room the graph has left for a
+    /// sweep. The search may reach only a few of the strip's positions
+    /// (one column in two, of a turn flag that only some moves flip), and
+    /// a sweep must not take the room it needs.
+    fn strip_bottom(
+        &mut self,
+        (game, strip): (GameId, Strip),
+        row: i64,
+        extra: Option<i64>,
+    ) -> RtResult<Option<i64>> {
         let cols: Vec<i64> = (strip.cols.0..=strip.cols.1).chain(extra).collect();
-        let valued = |row: i64| {
-            (cols.iter()).all(|c| self.graph.int_value(game, &strip.place(row, *c)) < ABSENT)
-        };
+        let free = self.sweep_room().saturating_sub(self.graph.len());
+        let most = (free / 2 / cols.len()) as i64;
         let mut low = row;
-        while low > 0 && !valued(low - 1) {
+        loop {
+            if low == 0 {
+                return Ok(Some(low));
+            }
+            if row - low > most {
+                return Ok(None);
+            }
+            if low % (1 << 16) == 0 {
+                self.poll()?;
+            }
+            let valued = (cols.iter())
+                .all(|c| self.graph.int_value(game, &strip.place(low - 1, *c)) < ABSENT);
+            if valued {
+                return Ok(Some(low));
+            }
             low -= 1;
         }
-        low
     }
 
     /// The positions of `game`'s strip in rows `from..to`, for a query
@@ -80,8 +111,10 @@ impl Machine {
         let extra = (!strip.holds(col)).then_some(col);
         // From the lowest row without all its values: the rows just below
         // those asked may have only some, the options of those asked.
-        let low = self.strip_bottom((game, strip), from.max(0), extra);
-        self.strip_rows((game, strip), (low, to), extra)?;
+        let top = to.min(graph::LONG_MAX);
+        if let Some(low) = self.strip_bottom((game, strip), from.clamp(0, top), extra)? {
+            self.strip_rows((game, strip), (low, top), extra)?;
+        }
         Ok(())
     }
 
@@ -95,9 +128,12 @@ impl Machine {
         (low, top): (i64, i64),
         extra: Option<i64>,
     ) -> RtResult<bool> {
+        let cols: Vec<i64> = (strip.cols.0..=strip.cols.1).chain(extra).collect();
+        // At most half the room left for a sweep (see `strip_bottom`).
+        let free = self.sweep_room().saturating_sub(self.graph.len());
+        let top = top.min(low.saturating_add((free / 2 / cols.len()) as i64));
         let (done, with_extra) = self.strip_by_code((game, strip), (low, top), extra)?;
         let mut found = done > low;
-        let cols: Vec<i64> = (strip.cols.0..=strip.cols.1).chain(extra).collect();
         let room = self.sweep_room();
         let mut ignored = Vec::new();
         let from = if extra.is_some() && !with_extra {
@@ -158,35 +194,27 @@ impl Machine {
         let Some(kernel) = kernel else {
             return Ok((low, false));
         };
-        let room = self.sweep_room();
         let (mut row, mut with_extra) = (low, extra.is_some());
+        // The rows below this have their slots: made a chunk at a time,
+        // not again for each position the code leaves (every third row
+        // of a game whose positions `n % 3 == 0` have no move).
+        let mut claimed = low;
         while row < top {
             self.poll()?;
-            let end = top.min(row + CHUNK);
-            let rect = |(c0, c1): (i64, i64)| {
-                let ([a0, b0], [a1, b1]) = (strip.place(row, c0), strip.place(end - 1, c1));
-                ((a0 as usize, a1 as usize), (b0 as usize, b1 as usize))
-            };
-            if self.graph.claim_rect(game, rect((c0, c1)), room).is_none() {
-                return Ok((row, false));
-            }
-            // The extra column where its slots can be made, and (when the
-            // first argument runs long) within the slots the rows hold for
-            // the strip's own columns: column 50 beside columns 1 to 4
-            // would make each row 16 times longer.
-            let width = (c1 as u64 + 1).next_power_of_two().max(4) as i64;
-            let fits = |c: i64| strip.long == 1 || c < width;
-            if let Some(c) = extra
-                && (!fits(c) || self.graph.claim_rect(game, rect((c, c)), room).is_none())
-            {
-                (extra, with_extra) = (None, false);
+            if row >= claimed {
+                let end = top.min(row + CHUNK);
+                match self.claim_strip((game, strip), (row, end), extra) {
+                    Some(kept) => (extra, with_extra) = (kept, with_extra && kept.is_some()),
+                    None => return Ok((row, false)),
+                }
+                claimed = end;
             }
             let Scratch { marks, views, .. } = &mut self.scratch;
             let graph = (&self.defs, &self.graph);
-            let run = (game, (row, end), extra);
+            let run = (game, (row, claimed), extra);
             let ((stopped, col), paused) = kernel.native_strip(graph, run, marks, views);
             row = stopped;
-            if paused || stopped >= end {
+            if paused || stopped >= claimed {
                 continue;
             }
             // A position the machine code left: the kernel's run, then
@@ -201,6 +229,35 @@ impl Machine {
             }
         }
         Ok((row, with_extra))
+    }
+
+    /// Makes the slots of the strip's rows `row..end`, and of column
+    /// `extra` there where it fits: `None` when the graph has no room for
+    /// the strip's own; else the extra column, if its slots were made.
+    fn claim_strip(
+        &mut self,
+        (game, strip): (GameId, Strip),
+        (row, end): (i64, i64),
+        extra: Option<i64>,
+    ) -> Option<Option<i64>> {
+        let room = self.sweep_room();
+        let (c0, c1) = strip.cols;
+        let rect = |(c0, c1): (i64, i64)| {
+            let ([a0, b0], [a1, b1]) = (strip.place(row, c0), strip.place(end - 1, c1));
+            ((a0 as usize, a1 as usize), (b0 as usize, b1 as usize))
+        };
+        self.graph.claim_rect(game, rect((c0, c1)), room)?;
+        // The extra column where its slots can be made, and (when the
+        // first argument runs long) within the slots the rows hold for
+        // the strip's own columns: column 50 beside columns 1 to 4 would
+        // make each row 16 times longer.
+        let width = (c1 as u64 + 1).next_power_of_two().max(4) as i64;
+        let fits = |c: i64| strip.long == 1 || c < width;
+        Some(
+            extra.filter(|c| {
+                fits(*c) && self.graph.claim_rect(game, rect((*c, *c)), room).is_some()
+            }),
+        )
     }
 
     /// The two integers of `node`, a position of a two-integer game.

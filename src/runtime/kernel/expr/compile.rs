@@ -99,8 +99,13 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
             // A long constant list (a word's code points) is one row,
             // read in place.
             IrKind::Const(v) if v.as_slice().is_some_and(|items| items.len() > LONG) => {
-                let row = Seq::Row(Rc::new(Rows::single(v)?), Box::new(Num::Const(0)));
-                Num::Index(Box::new(row), Box::new(num(i)?))
+                match Rows::single(v) {
+                    Some(row) => {
+                        let row = Seq::Row(Rc::new(row), Box::new(Num::Const(0)));
+                        Num::Index(Box::new(row), Box::new(num(i)?))
+                    }
+                    None => Num::Index(list(xs)?, Box::new(num(i)?)),
+                }
             }
             _ => Num::Index(list(xs)?, Box::new(num(i)?)),
         },
