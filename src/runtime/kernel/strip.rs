@@ -36,6 +36,11 @@ impl Strip {
         }
     }
 
+    /// The strip's columns, then `extra` if any.
+    pub fn columns(&self, extra: Option<i64>) -> Vec<i64> {
+        (self.cols.0..=self.cols.1).chain(extra).collect()
+    }
+
     /// Whether column `col` is one of the strip's own.
     pub fn holds(&self, col: i64) -> bool {
         (self.cols.0..=self.cols.1).contains(&col)

@@ -74,7 +74,7 @@ impl Machine {
         row: i64,
         extra: Option<i64>,
     ) -> RtResult<Option<i64>> {
-        let cols: Vec<i64> = (strip.cols.0..=strip.cols.1).chain(extra).collect();
+        let cols = strip.columns(extra);
         let free = self.sweep_room().saturating_sub(self.graph.len());
         let most = (free / 2 / cols.len()) as i64;
         let mut low = row;
@@ -128,7 +128,7 @@ impl Machine {
         (low, top): (i64, i64),
         extra: Option<i64>,
     ) -> RtResult<bool> {
-        let cols: Vec<i64> = (strip.cols.0..=strip.cols.1).chain(extra).collect();
+        let cols = strip.columns(extra);
         // At most half the room left for a sweep (see `strip_bottom`).
         let free = self.sweep_room().saturating_sub(self.graph.len());
         let top = top.min(low.saturating_add((free / 2 / cols.len()) as i64));
