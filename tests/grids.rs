@@ -37,3 +37,18 @@ fn an_index_outside_the_grid_is_reported_as_the_interpreter_reports_it() {
     );
     same_error(&text, "out of range");
 }
+
+/// A long constant list of integers indexed is read in place, as one row
+/// (`Rows::single`): from the end too, and out of range as the
+/// interpreter reports it.
+#[test]
+fn a_long_constant_list_indexed_has_the_interpreters_values() {
+    let text = "let W = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4]\n\
+                game t(n) {\n move m(k in 1..=3) if k <= n and W[-(n % 20) - 1] != k -> t(n - k)\n}\n\
+                [value(t(n)) for n in 0..60]\n";
+    assert_eq!(agree(text).lines().count(), 1);
+    same_error(
+        &text.replace("W[-(n % 20) - 1]", "W[n - 40]"),
+        "out of range",
+    );
+}

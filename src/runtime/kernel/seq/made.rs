@@ -100,22 +100,9 @@ impl Rows {
     /// list indexed (`W[i]`) reads its item in place rather than making
     /// the list first.
     pub fn single(v: &Value) -> Option<Rows> {
-        let shape = match v {
-            Value::List(_) => Shape::List,
-            Value::Tuple(_) => Shape::Tuple,
-            _ => return None,
-        };
-        let items = (v.as_slice()?.iter())
-            .map(|item| match item {
-                Value::Int(n) => Some(*n),
-                _ => None,
-            })
-            .collect::<Option<Box<[i64]>>>()?;
-        Some(Rows {
-            offsets: Box::new([0, items.len() as i64]),
-            items,
-            shape,
-        })
+        // The list holding `v` alone, read as any list of rows is: the
+        // list shares `v`'s items, it copies none.
+        Rows::of(&Value::list(vec![v.clone()]))
     }
 
     /// Item `j` of row `i` (each from the end when negative), as `xs[j]`
