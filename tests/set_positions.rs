@@ -35,6 +35,7 @@ fn set_rule() -> impl Strategy<Value = String> {
         "s(xs ^ {x, x - d})",
         "s(xs & {y for y in 0..x})",
         "s(xs - {y for y in xs if y % x == 0})",
+        "s(xs - {x} - R[x % 3])",
         "s(xs - {x}) + s({x - d, d - 1})",
         "s(xs - {x}) + *(len(xs) * d)",
         "s(set([y - 1 for y in xs if y > 0]))",
@@ -52,7 +53,7 @@ fn set_file() -> impl Strategy<Value = String> {
             .collect();
         let start: Vec<String> = start.iter().map(i64::to_string).collect();
         format!(
-            "game s(xs) {{\n{moves}}}\nvalue(s({{{}}}))\nvalue(s({{1, 4, 6, 7}}))\n\
+            "let R = [{{1, 2}}, {{0, 5, 8}}, {{3}}]\ngame s(xs) {{\n{moves}}}\nvalue(s({{{}}}))\nvalue(s({{1, 4, 6, 7}}))\n\
              [value(s({{a, b}})) for a in 0..4 for b in 0..4]\n\
              value(s([2, 1]))\n",
             start.join(", ")
@@ -99,4 +100,26 @@ fn a_set_reached_by_any_path_is_one_position() {
     // `-` of a list and a set is an error, reported alike by every path.
     let list = "game s(xs) { move take(x in xs) -> s(xs - {x}) }\nvalue(s([1, 2]))\n";
     same_error(list, "cannot be applied");
+}
+
+/// Node Kayles on a path, its neighbourhoods a constant list of sets
+/// (`alive - NB[v]`, a row of constant sets): the values of Dawson's
+/// chess (OEIS A002187), and every position left to compiled rules.
+#[test]
+fn node_kayles_with_a_constant_list_of_sets_is_compiled() {
+    let text = "let N = 14\n\
+                let NB = [{v - 1, v, v + 1} & set(0..N) for v in 0..N]\n\
+                game nk(alive) { move pick(v in alive) -> nk(alive - NB[v]) }\n\
+                [value(nk(set(0..m))) for m in 0..=N]\n";
+    assert_eq!(
+        agree(text),
+        "[0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0]\n"
+    );
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
+    let explained = common::text(&common::with_stdin(cmd, text).stdout);
+    assert!(
+        explained.contains("nk(alive): compiled to machine code"),
+        "{explained}"
+    );
 }

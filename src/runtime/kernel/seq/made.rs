@@ -8,7 +8,8 @@ use crate::value::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// A constant list of lists (or of tuples) of integers, packed: row `i`
+/// A constant list of lists (or of tuples, or of sets) of integers,
+/// packed: row `i`
 /// is `items[offsets[i]..offsets[i + 1]]`.
 #[derive(Debug, PartialEq)]
 pub struct Rows {
@@ -18,23 +19,26 @@ pub struct Rows {
 }
 
 impl Rows {
-    /// The rows of `v`, a list or tuple whose items are all lists, or all
-    /// tuples, of integers.
+    /// The rows of `v`, a list or tuple whose items are all lists, all
+    /// tuples, or all sets, of integers.
     pub(super) fn of(v: &Value) -> Option<Rows> {
         let rows = v.as_slice()?;
         let shape = match rows.first() {
             Some(Value::Tuple(_)) => Shape::Tuple,
+            Some(Value::Set(_)) => Shape::Set,
             _ => Shape::List,
         };
         let (mut offsets, mut items) = (vec![0], Vec::new());
         for row in rows {
-            let same = match row {
-                Value::List(_) => shape == Shape::List,
-                Value::Tuple(_) => shape == Shape::Tuple,
-                _ => false,
+            // A set's items come in increasing order, as a set's items
+            // are kept in the runs.
+            let row_items: Box<dyn Iterator<Item = &Value>> = match row {
+                Value::List(xs) if shape == Shape::List => Box::new(xs.iter()),
+                Value::Tuple(xs) if shape == Shape::Tuple => Box::new(xs.iter()),
+                Value::Set(xs) if shape == Shape::Set => Box::new(xs.iter()),
+                _ => return None,
             };
-            same.then_some(())?;
-            for item in row.as_slice()? {
+            for item in row_items {
                 let Value::Int(n) = item else { return None };
                 items.push(*n);
             }

@@ -211,7 +211,8 @@ fn lets(ir: &Ir, out: &mut Vec<Slot>) {
 }
 
 /// Whether `ir` makes a set: a set display, a constant set, a set
-/// comprehension, `set(...)`, or a set operator applied to one.
+/// comprehension, `set(...)`, a row of a constant list of sets, or a
+/// set operator applied to one.
 fn set_made(ir: &Ir) -> bool {
     match &ir.kind {
         IrKind::Set(_)
@@ -219,6 +220,13 @@ fn set_made(ir: &Ir) -> bool {
         | IrKind::Comprehension { set: true, .. }
         | IrKind::CallBuiltin(Builtin::Set, _) => true,
         IrKind::Binary(op, a, b) if SetOp::of(*op).is_some() => set_made(a) || set_made(b),
+        // A row of a constant list of sets, `NB[v]`.
+        IrKind::Index(xs, _) => match &xs.kind {
+            IrKind::Const(v) => v.as_slice().is_some_and(|rows| {
+                !rows.is_empty() && rows.iter().all(|r| matches!(r, Value::Set(_)))
+            }),
+            _ => false,
+        },
         _ => false,
     }
 }
