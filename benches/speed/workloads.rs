@@ -46,7 +46,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 20] = [
+pub const ALL: [Workload; 21] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -155,6 +155,23 @@ pub const ALL: [Workload; 20] = [
         full: 1_000_000,
         smoke: 5_000,
         baseline: |n| Answer::Seq(baselines::subtraction_134(n)),
+        octal: None,
+    },
+    Workload {
+        name: "subtraction_param",
+        file: "subtraction_param.game",
+        game: "sub",
+        params: &["S", "n"],
+        shape: Shape::Value,
+        full: 10_000_000,
+        smoke: 5_000,
+        baseline: |n| {
+            let zeros = baselines::subtraction_134(n)
+                .iter()
+                .filter(|v| **v == 0)
+                .count();
+            Answer::Value(zeros as u64)
+        },
         octal: None,
     },
     Workload {

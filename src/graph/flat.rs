@@ -34,7 +34,7 @@ pub fn header(shapes: impl ExactSizeIterator<Item = Shape>) -> i64 {
 }
 
 /// The shape of argument `i` in a run with header `h`.
-pub(super) fn shape(h: i64, i: usize) -> Shape {
+pub fn shape(h: i64, i: usize) -> Shape {
     match (h >> (8 + 2 * i)) & 3 {
         0 => Shape::Int,
         1 => Shape::List,

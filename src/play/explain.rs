@@ -164,7 +164,7 @@ fn components(m: &mut Machine, p: &Position) -> RtResult<Vec<(usize, String, u64
             .defs
             .game_name(x.game)
             .cmp(m.defs.game_name(y.game))
-            .then_with(|| m.graph.args(x).cmp(&m.graph.args(y))),
+            .then_with(|| m.node_args(x).cmp(&m.node_args(y))),
         (x, y) => x.cmp(&y),
     });
     for i in order {

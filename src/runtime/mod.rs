@@ -22,6 +22,7 @@
 
 pub mod builtins;
 mod csv;
+pub mod instances;
 pub mod interp;
 pub mod kernel;
 mod line;
@@ -145,6 +146,9 @@ pub struct Machine {
     /// such as strings, or a value or an error only the interpreter
     /// has), since the rules were compiled: for `--explain`.
     pub interpreted: Vec<u64>,
+    /// The games made for fixed values of parameters their rules pass on
+    /// unchanged (see [`instances`]).
+    pub instances: instances::Instances,
     /// Buffers the kernels reuse from one position to the next.
     pub(crate) scratch: Scratch,
     /// Searches' buffers, reused from one query to the next (one per
@@ -272,6 +276,7 @@ impl Machine {
             queries_compiled: 0,
             kernel_runs: 0,
             interpreted: Vec::new(),
+            instances: Default::default(),
             scratch: Scratch::default(),
             searches: Vec::new(),
             write_files: true,

@@ -83,9 +83,12 @@ impl Running {
 
 fn run_rules(m: &mut Machine, node: NodeId, sink: &mut dyn MoveSink) -> RtResult<()> {
     let game = m.game_ir(node.game);
+    if let Some((rules, made)) = m.stale_instance(node.game) {
+        return Err(stale_node(m, node, made, &rules));
+    }
     let args = m.graph.args(node);
     if args.len() != game.arity {
-        return Err(stale_node(m, node, &game));
+        return Err(stale_node(m, node, args.len(), &game));
     }
     // The frame and the target's buffer come from the machine's pools: a
     // search expands a position per step.
@@ -194,9 +197,8 @@ impl Expansion<'_> {
 
 /// The error for a node made under an earlier definition of its game with
 /// another number of parameters: its arguments do not fit the current rules.
-fn stale_node(m: &Machine, node: NodeId, game: &GameIr) -> Box<Diagnostic> {
+fn stale_node(m: &Machine, node: NodeId, made: usize, game: &GameIr) -> Box<Diagnostic> {
     let name = &game.name;
-    let made = m.graph.args(node).len();
     Box::new(
         Diagnostic::new(
             Phase::Runtime,

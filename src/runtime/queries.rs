@@ -106,7 +106,7 @@ impl Machine {
             Component::Node(n) => {
                 let shown = self.show_node(*n);
                 let own = first["while expanding ".len()..].starts_with(&format!("{shown}, "));
-                let odd = self.graph.args(*n).iter().any(|a| {
+                let odd = self.node_args(*n).iter().any(|a| {
                     !matches!(a, Value::Int(_))
                         && culprit.as_ref().is_some_and(|c| c.contains(a.type_name()))
                 });

@@ -59,11 +59,11 @@ impl Machine {
             .filter(|n| n.game == last.game)
             .collect();
         let rules = self.game_ir(last.game);
-        let moving: Vec<(String, Trend)> = (0..rules.arity)
+        let moving: Vec<(String, Trend)> = (0..rules.def.params.len())
             .filter_map(|i| {
                 let xs: Option<Vec<i64>> = recent
                     .iter()
-                    .map(|n| match self.graph.args(*n).get(i) {
+                    .map(|n| match self.node_args(*n).get(i) {
                         Some(Value::Int(x)) => Some(*x),
                         _ => None,
                     })

@@ -106,7 +106,7 @@ impl Machine {
 
     fn write_node(&self, node: NodeId, out: &mut String) {
         out.push_str(self.defs.game_name(node.game));
-        self.write_seq("(", ")", &self.graph.args(node), out);
+        self.write_seq("(", ")", &self.node_args(node), out);
     }
 
     /// The order a sum's components are shown in: games first, by name
@@ -118,7 +118,7 @@ impl Machine {
                 .defs
                 .game_name(x.game)
                 .cmp(self.defs.game_name(y.game))
-                .then_with(|| self.graph.args(*x).cmp(&self.graph.args(*y))),
+                .then_with(|| self.node_args(*x).cmp(&self.node_args(*y))),
             (Component::Node(_), Component::Heap(_)) => Less,
             (Component::Heap(_), Component::Node(_)) => Greater,
             (Component::Heap(x), Component::Heap(y)) => x.cmp(y),

@@ -57,7 +57,7 @@ impl Machine {
             return e;
         };
         let name = self.defs.game_name(node.game);
-        let args = self.graph.args(*node);
+        let args = self.node_args(*node);
         let family = match args.split_last() {
             Some((_, fixed)) if !fixed.is_empty() && query == "table" => {
                 let shown: Vec<String> = fixed.iter().map(|a| self.show(a)).collect();
@@ -147,6 +147,11 @@ impl Machine {
         axes: &[Axis],
         span: Span,
     ) -> RtResult<Nims> {
+        // `table(sub({1, 3, 4}, _), ...)`: the family of a game made for
+        // the fixed arguments, when no hole is one of them.
+        if let Some((made, template, holes)) = self.family_instance(game, template, holes) {
+            return self.family_nims(made, &template, &holes, axes, span);
+        }
         if let ([Axis::Range(lo, hi)], [None]) = (axes, template) {
             // The sequence of a one-integer game: from the bottom up at once.
             let first = [Value::Int(*lo)];

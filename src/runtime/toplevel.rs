@@ -50,6 +50,7 @@ impl Machine {
             return None;
         }
         let (ir, slots) = normalize::expr(ir, slots, &self.defs);
+        let ir = self.made_applications(&ir);
         let q = query::compile(&ir, slots, &self.defs, max_depth)?;
         if q.iterations() < u64::from(self.native_after) {
             return None;

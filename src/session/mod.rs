@@ -221,6 +221,9 @@ impl Session {
             self.machine.kernels.clear();
         }
         let stmts = crate::lower::lower(&program, &mut self.machine.defs)?;
+        if !changed.is_empty() {
+            self.machine.remake_instances();
+        }
         self.remember_origins(&program);
         if self.debug.contains(&Stage::Ir) {
             self.dump_ir(&program, &stmts);

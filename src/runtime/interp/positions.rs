@@ -55,6 +55,11 @@ impl Machine {
                 "this position",
             ));
         }
+        // A position kept in a game made for its fixed arguments.
+        if let Some((made, kept)) = self.instance_of(game, args) {
+            return self.intern(made, &kept, span);
+        }
+        let rules = self.defs.game(game).expect("checked above");
         if let Some(node) = self.graph.find(game, args) {
             return Ok(node);
         }

@@ -109,6 +109,25 @@ enum Term {
 }
 
 impl Term {
+    /// Whether the term makes a position of another game (than `id`)
+    /// with a list at a parameter that game's rules pass on unchanged:
+    /// such positions are kept in games made for their values
+    /// ([`crate::runtime::instances`]), which the compiled rules do not
+    /// read; the interpreter makes them. A game's own moves keep the
+    /// values of the position they are made from, which is its own.
+    fn made_apart(&self, id: GameId, defs: &Defs) -> bool {
+        match self {
+            Term::Flat(game, header, _) if *game != id => defs.game(*game).is_some_and(|rules| {
+                let fixed = crate::runtime::normalize::instance::invariant(rules, *game);
+                fixed
+                    .iter()
+                    .any(|i| flat::shape(*header, *i) != crate::graph::Shape::Int)
+            }),
+            Term::Sum(c) => c.elem.iter().any(|t| t.made_apart(id, defs)),
+            _ => false,
+        }
+    }
+
     /// Pushes on `out` the game and the number of arguments of each
     /// position the term reads.
     fn targets(&self, out: &mut Vec<(GameId, usize)>) {
@@ -223,6 +242,9 @@ pub fn compile(game: &GameIr, id: GameId, defs: &Defs, max_depth: usize) -> Opti
         .iter()
         .map(|m| compile_move(m, &types))
         .collect::<Option<_>>()?;
+    if (moves.iter().flat_map(|m| &m.terms)).any(|t| t.made_apart(id, defs)) {
+        return None;
+    }
     let mut targets = Vec::new();
     moves
         .iter()

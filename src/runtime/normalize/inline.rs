@@ -83,7 +83,7 @@ fn local(slot: Slot, span: crate::span::Span) -> Ir {
 /// A function's body `ir` moved into a caller's frame: `params[i]` in
 /// place of parameter `i`, and every other slot, read or bound, moved to
 /// the caller's slots from `base` on.
-fn rename(ir: &Ir, params: &[Ir], base: Slot) -> Ir {
+pub(super) fn rename(ir: &Ir, params: &[Ir], base: Slot) -> Ir {
     // Slots past the parameters, from the first on.
     let moved = |s: Slot| base + (s - params.len() as Slot);
     let pattern = |p: &PatIr| map_pattern(p, &moved);
@@ -117,7 +117,7 @@ fn rename(ir: &Ir, params: &[Ir], base: Slot) -> Ir {
 }
 
 /// `p` with `f` applied to each slot it binds.
-fn map_pattern(p: &PatIr, f: &dyn Fn(Slot) -> Slot) -> PatIr {
+pub(super) fn map_pattern(p: &PatIr, f: &dyn Fn(Slot) -> Slot) -> PatIr {
     match p {
         PatIr::Slot(s) => PatIr::Slot(f(*s)),
         PatIr::Global(id) => PatIr::Global(*id),

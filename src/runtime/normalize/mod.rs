@@ -66,6 +66,7 @@ use std::cell::{Cell, RefCell};
 pub mod callees;
 mod hoist;
 mod inline;
+pub mod instance;
 
 pub(crate) use inline::reaches_itself;
 use inline::{put_let, split_let};
@@ -458,7 +459,7 @@ fn binds_locals(ir: &Ir) -> bool {
 }
 
 /// A copy of `ir` with `f` applied to each of its direct children.
-fn map_children(ir: &Ir, f: &mut dyn FnMut(&Ir) -> Ir) -> Ir {
+pub(crate) fn map_children(ir: &Ir, f: &mut dyn FnMut(&Ir) -> Ir) -> Ir {
     let all = |items: &[Ir], f: &mut dyn FnMut(&Ir) -> Ir| items.iter().map(f).collect::<Vec<_>>();
     let kind = match &ir.kind {
         IrKind::Const(_) | IrKind::Local(_) | IrKind::Global(_) => ir.kind.clone(),

@@ -31,7 +31,7 @@ impl Machine {
         // cycle reads the same whatever order the search met it in (the
         // compiled rules and sweeps meet positions in another order).
         let mut path: Vec<NodeId> = stack[from..].to_vec();
-        let key = |n: &NodeId| (n.game, self.graph.args(*n).to_vec());
+        let key = |n: &NodeId| (n.game, self.node_args(*n).to_vec());
         let least = (0..path.len()).min_by_key(|i| key(&path[*i])).unwrap_or(0);
         path.rotate_left(least);
         path.push(path[0]);

@@ -197,7 +197,7 @@ impl Machine {
     /// compiled now if need be): then `kernels` holds it.
     #[inline]
     pub(super) fn ready_kernel(&mut self, game: GameId) -> bool {
-        if !self.compiled_rules() {
+        if !self.compiled_rules() || self.stale_instance(game).is_some() {
             return false;
         }
         let Some(rules) = self.defs.game(game) else {

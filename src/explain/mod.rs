@@ -12,7 +12,6 @@
 
 use crate::builtins::Builtin;
 use crate::defs::Defs;
-use crate::diag::Sources;
 use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, TargetIr, TermIr};
 use crate::runtime::kernel::{
     self, Types, compiles_as_cond, compiles_as_domain, compiles_as_num, compiles_as_target,
@@ -20,6 +19,9 @@ use crate::runtime::kernel::{
 use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
+
+mod render;
+pub use render::render;
 
 /// How one game's rules run.
 #[derive(Debug)]
@@ -55,11 +57,16 @@ pub struct Slow {
 
 /// How `game`'s rules run (see the module's doc).
 pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
-    let rules = crate::runtime::normalize::rules(game, defs);
     let id = match defs.lookup(&game.name) {
         Some(crate::defs::Global::Game(id)) => id,
         _ => GameId::MAX,
     };
+    game_numbered(game, id, defs)
+}
+
+/// [`game`] of the rules of game `id`.
+pub(crate) fn game_numbered(game: &GameIr, id: GameId, defs: &Defs) -> GameReport {
+    let rules = crate::runtime::normalize::rules(game, defs);
     // How deep calls may nest changes when the code bails, not what compiles.
     let max_depth = crate::runtime::Limits::default().max_depth;
     let kernel = kernel::compile(&rules, id, defs, max_depth);
@@ -467,111 +474,4 @@ fn unexpected(ir: &Ir) -> Slow {
                   integers compile"
                 .into(),
     }
-}
-
-/// Why a compiled game's position runs in the interpreter.
-const LEFT: &str = ": arguments the compiled rules do not take (strings, lists of \
-                    anything but integers), or what only the interpreter does (integers past \
-                    64 bits, an error to report, a sum of positions without values yet)\n";
-
-/// The report of every game defined (or only of `only`), as text, with
-/// locations and the source of each slow construct from `sources`.
-/// `interpreted` counts, for each game, the positions its compiled rules
-/// left to the interpreter so far (see
-/// [`crate::runtime::Machine::interpreted`]).
-pub fn render(
-    defs: &Defs,
-    sources: &Sources,
-    only: Option<&str>,
-    interpreted: &[u64],
-) -> Result<String, String> {
-    let mut games: Vec<(GameId, &GameIr)> = defs
-        .games
-        .iter()
-        .enumerate()
-        .filter_map(|(id, g)| Some((id as GameId, g.as_deref()?)))
-        .filter(|(_, g)| only.is_none_or(|name| *g.name == *name))
-        .collect();
-    games.sort_by_key(|(id, _)| *id);
-    if games.is_empty() {
-        return Err(match only {
-            Some(name) => format!("no game is named `{name}`"),
-            None => "no game is defined yet".into(),
-        });
-    }
-    let mut out = String::new();
-    for (id, rules) in games {
-        let report = game(rules, defs);
-        let params: Vec<&str> = rules.def.params.iter().map(|p| &*p.node).collect();
-        let how = match (report.compiled, report.native) {
-            (true, true) => "compiled to machine code",
-            (true, false) => "compiled",
-            _ => "interpreted",
-        };
-        out += &format!("{}({}): {how}\n", rules.name, params.join(", "));
-        match interpreted.get(id as usize) {
-            Some(1) if report.compiled => {
-                out += "  at run time, 1 position ran in the interpreter instead";
-                out += LEFT;
-            }
-            Some(&n) if report.compiled && n > 1 => {
-                out += &format!("  at run time, {n} positions ran in the interpreter instead");
-                out += LEFT;
-            }
-            _ => {}
-        }
-        if let (Some(l), [x, y]) = (report.levels, params.as_slice()) {
-            let (p, q) = l.weights;
-            let weight = |k: i64, v: &str| match k {
-                1 => v.to_string(),
-                k => format!("{k} * {v}"),
-            };
-            out += &format!(
-                "  a board: every move lowers {} + {}, and stays in {x} = {}..={}, \
-                 {y} = {}..={}; swept in that order, each square once\n",
-                weight(p, x),
-                weight(q, y),
-                l.rows.0,
-                l.rows.1,
-                l.cols.0,
-                l.cols.1
-            );
-        }
-        if let (Some(s), [_, _]) = (report.strip, params.as_slice()) {
-            let (long, short) = (params[s.long], params[1 - s.long]);
-            let own = if s.keeps {
-                " (or the position's own)"
-            } else {
-                ""
-            };
-            out += &format!(
-                "  a strip: every option's {short} is in {}..={}{own}; \
-                 swept row by row of {long}, each position once\n",
-                s.cols.0, s.cols.1
-            );
-        }
-        for m in &report.moves {
-            out += &format!(
-                "  move {} ({}): {}\n",
-                m.name,
-                sources.location(m.span),
-                m.how
-            );
-            let mut said = None;
-            for s in &m.slow {
-                let text = &sources.text(s.span.file)[s.span.start as usize..s.span.end as usize];
-                let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                let text = match text.chars().count() > 48 {
-                    true => text.chars().take(45).collect::<String>() + "...",
-                    false => text,
-                };
-                out += &format!("    {} `{text}`: {}\n", sources.location(s.span), s.what);
-                if said != Some(&s.instead) {
-                    out += &format!("      instead: {}\n", s.instead);
-                }
-                said = Some(&s.instead);
-            }
-        }
-    }
-    Ok(out)
 }

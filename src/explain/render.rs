@@ -1,0 +1,162 @@
+//! The report `--explain` and the REPL's `:explain` print: each game
+//! defined, how its rules run, and the constructs on slower paths.
+
+use super::{game, game_numbered};
+use crate::defs::Defs;
+use crate::diag::Sources;
+use crate::ir::GameIr;
+use crate::value::GameId;
+
+/// Why a compiled game's position runs in the interpreter.
+const LEFT: &str = ": arguments the compiled rules do not take (strings, lists of \
+                    anything but integers), or what only the interpreter does (integers past \
+                    64 bits, an error to report, a sum of positions without values yet)\n";
+
+/// The report of every game defined (or only of `only`), as text, with
+/// locations and the source of each slow construct from `sources`.
+/// `interpreted` counts, for each game, the positions its compiled rules
+/// left to the interpreter so far (see
+/// [`crate::runtime::Machine::interpreted`]).
+pub fn render(
+    defs: &Defs,
+    sources: &Sources,
+    only: Option<&str>,
+    interpreted: &[u64],
+) -> Result<String, String> {
+    // Games made for fixed arguments (`crate::runtime::instances`) are
+    // told with the game they were made from, and their counts added to
+    // its own.
+    let own = |id: GameId, g: &GameIr| defs.lookup(&g.name) == Some(crate::defs::Global::Game(id));
+    let mut counts = interpreted.to_vec();
+    for (id, g) in defs.games.iter().enumerate() {
+        if let (Some(g), Some(&n)) = (g, interpreted.get(id))
+            && !own(id as GameId, g)
+            && let Some(crate::defs::Global::Game(of)) = defs.lookup(&g.name)
+            && let Some(count) = counts.get_mut(of as usize)
+        {
+            *count += n;
+        }
+    }
+    let interpreted = &counts;
+    let mut games: Vec<(GameId, &GameIr)> = defs
+        .games
+        .iter()
+        .enumerate()
+        .filter_map(|(id, g)| Some((id as GameId, g.as_deref()?)))
+        .filter(|(id, g)| own(*id, g) && only.is_none_or(|name| *g.name == *name))
+        .collect();
+    games.sort_by_key(|(id, _)| *id);
+    if games.is_empty() {
+        return Err(match only {
+            Some(name) => format!("no game is named `{name}`"),
+            None => "no game is defined yet".into(),
+        });
+    }
+    let mut out = String::new();
+    for (id, rules) in games {
+        // A game made for fixed arguments tells how they run: the first.
+        let made = (defs.games.iter().enumerate()).find_map(|(made, g)| {
+            let g = g.as_deref()?;
+            (made as GameId != id
+                && std::rc::Rc::ptr_eq(&g.def, &rules.def)
+                && !own(made as GameId, g))
+            .then_some((made as GameId, g))
+        });
+        let report = match made {
+            Some((made, g)) => game_numbered(g, made, defs),
+            None => game(rules, defs),
+        };
+        let params: Vec<&str> = rules.def.params.iter().map(|p| &*p.node).collect();
+        let how = match (report.compiled, report.native) {
+            (true, true) => "compiled to machine code",
+            (true, false) => "compiled",
+            _ => "interpreted",
+        };
+        out += &format!("{}({}): {how}\n", rules.name, params.join(", "));
+        out += &fixed(rules, id, &params);
+        match interpreted.get(id as usize) {
+            Some(1) if report.compiled => {
+                out += "  at run time, 1 position ran in the interpreter instead";
+                out += LEFT;
+            }
+            Some(&n) if report.compiled && n > 1 => {
+                out += &format!("  at run time, {n} positions ran in the interpreter instead");
+                out += LEFT;
+            }
+            _ => {}
+        }
+        if let (Some(l), [x, y]) = (report.levels, params.as_slice()) {
+            let (p, q) = l.weights;
+            let weight = |k: i64, v: &str| match k {
+                1 => v.to_string(),
+                k => format!("{k} * {v}"),
+            };
+            out += &format!(
+                "  a board: every move lowers {} + {}, and stays in {x} = {}..={}, \
+                 {y} = {}..={}; swept in that order, each square once\n",
+                weight(p, x),
+                weight(q, y),
+                l.rows.0,
+                l.rows.1,
+                l.cols.0,
+                l.cols.1
+            );
+        }
+        if let (Some(s), [_, _]) = (report.strip, params.as_slice()) {
+            let (long, short) = (params[s.long], params[1 - s.long]);
+            let own = if s.keeps {
+                " (or the position's own)"
+            } else {
+                ""
+            };
+            out += &format!(
+                "  a strip: every option's {short} is in {}..={}{own}; \
+                 swept row by row of {long}, each position once\n",
+                s.cols.0, s.cols.1
+            );
+        }
+        for m in &report.moves {
+            out += &format!(
+                "  move {} ({}): {}\n",
+                m.name,
+                sources.location(m.span),
+                m.how
+            );
+            let mut said = None;
+            for s in &m.slow {
+                let text = &sources.text(s.span.file)[s.span.start as usize..s.span.end as usize];
+                let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                let text = match text.chars().count() > 48 {
+                    true => text.chars().take(45).collect::<String>() + "...",
+                    false => text,
+                };
+                out += &format!("    {} `{text}`: {}\n", sources.location(s.span), s.what);
+                if said != Some(&s.instead) {
+                    out += &format!("      instead: {}\n", s.instead);
+                }
+                said = Some(&s.instead);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The line telling the parameters of `rules` that every move passes on
+/// unchanged, if there are any (see [`crate::runtime::instances`]).
+fn fixed(rules: &GameIr, id: GameId, params: &[&str]) -> String {
+    let at = crate::runtime::normalize::instance::invariant(rules, id);
+    if at.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = at.iter().map(|i| format!("`{}`", params[*i])).collect();
+    let (names, them) = match names.as_slice() {
+        [one] => (one.clone(), "it"),
+        [init @ .., last] => (format!("{} and {last}", init.join(", ")), "them"),
+        [] => unreachable!(),
+    };
+    format!(
+        "  every move passes {names} on unchanged: for each list, set or string \
+         {them} is given, the rules are made again with {them} as constants, \
+         and compiled as a game of the other parameters\n"
+    )
+}

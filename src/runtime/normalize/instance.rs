@@ -1,0 +1,167 @@
+//! A game's rules made for fixed values of the parameters that every
+//! move passes on unchanged: `game sub(S, n)` with `move take(k in S) if
+//! k <= n -> sub(S, n - k)` keeps `S`, so the positions reached from
+//! `sub({1, 3, 4}, n)` are those of a game of `n` alone whose rules read
+//! `{1, 3, 4}` where they read `S`. Those rules are normalised and
+//! compiled like any game's: the set becomes three constants, and the
+//! positions one dense table of integers, rather than runs of a set and
+//! an integer hashed. The runtime makes such a game on demand
+//! (`crate::runtime::instances`).
+
+use super::inline::{map_pattern, rename};
+use super::{each_child, map_children};
+use crate::ir::{GameIr, Ir, IrKind, MoveIr, Slot, TargetIr, TermIr};
+use crate::value::{GameId, Value};
+
+/// The parameters of `game` (numbered `id`) that its rules pass on
+/// unchanged: every application of the game in its rules has, at each
+/// such place, the parameter itself. Empty when the rules never apply
+/// the game (nothing is gained) or change every parameter.
+pub fn invariant(game: &GameIr, id: GameId) -> Vec<usize> {
+    let mut kept = vec![true; game.arity];
+    let mut applied = false;
+    let mut see = |args: &[Ir]| {
+        applied = true;
+        for (i, keep) in kept.iter_mut().enumerate() {
+            *keep &=
+                matches!(args.get(i), Some(Ir { kind: IrKind::Local(s), .. }) if *s as usize == i);
+        }
+    };
+    for rule in &game.moves {
+        each_expr(rule, &mut |e| applications(e, id, &mut see));
+        if let TargetIr::Terms(terms) = &rule.target {
+            for t in terms {
+                if let TermIr::Node(g, args, _) = t
+                    && *g == id
+                {
+                    see(args);
+                }
+            }
+        }
+    }
+    match applied {
+        true => (0..game.arity).filter(|i| kept[*i]).collect(),
+        false => Vec::new(),
+    }
+}
+
+/// Calls `see` with the arguments of each application of game `id`
+/// inside `ir`.
+fn applications(ir: &Ir, id: GameId, see: &mut dyn FnMut(&[Ir])) {
+    match &ir.kind {
+        IrKind::Apply(g, args) if *g == id => see(args),
+        IrKind::TableOf(g, ..) if *g == id => see(&[]),
+        _ => {}
+    }
+    each_child(ir, &mut |c| applications(c, id, see));
+}
+
+/// Calls `f` on each expression of `rule`: its binders' domains, its
+/// guard, and its target's arguments.
+fn each_expr(rule: &MoveIr, f: &mut dyn FnMut(&Ir)) {
+    rule.binders.iter().for_each(|(_, d)| f(d));
+    rule.guard.iter().for_each(&mut *f);
+    match &rule.target {
+        TargetIr::Terms(terms) => {
+            for t in terms {
+                match t {
+                    TermIr::Node(_, args, _) => args.iter().for_each(&mut *f),
+                    TermIr::Heap(k) => f(k),
+                }
+            }
+        }
+        TargetIr::Dynamic(e) => f(e),
+    }
+}
+
+/// The rules of `game` (numbered `of`) for the parameters `at` (in
+/// increasing order) fixed to `values`, as the rules of game `id`, whose
+/// parameters are the others, in order. An application of `of` that
+/// passes the fixed parameters on becomes one of `id`; any other stays.
+pub fn specialize(game: &GameIr, of: GameId, id: GameId, at: &[usize], values: &[Value]) -> GameIr {
+    let fixed = |i: usize| at.iter().position(|a| *a == i);
+    let kept = game.arity - at.len();
+    let params: Vec<Ir> = (0..game.arity)
+        .map(|i| Ir {
+            kind: match fixed(i) {
+                Some(k) => IrKind::Const(values[k].clone()),
+                None => IrKind::Local((i - at.iter().filter(|a| **a < i).count()) as Slot),
+            },
+            span: game.def.name.span,
+        })
+        .collect();
+    let base = kept as Slot;
+    let moved = |s: Slot| base + (s - game.arity as Slot);
+    // Applications that keep the fixed parameters become the new game's,
+    // first; then every slot moves.
+    let retarget = |args: &[Ir]| -> Option<Vec<Ir>> {
+        let keeps = at
+            .iter()
+            .all(|i| matches!(args.get(*i), Some(Ir { kind: IrKind::Local(s), .. }) if *s as usize == *i));
+        keeps.then(|| {
+            (args.iter().enumerate())
+                .filter(|(i, _)| fixed(*i).is_none())
+                .map(|(_, a)| a.clone())
+                .collect()
+        })
+    };
+    let expr = |ir: &Ir| rename(&applied(ir, of, id, &retarget), &params, base);
+    let moves = game
+        .moves
+        .iter()
+        .map(|rule| MoveIr {
+            name: rule.name.clone(),
+            binders: (rule.binders.iter())
+                .map(|(p, d)| (map_pattern(p, &moved), expr(d)))
+                .collect(),
+            shown: (rule.shown.iter())
+                .map(|(n, s)| (n.clone(), moved(*s)))
+                .collect(),
+            guard: rule.guard.as_ref().map(expr),
+            target: match &rule.target {
+                TargetIr::Terms(terms) => TargetIr::Terms(
+                    terms
+                        .iter()
+                        .map(|t| match t {
+                            TermIr::Node(g, args, span) => {
+                                let (g, args) = match retarget(args) {
+                                    Some(kept) if *g == of => (id, kept),
+                                    _ => (*g, args.clone()),
+                                };
+                                TermIr::Node(g, args.iter().map(expr).collect(), *span)
+                            }
+                            TermIr::Heap(k) => TermIr::Heap(expr(k)),
+                        })
+                        .collect(),
+                ),
+                TargetIr::Dynamic(e) => TargetIr::Dynamic(expr(e)),
+            },
+            span: rule.span,
+        })
+        .collect();
+    GameIr {
+        name: game.name.clone(),
+        arity: kept,
+        slots: game.slots.max(game.arity) - at.len(),
+        moves,
+        def: game.def.clone(),
+    }
+}
+
+/// `ir` with each application of `of` that `retarget` accepts made an
+/// application of `id` to the arguments it gives.
+fn applied(ir: &Ir, of: GameId, id: GameId, retarget: &dyn Fn(&[Ir]) -> Option<Vec<Ir>>) -> Ir {
+    if let IrKind::Apply(g, args) = &ir.kind
+        && *g == of
+        && let Some(kept) = retarget(args)
+    {
+        return Ir {
+            kind: IrKind::Apply(
+                id,
+                kept.iter().map(|a| applied(a, of, id, retarget)).collect(),
+            ),
+            span: ir.span,
+        };
+    }
+    map_children(ir, &mut |c| applied(c, of, id, retarget))
+}
