@@ -155,3 +155,66 @@ fn a_position_made_before_the_set_was_passed_on_stays_the_same() {
     );
     clean(session.run("kept.game", &kept));
 }
+
+mod random {
+    use super::common::Engine;
+    use super::common::differ::{compare, run};
+    use proptest::prelude::*;
+
+    /// A collection of move sizes: a set, a list or a tuple.
+    fn sizes() -> impl Strategy<Value = String> {
+        (prop::collection::vec(1i64..=4, 1..=3), 0..3usize).prop_map(|(xs, kind)| {
+            let items: Vec<String> = xs.iter().map(i64::to_string).collect();
+            match kind {
+                0 => format!("{{{}}}", items.join(", ")),
+                1 => format!("[{}]", items.join(", ")),
+                _ => format!("({},)", items.join(", ")),
+            }
+        })
+    }
+
+    /// A move of `p(S, n)`; `P(` stands for the game applied to `S`.
+    fn rule() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "take(k in S) if k <= n -> P(n - k)",
+            "split(k in S, a in 0..=n - k) if k <= n -> P(a) + P(n - k - a)",
+            "half if n >= 2 -> P(n / 2)",
+            "far(k in S) if 2 * k <= n and n % (k + 1) != 0 -> P(n - 2 * k)",
+            "count if len(S) <= n -> P(n - len(S)) + *1",
+            "low if n >= 1 and min(S) < n -> q(n - 1)",
+        ])
+    }
+
+    fn file() -> impl Strategy<Value = (String, String)> {
+        (prop::collection::vec(rule(), 1..=3), sizes(), sizes()).prop_map(|(rules, s0, s1)| {
+            let game = |applied: &str| {
+                let moves: String = (rules.iter().enumerate())
+                    .map(|(i, r)| format!("    move m{i}{}\n", r.replace("P(", applied)))
+                    .collect();
+                format!(
+                    "game p(S, n) {{\n{moves}}}\n\
+                     game q(m) {{ move to(j in 0..m) -> p({s1}, j) }}\n\
+                     [value(p({s0}, n)) for n in 0..12]\ntable(p({s1}, _), 0..10)\n\
+                     moves(p({s0}, 7))\nvalue(p({s0}, 5) + p({s1}, 4))\n\
+                     [value(q(m)) for m in 0..6]\np({s0}, 3) == p({s0}, 3)\n"
+                )
+            };
+            (game("p(S, "), game("p(if n >= 0 then S else S, "))
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Each path agrees with the others, and with the same game whose
+        /// moves pass `S` through an `if`, which keeps its positions in
+        /// the game itself.
+        #[test]
+        fn made_games_agree_with_the_game_kept_whole((made, whole) in file()) {
+            compare(&made)?;
+            let (a, b) = (run(&made, Engine::Native), run(&whole, Engine::Interpreter));
+            prop_assert_eq!(a.2, None, "{}\n{}", made, a.1);
+            prop_assert_eq!((&a.0, a.2), (&b.0, b.2), "{}\n{}", made, a.1);
+        }
+    }
+}
