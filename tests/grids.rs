@@ -52,3 +52,26 @@ fn a_long_constant_list_indexed_has_the_interpreters_values() {
         "out of range",
     );
 }
+
+/// `len(W)` of a constant string is a number the compiled rules read;
+/// a word passed on unchanged as a parameter (a game made for it, see
+/// tests/instances.rs) reads the same.
+#[test]
+fn the_length_of_a_constant_word_compiles() {
+    let by_let = "let W = \"HTHHTHHHTTHTHHTHTTHHHTHTHHTTHTHH\"\n\
+                  game w(i) {\n move step(k in 1..=3) if i + k <= len(W) and W[i + k - 1] == \"H\" -> w(i + k)\n}\n\
+                  [value(w(i)) for i in 0..len(W)]\n";
+    let passed = "let W = \"HTHHTHHHTTHTHHTHTTHHHTHTHHTTHTHH\"\n\
+                  game w(word, i) {\n move step(k in 1..=3) if i + k <= len(word) and word[i + k - 1] == \"H\" -> w(word, i + k)\n}\n\
+                  [value(w(W, i)) for i in 0..len(W)]\n";
+    assert_eq!(agree(by_let), agree(passed));
+    for text in [by_let, passed] {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
+        cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
+        let explained = common::text(&common::with_stdin(cmd, text).stdout);
+        assert!(
+            explained.contains("compiled to machine code"),
+            "{explained}"
+        );
+    }
+}

@@ -84,7 +84,11 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::CallBuiltin(Builtin::Abs, args) if args.len() == 1 => {
             Num::Abs(Box::new(num(&args[0])?))
         }
-        IrKind::CallBuiltin(Builtin::Len, args) if args.len() == 1 => Num::Len(list(&args[0])?),
+        IrKind::CallBuiltin(Builtin::Len, args) if args.len() == 1 => match &args[0].kind {
+            // A constant string's characters, as indexing counts them.
+            IrKind::Const(Value::Str(s)) => Num::Const(s.chars().count() as i64),
+            _ => Num::Len(list(&args[0])?),
+        },
         IrKind::CallBuiltin(b @ (Builtin::Sum | Builtin::Min | Builtin::Max), args)
             if args.len() == 1 =>
         {
