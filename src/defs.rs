@@ -32,6 +32,12 @@ pub struct Defs {
     pub games: Vec<Option<Rc<GameIr>>>,
     pub fns: Vec<Option<Rc<FnIr>>>,
     pub lets: Vec<LetSlot>,
+    /// For each game, with its number of parameters then: the parameters
+    /// positions are kept apart by (`crate::runtime::instances`), as first
+    /// found. They stay while the game keeps its number of parameters, so
+    /// that a position is kept where it was whatever the game is
+    /// redefined to.
+    pub fixed: FxHashMap<GameId, (usize, Rc<[usize]>)>,
 }
 
 impl Defs {

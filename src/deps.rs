@@ -188,6 +188,14 @@ pub fn affected(defs: &Defs, graph: &Graph, changed: &[Global]) -> Vec<GameId> {
         let id = id as GameId;
         let mut refs = game.as_deref().map(game_refs).unwrap_or_default();
         refs.extend(graph.arg_games(id).map(Global::Game));
+        // A game made for fixed arguments (`crate::runtime::instances`)
+        // depends on the game it was made from, named as that one.
+        if let Some(g) = game
+            && let Some(Global::Game(of)) = defs.lookup(&g.name)
+            && of != id
+        {
+            refs.insert(Global::Game(of));
+        }
         add(Global::Game(id), refs);
     }
     for (id, f) in defs.fns.iter().enumerate() {

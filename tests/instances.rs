@@ -218,3 +218,57 @@ mod random {
         }
     }
 }
+
+/// Redefinitions in one session, each checked against what the old
+/// rules and the new give (found by review): a game that reaches a made
+/// game through a position forgets its values with it; a position made
+/// before the game changed which parameters its moves pass on is still
+/// equal to itself asked again; a game that now takes more parameters
+/// makes new games; and the empty position is the integer 0 there.
+#[test]
+fn redefinitions_keep_positions_and_forget_values() {
+    let scenarios: [&[&str]; 4] = [
+        &[
+            "game H(Q) { move m -> Q }\nexpect value(H(sub({1, 3, 4}, 7))) == 1\n",
+            "game sub(S, n) { move take(k in S) if k < n -> sub(S, n - k) }\n\
+             expect value(sub({1, 3, 4}, 7)) == 2\nexpect value(H(sub({1, 3, 4}, 7))) == 0\n",
+        ],
+        &[
+            "let p = sub({1, 3, 4}, 5)\n",
+            "game sub(S, n) { move take(k in S) if k <= n -> sub(S, n - k)\n move x if n == 100 -> sub({1}, 0) }\n\
+             let q = sub({1, 3, 4}, 6)\nexpect p == sub({1, 3, 4}, 5) and q == sub({1, 3, 4}, 6)\n",
+            "game sub(S, n) { move take(k in S) if k <= n -> sub(S, n - k) }\n\
+             expect p == sub({1, 3, 4}, 5) and q == sub({1, 3, 4}, 6)\n\
+             expect options(sub({1, 3, 4}, 7))[0] == q\n",
+        ],
+        &[
+            "expect value(sub({1, 3, 4}, 5)) == 3\n",
+            "game sub(S, m, n) { move take(k in S) if k <= n -> sub(S, m, n - k) }\n\
+             expect value(sub({1, 3, 4}, 0, 7)) == 0\n\
+             expect len([n for n in 0..=2000 if value(sub({1, 3, 4}, 0, n)) == 0]) == 572\n",
+        ],
+        &[
+            "game g(P, n) { move m if n > 0 -> g(P, n - 1) }\n",
+            "expect g(0, 3) == g(*0, 3) and len({g(0, 3), g(*0, 3)}) == 1\n",
+        ],
+    ];
+    for units in scenarios {
+        let (mut session, err) = session_of(&format!("{SUB}{}", units[0]));
+        for unit in &units[1..] {
+            let outcome = session.run("after.game", unit);
+            let err = String::from_utf8(err.0.borrow().clone()).unwrap();
+            assert_eq!(
+                (outcome.error, outcome.failed_expects),
+                (None, 0),
+                "{unit}\n{err}"
+            );
+        }
+    }
+    // Passed on: `A` first, then `A` and `B`; the position keeps its place.
+    let two = "game g(A, B, n) { move take(k in A) if k <= n -> g(A, B | {k}, n - k) }\n\
+               let p = g({1}, {2}, 5)\nexpect value(p) == 1\n";
+    let (mut session, _) = session_of(two);
+    let again = "game g(A, B, n) { move take(k in A) if k <= n -> g(A, B, n - k) }\n\
+                 expect p == g({1}, {2}, 5)\nexpect options(p) == options(g({1}, {2}, 5))\n";
+    clean(session.run("again.game", again));
+}

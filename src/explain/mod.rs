@@ -91,9 +91,16 @@ pub(crate) fn game_numbered(game: &GameIr, id: GameId, defs: &Defs) -> GameRepor
             Some(_) => MoveReport {
                 name: rule.name.to_string(),
                 span: rule.span,
-                how: "interpreted: this move compiles, but a game is compiled whole, and \
-                      another of its moves does not"
-                    .into(),
+                how: match kept_apart(&rules, id, defs) {
+                    Some(name) => format!(
+                        "interpreted: the rules make positions of `{name}` with a list, set or \
+                         string where its moves pass it on, which are kept in games made for \
+                         their values; at run time they compile where those are constants"
+                    ),
+                    None => "interpreted: this move compiles, but a game is compiled whole, and \
+                             another of its moves does not"
+                        .into(),
+                },
                 slow: Vec::new(),
             },
             None => interpreted_move(rule, defs, &types),
@@ -474,4 +481,22 @@ fn unexpected(ir: &Ir) -> Slow {
                   integers compile"
                 .into(),
     }
+}
+
+/// The name of a game other than `id` whose positions the rules make
+/// with arguments at parameters its moves pass on (see
+/// [`crate::runtime::instances`]), if there is one.
+fn kept_apart(rules: &GameIr, id: GameId, defs: &Defs) -> Option<String> {
+    rules.moves.iter().find_map(|m| {
+        let TargetIr::Terms(terms) = &m.target else {
+            return None;
+        };
+        terms.iter().find_map(|t| match t {
+            TermIr::Node(g, ..) if *g != id => {
+                let fixed = crate::runtime::normalize::instance::fixed(defs, *g)?;
+                (!fixed.is_empty()).then(|| defs.game_name(*g).to_string())
+            }
+            _ => None,
+        })
+    })
 }

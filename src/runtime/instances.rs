@@ -15,7 +15,7 @@ use super::Machine;
 use super::normalize::instance::{invariant, specialize};
 use super::normalize::map_children;
 use crate::ir::GameIr;
-use crate::ir::{Ir, IrKind};
+use crate::ir::{Ir, IrKind, MoveIr, TargetIr, TermIr};
 use crate::value::NodeId;
 use crate::value::{GameId, Value};
 use rustc_hash::FxHashMap;
@@ -46,9 +46,6 @@ pub struct Instances {
     /// The game made for a game and the values of its fixed parameters;
     /// `None` once [`MOST`] were made from it.
     by_values: FxHashMap<Fixed, Option<GameId>>,
-    /// Each game's parameters its rules pass on unchanged, with the rules
-    /// they were found in.
-    fixed: FxHashMap<GameId, (Rc<GameIr>, Rc<[usize]>)>,
     count: FxHashMap<GameId, usize>,
 }
 
@@ -93,7 +90,7 @@ impl Machine {
         }
         let fixed = self.fixed_params(game)?;
         let at: Rc<[usize]> = (fixed.iter().copied())
-            .filter(|i| !matches!(args.get(*i), Some(Value::Int(_)) | None))
+            .filter(|i| args.get(*i).is_some_and(|a| !integer(a)))
             .collect();
         (!at.is_empty()).then_some(at)
     }
@@ -165,17 +162,60 @@ impl Machine {
         map_children(ir, &mut |c| self.made_applications(c))
     }
 
+    /// `rules` with each position they make of a game at constants where
+    /// the game's moves pass them on made a position of the game made for
+    /// them ([`Machine::made_applications`]), which compiled rules make
+    /// as any game's: `move to(k in 0..n) -> sub({1, 3, 4}, k)`.
+    pub(crate) fn made_rules(&mut self, rules: &GameIr) -> GameIr {
+        let moves = (rules.moves.iter())
+            .map(|m| MoveIr {
+                binders: (m.binders.iter())
+                    .map(|(p, d)| (p.clone(), self.made_applications(d)))
+                    .collect(),
+                guard: m.guard.as_ref().map(|g| self.made_applications(g)),
+                target: match &m.target {
+                    TargetIr::Terms(terms) => TargetIr::Terms(
+                        (terms.iter())
+                            .map(|t| match t {
+                                TermIr::Node(g, args, span) => {
+                                    let apply = Ir {
+                                        kind: IrKind::Apply(*g, args.clone()),
+                                        span: *span,
+                                    };
+                                    match self.made_applications(&apply).kind {
+                                        IrKind::Apply(g, args) => TermIr::Node(g, args, *span),
+                                        _ => t.clone(),
+                                    }
+                                }
+                                TermIr::Heap(k) => TermIr::Heap(self.made_applications(k)),
+                            })
+                            .collect(),
+                    ),
+                    TargetIr::Dynamic(e) => TargetIr::Dynamic(self.made_applications(e)),
+                },
+                ..m.clone()
+            })
+            .collect();
+        GameIr {
+            moves,
+            ..rules.clone()
+        }
+    }
+
     /// The parameters of `game` its rules pass on unchanged, if any.
     fn fixed_params(&mut self, game: GameId) -> Option<Rc<[usize]>> {
         let rules = self.defs.game(game)?;
-        match self.instances.fixed.get(&game) {
-            Some((from, at)) if Rc::ptr_eq(from, rules) => {
-                return (!at.is_empty()).then(|| at.clone());
-            }
+        let arity = rules.arity;
+        match self.defs.fixed.get(&game) {
+            Some((n, at)) if *n == arity => return (!at.is_empty()).then(|| at.clone()),
             _ => {}
         }
+        // Found for the first time, or the game takes another number of
+        // parameters now: the games made for the earlier ones keep their
+        // positions, which are stale (see `stale_instance`).
         let at: Rc<[usize]> = invariant(rules, game).into();
-        (self.instances.fixed).insert(game, (rules.clone(), at.clone()));
+        self.defs.fixed.insert(game, (arity, at.clone()));
+        self.instances.by_values.retain(|(g, ..), _| *g != game);
         if at.is_empty() {
             return None;
         }
@@ -188,7 +228,7 @@ impl Machine {
             .collect();
         for args in held {
             let fixed: Rc<[usize]> = (at.iter().copied())
-                .filter(|i| !matches!(args.get(*i), Some(Value::Int(_)) | None))
+                .filter(|i| args.get(*i).is_some_and(|a| !integer(a)))
                 .collect();
             if !fixed.is_empty() {
                 let values = fixed.iter().map(|i| args[*i].clone()).collect();
@@ -279,5 +319,15 @@ impl Machine {
         let inst = self.instances.of(game)?;
         let rules = self.defs.game(inst.of)?;
         (rules.arity != inst.from.arity).then(|| (rules.clone(), inst.from.arity))
+    }
+}
+
+/// Whether `v` is an integer, as positions compare it: the empty
+/// position is 0 (see `Value`'s equality).
+fn integer(v: &Value) -> bool {
+    match v {
+        Value::Int(_) => true,
+        Value::Pos(p) => p.is_empty(),
+        _ => false,
     }
 }

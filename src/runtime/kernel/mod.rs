@@ -117,12 +117,11 @@ impl Term {
     /// values of the position they are made from, which is its own.
     fn made_apart(&self, id: GameId, defs: &Defs) -> bool {
         match self {
-            Term::Flat(game, header, _) if *game != id => defs.game(*game).is_some_and(|rules| {
-                let fixed = crate::runtime::normalize::instance::invariant(rules, *game);
-                fixed
-                    .iter()
+            Term::Flat(game, header, _) if *game != id => {
+                let fixed = crate::runtime::normalize::instance::fixed(defs, *game);
+                (fixed.iter().flat_map(|at| at.iter()))
                     .any(|i| flat::shape(*header, *i) != crate::graph::Shape::Int)
-            }),
+            }
             Term::Sum(c) => c.elem.iter().any(|t| t.made_apart(id, defs)),
             _ => false,
         }

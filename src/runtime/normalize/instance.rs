@@ -10,8 +10,10 @@
 
 use super::inline::{map_pattern, rename};
 use super::{each_child, map_children};
+use crate::defs::Defs;
 use crate::ir::{GameIr, Ir, IrKind, MoveIr, Slot, TargetIr, TermIr};
 use crate::value::{GameId, Value};
+use std::rc::Rc;
 
 /// The parameters of `game` (numbered `id`) that its rules pass on
 /// unchanged: every application of the game in its rules has, at each
@@ -43,6 +45,17 @@ pub fn invariant(game: &GameIr, id: GameId) -> Vec<usize> {
         true => (0..game.arity).filter(|i| kept[*i]).collect(),
         false => Vec::new(),
     }
+}
+
+/// The parameters of game `id` that positions are kept apart by: as
+/// recorded in [`Defs::fixed`] while the game keeps its number of
+/// parameters, else those its rules pass on unchanged.
+pub fn fixed(defs: &Defs, id: GameId) -> Option<Rc<[usize]>> {
+    let rules = defs.game(id)?;
+    Some(match defs.fixed.get(&id) {
+        Some((arity, at)) if *arity == rules.arity => at.clone(),
+        _ => invariant(rules, id).into(),
+    })
 }
 
 /// Calls `see` with the arguments of each application of game `id`

@@ -219,12 +219,13 @@ impl Machine {
         let max_depth = self.limits.max_depth;
         let kernel = match normalize::callees::nest_in_rules(&rules, max_depth) {
             true => None,
-            false => kernel::compile(
-                &normalize::rules(&rules, &self.defs),
-                game,
-                &self.defs,
-                max_depth,
-            ),
+            false => {
+                // Positions of games at constants their moves pass on are
+                // made as positions of the games made for those.
+                let normal = normalize::rules(&rules, &self.defs);
+                let normal = self.made_rules(&normal);
+                kernel::compile(&normal, game, &self.defs, max_depth)
+            }
         };
         let kernel = kernel.map(Rc::new);
         let ready = kernel.is_some();
