@@ -30,7 +30,7 @@ pub fn invariant(game: &GameIr, id: GameId) -> Vec<usize> {
         }
     };
     for rule in &game.moves {
-        each_expr(rule, &mut |e| applications(e, id, &mut see));
+        rule.exprs().for_each(|e| applications(e, id, &mut see));
         if let TargetIr::Terms(terms) = &rule.target {
             for t in terms {
                 if let TermIr::Node(g, args, _) = t
@@ -67,24 +67,6 @@ fn applications(ir: &Ir, id: GameId, see: &mut dyn FnMut(&[Ir])) {
         _ => {}
     }
     each_child(ir, &mut |c| applications(c, id, see));
-}
-
-/// Calls `f` on each expression of `rule`: its binders' domains, its
-/// guard, and its target's arguments.
-fn each_expr(rule: &MoveIr, f: &mut dyn FnMut(&Ir)) {
-    rule.binders.iter().for_each(|(_, d)| f(d));
-    rule.guard.iter().for_each(&mut *f);
-    match &rule.target {
-        TargetIr::Terms(terms) => {
-            for t in terms {
-                match t {
-                    TermIr::Node(_, args, _) => args.iter().for_each(&mut *f),
-                    TermIr::Heap(k) => f(k),
-                }
-            }
-        }
-        TargetIr::Dynamic(e) => f(e),
-    }
 }
 
 /// The rules of `game` (numbered `of`) for the parameters `at` (in

@@ -4,7 +4,7 @@
 use super::SetOp;
 use crate::builtins::Builtin;
 use crate::graph::Shape;
-use crate::ir::{ClauseIr, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
+use crate::ir::{ClauseIr, GameIr, Ir, IrKind, PatIr, Slot, TargetIr, TermIr};
 use crate::runtime::kernel::calls::Calls;
 use crate::runtime::normalize::each_child;
 use crate::syntax::ast::BinOp;
@@ -45,7 +45,7 @@ impl Types {
         };
         let mut named = Vec::new();
         for rule in &game.moves {
-            rule_exprs(rule, &mut |e| lets(e, &mut named));
+            rule.exprs().for_each(|e| lets(e, &mut named));
         }
         types.named = named;
         let mut mark = |ir: &Ir| {
@@ -59,7 +59,7 @@ impl Types {
             for (_, domain) in &rule.binders {
                 mark(domain);
             }
-            rule_exprs(rule, &mut |e| walk(e, &mut mark));
+            rule.exprs().for_each(|e| walk(e, &mut mark));
         }
         // A collection parameter that the game's own moves pass tuples
         // for is a tuple (`t[:i] + (x,) + t[i + 1:]`), and one they pass
@@ -179,24 +179,6 @@ impl Types {
     /// The shapes of the parameters.
     pub fn params(&self, arity: usize) -> &[Shape] {
         &self.shapes[..arity]
-    }
-}
-
-/// Calls `each` on every expression of `rule`: its binders' domains, its
-/// guard and its target's parts.
-fn rule_exprs(rule: &MoveIr, each: &mut impl FnMut(&Ir)) {
-    rule.binders.iter().for_each(|(_, d)| each(d));
-    rule.guard.iter().for_each(&mut *each);
-    match &rule.target {
-        TargetIr::Terms(terms) => {
-            for t in terms {
-                match t {
-                    TermIr::Node(_, args, _) => args.iter().for_each(&mut *each),
-                    TermIr::Heap(k) => each(k),
-                }
-            }
-        }
-        TargetIr::Dynamic(ir) => each(ir),
     }
 }
 
