@@ -272,3 +272,16 @@ fn redefinitions_keep_positions_and_forget_values() {
                  expect p == g({1}, {2}, 5)\nexpect options(p) == options(g({1}, {2}, 5))\n";
     clean(session.run("again.game", again));
 }
+
+/// The REPL's `:stats` counts a made game's positions with its game's.
+#[test]
+fn stats_count_made_games_with_their_game() {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.arg("repl").env("NO_COLOR", "1");
+    let input = format!("{SUB}value(sub({{1, 3, 4}}, 10)) + value(sub({{1, 2}}, 10))\n:stats\n");
+    let text = common::text(&common::with_stdin(cmd, &input).stdout);
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("sub ")).collect();
+    assert_eq!(rows.len(), 1, "{text}");
+    let counts: Vec<&str> = rows[0].split_whitespace().collect();
+    assert_eq!(counts[1..3], ["22", "22"], "{text}");
+}

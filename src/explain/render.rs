@@ -73,7 +73,7 @@ pub fn render(
             _ => "interpreted",
         };
         out += &format!("{}({}): {how}\n", rules.name, params.join(", "));
-        out += &fixed(rules, id, &params);
+        out += &fixed(id, &params, defs);
         match interpreted.get(id as usize) {
             Some(1) if report.compiled => {
                 out += "  at run time, 1 position ran in the interpreter instead";
@@ -141,22 +141,27 @@ pub fn render(
     Ok(out)
 }
 
-/// The line telling the parameters of `rules` that every move passes on
-/// unchanged, if there are any (see [`crate::runtime::instances`]).
-fn fixed(rules: &GameIr, id: GameId, params: &[&str]) -> String {
-    let at = crate::runtime::normalize::instance::invariant(rules, id);
-    if at.is_empty() {
-        return String::new();
-    }
+/// The line telling the parameters of game `id` that positions are
+/// kept apart by (those every move passes on unchanged), if there are
+/// any (see [`crate::runtime::instances`]).
+fn fixed(id: GameId, params: &[&str], defs: &Defs) -> String {
+    let at = crate::runtime::normalize::instance::fixed(defs, id).unwrap_or_default();
     let names: Vec<String> = at.iter().map(|i| format!("`{}`", params[*i])).collect();
-    let (names, them) = match names.as_slice() {
-        [one] => (one.clone(), "it"),
-        [init @ .., last] => (format!("{} and {last}", init.join(", ")), "them"),
-        [] => unreachable!(),
+    let Some((last, init)) = names.split_last() else {
+        return String::new();
+    };
+    let (names, is_given, as_constants) = match init {
+        [] => (last.clone(), "it is given", "it as a constant"),
+        _ => (
+            format!("{} and {last}", init.join(", ")),
+            "they are given",
+            "them as constants",
+        ),
     };
     format!(
-        "  every move passes {names} on unchanged: for each list, set or string \
-         {them} is given, the rules are made again with {them} as constants, \
-         and compiled as a game of the other parameters\n"
+        "  every move passes {names} on unchanged: for each value other than an \
+         integer {is_given} (a list, set, tuple or string), the rules are made \
+         again with {as_constants}, and compiled as a game of the other \
+         parameters\n"
     )
 }

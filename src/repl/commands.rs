@@ -303,17 +303,26 @@ impl Repl {
             "memory".to_string(),
         )];
         let (mut positions, mut known, mut bytes) = (0, 0, 0);
+        // Games made for fixed arguments (`runtime::instances`) are
+        // counted with the game they were made from, which has its name.
+        let mut games: Vec<(&str, usize, usize, usize)> = Vec::new();
         for (game, count, values) in m.graph.stats() {
-            let size = m.graph.bytes(game);
+            let (name, size) = (m.defs.game_name(game), m.graph.bytes(game));
+            match games.iter_mut().find(|g| g.0 == name) {
+                Some(g) => (g.1, g.2, g.3) = (g.1 + count, g.2 + values, g.3 + size),
+                None => games.push((name, count, values, size)),
+            }
+            positions += count;
+            known += values;
+            bytes += size;
+        }
+        for (name, count, values, size) in games {
             rows.push((
-                m.defs.game_name(game).to_string(),
+                name.to_string(),
                 count.to_string(),
                 values.to_string(),
                 human(size as u64),
             ));
-            positions += count;
-            known += values;
-            bytes += size;
         }
         rows.push((
             "total".into(),
