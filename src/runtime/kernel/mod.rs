@@ -29,10 +29,12 @@ mod moves;
 mod narrow;
 // Calling generated machine code is unsafe by nature: this module alone.
 mod forms;
+mod machine_code;
 #[allow(unsafe_code)]
 mod native;
 mod plan;
 pub mod query;
+pub mod report;
 mod run;
 mod seq;
 mod strip;
@@ -43,17 +45,21 @@ mod wide;
 use crate::defs::Defs;
 use crate::graph::Graph;
 use crate::graph::{Shape, flat};
-use crate::ir::{GameIr, Ir, LetId, Slot};
+use crate::ir::{GameIr, LetId, Slot};
 use crate::runtime::normalize::callees;
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use calls::Calls;
 pub use calls::Func;
-use expr::{Cond, Lin, Num, conjuncts, num_in};
+use expr::{Cond, Lin, Num};
 pub use levels::Levels;
 pub use marks::{MISSING_MAX, Marks, Missing};
-use moves::{compile_move, domain_of};
+use moves::compile_move;
 pub use native::deep::Room;
+pub use report::{
+    MoveShape, compiles_as_cond, compiles_as_domain, compiles_as_num, compiles_as_target,
+    move_shape,
+};
 use seq::Seq;
 pub use seq::Types;
 use std::cell::{Cell, OnceCell};
@@ -337,157 +343,6 @@ fn capped(hi: &Num) -> bool {
 pub type Found = (u64, usize);
 
 impl Kernel {
-    /// [`Kernel::mex`] by the machine code; `None` when there is no
-    /// machine code, or it left the position to [`Kernel::mex`];
-    /// `Stop::Bail` when `poll`, called every so often, says to stop.
-    ///
-    /// The machine code is compiled once the runs without it have taken
-    /// [`COMPILE_AFTER`] (see [`Kernel::ran`]), or at once when `eager`:
-    /// compiling takes some milliseconds (about 10⁷ instructions), which a
-    /// game of a few hundred positions, such as a 15 x 15 board, never
-    /// wins back.
-    pub fn native_mex(
-        &self,
-        (defs, graph, room): (&Defs, &mut Graph, Option<native::deep::Room>),
-        args: &[i64],
-        (marks, views): (&mut Marks, &mut Vec<crate::graph::View>),
-        poll: &mut dyn FnMut() -> bool,
-        eager: bool,
-    ) -> Option<Result<Found, Stop>> {
-        let native = match self.native.get() {
-            Some(native) => native.as_ref()?,
-            None if !eager && self.spent.get() < COMPILE_AFTER => return None,
-            None => self.native()?,
-        };
-        native.mex(self, (defs, graph, room), args, (marks, views), poll)
-    }
-
-    /// Whether runs of [`Kernel::mex`] are to be timed with
-    /// [`Kernel::ran`]: while the machine code is not compiled yet.
-    pub fn timed(&self) -> bool {
-        self.native.get().is_none()
-    }
-
-    /// Counts the time a run of [`Kernel::mex`] took towards compiling the
-    /// machine code.
-    pub fn ran(&self, took: Duration) {
-        self.spent.set(self.spent.get() + took);
-    }
-
-    /// The machine code, compiled now if it was not.
-    fn native(&self) -> Option<&native::Native> {
-        self.native.get_or_init(|| native::compile(self)).as_ref()
-    }
-
-    /// The values of positions `from..to` of `game`, this kernel's own
-    /// game, found by the machine code in turn by dense index (for two
-    /// arguments: shell after shell of the square, Szudzik's order) and
-    /// written into the game's dense table, whose slots for them must
-    /// exist.
-    /// Returns where it stopped: `to`, or the first position it left to
-    /// [`Kernel::mex`] (or that has no machine code); or where it paused
-    /// after enough work, for the caller to look at the clock (true).
-    pub fn native_sweep(
-        &self,
-        (defs, graph): (&Defs, &Graph),
-        (game, from, to): (GameId, u32, u32),
-        marks: &mut Marks,
-        views: &mut Vec<crate::graph::View>,
-    ) -> (u32, bool) {
-        match self.native() {
-            Some(native) => native.sweep(self, (defs, graph), (game, from, to), marks, views),
-            None => (from, false),
-        }
-    }
-
-    /// The order of the board's levels, if the game has one (see
-    /// [`Levels`]).
-    pub fn levels(&self) -> Option<Levels> {
-        self.levels
-    }
-
-    /// The strip the game's positions lie in, if it has one (see
-    /// [`Strip`]).
-    pub fn strip(&self) -> Option<Strip> {
-        self.strip
-    }
-
-    /// The positions of levels `from..to` of the board (see [`Levels`]),
-    /// those of its box without a value yet, found by the machine code in
-    /// turn and written into the game's dense table, whose slots for the
-    /// box must exist. Returns where it stopped: `(to, 0)` when done, the
-    /// level and row of the first position it left to [`Kernel::mex`]
-    /// (or `(from, 0)` when there is no such machine code), or where it
-    /// paused after enough work (true).
-    pub fn native_levels(
-        &self,
-        (defs, graph): (&Defs, &Graph),
-        (game, from, to): (GameId, i64, i64),
-        marks: &mut Marks,
-        views: &mut Vec<crate::graph::View>,
-    ) -> ((i64, i64), bool) {
-        match self.native() {
-            Some(native) => native.levels(self, (defs, graph), (game, from, to), marks, views),
-            None => ((from, 0), false),
-        }
-    }
-
-    /// The rows `from..to` of the strip (see [`Strip`]), in its columns
-    /// and column `extra` if any, those of its positions without a value yet, found by the machine code in turn
-    /// and written into the game's dense table, whose slots for them must
-    /// exist. Returns where it stopped: `(to, 0)` when done, the row and
-    /// column of the first position it left to [`Kernel::mex`] (or
-    /// `(from, 0)` when there is no such machine code), or the row where
-    /// it paused after enough work (true).
-    pub fn native_strip(
-        &self,
-        (defs, graph): (&Defs, &Graph),
-        (game, (from, to), extra): (GameId, (i64, i64), Option<i64>),
-        marks: &mut Marks,
-        views: &mut Vec<crate::graph::View>,
-    ) -> ((i64, i64), bool) {
-        let run = (game, (from, to), extra);
-        match self.native() {
-            Some(native) => native.strip(self, (defs, graph), run, marks, views),
-            None => ((from, 0), false),
-        }
-    }
-
-    /// Whether the rules' calls of function `f` are compiled calls (see
-    /// [`calls`]), rather than left to the interpreter.
-    pub fn calls_compiled(&self, f: crate::ir::FnId) -> bool {
-        self.calls.as_ref().is_some_and(|c| c.compiled(f))
-    }
-
-    /// Whether every move's loops run over a few values whatever the
-    /// position (`k in {1, 3, 4}`, `k in 1..=3`, no binder at all): then
-    /// sweeping positions beats running each alone, which it does not
-    /// for `d in 1..n`, whose options cost more in a sweep's code.
-    pub fn short(&self) -> bool {
-        let few = |d: &Domain| match d {
-            Domain::Range(lo, hi, _) => lo.is_const() && capped(hi),
-            Domain::Items(_) | Domain::Global(_) | Domain::Fixed(_) => true,
-            Domain::Seq(_) | Domain::Enumerate(..) => false,
-        };
-        (self.moves.iter()).all(|m| m.binders.iter().all(|(_, d)| few(d)))
-    }
-
-    /// Whether the rules run as machine code, compiling it if it was not.
-    pub fn is_native(&self) -> bool {
-        self.native().is_some()
-    }
-
-    /// Whether the machine code should run `positions` positions: it is
-    /// compiled for them if there are at least `after` (see
-    /// [`Kernel::native_mex`]).
-    pub fn native_for(&self, positions: u32, after: u32) -> bool {
-        match self.native.get() {
-            Some(native) => native.is_some(),
-            None if positions < after => false,
-            None => self.is_native(),
-        }
-    }
-
     /// The value of the position with integer arguments `args`, if every
     /// option's value is known; else which option to evaluate first.
     /// `poll` is called every so often and may stop the run.
@@ -571,81 +426,6 @@ impl Kernel {
         }
         true
     }
-}
-
-/// How one move runs once compiled, for `--explain`.
-#[derive(Debug, PartialEq)]
-pub struct MoveShape {
-    /// The innermost binder's options are read from the dense tables by
-    /// index, with no per-option work beyond the read.
-    pub fast: bool,
-    /// How many of the guard's conjuncts narrow the innermost binder's
-    /// loop (or are tested once); the rest are tested per option.
-    pub narrowed: usize,
-    /// How many conjuncts the guard has.
-    pub conjuncts: usize,
-    /// Whether a target has list arguments: its value is looked up by
-    /// its flat run in the hash table rather than read by index.
-    pub lists: bool,
-    /// Whether a target has three or more integer arguments and no list:
-    /// looked up by its flat run too.
-    pub packed: bool,
-    /// Whether every target with list arguments has a fixed form of a few
-    /// integers (see [`forms`]): read from the tables like integers.
-    pub formed: bool,
-}
-
-/// The shape of `rule` compiled, or `None` when it does not compile.
-pub fn move_shape(rule: &crate::ir::MoveIr, game: &GameIr, id: GameId) -> Option<MoveShape> {
-    shape(rule, &Types::of(game, id))
-}
-
-impl Kernel {
-    /// [`move_shape`] of one of the kernel's rules, with the calls of
-    /// functions it compiles.
-    pub fn move_shape(&self, rule: &crate::ir::MoveIr, game: &GameIr) -> Option<MoveShape> {
-        shape(
-            rule,
-            &Types::of(game, self.game).with_calls(self.calls.clone()),
-        )
-    }
-}
-
-fn shape(rule: &crate::ir::MoveIr, types: &Types) -> Option<MoveShape> {
-    let m = compile_move(rule, types)?;
-    Some(MoveShape {
-        fast: m.fast.is_some() && m.narrow.len() == m.guard.len(),
-        narrowed: m.narrow.len(),
-        conjuncts: m.guard.len(),
-        lists: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 != 0)),
-        packed: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 == 0)),
-        formed: m.terms.iter().all(|t| match t {
-            Term::Flat(_, h, args) if h >> 8 != 0 => forms::static_form(*h, args).is_some(),
-            _ => true,
-        }),
-    })
-}
-
-/// Whether `ir` compiles as an integer expression, a condition, or a
-/// binder's domain: the tests `--explain` uses to find what stops a rule.
-/// (`types` says which slots hold lists: see [`Types::of`].)
-pub fn compiles_as_num(ir: &Ir, types: &Types) -> bool {
-    num_in(ir, types).is_some()
-}
-
-pub fn compiles_as_cond(ir: &Ir, types: &Types) -> bool {
-    let mut out = Vec::new();
-    conjuncts(ir, &mut out, types).is_some()
-}
-
-pub fn compiles_as_domain(ir: &Ir, types: &Types) -> bool {
-    domain_of(ir, types).is_some()
-}
-
-/// Whether a computed target compiles: a sum of games applied to
-/// integers, heaps, and `sum`s of comprehensions of those.
-pub fn compiles_as_target(ir: &Ir, types: &Types) -> bool {
-    moves::summed(ir, types, &mut Vec::new()).is_some()
 }
 
 #[cfg(test)]

@@ -1,0 +1,162 @@
+//! A kernel's machine code: compiled once its runs have taken what
+//! compiling costs ([`super::COMPILE_AFTER`]), and its entry points for a
+//! position, a sweep, a board and a strip.
+
+use super::{COMPILE_AFTER, Domain, Found, Kernel, Levels, Marks, Stop, Strip, capped, native};
+use crate::defs::Defs;
+use crate::graph::Graph;
+use crate::value::GameId;
+use std::time::Duration;
+
+impl Kernel {
+    /// [`Kernel::mex`] by the machine code; `None` when there is no
+    /// machine code, or it left the position to [`Kernel::mex`];
+    /// `Stop::Bail` when `poll`, called every so often, says to stop.
+    ///
+    /// The machine code is compiled once the runs without it have taken
+    /// [`COMPILE_AFTER`] (see [`Kernel::ran`]), or at once when `eager`:
+    /// compiling takes some milliseconds (about 10⁷ instructions), which a
+    /// game of a few hundred positions, such as a 15 x 15 board, never
+    /// wins back.
+    pub fn native_mex(
+        &self,
+        (defs, graph, room): (&Defs, &mut Graph, Option<native::deep::Room>),
+        args: &[i64],
+        (marks, views): (&mut Marks, &mut Vec<crate::graph::View>),
+        poll: &mut dyn FnMut() -> bool,
+        eager: bool,
+    ) -> Option<Result<Found, Stop>> {
+        let native = match self.native.get() {
+            Some(native) => native.as_ref()?,
+            None if !eager && self.spent.get() < COMPILE_AFTER => return None,
+            None => self.native()?,
+        };
+        native.mex(self, (defs, graph, room), args, (marks, views), poll)
+    }
+
+    /// Whether runs of [`Kernel::mex`] are to be timed with
+    /// [`Kernel::ran`]: while the machine code is not compiled yet.
+    pub fn timed(&self) -> bool {
+        self.native.get().is_none()
+    }
+
+    /// Counts the time a run of [`Kernel::mex`] took towards compiling the
+    /// machine code.
+    pub fn ran(&self, took: Duration) {
+        self.spent.set(self.spent.get() + took);
+    }
+
+    /// The machine code, compiled now if it was not.
+    pub(super) fn native(&self) -> Option<&native::Native> {
+        self.native.get_or_init(|| native::compile(self)).as_ref()
+    }
+
+    /// The values of positions `from..to` of `game`, this kernel's own
+    /// game, found by the machine code in turn by dense index (for two
+    /// arguments: shell after shell of the square, Szudzik's order) and
+    /// written into the game's dense table, whose slots for them must
+    /// exist.
+    /// Returns where it stopped: `to`, or the first position it left to
+    /// [`Kernel::mex`] (or that has no machine code); or where it paused
+    /// after enough work, for the caller to look at the clock (true).
+    pub fn native_sweep(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, u32, u32),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> (u32, bool) {
+        match self.native() {
+            Some(native) => native.sweep(self, (defs, graph), (game, from, to), marks, views),
+            None => (from, false),
+        }
+    }
+
+    /// The order of the board's levels, if the game has one (see
+    /// [`Levels`]).
+    pub fn levels(&self) -> Option<Levels> {
+        self.levels
+    }
+
+    /// The strip the game's positions lie in, if it has one (see
+    /// [`Strip`]).
+    pub fn strip(&self) -> Option<Strip> {
+        self.strip
+    }
+
+    /// The positions of levels `from..to` of the board (see [`Levels`]),
+    /// those of its box without a value yet, found by the machine code in
+    /// turn and written into the game's dense table, whose slots for the
+    /// box must exist. Returns where it stopped: `(to, 0)` when done, the
+    /// level and row of the first position it left to [`Kernel::mex`]
+    /// (or `(from, 0)` when there is no such machine code), or where it
+    /// paused after enough work (true).
+    pub fn native_levels(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, i64, i64),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> ((i64, i64), bool) {
+        match self.native() {
+            Some(native) => native.levels(self, (defs, graph), (game, from, to), marks, views),
+            None => ((from, 0), false),
+        }
+    }
+
+    /// The rows `from..to` of the strip (see [`Strip`]), in its columns
+    /// and column `extra` if any, those of its positions without a value yet, found by the machine code in turn
+    /// and written into the game's dense table, whose slots for them must
+    /// exist. Returns where it stopped: `(to, 0)` when done, the row and
+    /// column of the first position it left to [`Kernel::mex`] (or
+    /// `(from, 0)` when there is no such machine code), or the row where
+    /// it paused after enough work (true).
+    pub fn native_strip(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, (from, to), extra): (GameId, (i64, i64), Option<i64>),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> ((i64, i64), bool) {
+        let run = (game, (from, to), extra);
+        match self.native() {
+            Some(native) => native.strip(self, (defs, graph), run, marks, views),
+            None => ((from, 0), false),
+        }
+    }
+
+    /// Whether the rules' calls of function `f` are compiled calls (see
+    /// [`calls`]), rather than left to the interpreter.
+    pub fn calls_compiled(&self, f: crate::ir::FnId) -> bool {
+        self.calls.as_ref().is_some_and(|c| c.compiled(f))
+    }
+
+    /// Whether every move's loops run over a few values whatever the
+    /// position (`k in {1, 3, 4}`, `k in 1..=3`, no binder at all): then
+    /// sweeping positions beats running each alone, which it does not
+    /// for `d in 1..n`, whose options cost more in a sweep's code.
+    pub fn short(&self) -> bool {
+        let few = |d: &Domain| match d {
+            Domain::Range(lo, hi, _) => lo.is_const() && capped(hi),
+            Domain::Items(_) | Domain::Global(_) | Domain::Fixed(_) => true,
+            Domain::Seq(_) | Domain::Enumerate(..) => false,
+        };
+        (self.moves.iter()).all(|m| m.binders.iter().all(|(_, d)| few(d)))
+    }
+
+    /// Whether the rules run as machine code, compiling it if it was not.
+    pub fn is_native(&self) -> bool {
+        self.native().is_some()
+    }
+
+    /// Whether the machine code should run `positions` positions: it is
+    /// compiled for them if there are at least `after` (see
+    /// [`Kernel::native_mex`]).
+    pub fn native_for(&self, positions: u32, after: u32) -> bool {
+        match self.native.get() {
+            Some(native) => native.is_some(),
+            None if positions < after => false,
+            None => self.is_native(),
+        }
+    }
+}
