@@ -64,6 +64,13 @@ impl Machine {
         game: GameId,
         args: &[Value],
     ) -> Option<(GameId, Vec<Value>)> {
+        let (made, at) = self.instance_at(game, args)?;
+        Some((made, without(args, &at).cloned().collect()))
+    }
+
+    /// The made game that `game(args)` is a position of, and the
+    /// parameters it fixes.
+    fn instance_at(&mut self, game: GameId, args: &[Value]) -> Option<(GameId, Rc<[usize]>)> {
         let at = self.fixed_at(game, args)?;
         let values: Rc<[Value]> = at.iter().map(|i| args[*i].clone()).collect();
         let key = (game, at.clone(), values.clone());
@@ -75,10 +82,7 @@ impl Machine {
                 made
             }
         };
-        let kept = (args.iter().enumerate())
-            .filter(|(i, _)| !at.contains(i))
-            .map(|(_, a)| a.clone());
-        Some((made?, kept.collect()))
+        Some((made?, at))
     }
 
     /// The parameters of `game` that its rules pass on unchanged and
@@ -104,21 +108,15 @@ impl Machine {
         template: &[Option<Value>],
         holes: &[usize],
     ) -> Option<(GameId, Vec<Option<Value>>, Vec<usize>)> {
-        if holes
-            .iter()
-            .any(|h| self.fixed_params(game).is_some_and(|at| at.contains(h)))
-        {
+        let fixed = self.fixed_params(game)?;
+        if holes.iter().any(|h| fixed.contains(h)) {
             return None;
         }
         let args: Vec<Value> = (template.iter())
             .map(|a| a.clone().unwrap_or(Value::Int(0)))
             .collect();
-        let at = self.fixed_at(game, &args)?;
-        let (made, _) = self.instance_of(game, &args)?;
-        let kept = (template.iter().enumerate())
-            .filter(|(i, _)| !at.contains(i))
-            .map(|(_, a)| a.clone())
-            .collect();
+        let (made, at) = self.instance_at(game, &args)?;
+        let kept = without(template, &at).cloned().collect();
         let below = |h: usize| h - at.iter().filter(|a| **a < h).count();
         Some((made, kept, holes.iter().map(|h| below(*h)).collect()))
     }
@@ -147,12 +145,9 @@ impl Machine {
                 })
                 .collect();
             if args.len() == self.defs.game(*game).map_or(0, |g| g.arity)
-                && let Some(at) = self.fixed_at(*game, &values)
-                && let Some((made, _)) = self.instance_of(*game, &values)
+                && let Some((made, at)) = self.instance_at(*game, &values)
             {
-                let kept = (args.iter().enumerate())
-                    .filter(|(i, _)| !at.contains(i))
-                    .map(|(_, a)| self.made_applications(a));
+                let kept = without(args, &at).map(|a| self.made_applications(a));
                 return Ir {
                     kind: IrKind::Apply(made, kept.collect()),
                     span: ir.span,
@@ -330,4 +325,11 @@ fn integer(v: &Value) -> bool {
         Value::Pos(p) => p.is_empty(),
         _ => false,
     }
+}
+
+/// The items of `items` but those at `at`, in order.
+fn without<'a, T>(items: &'a [T], at: &'a [usize]) -> impl Iterator<Item = &'a T> {
+    (items.iter().enumerate())
+        .filter(|(i, _)| !at.contains(i))
+        .map(|(_, a)| a)
 }
