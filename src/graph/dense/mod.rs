@@ -28,17 +28,13 @@ pub struct Dense {
     pub(super) arity: usize,
     /// The pages (arity 1) or rows (arities 2 and 3), 4 bytes a slot: a nim-value
     /// below [`Dense::PLAIN`], or one of the `SLOT_` marks.
-    pages: Vec<Vec<u32>>,
+    pages: rows::Rows,
     /// The values too large for a slot (2³² - 4 and up), by slot index.
     spilled: FxHashMap<u32, u64>,
     pub(super) count: usize,
     pub(super) terminal: FxHashSet<u32>,
     /// The slots of all pages, used or not.
     slots: usize,
-    /// Each page's address and length, kept beside `pages` for compiled
-    /// rules, which read the slots directly (see [`View`]).
-    addrs: Vec<usize>,
-    lens: Vec<u32>,
     /// For a board swept by levels (see `runtime/sweep/mod.rs`): which box and
     /// order (the sweep's key), the level below which every position of
     /// the box has its value, and the level below which its slots exist.
@@ -87,9 +83,9 @@ const FREE_SLOTS: usize = 1 << 22;
 /// would otherwise take a page each.
 const SLOTS_PER_POSITION: usize = 8;
 
-/// What a page (or row) costs beside its slots, in slots: its `Vec`, its
-/// address and its length, 36 bytes.
-const ROW_SLOTS: usize = 9;
+/// What a page (or row) costs beside its slots, in slots: where it is,
+/// its address and its length, 20 bytes.
+const ROW_SLOTS: usize = 5;
 
 const SLOT_UNKNOWN: u32 = u32::MAX;
 const SLOT_IN_PROGRESS: u32 = u32::MAX - 1;
@@ -152,7 +148,7 @@ impl Dense {
         let mut b = z;
         while b > 0 {
             let (p, i) = locate(1, b - 1);
-            let page = self.pages.get(p).map_or(&[][..], Vec::as_slice);
+            let page = self.pages.get(p);
             let held = &page[..(i + 1).min(page.len())];
             let valued = held
                 .iter()
@@ -181,10 +177,7 @@ impl Dense {
     /// one.
     #[inline]
     pub fn at(&self, p: usize, i: usize) -> u64 {
-        let slot = match self.pages.get(p) {
-            Some(page) => page.get(i).copied().unwrap_or(SLOT_ABSENT),
-            None => SLOT_ABSENT,
-        };
+        let slot = self.pages.get(p).get(i).copied().unwrap_or(SLOT_ABSENT);
         match slot {
             v if v < Dense::PLAIN => v.into(),
             SLOT_ABSENT => ABSENT,
@@ -224,28 +217,16 @@ impl Dense {
             return false;
         }
         let (p, i) = locate(arity, z);
-        let len = self.pages.get(p).map_or(0, Vec::len);
+        let len = self.pages.get(p).len();
         let rows = self.pages.len().max(p + 1) * ROW_SLOTS;
         let after = self.slots + rows + Dense::grown(arity, i).saturating_sub(len);
         i < len || after <= FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + 1))
     }
 
     /// Page (or row) `p` of a table of `arity`, grown to hold place `i`.
-    fn grow(&mut self, arity: usize, p: usize, i: usize) -> &mut Vec<u32> {
-        if self.pages.len() <= p {
-            self.pages.resize_with(p + 1, Vec::new);
-            self.addrs.resize(p + 1, 0);
-            self.lens.resize(p + 1, 0);
-        }
-        let page = &mut self.pages[p];
-        if page.len() <= i {
-            let len = Dense::grown(arity, i);
-            self.slots += len - page.len();
-            page.resize(len, SLOT_ABSENT);
-            self.addrs[p] = page.as_ptr() as usize;
-            self.lens[p] = len as u32;
-        }
-        &mut self.pages[p]
+    fn grow(&mut self, arity: usize, p: usize, i: usize) -> &mut [u32] {
+        self.slots += self.pages.grow(p, Dense::grown(arity, i));
+        self.pages.get_mut(p)
     }
 
     /// Whether positions of `arity` integer arguments may be dense here:
@@ -266,7 +247,7 @@ impl Dense {
         }
         let (p, i) = place(arity, z, ints);
         debug_assert_eq!((p, i), locate(arity, z));
-        if let Some(slot) = self.pages.get_mut(p).and_then(|page| page.get_mut(i)) {
+        if let Some(slot) = self.pages.get_mut(p).get_mut(i) {
             *slot = SLOT_UNKNOWN;
         } else if self.may_take(arity, z) {
             self.grow(arity, p, i)[i] = SLOT_UNKNOWN;
@@ -323,25 +304,38 @@ impl Dense {
         if !self.fits(2) || a0 > a1 || b0 > b1 || dense2(a1 as i64, b1 as i64).is_none() {
             return None;
         }
-        let row = |a: usize| self.pages.get(a).map_or(&[][..], Vec::as_slice);
-        // New rows cost their `Vec`, address and length too.
-        let grown: usize = (a0..=a1)
-            .map(|a| Dense::grown(2, b1).saturating_sub(row(a).len()))
+        // Rows not made yet are counted whole, with no slot read; new
+        // rows cost their place, address and length too.
+        let (width, held) = (Dense::grown(2, b1), self.pages.len().min(a1 + 1));
+        let fresh = (a1 + 1) - held.max(a0);
+        let row = |a: usize| self.pages.get(a);
+        let grown = (a0..held)
+            .map(|a| width.saturating_sub(row(a).len()))
             .sum::<usize>()
-            + (a1 + 1).saturating_sub(self.pages.len()) * ROW_SLOTS;
-        let absent: usize = (a0..=a1)
+            + fresh * (width + ROW_SLOTS)
+            + a0.saturating_sub(held) * ROW_SLOTS;
+        let absent = (a0..held)
             .map(|a| {
                 (b0..=b1)
                     .filter(|b| row(a).get(*b).is_none_or(|s| *s == SLOT_ABSENT))
                     .count()
             })
-            .sum();
+            .sum::<usize>()
+            + fresh * (b1 - b0 + 1);
         let most_slots = FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + absent));
         if absent > most || self.slots + grown > most_slots {
             return None;
         }
+        self.pages.reserve(a1 + 1);
+        for a in a0..held {
+            if self.pages.get(a).len() < width {
+                self.grow(2, a, b1);
+            }
+        }
+        self.pages.push(a0, 0);
+        self.slots += self.pages.push(a1 + 1, width);
         for a in a0..=a1 {
-            for slot in &mut self.grow(2, a, b1)[b0..=b1] {
+            for slot in &mut self.pages.get_mut(a)[b0..=b1] {
                 if *slot == SLOT_ABSENT {
                     *slot = SLOT_UNKNOWN;
                 }
@@ -360,7 +354,7 @@ impl Dense {
         let (p, i) = self.locate(z);
         let slot = Dense::slot_of(value);
         if slot != SLOT_SPILLED
-            && let Some(old) = self.pages.get_mut(p).and_then(|page| page.get_mut(i))
+            && let Some(old) = self.pages.get_mut(p).get_mut(i)
             && *old != SLOT_SPILLED
         {
             *old = slot;
@@ -431,10 +425,10 @@ impl Dense {
 
     /// Where the slots are, for compiled rules to read.
     pub fn view(&self) -> View {
-        let (count, form) = (self.addrs.len() as u64, self.form.as_ref());
+        let (count, form) = (self.pages.len() as u64, self.form.as_ref());
         View {
-            pages: self.addrs.as_ptr() as usize,
-            lens: self.lens.as_ptr() as usize,
+            pages: self.pages.addrs.as_ptr() as usize,
+            lens: self.pages.lens.as_ptr() as usize,
             count: if form.is_some() { 0 } else { count },
             form: form.map_or(0, super::form::Form::code),
             form_count: if form.is_some() { count } else { 0 },
@@ -451,7 +445,7 @@ impl Dense {
     /// Row `a` of a two-parameter game's table: the slots of `(a, b)` for
     /// `b` from 0 on, as far as any is known.
     pub fn row(&self, a: usize) -> &[u32] {
-        self.pages.get(a).map_or(&[], Vec::as_slice)
+        self.pages.get(a)
     }
 
     /// The page holding slot `z` (as far as it is allocated: slots past
@@ -459,16 +453,15 @@ impl Dense {
     #[inline]
     pub fn page_of(&self, z: u32) -> (&[u32], usize) {
         let page = self.pages.get((z >> PAGE_BITS) as usize);
-        (page.map_or(&[], Vec::as_slice), z as usize & (PAGE - 1))
+        (page, z as usize & (PAGE - 1))
     }
 
     pub(super) fn slots(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
-        let mut slots: Vec<(u32, u64)> = self
-            .pages
-            .iter()
-            .enumerate()
-            .flat_map(|(p, page)| {
-                page.iter()
+        let mut slots: Vec<(u32, u64)> = (0..self.pages.len())
+            .flat_map(|p| {
+                self.pages
+                    .get(p)
+                    .iter()
                     .enumerate()
                     .filter(|(_, v)| **v != SLOT_ABSENT)
                     .map(move |(i, _)| (self.index(p, i), self.at(p, i)))
@@ -479,24 +472,23 @@ impl Dense {
     }
 
     pub(super) fn forget_values(&mut self) {
-        for page in &mut self.pages {
+        self.pages.each_mut(|page| {
             page.iter_mut()
                 .filter(|v| **v != SLOT_ABSENT)
                 .for_each(|v| *v = SLOT_UNKNOWN);
-        }
+        });
         self.spilled.clear();
         self.terminal.clear();
         self.swept = None;
     }
 
     pub(super) fn bytes(&self) -> usize {
-        let slots: usize = self.pages.iter().map(Vec::capacity).sum();
-        self.pages.capacity() * size_of::<Vec<u32>>()
-            + slots * size_of::<u32>()
+        self.pages.bytes()
             + self.spilled.capacity() * (size_of::<(u32, u64)>() + 1)
             + self.terminal.len() * (size_of::<u32>() + 1)
     }
 }
 
+mod rows;
 #[cfg(test)]
 mod tests;

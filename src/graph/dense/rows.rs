@@ -1,0 +1,276 @@
+//! The slots of a dense table, row by row (a page of a one-integer game
+//! is a row too). A row of a few slots is carved from a block it shares
+//! with others, so that a strip of a million rows of four slots (a heap
+//! and the last move's size) takes a million carves of 16 bytes rather
+//! than a million allocations of their own, each with its `Vec` and the
+//! allocator's header. A long row has a block of its own.
+//!
+//! Blocks are never reallocated: a row's address, which machine code
+//! reads (`View`), changes only when the row itself grows.
+
+/// The slots of a shared block (64 KiB).
+const BLOCK: usize = 1 << 14;
+/// Rows longer than this have a block of their own.
+const SHARED_MOST: usize = 1 << 4;
+/// What a fresh slot holds.
+use super::SLOT_ABSENT;
+
+/// Where a row is: its block (`NONE` for a row without slots) and its
+/// first slot there.
+#[derive(Clone, Copy)]
+struct At {
+    block: u32,
+    start: u32,
+}
+
+const NONE: At = At {
+    block: u32::MAX,
+    start: 0,
+};
+
+#[derive(Default)]
+pub(super) struct Rows {
+    blocks: Vec<Box<[u32]>>,
+    at: Vec<At>,
+    /// Each row's address and length, for machine code (see `View`).
+    pub(super) addrs: Vec<usize>,
+    pub(super) lens: Vec<u32>,
+    /// Carves left by rows that grew, by the power of two of their length.
+    free: Vec<Vec<At>>,
+    /// The shared block carved last, and its first slot not carved.
+    tail: Option<At>,
+    /// The slots of every block, carved or not.
+    held: usize,
+}
+
+impl Rows {
+    /// The number of rows, with or without slots.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        self.at.len()
+    }
+
+    /// Row `p`'s slots (none past the last row).
+    #[inline]
+    pub(super) fn get(&self, p: usize) -> &[u32] {
+        match self.at.get(p) {
+            Some(at) => match self.blocks.get(at.block as usize) {
+                Some(block) => {
+                    let start = at.start as usize;
+                    &block[start..start + self.lens[p] as usize]
+                }
+                None => &[],
+            },
+            None => &[],
+        }
+    }
+
+    /// Row `p`'s slots, to write.
+    #[inline]
+    pub(super) fn get_mut(&mut self, p: usize) -> &mut [u32] {
+        match self.at.get(p) {
+            Some(at) => match self.blocks.get_mut(at.block as usize) {
+                Some(block) => {
+                    let start = at.start as usize;
+                    &mut block[start..start + self.lens[p] as usize]
+                }
+                None => &mut [],
+            },
+            None => &mut [],
+        }
+    }
+
+    /// Every row's slots, to write.
+    pub(super) fn each_mut(&mut self, mut f: impl FnMut(&mut [u32])) {
+        for p in 0..self.len() {
+            f(self.get_mut(p));
+        }
+    }
+
+    /// Room for `rows` rows in all, made at once.
+    pub(super) fn reserve(&mut self, rows: usize) {
+        let more = rows.saturating_sub(self.len());
+        self.at.reserve(more);
+        self.addrs.reserve(more);
+        self.lens.reserve(more);
+    }
+
+    /// New rows up to `to` (exclusive), each of `len` absent slots (a
+    /// power of two, or none): what the table gained, in slots. A strip makes a
+    /// million rows this way, each carved with no other work.
+    pub(super) fn push(&mut self, to: usize, len: usize) -> usize {
+        self.reserve(to);
+        let made = to.saturating_sub(self.len());
+        for _ in 0..made {
+            let (at, addr) = match len {
+                0 => (NONE, 0),
+                _ => {
+                    let at = self.carve(len);
+                    let block = &self.blocks[at.block as usize];
+                    (at, block[at.start as usize..].as_ptr() as usize)
+                }
+            };
+            self.addrs.push(addr);
+            self.at.push(at);
+            self.lens.push(len as u32);
+        }
+        made * len
+    }
+
+    /// Row `p` grown to `len` slots (a power of two), the new ones
+    /// absent; rows up to `p` are made without slots. Returns the slots
+    /// the table gained.
+    pub(super) fn grow(&mut self, p: usize, len: usize) -> usize {
+        if self.at.len() <= p {
+            self.at.resize(p + 1, NONE);
+            self.addrs.resize(p + 1, 0);
+            self.lens.resize(p + 1, 0);
+        }
+        let old = self.lens[p] as usize;
+        if old >= len {
+            return 0;
+        }
+        debug_assert!(len.is_power_of_two());
+        let (from, to) = (self.at[p], self.carve(len));
+        if from.block != NONE.block {
+            let (a, b) = (from.start as usize, to.start as usize);
+            if from.block == to.block {
+                self.blocks[to.block as usize].copy_within(a..a + old, b);
+            } else {
+                let [src, dst] = self
+                    .blocks
+                    .get_disjoint_mut([from.block as usize, to.block as usize])
+                    .expect("a row moves to another block");
+                dst[b..b + old].copy_from_slice(&src[a..a + old]);
+            }
+            self.release(from, old);
+        }
+        let block = &self.blocks[to.block as usize];
+        self.addrs[p] = block[to.start as usize..].as_ptr() as usize;
+        self.at[p] = to;
+        self.lens[p] = len as u32;
+        len - old
+    }
+
+    /// `len` absent slots, carved from a shared block (one left by a row
+    /// that grew, or the last block's end, or a new block), or a block of
+    /// their own for a long row.
+    fn carve(&mut self, len: usize) -> At {
+        if len > SHARED_MOST {
+            return self.new_block(len);
+        }
+        let class = len.trailing_zeros() as usize;
+        if let Some(at) = self.free.get_mut(class).and_then(Vec::pop) {
+            let start = at.start as usize;
+            self.blocks[at.block as usize][start..start + len].fill(SLOT_ABSENT);
+            return at;
+        }
+        match self.tail {
+            Some(at) if at.start as usize + len <= BLOCK => {
+                self.tail = Some(At {
+                    start: at.start + len as u32,
+                    ..at
+                });
+                at
+            }
+            _ => {
+                let at = self.new_block(BLOCK);
+                self.tail = Some(At {
+                    start: len as u32,
+                    ..at
+                });
+                at
+            }
+        }
+    }
+
+    fn new_block(&mut self, len: usize) -> At {
+        self.blocks.push(vec![SLOT_ABSENT; len].into_boxed_slice());
+        self.held += len;
+        At {
+            block: (self.blocks.len() - 1) as u32,
+            start: 0,
+        }
+    }
+
+    /// Gives back the `len` slots of a row that moved: a carve of a
+    /// shared block for the next row of its length, a block of its own
+    /// freed.
+    fn release(&mut self, at: At, len: usize) {
+        if len > SHARED_MOST {
+            self.held -= len;
+            self.blocks[at.block as usize] = Box::default();
+            return;
+        }
+        let class = len.trailing_zeros() as usize;
+        if self.free.len() <= class {
+            self.free.resize_with(class + 1, Vec::new);
+        }
+        self.free[class].push(at);
+    }
+
+    /// The memory the rows take, in bytes.
+    pub(super) fn bytes(&self) -> usize {
+        let free: usize = self.free.iter().map(Vec::capacity).sum();
+        self.held * size_of::<u32>()
+            + self.blocks.capacity() * size_of::<Box<[u32]>>()
+            + self.at.capacity() * size_of::<At>()
+            + self.addrs.capacity() * size_of::<usize>()
+            + self.lens.capacity() * size_of::<u32>()
+            + free * size_of::<At>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_keep_their_slots_as_they_grow_and_reuse_what_they_leave() {
+        let mut rows = Rows::default();
+        assert_eq!(rows.get(3), &[] as &[u32]);
+        assert_eq!(rows.grow(2, 4), 4);
+        assert_eq!(
+            (rows.len(), rows.get(0).len(), rows.get(2).len()),
+            (3, 0, 4)
+        );
+        rows.get_mut(2).copy_from_slice(&[1, 2, 3, 4]);
+        assert_eq!(rows.grow(0, 4), 4);
+        rows.get_mut(0)[3] = 9;
+        // Row 2 moves; row 5 takes the carve it left.
+        assert_eq!(rows.grow(2, 8), 4);
+        assert_eq!(rows.get(2)[..4], [1, 2, 3, 4]);
+        assert!(rows.get(2)[4..].iter().all(|s| *s == SLOT_ABSENT));
+        rows.grow(5, 4);
+        assert!(rows.get(5).iter().all(|s| *s == SLOT_ABSENT));
+        assert_eq!(rows.get(0), &[SLOT_ABSENT, SLOT_ABSENT, SLOT_ABSENT, 9]);
+        assert_eq!(rows.grow(2, 8), 0);
+        // A long row has a block of its own, and keeps its slots too.
+        rows.grow(2, SHARED_MOST * 2);
+        assert_eq!(rows.get(2)[..4], [1, 2, 3, 4]);
+        rows.get_mut(2)[SHARED_MOST] = 7;
+        rows.grow(2, SHARED_MOST * 4);
+        assert_eq!(rows.get(2)[SHARED_MOST], 7);
+        for p in 0..rows.len() {
+            let ptr = rows.get(p).as_ptr() as usize;
+            assert!(rows.get(p).is_empty() || ptr == rows.addrs[p]);
+            assert_eq!(rows.get(p).len(), rows.lens[p] as usize);
+        }
+    }
+
+    #[test]
+    fn many_short_rows_share_blocks() {
+        let mut rows = Rows::default();
+        for p in 0..100_000 {
+            rows.grow(p, 4);
+            rows.get_mut(p)[p % 4] = p as u32;
+        }
+        for p in 0..100_000 {
+            assert_eq!(rows.get(p)[p % 4], p as u32);
+        }
+        assert!(rows.blocks.len() <= 100_000 * 4 / BLOCK + 1);
+        // 16 bytes of slots and 20 of place, address and length a row,
+        // and the vectors' room to grow: against 68 for a `Vec` each.
+        assert!(rows.bytes() < 100_000 * 48);
+    }
+}
