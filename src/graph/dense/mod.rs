@@ -225,7 +225,7 @@ impl Dense {
 
     /// Page (or row) `p` of a table of `arity`, grown to hold place `i`.
     fn grow(&mut self, arity: usize, p: usize, i: usize) -> &mut [u32] {
-        self.slots += self.pages.grow(p, Dense::grown(arity, i));
+        self.slots += self.pages.grow(p, Dense::grown(arity, i), arity > 1);
         self.pages.get_mut(p)
     }
 

@@ -8,7 +8,7 @@
 //! Blocks are never reallocated: a row's address, which machine code
 //! reads (`View`), changes only when the row itself grows.
 
-/// The slots of a shared block (64 KiB).
+/// The most slots of a shared block (64 KiB).
 const BLOCK: usize = 1 << 14;
 /// Rows longer than this have a block of their own.
 const SHARED_MOST: usize = 1 << 4;
@@ -39,8 +39,9 @@ pub(super) struct Rows {
     free: Vec<Vec<At>>,
     /// The shared block carved last, and its first slot not carved.
     tail: Option<At>,
-    /// The slots of every block, carved or not.
+    /// The slots of every block, carved or not, and of the shared ones.
     held: usize,
+    shared: usize,
 }
 
 impl Rows {
@@ -105,7 +106,7 @@ impl Rows {
             let (at, addr) = match len {
                 0 => (NONE, 0),
                 _ => {
-                    let at = self.carve(len);
+                    let at = self.carve(len, true);
                     let block = &self.blocks[at.block as usize];
                     (at, block[at.start as usize..].as_ptr() as usize)
                 }
@@ -118,9 +119,10 @@ impl Rows {
     }
 
     /// Row `p` grown to `len` slots (a power of two), the new ones
-    /// absent; rows up to `p` are made without slots. Returns the slots
-    /// the table gained.
-    pub(super) fn grow(&mut self, p: usize, len: usize) -> usize {
+    /// absent, in a shared block if `share` (a row of pairs or triples)
+    /// and it is short; rows up to `p` are made without slots. Returns
+    /// the slots the table gained.
+    pub(super) fn grow(&mut self, p: usize, len: usize, share: bool) -> usize {
         if self.at.len() <= p {
             self.at.resize(p + 1, NONE);
             self.addrs.resize(p + 1, 0);
@@ -131,7 +133,7 @@ impl Rows {
             return 0;
         }
         debug_assert!(len.is_power_of_two());
-        let (from, to) = (self.at[p], self.carve(len));
+        let (from, to) = (self.at[p], self.carve(len, share));
         if from.block != NONE.block {
             let (a, b) = (from.start as usize, to.start as usize);
             if from.block == to.block {
@@ -155,8 +157,8 @@ impl Rows {
     /// `len` absent slots, carved from a shared block (one left by a row
     /// that grew, or the last block's end, or a new block), or a block of
     /// their own for a long row.
-    fn carve(&mut self, len: usize) -> At {
-        if len > SHARED_MOST {
+    fn carve(&mut self, len: usize, share: bool) -> At {
+        if len > SHARED_MOST || !share {
             return self.new_block(len);
         }
         let class = len.trailing_zeros() as usize;
@@ -166,7 +168,7 @@ impl Rows {
             return at;
         }
         match self.tail {
-            Some(at) if at.start as usize + len <= BLOCK => {
+            Some(at) if at.start as usize + len <= self.blocks[at.block as usize].len() => {
                 self.tail = Some(At {
                     start: at.start + len as u32,
                     ..at
@@ -174,7 +176,10 @@ impl Rows {
                 at
             }
             _ => {
-                let at = self.new_block(BLOCK);
+                // Blocks grow with the rows: a table of a few rows takes
+                // a few slots.
+                let at = self.new_block(self.shared.clamp(len, BLOCK));
+                self.shared += self.blocks[at.block as usize].len();
                 self.tail = Some(At {
                     start: len as u32,
                     ..at
@@ -197,7 +202,7 @@ impl Rows {
     /// shared block for the next row of its length, a block of its own
     /// freed.
     fn release(&mut self, at: At, len: usize) {
-        if len > SHARED_MOST {
+        if self.blocks[at.block as usize].len() == len {
             self.held -= len;
             self.blocks[at.block as usize] = Box::default();
             return;
@@ -207,6 +212,11 @@ impl Rows {
             self.free.resize_with(class + 1, Vec::new);
         }
         self.free[class].push(at);
+    }
+
+    #[cfg(test)]
+    fn grow_shared(&mut self, p: usize, len: usize) -> usize {
+        self.grow(p, len, true)
     }
 
     /// The memory the rows take, in bytes.
@@ -229,27 +239,27 @@ mod tests {
     fn rows_keep_their_slots_as_they_grow_and_reuse_what_they_leave() {
         let mut rows = Rows::default();
         assert_eq!(rows.get(3), &[] as &[u32]);
-        assert_eq!(rows.grow(2, 4), 4);
+        assert_eq!(rows.grow_shared(2, 4), 4);
         assert_eq!(
             (rows.len(), rows.get(0).len(), rows.get(2).len()),
             (3, 0, 4)
         );
         rows.get_mut(2).copy_from_slice(&[1, 2, 3, 4]);
-        assert_eq!(rows.grow(0, 4), 4);
+        assert_eq!(rows.grow_shared(0, 4), 4);
         rows.get_mut(0)[3] = 9;
         // Row 2 moves; row 5 takes the carve it left.
-        assert_eq!(rows.grow(2, 8), 4);
+        assert_eq!(rows.grow_shared(2, 8), 4);
         assert_eq!(rows.get(2)[..4], [1, 2, 3, 4]);
         assert!(rows.get(2)[4..].iter().all(|s| *s == SLOT_ABSENT));
-        rows.grow(5, 4);
+        rows.grow_shared(5, 4);
         assert!(rows.get(5).iter().all(|s| *s == SLOT_ABSENT));
         assert_eq!(rows.get(0), &[SLOT_ABSENT, SLOT_ABSENT, SLOT_ABSENT, 9]);
-        assert_eq!(rows.grow(2, 8), 0);
+        assert_eq!(rows.grow_shared(2, 8), 0);
         // A long row has a block of its own, and keeps its slots too.
-        rows.grow(2, SHARED_MOST * 2);
+        rows.grow_shared(2, SHARED_MOST * 2);
         assert_eq!(rows.get(2)[..4], [1, 2, 3, 4]);
         rows.get_mut(2)[SHARED_MOST] = 7;
-        rows.grow(2, SHARED_MOST * 4);
+        rows.grow_shared(2, SHARED_MOST * 4);
         assert_eq!(rows.get(2)[SHARED_MOST], 7);
         for p in 0..rows.len() {
             let ptr = rows.get(p).as_ptr() as usize;
@@ -262,13 +272,14 @@ mod tests {
     fn many_short_rows_share_blocks() {
         let mut rows = Rows::default();
         for p in 0..100_000 {
-            rows.grow(p, 4);
+            rows.grow_shared(p, 4);
             rows.get_mut(p)[p % 4] = p as u32;
         }
         for p in 0..100_000 {
             assert_eq!(rows.get(p)[p % 4], p as u32);
         }
-        assert!(rows.blocks.len() <= 100_000 * 4 / BLOCK + 1);
+        // Full blocks, and the smaller ones the first rows took.
+        assert!(rows.blocks.len() <= 100_000 * 4 / BLOCK + 16);
         // 16 bytes of slots and 20 of place, address and length a row,
         // and the vectors' room to grow: against 68 for a `Vec` each.
         assert!(rows.bytes() < 100_000 * 48);
