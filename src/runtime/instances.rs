@@ -13,9 +13,10 @@
 
 use super::Machine;
 use super::normalize::instance::{invariant, specialize};
-use super::normalize::map_children;
+use super::normalize::{Rewrite, map_children, rewrite_move};
 use crate::ir::GameIr;
-use crate::ir::{Ir, IrKind, MoveIr, TargetIr, TermIr};
+use crate::ir::{Ir, IrKind, TermIr};
+use crate::span::Span;
 use crate::value::NodeId;
 use crate::value::{GameId, Value};
 use rustc_hash::FxHashMap;
@@ -162,34 +163,24 @@ impl Machine {
     /// them ([`Machine::made_applications`]), which compiled rules make
     /// as any game's: `move to(k in 0..n) -> sub({1, 3, 4}, k)`.
     pub(crate) fn made_rules(&mut self, rules: &GameIr) -> GameIr {
+        struct Made<'a>(&'a mut Machine);
+        impl Rewrite for Made<'_> {
+            fn expr(&mut self, ir: &Ir) -> Ir {
+                self.0.made_applications(ir)
+            }
+            fn node(&mut self, g: GameId, args: &[Ir], span: Span) -> TermIr {
+                let apply = Ir {
+                    kind: IrKind::Apply(g, args.to_vec()),
+                    span,
+                };
+                match self.0.made_applications(&apply).kind {
+                    IrKind::Apply(g, args) => TermIr::Node(g, args, span),
+                    _ => TermIr::Node(g, args.to_vec(), span),
+                }
+            }
+        }
         let moves = (rules.moves.iter())
-            .map(|m| MoveIr {
-                binders: (m.binders.iter())
-                    .map(|(p, d)| (p.clone(), self.made_applications(d)))
-                    .collect(),
-                guard: m.guard.as_ref().map(|g| self.made_applications(g)),
-                target: match &m.target {
-                    TargetIr::Terms(terms) => TargetIr::Terms(
-                        (terms.iter())
-                            .map(|t| match t {
-                                TermIr::Node(g, args, span) => {
-                                    let apply = Ir {
-                                        kind: IrKind::Apply(*g, args.clone()),
-                                        span: *span,
-                                    };
-                                    match self.made_applications(&apply).kind {
-                                        IrKind::Apply(g, args) => TermIr::Node(g, args, *span),
-                                        _ => t.clone(),
-                                    }
-                                }
-                                TermIr::Heap(k) => TermIr::Heap(self.made_applications(k)),
-                            })
-                            .collect(),
-                    ),
-                    TargetIr::Dynamic(e) => TargetIr::Dynamic(self.made_applications(e)),
-                },
-                ..m.clone()
-            })
+            .map(|m| rewrite_move(m, 0, &mut Made(self)))
             .collect();
         GameIr {
             moves,

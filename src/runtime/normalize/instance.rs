@@ -8,10 +8,11 @@
 //! an integer hashed. The runtime makes such a game on demand
 //! (`crate::runtime::instances`).
 
-use super::inline::{map_pattern, rename};
-use super::{each_child, map_children};
+use super::inline::rename;
+use super::{Rewrite, each_child, map_children, rewrite_move};
 use crate::defs::Defs;
-use crate::ir::{GameIr, Ir, IrKind, MoveIr, Slot, TargetIr, TermIr};
+use crate::ir::{GameIr, Ir, IrKind, Slot, TargetIr, TermIr};
+use crate::span::Span;
 use crate::value::{GameId, Value};
 use std::rc::Rc;
 
@@ -86,7 +87,6 @@ pub fn specialize(game: &GameIr, of: GameId, id: GameId, at: &[usize], values: &
         })
         .collect();
     let base = kept as Slot;
-    let moved = |s: Slot| base + (s - game.arity as Slot);
     // Applications that keep the fixed parameters become the new game's,
     // first; then every slot moves.
     let retarget = |args: &[Ir]| -> Option<Vec<Ir>> {
@@ -100,39 +100,40 @@ pub fn specialize(game: &GameIr, of: GameId, id: GameId, at: &[usize], values: &
                 .collect()
         })
     };
-    let expr = |ir: &Ir| rename(&applied(ir, of, id, &retarget), &params, base);
-    let moves = game
-        .moves
-        .iter()
-        .map(|rule| MoveIr {
-            name: rule.name.clone(),
-            binders: (rule.binders.iter())
-                .map(|(p, d)| (map_pattern(p, &moved), expr(d)))
-                .collect(),
-            shown: (rule.shown.iter())
-                .map(|(n, s)| (n.clone(), moved(*s)))
-                .collect(),
-            guard: rule.guard.as_ref().map(expr),
-            target: match &rule.target {
-                TargetIr::Terms(terms) => TargetIr::Terms(
-                    terms
-                        .iter()
-                        .map(|t| match t {
-                            TermIr::Node(g, args, span) => {
-                                let (g, args) = match retarget(args) {
-                                    Some(kept) if *g == of => (id, kept),
-                                    _ => (*g, args.clone()),
-                                };
-                                TermIr::Node(g, args.iter().map(expr).collect(), *span)
-                            }
-                            TermIr::Heap(k) => TermIr::Heap(expr(k)),
-                        })
-                        .collect(),
-                ),
-                TargetIr::Dynamic(e) => TargetIr::Dynamic(expr(e)),
-            },
-            span: rule.span,
-        })
+    struct Specialize<'a> {
+        of: GameId,
+        id: GameId,
+        params: &'a [Ir],
+        base: Slot,
+        arity: Slot,
+        retarget: &'a dyn Fn(&[Ir]) -> Option<Vec<Ir>>,
+    }
+    impl Rewrite for Specialize<'_> {
+        fn expr(&mut self, ir: &Ir) -> Ir {
+            let applied = applied(ir, self.of, self.id, self.retarget);
+            rename(&applied, self.params, self.base)
+        }
+        fn node(&mut self, g: GameId, args: &[Ir], span: Span) -> TermIr {
+            let (g, args) = match (self.retarget)(args) {
+                Some(kept) if g == self.of => (self.id, kept),
+                _ => (g, args.to_vec()),
+            };
+            TermIr::Node(g, args.iter().map(|a| self.expr(a)).collect(), span)
+        }
+        fn slot(&self, s: Slot) -> Slot {
+            self.base + (s - self.arity)
+        }
+    }
+    let mut spec = Specialize {
+        of,
+        id,
+        params: &params,
+        base,
+        arity: game.arity as Slot,
+        retarget: &retarget,
+    };
+    let moves = (game.moves.iter())
+        .map(|rule| rewrite_move(rule, 0, &mut spec))
         .collect();
     GameIr {
         name: game.name.clone(),

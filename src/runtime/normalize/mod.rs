@@ -57,9 +57,10 @@
 use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::ir::{ClauseIr, FnId, GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
+use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::syntax::ast::UnOp;
-use crate::value::Value;
+use crate::value::{GameId, Value};
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
 
@@ -358,27 +359,60 @@ fn fold(ir: Ir) -> Ir {
 /// A copy of `rule` with `f` applied to the domains of its binders from
 /// binder `from` on, to its guard and to every expression of its target.
 fn map_move(rule: &MoveIr, from: usize, f: &mut dyn FnMut(&Ir) -> Ir) -> MoveIr {
+    struct Exprs<'a>(&'a mut dyn FnMut(&Ir) -> Ir);
+    impl Rewrite for Exprs<'_> {
+        fn expr(&mut self, ir: &Ir) -> Ir {
+            (self.0)(ir)
+        }
+    }
+    rewrite_move(rule, from, &mut Exprs(f))
+}
+
+/// What [`rewrite_move`] makes of the parts of a move.
+pub(crate) trait Rewrite {
+    /// An expression: a binder's domain, the guard, or one in the target.
+    fn expr(&mut self, ir: &Ir) -> Ir;
+
+    /// A position of `game` the target makes: by default, the same game
+    /// with each argument rewritten.
+    fn node(&mut self, game: GameId, args: &[Ir], span: Span) -> TermIr {
+        TermIr::Node(game, args.iter().map(|a| self.expr(a)).collect(), span)
+    }
+
+    /// The slot a binder binds (by default, the same).
+    fn slot(&self, slot: Slot) -> Slot {
+        slot
+    }
+}
+
+/// A copy of `rule` rewritten by `r`: the domains of its binders from
+/// binder `from` on, its guard, the positions and expressions of its
+/// target, and the slots its binders bind.
+pub(crate) fn rewrite_move(rule: &MoveIr, from: usize, r: &mut impl Rewrite) -> MoveIr {
     let binders = rule.binders.iter().enumerate();
     MoveIr {
         name: rule.name.clone(),
         binders: binders
-            .map(|(i, (p, d))| (p.clone(), if i < from { d.clone() } else { f(d) }))
+            .map(|(i, (p, d))| {
+                let p = inline::map_pattern(p, &|s| r.slot(s));
+                (p, if i < from { d.clone() } else { r.expr(d) })
+            })
             .collect(),
-        shown: rule.shown.clone(),
-        guard: rule.guard.as_ref().map(&mut *f),
+        shown: (rule.shown.iter())
+            .map(|(n, s)| (n.clone(), r.slot(*s)))
+            .collect(),
+        guard: rule.guard.as_ref().map(|g| r.expr(g)),
         target: match &rule.target {
             TargetIr::Terms(terms) => TargetIr::Terms(
                 terms
                     .iter()
                     .map(|t| match t {
-                        TermIr::Node(g, args, span) => {
-                            TermIr::Node(*g, args.iter().map(&mut *f).collect(), *span)
-                        }
-                        TermIr::Heap(k) => TermIr::Heap(f(k)),
+                        TermIr::Node(g, args, span) => r.node(*g, args, *span),
+                        TermIr::Heap(k) => TermIr::Heap(r.expr(k)),
                     })
                     .collect(),
             ),
-            TargetIr::Dynamic(e) => TargetIr::Dynamic(f(e)),
+            TargetIr::Dynamic(e) => TargetIr::Dynamic(r.expr(e)),
         },
         span: rule.span,
     }
