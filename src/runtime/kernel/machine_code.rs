@@ -2,6 +2,7 @@
 //! compiling costs ([`super::COMPILE_AFTER`]), and its entry points for a
 //! position, a sweep, a board and a strip.
 
+use super::Num;
 use super::{COMPILE_AFTER, Domain, Found, Kernel, Levels, Marks, Stop, Strip, capped, native};
 use crate::defs::Defs;
 use crate::graph::Graph;
@@ -142,6 +143,44 @@ impl Kernel {
             Domain::Seq(_) | Domain::Enumerate(..) => false,
         };
         (self.moves.iter()).all(|m| m.binders.iter().all(|(_, d)| few(d)))
+    }
+
+    /// Whether a position has at most a few options (16), whatever it
+    /// is: every binder runs over a few constants, or a range between
+    /// constants (`k in 1..=3`, `k in 1..=min(n, 3)`). Its machine code
+    /// then keeps the options' values as bits of a word, and finds the
+    /// mex with no scan (`native/emit`).
+    pub fn few_options(&self) -> bool {
+        let size = |d: &Domain| -> Option<i64> {
+            match d {
+                Domain::Range(Num::Const(lo), hi, inclusive) => {
+                    let hi = match hi {
+                        Num::Const(hi) => *hi,
+                        Num::Extremum(true, items) => (items.iter())
+                            .filter_map(|i| match i {
+                                Num::Const(c) => Some(*c),
+                                _ => None,
+                            })
+                            .min()?,
+                        _ => return None,
+                    };
+                    Some(
+                        hi.saturating_sub(*lo)
+                            .saturating_add(i64::from(*inclusive))
+                            .max(0),
+                    )
+                }
+                Domain::Items(items) => Some(items.len() as i64),
+                Domain::Fixed(values) => Some(values.len() as i64),
+                _ => None,
+            }
+        };
+        let options = (self.moves.iter()).try_fold(0i64, |sum, m| {
+            let each =
+                (m.binders.iter()).try_fold(1i64, |n, (_, d)| Some(n.saturating_mul(size(d)?)));
+            Some(sum.saturating_add(each?))
+        });
+        options.is_some_and(|n| n <= 16)
     }
 
     /// Whether the rules run as machine code, compiling it if it was not.

@@ -30,6 +30,15 @@ pub enum Values {
 }
 
 impl Values {
+    /// How many values there are at most (before a guard narrows a
+    /// list's window).
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Range(lo, hi) => hi.saturating_sub(*lo).max(0) as usize,
+            Values::List { items, .. } => items.len(),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         match self {
             Values::Range(lo, hi) => hi <= lo,

@@ -401,10 +401,7 @@ impl Emit<'_, '_> {
             self.b.ins().brif(missing, next, &[], marked, &[]);
             self.b.switch_to_block(marked);
         }
-        let at = self.mark_at(value);
-        let stamp = self.b.use_var(self.stamp);
-        self.b.ins().istore32(trusted(), stamp, at, 0);
-        self.b.ins().jump(next, &[]);
+        self.mark(value, next);
         Some(())
     }
 }

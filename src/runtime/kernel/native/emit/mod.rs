@@ -141,9 +141,16 @@ pub fn function(
         count: b.declare_var(I64),
         work: b.declare_var(I64),
         stamp: b.declare_var(I64),
+        low: b.declare_var(I64),
         missing: b.declare_var(I64),
         option_missing: b.declare_var(I64),
         keeps_marks: matches!(kind, Kind::Mex(_)),
+        bits: match kind {
+            Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) | Kind::Square(k) | Kind::Strip(k) => {
+                k.few_options()
+            }
+            Kind::Query(_) | Kind::Func(_) => false,
+        },
         top: b.declare_var(I64),
         known: vec![None; slots],
         window: None,
@@ -175,6 +182,8 @@ pub fn function(
         lists,
     };
     e.b.def_var(e.stamp, params[4]);
+    let none = e.int(0);
+    e.b.def_var(e.low, none);
     // A query's tables change as it asks the search: it reads their views
     // afresh at each use (see `query`).
     if !matches!(kind, Kind::Query(_)) {
@@ -217,6 +226,10 @@ struct Emit<'a, 'f> {
     count: Variable,
     work: Variable,
     stamp: Variable,
+    /// The values below 64 marked, a bit each, when `bits`: they need no
+    /// store and no scan (see [`Emit::mark`]).
+    low: Variable,
+    bits: bool,
     bail: Block,
     marks: Value,
     len: Value,
@@ -360,6 +373,7 @@ impl Emit<'_, '_> {
         self.b.ins().brif(missing, some, &[], none, &[]);
         self.b.switch_to_block(some);
         self.report_work();
+        self.store_low();
         let count = self.b.use_var(self.count);
         let at = offset_of!(super::Ctx, options) as i32;
         self.b.ins().store(trusted(), count, self.ctx, at);
@@ -476,6 +490,7 @@ impl Emit<'_, '_> {
         let zero = self.int(0);
         self.b.def_var(self.count, zero);
         self.b.def_var(self.missing, zero);
+        self.b.def_var(self.low, zero);
         self.b.def_var(self.top, self.top0);
         // The position counts as work itself, whatever its loops (values
         // copied out count none): the clock is looked at in any case.
@@ -505,11 +520,88 @@ impl Emit<'_, '_> {
         self.b.ins().iadd(self.marks, at)
     }
 
-    /// The mex of the marks.
+    /// Marks an option's value `v`, then goes on to `next`: a value below
+    /// 64 (nearly all of them) as a bit of [`Emit::low`], kept in a
+    /// register; a larger one in the marks, with the stamp.
+    pub(super) fn mark(&mut self, v: Value, next: Block) {
+        if !self.bits {
+            let at = self.mark_at(v);
+            let stamp = self.b.use_var(self.stamp);
+            self.b.ins().istore32(trusted(), stamp, at, 0);
+            self.b.ins().jump(next, &[]);
+            return;
+        }
+        let [bit, marks] = self.blocks();
+        let small = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, v, 64);
+        self.b.ins().brif(small, bit, &[], marks, &[]);
+        self.b.switch_to_block(bit);
+        let one = self.int(1);
+        let bit = self.b.ins().ishl(one, v);
+        let low = self.b.use_var(self.low);
+        let low = self.b.ins().bor(low, bit);
+        self.b.def_var(self.low, low);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(marks);
+        let at = self.mark_at(v);
+        let stamp = self.b.use_var(self.stamp);
+        self.b.ins().istore32(trusted(), stamp, at, 0);
+        self.b.ins().jump(next, &[]);
+    }
+
+    /// Writes the values [`Emit::low`] holds into the marks, stamped, for
+    /// the kernel's run to complete a position some of whose options had
+    /// no value (see `Marks::complete`). The marks hold 1024 values at
+    /// least (`Mex::start`).
+    fn store_low(&mut self) {
+        if !self.bits {
+            return;
+        }
+        let [head, store, done] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let low = self.b.use_var(self.low);
+        self.b.ins().brif(low, store, &[], done, &[]);
+        self.b.switch_to_block(store);
+        let v = self.b.ins().ctz(low);
+        let at = self.mark_at(v);
+        let stamp = self.b.use_var(self.stamp);
+        self.b.ins().istore32(trusted(), stamp, at, 0);
+        let less = self.b.ins().iadd_imm_s(low, -1);
+        let rest = self.b.ins().band(low, less);
+        self.b.def_var(self.low, rest);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// The mex of the marks: the lowest bit [`Emit::low`] lacks, or, when
+    /// it holds every value below 64, the first value from 64 on that the
+    /// marks lack.
     fn first_unmarked(&mut self) -> Value {
+        if !self.bits {
+            return self.scan_marks(0);
+        }
+        let low = self.b.use_var(self.low);
+        let lacks = self.b.ins().bnot(low);
+        let first = self.b.ins().ctz(lacks);
+        let mex = self.b.declare_var(I64);
+        self.b.def_var(mex, first);
+        let full = self.b.ins().icmp_imm_s(IntCC::Equal, low, -1);
+        let [scan, done] = self.blocks();
+        self.b.set_cold_block(scan);
+        self.b.ins().brif(full, scan, &[], done, &[]);
+        self.b.switch_to_block(scan);
+        let v = self.scan_marks(64);
+        self.b.def_var(mex, v);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        self.b.use_var(mex)
+    }
+
+    /// The first value from `from` on that the marks lack.
+    fn scan_marks(&mut self, from: i64) -> Value {
         let i = self.b.declare_var(I64);
-        let zero = self.int(0);
-        self.b.def_var(i, zero);
+        let from = self.int(from);
+        self.b.def_var(i, from);
         let [head, next, found] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
