@@ -43,6 +43,38 @@ impl Mex {
         }
     }
 
+    /// Marks the xor of each pair of slots `pairs` gives, and of `heaps`,
+    /// as long as both slots hold values (below `plain`): the fast loop
+    /// of a sum of two positions (Kayles' `g(a) + g(n - k - a)`), with
+    /// the marks, the stamp and the count held in registers. Returns how
+    /// many it marked, and whether it stopped at a pair it did not mark
+    /// (taken from `pairs`, for the caller to evaluate).
+    #[inline(always)]
+    pub fn mark_xors<'s>(
+        &mut self,
+        pairs: &mut impl Iterator<Item = (&'s u32, &'s u32)>,
+        heaps: u64,
+        plain: u32,
+    ) -> (usize, bool) {
+        let (marks, large, stamp) = (&mut self.marks[..], &mut self.large, self.stamp);
+        let mut marked = 0;
+        let mut stopped = false;
+        for (&a, &b) in pairs {
+            if a.max(b) >= plain {
+                stopped = true;
+                break;
+            }
+            let v = u64::from(a ^ b) ^ heaps;
+            match marks.get_mut(v as usize) {
+                Some(m) => *m = stamp,
+                None => large.push(v),
+            }
+            marked += 1;
+        }
+        self.count += marked;
+        (marked, stopped)
+    }
+
     /// A value past the marks: rare, and kept out of the option loops so
     /// that their registers stay live across the call.
     #[cold]
@@ -129,6 +161,30 @@ mod tests {
         assert_eq!(mex_of(&mut m, &[0, 1, 2, 9]), 3);
         assert_eq!(mex_of(&mut m, &[0]), 1);
         assert_eq!(m.count(), 1);
+    }
+
+    #[test]
+    fn xors_of_pairs_are_marked_until_a_pair_without_values() {
+        let mut m = Mex::default();
+        m.start();
+        let (a, b) = ([0u32, 1, 2, 7, 4], [1u32, 1, 0, u32::MAX, 4]);
+        let mut pairs = a.iter().zip(&b);
+        // 0 ^ 1, 1 ^ 1, 2 ^ 0, each ^ 4; then (7, MAX) is left to the caller.
+        assert_eq!(m.mark_xors(&mut pairs, 4, u32::MAX - 3), (3, true));
+        assert_eq!(m.count(), 3);
+        assert_eq!(m.mark_xors(&mut pairs, 0, u32::MAX - 3), (1, false));
+        // Marked: 5, 4, 6 and 0 (4 ^ 4): the mex is 1.
+        assert_eq!(m.mex(), 1);
+        // A value past the marks is kept with the large ones.
+        m.start();
+        let (a, b) = ([5000u32], [1u32]);
+        assert_eq!(
+            m.mark_xors(&mut a.iter().zip(&b), 0, u32::MAX - 3),
+            (1, false)
+        );
+        let mut out = Vec::new();
+        m.marked(6000, &mut out);
+        assert_eq!((out, m.mex()), (vec![5001], 0));
     }
 
     #[test]

@@ -202,14 +202,16 @@ impl Plan<'_> {
         from: i64,
         marks: &mut Marks,
     ) -> Eval<()> {
-        for (u, (&a, &b)) in slots.enumerate() {
-            if a < PLAIN && b < PLAIN {
-                marks.mark(u64::from(a ^ b) ^ self.heaps);
-            } else {
-                self.option(from + u as i64, marks)?;
+        let (mut slots, mut u) = (slots, from);
+        loop {
+            match marks.mex.mark_xors(&mut slots, self.heaps, PLAIN) {
+                (marked, true) => {
+                    self.option(u + marked as i64, marks)?;
+                    u += marked as i64 + 1;
+                }
+                (_, false) => return Ok(()),
             }
         }
-        Ok(())
     }
 
     /// The options for `x` in `from..to` when some node has two
