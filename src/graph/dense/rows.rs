@@ -39,6 +39,8 @@ pub(super) struct Rows {
     free: Vec<Vec<At>>,
     /// The shared block carved last, and its first slot not carved.
     tail: Option<At>,
+    /// How many rows each block holds.
+    live: Vec<u32>,
     /// The slots of every block, carved or not, and of the shared ones.
     held: usize,
     shared: usize,
@@ -158,14 +160,24 @@ impl Rows {
     /// that grew, or the last block's end, or a new block), or a block of
     /// their own for a long row.
     fn carve(&mut self, len: usize, share: bool) -> At {
+        let at = self.place(len, share);
+        self.live[at.block as usize] += 1;
+        at
+    }
+
+    /// Where [`Rows::carve`] takes `len` slots from.
+    fn place(&mut self, len: usize, share: bool) -> At {
         if len > SHARED_MOST || !share {
             return self.new_block(len);
         }
         let class = len.trailing_zeros() as usize;
-        if let Some(at) = self.free.get_mut(class).and_then(Vec::pop) {
+        // Carves of blocks freed since are passed over.
+        while let Some(at) = self.free.get_mut(class).and_then(Vec::pop) {
             let start = at.start as usize;
-            self.blocks[at.block as usize][start..start + len].fill(SLOT_ABSENT);
-            return at;
+            if let Some(slots) = self.blocks[at.block as usize].get_mut(start..start + len) {
+                slots.fill(SLOT_ABSENT);
+                return at;
+            }
         }
         match self.tail {
             Some(at) if at.start as usize + len <= self.blocks[at.block as usize].len() => {
@@ -191,6 +203,7 @@ impl Rows {
 
     fn new_block(&mut self, len: usize) -> At {
         self.blocks.push(vec![SLOT_ABSENT; len].into_boxed_slice());
+        self.live.push(0);
         self.held += len;
         At {
             block: (self.blocks.len() - 1) as u32,
@@ -198,13 +211,17 @@ impl Rows {
         }
     }
 
-    /// Gives back the `len` slots of a row that moved: a carve of a
-    /// shared block for the next row of its length, a block of its own
-    /// freed.
+    /// Gives back the `len` slots of a row that moved. A block none of
+    /// whose rows is left is freed (unless more rows are to be carved
+    /// from it): when every row of a strip grows, the blocks of the
+    /// shorter rows go. Otherwise the carve is kept for the next row of
+    /// its length.
     fn release(&mut self, at: At, len: usize) {
-        if self.blocks[at.block as usize].len() == len {
-            self.held -= len;
-            self.blocks[at.block as usize] = Box::default();
+        let b = at.block as usize;
+        self.live[b] -= 1;
+        if self.live[b] == 0 && self.tail.is_none_or(|t| t.block != at.block) {
+            self.held -= self.blocks[b].len();
+            self.blocks[b] = Box::default();
             return;
         }
         let class = len.trailing_zeros() as usize;
@@ -224,6 +241,7 @@ impl Rows {
         let free: usize = self.free.iter().map(Vec::capacity).sum();
         self.held * size_of::<u32>()
             + self.blocks.capacity() * size_of::<Box<[u32]>>()
+            + self.live.capacity() * size_of::<u32>()
             + self.at.capacity() * size_of::<At>()
             + self.addrs.capacity() * size_of::<usize>()
             + self.lens.capacity() * size_of::<u32>()
@@ -266,6 +284,27 @@ mod tests {
             assert!(rows.get(p).is_empty() || ptr == rows.addrs[p]);
             assert_eq!(rows.get(p).len(), rows.lens[p] as usize);
         }
+    }
+
+    #[test]
+    fn rows_that_all_grow_give_back_the_blocks_they_leave() {
+        let mut rows = Rows::default();
+        let n = 50_000;
+        rows.push(n, 4);
+        for len in [8, 16] {
+            for p in 0..n {
+                rows.grow_shared(p, len);
+                rows.get_mut(p)[len - 1] = p as u32;
+            }
+        }
+        for p in 0..n {
+            assert_eq!(rows.get(p)[15], p as u32);
+        }
+        // The slots of rows of 16, and at most a block or two left over
+        // beside each length's last (against 28 slots a row kept).
+        assert!(rows.held <= n * 16 + 6 * BLOCK, "{}", rows.held);
+        let live: usize = rows.blocks.iter().map(|b| b.len()).sum();
+        assert_eq!(live, rows.held);
     }
 
     #[test]
