@@ -1,0 +1,73 @@
+//! The graph's dense tables as the sweeps and the compiled rules use
+//! them: read directly, and filled a slot, a chain or a rectangle at a
+//! time with no arguments made, within the room the limits leave; and
+//! how far a board sweep has gone.
+
+use super::{DENSE_END, Dense, Graph};
+use crate::value::{GameId, NodeId};
+
+impl Graph {
+    /// The dense positions of `game`, for the compiled rules to read.
+    pub fn dense(&self, game: GameId) -> Option<&Dense> {
+        self.games.get(game as usize).map(|t| &t.dense)
+    }
+
+    /// [`Graph::insert`] of the dense position in slot `z` of a game whose
+    /// dense positions have `arity` arguments, with no arguments made (the
+    /// caller has checked the limits and that the position is new), if the
+    /// dense table has room for it (see `Dense::may_take`).
+    pub fn insert_dense(&mut self, game: GameId, arity: usize, z: u32) -> Option<NodeId> {
+        let table = &mut self.games[game as usize];
+        debug_assert!(table.dense.arity == arity && z < DENSE_END);
+        if !table.dense.take(arity, z, &[]) {
+            return None;
+        }
+        self.total += 1;
+        Some(NodeId { game, index: z })
+    }
+
+    /// Makes the positions `from..to` of a one-integer game that are not
+    /// there yet, in turn, as [`Graph::insert_dense`] would, while the
+    /// dense table has room for them and the graph stays below `room`
+    /// positions. Returns the end of those made (or found).
+    pub fn claim_dense(&mut self, game: GameId, from: u32, to: u32, room: usize) -> u32 {
+        let table = &mut self.games[game as usize];
+        debug_assert!(table.dense.arity == 1 && to <= DENSE_END);
+        let (end, made) = table.dense.claim(from, to, room.saturating_sub(self.total));
+        self.total += made;
+        end
+    }
+
+    /// `Dense::claim_rect` of `game`'s positions `(a, b)`, `a` in `rows`
+    /// and `b` in `cols` (inclusive, within [`SIDE_MAX`](super::SIDE_MAX)),
+    /// when the graph has room for them within `room` positions: how many
+    /// it made.
+    pub fn claim_rect(
+        &mut self,
+        game: GameId,
+        (rows, cols): ((usize, usize), (usize, usize)),
+        room: usize,
+    ) -> Option<usize> {
+        let table = self.games.get_mut(game as usize)?;
+        let made = table
+            .dense
+            .claim_rect(rows, cols, room.saturating_sub(self.total))?;
+        self.total += made;
+        Some(made)
+    }
+
+    /// The level below which the board sweep `key` of `game` has valued
+    /// every position of its box, and the level below which the box's
+    /// slots exist (see `runtime/sweep/mod.rs`).
+    pub fn swept(&self, game: GameId, key: [i64; 6]) -> Option<(i64, i64)> {
+        let (k, swept, claimed) = self.games.get(game as usize)?.dense.swept?;
+        (k == key).then_some((swept, claimed))
+    }
+
+    /// Records [`Graph::swept`].
+    pub fn set_swept(&mut self, game: GameId, key: [i64; 6], (swept, claimed): (i64, i64)) {
+        if let Some(table) = self.games.get_mut(game as usize) {
+            table.dense.swept = Some((key, swept, claimed));
+        }
+    }
+}

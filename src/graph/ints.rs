@@ -1,0 +1,188 @@
+//! The graph's lookups and insertions of positions given as integers or
+//! as flat runs of integers ([`flat`]), the paths of the compiled rules
+//! and the sweeps: they make no `Value`s when the position is dense or
+//! its key packs the integers themselves.
+
+use super::form::Form;
+use super::{ABSENT, DENSE_END, Graph, NodeTable, dense1, dense2, dense3, flat, int_index};
+use crate::value::{GameId, NodeId, Value};
+
+impl Graph {
+    /// [`Graph::insert`] of integer arguments, with no values made when
+    /// they are dense.
+    pub fn insert_ints(&mut self, game: GameId, args: &[i64]) -> NodeId {
+        // The game's first position makes its table: without one, it
+        // would be kept as a run of integers, and again as a position of
+        // integers once the table exists.
+        if self.games.len() <= game as usize {
+            self.games
+                .resize_with(game as usize + 1, NodeTable::default);
+        }
+        if let Some(z) = int_index(args)
+            && let Some(table) = self.games.get_mut(game as usize)
+            && table.dense.form.is_none()
+            && table.dense.take(args.len(), z, args)
+        {
+            self.total += 1;
+            return NodeId { game, index: z };
+        }
+        if let [_] | [_, _] = args
+            && let Some(table) = self.games.get_mut(game as usize)
+        {
+            self.total += 1;
+            let index = table.hashed.insert_ints(args);
+            return table.hashed_node(game, index);
+        }
+        let mut run = Vec::with_capacity(args.len() + 1);
+        if flat::ints(args, &mut run) {
+            return self.insert_flat(game, &run);
+        }
+        let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
+        self.insert(game, &values)
+    }
+
+    /// The node of `game(args)` for one or two integers too large to be
+    /// dense, added if it is new and `add`: [`Graph::find_ints`] and
+    /// [`Graph::insert_ints`] in one probe. `None` for other arguments,
+    /// which the caller finds and adds with those.
+    pub fn intern_hashed_ints(
+        &mut self,
+        game: GameId,
+        args: &[i64],
+        add: bool,
+    ) -> Option<Option<NodeId>> {
+        if int_index(args).is_some() || !matches!(args, [_] | [_, _]) {
+            return None;
+        }
+        let table = self.games.get_mut(game as usize)?;
+        Some(match table.hashed.intern_ints(args, add) {
+            None => None,
+            Some((index, false)) => Some(NodeId {
+                game,
+                index: DENSE_END + index,
+            }),
+            Some((index, true)) => {
+                self.total += 1;
+                Some(table.hashed_node(game, index))
+            }
+        })
+    }
+
+    /// The value slot of `game(args)`, [`ABSENT`] when there is no such
+    /// position: read densely when the arguments allow it, else (a
+    /// position the dense table had no room for, or any other) among the
+    /// hashed positions. The machine code's lookup of a position it does
+    /// not read itself: one find of the game's table.
+    #[inline]
+    pub fn int_value(&self, game: GameId, args: &[i64]) -> u64 {
+        let Some(table) = self.games.get(game as usize) else {
+            return ABSENT;
+        };
+        let d = &table.dense;
+        let v = match args {
+            _ if d.arity() != args.len() => ABSENT,
+            [n] => dense1(*n).map_or(ABSENT, |z| d.get(z)),
+            // By row and column: no pairing number to undo.
+            [a, b] if dense2(*a, *b).is_some() => d.at(*a as usize, *b as usize),
+            [a, b, c] => dense3(*a, *b, *c).map_or(ABSENT, |z| d.get_ints(z, args)),
+            _ => ABSENT,
+        };
+        if v != ABSENT || table.hashed.len() == 0 {
+            return v;
+        }
+        match args {
+            [_] | [_, _] => table
+                .hashed
+                .find_ints(args)
+                .map_or(ABSENT, |i| table.hashed.value(i)),
+            _ => self
+                .find_hashed_ints(game, args)
+                .map_or(ABSENT, |node| self.value(node)),
+        }
+    }
+
+    /// [`Graph::find`] of integer arguments, with no values made when they
+    /// are dense or there are no hashed positions.
+    pub fn find_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {
+        let table = self.games.get(game as usize)?;
+        if let Some(z) = int_index(args).filter(|_| table.dense.arity() == args.len())
+            && table.dense.get_ints(z, args) != ABSENT
+        {
+            return Some(NodeId { game, index: z });
+        }
+        self.find_hashed_ints(game, args)
+    }
+
+    /// [`Graph::find_ints`] among the hashed positions only, for a caller
+    /// that found the dense slot absent.
+    #[inline]
+    pub fn find_hashed_ints(&self, game: GameId, args: &[i64]) -> Option<NodeId> {
+        let table = self.games.get(game as usize)?;
+        if table.hashed.len() == 0 {
+            return None;
+        }
+        let index = match args {
+            [_] | [_, _] => table.hashed.find_ints(args)?,
+            // Three or more: their flat run, made on the stack.
+            _ if args.len() <= flat::ARITY_MAX => {
+                let mut run = [0; flat::ARITY_MAX + 1];
+                run[0] = flat::ints_header(args.len());
+                run[1..=args.len()].copy_from_slice(args);
+                table.hashed.find_flat(&run[..=args.len()])?
+            }
+            // Too many for a flat run: keyed by their values.
+            _ => {
+                let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
+                table.hashed.find(&values)?
+            }
+        };
+        Some(NodeId {
+            game,
+            index: DENSE_END + index,
+        })
+    }
+
+    /// [`Graph::find`] of arguments given as a flat run ([`flat`]).
+    pub fn find_flat(&self, game: GameId, run: &[i64]) -> Option<NodeId> {
+        let table = self.games.get(game as usize)?;
+        if let Some((z, ints)) = table.form_slot(run)
+            && table.dense.get_ints(z, &ints[..table.dense.arity]) != ABSENT
+        {
+            return Some(NodeId { game, index: z });
+        }
+        if table.hashed.len() == 0 {
+            return None;
+        }
+        let index = table.hashed.find_flat(run)?;
+        Some(NodeId {
+            game,
+            index: DENSE_END + index,
+        })
+    }
+
+    /// [`Graph::insert`] of arguments given as a flat run (the caller has
+    /// checked it is new and within limits).
+    pub fn insert_flat(&mut self, game: GameId, run: &[i64]) -> NodeId {
+        if self.games.len() <= game as usize {
+            self.games
+                .resize_with(game as usize + 1, NodeTable::default);
+        }
+        self.total += 1;
+        let table = &mut self.games[game as usize];
+        // The first list position of one to three integers with a dense
+        // index gives the table its form.
+        if table.dense.arity == 0
+            && let Some(form) = Form::of(run)
+        {
+            table.dense.form = Some(form);
+        }
+        if let Some((z, ints)) = table.form_slot(run) {
+            let n = table.dense.form.as_ref().map_or(0, Form::arity);
+            if table.dense.take(n, z, &ints[..n]) {
+                return NodeId { game, index: z };
+            }
+        }
+        let index = table.hashed.insert_flat(run);
+        table.hashed_node(game, index)
+    }
+}
