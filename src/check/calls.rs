@@ -1,4 +1,7 @@
-//! Checks of built-in calls whose mistakes can be seen in the text:
+//! Calls for [`Checker`]: the number of arguments of every call (with
+//! what to write instead when a built-in of one argument gets several),
+//! queries kept out of move rules, and the checks of built-in calls whose
+//! mistakes can be seen in the text:
 //!
 //! - `table(g(a, _), xs)`: the first argument of `table` may be a game with
 //!   some arguments fixed and the others written `_`, one `_` for each
@@ -8,12 +11,86 @@
 //!   are checked when they run).
 
 use super::{Checker, Meaning};
-use crate::builtins::{FORMAT_HELP, format_mismatch, format_pieces};
+use crate::builtins::{Builtin, FORMAT_HELP, format_mismatch, format_pieces};
 use crate::diag::{Diagnostic, Phase, count};
 use crate::span::Span;
-use crate::syntax::ast::{Expr, ExprKind, is_hole};
+use crate::syntax::ast::{Expr, ExprKind, family, is_hole};
+
+pub(super) const QUERY_NOTE: &str = "a move rule describes one move; the values of positions are computed \
+     from the rules, not inside them";
 
 impl Checker<'_> {
+    pub(super) fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) {
+        match callee_name(callee) {
+            Some(("range", _, true)) if !self.defined("range") => self.python_range(args, span),
+            Some((name, name_span, direct)) => {
+                if let Some(meaning) = self.resolve(name, name_span) {
+                    if direct {
+                        self.arity(name, meaning, args.len(), span);
+                    }
+                    self.query_in_move(name, meaning, name_span);
+                    if direct && matches!(meaning, Meaning::Builtin(Builtin::Format)) {
+                        self.format_template(args, span);
+                    }
+                    if matches!(meaning, Meaning::Builtin(Builtin::Table))
+                        && let Some((first, axes)) = args.split_first()
+                        && let Some((game, game_args)) = family(first)
+                    {
+                        self.family(first, (game, game_args), axes.len());
+                        return self.exprs(axes);
+                    }
+                }
+            }
+            None => self.expr(callee),
+        }
+        self.exprs(args);
+    }
+
+    fn arity(&mut self, name: &str, meaning: Meaning, given: usize, call: Span) {
+        let (min, max, def, help) = match meaning {
+            Meaning::Game { arity, def } | Meaning::Fn { arity, def } => {
+                (arity, Some(arity), def, None)
+            }
+            Meaning::Builtin(builtin) => {
+                let (min, max) = builtin.arity();
+                (min, max, None, too_many_help(builtin, given))
+            }
+            Meaning::Local | Meaning::Let => return,
+        };
+        if given >= min && max.is_none_or(|max| given <= max) {
+            return;
+        }
+        let were = if given == 1 { "was" } else { "were" };
+        let mut diag = Diagnostic::new(
+            Phase::Check,
+            format!(
+                "`{name}` takes {} but {given} {were} given",
+                expected_count(min, max)
+            ),
+        )
+        .at(call, format!("called with {}", count(given, "argument")));
+        if let Some(def) = def {
+            diag = diag.also(def, format!("`{name}` is defined here"));
+        }
+        if let Some(help) = help {
+            diag = diag.help(help);
+        }
+        self.report(diag);
+    }
+
+    fn query_in_move(&mut self, name: &str, meaning: Meaning, span: Span) {
+        if self.in_move && matches!(meaning, Meaning::Builtin(b) if b.is_query()) {
+            self.report(
+                Diagnostic::new(
+                    Phase::Check,
+                    format!("`{name}` cannot be used inside a move rule"),
+                )
+                .at(span, "a query inside a move rule")
+                .note(QUERY_NOTE),
+            );
+        }
+    }
+
     /// `format(template, args...)` with a literal template; `call` is the
     /// whole call's span.
     pub(super) fn format_template(&mut self, args: &[Expr], call: Span) {
@@ -90,5 +167,42 @@ impl Checker<'_> {
                 .at(callee.span, label)
                 .help("`table(g(a, _), xs)` is the table of `g(a, x)` for `x` in `xs`"),
         );
+    }
+}
+
+/// The name a callee is (through parentheses), its span, and whether it is
+/// written without parentheses (only then are its arguments counted).
+fn callee_name(callee: &Expr) -> Option<(&str, Span, bool)> {
+    match &callee.node {
+        ExprKind::Var(name) => Some((name, callee.span, true)),
+        ExprKind::Paren(inner) => callee_name(inner).map(|(name, span, _)| (name, span, false)),
+        _ => None,
+    }
+}
+
+/// `1 argument`, `2 to 3 arguments`, `at least 1 argument`.
+fn expected_count(min: usize, max: Option<usize>) -> String {
+    match max {
+        Some(max) if max == min => count(min, "argument"),
+        Some(max) => format!("{min} to {max} arguments"),
+        None => format!("at least {}", count(min, "argument")),
+    }
+}
+
+/// What to write instead when a built-in of one argument gets several: a
+/// query asks about one position (a sum, if need be), the others take one
+/// collection.
+fn too_many_help(builtin: Builtin, given: usize) -> Option<String> {
+    use Builtin::*;
+    let name = builtin.name();
+    match builtin {
+        _ if given < 2 || builtin.arity().1 != Some(1) => None,
+        Value | Winner | Moves | Options => Some(format!(
+            "`{name}` asks about one position; for the sum of several, add them: `{name}(P + Q)`"
+        )),
+        Len | Sum | All | Any | Sorted | Reversed | Enumerate | List | Set | Mex => Some(format!(
+            "`{name}` takes one collection: put the items in a list, as in `{name}([a, b])`"
+        )),
+        _ => None,
     }
 }

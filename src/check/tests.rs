@@ -1,3 +1,5 @@
+use super::calls::QUERY_NOTE;
+use super::moves::TARGET_HELP;
 use super::names::closeness;
 use super::*;
 use crate::span::FileId;
