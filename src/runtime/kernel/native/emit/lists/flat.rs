@@ -1,0 +1,112 @@
+//! Positions with list arguments in machine code: the position's flat
+//! run (a header, then each integer, or each list's length and items)
+//! made on the arena, in place when its lists can be made where they go,
+//! and looked up by a helper.
+
+use super::fresh;
+use crate::runtime::kernel::Arg;
+use crate::runtime::kernel::native::emit::{Emit, trusted};
+use crate::value::GameId;
+use cranelift_codegen::ir::{InstBuilder, Value};
+
+impl Emit<'_, '_> {
+    /// The value of a position with list arguments: its flat run made on
+    /// the arena (the lists first, then the run), looked up by the helper
+    /// ([`crate::runtime::kernel::native::helpers::flat`]).
+    pub(in crate::runtime::kernel::native::emit) fn flat_term(
+        &mut self,
+        game: GameId,
+        header: i64,
+        args: &[Arg],
+    ) -> Option<Value> {
+        let index = self.targets.iter().position(|t| *t == (game, args.len()))?;
+        if let Some(form) = crate::runtime::kernel::forms::static_form(header, args) {
+            return self.form_term(index, form, (header, args));
+        }
+        self.flat_looked_up(index, header, args)
+    }
+
+    /// [`Emit::flat_term`] by the helper: the run made in the arena and
+    /// looked up.
+    pub(in crate::runtime::kernel::native::emit) fn flat_looked_up(
+        &mut self,
+        index: usize,
+        header: i64,
+        args: &[Arg],
+    ) -> Option<Value> {
+        let top = self.b.use_var(self.top);
+        let in_place = args.iter().all(|a| match a {
+            Arg::Int(_) => true,
+            Arg::Seq(xs) => fresh(xs),
+        });
+        let from = match in_place {
+            true => self.run_in_place(header, args)?,
+            false => self.run_copied(header, args)?,
+        };
+        let to = self.b.use_var(self.top);
+        let len = self.b.ins().isub(to, from);
+        let offset = self.b.ins().ishl_imm_s(from, 3);
+        let run = self.b.ins().iadd(self.arena, offset);
+        let target = self.int(index as i64);
+        let call = self.b.ins().call(self.flat, &[self.ctx, target, run, len]);
+        let v = self.b.inst_results(call)[0];
+        self.b.def_var(self.top, top);
+        Some(self.helper_value(v))
+    }
+
+    /// A flat run pushed from the top, each list made where it goes, after
+    /// a place for its length: returns where the run starts.
+    fn run_in_place(&mut self, header: i64, args: &[Arg]) -> Option<Value> {
+        let from = self.b.use_var(self.top);
+        let h = self.int(header);
+        self.push(h);
+        for a in args {
+            match a {
+                Arg::Int(n) => {
+                    let v = self.num(n)?;
+                    self.push(v);
+                }
+                Arg::Seq(xs) => {
+                    let at = self.b.use_var(self.top);
+                    let zero = self.int(0);
+                    self.push(zero);
+                    let (a, b) = self.seq(xs)?;
+                    let len = self.b.ins().isub(b, a);
+                    let offset = self.b.ins().ishl_imm_s(at, 3);
+                    let addr = self.b.ins().iadd(self.arena, offset);
+                    self.b.ins().store(trusted(), len, addr, 0);
+                }
+            }
+        }
+        Some(from)
+    }
+
+    /// A flat run made after its lists, which are copied into it.
+    fn run_copied(&mut self, header: i64, args: &[Arg]) -> Option<Value> {
+        let mut lists = Vec::new();
+        for a in args {
+            if let Arg::Seq(xs) = a {
+                lists.push(self.seq(xs)?);
+            }
+        }
+        let from = self.b.use_var(self.top);
+        let h = self.int(header);
+        self.push(h);
+        let mut lists = lists.into_iter();
+        for a in args {
+            match a {
+                Arg::Int(n) => {
+                    let v = self.num(n)?;
+                    self.push(v);
+                }
+                Arg::Seq(_) => {
+                    let (a, b) = lists.next()?;
+                    let len = self.b.ins().isub(b, a);
+                    self.push(len);
+                    self.copy((a, b))?;
+                }
+            }
+        }
+        Some(from)
+    }
+}
