@@ -1,20 +1,23 @@
 //! The Cranelift IR of one kernel: the binders' loops, nested in the
 //! order written; each guard conjunct tested in turn, short-circuiting
 //! as the interpreter does; the terms' values read from the dense tables
-//! and xored; each option's value marked with the stamp; then the mex.
-//! Every check that fails jumps to one cold block that returns
-//! [`super::BAIL`]. The loops are in `loops`, the expressions and the
-//! reads of the options' values in `values`.
+//! and xored; each option's value marked; then the mex. Every check
+//! that fails jumps to one cold block that returns [`super::BAIL`]. The
+//! loops are in `loops`, the expressions and the reads of the options'
+//! values in `values`, the marks and the mex in `marks`, the sweep of a
+//! one-integer game in `sweep`.
 
 mod forms;
 mod func;
 mod levels;
 mod lists;
 mod loops;
+mod marks;
 mod memo;
 mod over;
 mod query;
 mod reads;
+mod sweep;
 mod values;
 
 pub use func::scalar;
@@ -26,10 +29,8 @@ use crate::runtime::kernel::Kernel;
 use crate::runtime::kernel::calls::Func;
 use crate::runtime::kernel::expr::SLOT_LIMIT;
 use crate::runtime::kernel::query::Query;
-use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    Block, FuncRef, Function, InstBuilder, MemFlagsData, Value,
-    types::{I32, I64},
+    Block, FuncRef, Function, InstBuilder, MemFlagsData, Value, types::I64,
 };
 use cranelift_codegen::isa::TargetFrontendConfig;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -392,71 +393,6 @@ impl Emit<'_, '_> {
         Some(())
     }
 
-    /// The sweep function: for `n` from `from` (0 or more) to `to` (below
-    /// 2³¹), the value of position `n`, written into the game's own table
-    /// `own` (whose slots for them the caller has made); the stamps go up
-    /// by one per position. Returns where it stopped: `to`, a position
-    /// it left to the kernel's run (one without options among them), or,
-    /// with [`super::PAUSED`] set, where it paused after enough work.
-    fn sweep(&mut self, kernel: &Kernel, (from, to): (Value, Value), own: Value) -> Option<()> {
-        let own = self.table(own, 0);
-        let n = self.b.declare_var(I64);
-        self.b.def_var(n, from);
-        let total = self.b.declare_var(I64);
-        let zero = self.int(0);
-        self.b.def_var(total, zero);
-        let [head, body, stop] = self.blocks();
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(head);
-        let at = self.b.use_var(n);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, at, to);
-        self.b.ins().brif(more, body, &[], stop, &[]);
-        self.b.switch_to_block(body);
-        // The position's own slot first: the options just below it are
-        // read beside it.
-        let (page, place) = self.page_place(at);
-        let slot = self.slot(own, page, place);
-        let window = Window {
-            row: None,
-            at,
-            place,
-            slot,
-        };
-        self.position_beside(kernel, &[at], window)?;
-        let missing = self.b.use_var(self.missing);
-        self.bail_if(missing);
-        let value = self.first_unmarked();
-        let count = self.b.use_var(self.count);
-        let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
-        self.bail_if(none);
-        self.b.ins().istore32(trusted(), value, slot, 0);
-        let stamp = self.b.use_var(self.stamp);
-        let stamp = self.b.ins().iadd_imm_s(stamp, 1);
-        self.b.def_var(self.stamp, stamp);
-        let next = self.b.ins().iadd_imm_s(at, 1);
-        self.b.def_var(n, next);
-        // A pause after enough work, for the caller to look at the clock.
-        let work = self.b.use_var(self.work);
-        let sum = self.b.use_var(total);
-        let sum = self.b.ins().iadd(sum, work);
-        self.b.def_var(total, sum);
-        let enough = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::SignedGreaterThan, sum, BUDGET / 4);
-        let pause = self.b.create_block();
-        self.b.ins().brif(enough, pause, &[], head, &[]);
-        self.b.switch_to_block(pause);
-        let paused = self.b.ins().bor_imm_s(next, super::PAUSED as i64);
-        self.b.ins().return_(&[paused]);
-        self.b.switch_to_block(stop);
-        self.b.ins().return_(&[to]);
-        self.b.switch_to_block(self.bail);
-        let at = self.b.use_var(n);
-        self.b.ins().return_(&[at]);
-        Some(())
-    }
-
     /// Tells the caller how many loop iterations the call made, so that
     /// it looks at the clock in time however short each call is.
     fn report_work(&mut self) {
@@ -506,117 +442,5 @@ impl Emit<'_, '_> {
             self.b.switch_to_block(done);
         }
         Some(())
-    }
-
-    /// The address of the mex's mark for value `v`; bails when `v` is
-    /// past the marks.
-    pub(super) fn mark_at(&mut self, v: Value) -> Value {
-        let past = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.len);
-        self.bail_if(past);
-        let at = self.b.ins().imul_imm_s(v, 4);
-        self.b.ins().iadd(self.marks, at)
-    }
-
-    /// Marks an option's value `v`, then goes on to `next`: a value below
-    /// 64 (nearly all of them) as a bit of [`Emit::low`], kept in a
-    /// register; a larger one in the marks, with the stamp.
-    pub(super) fn mark(&mut self, v: Value, next: Block) {
-        if !self.bits {
-            let at = self.mark_at(v);
-            let stamp = self.b.use_var(self.stamp);
-            self.b.ins().istore32(trusted(), stamp, at, 0);
-            self.b.ins().jump(next, &[]);
-            return;
-        }
-        let [bit, marks] = self.blocks();
-        let small = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, v, 64);
-        self.b.ins().brif(small, bit, &[], marks, &[]);
-        self.b.switch_to_block(bit);
-        let one = self.int(1);
-        let bit = self.b.ins().ishl(one, v);
-        let low = self.b.use_var(self.low);
-        let low = self.b.ins().bor(low, bit);
-        self.b.def_var(self.low, low);
-        self.b.ins().jump(next, &[]);
-        self.b.switch_to_block(marks);
-        let at = self.mark_at(v);
-        let stamp = self.b.use_var(self.stamp);
-        self.b.ins().istore32(trusted(), stamp, at, 0);
-        self.b.ins().jump(next, &[]);
-    }
-
-    /// Writes the values [`Emit::low`] holds into the marks, stamped, for
-    /// the kernel's run to complete a position some of whose options had
-    /// no value (see `Marks::complete`). The marks hold 1024 values at
-    /// least (`Mex::start`).
-    fn store_low(&mut self) {
-        if !self.bits {
-            return;
-        }
-        let [head, store, done] = self.blocks();
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(head);
-        let low = self.b.use_var(self.low);
-        self.b.ins().brif(low, store, &[], done, &[]);
-        self.b.switch_to_block(store);
-        let v = self.b.ins().ctz(low);
-        let at = self.mark_at(v);
-        let stamp = self.b.use_var(self.stamp);
-        self.b.ins().istore32(trusted(), stamp, at, 0);
-        let less = self.b.ins().iadd_imm_s(low, -1);
-        let rest = self.b.ins().band(low, less);
-        self.b.def_var(self.low, rest);
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(done);
-    }
-
-    /// The mex of the marks: the lowest bit [`Emit::low`] lacks, or, when
-    /// it holds every value below 64, the first value from 64 on that the
-    /// marks lack.
-    fn first_unmarked(&mut self) -> Value {
-        if !self.bits {
-            return self.scan_marks(0);
-        }
-        let low = self.b.use_var(self.low);
-        let lacks = self.b.ins().bnot(low);
-        let first = self.b.ins().ctz(lacks);
-        let mex = self.b.declare_var(I64);
-        self.b.def_var(mex, first);
-        let full = self.b.ins().icmp_imm_s(IntCC::Equal, low, -1);
-        let [scan, done] = self.blocks();
-        self.b.set_cold_block(scan);
-        self.b.ins().brif(full, scan, &[], done, &[]);
-        self.b.switch_to_block(scan);
-        let v = self.scan_marks(64);
-        self.b.def_var(mex, v);
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
-        self.b.use_var(mex)
-    }
-
-    /// The first value from `from` on that the marks lack.
-    fn scan_marks(&mut self, from: i64) -> Value {
-        let i = self.b.declare_var(I64);
-        let from = self.int(from);
-        self.b.def_var(i, from);
-        let [head, next, found] = self.blocks();
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(head);
-        let v = self.b.use_var(i);
-        let at = self.mark_at(v);
-        let mark = self.b.ins().load(I32, trusted(), at, 0);
-        let mark = self.b.ins().uextend(I64, mark);
-        let stamp = self.b.use_var(self.stamp);
-        let marked = self.b.ins().icmp(IntCC::Equal, mark, stamp);
-        self.b.ins().brif(marked, next, &[], found, &[]);
-        self.b.switch_to_block(next);
-        let v1 = self.b.ins().iadd_imm_s(v, 1);
-        self.b.def_var(i, v1);
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(found);
-        v
     }
 }

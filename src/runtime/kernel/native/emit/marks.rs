@@ -1,0 +1,123 @@
+//! The mex's marks in the machine code: an option's value marked (as a
+//! bit of a word for a position of a few options, else with the stamp in
+//! the marks), the word written into the marks for the search, and the
+//! mex found.
+
+use super::{Emit, trusted};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I64};
+use cranelift_codegen::ir::{Block, InstBuilder, Value};
+
+impl Emit<'_, '_> {
+    /// The address of the mex's mark for value `v`; bails when `v` is
+    /// past the marks.
+    pub(super) fn mark_at(&mut self, v: Value) -> Value {
+        let past = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.len);
+        self.bail_if(past);
+        let at = self.b.ins().imul_imm_s(v, 4);
+        self.b.ins().iadd(self.marks, at)
+    }
+
+    /// Marks an option's value `v`, then goes on to `next`: a value below
+    /// 64 (nearly all of them) as a bit of [`Emit::low`], kept in a
+    /// register; a larger one in the marks, with the stamp.
+    pub(super) fn mark(&mut self, v: Value, next: Block) {
+        if !self.bits {
+            let at = self.mark_at(v);
+            let stamp = self.b.use_var(self.stamp);
+            self.b.ins().istore32(trusted(), stamp, at, 0);
+            self.b.ins().jump(next, &[]);
+            return;
+        }
+        let [bit, marks] = self.blocks();
+        let small = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, v, 64);
+        self.b.ins().brif(small, bit, &[], marks, &[]);
+        self.b.switch_to_block(bit);
+        let one = self.int(1);
+        let bit = self.b.ins().ishl(one, v);
+        let low = self.b.use_var(self.low);
+        let low = self.b.ins().bor(low, bit);
+        self.b.def_var(self.low, low);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(marks);
+        let at = self.mark_at(v);
+        let stamp = self.b.use_var(self.stamp);
+        self.b.ins().istore32(trusted(), stamp, at, 0);
+        self.b.ins().jump(next, &[]);
+    }
+
+    /// Writes the values [`Emit::low`] holds into the marks, stamped, for
+    /// the kernel's run to complete a position some of whose options had
+    /// no value (see `Marks::complete`). The marks hold 1024 values at
+    /// least (`Mex::start`).
+    pub(super) fn store_low(&mut self) {
+        if !self.bits {
+            return;
+        }
+        let [head, store, done] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let low = self.b.use_var(self.low);
+        self.b.ins().brif(low, store, &[], done, &[]);
+        self.b.switch_to_block(store);
+        let v = self.b.ins().ctz(low);
+        let at = self.mark_at(v);
+        let stamp = self.b.use_var(self.stamp);
+        self.b.ins().istore32(trusted(), stamp, at, 0);
+        let less = self.b.ins().iadd_imm_s(low, -1);
+        let rest = self.b.ins().band(low, less);
+        self.b.def_var(self.low, rest);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    /// The mex of the marks: the lowest bit [`Emit::low`] lacks, or, when
+    /// it holds every value below 64, the first value from 64 on that the
+    /// marks lack.
+    pub(super) fn first_unmarked(&mut self) -> Value {
+        if !self.bits {
+            return self.scan_marks(0);
+        }
+        let low = self.b.use_var(self.low);
+        let lacks = self.b.ins().bnot(low);
+        let first = self.b.ins().ctz(lacks);
+        let mex = self.b.declare_var(I64);
+        self.b.def_var(mex, first);
+        let full = self.b.ins().icmp_imm_s(IntCC::Equal, low, -1);
+        let [scan, done] = self.blocks();
+        self.b.set_cold_block(scan);
+        self.b.ins().brif(full, scan, &[], done, &[]);
+        self.b.switch_to_block(scan);
+        let v = self.scan_marks(64);
+        self.b.def_var(mex, v);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        self.b.use_var(mex)
+    }
+
+    /// The first value from `from` on that the marks lack.
+    fn scan_marks(&mut self, from: i64) -> Value {
+        let i = self.b.declare_var(I64);
+        let from = self.int(from);
+        self.b.def_var(i, from);
+        let [head, next, found] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let v = self.b.use_var(i);
+        let at = self.mark_at(v);
+        let mark = self.b.ins().load(I32, trusted(), at, 0);
+        let mark = self.b.ins().uextend(I64, mark);
+        let stamp = self.b.use_var(self.stamp);
+        let marked = self.b.ins().icmp(IntCC::Equal, mark, stamp);
+        self.b.ins().brif(marked, next, &[], found, &[]);
+        self.b.switch_to_block(next);
+        let v1 = self.b.ins().iadd_imm_s(v, 1);
+        self.b.def_var(i, v1);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(found);
+        v
+    }
+}

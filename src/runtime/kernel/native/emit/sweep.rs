@@ -1,0 +1,80 @@
+//! The sweep function of a one-integer game: its positions from the
+//! bottom up, each value written into the game's own table.
+
+use super::{BUDGET, Emit, Window, trusted};
+use crate::runtime::kernel::Kernel;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{InstBuilder, Value};
+
+impl Emit<'_, '_> {
+    /// The sweep function: for `n` from `from` (0 or more) to `to` (below
+    /// 2³¹), the value of position `n`, written into the game's own table
+    /// `own` (whose slots for them the caller has made); the stamps go up
+    /// by one per position. Returns where it stopped: `to`, a position
+    /// it left to the kernel's run (one without options among them), or,
+    /// with [`super::PAUSED`] set, where it paused after enough work.
+    pub(super) fn sweep(
+        &mut self,
+        kernel: &Kernel,
+        (from, to): (Value, Value),
+        own: Value,
+    ) -> Option<()> {
+        let own = self.table(own, 0);
+        let n = self.b.declare_var(I64);
+        self.b.def_var(n, from);
+        let total = self.b.declare_var(I64);
+        let zero = self.int(0);
+        self.b.def_var(total, zero);
+        let [head, body, stop] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let at = self.b.use_var(n);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, at, to);
+        self.b.ins().brif(more, body, &[], stop, &[]);
+        self.b.switch_to_block(body);
+        // The position's own slot first: the options just below it are
+        // read beside it.
+        let (page, place) = self.page_place(at);
+        let slot = self.slot(own, page, place);
+        let window = Window {
+            row: None,
+            at,
+            place,
+            slot,
+        };
+        self.position_beside(kernel, &[at], window)?;
+        let missing = self.b.use_var(self.missing);
+        self.bail_if(missing);
+        let value = self.first_unmarked();
+        let count = self.b.use_var(self.count);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
+        self.bail_if(none);
+        self.b.ins().istore32(trusted(), value, slot, 0);
+        let stamp = self.b.use_var(self.stamp);
+        let stamp = self.b.ins().iadd_imm_s(stamp, 1);
+        self.b.def_var(self.stamp, stamp);
+        let next = self.b.ins().iadd_imm_s(at, 1);
+        self.b.def_var(n, next);
+        // A pause after enough work, for the caller to look at the clock.
+        let work = self.b.use_var(self.work);
+        let sum = self.b.use_var(total);
+        let sum = self.b.ins().iadd(sum, work);
+        self.b.def_var(total, sum);
+        let enough = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThan, sum, BUDGET / 4);
+        let pause = self.b.create_block();
+        self.b.ins().brif(enough, pause, &[], head, &[]);
+        self.b.switch_to_block(pause);
+        let paused = self.b.ins().bor_imm_s(next, super::super::PAUSED as i64);
+        self.b.ins().return_(&[paused]);
+        self.b.switch_to_block(stop);
+        self.b.ins().return_(&[to]);
+        self.b.switch_to_block(self.bail);
+        let at = self.b.use_var(n);
+        self.b.ins().return_(&[at]);
+        Some(())
+    }
+}
