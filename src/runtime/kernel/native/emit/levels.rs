@@ -306,7 +306,7 @@ impl Emit<'_, '_> {
     /// Goes on to `again` unless `total` is past the budget; then returns
     /// `at` with [`super::super::PAUSED`] set, for the caller to look at
     /// the clock.
-    fn pause_or(&mut self, total: Variable, again: Block, at: Value) {
+    pub(super) fn pause_or(&mut self, total: Variable, again: Block, at: Value) {
         let sum = self.b.use_var(total);
         let enough = self
             .b

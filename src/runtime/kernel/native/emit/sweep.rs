@@ -1,7 +1,7 @@
 //! The sweep function of a one-integer game: its positions from the
 //! bottom up, each value written into the game's own table.
 
-use super::{BUDGET, Emit, Window, trusted};
+use super::{Emit, Window, trusted};
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -61,15 +61,7 @@ impl Emit<'_, '_> {
         let sum = self.b.use_var(total);
         let sum = self.b.ins().iadd(sum, work);
         self.b.def_var(total, sum);
-        let enough = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::SignedGreaterThan, sum, BUDGET / 4);
-        let pause = self.b.create_block();
-        self.b.ins().brif(enough, pause, &[], head, &[]);
-        self.b.switch_to_block(pause);
-        let paused = self.b.ins().bor_imm_s(next, super::super::PAUSED as i64);
-        self.b.ins().return_(&[paused]);
+        self.pause_or(total, head, next);
         self.b.switch_to_block(stop);
         self.b.ins().return_(&[to]);
         self.b.switch_to_block(self.bail);
