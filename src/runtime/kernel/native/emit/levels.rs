@@ -265,34 +265,37 @@ impl Emit<'_, '_> {
         let inside = self.b.create_block();
         self.b.ins().brif(unknown, inside, &[], next, &[]);
         self.b.switch_to_block(inside);
-        self.valued(kernel, (a, b), at, total)?;
-        self.b.ins().jump(next, &[]);
-        Some(())
-    }
-
-    /// Position `(a, b)` valued into its slot `at`, its work added to
-    /// `total`; bails when an option has no value, or it has none.
-    fn valued(
-        &mut self,
-        kernel: &Kernel,
-        (a, b): (Value, Value),
-        at: Value,
-        total: Variable,
-    ) -> Option<()> {
         let window = super::Window {
             row: Some(a),
             at: b,
             place: b,
             slot: at,
         };
-        self.position_beside(kernel, &[a, b], window)?;
+        self.valued(kernel, &[a, b], window, total)?;
+        self.b.ins().jump(next, &[]);
+        Some(())
+    }
+
+    /// The position of arguments `args` valued into its slot (the
+    /// window's, where its options beside it are read: see
+    /// [`super::Window`]), its work added to `total`; bails when an option
+    /// has no value, or it has none. The sweeps of one and two integers
+    /// both run their positions so.
+    pub(super) fn valued(
+        &mut self,
+        kernel: &Kernel,
+        args: &[Value],
+        window: super::Window,
+        total: Variable,
+    ) -> Option<()> {
+        self.position_beside(kernel, args, window)?;
         let missing = self.b.use_var(self.missing);
         self.bail_if(missing);
         let count = self.b.use_var(self.count);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
         self.bail_if(none);
         let value = self.first_unmarked();
-        self.b.ins().istore32(trusted(), value, at, 0);
+        self.b.ins().istore32(trusted(), value, window.slot, 0);
         let stamp = self.b.use_var(self.stamp);
         let stamp = self.b.ins().iadd_imm_s(stamp, 1);
         self.b.def_var(self.stamp, stamp);

@@ -1,7 +1,7 @@
 //! The sweep function of a one-integer game: its positions from the
 //! bottom up, each value written into the game's own table.
 
-use super::{Emit, Window, trusted};
+use super::{Emit, Window};
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -43,24 +43,10 @@ impl Emit<'_, '_> {
             place,
             slot,
         };
-        self.position_beside(kernel, &[at], window)?;
-        let missing = self.b.use_var(self.missing);
-        self.bail_if(missing);
-        let value = self.first_unmarked();
-        let count = self.b.use_var(self.count);
-        let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
-        self.bail_if(none);
-        self.b.ins().istore32(trusted(), value, slot, 0);
-        let stamp = self.b.use_var(self.stamp);
-        let stamp = self.b.ins().iadd_imm_s(stamp, 1);
-        self.b.def_var(self.stamp, stamp);
+        self.valued(kernel, &[at], window, total)?;
         let next = self.b.ins().iadd_imm_s(at, 1);
         self.b.def_var(n, next);
         // A pause after enough work, for the caller to look at the clock.
-        let work = self.b.use_var(self.work);
-        let sum = self.b.use_var(total);
-        let sum = self.b.ins().iadd(sum, work);
-        self.b.def_var(total, sum);
         self.pause_or(total, head, next);
         self.b.switch_to_block(stop);
         self.b.ins().return_(&[to]);
