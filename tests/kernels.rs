@@ -515,6 +515,27 @@ fn a_cycle_below_a_long_chain_is_reported_as_the_interpreter_reports_it() {
     );
 }
 
+/// The machine code evaluates an option outside the dense tables (a heap
+/// of 10^15, a negative one) in place, where it meets it; an option met
+/// after one without a value waits its turn, so the
+/// search meets the first error on the interpreter's play. Evaluated in
+/// place, `h(-3)` below would lead on through `h(5)`, `h(-5)`, `h(7)`, ...
+/// to the position limit before `h(2)` was looked at.
+#[test]
+fn an_option_after_one_without_a_value_is_evaluated_in_the_interpreters_order() {
+    let text = "game h(n) {\n move down if n > 0 -> h(n - 1)\n move neg if n > 0 -> h(-n)\n \
+                move up if n < 0 -> h(2 - n)\n move bad if n == 0 -> h(1 / n)\n}\nvalue(h(3))\n";
+    let (interpreted, compiled) = (run(text, Engine::Interpreter), run(text, Engine::Native));
+    assert_eq!(compiled, interpreted);
+    assert!(
+        compiled
+            .1
+            .contains("reached by the play h(3) -> h(2) -> h(1) -> h(0)"),
+        "{}",
+        compiled.1
+    );
+}
+
 #[test]
 fn a_sweep_never_makes_a_query_exceed_the_position_limit() {
     // 2,900 positions are needed; the limit (3,000) leaves room for them

@@ -104,15 +104,22 @@ pub(super) extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c:
     if v < 1 << 62 {
         return v;
     }
-    if !ctx.deep.is_null() && v != IN_PROGRESS {
+    // SAFETY: the marks outlive the call; the machine code only writes
+    // the mex's marks, which `known` does not touch.
+    let missed = unsafe { (*ctx.marks).missed };
+    // Evaluated in place only while the run has met no option without a
+    // value: the search evaluates the options a run missed in the order
+    // it met them, each before the next, so an option met after one
+    // that is missing is evaluated after it, as the interpreter's search
+    // does, and the first error is met on the same play.
+    if !ctx.deep.is_null() && v != IN_PROGRESS && missed == 0 {
         // SAFETY: a recursion's runs share it, and borrow it only for a
         // moment; the graph reference above is gone.
         if let Some(found) = unsafe { deep::evaluate(ctx.deep, game, args) } {
             return found;
         }
     }
-    // SAFETY: the marks outlive the call; the machine code only writes
-    // the mex's marks, which `known` does not touch.
+    // SAFETY: as above.
     let marks = unsafe { &mut *ctx.marks };
     marks.in_rule(ctx.rule as u32);
     code(marks.known(v, game, args))
