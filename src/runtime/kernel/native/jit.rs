@@ -159,9 +159,14 @@ impl Jit {
             return None;
         }
         // For the engine's developers: `GRUNDY_JIT_DUMP=1` prints each
-        // function's machine code as Cranelift's disassembly, on stderr.
+        // function's machine code as Cranelift's disassembly, on stderr,
+        // and `GRUNDY_CLIF_DUMP=1` its Cranelift IR as emitted, before
+        // Cranelift optimises it.
         let dump = std::env::var_os("GRUNDY_JIT_DUMP").is_some();
         ctx.set_disasm(dump);
+        if std::env::var_os("GRUNDY_CLIF_DUMP").is_some() {
+            eprintln!("; clif of the {}\n{}", kind.name(), ctx.func.display());
+        }
         if let Err(e) = module.define_function(id, ctx) {
             // A bug in the code generator: the tests, built with debug
             // assertions, stop on it; a user's run goes on without

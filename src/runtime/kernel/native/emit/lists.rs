@@ -78,7 +78,7 @@ impl Emit<'_, '_> {
         match xs {
             Seq::Slot(s) => {
                 // See `seq::encode`.
-                let v = self.b.use_var(self.slots[*s as usize]);
+                let v = self.slot_value(*s as usize);
                 let start = self.b.ins().ushr_imm_s(v, 32);
                 let len = self.b.ins().band_imm_s(v, 0xffff_ffff);
                 let end = self.b.ins().iadd(start, len);
@@ -179,7 +179,7 @@ impl Emit<'_, '_> {
             }
             Seq::Let(s, value, body) => {
                 let v = self.num(value)?;
-                self.b.def_var(self.slots[*s as usize], v);
+                self.b.def_var(self.slot_var(*s as usize), v);
                 return self.seq(body);
             }
             Seq::If(c, a, b) => return self.seq_if(c, a, b),

@@ -79,7 +79,7 @@ impl Emit<'_, '_> {
         let Some((slot, domain)) = rule.binders.get(i) else {
             return self.option(rule, 0, done);
         };
-        let slot = self.slots[*slot as usize];
+        let slot = self.slot_var(*slot as usize);
         if i + 1 == rule.binders.len()
             && !rule.large
             && let Some(values) = unrolled(domain)
@@ -119,7 +119,7 @@ impl Emit<'_, '_> {
         done: Block,
         inner: impl FnMut(&mut Self, Value, Block) -> Option<()>,
     ) -> Option<()> {
-        let slot = self.slots[rule.binders[i].0 as usize];
+        let slot = self.slot_var(rule.binders[i].0 as usize);
         let mut inner = inner;
         match domain {
             Domain::Range(lo, hi, inclusive) => {
@@ -263,7 +263,7 @@ impl Emit<'_, '_> {
         (lo, hi): (Value, Value),
         (strict, fx, g): (bool, &Num, &Num),
     ) -> Option<Value> {
-        let slot = self.slots[x as usize];
+        let slot = self.slot_var(x as usize);
         let end = self.b.declare_var(I64);
         self.b.def_var(end, hi);
         let [work, after] = self.blocks();

@@ -139,6 +139,7 @@ pub fn function(
     };
     let mut e = Emit {
         slots: (0..slots).map(|_| b.declare_var(I64)).collect(),
+        params: Vec::new(),
         count: b.declare_var(I64),
         work: b.declare_var(I64),
         stamp: b.declare_var(I64),
@@ -222,6 +223,11 @@ struct Emit<'a, 'f> {
     b: FunctionBuilder<'f>,
     /// The frame's integer slots.
     slots: Vec<Variable>,
+    /// The values of the position's own parameters, the first slots, while
+    /// its options are made: no move rebinds them, and read as values
+    /// rather than variables they are the same value in every block, so
+    /// that `n - (n - 3)` folds to 3.
+    params: Vec<Value>,
     /// Options marked so far, loop iterations made, and the stamp that
     /// marks an option of the position.
     count: Variable,
@@ -423,6 +429,7 @@ impl Emit<'_, '_> {
             };
             self.b.def_var(slot, v);
         }
+        self.params = args.to_vec();
         let zero = self.int(0);
         self.b.def_var(self.count, zero);
         self.b.def_var(self.missing, zero);
@@ -441,6 +448,7 @@ impl Emit<'_, '_> {
             self.binders(rule, 0, done)?;
             self.b.switch_to_block(done);
         }
+        self.params.clear();
         Some(())
     }
 }

@@ -55,11 +55,27 @@ impl Emit<'_, '_> {
         v
     }
 
+    /// The value of frame slot `s`: a parameter of the position whose
+    /// options are made (see [`Emit::params`]), or its variable.
+    pub(super) fn slot_value(&mut self, s: usize) -> Value {
+        match self.params.get(s) {
+            Some(v) => *v,
+            None => self.b.use_var(self.slots[s]),
+        }
+    }
+
+    /// The variable of frame slot `s`, to bind: never one of the
+    /// position's own parameters (see [`Emit::params`]).
+    pub(super) fn slot_var(&self, s: usize) -> cranelift_frontend::Variable {
+        debug_assert!(s >= self.params.len(), "a move rebinds parameter {s}");
+        self.slots[s]
+    }
+
     pub(super) fn lin(&mut self, lin: &Lin) -> Value {
         // Exact without checks: see `Lin`.
         let mut v = self.int(lin.c);
         for (slot, k) in &lin.terms {
-            let s = self.b.use_var(self.slots[*slot as usize]);
+            let s = self.slot_value(*slot as usize);
             let s = self.b.ins().imul_imm_s(s, *k);
             v = self.b.ins().iadd(v, s);
         }
@@ -70,7 +86,7 @@ impl Emit<'_, '_> {
     pub(super) fn num(&mut self, n: &Num) -> Option<Value> {
         Some(match n {
             Num::Const(c) => self.int(*c),
-            Num::Slot(s) | Num::Named(s) => self.b.use_var(self.slots[*s as usize]),
+            Num::Slot(s) | Num::Named(s) => self.slot_value(*s as usize),
             Num::Bail => {
                 let always = self.b.ins().iconst(I8, 1);
                 self.bail_if(always);
@@ -78,7 +94,10 @@ impl Emit<'_, '_> {
             }
             Num::Let(s, value, body) => {
                 let v = self.num(value)?;
-                self.b.def_var(self.slots[*s as usize], v);
+                {
+                    let slot = self.slot_var(*s as usize);
+                    self.b.def_var(slot, v)
+                };
                 self.num(body)?
             }
             Num::Lin(l) => self.lin(l),
@@ -467,7 +486,10 @@ impl Emit<'_, '_> {
             Cond::Same(yes, xs, ys) => self.seq_same(*yes, xs, ys)?,
             Cond::Let(s, value, body) => {
                 let v = self.num(value)?;
-                self.b.def_var(self.slots[*s as usize], v);
+                {
+                    let slot = self.slot_var(*s as usize);
+                    self.b.def_var(slot, v)
+                };
                 self.cond(body)?
             }
         })

@@ -52,7 +52,7 @@ impl Emit<'_, '_> {
                 Some(())
             }
             Clause::For(slot, src) => {
-                let slot = self.slots[*slot as usize];
+                let slot = self.slot_var(*slot as usize);
                 self.source(src, &mut |e, k, step| {
                     e.b.def_var(slot, k);
                     e.clauses(comp, i + 1, elem, step)
@@ -88,7 +88,7 @@ impl Emit<'_, '_> {
         (index, x): (crate::ir::Slot, crate::ir::Slot),
         body: &mut dyn FnMut(&mut Self, Block) -> Option<()>,
     ) -> Option<()> {
-        let (index, x) = (self.slots[index as usize], self.slots[x as usize]);
+        let (index, x) = (self.slot_var(index as usize), self.slot_var(x as usize));
         self.items_at(xs, &mut |e, i, v, next| {
             e.b.def_var(index, i);
             e.b.def_var(x, v);
