@@ -195,7 +195,11 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                 .into(),
         ),
         IrKind::CallBuiltin(b, _) => (format!("the built-in `{}`", b.name()), collections.into()),
-        IrKind::Const(v) => (format!("a constant {}", v.type_name()), collections.into()),
+        IrKind::Const(v) => {
+            // "a string" -> "a constant string"
+            let kind = v.type_name().split_once(' ').map_or("value", |(_, k)| k);
+            (format!("a constant {kind}"), collections.into())
+        }
         IrKind::Binary(BinOp::In | BinOp::NotIn, ..) => (
             "a membership test".into(),
             "`x in S` is compiled as a binder, `k in S`, not as a condition".into(),
