@@ -266,8 +266,18 @@ fn game_file_asking(asked: &'static str) -> impl Strategy<Value = String> {
         })
 }
 
+/// `n` cases, with shrinking bounded in time: a random file may run into
+/// the two seconds' limit on each path, so that shrinking a failure by
+/// its thousands of steps would take hours; two minutes find a small one.
+fn cases(n: u32) -> ProptestConfig {
+    ProptestConfig {
+        max_shrink_time: 120_000,
+        ..ProptestConfig::with_cases(n)
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(cases(400))]
 
     #[test]
     fn compiled_rules_agree_with_the_interpreter(file in game_file()) {
@@ -276,7 +286,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(cases(64))]
 
     /// Positions of negative and huge integers, outside the dense tables:
     /// their options of the same game are evaluated inside the machine
@@ -290,7 +300,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(cases(48))]
 
     /// Games of three integers, kept in a dense cube and swept shell by
     /// shell (src/graph/dense/, src/runtime/sweep/mod.rs).
@@ -301,7 +311,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(cases(48))]
 
     /// Games whose positions are lists or tuples of a few integers, kept
     /// in a dense table of their form (src/graph/form.rs) and read by the
@@ -313,7 +323,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(cases(48))]
 
     /// Games whose positions are sets, each move taking an item `x` and
     /// leaving a subset without it: kept by a comprehension over the set,

@@ -62,9 +62,20 @@ pub fn compare(file: &str) -> Result<(), TestCaseError> {
             // every option's position as it expands one, the kernels only
             // those without values they record (32 a move), so they may
             // go deeper before the limit and meet the cycle first.
-            if is_cycle(&compiled) {
+            if interpreted.1.contains("time limit") {
+                // Faster, the compiled rules may get further (and then
+                // meet anything); what the interpreter printed in time,
+                // they printed too.
+                prop_assert!(
+                    compiled.0.starts_with(&interpreted.0),
+                    "{}\n{}\n{}",
+                    file,
+                    compiled.0,
+                    interpreted.0
+                );
+            } else if is_cycle(&compiled) {
                 prop_assert_eq!(&compiled.0, &interpreted.0, "{}", file);
-            } else if !interpreted.1.contains("time limit") {
+            } else {
                 prop_assert_eq!(compiled.2, Some(Phase::Limit), "{}\n{}", file, compiled.1);
             }
         } else if is_cycle(&interpreted) && is_cycle(&compiled) {
