@@ -4,6 +4,7 @@
 
 use crate::builtins::Builtin;
 use crate::diag::Diagnostic;
+use crate::graph::ABSENT;
 use crate::runtime::{Machine, RtResult, error};
 use crate::span::Span;
 use crate::value::{Axis, Component, Nims, Report, TableSpec, Value};
@@ -192,7 +193,15 @@ impl Machine {
                     _ => None,
                 }));
                 let found = match ints.len() == args.len() {
-                    true => self.intern_ints(game, &ints),
+                    true => {
+                        // Most often the sweep above valued it already.
+                        let v = self.graph.int_value(game, &ints);
+                        if v < ABSENT {
+                            nims.push(v);
+                            continue;
+                        }
+                        self.intern_ints(game, &ints)
+                    }
                     false => self.graph.find(game, &args),
                 };
                 let node = match found {
