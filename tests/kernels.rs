@@ -546,6 +546,21 @@ fn an_option_after_one_without_a_value_is_evaluated_in_the_interpreters_order() 
     );
 }
 
+/// A move of the position asked back onto itself is a cycle, wherever it
+/// is among its options: the kernel's first run records only the first
+/// few options without values (here `h(40)` down to `h(9)`, with an
+/// error at `h(39)`), but the position is in progress for it already.
+#[test]
+fn a_move_onto_the_position_asked_is_a_cycle_wherever_it_comes() {
+    let text = "game h(n) {\n move m(a in reversed(0..=40)) if n == 0 -> h(a)\n \
+                move bad if n == 39 -> h(1 / (n - n))\n}\nvalue(h(0))\n";
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run(text, engine), run(text, Engine::Interpreter));
+    }
+    let (_, reported, _) = run(text, Engine::Native);
+    assert!(reported.contains("cycle: h(0) -> h(0)"), "{reported}");
+}
+
 #[test]
 fn a_sweep_never_makes_a_query_exceed_the_position_limit() {
     // 2,900 positions are needed; the limit (3,000) leaves room for them

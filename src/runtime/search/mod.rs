@@ -174,12 +174,20 @@ impl Machine {
         // for. A search's buffers are reused: a query asked over every
         // square of a board makes a search per square.
         let mut search = self.searches.pop().unwrap_or_default();
+        // In progress for that run too: a move back onto it is a cycle,
+        // met wherever the move is among its options (the run records only
+        // the first few options without values), as the interpreter meets
+        // it before it descends anywhere.
+        self.graph.set_value(root, IN_PROGRESS);
         let result = match self.run_kernel(root, &mut search.pending) {
             Ok(Ran::Value(v)) => Ok(v),
             Ok(first) => self
                 .search(root, first, &mut search)
                 .map_err(|e| self.search_failed(e, &search)),
-            Err(e) => Err(e),
+            Err(e) => {
+                self.graph.set_value(root, UNKNOWN);
+                Err(e)
+            }
         };
         search.clear();
         self.searches.push(search);
