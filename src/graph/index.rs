@@ -104,10 +104,12 @@ pub fn dense3(a: i64, b: i64, c: i64) -> Option<u32> {
 /// [`dense3`] undone: the `(a, b, c)` of index `z`.
 pub fn untriple(z: u32) -> (usize, usize, usize) {
     let z = z as u64;
-    // The integer cube root, bit by bit (below 2¹¹ since z < 2³¹): a
-    // floating-point `cbrt` is a slow library call.
+    // The integer cube root, bit by bit from the highest it can have (a
+    // third of z's; below 2¹¹ since z < 2³¹): a floating-point `cbrt` is
+    // a slow library call (9% more instructions for three heaps).
     let mut s = 0u64;
-    for bit in (0..11).rev() {
+    let top = (u64::BITS - z.leading_zeros()).saturating_sub(1) / 3;
+    for bit in (0..=top).rev() {
         let t = s | 1 << bit;
         if t * t * t <= z {
             s = t;
