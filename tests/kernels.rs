@@ -561,6 +561,28 @@ fn a_move_onto_the_position_asked_is_a_cycle_wherever_it_comes() {
     assert!(reported.contains("cycle: h(0) -> h(0)"), "{reported}");
 }
 
+/// The interpreter waits for the options without values of each move in
+/// its own share, as a kernel's run records them: here 32 of the 40 of
+/// `a`, then `h(200)` of `b`, then the rest. Both search in that order,
+/// and meet the error at `h(200)` before the one at `h(35)`.
+#[test]
+fn the_interpreter_and_the_kernels_wait_for_the_same_options() {
+    let text = "game h(n) {\n move a(k in 1..=40) if n == 100 -> h(k)\n \
+                move b if n == 100 -> h(200)\n \
+                move bad if n == 200 or n == 35 -> h(1 / (n - n))\n}\nvalue(h(100))\n";
+    let interpreted = run(text, Engine::Interpreter);
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run(text, engine), interpreted);
+    }
+    assert!(
+        interpreted
+            .1
+            .contains("reached by the play h(100) -> h(200)"),
+        "{}",
+        interpreted.1
+    );
+}
+
 #[test]
 fn a_sweep_never_makes_a_query_exceed_the_position_limit() {
     // 2,900 positions are needed; the limit (3,000) leaves room for them

@@ -11,7 +11,7 @@ use crate::value::{GameId, Value};
 
 /// How many of the last options found without a value a new one is
 /// compared with, to keep each once.
-const RECENT: usize = 8;
+pub const RECENT: usize = 8;
 
 /// What a kernel run keeps between runs: the mex of the position, the
 /// options found without a value, and reusable buffers.
@@ -201,7 +201,9 @@ impl Marks {
         (self.options, self.play) = (0, 0);
     }
 
-    /// Notes that the run is in move `rule` (counted from 0).
+    /// Notes that the run is in the move as written named `rule` (see
+    /// [`super::Move`]'s `share`): a new one starts a new share of
+    /// `missing`.
     #[inline(always)]
     pub(super) fn in_rule(&mut self, rule: u32) {
         if rule != self.rule {

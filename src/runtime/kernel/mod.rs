@@ -53,7 +53,7 @@ use calls::Calls;
 pub use calls::Func;
 use expr::{Cond, Lin, Num};
 pub use levels::Levels;
-pub use marks::{MISSING_MAX, Marks, Missing};
+pub use marks::{MISSING_MAX, Marks, Missing, RECENT};
 use moves::compile_move;
 pub use native::deep::Room;
 pub use report::{
@@ -193,6 +193,12 @@ struct Move {
     /// Whether its guard and targets are large (an unrolled recursion):
     /// not worth a copy per value of a binder over constants.
     large: bool,
+    /// The move as written that this one comes from (one written with a
+    /// tuple binder or an `if` in its target may become several), named
+    /// by where its span starts: a run records a share of the options
+    /// without values for each (see [`Marks::in_rule`]), as the
+    /// interpreter does, so that both wait for the same options.
+    share: u32,
 }
 
 /// A game's rules compiled to integer loops.
@@ -365,8 +371,8 @@ impl Kernel {
         }
         marks.start();
         let mut run = run::Run::new(defs, graph, marks, poll);
-        let result = self.moves.iter().enumerate().try_for_each(|(i, rule)| {
-            run.in_rule(i as u32);
+        let result = self.moves.iter().try_for_each(|rule| {
+            run.in_rule(rule.share);
             run.binders(rule, 0, &mut frame)
         });
         marks.frame = frame;

@@ -57,6 +57,7 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         guard,
         terms,
         large: size > LARGE,
+        share: rule.span.start,
     })
 }
 

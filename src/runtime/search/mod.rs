@@ -11,7 +11,7 @@ use super::sweep;
 use crate::diag::Diagnostic;
 use crate::graph::{ABSENT, IN_PROGRESS, UNKNOWN};
 use crate::ir::MoveIr;
-use crate::runtime::kernel::MISSING_MAX;
+use crate::runtime::kernel::{MISSING_MAX, RECENT};
 use crate::runtime::mex::Mex;
 use crate::runtime::{Machine, RtResult};
 use crate::value::GameId;
@@ -239,6 +239,8 @@ impl Machine {
             pending: &mut search.pending,
             start,
             back: None,
+            share: (u32::MAX, start),
+            most: MISSING_MAX << self.scratch.marks.missing_shift,
         };
         moves::expand(self, node, &mut options)?;
         // A move back onto the path is named before descending anywhere,
@@ -434,32 +436,44 @@ impl Machine {
 }
 
 /// The most times [`MISSING_MAX`] doubles for a position run again: up to
-/// 8,192 waiting options (the interpreter's runs keep [`MISSING_MAX`]).
+/// 8,192 waiting options a move.
 const MISSING_SHIFT_MAX: u32 = 8;
 
 /// Receives the options of a position the interpreter expands: the value
 /// of each option whose components all have one is marked; the others'
-/// components without a value wait on `pending`, each once, up to
-/// [`MISSING_MAX`].
+/// components without a value wait on `pending`, up to `most` for each
+/// move as written, and not again when among the last few: as a kernel's
+/// run records them (see [`crate::runtime::kernel::Marks`]), so that both
+/// wait for the same options and meet an error on the same play.
 struct Options<'a> {
     mex: &'a mut Mex,
     pending: &'a mut Vec<NodeId>,
     start: usize,
     /// The first option found on the search path: a cycle.
     back: Option<NodeId>,
+    /// The move whose options are made (by where its span starts), and
+    /// where its share of `pending` begins.
+    share: (u32, usize),
+    most: usize,
 }
 
 impl Options<'_> {
-    fn wait_for(&mut self, node: NodeId) {
-        let waiting = &self.pending[self.start..];
-        if waiting.len() < MISSING_MAX && !waiting.contains(&node) {
+    fn wait_for(&mut self, rule: &MoveIr, node: NodeId) {
+        if self.share.0 != rule.span.start {
+            self.share = (rule.span.start, self.pending.len());
+        }
+        if self.pending.len() - self.share.1 >= self.most {
+            return;
+        }
+        let recent = self.pending.len().saturating_sub(RECENT).max(self.start);
+        if !self.pending[recent..].contains(&node) {
             self.pending.push(node);
         }
     }
 }
 
 impl MoveSink for Options<'_> {
-    fn option(&mut self, m: &Machine, _rule: &MoveIr, _frame: &[Value], target: &[Component]) {
+    fn option(&mut self, m: &Machine, rule: &MoveIr, _frame: &[Value], target: &[Component]) {
         let mut value = Some(0);
         for c in target {
             let v = match c {
@@ -472,7 +486,7 @@ impl MoveSink for Options<'_> {
                         continue;
                     }
                     _ => {
-                        self.wait_for(*n);
+                        self.wait_for(rule, *n);
                         value = None;
                         continue;
                     }

@@ -55,7 +55,8 @@ pub(super) struct Ctx<'a> {
     arena: *mut i64,
     top: u64,
     cap: u64,
-    /// The move being run, counted from 0: see [`Marks::in_rule`].
+    /// The move being run, as its share of the options without values is
+    /// named (see [`Marks::in_rule`]).
     rule: u64,
     /// The number of options, written by the mex function when it
     /// returns [`MISSING`].

@@ -439,10 +439,11 @@ impl Emit<'_, '_> {
         // copied out count none): the clock is looked at in any case.
         let one = self.int(1);
         self.b.def_var(self.work, one);
-        for (i, rule) in kernel.moves.iter().enumerate() {
-            // For the helpers, which count options without values by move.
+        for rule in &kernel.moves {
+            // For the helpers, which count options without values by the
+            // move as written.
             let at = offset_of!(super::Ctx, rule) as i32;
-            let i = self.int(i as i64);
+            let i = self.int(i64::from(rule.share));
             self.b.ins().store(trusted(), i, self.ctx, at);
             let done = self.b.create_block();
             self.binders(rule, 0, done)?;
