@@ -27,17 +27,20 @@ impl Normalizer<'_> {
         let unrolled = !self.remember.is_some_and(|params| {
             !args.iter().any(|a| reads_below(a, params)) && remembered(self.defs, f)
         });
+        let mut recursion = self.recursion.borrow_mut();
+        let room = recursion.entry(f).or_insert(super::RECURSION_BUDGET);
         let inlinable = depth < INLINE_DEPTH
             && func.arity == args.len()
             && size <= self.budget.get()
-            && (!recursive || (size <= self.recursion.get() && unrolled));
+            && (!recursive || (size <= *room && unrolled));
         if !inlinable {
             return None;
         }
         self.budget.set(self.budget.get() - size);
         if recursive {
-            self.recursion.set(self.recursion.get() - size);
+            *room -= size;
         }
+        drop(recursion);
         self.deepest.set(self.deepest.get().max(depth + 1));
         let base = self.slots.get();
         self.slots.set(base + slots.saturating_sub(func.arity));

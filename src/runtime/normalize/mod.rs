@@ -91,9 +91,9 @@ pub(crate) const INLINE_DEPTH: usize = 20;
 /// or one top-level expression: a function that calls itself twice
 /// (`fib(n - 1) + fib(n - 2)`) is unrolled as far as this allows.
 const INLINE_BUDGET: usize = 20_000;
-/// The most IR nodes of the bodies of functions that call themselves
+/// The most IR nodes of the body of a function that calls itself
 /// unrolled into one game's rules, or one top-level expression, or one
-/// function's own body: a recursion that calls itself in both branches
+/// function's own body, for each such function: a recursion that calls itself in both branches
 /// of an `if` doubles at each level, and past these its calls stay calls
 /// ([`callees`]), which the compiled rules make.
 const RECURSION_BUDGET: usize = 200;
@@ -164,8 +164,11 @@ struct Normalizer<'a> {
     slots: Cell<usize>,
     /// The IR nodes still to be inlined (see [`INLINE_BUDGET`]).
     budget: Cell<usize>,
-    /// Those of functions that call themselves (see [`RECURSION_BUDGET`]).
-    recursion: Cell<usize>,
+    /// Those of each function that calls itself (see [`RECURSION_BUDGET`]):
+    /// each its own, so that one recursion unrolled as far as it may be
+    /// leaves the same room to another, which may need it to compile (a
+    /// function of lists is not called but unrolled).
+    recursion: RefCell<FxHashMap<FnId, usize>>,
     /// Whether each function met calls itself.
     recursive: RefCell<FxHashMap<FnId, bool>>,
     /// Each function's body with common calls hoisted (see `hoist.rs`).
@@ -189,7 +192,7 @@ impl<'a> Normalizer<'a> {
             defs,
             slots: Cell::new(0),
             budget: Cell::new(INLINE_BUDGET),
-            recursion: Cell::new(RECURSION_BUDGET),
+            recursion: RefCell::default(),
             recursive: RefCell::default(),
             hoisted: RefCell::default(),
             deepest: Cell::new(0),

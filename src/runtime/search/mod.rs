@@ -270,6 +270,9 @@ impl Machine {
     fn search(&mut self, root: NodeId, first: Ran, search: &mut Search) -> RtResult<u64> {
         self.enter(root, search);
         let mut interpret = matches!(first, Ran::Interpret);
+        if interpret {
+            self.left_to_interpreter(root.game);
+        }
         match first {
             // A move onto itself is reported as any cycle is, by the
             // interpreter, once the root is on the path.
