@@ -35,7 +35,7 @@ struct Cli {
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 
-    /// Stop with an error after this many positions (guards against runaway rules).
+    /// Stop with an error after this many positions reached (guards against runaway rules).
     #[arg(long, global = true, default_value_t = 25_000_000, value_name = "N")]
     max_states: usize,
 

@@ -583,6 +583,21 @@ fn the_interpreter_and_the_kernels_wait_for_the_same_options() {
     );
 }
 
+/// A sweep makes the whole square below `h(120, 120)`, 14,641 positions
+/// where the rules reach some 1,600, as far as its room goes; those do not
+/// count towards the search's limit (3,000 here), which the interpreter
+/// alone stays under.
+#[test]
+fn positions_a_sweep_makes_ahead_leave_the_search_its_whole_limit() {
+    let text = "game h(x, y) {\n move m if 1 <= popcount(y) <= y and 1 <= popcount(x) <= x \
+                -> h(x, y - popcount(y)) + h(x - popcount(x), y)\n}\nvalue(h(120, 120))\n";
+    let interpreted = run(text, Engine::Interpreter);
+    assert_eq!(interpreted.2, None, "{}", interpreted.1);
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run(text, engine), interpreted);
+    }
+}
+
 #[test]
 fn a_sweep_never_makes_a_query_exceed_the_position_limit() {
     // 2,900 positions are needed; the limit (3,000) leaves room for them

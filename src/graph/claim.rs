@@ -23,6 +23,7 @@ impl Graph {
             return None;
         }
         self.total += 1;
+        self.swept += 1;
         Some(NodeId { game, index: z })
     }
 
@@ -35,6 +36,7 @@ impl Graph {
         debug_assert!(table.dense.arity == 1 && to <= DENSE_END);
         let (end, made) = table.dense.claim(from, to, room.saturating_sub(self.total));
         self.total += made;
+        self.swept += made;
         end
     }
 
@@ -53,6 +55,7 @@ impl Graph {
             .dense
             .claim_rect(rows, cols, room.saturating_sub(self.total))?;
         self.total += made;
+        self.swept += made;
         Some(made)
     }
 

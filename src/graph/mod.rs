@@ -98,11 +98,24 @@ impl NodeTable {
 pub struct Graph {
     games: Vec<NodeTable>,
     total: usize,
+    /// How many of them a sweep made, ahead of the search (see
+    /// `claim.rs`).
+    swept: usize,
 }
 
 impl Graph {
     pub fn len(&self) -> usize {
         self.total
+    }
+
+    /// The positions made other than by a sweep: those the search and
+    /// the interpreter reached, which `--max-states` bounds. A sweep makes
+    /// positions ahead of the search, a whole square where the rules may
+    /// reach a few of them, within its own room (see
+    /// `runtime/sweep/`); counted, they would leave the search short of
+    /// the room the interpreter alone would have.
+    pub fn reached(&self) -> usize {
+        self.total - self.swept
     }
 
     pub fn is_empty(&self) -> bool {

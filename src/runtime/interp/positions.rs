@@ -63,7 +63,7 @@ impl Machine {
         if let Some(node) = self.graph.find(game, args) {
             return Ok(node);
         }
-        if self.graph.len() >= self.limits.max_states {
+        if self.graph.reached() >= self.limits.max_states {
             return Err(Box::new(
                 Diagnostic::new(
                     Phase::Limit,

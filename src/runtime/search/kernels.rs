@@ -146,7 +146,7 @@ impl Machine {
     /// The node of `game(args)`, interned if need be, when that cannot
     /// fail: within `--max-states` and of the game's arity.
     pub(in crate::runtime) fn intern_ints(&mut self, game: GameId, args: &[i64]) -> Option<NodeId> {
-        let room = self.graph.len() < self.limits.max_states;
+        let room = self.graph.reached() < self.limits.max_states;
         if self.defs.game(game)?.arity == args.len()
             && let Some(node) = self.graph.intern_hashed_ints(game, args, room)
         {
@@ -178,7 +178,7 @@ impl Machine {
         if found.is_some() {
             return found;
         }
-        if self.graph.len() >= self.limits.max_states {
+        if self.graph.reached() >= self.limits.max_states {
             return None;
         }
         Some(make(&mut self.graph))

@@ -211,9 +211,11 @@ impl Machine {
         Some(want)
     }
 
-    /// How many positions the graph may hold while a sweep makes more: an
-    /// eighth of `--max-states` is left for the search, so that a sweep
-    /// never makes a query fail.
+    /// How many positions the graph may hold while a sweep makes more:
+    /// seven eighths of `--max-states`. The positions a sweep makes do
+    /// not count towards the search's limit ([`graph::Graph::reached`]),
+    /// so that a sweep never makes a query fail; the graph holds at most
+    /// about twice the limit.
     fn sweep_room(&self) -> usize {
         let most = self.limits.max_states;
         most.saturating_sub(most / 8)

@@ -97,7 +97,7 @@ pub(super) unsafe fn evaluate(deep: *mut Deep, game: GameId, args: &[i64]) -> Op
     // SAFETY: the graph outlives the recursion; its hashed positions
     // change here only, between runs, and no view reads them.
     let graph = unsafe { &mut *d.graph };
-    let room = graph.len() < d.room.max_states;
+    let room = graph.reached() < d.room.max_states;
     let node = graph.intern_hashed_ints(game, args, room)??;
     graph.set_value(node, IN_PROGRESS);
     if d.room.pool.len() <= d.depth {
