@@ -70,8 +70,11 @@ fn module_graph(src: &Path) -> Graph {
         .collect();
     for file in &files {
         let Some(module) = top(file) else { continue };
-        // A file holding only a module's tests (`#[cfg(test)] mod tests;`).
-        if file.file_name().is_some_and(|n| n == "tests.rs") {
+        // A file holding only a module's tests (`#[cfg(test)] mod tests;`),
+        // or in a directory of them (`tests/mod.rs` and its children).
+        let in_tests =
+            (file.strip_prefix(src).unwrap().components()).any(|c| c.as_os_str() == "tests");
+        if in_tests || file.file_name().is_some_and(|n| n == "tests.rs") {
             continue;
         }
         let code = shipped_code(&fs::read_to_string(file).unwrap());
