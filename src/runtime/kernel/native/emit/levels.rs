@@ -165,11 +165,7 @@ impl Emit<'_, '_> {
         self.b.def_var(a, na);
         self.b.def_var(b, nb);
         self.pause_or(total, head, z1);
-        self.b.switch_to_block(stop);
-        self.b.ins().return_(&[to]);
-        self.b.switch_to_block(self.bail);
-        let zv = self.b.use_var(z);
-        self.b.ins().return_(&[zv]);
+        self.sweep_returns(stop, to, z);
         Some(())
     }
 
@@ -304,6 +300,16 @@ impl Emit<'_, '_> {
         let sum = self.b.ins().iadd(sum, work);
         self.b.def_var(total, sum);
         Some(())
+    }
+
+    /// A sweep's ends: `to` from `stop`, where it ran to the end, and where
+    /// it stopped, `at`, from the bail block.
+    pub(super) fn sweep_returns(&mut self, stop: Block, to: Value, at: Variable) {
+        self.b.switch_to_block(stop);
+        self.b.ins().return_(&[to]);
+        self.b.switch_to_block(self.bail);
+        let at = self.b.use_var(at);
+        self.b.ins().return_(&[at]);
     }
 
     /// Goes on to `again` unless `total` is past the budget; then returns

@@ -48,11 +48,7 @@ impl Emit<'_, '_> {
         self.b.def_var(n, next);
         // A pause after enough work, for the caller to look at the clock.
         self.pause_or(total, head, next);
-        self.b.switch_to_block(stop);
-        self.b.ins().return_(&[to]);
-        self.b.switch_to_block(self.bail);
-        let at = self.b.use_var(n);
-        self.b.ins().return_(&[at]);
+        self.sweep_returns(stop, to, n);
         Some(())
     }
 }
