@@ -154,15 +154,16 @@ fn num_culprit(ir: &Ir, defs: &Defs, t: &Types) -> Slow {
 /// What `ir`, a construct the compiled rules do not take, is, and what
 /// to write instead.
 fn construct(ir: &Ir, defs: &Defs) -> Slow {
-    let collections = "strings, and lists, tuples and sets of anything but integers, are \
-                       evaluated by the interpreter; the compiled rules take integer \
-                       arithmetic, comparisons, `if`, `let`, `min`, `max`, `abs`, `isqrt`, \
-                       `gcd`, `popcount`, `bit_length`, `divisors`, lists and tuples of \
-                       integers (`len`, indexing, slices, `+`, comprehensions, `sorted`, \
-                       `reversed`, `sum`, `all`, `any`, `==`, `!=`, and `zip` of names and \
-                       slices of them) and sets of integers \
-                       (`{a, b}`, `set(...)`, `|`, `&`, `-`, `^`, `in`, `len`, indexing, \
-                       `==`, `!=`)";
+    let collections = "lists, tuples and sets of anything but integers are evaluated by \
+                       the interpreter; the compiled rules take integer arithmetic, \
+                       comparisons, `if`, `let`, `min`, `max`, `abs`, `isqrt`, `gcd`, \
+                       `popcount`, `bit_length`, `divisors`, lists and tuples of integers \
+                       (`len`, indexing, slices, `+`, comprehensions, `sorted`, `reversed`, \
+                       `sum`, `all`, `any`, `==`, `!=`, and `zip` of names and slices of \
+                       them), sets of integers (`{a, b}`, `set(...)`, `|`, `&`, `-`, `^`, \
+                       `in`, `len`, indexing, `==`, `!=`) and strings (`len`, indexing, \
+                       slices, `+`, `==`, `!=`, and characters compared with characters, \
+                       `s[i] == \"H\"`, or looked for with `in`)";
     let (what, instead): (String, String) = match &ir.kind {
         IrKind::CallFn(f, _) => {
             let name = defs.fns[*f as usize]

@@ -1,12 +1,13 @@
-//! A position's arguments as one run of integers, when they are integers
-//! and lists, tuples or sets of integers: the key the graph stores list
-//! positions under, and the form compiled rules read and write without
-//! building values.
+//! A position's arguments as one run of integers, when they are integers,
+//! lists, tuples or sets of integers, and strings: the key the graph
+//! stores list positions under, and the form compiled rules read and
+//! write without building values.
 //!
 //! The run starts with a header (the number of arguments in the low 8
-//! bits, then 2 bits per argument for its [`Shape`]); an integer argument
+//! bits, then 3 bits per argument for its [`Shape`]); an integer argument
 //! follows as itself, a list, tuple or set as its length and then its
-//! items (a set's in increasing order, as [`Value::Set`] keeps them).
+//! items (a set's in increasing order, as [`Value::Set`] keeps them), a
+//! string as its length in characters and then their code points.
 //! `each([3, 1])` is `[1 | LIST << 8, 2, 3, 1]`.
 
 use crate::value::Value;
@@ -19,10 +20,15 @@ pub enum Shape {
     List = 1,
     Tuple = 2,
     Set = 3,
+    /// A string, its characters' code points as the items.
+    Str = 4,
 }
 
+/// The bits of the header that say an argument's shape.
+const BITS: usize = 3;
+
 /// The most arguments a flat run describes in its header.
-pub const ARITY_MAX: usize = 27;
+pub const ARITY_MAX: usize = 18;
 
 /// The header of a run of arguments of these shapes.
 pub fn header(shapes: impl ExactSizeIterator<Item = Shape>) -> i64 {
@@ -30,16 +36,17 @@ pub fn header(shapes: impl ExactSizeIterator<Item = Shape>) -> i64 {
     debug_assert!(n <= ARITY_MAX);
     shapes
         .enumerate()
-        .fold(n as i64, |h, (i, s)| h | ((s as i64) << (8 + 2 * i)))
+        .fold(n as i64, |h, (i, s)| h | ((s as i64) << (8 + BITS * i)))
 }
 
 /// The shape of argument `i` in a run with header `h`.
 pub fn shape(h: i64, i: usize) -> Shape {
-    match (h >> (8 + 2 * i)) & 3 {
+    match (h >> (8 + BITS * i)) & 7 {
         0 => Shape::Int,
         1 => Shape::List,
         2 => Shape::Tuple,
-        _ => Shape::Set,
+        3 => Shape::Set,
+        _ => Shape::Str,
     }
 }
 
@@ -58,10 +65,14 @@ pub(super) fn int(v: &Value) -> Option<i64> {
     }
 }
 
-/// Whether `v` is a list, tuple or set: an argument that, when its items
-/// are integers, makes the arguments a flat run.
+/// Whether `v` is a list, tuple, set or string: an argument that, when
+/// its items are integers (a string's always are), makes the arguments a
+/// flat run.
 pub fn holds_items(v: &Value) -> bool {
-    matches!(v, Value::List(_) | Value::Tuple(_) | Value::Set(_))
+    matches!(
+        v,
+        Value::List(_) | Value::Tuple(_) | Value::Set(_) | Value::Str(_)
+    )
 }
 
 /// Pushes `v` when it is an integer.
@@ -85,6 +96,7 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
             Value::List(_) => Shape::List,
             Value::Tuple(_) => Shape::Tuple,
             Value::Set(_) => Shape::Set,
+            Value::Str(_) => Shape::Str,
             other => {
                 let Some(n) = int(other) else { return false };
                 out.push(n);
@@ -95,6 +107,10 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
         out.push(0);
         let ints = match a {
             Value::Set(items) => items.iter().all(|v| push_int(v, out)),
+            Value::Str(s) => {
+                out.extend(s.chars().map(|c| i64::from(u32::from(c))));
+                true
+            }
             _ => a
                 .as_slice()
                 .expect("a list or tuple")
@@ -105,7 +121,7 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
             return false;
         }
         out[len] = (out.len() - len - 1) as i64;
-        h |= (shape as i64) << (8 + 2 * i);
+        h |= (shape as i64) << (8 + BITS * i);
     }
     out[0] = h;
     args.len() > 2 || h >> 8 != 0
@@ -145,6 +161,12 @@ pub fn decode(run: &[i64]) -> Vec<Value> {
                 at += 1;
                 Value::Int(run[at - 1])
             }
+            Shape::Str => {
+                let len = run[at] as usize;
+                let codes = &run[at + 1..at + 1 + len];
+                at += 1 + len;
+                Value::str(&string(codes))
+            }
             s => {
                 let len = run[at] as usize;
                 let items: Vec<Value> = run[at + 1..at + 1 + len]
@@ -158,6 +180,20 @@ pub fn decode(run: &[i64]) -> Vec<Value> {
                     _ => Value::Tuple(items.into()),
                 }
             }
+        })
+        .collect()
+}
+
+/// The string of these code points (each one a flat run of a string
+/// holds, so a valid one).
+pub fn string(codes: &[i64]) -> String {
+    codes
+        .iter()
+        .map(|&c| {
+            u32::try_from(c)
+                .ok()
+                .and_then(char::from_u32)
+                .unwrap_or(char::REPLACEMENT_CHARACTER)
         })
         .collect()
 }
@@ -216,5 +252,24 @@ mod tests {
         let empty = Value::Set(Default::default());
         assert!(encode(&[int(2), empty.clone()], &mut run));
         assert_eq!(decode(&run), [int(2), empty]);
+    }
+
+    #[test]
+    fn a_string_is_its_code_points_and_no_list_of_them() {
+        let word = Value::str("Hé!");
+        let mut run = Vec::new();
+        assert!(encode(std::slice::from_ref(&word), &mut run));
+        assert_eq!(run, [1 | (4 << 8), 3, 72, 233, 33]);
+        assert_eq!(decode(&run), [word]);
+        let codes = Value::list(vec![Value::Int(72), Value::Int(233), Value::Int(33)]);
+        let mut other = Vec::new();
+        assert!(encode(&[codes], &mut other));
+        assert_ne!(run, other);
+        // The last argument a header holds keeps its shape.
+        let mut many = vec![Value::Int(0); ARITY_MAX - 1];
+        many.push(Value::str(""));
+        assert!(encode(&many, &mut run));
+        assert_eq!(shape(run[0], ARITY_MAX - 1), Shape::Str);
+        assert_eq!(decode(&run), many);
     }
 }

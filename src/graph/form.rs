@@ -27,7 +27,7 @@ pub fn code(header: i64, lens: &[usize]) -> u64 {
         .iter()
         .enumerate()
         .fold(0u64, |c, (i, len)| c | (*len as u64) << (2 * i));
-    1 << 63 | (header as u64 & 0xffff) | lens << 16
+    1 << 63 | (header as u64 & 0x1_ffff) | lens << 17
 }
 
 /// The most free integers a form has (a dense index takes three), and
@@ -56,8 +56,9 @@ impl Form {
                     free.push(at);
                     at += 1;
                 }
-                // A set's length varies as it is played: no form.
-                flat::Shape::Set => return None,
+                // A set's length varies as it is played, and a string's
+                // items are code points, no index of a table: no form.
+                flat::Shape::Set | flat::Shape::Str => return None,
                 _ => {
                     let len = usize::try_from(*run.get(at)?).ok()?;
                     free.extend(at + 1..at + 1 + len);

@@ -186,7 +186,7 @@ pub(super) fn domain_of(ir: &Ir, types: &Types) -> Option<Domain> {
         | IrKind::Binary(
             BinOp::Add | BinOp::Mul | BinOp::Sub | BinOp::BitOr | BinOp::BitAnd | BinOp::BitXor,
             ..,
-        ) => Domain::Seq(Seq::compile(ir, types)?),
+        ) => Domain::Seq(Seq::numbers(ir, types)?),
         // A set is iterated in increasing order, without repeats: of
         // constants, converted once; else made as the run goes.
         IrKind::Set(items) => {
@@ -204,7 +204,7 @@ pub(super) fn domain_of(ir: &Ir, types: &Types) -> Option<Domain> {
                     ints.dedup();
                     fixed(ints)?
                 }
-                None => Domain::Seq(Seq::compile(ir, types)?),
+                None => Domain::Seq(Seq::numbers(ir, types)?),
             }
         }
         IrKind::List(items) | IrKind::Tuple(items) => {

@@ -88,6 +88,7 @@ fn seq(xs: &Seq) -> bool {
         Seq::Divisors(n) => num(n),
         Seq::Let(_, n, xs) => num(n) && seq(xs),
         Seq::If(c, a, b) => cond(c) && seq(a) && seq(b),
+        Seq::Bind(_, value, body) => seq(value) && seq(body),
         Seq::Row(_, i) => num(i),
         Seq::SetOf(a) => seq(a),
         Seq::SetOp(_, a, b) => seq(a) && seq(b),

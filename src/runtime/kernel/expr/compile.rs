@@ -45,7 +45,7 @@ pub fn num_in(ir: &Ir, t: &Types) -> Option<Num> {
 
 fn tree(ir: &Ir, t: &Types) -> Option<Num> {
     let num = |ir: &Ir| num_in(ir, t);
-    let list = |ir: &Ir| Seq::compile(ir, t).map(Box::new);
+    let list = |ir: &Ir| Seq::numbers(ir, t).map(Box::new);
     Some(match &ir.kind {
         IrKind::Const(Value::Int(n)) => Num::Const(*n),
         IrKind::Local(slot) if t.is_named(*slot) => Num::Named(*slot),
@@ -87,7 +87,7 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::CallBuiltin(Builtin::Len, args) if args.len() == 1 => match &args[0].kind {
             // A constant string's characters, as indexing counts them.
             IrKind::Const(Value::Str(s)) => Num::Const(s.chars().count() as i64),
-            _ => Num::Len(list(&args[0])?),
+            _ => Num::Len(Box::new(Seq::compile(&args[0], t)?)),
         },
         IrKind::CallBuiltin(b @ (Builtin::Sum | Builtin::Min | Builtin::Max), args)
             if args.len() == 1 =>
@@ -140,7 +140,7 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
         IrKind::Unary(UnOp::Not, a) => Cond::Not(cond(a)?),
         IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => match num_in(x, t) {
-            Some(x) => Cond::In(*op == BinOp::In, x, Box::new(Seq::compile(xs, t)?)),
+            Some(x) => Cond::In(*op == BinOp::In, x, Box::new(Seq::numbers(xs, t)?)),
             None => character_in(*op == BinOp::In, x, xs, t)?,
         },
         IrKind::Binary(op, a, b) => comparison(*op, a, b, t)?,
@@ -196,58 +196,64 @@ fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
             crate::runtime::kernel::query::winner_test(op, a, b, t)
         }
         BinOp::Eq | BinOp::Ne => numbers(op, a, b, t)
-            .or_else(|| same(op == BinOp::Eq, a, b, t))
-            .or_else(|| characters(op, a, b, t)),
-        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => numbers(op, a, b, t),
+            .or_else(|| characters(op, a, b, t))
+            .or_else(|| same(op == BinOp::Eq, a, b, t)),
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            numbers(op, a, b, t).or_else(|| characters(op, a, b, t))
+        }
         _ => None,
     }
 }
 
-/// `s[j] == "c"` (or `!=`) of a constant string `s`, or of a row of a
-/// constant list of strings (a grid: `B[x][y] == "."`), as integers: the
-/// character's code point read in place, and the literal's. Indexing
-/// counts characters, and from the end, for strings as for lists, and
-/// fails outside both, which bails: the comparison holds where it held.
+/// `a op b` of two characters, as their code points: `s[j] == "c"` of a
+/// string `s` (a constant one, a row of a constant list of strings, a
+/// grid: `B[x][y] == "."`, or a string the position holds), or of two
+/// characters of strings. One-character strings compare as their code
+/// points do. Indexing counts characters, and from the end, for strings
+/// as for lists, and fails outside both, which bails: the comparison
+/// holds where it held.
 fn characters(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
-    let one = |e: &Ir| match &e.kind {
-        IrKind::Const(Value::Str(s)) if s.chars().count() == 1 => s.chars().next(),
-        _ => None,
-    };
-    let (indexed, c) = match (one(b), one(a)) {
-        (Some(c), _) => (a, c),
-        (None, Some(c)) => (b, c),
-        _ => return None,
-    };
-    let code = Num::Const(u32::from(c).into());
-    Some(Cond::Cmp(op, character(indexed, t)?, code))
+    Some(Cond::Cmp(op, character(a, t)?, character(b, t)?))
 }
 
-/// `s[j] in "#*"` (or `not in`) of a character as [`characters`] reads
-/// it: one character is in a string where it is one of its characters.
+/// `c in s` (or `not in`) of a character `c` as [`characters`] reads it,
+/// and a string `s`: one character is in a string where it is one of its
+/// characters.
 fn character_in(yes: bool, x: &Ir, xs: &Ir, t: &Types) -> Option<Cond> {
-    let IrKind::Const(Value::Str(s)) = &xs.kind else {
-        return None;
+    let string = match &xs.kind {
+        IrKind::Const(Value::Str(s)) => {
+            let codes = s.chars().map(|c| Num::Const(u32::from(c).into())).collect();
+            Seq::Items(crate::graph::Shape::List, codes)
+        }
+        _ => Seq::compile(xs, t).filter(|s| s.shape(t) == crate::graph::Shape::Str)?,
     };
-    let codes = s.chars().map(|c| Num::Const(u32::from(c).into())).collect();
-    let codes = Seq::Items(crate::graph::Shape::List, codes);
-    Some(Cond::In(yes, character(x, t)?, Box::new(codes)))
+    Some(Cond::In(yes, character(x, t)?, Box::new(string)))
 }
 
-/// The code point of `s[j]`, a character of a constant string or of a
-/// row of a constant list of strings, read in place.
-fn character(indexed: &Ir, t: &Types) -> Option<Num> {
-    let IrKind::Index(string, j) = &indexed.kind else {
-        return None;
+/// The code point of a one-character literal, or of `s[j]`, a character
+/// of a string: a constant string or a row of a constant list of strings
+/// (read in place), or a string the rules make.
+fn character(e: &Ir, t: &Types) -> Option<Num> {
+    let (string, j) = match &e.kind {
+        IrKind::Const(Value::Str(s)) => {
+            let mut chars = s.chars();
+            let (Some(c), None) = (chars.next(), chars.next()) else {
+                return None;
+            };
+            return Some(Num::Const(u32::from(c).into()));
+        }
+        IrKind::Index(string, j) => (string, j),
+        _ => return None,
     };
     let row = match &string.kind {
         IrKind::Const(s @ Value::Str(_)) => Seq::Row(Rows::of_strings(s)?, Box::new(Num::Const(0))),
-        IrKind::Index(rows, i) => match &rows.kind {
-            IrKind::Const(v @ Value::List(_)) => {
-                Seq::Row(Rows::of_strings(v)?, Box::new(num_in(i, t)?))
-            }
-            _ => return None,
-        },
-        _ => return None,
+        IrKind::Index(rows, i) if matches!(rows.kind, IrKind::Const(Value::List(_))) => {
+            let IrKind::Const(v) = &rows.kind else {
+                return None;
+            };
+            Seq::Row(Rows::of_strings(v)?, Box::new(num_in(i, t)?))
+        }
+        _ => Seq::compile(string, t).filter(|s| s.shape(t) == crate::graph::Shape::Str)?,
     };
     Some(Num::Index(Box::new(row), Box::new(num_in(j, t)?)))
 }

@@ -74,6 +74,11 @@ impl Seq {
                 f[*s as usize] = value.eval(f, defs)?;
                 return body.eval(f, defs);
             }
+            Seq::Bind(s, value, body) => {
+                let (a, b) = value.eval(f, defs)?;
+                f[*s as usize] = super::encode(a, b);
+                return body.eval(f, defs);
+            }
             Seq::If(c, a, b) => {
                 return match c.eval(f, defs)? {
                     true => a.eval(f, defs),

@@ -73,6 +73,9 @@ pub enum Seq {
     Divisors(Box<Num>),
     /// `let slot = value in body`.
     Let(Slot, Box<Num>, Box<Seq>),
+    /// `let slot = value in body` of a list (or tuple, set or string)
+    /// `value`: the slot holds where its items are, as a parameter's does.
+    Bind(Slot, Box<Seq>, Box<Seq>),
     /// `if c then a else b`, both lists or both tuples.
     If(Box<Cond>, Box<Seq>, Box<Seq>),
     /// `ROWS[i]`: a row of a constant list of lists of integers (an
@@ -116,7 +119,7 @@ pub(super) fn enumerated(pattern: &PatIr, domain: &Ir, types: &Types) -> Option<
     if args.len() != 1 || types.is_list(*i) || types.is_list(*x) || i == x {
         return None;
     }
-    Some((*i, *x, Seq::compile(&args[0], types)?))
+    Some((*i, *x, Seq::numbers(&args[0], types)?))
 }
 
 /// What a `for` clause or a binder runs over.
@@ -148,6 +151,15 @@ impl Seq {
                     .iter()
                     .map(|i| super::expr::num_in(i, types))
                     .collect::<Option<_>>()?,
+            ),
+            // A string is its characters' code points, as a flat run
+            // holds it; they are characters, not integers, to all but
+            // comparisons with characters (see `expr/compile.rs`).
+            IrKind::Const(Value::Str(s)) => Seq::Items(
+                Shape::Str,
+                s.chars()
+                    .map(|c| Num::Const(u32::from(c).into()))
+                    .collect(),
             ),
             IrKind::Const(v @ (Value::List(_) | Value::Tuple(_))) => Seq::Items(
                 match v {
@@ -234,12 +246,12 @@ impl Seq {
                 }
             }
             IrKind::CallBuiltin(Builtin::Set, args) if args.len() == 1 => {
-                Seq::SetOf(Box::new(Seq::compile(&args[0], types)?))
+                Seq::SetOf(Box::new(Seq::numbers(&args[0], types)?))
             }
             IrKind::CallBuiltin(b @ (Builtin::Sorted | Builtin::Reversed), args)
                 if args.len() == 1 =>
             {
-                let xs = Box::new(Seq::compile(&args[0], types)?);
+                let xs = Box::new(Seq::numbers(&args[0], types)?);
                 match b {
                     Builtin::Sorted => Seq::Sorted(xs),
                     _ => Seq::Reversed(xs),
@@ -253,6 +265,11 @@ impl Seq {
                 Box::new(super::expr::num_in(value, types)?),
                 Box::new(Seq::compile(body, types)?),
             ),
+            IrKind::Let(PatIr::Slot(s), value, body) if types.is_list(*s) => {
+                let value = Seq::compile(value, types)?;
+                (value.shape(types) == types.shape(*s)).then_some(())?;
+                Seq::Bind(*s, Box::new(value), Box::new(Seq::compile(body, types)?))
+            }
             IrKind::If(c, a, b) => {
                 let (a, b) = (Seq::compile(a, types)?, Seq::compile(b, types)?);
                 (a.shape(types) == b.shape(types)).then_some(())?;
@@ -260,11 +277,17 @@ impl Seq {
                 Seq::If(Box::new(c), Box::new(a), Box::new(b))
             }
             IrKind::Index(xs, i) => match &xs.kind {
-                IrKind::Const(v) => Seq::Row(
+                IrKind::Const(v) if !matches!(v, Value::Str(_)) => Seq::Row(
                     Rc::new(Rows::of(v)?),
                     Box::new(super::expr::num_in(i, types)?),
                 ),
-                _ => return None,
+                // A character of a string is a string of one character.
+                _ => {
+                    let string = Seq::compile(xs, types)?;
+                    (string.shape(types) == Shape::Str).then_some(())?;
+                    let i = super::expr::num_in(i, types)?;
+                    Seq::Items(Shape::Str, vec![Num::Index(Box::new(string), Box::new(i))])
+                }
             },
             // See `Num::Bail`: making the list bails.
             IrKind::CallFn(..) => Seq::Items(Shape::List, vec![Num::Bail]),
@@ -272,14 +295,21 @@ impl Seq {
         })
     }
 
-    /// Whether the value is a list or a tuple (never [`Shape::Int`]).
+    /// [`Seq::compile`] of a list, tuple or set, whose items are
+    /// integers: never of a string, whose items are characters.
+    pub fn numbers(ir: &Ir, types: &Types) -> Option<Seq> {
+        Seq::compile(ir, types).filter(|xs| xs.shape(types) != Shape::Str)
+    }
+
+    /// Whether the value is a list, a tuple, a set or a string (never
+    /// [`Shape::Int`]).
     pub fn shape(&self, types: &Types) -> Shape {
         match self {
             Seq::Slot(s) => types.shape(*s),
             Seq::Items(shape, _) => *shape,
             Seq::Concat(a, _) | Seq::Slice(a, ..) | Seq::Repeat(a, _) => a.shape(types),
             Seq::Comp(_) | Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) => Shape::List,
-            Seq::Let(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
+            Seq::Let(_, _, xs) | Seq::Bind(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
             Seq::Row(rows, _) => rows.shape,
             Seq::SetOf(_) | Seq::SetOp(..) | Seq::Kept(_) => Shape::Set,
         }
@@ -291,7 +321,7 @@ impl Seq {
         match self {
             Seq::Slot(_) => false,
             Seq::Slice(xs, ..) | Seq::Let(_, _, xs) => xs.pushes(),
-            Seq::If(_, a, b) => a.pushes() || b.pushes(),
+            Seq::If(_, a, b) | Seq::Bind(_, a, b) => a.pushes() || b.pushes(),
             _ => true,
         }
     }
@@ -308,6 +338,7 @@ impl Seq {
             Seq::Divisors(n) => n.uses(slot),
             Seq::Let(_, n, xs) => n.uses(slot) || xs.uses(slot),
             Seq::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
+            Seq::Bind(_, value, body) => value.uses(slot) || body.uses(slot),
             Seq::Row(_, i) => i.uses(slot),
             Seq::SetOf(xs) => xs.uses(slot),
             Seq::SetOp(_, a, b) => a.uses(slot) || b.uses(slot),
@@ -452,7 +483,7 @@ impl Source {
                 super::expr::num_in(hi, types)?,
                 *op == BinOp::RangeIncl,
             )),
-            _ => Seq::compile(ir, types).map(Source::Seq),
+            _ => Seq::numbers(ir, types).map(Source::Seq),
         }
     }
 

@@ -48,6 +48,10 @@ impl Types {
             rule.exprs().for_each(|e| lets(e, &mut named));
         }
         types.named = named;
+        let mut bound = Vec::new();
+        for rule in &game.moves {
+            rule.exprs().for_each(|e| values(e, &mut bound));
+        }
         let mut mark = |ir: &Ir| {
             if let IrKind::Local(s) = ir.kind
                 && (s as usize) < game.arity
@@ -61,11 +65,26 @@ impl Types {
             }
             rule.exprs().for_each(|e| walk(e, &mut mark));
         }
+        // A collection parameter whose items are compared with a string
+        // of one character holds a string (or strings, which the
+        // compiled rules do not take either way).
+        let mut texts = Vec::new();
+        for rule in &game.moves {
+            rule.exprs().for_each(|e| characters(e, &mut texts));
+        }
+        for s in texts {
+            if types.shapes.get(s as usize) == Some(&Shape::List) && (s as usize) < game.arity {
+                types.shapes[s as usize] = Shape::Str;
+            }
+        }
         // A collection parameter that the game's own moves pass tuples
-        // for is a tuple (`t[:i] + (x,) + t[i + 1:]`), and one they pass
-        // sets for a set (`xs - {x}`).
-        for _ in 0..game.arity {
-            let mut changed = false;
+        // for is a tuple (`t[:i] + (x,) + t[i + 1:]`), one they pass
+        // sets for a set (`xs - {x}`), and one they pass strings for a
+        // string (`s[:i] + "T" + s[i + 1:]`). A `let` of a collection
+        // (a function's argument bound once, `set_at(set_at(hs, i, a), j,
+        // b)`) holds what its value is.
+        for _ in 0..=game.arity + bound.len() {
+            let mut changed = types.bind_collections(&bound);
             for rule in &game.moves {
                 let TargetIr::Terms(terms) = &rule.target else {
                     continue;
@@ -80,7 +99,7 @@ impl Types {
                     for (i, a) in args.iter().enumerate().take(game.arity) {
                         let passed = types.shape_of(a).map(|(s, _)| s);
                         if types.shapes[i] == Shape::List
-                            && let Some(s @ (Shape::Tuple | Shape::Set)) = passed
+                            && let Some(s @ (Shape::Tuple | Shape::Set | Shape::Str)) = passed
                         {
                             types.shapes[i] = s;
                             changed = true;
@@ -95,6 +114,29 @@ impl Types {
         types
     }
 
+    /// Gives the slot of each `let` in `bound` whose value is a
+    /// collection that collection's shape: whether any slot changed.
+    fn bind_collections(&mut self, bound: &[(Slot, Ir)]) -> bool {
+        let mut changed = false;
+        for (slot, value) in bound {
+            let slot = *slot;
+            let Some((shape, definite)) = self.shape_of(value) else {
+                continue;
+            };
+            let at = slot as usize;
+            let now = self.shapes[at];
+            if now == shape || (now != Shape::Int && now != Shape::List && !definite) {
+                continue;
+            }
+            if now == Shape::Int || now == Shape::List {
+                self.shapes[at] = shape;
+                self.named.retain(|s| *s != slot);
+                changed = true;
+            }
+        }
+        changed
+    }
+
     /// Whether `ir` makes a list, a tuple or a set, as far as its form says:
     /// `(shape, true)` when a literal or a built-in says so, rather than
     /// what is assumed of a parameter.
@@ -103,6 +145,7 @@ impl Types {
             _ if set_made(ir) => Some((Shape::Set, true)),
             IrKind::Local(s) if self.is_list(*s) => Some((self.shapes[*s as usize], false)),
             IrKind::Tuple(_) | IrKind::Const(Value::Tuple(_)) => Some((Shape::Tuple, true)),
+            IrKind::Const(Value::Str(_)) => Some((Shape::Str, true)),
             IrKind::List(_)
             | IrKind::Const(Value::List(_))
             | IrKind::Comprehension { set: false, .. } => Some((Shape::List, true)),
@@ -117,6 +160,10 @@ impl Types {
                 }
             }
             IrKind::Slice(x, ..) => self.shape_of(x),
+            IrKind::If(_, a, b) => match (self.shape_of(a), self.shape_of(b)) {
+                (Some((_, false)), Some((s, true))) => Some((s, true)),
+                (a, b) => a.or(b),
+            },
             _ => None,
         }
     }
@@ -190,6 +237,41 @@ fn lets(ir: &Ir, out: &mut Vec<Slot>) {
         out.push(s);
     }
     each_child(ir, &mut |c| lets(c, out));
+}
+
+/// Pushes on `out` each slot `s` that `ir` reads as `s[i] == "c"` (any
+/// comparison), beside a string of one character.
+fn characters(ir: &Ir, out: &mut Vec<Slot>) {
+    let one = |e: &Ir| matches!(&e.kind, IrKind::Const(Value::Str(c)) if c.chars().count() == 1);
+    let indexed = |e: &Ir| match &e.kind {
+        IrKind::Index(xs, _) => match xs.kind {
+            IrKind::Local(s) => Some(s),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut pair = |a: &Ir, b: &Ir| {
+        for (x, c) in [(a, b), (b, a)] {
+            if let Some(s) = indexed(x).filter(|_| one(c)) {
+                out.push(s);
+            }
+        }
+    };
+    match &ir.kind {
+        IrKind::Binary(op, a, b) if op.is_comparison() => pair(a, b),
+        IrKind::Chain(operands, _) => operands.windows(2).for_each(|w| pair(&w[0], &w[1])),
+        _ => {}
+    }
+    each_child(ir, &mut |c| characters(c, out));
+}
+
+/// Pushes on `out` the slot and the value of every `let` of one name in
+/// `ir`.
+fn values(ir: &Ir, out: &mut Vec<(Slot, Ir)>) {
+    if let IrKind::Let(PatIr::Slot(s), value, _) = &ir.kind {
+        out.push((*s, (**value).clone()));
+    }
+    each_child(ir, &mut |c| values(c, out));
 }
 
 /// Whether `ir` makes a set: a set display, a constant set, a set

@@ -182,6 +182,15 @@ impl Emit<'_, '_> {
                 self.b.def_var(self.slot_var(*s as usize), v);
                 return self.seq(body);
             }
+            Seq::Bind(s, value, body) => {
+                // As `seq::encode` says where a list slot's items are.
+                let (a, b) = self.seq(value)?;
+                let len = self.b.ins().isub(b, a);
+                let start = self.b.ins().ishl_imm_s(a, 32);
+                let v = self.b.ins().bor(start, len);
+                self.b.def_var(self.slot_var(*s as usize), v);
+                return self.seq(body);
+            }
             Seq::If(c, a, b) => return self.seq_if(c, a, b),
             Seq::Row(rows, i) => {
                 let i = self.num(i)?;

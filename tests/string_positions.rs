@@ -1,0 +1,134 @@
+//! Games whose positions are strings, compiled (a string is the code
+//! points of its characters, src/graph/flat.rs; src/runtime/kernel/seq/):
+//! random rule files run with the interpreter, the kernels and the
+//! machine code must print and report the same, and the compiled paths
+//! must take them.
+
+mod common;
+
+use common::differ::{agree, compare, same_error};
+use proptest::prelude::*;
+
+/// A guard beside `s[i] == "H"`: characters compared with literals and
+/// with each other, `in`, slices and whole strings compared, and some
+/// that read past the end (an error on every path).
+fn guard() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "",
+        " and s[i - 1] != \"H\"",
+        " and (i == 0 or s[i - 1] < \"I\")",
+        " and \"T\" in s",
+        " and s[i:] != \"HT\"",
+        " and len(s) > 2",
+        " and s[i] in \"HX\"",
+        " and s != \"HHH\"",
+        " and s[i + 1] == \"T\"",
+        " and s[0] <= s[i]",
+        " and s[-1] not in \"Té\"",
+        " and s[:2] == s[i:i + 2]",
+    ])
+    .prop_map(str::to_string)
+}
+
+/// One move of `r(s)`, at an `H` at index `i` (and, for some targets, an
+/// index `j` below it). Each target turns an `H` into something of fewer
+/// `H`s or shortens the string, or turns the `H` at `i` to `T` and flips
+/// one coin below it (a binary number of `H`s that falls), so that every
+/// play ends.
+fn rule() -> impl Strategy<Value = String> {
+    let target = prop::sample::select(vec![
+        ("r(s[:i] + \"T\" + s[i + 1:])", false),
+        ("r(s[:i] + s[i + 1:])", false),
+        ("r(flip(s, i))", false),
+        ("r(flip(flip(s, i), j))", true),
+        ("r(s[:i] + \"T\" + s[i + 1:]) + r(s[i + 1:])", false),
+        ("r(s[:i] + s[i + 1:i + 2] + \"T\" + s[i + 2:])", false),
+        ("r(s[:i] + s[i + 1] + \"T\" + s[i + 2:])", false),
+        ("r(s[:i] + (if s[j] == \"T\" then \"é\" else \"TT\") + s[i + 1:])", true),
+        ("r(s[:i] + \"T\" + s[i + 1:]) + *(len(s) - i)", false),
+    ]);
+    (target, guard()).prop_map(|((target, j), guard)| {
+        let j = if j { ", j in 0..i" } else { "" };
+        format!("(i in 0..len(s){j}) if s[i] == \"H\"{guard} -> {target}")
+    })
+}
+
+fn string_file() -> impl Strategy<Value = String> {
+    let start = prop::collection::vec(prop::sample::select(vec!['H', 'T', 'é']), 0..7);
+    (prop::collection::vec(rule(), 1..=3), start).prop_map(|(rules, start)| {
+        let moves: String = (rules.iter().enumerate())
+            .map(|(i, r)| format!("    move m{i}{r}\n"))
+            .collect();
+        let start: String = start.into_iter().collect();
+        format!(
+            "fn flip(s, i) = s[:i] + (if s[i] == \"H\" then \"T\" else \"H\") + s[i + 1:]\n\
+             game r(s) {{\n{moves}}}\nvalue(r(\"{start}\"))\nvalue(r(\"HTHHTH\"))\n\
+             [value(r(w)) for w in [\"\", \"H\", \"T\", \"HH\", \"HTH\", \"THHT\", \"HéH\"]]\n\
+             moves(r(\"HHH\"))\nvalue(r([\"H\", \"H\"]))\n"
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The last query gives a list of strings where the rules take a
+    /// string: an error (or not) the same whichever path runs it.
+    #[test]
+    fn string_position_games_agree_with_the_interpreter(file in string_file()) {
+        compare(&file)?;
+    }
+}
+
+/// Turning coins: a head turned to tails, and perhaps any one coin to
+/// its left turned over too (a helper called on its own result, so a
+/// string is held by a `let`). A head alone at index k can go to no head
+/// or to one at any index below: it is worth k + 1, and a row the
+/// nim-sum of its heads' values (the coin-turning theorem of Winning
+/// Ways, ch. 14). The same game is also written on integers.
+#[test]
+fn turning_coins_on_a_string_has_the_values_of_its_bitmask_twin() {
+    let strings = "fn flip(s, i) = s[:i] + (if s[i] == \"H\" then \"T\" else \"H\") + s[i + 1:]\n\
+                   game row(s) {\n\
+                   \x20   move one(i in 0..len(s)) if s[i] == \"H\" -> row(flip(s, i))\n\
+                   \x20   move two(i in 0..len(s), j in 0..i) if s[i] == \"H\" -> row(flip(flip(s, i), j))\n\
+                   }\n\
+                   fn word(b, n) = if n == 0 then \"\" else word(b, n - 1) + (if (b >> (n - 1)) & 1 == 1 then \"H\" else \"T\")\n\
+                   [value(row(word(b, 6))) for b in 0..64]\n";
+    let masks = "game bits(b) {\n\
+                 \x20   move one(i in 0..6) if (b >> i) & 1 == 1 -> bits(b ^ (1 << i))\n\
+                 \x20   move two(i in 0..6, j in 0..i) if (b >> i) & 1 == 1 -> bits(b ^ (1 << i) ^ (1 << j))\n\
+                 }\n\
+                 [value(bits(b)) for b in 0..64]\n";
+    let values = agree(strings);
+    assert_eq!(values, agree(masks));
+    let theorem: Vec<String> = (0..64u32)
+        .map(|b| {
+            (0..6)
+                .filter(|k| b >> k & 1 == 1)
+                .fold(0, |v, k| v ^ (k + 1))
+                .to_string()
+        })
+        .collect();
+    assert_eq!(values, format!("[{}]\n", theorem.join(", ")));
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
+    let explained = common::text(&common::with_stdin(cmd, strings).stdout);
+    assert!(
+        explained.contains("row(s): compiled to machine code"),
+        "{explained}"
+    );
+}
+
+/// A string reached by a move and one given in a query are one position;
+/// the list of its characters is another, and a string's characters are
+/// no integers.
+#[test]
+fn a_string_is_one_position_and_no_list() {
+    let text = "game r(s) { move take(i in 0..len(s)) if s[i] == \"H\" -> r(s[:i] + s[i + 1:]) }\n\
+                game h(n) { move to -> r(\"HH\") }\n\
+                value(r(\"HHH\"))\nvalue(h(0))\nvalue(r(\"HH\") + r(\"H\"))\nvalue(r([\"H\", \"H\"]))\n";
+    assert_eq!(agree(text), "1\n1\n1\n0\n");
+    let sum = "game r(s) { move take(i in 0..len(s)) if s[i] + 1 > 0 -> r(s[:i]) }\nvalue(r(\"ab\"))\n";
+    same_error(sum, "cannot be applied");
+}
