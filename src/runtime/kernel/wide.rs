@@ -69,6 +69,7 @@ fn cond(c: &Cond) -> bool {
     match c {
         Cond::Quant(_, comp) => clauses(comp) && cond(&comp.elem),
         Cond::In(_, x, xs) => num(x) && seq(xs),
+        Cond::Member(_, x, _) => num(x),
         Cond::Same(_, xs, ys) => seq(xs) && seq(ys),
         _ => c
             .parts()

@@ -1,7 +1,7 @@
 //! Integer and boolean expressions compiled from the IR, with the slots a
 //! [`Types`] says: `None` for what the compiled rules do not take.
 
-use super::{Cond, Lin, Num};
+use super::{Cond, Lin, Members, Num};
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind, PatIr};
 use crate::runtime::kernel::calls;
@@ -140,7 +140,7 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
         IrKind::Unary(UnOp::Not, a) => Cond::Not(cond(a)?),
         IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => match num_in(x, t) {
-            Some(x) => Cond::In(*op == BinOp::In, x, Box::new(Seq::numbers(xs, t)?)),
+            Some(x) => member(*op == BinOp::In, x, Seq::numbers(xs, t)?),
             None => character_in(*op == BinOp::In, x, xs, t)?,
         },
         IrKind::Binary(op, a, b) => comparison(*op, a, b, t)?,
@@ -174,6 +174,25 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         }
         _ => return None,
     })
+}
+
+/// `x in xs` (or `not in`, when `!yes`): a bit of [`Members`] when `xs`
+/// is a constant collection of integers (for a set of hundreds of primes,
+/// a load in place of a look at every one).
+fn member(yes: bool, x: Num, xs: Seq) -> Cond {
+    if let Seq::Items(_, items) = &xs {
+        let consts: Option<Vec<i64>> = items
+            .iter()
+            .map(|n| match n {
+                Num::Const(c) => Some(*c),
+                _ => None,
+            })
+            .collect();
+        if let Some(set) = consts.as_deref().and_then(Members::of) {
+            return Cond::Member(yes, x, Rc::new(set));
+        }
+    }
+    Cond::In(yes, x, Box::new(xs))
 }
 
 /// `a == b` (or `!=`, when `!yes`) of two collections of the same
@@ -227,7 +246,7 @@ fn character_in(yes: bool, x: &Ir, xs: &Ir, t: &Types) -> Option<Cond> {
         }
         _ => Seq::compile(xs, t).filter(|s| s.shape(t) == crate::graph::Shape::Str)?,
     };
-    Some(Cond::In(yes, character(x, t)?, Box::new(string)))
+    Some(member(yes, character(x, t)?, string))
 }
 
 /// The code point of a one-character literal, or of `s[j]`, a character

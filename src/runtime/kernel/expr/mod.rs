@@ -13,8 +13,11 @@ use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
 
 mod compile;
+mod members;
 pub(super) use compile::value_of;
 pub use compile::{cond_in, conjuncts, num_in};
+pub use members::Members;
+use std::rc::Rc;
 
 /// Slots read by a [`Lin`] must hold less than this in magnitude; the
 /// kernel checks parameters and binder values against it.
@@ -162,6 +165,9 @@ pub enum Cond {
     Quant(bool, Box<Comp<Cond>>),
     /// `x in xs`, or `x not in xs` (false).
     In(bool, Num, Box<Seq>),
+    /// `x in S` (or `not in`, false) of a constant collection `S` of
+    /// integers: a bit of [`Members`].
+    Member(bool, Num, Rc<Members>),
     /// `xs == ys`, or `xs != ys` (false), of two lists, two tuples or two
     /// sets (each kept in increasing order, so equal when their items are).
     Same(bool, Box<Seq>, Box<Seq>),
@@ -311,6 +317,7 @@ impl Cond {
                 let x = x.eval(f, defs)?;
                 seq::contains(x, xs, f, defs)? == *yes
             }
+            Cond::Member(yes, x, set) => set.has(x.eval(f, defs)?) == *yes,
             Cond::Same(yes, xs, ys) => seq::same(xs, ys, f, defs)? == *yes,
             Cond::Let(s, value, body) => {
                 f[*s as usize] = value.eval(f, defs)?;
@@ -330,7 +337,7 @@ impl Cond {
             Cond::Not(a) => (vec![], vec![&**a]),
             Cond::If(c, a, b) => (vec![], vec![&**c, &**a, &**b]),
             Cond::Let(_, a, b) => (vec![&**a], vec![&**b]),
-            Cond::Quant(..) | Cond::In(..) | Cond::Same(..) => return None,
+            Cond::Quant(..) | Cond::In(..) | Cond::Same(..) | Cond::Member(..) => return None,
         })
     }
 
@@ -343,6 +350,7 @@ impl Cond {
             Cond::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Cond::Quant(_, comp) => comp.uses_slot(slot),
             Cond::In(_, x, xs) => x.uses(slot) || xs.uses(slot),
+            Cond::Member(_, x, _) => x.uses(slot),
             Cond::Same(_, xs, ys) => xs.uses(slot) || ys.uses(slot),
             Cond::Let(_, a, b) => a.uses(slot) || b.uses(slot),
         }
@@ -357,6 +365,7 @@ impl Cond {
             Cond::Not(a) => a.total(),
             Cond::If(c, a, b) => c.total() && a.total() && b.total(),
             Cond::Let(_, a, b) => a.total() && b.total(),
+            Cond::Member(_, x, _) => x.total(),
             Cond::Quant(..) | Cond::In(..) | Cond::Same(..) => false,
         }
     }

@@ -3,8 +3,8 @@
 //! `any` of a comprehension. Each makes its list on the arena (see
 //! `lists.rs`) and sets the arena back after.
 
-use super::Emit;
-use crate::runtime::kernel::expr::{Cond, Num};
+use super::{Emit, trusted};
+use crate::runtime::kernel::expr::{Cond, Members, Num};
 use crate::runtime::kernel::seq::{Comp, Fold, Seq};
 use crate::syntax::ast::BinOp;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -100,6 +100,32 @@ impl Emit<'_, '_> {
                 let v = e.item(at);
                 e.b.ins().icmp(IntCC::Equal, v, x)
             })
+        })
+    }
+
+    /// `x in set` (or `not in`, when `!yes`) of a constant set, as an
+    /// `I8`: its bit, read from the bits in place (they live as long as
+    /// the kernel, and so as its code), when `x` is in their span.
+    pub(super) fn member(&mut self, yes: bool, x: &Num, set: &Members) -> Option<Value> {
+        let x = self.num(x)?;
+        let (lo, span, bits) = set.bits();
+        let at = self.b.ins().iadd_imm_s(x, lo.wrapping_neg());
+        let inside = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, at, span);
+        let zero = self.int(0);
+        let at = self.b.ins().select(inside, at, zero);
+        let word = self.b.ins().ushr_imm_s(at, 6);
+        let word = self.b.ins().ishl_imm_s(word, 3);
+        let base = self.int(bits.as_ptr() as i64);
+        let addr = self.b.ins().iadd(base, word);
+        let word = self.b.ins().load(I64, trusted(), addr, 0);
+        let bit = self.b.ins().band_imm_s(at, 63);
+        let bit = self.b.ins().ushr(word, bit);
+        let bit = self.b.ins().ireduce(I8, bit);
+        let inside = self.b.ins().band(inside, bit);
+        let found = self.b.ins().band_imm_s(inside, 1);
+        Some(match yes {
+            true => found,
+            false => self.b.ins().bxor_imm_s(found, 1),
         })
     }
 

@@ -483,6 +483,7 @@ impl Emit<'_, '_> {
             }
             Cond::Quant(all, comp) => self.quant(*all, comp)?,
             Cond::In(yes, x, xs) => self.seq_contains(*yes, x, xs)?,
+            Cond::Member(yes, x, set) => self.member(*yes, x, set)?,
             Cond::Same(yes, xs, ys) => self.seq_same(*yes, xs, ys)?,
             Cond::Let(s, value, body) => {
                 let v = self.num(value)?;

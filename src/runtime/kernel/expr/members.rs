@@ -1,0 +1,72 @@
+//! A constant collection of integers tested with `in` (`k in PRIMES`, a
+//! set of hundreds of primes): a bit per integer of its span, so that a
+//! test costs a load and a shift rather than a look at every item.
+
+/// The fewest items worth bits: a shorter list is looked through.
+pub const MEMBERS_MIN: usize = 4;
+
+/// The integers of a constant collection, as bits.
+#[derive(Debug, PartialEq)]
+pub struct Members {
+    /// The least item: bit `i` is for `lo + i`.
+    lo: i64,
+    span: i64,
+    bits: Box<[u64]>,
+}
+
+impl Members {
+    /// The bits of `items`, when there are at least [`MEMBERS_MIN`] of
+    /// them and their span is small beside their number (at most 64
+    /// bits an item, or 65,536 bits in all).
+    pub fn of(items: &[i64]) -> Option<Members> {
+        if items.len() < MEMBERS_MIN {
+            return None;
+        }
+        let (lo, hi) = (*items.iter().min()?, *items.iter().max()?);
+        let span = hi.checked_sub(lo)?.checked_add(1)?;
+        let most = (64 * items.len() as i64).max(1 << 16);
+        if span > most {
+            return None;
+        }
+        let mut bits = vec![0u64; (span as usize).div_ceil(64)];
+        for &x in items {
+            let at = (x - lo) as usize;
+            bits[at / 64] |= 1 << (at % 64);
+        }
+        Some(Members {
+            lo,
+            span,
+            bits: bits.into(),
+        })
+    }
+
+    /// Whether `x` is one of the items.
+    pub fn has(&self, x: i64) -> bool {
+        let at = x.wrapping_sub(self.lo);
+        (0..self.span).contains(&at) && self.bits[at as usize / 64] >> (at % 64) & 1 == 1
+    }
+
+    /// The least item, the span and the bits, for machine code.
+    pub fn bits(&self) -> (i64, i64, &[u64]) {
+        (self.lo, self.span, &self.bits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bits_hold_the_items_and_nothing_else() {
+        let items = [-3, 5, 64, 127, 128, 2];
+        let set = Members::of(&items).unwrap();
+        for x in -70..200 {
+            assert_eq!(set.has(x), items.contains(&x), "{x}");
+        }
+        assert!(!set.has(i64::MIN) && !set.has(i64::MAX));
+        // Too few items, or too wide a span, are looked through.
+        assert_eq!(Members::of(&[1, 2, 3]), None);
+        assert_eq!(Members::of(&[0, 1, 2, 1 << 40]), None);
+        assert_eq!(Members::of(&[i64::MIN, 0, 1, i64::MAX]), None);
+    }
+}
