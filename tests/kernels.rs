@@ -879,6 +879,46 @@ fn a_query_over_positions_in_turn_sweeps_ahead() {
     assert_eq!(session.machine.queries_compiled, 2);
 }
 
+/// A game whose moves go to another, `h(n)` to `g(n - k)`, asked in
+/// turn: the positions of `g` its sweep needs are swept first, so `h` is
+/// swept too rather than run one position at a time; and a target with
+/// an `if` among its terms (`g(n - k) + (if k % 2 == 0 then *1 else
+/// *0)`) is one move per branch, compiled. The values are checked against
+/// the definitions, computed here.
+#[test]
+fn a_game_read_by_one_asked_in_turn_is_swept_first() {
+    const N: usize = 200_000;
+    let mut g = vec![0u8; N];
+    for n in 0..N {
+        let options: Vec<u8> = [1, 3, 4].iter().filter(|&&k| k <= n).map(|k| g[n - k]).collect();
+        g[n] = (0..).find(|v| !options.contains(v)).unwrap();
+    }
+    let mex = |options: Vec<u8>| (0..).find(|v| !options.contains(v)).unwrap();
+    let h = |n: usize, odd: bool| {
+        let bonus = |k: usize| u8::from(odd && k % 2 == 0);
+        mex((1..=5).filter(|&k| k <= n).map(|k| g[n - k] ^ bonus(k)).collect())
+    };
+    let game = "game g(n) {\n move take(k in {1, 3, 4}) if n - k >= 0 -> g(n - k)\n}\n\
+                game h(n) {\n move first(k in 1..=5) if k <= n -> g(n - k)\n}\n\
+                game o(n) {\n move first(k in 1..=5) if k <= n -> g(n - k) + (if k % 2 == 0 then *1 else *0)\n}\n";
+    for (id, name, odd) in [(1, "h", false), (2, "o", true)] {
+        let out = SharedBuffer::default();
+        let mut session = Session::new(Box::new(out.clone()), Box::new(SharedBuffer::default()));
+        Engine::Native.apply(&mut session.machine);
+        let text = format!("{game}print(sum([value({name}(n)) for n in 0..{N}]))\n");
+        assert_eq!(session.run("turn.game", &text).error, None);
+        let runs = session.machine.kernel_runs;
+        assert!(runs < 2_000, "{name}: {runs} positions run one at a time");
+        let report = grundy::explain::game(&session.machine.game_ir(id), &session.machine.defs);
+        assert!(report.native, "{name}: machine code");
+        let expected: u64 = (0..N).map(|n| u64::from(h(n, odd))).sum();
+        let printed = String::from_utf8(out.0.borrow().clone()).unwrap();
+        assert_eq!(printed, format!("{expected}\n"), "{name}");
+    }
+    let small = format!("{game}[value(h(n)) for n in 0..40]\n[value(o(n)) for n in 0..40]\n");
+    agree(&small);
+}
+
 /// Binders over collections computed at each position: sets combined,
 /// lists joined or repeated, and sets of computed items (in increasing
 /// order, without repeats, as the interpreter runs over them).

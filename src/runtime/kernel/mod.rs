@@ -390,6 +390,11 @@ impl Kernel {
 impl Kernel {
     /// Whether the rules take list arguments: then a position's arguments
     /// come as a flat run ([`flat`]).
+    /// Every game the targets apply, with the number of arguments given.
+    pub fn reads(&self) -> &[(GameId, usize)] {
+        &self.targets
+    }
+
     pub fn takes_lists(&self) -> bool {
         self.lists.is_some()
     }

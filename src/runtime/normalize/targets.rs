@@ -40,6 +40,9 @@ fn branches(rule: &MoveIr, guard: Option<Ir>, target: &Ir, out: &mut Vec<MoveIr>
         branches(rule, Some(and(guard.clone(), (**c).clone())), a, out)?;
         return branches(rule, Some(and(guard, not_c)), b, out);
     }
+    if let Some(lifted) = lift(target) {
+        return branches(rule, guard, &lifted, out);
+    }
     let mut terms = Vec::new();
     if !as_terms(target, &mut terms) || out.len() == BRANCHES_MAX {
         return None;
@@ -50,6 +53,45 @@ fn branches(rule: &MoveIr, guard: Option<Ir>, target: &Ir, out: &mut Vec<MoveIr>
         ..rule.clone()
     });
     Some(())
+}
+
+/// A sum with an `if` among its terms, `g(n - k) + (if k % 2 == 0 then
+/// *1 else *0)`, as an `if` between sums: `if k % 2 == 0 then g(n - k) +
+/// *1 else g(n - k) + *0`. The condition is then evaluated before the
+/// other terms rather than after; a target is evaluated for every option
+/// the guard lets through, so it fails (and the interpreter reports it,
+/// as written) for the same options.
+fn lift(ir: &Ir) -> Option<Ir> {
+    let IrKind::Binary(BinOp::Add, a, b) = &ir.kind else {
+        return None;
+    };
+    let sum = |x: &Ir, y: &Ir| Ir {
+        kind: IrKind::Binary(BinOp::Add, Box::new(x.clone()), Box::new(y.clone())),
+        span: ir.span,
+    };
+    let branch = |c: &Ir, x: Ir, y: Ir| Ir {
+        kind: IrKind::If(Box::new(c.clone()), Box::new(x), Box::new(y)),
+        span: ir.span,
+    };
+    let a_if = match &a.kind {
+        IrKind::If(..) => Some((**a).clone()),
+        _ => lift(a),
+    };
+    if let Some(Ir {
+        kind: IrKind::If(c, x, y),
+        ..
+    }) = a_if
+    {
+        return Some(branch(&c, sum(&x, b), sum(&y, b)));
+    }
+    let b_if = match &b.kind {
+        IrKind::If(..) => Some((**b).clone()),
+        _ => lift(b),
+    };
+    let IrKind::If(c, x, y) = b_if?.kind else {
+        return None;
+    };
+    Some(branch(&c, sum(a, &x), sum(a, &y)))
 }
 
 /// `guard and c`: `c` is evaluated only where the guard holds, as the

@@ -233,7 +233,37 @@ impl Machine {
             return Ok(());
         }
         let room = self.sweep_room();
+        self.sweep_read(game, last + 1, room, 0)?;
         self.native_sweep(game, (lo, last + 1), room)?;
+        Ok(())
+    }
+
+    /// Sweeps the other one-integer games `game`'s rules read, from the
+    /// lowest of their positions below `end` without a value up to `end`,
+    /// and theirs first, a few games deep: a game whose moves go to
+    /// another (`h(n)` to `g(n - k)`), asked at n = 0, 1, 2, ..., then
+    /// finds its options' values made when its own positions are swept.
+    /// Positions of the other games that the asks would not reach are
+    /// swept too, at most as many as `end`.
+    fn sweep_read(&mut self, game: GameId, end: u32, room: usize, depth: u32) -> RtResult<()> {
+        const DEEPEST: u32 = 4;
+        let Some(kernel) = self.kernel(game).filter(|_| depth < DEEPEST) else {
+            return Ok(());
+        };
+        let read: Vec<GameId> = (kernel.reads().iter())
+            .filter(|(g, n)| *g != game && *n == 1)
+            .map(|(g, _)| *g)
+            .collect();
+        for g in read {
+            let Some(dense) = self.graph.dense(g).filter(|d| d.arity() == 1) else {
+                continue;
+            };
+            let bottom = dense.unvalued_below(end);
+            if bottom < end && self.kernel(g).is_some_and(|k| k.short()) {
+                self.sweep_read(g, end, room, depth + 1)?;
+                self.native_sweep(g, (bottom, end), room)?;
+            }
+        }
         Ok(())
     }
 
