@@ -919,6 +919,37 @@ fn a_game_read_by_one_asked_in_turn_is_swept_first() {
     agree(&small);
 }
 
+/// A helper that makes a tuple item by item with `if`s, called on its own
+/// result (`tuple_set(tuple_set(h, i, a), j, b)`): the inliner binds the
+/// inner call, and an argument read in more than one branch, by `let`s, so
+/// the target is a `let` around a tuple. The game's parameter is a tuple
+/// for it (it was a list, and every position ran in the interpreter), and
+/// its positions are read from the dense table of their form.
+#[test]
+fn a_tuple_made_by_a_helper_under_lets_is_compiled_and_agrees() {
+    let text = "fn tuple_set(h, i, v) = (if i == 0 then v else h[0], if i == 1 then v else h[1], if i == 2 then v else h[2])\n\
+                game t(h) {\n\
+                \x20move one(i in 0..3, k in 1..=h[i]) -> t(tuple_set(h, i, h[i] - k))\n\
+                \x20move two(i in 0..3, j in 0..3, k in 1..=min(h[i], h[j])) if i < j -> t(tuple_set(tuple_set(h, i, h[i] - k), j, h[j] - k))\n\
+                }\n\
+                [value(t((a, b, c))) for a in 0..4 for b in 0..4 for c in 0..4]\nvalue(t((9, 7, 8)))\n";
+    let twin = "game t(a, b, c) {\n\
+                \x20move ta(k in 1..=a) -> t(a - k, b, c)\n\
+                \x20move tb(k in 1..=b) -> t(a, b - k, c)\n\
+                \x20move tc(k in 1..=c) -> t(a, b, c - k)\n\
+                \x20move ab(k in 1..=min(a, b)) -> t(a - k, b - k, c)\n\
+                \x20move ac(k in 1..=min(a, c)) -> t(a - k, b, c - k)\n\
+                \x20move bc(k in 1..=min(b, c)) -> t(a, b - k, c - k)\n\
+                }\n\
+                [value(t(a, b, c)) for a in 0..4 for b in 0..4 for c in 0..4]\nvalue(t(9, 7, 8))\n";
+    assert_eq!(agree(text), agree(twin));
+    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("tuples.game", text).error, None);
+    assert!(session.machine.kernel_runs > 0);
+    assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0);
+}
+
 /// Binders over collections computed at each position: sets combined,
 /// lists joined or repeated, and sets of computed items (in increasing
 /// order, without repeats, as the interpreter runs over them).

@@ -6,12 +6,17 @@ use super::Arg;
 use super::expr::Num;
 use super::seq::Seq;
 use crate::graph::{FREE_MAX, form_code};
+use crate::ir::Slot;
 
 /// A target's form, when its lists are items written out: the form's
 /// code and its free integers, in order.
 pub(super) struct StaticForm<'a> {
     pub code: u64,
     pub ints: Vec<&'a Num>,
+    /// The `let`s around the items (`let v = h[i] - k in (v, h[1])`, a
+    /// helper's argument bound once), each slot and value in order: the
+    /// items read them.
+    pub lets: Vec<(Slot, &'a Num)>,
 }
 
 /// The form of a target of header `header` and arguments `args`, when
@@ -22,15 +27,24 @@ pub(super) fn static_form(header: i64, args: &[Arg]) -> Option<StaticForm<'_>> {
     }
     let mut ints = Vec::new();
     let mut lens = Vec::new();
+    let mut lets = Vec::new();
     for a in args {
-        match a {
-            Arg::Int(n) => ints.push(n),
-            Arg::Seq(Seq::Items(_, items)) => {
-                ints.extend(items);
-                lens.push(items.len());
+        let mut xs = match a {
+            Arg::Int(n) => {
+                ints.push(n);
+                continue;
             }
-            Arg::Seq(_) => return None,
+            Arg::Seq(xs) => xs,
+        };
+        while let Seq::Let(s, value, body) = xs {
+            lets.push((*s, &**value));
+            xs = body;
         }
+        let Seq::Items(_, items) = xs else {
+            return None;
+        };
+        ints.extend(items);
+        lens.push(items.len());
     }
     if ints.is_empty() || ints.len() > FREE_MAX || lens.is_empty() {
         return None;
@@ -38,5 +52,6 @@ pub(super) fn static_form(header: i64, args: &[Arg]) -> Option<StaticForm<'_>> {
     Some(StaticForm {
         code: form_code(header, &lens),
         ints,
+        lets,
     })
 }

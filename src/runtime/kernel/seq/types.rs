@@ -160,6 +160,7 @@ impl Types {
                 }
             }
             IrKind::Slice(x, ..) => self.shape_of(x),
+            IrKind::Let(_, _, body) => self.shape_of(body),
             IrKind::If(_, a, b) => match (self.shape_of(a), self.shape_of(b)) {
                 (Some((_, false)), Some((s, true))) => Some((s, true)),
                 (a, b) => a.or(b),

@@ -20,6 +20,11 @@ impl Emit<'_, '_> {
         form: StaticForm<'_>,
         (header, args): (i64, &[Arg]),
     ) -> Option<Value> {
+        for (s, value) in &form.lets {
+            let v = self.num(value)?;
+            let slot = self.slot_var(*s as usize);
+            self.b.def_var(slot, v);
+        }
         let ints = (form.ints.iter())
             .map(|n| self.num(n))
             .collect::<Option<Vec<_>>>()?;
