@@ -17,8 +17,13 @@ use crate::ir::{Ir, IrKind, MoveIr, PatIr};
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
 
-/// The most constants a binder is turned to.
+/// The most constants a binder is turned to written out, item by item
+/// (then a binder over a few is unrolled, see `unroll.rs`); up to
+/// [`LONGEST`], one constant list (`k in PRIMES`, hundreds of primes: a
+/// loop over those at most the position's size, the range's ends
+/// narrowing it, where the range's loop tested every integer).
 const MOST: usize = 64;
+const LONGEST: usize = 1 << 20;
 
 /// `rule` with its innermost binder turned to the constants its guard
 /// begins by asking for; `None` when it does not have that shape.
@@ -45,7 +50,7 @@ pub(super) fn constants(rule: &MoveIr) -> Option<MoveIr> {
     let mut items = ints(set)?;
     items.sort_unstable();
     items.dedup();
-    if items.len() > MOST {
+    if items.len() > LONGEST {
         return None;
     }
     let span = domain.span;
@@ -64,8 +69,15 @@ pub(super) fn constants(rule: &MoveIr) -> Option<MoveIr> {
         guard = and(guard, rest);
     }
     let mut rule = rule.clone();
-    let consts = items.into_iter().map(|n| at(IrKind::Const(Value::Int(n))));
-    rule.binders.last_mut()?.1 = at(IrKind::List(consts.collect()));
+    rule.binders.last_mut()?.1 = match items.len() {
+        len if len <= MOST => {
+            let consts = items.into_iter().map(|n| at(IrKind::Const(Value::Int(n))));
+            at(IrKind::List(consts.collect()))
+        }
+        _ => at(IrKind::Const(Value::list(
+            items.into_iter().map(Value::Int).collect(),
+        ))),
+    };
     rule.guard = Some(guard);
     Some(rule)
 }
