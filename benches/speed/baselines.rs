@@ -432,3 +432,58 @@ pub fn last_move(n: usize) -> u32 {
     }
     zeros
 }
+
+/// Take a prime number of tokens: the heaps up to `n` the second player
+/// wins, each heap's options every `k` up to it that is prime (the primes
+/// sieved once, tested with a look-up).
+pub fn prime_take(n: usize) -> u32 {
+    let mut prime = vec![true; n + 1];
+    prime[..2.min(n + 1)].fill(false);
+    for p in 2..=n {
+        if prime[p] {
+            (p * p..=n).step_by(p).for_each(|m| prime[m] = false);
+        }
+    }
+    let mut g = vec![0u32; n + 1];
+    let mut mex = Mex::new();
+    for h in 0..=n {
+        mex.clear();
+        for k in (1..=h).filter(|&k| prime[k]) {
+            mex.insert(g[h - k]);
+        }
+        g[h] = mex.value();
+    }
+    g.iter().filter(|&&v| v == 0).count() as u32
+}
+
+/// A row of `n` coins, all heads at first: turn a head to tails, and
+/// perhaps any one coin to its left. Positions memoized as strings in an
+/// `FxHashMap`, as the rule file keeps them.
+pub fn coin_row(n: usize) -> u32 {
+    row(&"H".repeat(n), &mut FxHashMap::default())
+}
+
+fn row(s: &str, memo: &mut FxHashMap<String, u32>) -> u32 {
+    if let Some(&v) = memo.get(s) {
+        return v;
+    }
+    let flip = |t: &str, i: usize| {
+        let mut b = t.as_bytes().to_vec();
+        b[i] = if b[i] == b'H' { b'T' } else { b'H' };
+        String::from_utf8(b).expect("ASCII")
+    };
+    let mut options = Vec::new();
+    for i in (0..s.len()).filter(|&i| s.as_bytes()[i] == b'H') {
+        let one = flip(s, i);
+        options.push(row(&one, memo));
+        for j in 0..i {
+            options.push(row(&flip(&one, j), memo));
+        }
+    }
+    let mut mex = Mex::new();
+    mex.clear();
+    options.into_iter().for_each(|v| mex.insert(v));
+    let v = mex.value();
+    memo.insert(s.to_string(), v);
+    v
+}

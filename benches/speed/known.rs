@@ -101,6 +101,21 @@ pub fn check() -> Vec<String> {
         "last_move",
         (0..200).all(|n| baselines::last_move(n) == n as u32 / 4 + 1),
     );
+    // Worked by hand: 0 and 1 have no move; 2 to 8 reach 0 or 1 (8 - 7);
+    // 9 and 10 reach only 2 to 8; 11 and 12 reach 9 (11 - 2, 12 - 3).
+    expect(
+        "prime_take",
+        [1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 4, 4, 4]
+            .iter()
+            .enumerate()
+            .all(|(n, &zeros)| baselines::prime_take(n) == zeros),
+    );
+    // A head alone at index k is worth k + 1 (it reaches no head or one
+    // head below it): a row of n heads is worth 1 ^ 2 ^ ... ^ n.
+    expect(
+        "coin_row",
+        (0..=10).all(|n| baselines::coin_row(n) == (1..=n as u32).fold(0, |v, k| v ^ k)),
+    );
     wrong
 }
 

@@ -46,7 +46,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 21] = [
+pub const ALL: [Workload; 23] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -282,6 +282,28 @@ pub const ALL: [Workload; 21] = [
         full: 1_000_000,
         smoke: 1000,
         baseline: |n| Answer::Value(baselines::last_move(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "prime_take",
+        file: "prime_take.game",
+        game: "take",
+        params: &["n"],
+        shape: Shape::Value,
+        full: 20_000,
+        smoke: 300,
+        baseline: |n| Answer::Value(baselines::prime_take(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "coin_row",
+        file: "coin_row.game",
+        game: "row",
+        params: &["s"],
+        shape: Shape::Value,
+        full: 16,
+        smoke: 8,
+        baseline: |n| Answer::Value(baselines::coin_row(n).into()),
         octal: None,
     },
 ];
