@@ -890,13 +890,20 @@ fn a_game_read_by_one_asked_in_turn_is_swept_first() {
     const N: usize = 200_000;
     let mut g = vec![0u8; N];
     for n in 0..N {
-        let options: Vec<u8> = [1, 3, 4].iter().filter(|&&k| k <= n).map(|k| g[n - k]).collect();
+        let options: Vec<u8> = [1, 3, 4]
+            .iter()
+            .filter(|&&k| k <= n)
+            .map(|k| g[n - k])
+            .collect();
         g[n] = (0..).find(|v| !options.contains(v)).unwrap();
     }
     let mex = |options: Vec<u8>| (0..).find(|v| !options.contains(v)).unwrap();
     let h = |n: usize, odd: bool| {
         let bonus = |k: usize| u8::from(odd && k % 2 == 0);
-        mex((1..=5).filter(|&k| k <= n).map(|k| g[n - k] ^ bonus(k)).collect())
+        mex((1..=5)
+            .filter(|&k| k <= n)
+            .map(|k| g[n - k] ^ bonus(k))
+            .collect())
     };
     let game = "game g(n) {\n move take(k in {1, 3, 4}) if n - k >= 0 -> g(n - k)\n}\n\
                 game h(n) {\n move first(k in 1..=5) if k <= n -> g(n - k)\n}\n\
@@ -948,6 +955,44 @@ fn a_tuple_made_by_a_helper_under_lets_is_compiled_and_agrees() {
     assert_eq!(session.run("tuples.game", text).error, None);
     assert!(session.machine.kernel_runs > 0);
     assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0);
+}
+
+/// A race up to a bound, asked at 0: the search climbs, each position
+/// waiting for the one above it, and once it has climbed 64 the positions
+/// from a top found above down to it are run instead
+/// (src/runtime/sweep/mod.rs, `sweep_up`). The values agree with the
+/// interpreter and with the definition; an error partway up is the
+/// interpreter's, met on the same play; and the search itself reaches
+/// only a few of the positions.
+#[test]
+fn a_race_up_to_a_bound_is_swept_down_from_the_top() {
+    const N: usize = 100_000;
+    let mut g = vec![0u8; N + 4];
+    for t in (0..=N).rev() {
+        let options: Vec<u8> = [1, 2, 5]
+            .iter()
+            .filter(|&&k| t + k <= N)
+            .map(|k| g[t + k])
+            .collect();
+        g[t] = (0..).find(|v| !options.contains(v)).unwrap();
+    }
+    let race =
+        format!("game race(t) {{ move add(k in [1, 2, 5]) if t + k <= {N} -> race(t + k) }}\n");
+    let text = format!("{race}value(race(0))\nvalue(race(7))\n");
+    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("race.game", &text).error, None);
+    let reached = session.machine.graph.reached();
+    assert!(reached < 1_000, "{reached} positions reached by the search");
+    let values = format!("{}\n{}\n", g[0], g[7]);
+    assert_eq!(run_big(&text, Engine::Native), values);
+    let small = "game race(t) { move add(k in [1, 2, 5]) if t + k <= 300 -> race(t + k) }\n\
+                 [value(race(t)) for t in [0, 150, 299, 300]]\nvalue(race(0) + race(1))\n";
+    agree(small);
+    // A division by zero at 200, met on the play up from 0.
+    let error = "game race(t) { move add(k in [1, 2]) if t + k <= 300 -> race(t + k + 0 / (t - 200)) }\n\
+                 value(race(0))\n";
+    same_error(error, "division by zero");
 }
 
 /// Binders over collections computed at each position: sets combined,

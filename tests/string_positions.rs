@@ -44,7 +44,10 @@ fn rule() -> impl Strategy<Value = String> {
         ("r(s[:i] + \"T\" + s[i + 1:]) + r(s[i + 1:])", false),
         ("r(s[:i] + s[i + 1:i + 2] + \"T\" + s[i + 2:])", false),
         ("r(s[:i] + s[i + 1] + \"T\" + s[i + 2:])", false),
-        ("r(s[:i] + (if s[j] == \"T\" then \"é\" else \"TT\") + s[i + 1:])", true),
+        (
+            "r(s[:i] + (if s[j] == \"T\" then \"é\" else \"TT\") + s[i + 1:])",
+            true,
+        ),
         ("r(s[:i] + \"T\" + s[i + 1:]) + *(len(s) - i)", false),
     ]);
     (target, guard()).prop_map(|((target, j), guard)| {
@@ -129,6 +132,7 @@ fn a_string_is_one_position_and_no_list() {
                 game h(n) { move to -> r(\"HH\") }\n\
                 value(r(\"HHH\"))\nvalue(h(0))\nvalue(r(\"HH\") + r(\"H\"))\nvalue(r([\"H\", \"H\"]))\n";
     assert_eq!(agree(text), "1\n1\n1\n0\n");
-    let sum = "game r(s) { move take(i in 0..len(s)) if s[i] + 1 > 0 -> r(s[:i]) }\nvalue(r(\"ab\"))\n";
+    let sum =
+        "game r(s) { move take(i in 0..len(s)) if s[i] + 1 > 0 -> r(s[:i]) }\nvalue(r(\"ab\"))\n";
     same_error(sum, "cannot be applied");
 }

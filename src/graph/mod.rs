@@ -118,6 +118,13 @@ impl Graph {
         self.total - self.swept
     }
 
+    /// Counts the positions made since the graph held `before` as made
+    /// by a sweep: those a sweep's runs interned as options without
+    /// values, which the search did not reach.
+    pub fn swept_since(&mut self, before: usize) {
+        self.swept += self.total.saturating_sub(before);
+    }
+
     pub fn is_empty(&self) -> bool {
         self.total == 0
     }

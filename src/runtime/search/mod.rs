@@ -344,9 +344,13 @@ impl Machine {
         }
         if !search.no_sweep {
             let waited = &search.pending[start..];
-            let swept = match sweep::near_below(node, waited) {
-                Some(child) => self.sweep(node, child)?,
-                None => self.sweep_levels(node)?,
+            let swept = match (
+                sweep::near_below(node, waited),
+                sweep::near_above(node, waited),
+            ) {
+                (Some(child), _) => self.sweep(node, child)?,
+                (None, Some(child)) => self.sweep_up(node, child)?,
+                (None, None) => self.sweep_levels(node)?,
             };
             let arity = self.graph.dense(node.game).map_or(0, |d| d.free());
             let swept = match swept {

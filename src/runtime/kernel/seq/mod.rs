@@ -157,9 +157,7 @@ impl Seq {
             // comparisons with characters (see `expr/compile.rs`).
             IrKind::Const(Value::Str(s)) => Seq::Items(
                 Shape::Str,
-                s.chars()
-                    .map(|c| Num::Const(u32::from(c).into()))
-                    .collect(),
+                s.chars().map(|c| Num::Const(u32::from(c).into())).collect(),
             ),
             IrKind::Const(v @ (Value::List(_) | Value::Tuple(_))) => Seq::Items(
                 match v {
