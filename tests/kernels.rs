@@ -899,7 +899,7 @@ fn a_game_read_by_one_asked_in_turn_is_swept_first() {
     }
     let mex = |options: Vec<u8>| (0..).find(|v| !options.contains(v)).unwrap();
     let h = |n: usize, odd: bool| {
-        let bonus = |k: usize| u8::from(odd && k % 2 == 0);
+        let bonus = |k: usize| u8::from(odd && k.is_multiple_of(2));
         mex((1..=5)
             .filter(|&k| k <= n)
             .map(|k| g[n - k] ^ bonus(k))
