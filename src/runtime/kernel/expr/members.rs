@@ -42,8 +42,12 @@ impl Members {
 
     /// Whether `x` is one of the items.
     pub fn has(&self, x: i64) -> bool {
-        let at = x.wrapping_sub(self.lo);
-        (0..self.span).contains(&at) && self.bits[at as usize / 64] >> (at % 64) & 1 == 1
+        match x.checked_sub(self.lo) {
+            Some(at) if (0..self.span).contains(&at) => {
+                self.bits[at as usize / 64] >> (at % 64) & 1 == 1
+            }
+            _ => false,
+        }
     }
 
     /// The least item, the span and the bits, for machine code.
@@ -64,6 +68,11 @@ mod tests {
             assert_eq!(set.has(x), items.contains(&x), "{x}");
         }
         assert!(!set.has(i64::MIN) && !set.has(i64::MAX));
+        // Near the top of the integers, a difference that wraps is no item.
+        let high = [i64::MAX - 6, i64::MAX - 4, i64::MAX - 1, i64::MAX];
+        let set = Members::of(&high).unwrap();
+        assert!(set.has(i64::MAX) && set.has(i64::MAX - 6) && !set.has(i64::MAX - 5));
+        assert!((i64::MIN..i64::MIN + 8).all(|x| !set.has(x)));
         // Too few items, or too wide a span, are looked through.
         assert_eq!(Members::of(&[1, 2, 3]), None);
         assert_eq!(Members::of(&[0, 1, 2, 1 << 40]), None);

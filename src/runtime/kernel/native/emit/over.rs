@@ -110,7 +110,13 @@ impl Emit<'_, '_> {
         let x = self.num(x)?;
         let (lo, span, bits) = set.bits();
         let at = self.b.ins().iadd_imm_s(x, lo.wrapping_neg());
+        // Below `lo`, a difference that wraps round could look inside.
+        let above = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, x, lo);
         let inside = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, at, span);
+        let inside = self.b.ins().band(inside, above);
         let zero = self.int(0);
         let at = self.b.ins().select(inside, at, zero);
         let word = self.b.ins().ushr_imm_s(at, 6);
