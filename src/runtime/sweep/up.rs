@@ -1,0 +1,120 @@
+//! The sweep of a chain up: a one-integer game whose moves count up to
+//! a bound (a race to N, `t + k <= N`), asked at the bottom, evaluated
+//! from a top found above the search down to it, instead of climbed one
+//! position at a time, each on the search's path.
+
+use crate::graph;
+use crate::runtime::{Machine, RtResult};
+use crate::value::{GameId, NodeId};
+
+impl Machine {
+    /// A chain up: `node` of a one-integer game misses the value of
+    /// `child` just above it, and the search has already climbed a long
+    /// way to it (the position 64 below `node` is on its path), as a race
+    /// to N does (`move add(k in 1..=3) if t + k <= N -> race(t + k)`,
+    /// asked at 0). Rather than climb to N one position at a time, each on
+    /// the path, a top is found (the first of `child + 64`, `child + 128`,
+    /// ... whose run finds its value, then the lowest such above the last
+    /// that did not, by halving) and the positions from there down to
+    /// `child` are run, while each finds all its options known. Returns as
+    /// [`Machine::sweep`] does.
+    pub(in crate::runtime) fn sweep_up(
+        &mut self,
+        node: NodeId,
+        child: NodeId,
+    ) -> RtResult<Option<bool>> {
+        const CLIMBED: u32 = 64;
+        if self.graph.dense(child.game).is_none_or(|d| d.arity() != 1) || node.index < CLIMBED {
+            return Ok(None);
+        }
+        let game = node.game;
+        let low = NodeId {
+            game,
+            index: node.index - CLIMBED,
+        };
+        if self.graph.find_ints(game, &[low.index as i64]) != Some(low)
+            || self.graph.value(low) != graph::IN_PROGRESS
+        {
+            return Ok(None);
+        }
+        let room = self.sweep_room();
+        let mut ignored = Vec::new();
+        // The top: the first probe whose run finds its value.
+        let (mut failed, mut step) = (child.index, CLIMBED);
+        let mut top = loop {
+            let Some(p) = child
+                .index
+                .checked_add(step)
+                .filter(|p| *p < graph::DENSE_END)
+            else {
+                return Ok(Some(false));
+            };
+            match self.up_valued(game, p, room, &mut ignored)? {
+                Some(true) => break p,
+                Some(false) => failed = p,
+                None => return Ok(Some(false)),
+            }
+            step = step.saturating_mul(2);
+        };
+        while top - failed > 1 {
+            let mid = failed + (top - failed) / 2;
+            match self.up_valued(game, mid, room, &mut ignored)? {
+                Some(true) => top = mid,
+                Some(false) => failed = mid,
+                None => break,
+            }
+        }
+        let mut found = false;
+        for index in (child.index..top).rev() {
+            if index % 1024 == 0 {
+                self.poll()?;
+            }
+            if self.up_valued(game, index, room, &mut ignored)? != Some(true) {
+                break;
+            }
+            found = true;
+        }
+        Ok(Some(found))
+    }
+
+    /// Whether the one-integer position `index` of `game` has a value (or
+    /// its kernel's run finds one); `None` when the graph has no room for
+    /// it.
+    fn up_valued(
+        &mut self,
+        game: GameId,
+        index: u32,
+        room: usize,
+        ignored: &mut Vec<NodeId>,
+    ) -> RtResult<Option<bool>> {
+        let at = match self.graph.find_ints(game, &[index as i64]) {
+            Some(node) => node,
+            None if self.graph.len() >= room => return Ok(None),
+            None => match self.graph.insert_dense(game, 1, index) {
+                Some(node) => node,
+                None => return Ok(None),
+            },
+        };
+        let before = self.graph.len();
+        let found = match self.graph.value(at) {
+            v if v < graph::ABSENT => true,
+            graph::IN_PROGRESS => false,
+            _ => self.kernel_finds_value(at, ignored)?,
+        };
+        // The options a run missed are interned, ahead of the search.
+        self.graph.swept_since(before);
+        Ok(Some(found))
+    }
+}
+
+/// The lowest of `waited` just above `node` (a few positions up) in the
+/// dense table of a one-integer game: where a chain up may go on.
+pub(in crate::runtime) fn near_above(node: NodeId, waited: &[NodeId]) -> Option<NodeId> {
+    const GAP: u32 = 4;
+    waited
+        .iter()
+        .filter(|c| c.game == node.game && c.index > node.index && c.index - node.index <= GAP)
+        .filter(|c| c.index < graph::DENSE_END)
+        .min_by_key(|c| c.index)
+        .copied()
+}
