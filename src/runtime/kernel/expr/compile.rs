@@ -264,15 +264,16 @@ fn character(e: &Ir, t: &Types) -> Option<Num> {
         IrKind::Index(string, j) => (string, j),
         _ => return None,
     };
+    let made = || Seq::compile(string, t).filter(|s| s.shape(t) == crate::graph::Shape::Str);
     let row = match &string.kind {
         IrKind::Const(s @ Value::Str(_)) => Seq::Row(Rows::of_strings(s)?, Box::new(Num::Const(0))),
-        IrKind::Index(rows, i) if matches!(rows.kind, IrKind::Const(Value::List(_))) => {
-            let IrKind::Const(v) = &rows.kind else {
-                return None;
-            };
-            Seq::Row(Rows::of_strings(v)?, Box::new(num_in(i, t)?))
-        }
-        _ => Seq::compile(string, t).filter(|s| s.shape(t) == crate::graph::Shape::Str)?,
+        IrKind::Index(rows, i) => match &rows.kind {
+            IrKind::Const(v @ Value::List(_)) => {
+                Seq::Row(Rows::of_strings(v)?, Box::new(num_in(i, t)?))
+            }
+            _ => made()?,
+        },
+        _ => made()?,
     };
     Some(Num::Index(Box::new(row), Box::new(num_in(j, t)?)))
 }

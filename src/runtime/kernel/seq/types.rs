@@ -119,18 +119,15 @@ impl Types {
     fn bind_collections(&mut self, bound: &[(Slot, Ir)]) -> bool {
         let mut changed = false;
         for (slot, value) in bound {
-            let slot = *slot;
-            let Some((shape, definite)) = self.shape_of(value) else {
+            let Some((shape, _)) = self.shape_of(value) else {
                 continue;
             };
-            let at = slot as usize;
-            let now = self.shapes[at];
-            if now == shape || (now != Shape::Int && now != Shape::List && !definite) {
-                continue;
-            }
-            if now == Shape::Int || now == Shape::List {
-                self.shapes[at] = shape;
-                self.named.retain(|s| *s != slot);
+            // An integer or a list so far (a list: its value is a list
+            // parameter's, whose shape may still be found).
+            let now = &mut self.shapes[*slot as usize];
+            if matches!(*now, Shape::Int | Shape::List) && *now != shape {
+                *now = shape;
+                self.named.retain(|s| s != slot);
                 changed = true;
             }
         }
