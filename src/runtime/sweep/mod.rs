@@ -47,14 +47,8 @@ impl Machine {
             if index % 1024 == 0 {
                 self.poll()?;
             }
-            // A position the dense table had no room for is hashed.
-            let at = match self.graph.find_ints(node.game, &[index as i64]) {
-                Some(node) => node,
-                None if self.graph.len() >= room => break,
-                None => match self.graph.insert_dense(node.game, 1, index) {
-                    Some(node) => node,
-                    None => break,
-                },
+            let Some(at) = self.line_position(node.game, index, room) else {
+                break;
             };
             if !self.kernel_finds_value(at, &mut ignored)? {
                 break;
@@ -62,6 +56,17 @@ impl Machine {
             found = true;
         }
         Ok(Some(found))
+    }
+
+    /// The one-integer position `index` of `game`: found, or made in its
+    /// dense table; `None` when the graph holds `room` positions or the
+    /// table has no room for it (such a position is hashed).
+    fn line_position(&mut self, game: GameId, index: u32, room: usize) -> Option<NodeId> {
+        match self.graph.find_ints(game, &[index as i64]) {
+            Some(node) => Some(node),
+            None if self.graph.len() >= room => None,
+            None => self.graph.insert_dense(game, 1, index),
+        }
     }
 
     /// The square below a two-integer position, as when

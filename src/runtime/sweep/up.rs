@@ -87,13 +87,8 @@ impl Machine {
         room: usize,
         ignored: &mut Vec<NodeId>,
     ) -> RtResult<Option<bool>> {
-        let at = match self.graph.find_ints(game, &[index as i64]) {
-            Some(node) => node,
-            None if self.graph.len() >= room => return Ok(None),
-            None => match self.graph.insert_dense(game, 1, index) {
-                Some(node) => node,
-                None => return Ok(None),
-            },
+        let Some(at) = self.line_position(game, index, room) else {
+            return Ok(None);
         };
         let before = self.graph.len();
         let found = match self.graph.value(at) {
