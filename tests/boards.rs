@@ -37,9 +37,23 @@ fn board() -> impl Strategy<Value = String> {
             "x != y",
             "100 / (x - 40 + dx) > -50",
         ]),
-        0..3u8,
+        0..4u8,
     )
         .prop_map(|(shifts, (lo, hi), extra, style)| {
+            // Style 3 leaves out every bound above: the token may leave
+            // the box upwards. Every move then lowers x + y, so that the
+            // game stays finite.
+            let shifts: Vec<(i64, i64)> = match style {
+                3 => shifts
+                    .into_iter()
+                    .map(|(dx, dy)| match dx + dy {
+                        0 => (dx - 1, dy),
+                        s if s > 0 => (-dx, -dy),
+                        _ => (dx, dy),
+                    })
+                    .collect(),
+                _ => shifts,
+            };
             let items: Vec<String> = shifts.iter().map(|(a, b)| format!("({a}, {b})")).collect();
             let rules = match style {
                 // As a user writes it: a helper and a tuple binder.
@@ -51,12 +65,12 @@ fn board() -> impl Strategy<Value = String> {
                 ),
                 // One move per shift, written out: bounded only where it
                 // goes (below for a coordinate it lowers, above for one it
-                // raises), or on both sides.
+                // raises), only below, or on both sides.
                 _ => {
                     let side = |v: &str, d: i64| match (style, d) {
-                        (1, d) if d < 0 => format!(" and {v} + {d} >= {lo}"),
+                        (1 | 3, d) if d < 0 => format!(" and {v} + {d} >= {lo}"),
                         (1, d) if d > 0 => format!(" and {v} + {d} <= {hi}"),
-                        (1, _) => String::new(),
+                        (1 | 3, _) => String::new(),
                         _ => format!(" and {lo} <= {v} + {d} <= {hi}"),
                     };
                     let moves: Vec<String> = shifts

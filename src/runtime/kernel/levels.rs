@@ -2,11 +2,13 @@
 //! shifts the position by constants, as a token moves on a board
 //! (`knight(x + dx, y + dy)` once the tuple binder is unrolled), and whose
 //! guards keep every option inside a box of rows and columns (`1 <= x +
-//! dx <= N`; a move that lowers a coordinate needs only a bound below,
-//! one that raises it a bound above), has an order in which each option
-//! comes before its
-//! position: by the level `p * x + q * y`, for weights that every shift
-//! lowers. The hand-written program fills the board in that order; so
+//! dx <= N`; a move that lowers a coordinate needs a bound below), has an
+//! order in which each option comes before its position: by the level
+//! `p * x + q * y`, for weights that every shift lowers. A coordinate that
+//! some move raises with no bound above (`coin(x + 1, y - 2)` guarded by
+//! `y - 2 >= 0` alone) is bounded by the level itself: an option of a
+//! level below `s` lies in the rows and columns that positions of levels
+//! below `s` fill, so the box reaches to the end of the dense tables. The hand-written program fills the board in that order; so
 //! does the sweep that [`Levels`] allows (`runtime/sweep/mod.rs`), one level
 //! after another, each position once, every option already valued.
 
@@ -26,7 +28,8 @@ const WEIGHTS: [(i64, i64); 7] = [(1, 1), (1, 2), (2, 1), (1, 3), (3, 1), (2, 3)
 pub struct Levels {
     /// Every move lowers `p * x + q * y`, the position's level.
     pub weights: (i64, i64),
-    /// Every option lies in these rows (`x`) and columns (`y`), inclusive.
+    /// Every option lies in these rows (`x`) and columns (`y`), inclusive,
+    /// save beyond the dense tables' last row or column (see the module).
     pub rows: (i64, i64),
     pub cols: (i64, i64),
 }
@@ -92,14 +95,16 @@ pub(super) fn levels(moves: &[Move], game: GameId) -> Option<Levels> {
                 }
                 match above {
                     Some(b) => *hi = (*hi).max(b.checked_add(d)?),
-                    None if d > 0 => return None,
+                    // Unbounded above: the levels bound it instead.
+                    None if d > 0 => *hi = SIDE_MAX - 1,
                     None => {}
                 }
             }
             shifts.push((shift[0], shift[1]));
         }
     }
-    let [rows, cols] = ends;
+    // A coordinate no move bounds below starts where the tables do.
+    let [rows, cols] = ends.map(|(lo, hi)| (if lo == i64::MAX { 0 } else { lo }, hi));
     let inside = |(lo, hi): Span| 0 <= lo && lo <= hi && hi < SIDE_MAX;
     if !inside(rows) || !inside(cols) {
         return None;

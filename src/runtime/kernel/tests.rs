@@ -231,11 +231,23 @@ fn boards_of_constant_shifts_inside_a_box_have_levels() {
         .levels()
         .expect("levels");
     assert_eq!((levels.rows, levels.cols), ((1, 40), (1, 40)));
+    // No bound above on a coordinate a move raises, nor below on one no
+    // move lowers: the box reaches to the dense tables' ends.
+    let open = "let N = 40\ngame g(x, y) {\n move a if x >= 2 -> g(x - 2, y + 1)\n \
+                move b if y >= 3 -> g(x + 1, y - 3)\n}\n";
+    let levels = kernel(open).expect("compiles").levels().expect("levels");
+    let last = crate::graph::SIDE_MAX - 1;
+    assert_eq!(levels.weights, (1, 1));
+    assert_eq!((levels.rows, levels.cols), ((0, last), (0, last)));
+    let up = "game g(x, y) {\n move a if 1 <= x - 1 <= 9 -> g(x - 1, y + 1)\n}\n";
+    let levels = kernel(up).expect("compiles").levels().expect("levels");
+    assert_eq!(
+        (levels.weights, levels.rows, levels.cols),
+        ((2, 1), (1, 9), (0, last))
+    );
     for no_board in [
         // A binder: no constant shift.
         "game g(x, y) {\n move a(k in 1..=x) -> g(x - k, y)\n}\n",
-        // No bound on y.
-        "game g(x, y) {\n move a if 1 <= x - 1 <= 9 -> g(x - 1, y + 1)\n}\n",
         // Shifts no weights lower: the rules may cycle.
         "game g(x, y) {\n move a if 0 <= x - 1 <= 9 and 0 <= y <= 9 -> g(x - 1, y)\n \
          move b if 0 <= x + 1 <= 9 and 0 <= y <= 9 -> g(x + 1, y)\n}\n",
