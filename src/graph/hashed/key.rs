@@ -57,23 +57,13 @@ pub(super) fn hash_two(a: i64, b: i64) -> u64 {
     h.finish()
 }
 
-/// The hash of a flat run: of its integers, not their packed bytes, so
-/// that a lookup (one per option) packs nothing.
-pub(super) fn hash_flat(run: &[i64]) -> u64 {
+/// The hash of a flat run packed in `bytes` ([`packed::pack`]): a lookup
+/// packs the run it looks for (on the stack, a byte an item for most),
+/// then hashes and compares bytes, a word at a time.
+#[inline]
+pub(super) fn hash_packed(bytes: &[u8]) -> u64 {
     let mut h = FxHasher::default();
-    run.iter().for_each(|n| h.write_i64(*n));
-    h.write_usize(run.len());
-    h.finish()
-}
-
-/// [`hash_flat`] of the run packed in `bytes`.
-fn hash_packed(bytes: &[u8]) -> u64 {
-    let (mut h, mut len) = (FxHasher::default(), 0);
-    packed::each(bytes, |n| {
-        h.write_i64(n);
-        len += 1;
-    });
-    h.write_usize(len);
+    h.write(bytes);
     h.finish()
 }
 

@@ -16,7 +16,7 @@ use super::packed;
 use crate::value::Value;
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
-use key::{Key, hash_flat, hash_one, hash_two, hash_values, packed};
+use key::{Key, hash_one, hash_packed, hash_two, hash_values, packed};
 use std::borrow::Cow;
 use std::cell::RefCell;
 
@@ -140,11 +140,10 @@ impl Hashed {
     /// [`Hashed::find`] of arguments given as a flat run.
     pub fn find_flat(&self, run: &[i64]) -> Option<u32> {
         let nodes = &self.nodes;
-        self.index
-            .find(hash_flat(run), |i| {
-                (nodes[*i as usize].key.packed()).is_some_and(|bytes| packed::holds(bytes, run))
-            })
-            .copied()
+        packed::with_packed(run, |bytes| {
+            let same = |i: &u32| nodes[*i as usize].key.packed() == Some(bytes);
+            self.index.find(hash_packed(bytes), same).copied()
+        })
     }
 
     /// [`Hashed::insert`] of arguments given as a flat run (the caller
