@@ -337,6 +337,11 @@ impl Machine {
         (interpret, runs, all): (bool, u32, bool),
         search: &mut Search,
     ) -> RtResult<()> {
+        // In the order of the positions, not of their finding: a kernel
+        // finds a sum's components as written, the interpreter as the sum
+        // keeps them (sorted), and both must descend alike, to meet the
+        // same error first.
+        search.pending[start..].sort_unstable();
         // Taken before a sweep runs other positions.
         let known_from = search.known.len();
         if all {
