@@ -984,11 +984,27 @@ fn a_race_up_to_a_bound_is_swept_down_from_the_top() {
     assert_eq!(session.run("race.game", &text).error, None);
     let reached = session.machine.graph.reached();
     assert!(reached < 1_000, "{reached} positions reached by the search");
+    // The machine code sweeps them down, not the kernel's run one at a
+    // time (100,000 runs).
+    let runs = session.machine.kernel_runs;
+    assert!(runs < 1_000, "{runs} positions run one at a time");
     let values = format!("{}\n{}\n", g[0], g[7]);
     assert_eq!(run_big(&text, Engine::Native), values);
     let small = "game race(t) { move add(k in [1, 2, 5]) if t + k <= 300 -> race(t + k) }\n\
                  [value(race(t)) for t in [0, 150, 299, 300]]\nvalue(race(0) + race(1))\n";
     agree(small);
+    // Races whose moves the machine code sweeps down from a top, with
+    // conditions beside the bound, a bound met in the middle, and a sum.
+    for rules in [
+        "move add(k in 1..=3) if t + k <= 3000 and (t + k) % 7 != 3 -> race(t + k)",
+        "move add(k in [1, 4]) if t + k <= 3000 -> race(t + k)\n move jump if t % 5 == 0 and t + 9 <= 3000 -> race(t + 9)",
+        "move add(k in 1..=2) if t + k <= 3000 -> race(t + k) + *(t % 3)",
+        "move add(k in 1..=3) if t + k <= 3000 and t != 1700 -> race(t + k)",
+    ] {
+        agree(&format!(
+            "game race(t) {{\n {rules}\n}}\n[value(race(t)) for t in [0, 1, 1000, 2999]]\n"
+        ));
+    }
     // A division by zero at 200, met on the play up from 0.
     let error = "game race(t) { move add(k in [1, 2]) if t + k <= 300 -> race(t + k + 0 / (t - 200)) }\n\
                  value(race(0))\n";

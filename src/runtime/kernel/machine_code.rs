@@ -73,6 +73,24 @@ impl Kernel {
         }
     }
 
+    /// [`Native::sweep_down`](super::native::Native::sweep_down) of the
+    /// positions `bottom..top`; `(top, false)` when there is no machine
+    /// code.
+    pub fn native_sweep_down(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, bottom, top): (GameId, u32, u32),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> (u32, bool) {
+        match self.native() {
+            Some(native) => {
+                native.sweep_down(self, (defs, graph), (game, bottom, top), marks, views)
+            }
+            None => (top, false),
+        }
+    }
+
     /// The order of the board's levels, if the game has one (see
     /// [`Levels`]).
     pub fn levels(&self) -> Option<Levels> {

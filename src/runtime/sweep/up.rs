@@ -4,7 +4,7 @@
 //! position at a time, each on the search's path.
 
 use crate::graph;
-use crate::runtime::{Machine, RtResult};
+use crate::runtime::{Machine, RtResult, Scratch};
 use crate::value::{GameId, NodeId};
 
 impl Machine {
@@ -64,8 +64,9 @@ impl Machine {
                 None => break,
             }
         }
-        let mut found = false;
-        for index in (child.index..top).rev() {
+        let left = self.native_down(game, (child.index, top), room)?;
+        let mut found = left < top;
+        for index in (child.index..left).rev() {
             if index % 1024 == 0 {
                 self.poll()?;
             }
@@ -75,6 +76,41 @@ impl Machine {
             found = true;
         }
         Ok(Some(found))
+    }
+
+    /// The positions `bottom..top` of `game` evaluated from the top down
+    /// by its machine code, as far as it goes, when the dense table has
+    /// room for all of them. Returns the top of those left: `bottom` when
+    /// it did them all, `top` when it did none.
+    fn native_down(
+        &mut self,
+        game: GameId,
+        (bottom, top): (u32, u32),
+        room: usize,
+    ) -> RtResult<u32> {
+        let (positions, after) = (top.saturating_sub(bottom), self.native_after);
+        let kernel = match self.use_native {
+            true => self.kernel(game).filter(|k| k.native_for(positions, after)),
+            false => None,
+        };
+        let Some(kernel) = kernel else {
+            return Ok(top);
+        };
+        if self.graph.claim_dense(game, bottom, top, room) < top {
+            return Ok(top);
+        }
+        let mut left = top;
+        loop {
+            self.poll()?;
+            let Scratch { marks, views, .. } = &mut self.scratch;
+            let graph = (&self.defs, &self.graph);
+            let (stopped, paused) =
+                kernel.native_sweep_down(graph, (game, bottom, left), marks, views);
+            left = stopped;
+            if !paused || left <= bottom {
+                return Ok(left);
+            }
+        }
     }
 
     /// Whether the one-integer position `index` of `game` has a value (or

@@ -272,6 +272,32 @@ impl Native {
         }
     }
 
+    /// The values of the positions `bottom..top` of `game`, a one-integer
+    /// game whose options lie above its positions, from the top down, as
+    /// [`Native::sweep`] finds them from the bottom up. Returns where it
+    /// stopped: `bottom`, or one past the position it left to the kernel's
+    /// run, or where it paused (true), below which it goes on.
+    pub fn sweep_down(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, bottom, top): (GameId, u32, u32),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> (u32, bool) {
+        let Some(code) = self.sweep.filter(|_| 0 < bottom && bottom < top) else {
+            return (top, false);
+        };
+        let run = (code, ((top - 1).into(), (bottom - 1).into()), top - bottom);
+        match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
+            Some((stopped, paused)) => {
+                debug_assert!(stopped < top.into());
+                (stopped as u32 + 1, paused)
+            }
+            None => (top, false),
+        }
+    }
+
     /// [`Kernel::native_levels`]: the board's levels `from..to`.
     pub fn levels(
         &self,

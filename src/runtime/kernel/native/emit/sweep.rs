@@ -1,5 +1,6 @@
 //! The sweep function of a one-integer game: its positions from the
-//! bottom up, each value written into the game's own table.
+//! bottom up (or from the top down), each value written into the game's
+//! own table.
 
 use super::{Emit, Window};
 use crate::runtime::kernel::Kernel;
@@ -8,12 +9,14 @@ use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{InstBuilder, Value};
 
 impl Emit<'_, '_> {
-    /// The sweep function: for `n` from `from` (0 or more) to `to` (below
-    /// 2³¹), the value of position `n`, written into the game's own table
-    /// `own` (whose slots for them the caller has made); the stamps go up
-    /// by one per position. Returns where it stopped: `to`, a position
-    /// it left to the kernel's run (one without options among them), or,
-    /// with [`super::PAUSED`] set, where it paused after enough work.
+    /// The sweep function: for `n` from `from` (0 or more) up to `to`
+    /// (below 2³¹), or, when `from > to`, down from `from` to `to + 1`
+    /// (the chain up, `runtime/sweep/up.rs`, whose options lie above), the
+    /// value of position `n`, written into the game's own table `own`
+    /// (whose slots for them the caller has made); the stamps go up by one
+    /// per position. Returns where it stopped: `to`, a position it left to
+    /// the kernel's run (one without options among them), or, with
+    /// [`super::PAUSED`] set, where it paused after enough work.
     pub(super) fn sweep(
         &mut self,
         kernel: &Kernel,
@@ -26,11 +29,14 @@ impl Emit<'_, '_> {
         let total = self.b.declare_var(I64);
         let zero = self.int(0);
         self.b.def_var(total, zero);
+        let (up, down) = (self.int(1), self.int(-1));
+        let upwards = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, from, to);
+        let step = self.b.ins().select(upwards, up, down);
         let [head, body, stop] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let at = self.b.use_var(n);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, at, to);
+        let more = self.b.ins().icmp(IntCC::NotEqual, at, to);
         self.b.ins().brif(more, body, &[], stop, &[]);
         self.b.switch_to_block(body);
         // The position's own slot first: the options just below it are
@@ -44,7 +50,7 @@ impl Emit<'_, '_> {
             slot,
         };
         self.valued(kernel, &[at], window, total)?;
-        let next = self.b.ins().iadd_imm_s(at, 1);
+        let next = self.b.ins().iadd(at, step);
         self.b.def_var(n, next);
         // A pause after enough work, for the caller to look at the clock.
         self.pause_or(total, head, next);
