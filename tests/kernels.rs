@@ -1011,6 +1011,31 @@ fn a_race_up_to_a_bound_is_swept_down_from_the_top() {
     same_error(error, "division by zero");
 }
 
+/// `%` and `/` by a divisor that stays while the innermost loop runs (a
+/// parameter, or an outer binder in a comprehension's condition): the
+/// machine code divides by multiplying with a reciprocal it keeps, and
+/// must agree with the interpreter for divisors 1, large, and negative,
+/// and for negative or large dividends.
+#[test]
+fn division_by_a_divisor_a_loop_keeps_agrees_on_every_path() {
+    let params = "[(n, m) for n in [0, 5, 40] for m in [1, 2, 3, 7, -1, -4, 65536, 2147483647, -2147483647]]";
+    for rules in [
+        "move t(k in 1..=n) if (k * 7 - 20) % m == 3 or (k - 20) / m == 2 -> h(n - k, m)",
+        "move t(k in 1..=n) if (k * 4294967299) % m < (k * 4294967299) / m % 5 -> h(n - k, m)",
+        "move t(k in 1..=n) -> h(n - k, m) + *(len([j for j in 0..k if (j - 3) % m == 0]) % 4)",
+    ] {
+        agree(&format!(
+            "game h(n, m) {{\n {rules}\n}}\n[value(h(n, m)) for (n, m) in {params}]\n"
+        ));
+    }
+    // An outer binder as the divisor of a set comprehension's condition.
+    agree(
+        "game g(s) {\n move pick(x in s) -> g(s - {y for y in s if y % x == 0})\n \
+         move half(x in s) if x > 3 -> g({y / (x / 2) + 1 for y in s if y != x})\n}\n\
+         [value(g(set(2..=n))) for n in 2..=14]\n",
+    );
+}
+
 /// Binders over collections computed at each position: sets combined,
 /// lists joined or repeated, and sets of computed items (in increasing
 /// order, without repeats, as the interpreter runs over them).

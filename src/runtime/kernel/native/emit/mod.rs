@@ -155,6 +155,7 @@ pub fn function(
         },
         top: b.declare_var(I64),
         known: vec![None; slots],
+        loops: Vec::new(),
         window: None,
         b,
         bail,
@@ -292,6 +293,10 @@ struct Emit<'a, 'f> {
     /// The values each slot can take, where known while its loop is
     /// emitted (a binder over constants): an inclusive interval.
     known: Vec<Option<(i64, i64)>>,
+    /// The slots each loop being emitted binds, the innermost last: a
+    /// divisor bound outside the innermost loop stays while it runs (see
+    /// [`Emit::floor_invariant`]).
+    loops: Vec<Vec<usize>>,
     /// In a sweep: the target that is the game's own one-integer
     /// position, and the position being swept (see [`Window`]).
     window: Option<(usize, Window)>,

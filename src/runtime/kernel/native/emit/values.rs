@@ -150,6 +150,10 @@ impl Emit<'_, '_> {
                 let a = self.num(x)?;
                 self.floor_by(*op, a, d)
             }
+            Num::Bin(op @ (BinOp::Div | BinOp::Rem), x, by) if self.invariant(by) => {
+                let (a, d) = (self.num(x)?, self.num(by)?);
+                self.floor_invariant(*op, a, d)
+            }
             Num::Bin(op, a, b) => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
                 self.binary(*op, a, b)?
@@ -325,6 +329,62 @@ impl Emit<'_, '_> {
                 _ => e.b.ins().urem(x, y),
             };
             e.b.ins().uextend(I64, r)
+        })
+    }
+
+    /// Whether `by` is a slot that stays while the innermost loop being
+    /// emitted runs: a parameter of the position, or a slot an outer loop
+    /// binds (`x` in `{y for y in s if y % x == 0}` under `x in s`).
+    fn invariant(&self, by: &Num) -> bool {
+        let (Num::Slot(s), Some((inner, outer))) = (by, self.loops.split_last()) else {
+            return false;
+        };
+        let s = *s as usize;
+        !inner.contains(&s) && (s < self.params.len() || outer.iter().any(|l| l.contains(&s)))
+    }
+
+    /// [`Emit::floor`] by a divisor `d` that stays while the loop runs
+    /// ([`Emit::invariant`]): operands below 2³² take Lemire's remainder
+    /// by multiplication, with `m = 2⁶⁴ / d` rounded up kept in variables
+    /// of this place and made again (one division) only when `d` is not
+    /// the one it was made for. `a % d` is the high word of `(m * a mod
+    /// 2⁶⁴) * d`, `a / d` the high word of `m * a` (and `a` for `d = 1`,
+    /// whose `m` wraps to 0): exact for every `a`, `d` below 2³² ("Faster
+    /// Remainder by Direct Computation", Lemire, Kaser and Kurz, 2019).
+    fn floor_invariant(&mut self, op: BinOp, a: Value, d: Value) -> Value {
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, d, 0);
+        self.bail_if(zero);
+        let (made_for, magic) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        let both = self.b.ins().bor(a, d);
+        self.floor_small(op, (a, d), both, |e| {
+            // Both start as 0 (undefined on entry), which no divisor is.
+            let (last, m) = (e.b.use_var(made_for), e.b.use_var(magic));
+            let same = e.b.ins().icmp(IntCC::Equal, last, d);
+            let m = e.choose(
+                I64,
+                same,
+                |_| Some(m),
+                |e| {
+                    let all = e.int(-1);
+                    let m = e.b.ins().udiv(all, d);
+                    let m = e.b.ins().iadd_imm_s(m, 1);
+                    e.b.def_var(made_for, d);
+                    e.b.def_var(magic, m);
+                    Some(m)
+                },
+            );
+            let m = m.expect("no bail");
+            match op {
+                BinOp::Div => {
+                    let q = e.b.ins().umulhi(m, a);
+                    let one = e.b.ins().icmp_imm_s(IntCC::Equal, d, 1);
+                    e.b.ins().select(one, a, q)
+                }
+                _ => {
+                    let low = e.b.ins().imul(m, a);
+                    e.b.ins().umulhi(low, d)
+                }
+            }
         })
     }
 

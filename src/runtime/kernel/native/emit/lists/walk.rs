@@ -45,18 +45,24 @@ impl Emit<'_, '_> {
             Clause::For(_, src) if src.pushes() => None,
             Clause::Enumerate(.., xs) if xs.pushes() => None,
             Clause::Enumerate(index, x, xs) => {
-                self.enumerate(xs, (*index, *x), &mut |e, step| {
+                self.loops.push(vec![*index as usize, *x as usize]);
+                let emitted = self.enumerate(xs, (*index, *x), &mut |e, step| {
                     e.clauses(comp, i + 1, elem, step)
-                })?;
+                });
+                self.loops.pop();
+                emitted?;
                 self.b.ins().jump(next, &[]);
                 Some(())
             }
-            Clause::For(slot, src) => {
-                let slot = self.slot_var(*slot as usize);
-                self.source(src, &mut |e, k, step| {
+            Clause::For(s, src) => {
+                let slot = self.slot_var(*s as usize);
+                self.loops.push(vec![*s as usize]);
+                let emitted = self.source(src, &mut |e, k, step| {
                     e.b.def_var(slot, k);
                     e.clauses(comp, i + 1, elem, step)
-                })?;
+                });
+                self.loops.pop();
+                emitted?;
                 self.b.ins().jump(next, &[]);
                 Some(())
             }
