@@ -957,6 +957,26 @@ fn a_tuple_made_by_a_helper_under_lets_is_compiled_and_agrees() {
     assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0);
 }
 
+/// A function of lists that calls itself, called by two rules: each
+/// call is unrolled as far as one rule's would be. (The game once shared
+/// one room among them, so the second rule's call was left a call, and
+/// every position went to the interpreter: 30 times slower.)
+#[test]
+fn a_recursion_called_by_two_rules_is_unrolled_for_each() {
+    let text = "fn digits(n) = if n < 10 then [n] else digits(n / 10) + [n % 10]\n\
+                game ds(n) {\n\
+                \x20move take(d in digits(n)) if 0 < d <= n -> ds(n - d)\n\
+                \x20move sq(d in digits(n)) if 0 < d * d <= n -> ds(n - d * d)\n\
+                }\n\
+                sum([value(ds(n)) for n in 0..=2000])\n[value(ds(n)) for n in 90..110]\n";
+    agree(text);
+    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("digits.game", text).error, None);
+    assert!(session.machine.kernel_runs > 0);
+    assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0);
+}
+
 /// A race up to a bound, asked at 0: the search climbs, each position
 /// waiting for the one above it, and once it has climbed 64 the positions
 /// from a top found above down to it are run instead

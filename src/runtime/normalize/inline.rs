@@ -29,6 +29,11 @@ impl Normalizer<'_> {
         });
         let mut recursion = self.recursion.borrow_mut();
         let room = recursion.entry(f).or_insert(super::RECURSION_BUDGET);
+        if depth == 0 {
+            // A call written in the rules: its own room, so that a second
+            // rule calling the function is unrolled as far as the first.
+            *room = super::RECURSION_BUDGET;
+        }
         let inlinable = depth < INLINE_DEPTH
             && func.arity == args.len()
             && size <= self.budget.get()
@@ -182,7 +187,7 @@ pub(super) fn split_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
 }
 
 /// The slots a pattern binds, into `out`.
-fn pattern_slots(p: &PatIr, out: &mut FxHashSet<Slot>) {
+pub(super) fn pattern_slots(p: &PatIr, out: &mut FxHashSet<Slot>) {
     match p {
         PatIr::Slot(s) => {
             out.insert(*s);

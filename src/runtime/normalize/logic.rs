@@ -12,10 +12,41 @@
 //! `or`, `in`), which is a boolean or an error either way. `x and false`
 //! stays: `x` may fail.
 
+use super::inline::repeatable;
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind};
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
+
+/// `abs(e) <= c` as the chain `-c <= e <= c` (and `<` alike, either way
+/// round), where `e` and `c` are cheap and safe to evaluate twice: a
+/// condition the compiled rules narrow a binder's loop by, where the
+/// `abs` they test for every option.
+pub(super) fn abs_bounds(ir: Ir) -> Ir {
+    let (op, e, c) = match &ir.kind {
+        IrKind::Binary(op @ (BinOp::Le | BinOp::Lt), a, c) => (*op, a, c),
+        IrKind::Binary(BinOp::Ge, c, a) => (BinOp::Le, a, c),
+        IrKind::Binary(BinOp::Gt, c, a) => (BinOp::Lt, a, c),
+        _ => return ir,
+    };
+    let IrKind::CallBuiltin(Builtin::Abs, args) = &e.kind else {
+        return ir;
+    };
+    let [e] = args.as_slice() else {
+        return ir;
+    };
+    if !repeatable(e) || !repeatable(c) {
+        return ir;
+    }
+    let below = Ir {
+        kind: IrKind::Unary(UnOp::Neg, c.clone()),
+        span: c.span,
+    };
+    Ir {
+        kind: IrKind::Chain(vec![below, e.clone(), (**c).clone()], vec![op, op]),
+        span: ir.span,
+    }
+}
 
 /// `ir` with a condition on constants at its top replaced by its value.
 pub(super) fn fold(ir: Ir) -> Ir {

@@ -64,6 +64,7 @@ use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
 
 pub mod callees;
+mod either;
 mod hoist;
 mod inline;
 pub mod instance;
@@ -92,8 +93,9 @@ pub(crate) const INLINE_DEPTH: usize = 20;
 /// (`fib(n - 1) + fib(n - 2)`) is unrolled as far as this allows.
 const INLINE_BUDGET: usize = 20_000;
 /// The most IR nodes of the body of a function that calls itself
-/// unrolled into one game's rules, or one top-level expression, or one
-/// function's own body, for each such function: a recursion that calls itself in both branches
+/// unrolled for each call written in a game's rules, a top-level
+/// expression or a function's own body, for each such function (the
+/// whole game shares [`INLINE_BUDGET`]): a recursion that calls itself in both branches
 /// of an `if` doubles at each level, and past these its calls stay calls
 /// ([`callees`]), which the compiled rules make.
 const RECURSION_BUDGET: usize = 200;
@@ -116,7 +118,13 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
                 *domain = n.range_listed(domain);
             }
             let rule = zip::binders(&rule, &n.slots).unwrap_or(rule);
-            targets::split(&rule).unwrap_or_else(|| vec![rule])
+            let rules = targets::split(&rule).unwrap_or_else(|| vec![rule]);
+            rules
+                .into_iter()
+                .flat_map(|rule| match either::split(&rule) {
+                    Some(two) => two.to_vec(),
+                    None => vec![rule],
+                })
         })
         .collect();
     for rule in rules {
@@ -357,7 +365,7 @@ fn fold(ir: Ir) -> Ir {
             kind: IrKind::Const(v),
             span: ir.span,
         },
-        None => logic::fold(ir),
+        None => logic::fold(logic::abs_bounds(ir)),
     }
 }
 
