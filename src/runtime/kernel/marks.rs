@@ -31,6 +31,11 @@ pub struct Marks {
     /// each argument), not only of its first.
     pub(super) rule: u32,
     pub(super) rule_missing: usize,
+    /// The option being made, counted from the run's start: recorded
+    /// with each option found without a value, so that the search has a
+    /// sum's components wait in the order of their positions, as the
+    /// interpreter does (see [`Missing::option`]).
+    pub(super) option: u32,
     /// How many times the run met an option's position without a value
     /// (each a place in `missing`, or one past its share), and whether it
     /// met one past its share.
@@ -75,6 +80,9 @@ pub struct Missing {
     /// Whether the arguments are a flat run ([`flat`]) rather than
     /// integers.
     pub flat: bool,
+    /// Which option of the run it is a component of: the components of
+    /// one option come one after another.
+    pub option: u32,
 }
 
 impl Marks {
@@ -124,6 +132,7 @@ impl Marks {
                         game,
                         args: (start, end),
                         flat,
+                        option: self.option,
                     });
                 }
                 Ok(None)
@@ -149,11 +158,13 @@ impl Marks {
             let start = self.missing_args.len() as u32;
             self.missing_args.extend_from_slice(position);
             let end = self.missing_args.len() as u32;
-            let flat = false;
+            // Each link of the play an option of its own.
+            let (flat, option) = (false, self.missing.len() as u32);
             self.missing.push(Missing {
                 game,
                 args: (start, end),
                 flat,
+                option,
             });
         }
         self.play = self.missing.len();
@@ -196,7 +207,7 @@ impl Marks {
         self.mex.start();
         self.missing.clear();
         self.missing_args.clear();
-        self.rule = u32::MAX;
+        (self.rule, self.option) = (u32::MAX, 0);
         (self.missed, self.dropped, self.complete) = (0, false, false);
         (self.options, self.play) = (0, 0);
     }
@@ -210,6 +221,12 @@ impl Marks {
             self.rule = rule;
             self.rule_missing = self.missing.len();
         }
+    }
+
+    /// Notes that the run makes its next option.
+    #[inline(always)]
+    pub(super) fn next_option(&mut self) {
+        self.option = self.option.wrapping_add(1);
     }
 
     #[inline(always)]

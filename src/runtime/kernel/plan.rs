@@ -297,6 +297,7 @@ impl Plan<'_> {
     fn option(&self, k: i64, marks: &mut Marks) -> Eval<()> {
         let t = k - self.lo;
         let (mut value, mut complete) = (self.heaps, true);
+        marks.next_option();
         for (game, dense, arity, lines) in self.nodes.iter().flatten() {
             let at = |(first, step): (i64, i64)| first + step * t;
             let (a, b) = (at(lines[0]), at(lines[1]));

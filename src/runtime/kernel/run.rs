@@ -416,6 +416,7 @@ impl<'a> Run<'a> {
         }
         // Every term is looked at, even after one without a value: a later
         // one may be on the search path.
+        self.marks.next_option();
         let mut value = Some(0);
         for term in &rule.terms {
             let v = self.term(term, f)?;

@@ -125,6 +125,17 @@ impl Machine {
             };
             node.map(|node| pending.push(node)).is_some()
         });
+        if all {
+            // A sum's components wait in the order of their positions, as
+            // the interpreter has them (a sum made as a value keeps them
+            // sorted): past the play, if any, each option's in turn.
+            let play = self.scratch.marks.play.min(missing.len());
+            let mut at = play;
+            for group in missing[play..].chunk_by(|a, b| a.option == b.option) {
+                pending[start + at..start + at + group.len()].sort_unstable();
+                at += group.len();
+            }
+        }
         (self.scratch.marks.missing, self.scratch.marks.missing_args) = (missing, args);
         if !all {
             pending.truncate(start);

@@ -68,6 +68,7 @@ pub(super) extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: 
     // SAFETY: as in `unusual`.
     let marks = unsafe { &mut *ctx.marks };
     marks.in_rule(ctx.rule as u32);
+    marks.option = ctx.options as u32;
     code(marks.known_flat(v, game, run))
 }
 
@@ -122,5 +123,6 @@ pub(super) extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c:
     // SAFETY: as above.
     let marks = unsafe { &mut *ctx.marks };
     marks.in_rule(ctx.rule as u32);
+    marks.option = ctx.options as u32;
     code(marks.known(v, game, args))
 }

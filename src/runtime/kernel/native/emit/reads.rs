@@ -57,6 +57,7 @@ impl Emit<'_, '_> {
         // one without a value yet (then 0 here, and the position's marks
         // no longer count), one on the search path (bail).
         self.b.switch_to_block(slow);
+        self.note_option();
         let target = self.int(index as i64);
         let call = match given.len() {
             3 => self
