@@ -977,6 +977,51 @@ fn a_recursion_called_by_two_rules_is_unrolled_for_each() {
     assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0);
 }
 
+/// A helper's condition on a list made in the guard, as in
+/// `ok(hs[:i] + [hs[i] - k] + hs[i + 1:])`: inlined, the list is bound by
+/// a `let` around the condition, which the compiled rules hold on the
+/// arena. (It was interpreted, 100 times slower than a hand-written
+/// program.)
+#[test]
+fn a_condition_on_a_list_made_in_the_guard_is_compiled_and_agrees() {
+    for (helper, guard) in [
+        (
+            "fn ok(hs) = all([a <= b for (a, b) in zip(hs, hs[1:])])",
+            "ok(hs[:i] + [hs[i] - k] + hs[i + 1:])",
+        ),
+        (
+            "fn ok(hs) = len(hs) < 2 or hs[0] != hs[-1]",
+            "ok(hs[:i] + [hs[i] - k] + hs[i + 1:])",
+        ),
+        ("fn ok(hs) = sum(hs) % 3 != 1", "ok([hs[i] - k] * 2 + hs)"),
+        // Out of range in the list made: the error, on every path.
+        (
+            "fn ok(hs) = hs[0] <= hs[1]",
+            "i > 1 or ok(hs[:i] + [hs[i + 3] - k])",
+        ),
+    ] {
+        let text = format!(
+            "{helper}\ngame nd(hs) {{\n move take(i in 0..len(hs), k in 1..=hs[i]) if {guard} -> \
+             nd(hs[:i] + [hs[i] - k] + hs[i + 1:])\n}}\n[value(nd([a, b, c])) for a in 0..4 for b in 0..4 for c in 1..4]\n"
+        );
+        let interpreted = common::differ::run_patiently(&text, Engine::Interpreter);
+        for engine in [Engine::Kernels, Engine::Native] {
+            assert_eq!(
+                common::differ::run_patiently(&text, engine),
+                interpreted,
+                "{text}"
+            );
+        }
+        if interpreted.2.is_none() {
+            let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+            Engine::Native.apply(&mut session.machine);
+            assert_eq!(session.run("nd.game", &text).error, None);
+            assert!(session.machine.kernel_runs > 0, "{text}");
+            assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0, "{text}");
+        }
+    }
+}
+
 /// A race up to a bound, asked at 0: the search climbs, each position
 /// waiting for the one above it, and once it has climbed 64 the positions
 /// from a top found above down to it are run instead

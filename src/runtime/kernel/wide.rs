@@ -71,6 +71,7 @@ fn cond(c: &Cond) -> bool {
         Cond::In(_, x, xs) => num(x) && seq(xs),
         Cond::Member(_, x, _) => num(x),
         Cond::Same(_, xs, ys) => seq(xs) && seq(ys),
+        Cond::Bind(_, xs, body) => seq(xs) && cond(body),
         _ => c
             .parts()
             .is_some_and(|(nums, conds)| nums.into_iter().all(num) && conds.into_iter().all(cond)),

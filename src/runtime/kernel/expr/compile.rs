@@ -156,6 +156,11 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
             Cond::Let(*s, Box::new(num_in(value, t)?), cond(body)?)
         }
+        IrKind::Let(PatIr::Slot(s), value, body) if t.is_list(*s) => {
+            let value = Seq::compile(value, t)?;
+            (value.shape(t) == t.shape(*s)).then_some(())?;
+            Cond::Bind(*s, Box::new(value), cond(body)?)
+        }
         // See `Num::Bail`: evaluating it bails.
         IrKind::CallFn(f, args) => {
             calls::cond(*f, args, t).unwrap_or(Cond::Cmp(BinOp::Eq, Num::Bail, Num::Const(0)))

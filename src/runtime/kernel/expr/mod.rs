@@ -173,6 +173,10 @@ pub enum Cond {
     Same(bool, Box<Seq>, Box<Seq>),
     /// `let slot = value in body`.
     Let(Slot, Box<Num>, Box<Cond>),
+    /// `let slot = value in body` of a list (or tuple, set or string)
+    /// `value`, as [`Seq::Bind`]: `ok(hs[:i] + [hs[i] - k] + hs[i + 1:])`
+    /// once `ok` is inlined.
+    Bind(Slot, Box<Seq>, Box<Cond>),
 }
 
 impl Num {
@@ -323,6 +327,14 @@ impl Cond {
                 f[*s as usize] = value.eval(f, defs)?;
                 body.eval(f, defs)?
             }
+            Cond::Bind(s, value, body) => {
+                let mark = f.len();
+                let (a, b) = value.eval(f, defs)?;
+                f[*s as usize] = seq::encode(a, b);
+                let holds = body.eval(f, defs)?;
+                f.truncate(mark);
+                holds
+            }
         })
     }
 
@@ -337,7 +349,9 @@ impl Cond {
             Cond::Not(a) => (vec![], vec![&**a]),
             Cond::If(c, a, b) => (vec![], vec![&**c, &**a, &**b]),
             Cond::Let(_, a, b) => (vec![&**a], vec![&**b]),
-            Cond::Quant(..) | Cond::In(..) | Cond::Same(..) | Cond::Member(..) => return None,
+            Cond::Quant(..) | Cond::In(..) | Cond::Same(..) | Cond::Member(..) | Cond::Bind(..) => {
+                return None;
+            }
         })
     }
 
@@ -353,6 +367,7 @@ impl Cond {
             Cond::Member(_, x, _) => x.uses(slot),
             Cond::Same(_, xs, ys) => xs.uses(slot) || ys.uses(slot),
             Cond::Let(_, a, b) => a.uses(slot) || b.uses(slot),
+            Cond::Bind(_, a, b) => a.uses(slot) || b.uses(slot),
         }
     }
 
@@ -366,7 +381,7 @@ impl Cond {
             Cond::If(c, a, b) => c.total() && a.total() && b.total(),
             Cond::Let(_, a, b) => a.total() && b.total(),
             Cond::Member(_, x, _) => x.total(),
-            Cond::Quant(..) | Cond::In(..) | Cond::Same(..) => false,
+            Cond::Quant(..) | Cond::In(..) | Cond::Same(..) | Cond::Bind(..) => false,
         }
     }
 

@@ -553,6 +553,14 @@ impl Emit<'_, '_> {
                 };
                 self.cond(body)?
             }
+            Cond::Bind(s, value, body) => self.with_seq(value, |e, (a, b)| {
+                // As `seq::encode` says where a list slot's items are.
+                let len = e.b.ins().isub(b, a);
+                let start = e.b.ins().ishl_imm_s(a, 32);
+                let v = e.b.ins().bor(start, len);
+                e.b.def_var(e.slot_var(*s as usize), v);
+                e.cond(body)
+            })?,
         })
     }
 }
