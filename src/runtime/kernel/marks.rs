@@ -80,9 +80,11 @@ pub struct Missing {
     /// Whether the arguments are a flat run ([`flat`]) rather than
     /// integers.
     pub flat: bool,
-    /// Which option of the run it is a component of: the components of
-    /// one option come one after another.
+    /// Which option of the run it is a component of (the components of
+    /// one option come one after another), and of which move as written
+    /// (its `share`: where its span starts).
     pub option: u32,
+    pub rule: u32,
 }
 
 impl Marks {
@@ -133,6 +135,7 @@ impl Marks {
                         args: (start, end),
                         flat,
                         option: self.option,
+                        rule: self.rule,
                     });
                 }
                 Ok(None)
@@ -165,6 +168,7 @@ impl Marks {
                 args: (start, end),
                 flat,
                 option,
+                rule: u32::MAX,
             });
         }
         self.play = self.missing.len();

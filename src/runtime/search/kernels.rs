@@ -3,7 +3,8 @@
 //! interned, and the kernels compiled on first use.
 
 use super::Ran;
-use crate::runtime::kernel::{self, Kernel, Stop};
+use crate::ir::TargetIr;
+use crate::runtime::kernel::{self, Kernel, Missing, Stop};
 use crate::runtime::normalize;
 use crate::runtime::{Machine, RtResult, Scratch};
 use crate::value::{GameId, NodeId};
@@ -90,7 +91,7 @@ impl Machine {
                 }
                 Ran::Value(value)
             }
-            Err(Stop::Missing) => self.intern_missing(pending),
+            Err(Stop::Missing) => self.intern_missing(node.game, pending),
             Err(Stop::Bail) => Ran::Interpret,
         })
     }
@@ -112,7 +113,7 @@ impl Machine {
     /// Interns the options the kernel found without a value and pushes
     /// them on `pending`. Only when that cannot fail: otherwise the
     /// interpreter reports the error in its own order.
-    fn intern_missing(&mut self, pending: &mut Vec<NodeId>) -> Ran {
+    fn intern_missing(&mut self, game: GameId, pending: &mut Vec<NodeId>) -> Ran {
         let start = pending.len();
         // Only the lists are taken out: the marks are some hundred bytes.
         let marks = &mut self.scratch.marks;
@@ -126,15 +127,7 @@ impl Machine {
             node.map(|node| pending.push(node)).is_some()
         });
         if all {
-            // A sum's components wait in the order of their positions, as
-            // the interpreter has them (a sum made as a value keeps them
-            // sorted): past the play, if any, each option's in turn.
-            let play = self.scratch.marks.play.min(missing.len());
-            let mut at = play;
-            for group in missing[play..].chunk_by(|a, b| a.option == b.option) {
-                pending[start + at..start + at + group.len()].sort_unstable();
-                at += group.len();
-            }
+            self.sort_computed(game, &missing, &mut pending[start..]);
         }
         (self.scratch.marks.missing, self.scratch.marks.missing_args) = (missing, args);
         if !all {
@@ -152,6 +145,31 @@ impl Machine {
             marks.mex.marked(marks.options, known);
         }
         Ran::Missing(start, marks.complete)
+    }
+
+    /// The components of an option of a move whose target is computed as
+    /// a value (`g(n - 2) + (if c then g(1) else *n)`, its `if` split
+    /// into moves by the normalisation) in the order of their positions,
+    /// as the interpreter has them wait (a sum made as a value keeps them
+    /// sorted); a sum written as terms waits as written on every path.
+    /// `missing` are the options a run of `game` missed, `waiting` their
+    /// nodes; past the play, if any.
+    fn sort_computed(&self, game: GameId, missing: &[Missing], waiting: &mut [NodeId]) {
+        let Some(rules) = self.defs.game(game) else {
+            return;
+        };
+        let computed = |share: u32| {
+            (rules.moves.iter())
+                .any(|r| r.span.start == share && matches!(r.target, TargetIr::Dynamic(_)))
+        };
+        let play = self.scratch.marks.play.min(missing.len());
+        let mut at = play;
+        for group in missing[play..].chunk_by(|a, b| a.option == b.option && a.rule == b.rule) {
+            if group.len() > 1 && computed(group[0].rule) {
+                waiting[at..at + group.len()].sort_unstable();
+            }
+            at += group.len();
+        }
     }
 
     /// The node of `game(args)`, interned if need be, when that cannot

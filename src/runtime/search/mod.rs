@@ -482,41 +482,24 @@ impl Options<'_> {
 impl MoveSink for Options<'_> {
     fn option(&mut self, m: &Machine, rule: &MoveIr, _frame: &[Value], target: &[Component]) {
         let mut value = Some(0);
-        // An option's components without values wait in the order of
-        // their positions, as a kernel's run has them wait (see
-        // `kernels.rs`): a sum as written and a sum made as a value, which
-        // keeps them sorted, then descend alike.
-        let (mut first, mut others) = (None, Vec::new());
         for c in target {
             let v = match c {
                 Component::Heap(k) => *k,
-                Component::Node(node) => match m.graph.value(*node) {
+                Component::Node(n) => match m.graph.value(*n) {
                     v if v < ABSENT => v,
                     IN_PROGRESS => {
-                        self.back.get_or_insert(*node);
+                        self.back.get_or_insert(*n);
                         value = None;
                         continue;
                     }
                     _ => {
-                        match first {
-                            None => first = Some(*node),
-                            Some(_) => others.push(*node),
-                        }
+                        self.wait_for(rule, *n);
                         value = None;
                         continue;
                     }
                 },
             };
             value = value.map(|x| x ^ v);
-        }
-        match first {
-            Some(only) if others.is_empty() => self.wait_for(rule, only),
-            Some(first) => {
-                others.push(first);
-                others.sort_unstable();
-                others.iter().for_each(|node| self.wait_for(rule, *node));
-            }
-            None => {}
         }
         if let Some(v) = value {
             self.mex.mark(v);
