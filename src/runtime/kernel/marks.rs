@@ -229,7 +229,7 @@ impl Marks {
 
     /// Notes that the run makes its next option.
     #[inline(always)]
-    pub(super) fn next_option(&mut self) {
+    pub(crate) fn next_option(&mut self) {
         self.option = self.option.wrapping_add(1);
     }
 

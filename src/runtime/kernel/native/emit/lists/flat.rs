@@ -48,7 +48,6 @@ impl Emit<'_, '_> {
         let offset = self.b.ins().ishl_imm_s(from, 3);
         let run = self.b.ins().iadd(self.arena, offset);
         let target = self.int(index as i64);
-        self.note_option();
         let call = self.b.ins().call(self.flat, &[self.ctx, target, run, len]);
         let v = self.b.inst_results(call)[0];
         self.b.def_var(self.top, top);
