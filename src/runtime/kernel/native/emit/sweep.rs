@@ -6,7 +6,8 @@ use super::{Emit, Window};
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_frontend::Variable;
 
 impl Emit<'_, '_> {
     /// The sweep function: for `n` from `from` (0 or more) up to `to`
@@ -29,10 +30,29 @@ impl Emit<'_, '_> {
         let total = self.b.declare_var(I64);
         let zero = self.int(0);
         self.b.def_var(total, zero);
-        let (up, down) = (self.int(1), self.int(-1));
+        // One loop each way, each with its step a constant: a step the
+        // loop reads made the sweep up 13% longer (subtract_square).
+        let [up, down, stop] = self.blocks();
         let upwards = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, from, to);
-        let step = self.b.ins().select(upwards, up, down);
-        let [head, body, stop] = self.blocks();
+        self.b.ins().brif(upwards, up, &[], down, &[]);
+        for (start, step) in [(up, 1), (down, -1)] {
+            self.b.switch_to_block(start);
+            self.sweep_loop(kernel, (to, own), (n, total, step), stop)?;
+        }
+        self.sweep_returns(stop, to, n);
+        Some(())
+    }
+
+    /// The loop of [`Emit::sweep`] by `step` from `n` to `to`, on to
+    /// `stop` after it.
+    fn sweep_loop(
+        &mut self,
+        kernel: &Kernel,
+        (to, own): (Value, super::Table),
+        (n, total, step): (Variable, Variable, i64),
+        stop: Block,
+    ) -> Option<()> {
+        let [head, body] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let at = self.b.use_var(n);
@@ -50,11 +70,10 @@ impl Emit<'_, '_> {
             slot,
         };
         self.valued(kernel, &[at], window, total)?;
-        let next = self.b.ins().iadd(at, step);
+        let next = self.b.ins().iadd_imm_s(at, step);
         self.b.def_var(n, next);
         // A pause after enough work, for the caller to look at the clock.
         self.pause_or(total, head, next);
-        self.sweep_returns(stop, to, n);
         Some(())
     }
 }
