@@ -8,6 +8,7 @@
 //! three-integer game's cube shell by cube shell.
 
 use crate::graph::{self, ABSENT, UNKNOWN};
+use crate::runtime::kernel::Kernel;
 use crate::runtime::{Machine, RtResult, Scratch};
 use crate::value::{GameId, NodeId};
 
@@ -219,6 +220,16 @@ impl Machine {
         Some(want)
     }
 
+    /// The kernel of `game` to sweep `positions` positions with, when it
+    /// has machine code (or is worth compiling for that many).
+    pub(super) fn sweeping(&mut self, game: GameId, positions: u32) -> Option<std::rc::Rc<Kernel>> {
+        let after = self.native_after;
+        self.use_native
+            .then(|| self.kernel(game))
+            .flatten()
+            .filter(|k| k.native_for(positions, after))
+    }
+
     /// How many positions the graph may hold while a sweep makes more:
     /// seven eighths of `--max-states`. The positions a sweep makes do
     /// not count towards the search's limit ([`graph::Graph::reached`]),
@@ -309,12 +320,7 @@ impl Machine {
         room: usize,
     ) -> RtResult<u32> {
         const CHUNK: u32 = 1 << 16;
-        let (positions, after) = (to.saturating_sub(from), self.native_after);
-        let kernel = match self.use_native {
-            true => self.kernel(game).filter(|k| k.native_for(positions, after)),
-            false => None,
-        };
-        let Some(kernel) = kernel else {
+        let Some(kernel) = self.sweeping(game, to.saturating_sub(from)) else {
             return Ok(from);
         };
         let square = self.graph.dense(game).is_some_and(|d| d.arity() == 2);

@@ -88,12 +88,7 @@ impl Machine {
         (bottom, top): (u32, u32),
         room: usize,
     ) -> RtResult<u32> {
-        let (positions, after) = (top.saturating_sub(bottom), self.native_after);
-        let kernel = match self.use_native {
-            true => self.kernel(game).filter(|k| k.native_for(positions, after)),
-            false => None,
-        };
-        let Some(kernel) = kernel else {
+        let Some(kernel) = self.sweeping(game, top.saturating_sub(bottom)) else {
             return Ok(top);
         };
         if self.graph.claim_dense(game, bottom, top, room) < top {
