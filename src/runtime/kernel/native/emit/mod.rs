@@ -7,6 +7,7 @@
 //! values in `values`, the marks and the mex in `marks`, the sweep of a
 //! one-integer game in `sweep`.
 
+mod floor;
 mod forms;
 mod func;
 mod levels;

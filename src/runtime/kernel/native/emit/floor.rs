@@ -1,0 +1,200 @@
+//! Python's floor division and modulo in machine code, as the
+//! interpreter has them: by a constant, by a divisor a loop keeps (a
+//! reciprocal kept in variables), and by any divisor.
+
+use super::Emit;
+use crate::runtime::kernel::expr::Num;
+use crate::syntax::ast::BinOp;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{InstBuilder, Value, types::I32, types::I64};
+
+/// The constant `n` is, when floor division and modulo by it have a form
+/// cheaper than a division instruction (see [`Emit::floor_by`]): any
+/// positive constant.
+pub(super) fn cheap_divisor(n: &Num) -> Option<i64> {
+    match n {
+        Num::Const(c) if *c > 0 => Some(*c),
+        _ => None,
+    }
+}
+
+impl Emit<'_, '_> {
+    /// Python's floor division or modulo, as the interpreter has them.
+    /// Operands that are both non-negative and below 2³² (the common
+    /// case: `n % d`, `n / k`) take a 32-bit unsigned division, several
+    /// times faster than a 64-bit one, and exact there.
+    pub(super) fn floor(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+        self.bail_if(zero);
+        let both = self.b.ins().bor(a, b);
+        self.floor_small(op, (a, b), both, |e| {
+            let (x, y) = (e.b.ins().ireduce(I32, a), e.b.ins().ireduce(I32, b));
+            let r = match op {
+                BinOp::Div => e.b.ins().udiv(x, y),
+                _ => e.b.ins().urem(x, y),
+            };
+            e.b.ins().uextend(I64, r)
+        })
+    }
+
+    /// Whether `by` is a slot that stays while the innermost loop being
+    /// emitted runs: a parameter of the position, or a slot an outer loop
+    /// binds (`x` in `{y for y in s if y % x == 0}` under `x in s`).
+    pub(super) fn invariant(&self, by: &Num) -> bool {
+        let (Num::Slot(s), Some((inner, outer))) = (by, self.loops.split_last()) else {
+            return false;
+        };
+        let s = *s as usize;
+        !inner.contains(&s) && (s < self.params.len() || outer.iter().any(|l| l.contains(&s)))
+    }
+
+    /// [`Emit::floor`] by a divisor `d` that stays while the loop runs
+    /// ([`Emit::invariant`]): operands below 2³² take Lemire's remainder
+    /// by multiplication, with `m = 2⁶⁴ / d` rounded up kept in variables
+    /// of this place and made again (one division) only when `d` is not
+    /// the one it was made for. `a % d` is the high word of `(m * a mod
+    /// 2⁶⁴) * d`, `a / d` the high word of `m * a` (and `a` for `d = 1`,
+    /// whose `m` wraps to 0): exact for every `a`, `d` below 2³² ("Faster
+    /// Remainder by Direct Computation", Lemire, Kaser and Kurz, 2019).
+    pub(super) fn floor_invariant(&mut self, op: BinOp, a: Value, d: Value) -> Value {
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, d, 0);
+        self.bail_if(zero);
+        let (made_for, magic) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        let both = self.b.ins().bor(a, d);
+        self.floor_small(op, (a, d), both, |e| {
+            // Both start as 0 (undefined on entry), which no divisor is.
+            let (last, m) = (e.b.use_var(made_for), e.b.use_var(magic));
+            let same = e.b.ins().icmp(IntCC::Equal, last, d);
+            let m = e.choose(
+                I64,
+                same,
+                |_| Some(m),
+                |e| {
+                    let all = e.int(-1);
+                    let m = e.b.ins().udiv(all, d);
+                    let m = e.b.ins().iadd_imm_s(m, 1);
+                    e.b.def_var(made_for, d);
+                    e.b.def_var(magic, m);
+                    Some(m)
+                },
+            );
+            let m = m.expect("no bail");
+            match op {
+                BinOp::Div => {
+                    let q = e.b.ins().umulhi(m, a);
+                    let one = e.b.ins().icmp_imm_s(IntCC::Equal, d, 1);
+                    e.b.ins().select(one, a, q)
+                }
+                _ => {
+                    let low = e.b.ins().imul(m, a);
+                    e.b.ins().umulhi(low, d)
+                }
+            }
+        })
+    }
+
+    /// [`Emit::floor`] by the constant `d > 0` ([`cheap_divisor`]). By
+    /// 2^k, an arithmetic shift and a mask. By another `d`, an unsigned
+    /// division by a constant, which Cranelift makes a multiply by its
+    /// reciprocal: `floor(a / d)` is `a / d` for `a >= 0`, and `!(!a / d)`
+    /// for `a < 0` (`!a = -a - 1` is then at least 0), so with `s` all
+    /// ones for a negative `a` and 0 otherwise, it is `((a ^ s) / d) ^ s`,
+    /// exact for every `a`. The remainder `a - q * d` is in `0..d`, so the
+    /// wrapping product and difference give it exactly.
+    pub(super) fn floor_by(&mut self, op: BinOp, a: Value, d: i64) -> Value {
+        if d.count_ones() == 1 {
+            return match op {
+                BinOp::Div => self.b.ins().sshr_imm_s(a, i64::from(d.trailing_zeros())),
+                _ => self.b.ins().band_imm_s(a, d - 1),
+            };
+        }
+        let ins = self.b.ins();
+        let sign = ins.sshr_imm_s(a, 63);
+        let x = self.b.ins().bxor(a, sign);
+        let by = self.int(d);
+        let q = self.b.ins().udiv(x, by);
+        let q = self.b.ins().bxor(q, sign);
+        match op {
+            BinOp::Div => q,
+            _ => {
+                let qd = self.b.ins().imul_imm_s(q, d);
+                self.b.ins().isub(a, qd)
+            }
+        }
+    }
+
+    /// `a op b` (`b` not 0) by `small` where `fits` is below 2^32 (the
+    /// operands are then both in `0..2^32`), else by [`Emit::floor_wide`].
+    fn floor_small(
+        &mut self,
+        op: BinOp,
+        (a, b): (Value, Value),
+        fits: Value,
+        small: impl FnOnce(&mut Self) -> Value,
+    ) -> Value {
+        let result = self.b.declare_var(I64);
+        let [below, large, join] = self.blocks();
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, fits, 1 << 32);
+        self.b.ins().brif(fits, below, &[], large, &[]);
+        self.b.switch_to_block(below);
+        let r = small(self);
+        self.b.def_var(result, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(large);
+        let r = self.floor_wide(op, a, b);
+        self.b.def_var(result, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.use_var(result)
+    }
+
+    /// [`Emit::floor`] of any operands, the divisor not 0.
+    fn floor_wide(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
+        if op == BinOp::Div {
+            let min = self.b.ins().icmp_imm_s(IntCC::Equal, a, i64::MIN);
+            let overflow = self.b.ins().band(min, minus_one);
+            self.bail_if(overflow);
+        }
+        // `x % -1` is 0, and the hardware would trap on `MIN % -1`: the
+        // remainder divides by 1 instead (`MIN / -1` bailed above).
+        let d = match op {
+            BinOp::Div => b,
+            _ => {
+                let one = self.int(1);
+                self.b.ins().select(minus_one, one, b)
+            }
+        };
+        match op {
+            BinOp::Div => {
+                // One hardware division: the remainder by a multiply.
+                let q = self.b.ins().sdiv(a, d);
+                let back = self.b.ins().imul(q, d);
+                let r = self.b.ins().isub(a, back);
+                let fix = self.rounded_to_zero(r, b);
+                let fix = self.b.ins().uextend(I64, fix);
+                self.b.ins().isub(q, fix)
+            }
+            _ => {
+                let r = self.b.ins().srem(a, d);
+                let fix = self.rounded_to_zero(r, b);
+                let zero = self.int(0);
+                let add = self.b.ins().select(fix, b, zero);
+                let r = self.b.ins().iadd(r, add);
+                self.b.ins().select(minus_one, zero, r)
+            }
+        }
+    }
+
+    /// Whether a division rounded towards zero where Python's floors: a
+    /// remainder `r` of another sign than the divisor `b`.
+    fn rounded_to_zero(&mut self, r: Value, b: Value) -> Value {
+        let inexact = self.b.ins().icmp_imm_s(IntCC::NotEqual, r, 0);
+        let signs = self.b.ins().bxor(r, b);
+        let differ = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, signs, 0);
+        self.b.ins().band(inexact, differ)
+    }
+}
