@@ -950,11 +950,17 @@ fn a_tuple_made_by_a_helper_under_lets_is_compiled_and_agrees() {
                 }\n\
                 [value(t(a, b, c)) for a in 0..4 for b in 0..4 for c in 0..4]\nvalue(t(9, 7, 8))\n";
     assert_eq!(agree(text), agree(twin));
+    runs_compiled_throughout(text);
+}
+
+/// Runs `text` with machine code: its kernels run, and no position of
+/// a compiled game goes to the interpreter.
+fn runs_compiled_throughout(text: &str) {
     let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
     Engine::Native.apply(&mut session.machine);
-    assert_eq!(session.run("tuples.game", text).error, None);
-    assert!(session.machine.kernel_runs > 0);
-    assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0);
+    assert_eq!(session.run("compiled.game", text).error, None, "{text}");
+    assert!(session.machine.kernel_runs > 0, "{text}");
+    assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0, "{text}");
 }
 
 /// A function of lists that calls itself, called by two rules: each
@@ -970,11 +976,7 @@ fn a_recursion_called_by_two_rules_is_unrolled_for_each() {
                 }\n\
                 sum([value(ds(n)) for n in 0..=2000])\n[value(ds(n)) for n in 90..110]\n";
     agree(text);
-    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-    Engine::Native.apply(&mut session.machine);
-    assert_eq!(session.run("digits.game", text).error, None);
-    assert!(session.machine.kernel_runs > 0);
-    assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0);
+    runs_compiled_throughout(text);
 }
 
 /// A helper's condition on a list made in the guard, as in
@@ -1013,11 +1015,7 @@ fn a_condition_on_a_list_made_in_the_guard_is_compiled_and_agrees() {
             );
         }
         if interpreted.2.is_none() {
-            let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-            Engine::Native.apply(&mut session.machine);
-            assert_eq!(session.run("nd.game", &text).error, None);
-            assert!(session.machine.kernel_runs > 0, "{text}");
-            assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0, "{text}");
+            runs_compiled_throughout(&text);
         }
     }
 }
