@@ -1,4 +1,4 @@
-//! A kernel's machine code: compiled once its runs have taken what
+//! A kernel's machine code: compiled once its runs have done the work
 //! compiling costs ([`super::COMPILE_AFTER`]), and its entry points for a
 //! position, a sweep, a board and a strip.
 
@@ -7,14 +7,13 @@ use super::{COMPILE_AFTER, Domain, Found, Kernel, Levels, Marks, Stop, Strip, ca
 use crate::defs::Defs;
 use crate::graph::Graph;
 use crate::value::GameId;
-use std::time::Duration;
 
 impl Kernel {
     /// [`Kernel::mex`] by the machine code; `None` when there is no
     /// machine code, or it left the position to [`Kernel::mex`];
     /// `Stop::Bail` when `poll`, called every so often, says to stop.
     ///
-    /// The machine code is compiled once the runs without it have taken
+    /// The machine code is compiled once the runs without it have done
     /// [`COMPILE_AFTER`] (see [`Kernel::ran`]), or at once when `eager`:
     /// compiling takes some milliseconds (about 10⁷ instructions), which a
     /// game of a few hundred positions, such as a 15 x 15 board, never
@@ -35,16 +34,16 @@ impl Kernel {
         native.mex(self, (defs, graph, room), args, (marks, views), poll)
     }
 
-    /// Whether runs of [`Kernel::mex`] are to be timed with
+    /// Whether the work of runs of [`Kernel::mex`] is to be counted with
     /// [`Kernel::ran`]: while the machine code is not compiled yet.
-    pub fn timed(&self) -> bool {
+    pub fn counts_work(&self) -> bool {
         self.native.get().is_none()
     }
 
-    /// Counts the time a run of [`Kernel::mex`] took towards compiling the
+    /// Counts the work a run of [`Kernel::mex`] did towards compiling the
     /// machine code.
-    pub fn ran(&self, took: Duration) {
-        self.spent.set(self.spent.get() + took);
+    pub fn ran(&self, work: u64) {
+        self.spent.set(self.spent.get().saturating_add(work));
     }
 
     /// The machine code, compiled now if it was not.

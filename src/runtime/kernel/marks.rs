@@ -197,6 +197,12 @@ impl Marks {
 pub const MISSING_MAX: usize = 32;
 
 impl Marks {
+    /// The units of work counted so far (see [`Marks::charge`]): a count
+    /// that runs on, the same for the same runs whatever the clock says.
+    pub fn work(&self) -> usize {
+        self.work
+    }
+
     /// Counts `n` units of work; whether it is time to look at the clock.
     pub(super) fn charge(&mut self, n: usize) -> bool {
         self.work = self.work.wrapping_add(n);

@@ -64,12 +64,20 @@ use seq::Seq;
 pub use seq::Types;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
-use std::time::Duration;
 pub use strip::Strip;
 
-/// How long a game's positions run without machine code before it is
-/// compiled: about what compiling it takes.
-pub const COMPILE_AFTER: Duration = Duration::from_millis(1);
+/// How much work a game's positions do without machine code before it is
+/// compiled, in the units [`Marks::work`] counts (a binder's step, an
+/// item of a loop), plus one a run: about what compiling it takes (some
+/// milliseconds), so that a game of a few hundred positions (a 15 x 15
+/// board) is never compiled. A count, not a time, so that the same file
+/// always switches at the same position, whatever the machine's load:
+/// where the switch falls can change which error is met first near a
+/// limit. A unit's cost varies with what a step does (16 ns for a
+/// divisor's test, about 600 ns for a step that calls a recursive
+/// function or makes a list): 4,000 of them take 0.1 to 2.7 ms on the
+/// bench's workloads.
+pub const COMPILE_AFTER: u64 = 4_000;
 
 /// Why a kernel stopped without a value.
 #[derive(Debug, PartialEq)]
@@ -231,9 +239,9 @@ pub struct Kernel {
     /// on first need (see [`Kernel::native_mex`]), `None` inside when they
     /// do not, or the fast loop runs them faster ([`Move::plan_wins`]).
     native: OnceCell<Option<native::Native>>,
-    /// The time the runs took before the machine code was compiled (see
+    /// The work the runs did before the machine code was compiled (see
     /// [`Kernel::ran`]).
-    spent: Cell<Duration>,
+    spent: Cell<u64>,
     /// The functions the rules call, which the compiled calls refer to.
     calls: Option<Rc<Calls>>,
 }
@@ -275,7 +283,7 @@ pub fn compile(game: &GameIr, id: GameId, defs: &Defs, max_depth: usize) -> Opti
         levels: None,
         strip: None,
         native: OnceCell::new(),
-        spent: Cell::new(Duration::ZERO),
+        spent: Cell::new(0),
         calls,
     };
     kernel.wide = wide::linear_free(&kernel.moves);

@@ -72,10 +72,10 @@ impl Machine {
         };
         let result = match native {
             Some(result) => result,
-            None if self.use_native && kernel.timed() => {
-                let started = Instant::now();
+            None if self.use_native && kernel.counts_work() => {
+                let before = marks.work();
                 let result = kernel.mex(&self.defs, &self.graph, args, marks, &mut stop);
-                kernel.ran(started.elapsed());
+                kernel.ran(1 + marks.work().wrapping_sub(before) as u64);
                 result
             }
             None => kernel.mex(&self.defs, &self.graph, args, marks, &mut stop),
