@@ -139,6 +139,26 @@ impl Dense {
         self.at(p, i)
     }
 
+    /// In a table of one-integer positions, where a sweep up to `z` must
+    /// begin: the lowest slot below `z` with no value, looked for below
+    /// [`Dense::unvalued_below`] as far down as that gap is long (so that
+    /// finding it costs no more than the sweep), and never past a
+    /// position in progress. A gap left by an earlier query (`g(10)`
+    /// asked first values 10, 8, 5, ... but not 9) would otherwise stop
+    /// the sweep at its first position.
+    pub fn sweep_bottom(&self, z: u32) -> u32 {
+        let gap = self.unvalued_below(z);
+        let mut bottom = gap;
+        for b in (gap.saturating_sub(z - gap)..gap).rev() {
+            match self.get(b) {
+                UNKNOWN | ABSENT => bottom = b,
+                IN_PROGRESS => break,
+                _ => {}
+            }
+        }
+        bottom
+    }
+
     /// In a table of one-integer positions, the lowest `b <= z` such that
     /// no slot of `b..z` holds a value ([`UNKNOWN`] or [`ABSENT`] all):
     /// a page without slots is passed over whole, a page's slots are

@@ -135,6 +135,13 @@ impl Path {
         self.get(self.len() - 1)
     }
 
+    /// The indices of the nodes at the top of the path that are of the
+    /// top node's game, outermost first.
+    fn same_game_top(&self) -> &[u32] {
+        let from = self.games.last().map_or(0, |(depth, _)| *depth);
+        &self.indices[from..]
+    }
+
     /// Every node, outermost first: for errors.
     fn nodes(&self) -> Vec<NodeId> {
         (0..self.len()).map(|d| self.get(d)).collect()
@@ -344,18 +351,23 @@ impl Machine {
         }
         if !search.no_sweep {
             let waited = &search.pending[start..];
+            // A sweep down values every position below `node` of its line,
+            // square or cube, reached or not: a long one only once the
+            // search has come down to `node` by a chain of small steps
+            // (see `sweep::descended`). A race up finds its own evidence.
+            let free = self.graph.dense(node.game).map_or(0, |d| d.free());
+            let chain = sweep::descended(search.path.same_game_top(), free);
             let swept = match (
                 sweep::near_below(node, waited),
                 sweep::near_above(node, waited),
             ) {
-                (Some(child), _) => self.sweep(node, child)?,
+                (Some(child), _) => self.sweep(node, child, chain)?,
                 (None, Some(child)) => self.sweep_up(node, child)?,
                 (None, None) => self.sweep_levels(node)?,
             };
-            let arity = self.graph.dense(node.game).map_or(0, |d| d.free());
             let swept = match swept {
-                None if sweep::square_below(node, waited, arity) => {
-                    self.sweep_square(node.game, node.index)?
+                None if sweep::square_below(node, waited, free) => {
+                    self.sweep_square(node.game, node.index, chain)?
                 }
                 None => self.sweep_strip(node, waited)?,
                 swept => swept,

@@ -30,14 +30,23 @@ impl Machine {
     /// (the rules move from one position to another a few below); its
     /// value is right in any case. The sweep stops short of the
     /// `--max-states` limit, so it never makes a query fail.
-    pub(super) fn sweep(&mut self, node: NodeId, child: NodeId) -> RtResult<Option<bool>> {
+    ///
+    /// A chain longer than [`FREELY`] is swept only once the search came
+    /// down to `node` by one (`chain`, see [`descended`]).
+    pub(super) fn sweep(
+        &mut self,
+        node: NodeId,
+        child: NodeId,
+        chain: bool,
+    ) -> RtResult<Option<bool>> {
         const SHORTEST: u32 = 64;
         let Some(dense) = self.graph.dense(child.game).filter(|d| d.arity() == 1) else {
             return Ok(None);
         };
         // The lowest of the positions below `child` that have no value.
-        let bottom = dense.unvalued_below(child.index);
-        if child.index - bottom < SHORTEST {
+        let bottom = dense.sweep_bottom(child.index);
+        let long = child.index - bottom;
+        if long < SHORTEST || (long > FREELY && !chain) {
             return Ok(None);
         }
         let room = self.sweep_room();
@@ -82,8 +91,17 @@ impl Machine {
     /// argument larger comes first. It stops at the first whose options
     /// are not all known (or when the graph has no more room). Returns as
     /// [`Machine::sweep`] does; `None` when the game has no dense table of
-    /// pairs or triples.
-    pub(super) fn sweep_square(&mut self, game: GameId, end: u32) -> RtResult<Option<bool>> {
+    /// pairs or triples, or `end` is past [`FREELY`] and the search came
+    /// down by no `chain`.
+    pub(super) fn sweep_square(
+        &mut self,
+        game: GameId,
+        end: u32,
+        chain: bool,
+    ) -> RtResult<Option<bool>> {
+        if end > FREELY && !chain {
+            return Ok(None);
+        }
         // A table of list positions (`g([a, b])`) is swept as its free
         // integers are, by the kernel's run.
         let Some((arity, plain)) = self.graph.dense(game).map(|d| (d.free(), d.arity())) else {
@@ -303,7 +321,7 @@ impl Machine {
         if side * side > 4 * (a1 - a0) * (b1 - b0) {
             return Ok(());
         }
-        self.sweep_square(game, (side * side) as u32)?;
+        self.sweep_square(game, (side * side) as u32, true)?;
         Ok(())
     }
 
@@ -414,6 +432,53 @@ pub(super) fn square_below(node: NodeId, waited: &[NodeId], arity: usize) -> boo
         }
     }
     down[..arity].iter().all(|d| *d)
+}
+
+/// The most positions a sweep down values with no evidence that the
+/// rules reach them (a few milliseconds' work): a longer line, or a larger
+/// square or cube, waits for the search to come down by a chain
+/// ([`descended`]).
+const FREELY: u32 = 1 << 16;
+
+/// How many steps down the search must have come, each to a position a
+/// few below the one before in one argument, before the positions below
+/// are swept: enough that a sparse game (a bitmask, a heap halved) never
+/// shows such a chain, few enough that a dense one is searched only a
+/// little before its sweep.
+const CHAIN: usize = 32;
+
+/// Whether the last [`CHAIN`] steps of the search path `path` (the dense
+/// indices of the positions of one game with `free` integer arguments,
+/// outermost first, the waiting position last) each went to a position a
+/// few below the one before in one argument, the others equal: the chain
+/// that shows a game's positions below are dense, as a subtraction game's
+/// or Wythoff's are.
+pub(super) fn descended(path: &[u32], free: usize) -> bool {
+    const GAP: usize = 4;
+    if path.len() <= CHAIN {
+        return false;
+    }
+    let args = |z: u32| match free {
+        1 => Some([z as usize, 0, 0]),
+        2 => {
+            let (a, b) = graph::unpair(z);
+            Some([a, b, 0])
+        }
+        3 => {
+            let (a, b, c) = graph::untriple(z);
+            Some([a, b, c])
+        }
+        _ => None,
+    };
+    let step = |w: &[u32]| {
+        let (Some(from), Some(to)) = (args(w[0]), args(w[1])) else {
+            return false;
+        };
+        let moved: Vec<usize> = (0..3).filter(|i| from[*i] != to[*i]).collect();
+        matches!(moved[..], [i] if to[i] < from[i] && from[i] - to[i] <= GAP)
+    };
+    let top = &path[path.len() - CHAIN - 1..];
+    top.iter().all(|z| *z < graph::DENSE_END) && top.windows(2).all(step)
 }
 
 /// The highest of `waited` just below `node` (a few positions down) in
