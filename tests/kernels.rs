@@ -1576,3 +1576,43 @@ fn a_gap_left_by_an_earlier_query_does_not_stop_the_sweep() {
     let values = format!("{}\n{}\n{}\n", g[10], g[N], g[N - 3]);
     assert_eq!(run_big(&text, Engine::Native), values);
 }
+
+/// The values of the one-integer subtraction game with set `s`, up to `n`.
+fn subtraction_values(s: &[i64], n: usize) -> Vec<u64> {
+    let mut g = vec![0u64; n + 1];
+    for h in 0..=n {
+        let seen: Vec<u64> = s
+            .iter()
+            .filter(|&&k| k as usize <= h)
+            .map(|&k| g[h - k as usize])
+            .collect();
+        g[h] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    g
+}
+
+proptest! {
+    #![proptest_config(cases(24))]
+
+    /// Queries asked one after another, small and large, in any order:
+    /// each sweep starts at the lowest position an earlier query left
+    /// without a value, and one past 65,536 positions waits for the
+    /// search to come down a chain (src/runtime/sweep/mod.rs). The values
+    /// are those of a direct computation, whatever the order.
+    #[test]
+    fn queries_in_any_order_sweep_to_the_right_values(
+        s in proptest::collection::btree_set(1i64..=7, 1..=3),
+        asks in proptest::collection::vec(prop_oneof![0usize..300, 60_000usize..150_000], 1..=4),
+    ) {
+        let s: Vec<i64> = s.into_iter().collect();
+        let set = s.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ");
+        let mut text = format!("game g(n) {{ move take(k in [{set}]) if k <= n -> g(n - k) }}\n");
+        for n in &asks {
+            text.push_str(&format!("value(g({n}))\n"));
+        }
+        let g = subtraction_values(&s, *asks.iter().max().unwrap());
+        let want: String = asks.iter().map(|n| format!("{}\n", g[*n])).collect();
+        prop_assert_eq!(run_big(&text, Engine::Native), want.clone(), "{}", text);
+        prop_assert_eq!(run_big(&text, Engine::Kernels), want, "{}", text);
+    }
+}

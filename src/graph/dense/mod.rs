@@ -140,21 +140,29 @@ impl Dense {
     }
 
     /// In a table of one-integer positions, where a sweep up to `z` must
-    /// begin: the lowest slot below `z` with no value, looked for below
-    /// [`Dense::unvalued_below`] as far down as that gap is long (so that
-    /// finding it costs no more than the sweep), and never past a
-    /// position in progress. A gap left by an earlier query (`g(10)`
-    /// asked first values 10, 8, 5, ... but not 9) would otherwise stop
-    /// the sweep at its first position.
-    pub fn sweep_bottom(&self, z: u32) -> u32 {
-        let gap = self.unvalued_below(z);
-        let mut bottom = gap;
-        for b in (gap.saturating_sub(z - gap)..gap).rev() {
-            match self.get(b) {
-                UNKNOWN | ABSENT => bottom = b,
-                IN_PROGRESS => break,
-                _ => {}
+    /// begin, given `gap`, [`Dense::unvalued_below`] of `z`: the lowest
+    /// slot below `z` with no value, looked for below `gap` as far down as
+    /// the gap is long (so that finding it costs no more than the sweep),
+    /// and never past a position in progress. A gap left by an earlier
+    /// query (`g(10)` asked first values 10, 8, 5, ... but not 9) would
+    /// otherwise stop the sweep at its first position.
+    pub fn sweep_bottom(&self, z: u32, gap: u32) -> u32 {
+        debug_assert!(self.arity <= 1, "slots by page");
+        let lowest = gap.saturating_sub(z - gap);
+        let (mut bottom, mut b) = (gap, gap);
+        while b > lowest {
+            let (p, i) = locate(1, b - 1);
+            let page = self.pages.get(p);
+            let start = (p << PAGE_BITS) as u32;
+            let from = (lowest.max(start) - start) as usize;
+            for j in (from..=i).rev() {
+                match page.get(j).copied().unwrap_or(SLOT_ABSENT) {
+                    SLOT_UNKNOWN | SLOT_ABSENT => bottom = start + j as u32,
+                    SLOT_IN_PROGRESS => return bottom,
+                    _ => {}
+                }
             }
+            b = start + from as u32;
         }
         bottom
     }

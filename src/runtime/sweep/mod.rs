@@ -43,10 +43,15 @@ impl Machine {
         let Some(dense) = self.graph.dense(child.game).filter(|d| d.arity() == 1) else {
             return Ok(None);
         };
+        // The gap of positions without values just below `child`: too
+        // long to sweep without a chain, it is not looked below.
+        let gap = dense.unvalued_below(child.index);
+        if child.index - gap > FREELY && !chain {
+            return Ok(None);
+        }
         // The lowest of the positions below `child` that have no value.
-        let bottom = dense.sweep_bottom(child.index);
-        let long = child.index - bottom;
-        if long < SHORTEST || (long > FREELY && !chain) {
+        let bottom = dense.sweep_bottom(child.index, gap);
+        if child.index - bottom < SHORTEST {
             return Ok(None);
         }
         let room = self.sweep_room();
@@ -388,22 +393,14 @@ impl Machine {
 /// below `node`'s are likely reached. Not when that square (or cube) is
 /// much larger than the box below `node`.
 pub(super) fn square_below(node: NodeId, waited: &[NodeId], arity: usize) -> bool {
-    const GAP: usize = 4;
     const SMALLEST: usize = 64;
     if node.index >= graph::DENSE_END || (node.index as usize) < SMALLEST {
         return false;
     }
-    let args = |z: u32| match arity {
-        2 => {
-            let (a, b) = graph::unpair(z);
-            Some([a, b, 0])
-        }
-        3 => {
-            let (a, b, c) = graph::untriple(z);
-            Some([a, b, c])
-        }
-        _ => None,
-    };
+    if !matches!(arity, 2 | 3) {
+        return false;
+    }
+    let args = |z: u32| coordinates(z, arity);
     // Past the square, the strips are swept row by row (`strip.rs`).
     if arity == 2 && !graph::in_square(node.index) {
         return false;
@@ -434,6 +431,27 @@ pub(super) fn square_below(node: NodeId, waited: &[NodeId], arity: usize) -> boo
     down[..arity].iter().all(|d| *d)
 }
 
+/// How far below a position, in one argument, a position it waits for is
+/// a step down a chain.
+const GAP: usize = 4;
+
+/// The arguments of the position of dense index `z` in a table of `free`
+/// integers (one, two or three), padded with zeros.
+fn coordinates(z: u32, free: usize) -> Option<[usize; 3]> {
+    match free {
+        1 => Some([z as usize, 0, 0]),
+        2 => {
+            let (a, b) = graph::unpair(z);
+            Some([a, b, 0])
+        }
+        3 => {
+            let (a, b, c) = graph::untriple(z);
+            Some([a, b, c])
+        }
+        _ => None,
+    }
+}
+
 /// The most positions a sweep down values with no evidence that the
 /// rules reach them (a few milliseconds' work): a longer line, or a larger
 /// square or cube, waits for the search to come down by a chain
@@ -454,24 +472,11 @@ const CHAIN: usize = 32;
 /// that shows a game's positions below are dense, as a subtraction game's
 /// or Wythoff's are.
 pub(super) fn descended(path: &[u32], free: usize) -> bool {
-    const GAP: usize = 4;
     if path.len() <= CHAIN {
         return false;
     }
-    let args = |z: u32| match free {
-        1 => Some([z as usize, 0, 0]),
-        2 => {
-            let (a, b) = graph::unpair(z);
-            Some([a, b, 0])
-        }
-        3 => {
-            let (a, b, c) = graph::untriple(z);
-            Some([a, b, c])
-        }
-        _ => None,
-    };
     let step = |w: &[u32]| {
-        let (Some(from), Some(to)) = (args(w[0]), args(w[1])) else {
+        let (Some(from), Some(to)) = (coordinates(w[0], free), coordinates(w[1], free)) else {
             return false;
         };
         let moved: Vec<usize> = (0..3).filter(|i| from[*i] != to[*i]).collect();
