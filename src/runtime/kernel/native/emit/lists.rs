@@ -126,12 +126,13 @@ impl Emit<'_, '_> {
             }
             Seq::Slice(xs, lo, hi) => return self.slice(xs, lo.as_ref(), hi.as_ref()),
             Seq::Comp(c) | Seq::Kept(c) => {
-                self.comp(c, 0, &mut |e, elem, next| {
+                let from = self.comp_from(c, &mut |e, elem, next| {
                     let v = e.num(elem)?;
                     e.push(v);
                     e.b.ins().jump(next, &[]);
                     Some(())
                 })?;
+                return Some((from, self.b.use_var(self.top)));
             }
             Seq::Sorted(inner) | Seq::SetOf(inner) => {
                 let op = match xs {
@@ -244,7 +245,9 @@ impl Emit<'_, '_> {
 /// then it can be made where it is wanted.
 fn fresh(xs: &Seq) -> bool {
     match xs {
-        Seq::Items(..) | Seq::Comp(_) | Seq::Kept(_) | Seq::Divisors(_) | Seq::Row(..) => true,
+        Seq::Items(..) | Seq::Divisors(_) | Seq::Row(..) => true,
+        // Not when its first clause's list is made first, below it.
+        Seq::Comp(c) | Seq::Kept(c) => walk::made_first(c).is_none(),
         Seq::Sorted(inner) | Seq::SetOf(inner) => fresh(inner),
         _ => false,
     }

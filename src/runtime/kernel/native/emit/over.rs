@@ -199,13 +199,16 @@ impl Emit<'_, '_> {
         let found = self.b.declare_var(I8);
         let no = self.b.ins().iconst(I8, 0);
         self.b.def_var(found, no);
-        self.comp(comp, 0, &mut |e, c, next| {
+        // A list the first clause makes is dropped after.
+        let top = self.b.use_var(self.top);
+        self.comp_from(comp, &mut |e, c, next| {
             let c = e.cond(c)?;
             let other = e.negated_unless(c, !all);
             e.fold_flag(found, other, false);
             e.b.ins().jump(next, &[]);
             Some(())
         })?;
+        self.b.def_var(self.top, top);
         let found = self.b.use_var(found);
         Some(self.negated_unless(found, !all))
     }

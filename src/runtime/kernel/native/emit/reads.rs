@@ -82,7 +82,9 @@ impl Emit<'_, '_> {
         let zero = self.int(0);
         self.b.def_var(acc, zero);
         self.b.def_var(items, zero);
-        self.comp(comp, 0, &mut |e, terms, next| {
+        // A list the first clause makes is dropped after.
+        let top = self.b.use_var(self.top);
+        self.comp_from(comp, &mut |e, terms, next| {
             let n = e.b.use_var(items);
             let n = e.b.ins().iadd_imm_s(n, 1);
             let over = (e.b.ins()).icmp_imm_s(IntCC::SignedGreaterThan, n, ITEMS_MAX as i64);
@@ -97,6 +99,7 @@ impl Emit<'_, '_> {
             e.b.ins().jump(next, &[]);
             Some(())
         })?;
+        self.b.def_var(self.top, top);
         Some(self.b.use_var(acc))
     }
 

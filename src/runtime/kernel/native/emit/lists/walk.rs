@@ -24,6 +24,42 @@ impl Emit<'_, '_> {
         Some(())
     }
 
+    /// [`Emit::comp`], where the first clause may go over a list it
+    /// makes (`[x for x in xs[:i] + xs[i + 1:] if x > 0]`, a helper's
+    /// filter inlined): that list is made first and stays below what
+    /// `elem` pushes. Returns where the arena's top was once it was made:
+    /// where the elements begin.
+    pub(in crate::runtime::kernel::native::emit) fn comp_from<E>(
+        &mut self,
+        comp: &Comp<E>,
+        elem: &mut dyn FnMut(&mut Self, &E, Block) -> Option<()>,
+    ) -> Option<Value> {
+        let Some((index, x, xs)) = made_first(comp) else {
+            let from = self.b.use_var(self.top);
+            self.comp(comp, 0, elem)?;
+            return Some(from);
+        };
+        let (a, b) = self.seq(xs)?;
+        let from = self.b.use_var(self.top);
+        let index_var = index.map(|i| self.slot_var(i as usize));
+        let x_var = self.slot_var(x as usize);
+        self.loops
+            .push(index.into_iter().chain([x]).map(|s| s as usize).collect());
+        let emitted = self.each(a, b, |e, at, next| {
+            let v = e.item(at);
+            e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+            if let Some(var) = index_var {
+                let i = e.b.ins().isub(at, a);
+                e.b.def_var(var, i);
+            }
+            e.b.def_var(x_var, v);
+            e.clauses(comp, 1, elem, next)
+        });
+        self.loops.pop();
+        emitted?;
+        Some(from)
+    }
+
     fn clauses<E>(
         &mut self,
         comp: &Comp<E>,
@@ -134,5 +170,18 @@ impl Emit<'_, '_> {
                 over(self, range)
             }
         }
+    }
+}
+
+/// The first clause of `comp` when it goes over a list it makes (the
+/// slot of `enumerate`'s index, if any, the item's slot and the list):
+/// [`Emit::comp_from`] makes that list first.
+pub(in crate::runtime::kernel::native::emit) fn made_first<E>(
+    comp: &Comp<E>,
+) -> Option<(Option<crate::ir::Slot>, crate::ir::Slot, &Seq)> {
+    match comp.clauses.first()? {
+        Clause::For(x, Source::Seq(xs)) if xs.pushes() => Some((None, *x, xs)),
+        Clause::Enumerate(i, x, xs) if xs.pushes() => Some((Some(*i), *x, xs)),
+        _ => None,
     }
 }
