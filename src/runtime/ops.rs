@@ -96,6 +96,22 @@ impl Machine {
                 self.check_size(set.len() as i64, span)?;
                 Value::Set(Rc::new(set))
             }
+            (Mul, Value::Str(x), Int(n)) | (Mul, Int(n), Value::Str(x)) => {
+                let n = (*n).max(0);
+                self.check_size((x.len() as i64).saturating_mul(n), span)?;
+                Value::str(&x.repeat(n as usize))
+            }
+            (Mul, Value::Tuple(x), Int(n)) | (Mul, Int(n), Value::Tuple(x)) => {
+                let n = (*n).max(0);
+                self.check_size((x.len() as i64).saturating_mul(n), span)?;
+                Value::Tuple(
+                    x.iter()
+                        .cloned()
+                        .cycle()
+                        .take(x.len() * n as usize)
+                        .collect(),
+                )
+            }
             (Mul, Value::List(x), Int(n)) | (Mul, Int(n), Value::List(x)) => {
                 let n = (*n).max(0);
                 self.check_size((x.len() as i64).saturating_mul(n), span)?;
