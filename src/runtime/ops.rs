@@ -102,26 +102,10 @@ impl Machine {
                 Value::str(&x.repeat(n as usize))
             }
             (Mul, Value::Tuple(x), Int(n)) | (Mul, Int(n), Value::Tuple(x)) => {
-                let n = (*n).max(0);
-                self.check_size((x.len() as i64).saturating_mul(n), span)?;
-                Value::Tuple(
-                    x.iter()
-                        .cloned()
-                        .cycle()
-                        .take(x.len() * n as usize)
-                        .collect(),
-                )
+                Value::Tuple(self.repeated(x, *n, span)?.into())
             }
             (Mul, Value::List(x), Int(n)) | (Mul, Int(n), Value::List(x)) => {
-                let n = (*n).max(0);
-                self.check_size((x.len() as i64).saturating_mul(n), span)?;
-                Value::list(
-                    x.iter()
-                        .cloned()
-                        .cycle()
-                        .take(x.len() * n as usize)
-                        .collect(),
-                )
+                Value::list(self.repeated(x, *n, span)?)
             }
             _ => {
                 let e = error(
@@ -140,6 +124,19 @@ impl Machine {
                 });
             }
         })
+    }
+
+    /// The items `xs` repeated `n` times (none for `n <= 0`), within the
+    /// size limit: `xs * n` of a list or a tuple.
+    fn repeated(&self, xs: &[Value], n: i64, span: Span) -> RtResult<Vec<Value>> {
+        let n = n.max(0);
+        self.check_size((xs.len() as i64).saturating_mul(n), span)?;
+        Ok(xs
+            .iter()
+            .cloned()
+            .cycle()
+            .take(xs.len() * n as usize)
+            .collect())
     }
 
     /// One side of a sum of positions; a number there was most likely
