@@ -356,7 +356,8 @@ impl Machine {
             // search has come down to `node` by a chain of small steps
             // (see `sweep::descended`). A race up finds its own evidence.
             let free = self.graph.dense(node.game).map_or(0, |d| d.free());
-            let chain = sweep::descended(search.path.same_game_top(), free);
+            let path = &search.path;
+            let chain = || sweep::descended(path.same_game_top(), free);
             let swept = match (
                 sweep::near_below(node, waited),
                 sweep::near_above(node, waited),

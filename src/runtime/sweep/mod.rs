@@ -32,12 +32,12 @@ impl Machine {
     /// `--max-states` limit, so it never makes a query fail.
     ///
     /// A chain longer than [`FREELY`] is swept only once the search came
-    /// down to `node` by one (`chain`, see [`descended`]).
+    /// down to `node` by one (`chain`, asked only then: see [`descended`]).
     pub(super) fn sweep(
         &mut self,
         node: NodeId,
         child: NodeId,
-        chain: bool,
+        chain: impl FnOnce() -> bool,
     ) -> RtResult<Option<bool>> {
         const SHORTEST: u32 = 64;
         let Some(dense) = self.graph.dense(child.game).filter(|d| d.arity() == 1) else {
@@ -46,7 +46,7 @@ impl Machine {
         // The gap of positions without values just below `child`: too
         // long to sweep without a chain, it is not looked below.
         let gap = dense.unvalued_below(child.index);
-        if child.index - gap > FREELY && !chain {
+        if child.index - gap > FREELY && !chain() {
             return Ok(None);
         }
         // The lowest of the positions below `child` that have no value.
@@ -97,14 +97,14 @@ impl Machine {
     /// are not all known (or when the graph has no more room). Returns as
     /// [`Machine::sweep`] does; `None` when the game has no dense table of
     /// pairs or triples, or `end` is past [`FREELY`] and the search came
-    /// down by no `chain`.
+    /// down by no `chain` (asked only then).
     pub(super) fn sweep_square(
         &mut self,
         game: GameId,
         end: u32,
-        chain: bool,
+        chain: impl FnOnce() -> bool,
     ) -> RtResult<Option<bool>> {
-        if end > FREELY && !chain {
+        if end > FREELY && !chain() {
             return Ok(None);
         }
         // A table of list positions (`g([a, b])`) is swept as its free
@@ -326,7 +326,7 @@ impl Machine {
         if side * side > 4 * (a1 - a0) * (b1 - b0) {
             return Ok(());
         }
-        self.sweep_square(game, (side * side) as u32, true)?;
+        self.sweep_square(game, (side * side) as u32, || true)?;
         Ok(())
     }
 
@@ -420,11 +420,7 @@ pub(super) fn square_below(node: NodeId, waited: &[NodeId], arity: usize) -> boo
         .filter(|c| c.game == node.game && c.index < node.index && c.index < graph::DENSE_END)
     {
         let Some(x) = args(c.index) else { continue };
-        let lower: Vec<usize> = (0..arity).filter(|i| x[*i] != at[*i]).collect();
-        if let [i] = lower[..]
-            && x[i] < at[i]
-            && at[i] - x[i] <= GAP
-        {
+        if let Some(i) = step_down(at, x) {
             down[i] = true;
         }
     }
@@ -452,6 +448,14 @@ fn coordinates(z: u32, free: usize) -> Option<[usize; 3]> {
     }
 }
 
+/// The argument in which `to` is a step down from `from` (at most
+/// [`GAP`] below it, the others equal), if it is one.
+fn step_down(from: [usize; 3], to: [usize; 3]) -> Option<usize> {
+    let mut moved = (0..3).filter(|i| from[*i] != to[*i]);
+    let i = moved.next()?;
+    (moved.next().is_none() && to[i] < from[i] && from[i] - to[i] <= GAP).then_some(i)
+}
+
 /// The most positions a sweep down values with no evidence that the
 /// rules reach them (a few milliseconds' work): a longer line, or a larger
 /// square or cube, waits for the search to come down by a chain
@@ -475,12 +479,9 @@ pub(super) fn descended(path: &[u32], free: usize) -> bool {
     if path.len() <= CHAIN {
         return false;
     }
-    let step = |w: &[u32]| {
-        let (Some(from), Some(to)) = (coordinates(w[0], free), coordinates(w[1], free)) else {
-            return false;
-        };
-        let moved: Vec<usize> = (0..3).filter(|i| from[*i] != to[*i]).collect();
-        matches!(moved[..], [i] if to[i] < from[i] && from[i] - to[i] <= GAP)
+    let step = |w: &[u32]| match (coordinates(w[0], free), coordinates(w[1], free)) {
+        (Some(from), Some(to)) => step_down(from, to).is_some(),
+        _ => false,
     };
     let top = &path[path.len() - CHAIN - 1..];
     top.iter().all(|z| *z < graph::DENSE_END) && top.windows(2).all(step)
