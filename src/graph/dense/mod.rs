@@ -139,57 +139,6 @@ impl Dense {
         self.at(p, i)
     }
 
-    /// In a table of one-integer positions, where a sweep up to `z` must
-    /// begin, given `gap`, [`Dense::unvalued_below`] of `z`: the lowest
-    /// slot below `z` with no value, looked for below `gap` as far down as
-    /// the gap is long (so that finding it costs no more than the sweep),
-    /// and never past a position in progress. A gap left by an earlier
-    /// query (`g(10)` asked first values 10, 8, 5, ... but not 9) would
-    /// otherwise stop the sweep at its first position.
-    pub fn sweep_bottom(&self, z: u32, gap: u32) -> u32 {
-        debug_assert!(self.arity <= 1, "slots by page");
-        let lowest = gap.saturating_sub(z - gap);
-        let (mut bottom, mut b) = (gap, gap);
-        while b > lowest {
-            let (p, i) = locate(1, b - 1);
-            let page = self.pages.get(p);
-            let start = (p << PAGE_BITS) as u32;
-            let from = (lowest.max(start) - start) as usize;
-            for j in (from..=i).rev() {
-                match page.get(j).copied().unwrap_or(SLOT_ABSENT) {
-                    SLOT_UNKNOWN | SLOT_ABSENT => bottom = start + j as u32,
-                    SLOT_IN_PROGRESS => return bottom,
-                    _ => {}
-                }
-            }
-            b = start + from as u32;
-        }
-        bottom
-    }
-
-    /// In a table of one-integer positions, the lowest `b <= z` such that
-    /// no slot of `b..z` holds a value ([`UNKNOWN`] or [`ABSENT`] all):
-    /// a page without slots is passed over whole, a page's slots are
-    /// scanned as a slice.
-    pub fn unvalued_below(&self, z: u32) -> u32 {
-        debug_assert!(self.arity <= 1, "slots by page");
-        let mut b = z;
-        while b > 0 {
-            let (p, i) = locate(1, b - 1);
-            let page = self.pages.get(p);
-            let held = &page[..(i + 1).min(page.len())];
-            let valued = held
-                .iter()
-                .rposition(|s| !matches!(*s, SLOT_UNKNOWN | SLOT_ABSENT));
-            let start = (p << PAGE_BITS) as u32;
-            match valued {
-                Some(j) => return start + j as u32 + 1,
-                None => b = start,
-            }
-        }
-        0
-    }
-
     /// [`Dense::get`] of slot `z`, which holds the position of arguments
     /// `ints` (of the table's arity): a pair is read by row and column,
     /// with no pairing to undo.
@@ -517,6 +466,7 @@ impl Dense {
     }
 }
 
+mod gaps;
 mod rows;
 #[cfg(test)]
 mod tests;

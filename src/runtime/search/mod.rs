@@ -14,11 +14,13 @@ use crate::ir::MoveIr;
 use crate::runtime::kernel::{MISSING_MAX, RECENT};
 use crate::runtime::mex::Mex;
 use crate::runtime::{Machine, RtResult};
-use crate::value::GameId;
 use crate::value::{Component, NodeId, Value};
 
 mod cycles;
 mod kernels;
+mod path;
+
+use path::Path;
 
 /// The search path: the positions being evaluated, innermost last, and
 /// the options each waits for. A position is run (by its game's kernel or
@@ -85,67 +87,6 @@ enum Next {
     Run { interpret: bool, runs: u32 },
     /// Its value, the mex of all its options', now stored.
     Found(u64),
-}
-
-/// A stack of nodes, 4 bytes each: their indices, with the game changes
-/// kept apart (a chain of ten million positions of one game is 40 MB).
-#[derive(Default)]
-struct Path {
-    indices: Vec<u32>,
-    /// `(depth, game)`: from `depth` on, the nodes are of `game`.
-    games: Vec<(usize, GameId)>,
-}
-
-impl Path {
-    fn len(&self) -> usize {
-        self.indices.len()
-    }
-
-    fn is_empty(&self) -> bool {
-        self.indices.is_empty()
-    }
-
-    fn push(&mut self, node: NodeId) {
-        if self.games.last().is_none_or(|(_, g)| *g != node.game) {
-            self.games.push((self.indices.len(), node.game));
-        }
-        self.indices.push(node.index);
-    }
-
-    fn pop(&mut self) {
-        self.indices.pop();
-        if self
-            .games
-            .last()
-            .is_some_and(|(depth, _)| *depth == self.indices.len())
-        {
-            self.games.pop();
-        }
-    }
-
-    fn get(&self, depth: usize) -> NodeId {
-        let at = self.games.partition_point(|(d, _)| *d <= depth) - 1;
-        NodeId {
-            game: self.games[at].1,
-            index: self.indices[depth],
-        }
-    }
-
-    fn last(&self) -> NodeId {
-        self.get(self.len() - 1)
-    }
-
-    /// The indices of the nodes at the top of the path that are of the
-    /// top node's game, outermost first.
-    fn same_game_top(&self) -> &[u32] {
-        let from = self.games.last().map_or(0, |(depth, _)| *depth);
-        &self.indices[from..]
-    }
-
-    /// Every node, outermost first: for errors.
-    fn nodes(&self) -> Vec<NodeId> {
-        (0..self.len()).map(|d| self.get(d)).collect()
-    }
 }
 
 /// What running a position's rules said.
