@@ -8,7 +8,10 @@
 //! follows as itself, a list, tuple or set as its length and then its
 //! items (a set's in increasing order, as [`Value::Set`] keeps them), a
 //! string as its length in characters and then their code points.
-//! `each([3, 1])` is `[1 | LIST << 8, 2, 3, 1]`.
+//! `each([3, 1])` is `[1 | LIST << 8, 2, 3, 1]`. A list or set of pairs
+//! of integers (`[(0, 1), (2, 3)]`, `{(x, y), ...}`: tokens, a board's
+//! cells) holds each pair as one item, [`pack`]ed; an empty one is an
+//! empty list or set, whatever it held (see [`canonical`]).
 
 use crate::value::Value;
 
@@ -22,6 +25,114 @@ pub enum Shape {
     Set = 3,
     /// A string, its characters' code points as the items.
     Str = 4,
+    /// A non-empty list of pairs of integers, each item a pair [`pack`]ed.
+    Pairs = 5,
+    /// A non-empty set of pairs, in increasing order (packing keeps it).
+    PairSet = 6,
+}
+
+impl Shape {
+    /// A set, of integers or of pairs: kept in increasing order.
+    pub fn is_set(self) -> bool {
+        matches!(self, Shape::Set | Shape::PairSet)
+    }
+
+    /// Whether its items are packed pairs.
+    pub fn of_pairs(self) -> bool {
+        matches!(self, Shape::Pairs | Shape::PairSet)
+    }
+
+    /// A list, tuple or set whose items are integers.
+    pub fn holds_ints(self) -> bool {
+        matches!(self, Shape::List | Shape::Tuple | Shape::Set)
+    }
+
+    /// The shape of the same collection holding pairs (a list or a set).
+    pub fn with_pairs(self) -> Shape {
+        match self {
+            Shape::List => Shape::Pairs,
+            Shape::Set => Shape::PairSet,
+            s => s,
+        }
+    }
+
+    /// The shape of the same collection holding integers.
+    pub fn without_pairs(self) -> Shape {
+        match self {
+            Shape::Pairs => Shape::List,
+            Shape::PairSet => Shape::Set,
+            s => s,
+        }
+    }
+}
+
+/// The least half of a packed pair; the greatest is `-PAIR_MIN - 1`.
+pub const PAIR_MIN: i64 = -(1 << 31);
+
+/// The pair `(x, y)` as one integer, when both are 32-bit: `x` in the
+/// high half, `y + 2³¹` in the low, so that packed pairs order as the
+/// pairs do (by `x`, then by `y`), and a sorted list or a set of them
+/// stays one when packed.
+pub fn pack(x: i64, y: i64) -> Option<i64> {
+    let half = PAIR_MIN..-PAIR_MIN;
+    (half.contains(&x) && half.contains(&y)).then(|| (x << 32) + (y - PAIR_MIN))
+}
+
+/// The pair a packed integer holds.
+pub fn unpack(p: i64) -> (i64, i64) {
+    (p >> 32, (p & 0xffff_ffff) + PAIR_MIN)
+}
+
+/// Whether the header `h` has a list or set of pairs.
+pub fn has_pairs(h: i64) -> bool {
+    // A field of 5 or 6: its high bit, and one of its low two.
+    let ones = (0..ARITY_MAX).fold(0, |m, i| m | (1 << (8 + BITS * i)));
+    (h >> 2) & (h | (h >> 1)) & ones != 0
+}
+
+/// Whether `run` is a flat run: its header's arguments, each list's
+/// items as many as its length says, and nothing after.
+pub fn well_formed(run: &[i64]) -> bool {
+    let Some(&h) = run.first() else {
+        return false;
+    };
+    let mut at = 1;
+    for i in 0..arity(h) {
+        at += match (shape(h, i), run.get(at)) {
+            (_, None) => return false,
+            (Shape::Int, _) => 1,
+            (_, Some(&len)) => match usize::try_from(len) {
+                Ok(len) => 1 + len,
+                Err(_) => return false,
+            },
+        };
+    }
+    at == run.len()
+}
+
+/// The header of `run` with every empty list or set of pairs made an
+/// empty list or set, as [`encode`] makes it from the value (which cannot
+/// tell what an empty one holds): `None` when it is already so. Compiled
+/// rules write the shapes they expect; the graph looks them up by this.
+pub fn canonical(run: &[i64]) -> Option<i64> {
+    let h = run[0];
+    if !has_pairs(h) {
+        return None;
+    }
+    let (mut at, mut fixed) = (1, h);
+    for i in 0..arity(h) {
+        let s = shape(h, i);
+        if s == Shape::Int {
+            at += 1;
+            continue;
+        }
+        if s.of_pairs() && run[at] == 0 {
+            let field = 8 + BITS * i;
+            fixed = (fixed & !(7 << field)) | ((s.without_pairs() as i64) << field);
+        }
+        at += 1 + run[at] as usize;
+    }
+    (fixed != h).then_some(fixed)
 }
 
 /// The bits of the header that say an argument's shape.
@@ -46,7 +157,9 @@ pub fn shape(h: i64, i: usize) -> Shape {
         1 => Shape::List,
         2 => Shape::Tuple,
         3 => Shape::Set,
-        _ => Shape::Str,
+        4 => Shape::Str,
+        5 => Shape::Pairs,
+        _ => Shape::PairSet,
     }
 }
 
@@ -117,14 +230,37 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
                 .iter()
                 .all(|v| push_int(v, out)),
         };
-        if !ints {
-            return false;
-        }
+        let shape = match ints {
+            true => shape,
+            // A list or set of pairs: each pair one item.
+            false if shape != Shape::Tuple && pairs(a, len, out) => shape.with_pairs(),
+            false => return false,
+        };
         out[len] = (out.len() - len - 1) as i64;
         h |= (shape as i64) << (8 + BITS * i);
     }
     out[0] = h;
     args.len() > 2 || h >> 8 != 0
+}
+
+/// Pushes after `out[..=len]` the items of the list or set `v`, each a
+/// pair of 32-bit integers, [`pack`]ed: whether they all are.
+fn pairs(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
+    out.truncate(len + 1);
+    let pair = |v: &Value| match v {
+        Value::Tuple(xy) => match xy.as_ref() {
+            [x, y] => pack(int(x)?, int(y)?),
+            _ => None,
+        },
+        _ => None,
+    };
+    let all = match v {
+        Value::Set(items) => items.iter().all(|v| pair(v).map(|p| out.push(p)).is_some()),
+        _ => (v.as_slice().expect("a list"))
+            .iter()
+            .all(|v| pair(v).map(|p| out.push(p)).is_some()),
+    };
+    all && out.len() > len + 1
 }
 
 /// The header of a run of `n` integers.
@@ -171,10 +307,16 @@ pub fn decode(run: &[i64]) -> Vec<Value> {
                 let len = run[at] as usize;
                 let items: Vec<Value> = run[at + 1..at + 1 + len]
                     .iter()
-                    .map(|n| Value::Int(*n))
+                    .map(|n| match s.of_pairs() {
+                        true => {
+                            let (x, y) = unpack(*n);
+                            Value::Tuple(vec![Value::Int(x), Value::Int(y)].into())
+                        }
+                        false => Value::Int(*n),
+                    })
                     .collect();
                 at += 1 + len;
-                match s {
+                match s.without_pairs() {
                     Shape::List => Value::list(items),
                     Shape::Set => Value::Set(std::rc::Rc::new(items.into_iter().collect())),
                     _ => Value::Tuple(items.into()),
@@ -252,6 +394,68 @@ mod tests {
         let empty = Value::Set(Default::default());
         assert!(encode(&[int(2), empty.clone()], &mut run));
         assert_eq!(decode(&run), [int(2), empty]);
+    }
+
+    #[test]
+    fn pairs_pack_in_their_order_and_lists_of_them_give_them_back() {
+        let pairs = [
+            (-5, 7),
+            (-1, i32::MAX as i64),
+            (0, i32::MIN as i64),
+            (0, -1),
+            (0, 0),
+            (3, -2),
+        ];
+        let packed: Vec<i64> = pairs.iter().map(|&(x, y)| pack(x, y).unwrap()).collect();
+        assert!(packed.is_sorted(), "packing keeps the order of pairs");
+        for (&(x, y), &p) in pairs.iter().zip(&packed) {
+            assert_eq!(unpack(p), (x, y));
+        }
+        assert_eq!(pack(1 << 31, 0), None);
+        assert_eq!(pack(0, -(1 << 31) - 1), None);
+        let pair = |x, y| Value::Tuple(vec![Value::Int(x), Value::Int(y)].into());
+        let list = Value::list(vec![pair(2, -3), pair(0, 1)]);
+        let set = Value::Set(std::rc::Rc::new(
+            [pair(2, 0), pair(1, 9)].into_iter().collect(),
+        ));
+        let mut run = Vec::new();
+        assert!(encode(
+            &[Value::Int(4), list.clone(), set.clone()],
+            &mut run
+        ));
+        assert_eq!(
+            (shape(run[0], 1), shape(run[0], 2)),
+            (Shape::Pairs, Shape::PairSet)
+        );
+        assert_eq!(run[2..5], [2, pack(2, -3).unwrap(), pack(0, 1).unwrap()]);
+        assert_eq!(run[6..], [pack(1, 9).unwrap(), pack(2, 0).unwrap()]);
+        assert_eq!(decode(&run), [Value::Int(4), list, set]);
+        // Not pairs: a pair too wide, a triple, a tuple of pairs, a mix.
+        let wide = Value::list(vec![pair(1 << 40, 0)]);
+        let triple = Value::list(vec![Value::Tuple(vec![Value::Int(1); 3].into())]);
+        let tuple = Value::Tuple(vec![pair(1, 2)].into());
+        let mixed = Value::list(vec![pair(1, 2), Value::Int(3)]);
+        for v in [wide, triple, tuple, mixed] {
+            assert!(!encode(std::slice::from_ref(&v), &mut run), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn an_empty_list_of_pairs_is_looked_up_as_the_empty_list() {
+        let mut run = Vec::new();
+        assert!(encode(&[Value::Int(1), Value::list(Vec::new())], &mut run));
+        assert_eq!(canonical(&run), None);
+        let written = [header([Shape::Int, Shape::Pairs].into_iter()), 1, 0];
+        assert_eq!(canonical(&written), Some(run[0]));
+        let set = [header([Shape::PairSet, Shape::Pairs].into_iter()), 0, 1, 7];
+        assert_eq!(
+            canonical(&set),
+            Some(header([Shape::Set, Shape::Pairs].into_iter())),
+            "a list that holds a pair stays one of pairs"
+        );
+        assert!(has_pairs(set[0]) && !has_pairs(run[0]));
+        let strings = header([Shape::Str; ARITY_MAX].into_iter());
+        assert!(!has_pairs(strings), "a string is no collection of pairs");
     }
 
     #[test]

@@ -58,7 +58,10 @@ impl Form {
                 }
                 // A set's length varies as it is played, and a string's
                 // items are code points, no index of a table: no form.
-                flat::Shape::Set | flat::Shape::Str => return None,
+                // Nor is a packed pair.
+                flat::Shape::Set | flat::Shape::Str | flat::Shape::Pairs | flat::Shape::PairSet => {
+                    return None;
+                }
                 _ => {
                     let len = usize::try_from(*run.get(at)?).ok()?;
                     free.extend(at + 1..at + 1 + len);

@@ -144,6 +144,9 @@ impl Graph {
 
     /// [`Graph::find`] of arguments given as a flat run ([`flat`]).
     pub fn find_flat(&self, game: GameId, run: &[i64]) -> Option<NodeId> {
+        if let Some(h) = flat::canonical(run) {
+            return self.find_flat(game, &[&[h], &run[1..]].concat());
+        }
         let table = self.games.get(game as usize)?;
         if let Some((z, ints)) = table.form_slot(run)
             && table.dense.get_ints(z, &ints[..table.dense.arity]) != ABSENT
@@ -163,6 +166,9 @@ impl Graph {
     /// [`Graph::insert`] of arguments given as a flat run (the caller has
     /// checked it is new and within limits).
     pub fn insert_flat(&mut self, game: GameId, run: &[i64]) -> NodeId {
+        if let Some(h) = flat::canonical(run) {
+            return self.insert_flat(game, &[&[h], &run[1..]].concat());
+        }
         if self.games.len() <= game as usize {
             self.games
                 .resize_with(game as usize + 1, NodeTable::default);

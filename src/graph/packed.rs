@@ -5,7 +5,10 @@
 //! first, the top bit of each byte saying that more follow. The items of
 //! most list positions are small (heaps, squares, cards), so a run of a
 //! dozen words, 8 bytes each, takes a dozen bytes, and one short enough
-//! is kept in the key itself, with no allocation.
+//! is kept in the key itself, with no allocation. A list or set of pairs
+//! packs each pair as its two halves, small numbers on most boards.
+
+use super::flat;
 
 /// The most bytes one integer takes.
 const MAX_BYTES: usize = 10;
@@ -30,8 +33,73 @@ fn bytes_of(n: i64, mut put: impl FnMut(u8)) {
 /// Appends the packed form of `run` to `out`.
 pub fn pack(run: &[i64], out: &mut Vec<u8>) {
     out.reserve(run.len());
-    for &n in run {
-        bytes_of(n, |b| out.push(b));
+    units(run, |n| bytes_of(n, |b| out.push(b)));
+}
+
+/// Calls `f` with each integer `run` is packed as: its own, but each
+/// item of a list or set of pairs as the pair's two halves, which are
+/// small where the pair's packing in one integer is not (a board's
+/// cells: `(1, 0)` is 2³²).
+fn units(run: &[i64], mut f: impl FnMut(i64)) {
+    let Some(&h) = run.first().filter(|h| flat::has_pairs(**h)) else {
+        return run.iter().for_each(|&n| f(n));
+    };
+    debug_assert!(flat::well_formed(run), "a flat run");
+    f(h);
+    let mut at = 1;
+    for i in 0..flat::arity(h) {
+        let shape = flat::shape(h, i);
+        if shape == flat::Shape::Int {
+            f(run[at]);
+            at += 1;
+            continue;
+        }
+        let len = run[at] as usize;
+        f(run[at]);
+        for &item in &run[at + 1..at + 1 + len] {
+            match shape.of_pairs() {
+                true => {
+                    let (x, y) = flat::unpack(item);
+                    f(x);
+                    f(y);
+                }
+                false => f(item),
+            }
+        }
+        at += 1 + len;
+    }
+}
+
+/// The run whose [`units`] are `units`: each pair's halves packed again.
+fn from_units(units: &[i64], out: &mut Vec<i64>) {
+    let Some(&h) = units.first().filter(|h| flat::has_pairs(**h)) else {
+        return out.extend_from_slice(units);
+    };
+    out.push(h);
+    let mut at = 1;
+    for i in 0..flat::arity(h) {
+        let shape = flat::shape(h, i);
+        if shape == flat::Shape::Int {
+            out.push(units[at]);
+            at += 1;
+            continue;
+        }
+        let len = units[at] as usize;
+        out.push(units[at]);
+        at += 1;
+        for _ in 0..len {
+            match shape.of_pairs() {
+                true => {
+                    let pair = flat::pack(units[at], units[at + 1]);
+                    out.push(pair.expect("the halves of a packed pair"));
+                    at += 2;
+                }
+                false => {
+                    out.push(units[at]);
+                    at += 1;
+                }
+            }
+        }
     }
 }
 
@@ -61,7 +129,9 @@ pub fn each(bytes: &[u8], mut f: impl FnMut(i64)) {
 
 /// Appends the run packed in `bytes` to `out`.
 pub fn unpack(bytes: &[u8], out: &mut Vec<i64>) {
-    each(bytes, |n| out.push(n));
+    let mut units = Vec::with_capacity(bytes.len());
+    each(bytes, |n| units.push(n));
+    from_units(&units, out);
 }
 
 /// The bytes [`with_packed`] packs on the stack; longer runs, in a
@@ -71,13 +141,24 @@ const ON_STACK: usize = 256;
 /// `f` of the packed form of `run`, made on the stack when it is short
 /// (a lookup makes one per option).
 pub fn with_packed<T>(run: &[i64], f: impl FnOnce(&[u8]) -> T) -> T {
-    if run.len() * MAX_BYTES > ON_STACK {
+    // A pair takes two integers' bytes.
+    let pairs = run.first().is_some_and(|h| flat::has_pairs(*h));
+    if run.len() * MAX_BYTES * (1 + usize::from(pairs)) > ON_STACK {
         let mut out = Vec::new();
         pack(run, &mut out);
         return f(&out);
     }
     let mut buf = [0u8; ON_STACK];
     let mut len = 0;
+    if pairs {
+        units(run, |n| {
+            bytes_of(n, |b| {
+                buf[len] = b;
+                len += 1;
+            });
+        });
+        return f(&buf[..len]);
+    }
     // The header as it comes; then, when the rest take a byte each, as
     // most items do, all at once (a loop the compiler vectorises).
     let (first, rest) = run
@@ -125,13 +206,58 @@ mod tests {
         assert_eq!(back, [64, i64::MAX, i64::MIN]);
     }
 
+    #[test]
+    fn pairs_pack_as_their_halves_and_come_back_whole() {
+        let h = flat::header([flat::Shape::Int, flat::Shape::PairSet].into_iter());
+        let pair = |x, y| flat::pack(x, y).unwrap();
+        let run = [h, 7, 3, pair(0, 1), pair(1, 0), pair(-5, 2)];
+        let mut out = Vec::new();
+        pack(&run, &mut out);
+        let mut header = Vec::new();
+        bytes_of(h, |b| header.push(b));
+        assert_eq!(out[..header.len()], header);
+        assert_eq!(
+            out[header.len()..],
+            [14, 6, 0, 2, 2, 0, 9, 4],
+            "a byte a half"
+        );
+        with_packed(&run, |b| assert_eq!(b, &out[..]));
+        let mut back = Vec::new();
+        unpack(&out, &mut back);
+        assert_eq!(back, run);
+    }
+
     proptest! {
+        #[test]
+        fn lists_and_sets_of_pairs_come_back_as_they_went(
+            pairs in prop::collection::vec((any::<i32>(), -3i64..3), 0..12),
+            set in any::<bool>(),
+            n in any::<i64>(),
+        ) {
+            let shape = if set { flat::Shape::PairSet } else { flat::Shape::Pairs };
+            let h = flat::header([shape, flat::Shape::Int].into_iter());
+            let mut run = vec![h, pairs.len() as i64];
+            run.extend(pairs.iter().map(|&(x, y)| flat::pack(x.into(), y).unwrap()));
+            run.push(n);
+            let mut out = Vec::new();
+            pack(&run, &mut out);
+            with_packed(&run, |b| assert_eq!(b, &out[..]));
+            let mut back = Vec::new();
+            unpack(&out, &mut back);
+            prop_assert_eq!(back, run);
+        }
+
         #[test]
         fn a_run_comes_back_as_it_went_and_packs_alike_either_way(
             run in prop::collection::vec(any::<i64>(), 0..40),
             small in prop::collection::vec(-300i64..300, 0..40),
         ) {
-            for run in [&run, &small] {
+            for mut run in [run, small] {
+                // A flat run: no header of pairs over other items.
+                if run.first().is_some_and(|h| flat::has_pairs(*h)) {
+                    run[0] = 0;
+                }
+                let run = &run;
                 let mut out = Vec::new();
                 pack(run, &mut out);
                 with_packed(run, |b| assert_eq!(b, &out[..]));

@@ -158,3 +158,23 @@ fn a_games_first_position_of_integers_is_dense_and_found_again() {
         assert_eq!(g.len(), 1);
     }
 }
+
+#[test]
+fn an_empty_list_of_pairs_written_by_compiled_rules_is_the_empty_list() {
+    let mut graph = Graph::default();
+    let empty = graph.insert(0, &[Value::list(Vec::new())]);
+    // Compiled rules write the shape they expect: a list of pairs.
+    let written = [flat::header([flat::Shape::Pairs].into_iter()), 0];
+    assert_eq!(graph.find_flat(0, &written), Some(empty));
+    let pair = Value::Tuple(vec![Value::Int(-1), Value::Int(2)].into());
+    let set = Value::Set(std::rc::Rc::new([pair.clone()].into_iter().collect()));
+    let mut run = Vec::new();
+    assert!(flat::encode(std::slice::from_ref(&set), &mut run));
+    let node = graph.insert_flat(0, &run);
+    assert_eq!(graph.find(0, std::slice::from_ref(&set)), Some(node));
+    assert_eq!(&*graph.args(node), [set]);
+    let none = [flat::header([flat::Shape::PairSet].into_iter()), 0];
+    let made = graph.insert_flat(0, &none);
+    assert_eq!(graph.find(0, &[Value::Set(Default::default())]), Some(made));
+    assert_eq!(&*graph.args(made), [Value::Set(Default::default())]);
+}
