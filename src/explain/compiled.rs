@@ -16,12 +16,21 @@ pub(super) fn compiled_move(
     (native, called): (bool, &dyn Fn(crate::ir::FnId) -> bool),
     defs: &Defs,
 ) -> MoveReport {
-    let x = match rule.binders.last() {
-        Some((PatIr::Slot(slot), _)) => rule
-            .shown
-            .iter()
+    let shown = |slot: &crate::ir::Slot| {
+        (rule.shown.iter())
             .find(|(_, s)| s == slot)
-            .map(|(name, _)| name.to_string()),
+            .map(|(name, _)| name.to_string())
+    };
+    let x = match rule.binders.last() {
+        Some((PatIr::Slot(slot), _)) => shown(slot),
+        // `(x, y) in cells`, `(i, h) in enumerate(hs)`.
+        Some((PatIr::Tuple(parts, _), _)) => (parts.iter())
+            .map(|p| match p {
+                PatIr::Slot(s) => shown(s),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(|names| format!("({})", names.join(", "))),
         _ => None,
     };
     let mut slow = Vec::new();
@@ -52,7 +61,7 @@ pub(super) fn compiled_move(
     };
     // A loop named by a tuple (the index of a `zip`, a lifted
     // comprehension's) has no name to write a narrowing condition in.
-    let named = x.as_deref().is_some_and(|x| !x.starts_with('('));
+    let named = x.as_deref().is_some_and(|x| !x.starts_with('(')) && shape.narrows;
     if let Some(guard) = rule.guard.as_ref().filter(|_| named) {
         let mut parts = Vec::new();
         ir_conjuncts(guard, &mut parts);

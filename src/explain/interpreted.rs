@@ -154,7 +154,8 @@ fn num_culprit(ir: &Ir, defs: &Defs, t: &Types) -> Slow {
 /// What `ir`, a construct the compiled rules do not take, is, and what
 /// to write instead.
 fn construct(ir: &Ir, defs: &Defs) -> Slow {
-    let collections = "lists, tuples and sets of anything but integers are evaluated by \
+    let collections = "lists, tuples and sets of anything but integers (or, for lists and \
+                       sets, pairs of integers) are evaluated by \
                        the interpreter; the compiled rules take integer arithmetic, \
                        comparisons, `if`, `let`, `min`, `max`, `abs`, `isqrt`, `gcd`, \
                        `popcount`, `bit_length`, `divisors`, lists and tuples of integers \
@@ -163,7 +164,8 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                        them), sets of integers (`{a, b}`, `set(...)`, `|`, `&`, `-`, `^`, \
                        `in`, `len`, indexing, `==`, `!=`) and strings (`len`, indexing, \
                        slices, `+`, `==`, `!=`, and characters compared with characters, \
-                       `s[i] == \"H\"`, or looked for with `in`)";
+                       `s[i] == \"H\"`, or looked for with `in`), and lists and sets of \
+                       pairs (`(x, y) in cells`, `ps[i][0]`, `(x + 1, y) in cells`)";
     let (what, instead): (String, String) = match &ir.kind {
         IrKind::CallFn(f, _) => {
             let name = defs.fns[*f as usize]

@@ -107,7 +107,7 @@ pub(crate) fn game_numbered(game: &GameIr, id: GameId, defs: &Defs) -> GameRepor
                 },
                 slow: Vec::new(),
             },
-            None => interpreted_move(rule, defs, &types),
+            None => interpreted_move(rule, defs, &types.in_move(rule)),
         });
     }
     GameReport {

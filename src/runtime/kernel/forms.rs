@@ -22,7 +22,9 @@ pub(super) struct StaticForm<'a> {
 /// The form of a target of header `header` and arguments `args`, when
 /// it is fixed and has one to three free integers.
 pub(super) fn static_form(header: i64, args: &[Arg]) -> Option<StaticForm<'_>> {
-    if args.len() > FREE_MAX {
+    // Packed pairs are no indexes of a table.
+    let pairs = (0..args.len()).any(|i| crate::graph::flat::shape(header, i).of_pairs());
+    if args.len() > FREE_MAX || pairs {
         return None;
     }
     let mut ints = Vec::new();

@@ -157,7 +157,7 @@ impl Kernel {
         let few = |d: &Domain| match d {
             Domain::Range(lo, hi, _) => lo.is_const() && capped(hi),
             Domain::Items(_) | Domain::Global(_) | Domain::Fixed(_) => true,
-            Domain::Seq(_) | Domain::Enumerate(..) => false,
+            Domain::Seq(_) | Domain::Split(..) => false,
         };
         (self.moves.iter()).all(|m| m.binders.iter().all(|(_, d)| few(d)))
     }

@@ -104,9 +104,10 @@ enum Domain {
     Fixed(run::Values),
     /// The items of a list: `h in hs`.
     Seq(Seq),
-    /// `(i, h) in enumerate(hs)`: the binder's slot takes each index, and
-    /// this slot the item there.
-    Enumerate(Seq, Slot),
+    /// `(i, h) in enumerate(hs)` or `(x, y) in ps`: the binder's slot
+    /// takes each index (or first half), and this slot the item there (or
+    /// the second half), as [`seq::Split`] says.
+    Split(seq::Split, Seq, Slot),
 }
 
 #[derive(Debug)]
@@ -422,10 +423,18 @@ impl Kernel {
         let Some((&header, mut rest)) = args.split_first() else {
             return false;
         };
-        if header != flat::header(shapes.iter().copied()) {
+        // An empty list or set is one of pairs where the rules take one.
+        let expected = flat::header(shapes.iter().copied());
+        let (n, pairs) = (flat::arity(expected), flat::has_pairs(expected));
+        if header != expected && !(pairs && flat::arity(header) == n) {
             return false;
         }
         for (i, shape) in shapes.iter().enumerate() {
+            if flat::shape(header, i) != *shape
+                && (flat::shape(header, i) != shape.without_pairs() || rest[0] != 0)
+            {
+                return false;
+            }
             match shape {
                 Shape::Int => {
                     let Some((a, tail)) = rest.split_first().filter(|(a, _)| small(a)) else {

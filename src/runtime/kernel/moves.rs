@@ -13,14 +13,19 @@ use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::{GameId, Value};
 
 pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Move> {
+    let types = &types.in_move(rule);
     let binders = rule
         .binders
         .iter()
         .map(|(pattern, domain)| match pattern {
+            PatIr::Slot(slot) if types.is_pair(*slot) => Some((
+                *slot,
+                Domain::Split(seq::Split::Whole, Seq::pairs(domain, types)?, *slot),
+            )),
             PatIr::Slot(slot) if !types.is_list(*slot) => Some((*slot, domain_of(domain, types)?)),
             _ => {
-                let (i, v, xs) = seq::enumerated(pattern, domain, types)?;
-                Some((i, Domain::Enumerate(xs, v)))
+                let (how, a, b, xs) = seq::split(pattern, domain, types)?;
+                Some((a, Domain::Split(how, xs, b)))
             }
         })
         .collect::<Option<Vec<_>>>()?;
@@ -42,11 +47,11 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
             terms
         }
     };
-    // A pair binder innermost: its item's slot changes with the index, so
-    // nothing narrows it.
+    // A binder of two names innermost: the second changes with the
+    // first, so nothing narrows it.
     let x = binders
         .last()
-        .filter(|(_, d)| !matches!(d, Domain::Enumerate(..)))
+        .filter(|(_, d)| !matches!(d, Domain::Split(..)))
         .map(|(slot, _)| *slot);
     let exprs = rule.guard.iter().chain(rule.target.exprs());
     let size = exprs.map(crate::runtime::normalize::size).sum::<usize>();

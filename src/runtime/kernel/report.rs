@@ -1,6 +1,7 @@
 //! What `--explain` asks of the compiled rules: the shape of one move
 //! compiled, and whether a piece of a rule compiles.
 
+use super::Domain;
 use super::expr::{conjuncts, num_in};
 use super::moves::{self, compile_move, domain_of};
 use super::{Kernel, Term, Types, forms};
@@ -18,6 +19,9 @@ pub struct MoveShape {
     pub narrowed: usize,
     /// How many conjuncts the guard has.
     pub conjuncts: usize,
+    /// Whether a condition could narrow the innermost binder: it binds
+    /// one integer (not an item split in two, nor a pair).
+    pub narrows: bool,
     /// Whether a target has list arguments: its value is looked up by
     /// its flat run in the hash table rather than read by index.
     pub lists: bool,
@@ -51,6 +55,7 @@ fn shape(rule: &crate::ir::MoveIr, types: &Types) -> Option<MoveShape> {
         fast: m.fast.is_some() && m.narrow.len() == m.guard.len(),
         narrowed: m.narrow.len(),
         conjuncts: m.guard.len(),
+        narrows: !matches!(m.binders.last(), Some((_, Domain::Split(..)))),
         lists: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 != 0)),
         packed: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 == 0)),
         formed: m.terms.iter().all(|t| match t {

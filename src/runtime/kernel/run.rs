@@ -171,9 +171,10 @@ impl<'a> Run<'a> {
 
     pub fn binders(&mut self, rule: &Move, i: usize, f: &mut Vec<i64>) -> Eval<()> {
         self.tick()?;
-        if let Some((slot, Domain::Enumerate(xs, x))) = rule.binders.get(i) {
+        if let Some((slot, Domain::Split(how, xs, x))) = rule.binders.get(i) {
             let mark = f.len();
-            let result = super::seq::enumerate(
+            let result = super::seq::split_each(
+                *how,
                 xs,
                 f,
                 self.defs,
@@ -213,7 +214,7 @@ impl<'a> Run<'a> {
             Domain::Global(id) => self.global(*id)?,
             Domain::Fixed(values) => values.clone(),
             // Run by `binders` itself.
-            Domain::Enumerate(..) => return Err(Stop::Bail),
+            Domain::Split(..) => return Err(Stop::Bail),
             Domain::Seq(xs) => {
                 let mark = f.len();
                 let (a, b) = xs.eval(f, self.defs)?;

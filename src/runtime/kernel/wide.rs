@@ -45,7 +45,7 @@ fn domain(d: &Domain) -> bool {
         Domain::Range(lo, hi, _) => num(lo) && num(hi),
         Domain::Items(items) => items.iter().all(num),
         Domain::Global(_) | Domain::Fixed(_) => true,
-        Domain::Seq(xs) | Domain::Enumerate(xs, _) => seq(xs),
+        Domain::Seq(xs) | Domain::Split(_, xs, _) => seq(xs),
     }
 }
 
@@ -55,7 +55,7 @@ fn num(n: &Num) -> bool {
         Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Global(_) | Num::Bail => true,
         Num::Let(_, a, b) => num(a) && num(b),
         Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => num(a),
-        Num::Gcd(a, b) => num(a) && num(b),
+        Num::Gcd(a, b) | Num::Pair(a, b) => num(a) && num(b),
         Num::Bin(_, a, b) => num(a) && num(b),
         Num::If(c, a, b) => cond(c) && num(a) && num(b),
         Num::Extremum(_, items) => items.iter().all(num),
@@ -100,7 +100,7 @@ fn seq(xs: &Seq) -> bool {
 fn clauses<E>(comp: &Comp<E>) -> bool {
     comp.clauses.iter().all(|c| match c {
         Clause::For(_, Source::Range(lo, hi, _)) => num(lo) && num(hi),
-        Clause::For(_, Source::Seq(xs)) | Clause::Enumerate(_, _, xs) => seq(xs),
+        Clause::For(_, Source::Seq(xs)) | Clause::Split(.., xs) => seq(xs),
         Clause::If(c) => cond(c),
     })
 }

@@ -74,6 +74,7 @@ use inline::{put_let, split_let};
 mod lift;
 mod logic;
 mod member;
+mod names;
 mod solved;
 mod targets;
 mod unroll;
@@ -143,6 +144,7 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
             moves.push(rule);
         }
     }
+    let moves = (moves.iter()).map(|m| names::fresh(m, &n.slots)).collect();
     GameIr {
         name: game.name.clone(),
         arity: game.arity,

@@ -3,6 +3,7 @@
 
 use super::{Cond, Lin, Members, Num};
 use crate::builtins::Builtin;
+use crate::graph::{Shape, flat};
 use crate::ir::{Ir, IrKind, PatIr};
 use crate::runtime::kernel::calls;
 use crate::runtime::kernel::seq::{Comp, Fold, Rows, Seq, Types};
@@ -49,6 +50,8 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
     Some(match &ir.kind {
         IrKind::Const(Value::Int(n)) => Num::Const(*n),
         IrKind::Local(slot) if t.is_named(*slot) => Num::Named(*slot),
+        // A pair is read as one only (see `pair_in`).
+        IrKind::Local(slot) if t.is_pair(*slot) => return None,
         IrKind::Local(slot) if !t.is_list(*slot) => Num::Slot(*slot),
         IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
             Num::Let(*s, Box::new(num(value)?), Box::new(num(body)?))
@@ -111,7 +114,11 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
                     None => Num::Index(list(xs)?, Box::new(num(i)?)),
                 }
             }
-            _ => Num::Index(list(xs)?, Box::new(num(i)?)),
+            _ => match list(xs) {
+                Some(xs) => Num::Index(xs, Box::new(num(i)?)),
+                // `ps[i][0]`: a half of a pair.
+                None => half(pair_in(xs, t)?, i)?,
+            },
         },
         IrKind::CallBuiltin(Builtin::Value, args) if t.queries && args.len() == 1 => {
             value_of(&args[0], t)?
@@ -119,6 +126,61 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::CallFn(f, args) => calls::num(*f, args, t).unwrap_or(Num::Bail),
         _ => return None,
     })
+}
+
+/// A pair of integers as one, packed ([`flat::pack`]): `(a, b)` written
+/// out or constant, an item of a list of pairs (`ps[i]`), a tuple slot
+/// (a helper's argument bound once) when it holds two items, or a choice
+/// of them by `if`.
+pub fn pair_in(ir: &Ir, t: &Types) -> Option<Num> {
+    let pair = |ir: &Ir| pair_in(ir, t).map(Box::new);
+    Some(match &ir.kind {
+        IrKind::Tuple(xy) if xy.len() == 2 => {
+            Num::Pair(Box::new(num_in(&xy[0], t)?), Box::new(num_in(&xy[1], t)?))
+        }
+        IrKind::Const(Value::Tuple(xy)) => match xy.as_ref() {
+            [Value::Int(x), Value::Int(y)] => Num::Const(flat::pack(*x, *y)?),
+            _ => return None,
+        },
+        IrKind::Index(ps, i) => {
+            let ps = Seq::compile(ps, t).filter(|ps| ps.shape(t) == Shape::Pairs)?;
+            Num::Index(Box::new(ps), Box::new(num_in(i, t)?))
+        }
+        // Any integer, never read by a linear form.
+        IrKind::Local(s) if t.is_pair(*s) => Num::Named(*s),
+        IrKind::Local(s) if t.shape(*s) == Shape::Tuple => {
+            let item = |k| Box::new(Num::Index(Box::new(Seq::Slot(*s)), Box::new(Num::Const(k))));
+            let two = Cond::Cmp(BinOp::Eq, Num::Len(Box::new(Seq::Slot(*s))), Num::Const(2));
+            Num::If(
+                Box::new(two),
+                Box::new(Num::Pair(item(0), item(1))),
+                Box::new(Num::Bail),
+            )
+        }
+        IrKind::If(c, a, b) => Num::If(Box::new(cond_in(c, t)?), pair(a)?, pair(b)?),
+        IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
+            Num::Let(*s, Box::new(num_in(value, t)?), pair(body)?)
+        }
+        _ => return None,
+    })
+}
+
+/// Item `i` of the packed pair `p`: its first half (`i` 0 or -2), or its
+/// second (1 or -1), as [`flat::unpack`] takes them.
+fn half(p: Num, i: &Ir) -> Option<Num> {
+    let IrKind::Const(Value::Int(i)) = i.kind else {
+        return None;
+    };
+    let p = Box::new(p);
+    match i {
+        0 | -2 => Some(Num::Bin(BinOp::Shr, p, Box::new(Num::Const(32)))),
+        1 | -1 => {
+            let low = Num::Bin(BinOp::BitAnd, p, Box::new(Num::Const(0xffff_ffff)));
+            let half = Box::new(Num::Const(-flat::PAIR_MIN));
+            Some(Num::Bin(BinOp::Sub, Box::new(low), half))
+        }
+        _ => None,
+    }
 }
 
 /// `value(apply)` in a query, where `apply` is a game applied to integer
@@ -141,7 +203,8 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Unary(UnOp::Not, a) => Cond::Not(cond(a)?),
         IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => match num_in(x, t) {
             Some(x) => member(*op == BinOp::In, x, Seq::numbers(xs, t)?),
-            None => character_in(*op == BinOp::In, x, xs, t)?,
+            None => character_in(*op == BinOp::In, x, xs, t)
+                .or_else(|| pair_member(*op == BinOp::In, x, xs, t))?,
         },
         IrKind::Binary(op, a, b) => comparison(*op, a, b, t)?,
         IrKind::Chain(operands, ops) => {
@@ -200,6 +263,12 @@ fn member(yes: bool, x: Num, xs: Seq) -> Cond {
     Cond::In(yes, x, Box::new(xs))
 }
 
+/// `p in ps` (or `not in`) of a pair and a list or set of pairs.
+fn pair_member(yes: bool, p: &Ir, ps: &Ir, t: &Types) -> Option<Cond> {
+    let ps = Seq::compile(ps, t).filter(|ps| ps.shape(t).of_pairs())?;
+    Some(member(yes, pair_in(p, t)?, ps))
+}
+
 /// `a == b` (or `!=`, when `!yes`) of two collections of the same
 /// shape; `None` for any other operands (a list and a tuple, which are
 /// never equal, are the interpreter's).
@@ -221,7 +290,8 @@ fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
         }
         BinOp::Eq | BinOp::Ne => numbers(op, a, b, t)
             .or_else(|| characters(op, a, b, t))
-            .or_else(|| same(op == BinOp::Eq, a, b, t)),
+            .or_else(|| same(op == BinOp::Eq, a, b, t))
+            .or_else(|| Some(Cond::Cmp(op, pair_in(a, t)?, pair_in(b, t)?))),
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
             numbers(op, a, b, t).or_else(|| characters(op, a, b, t))
         }

@@ -15,7 +15,7 @@ use crate::value::{GameId, Value};
 mod compile;
 mod members;
 pub(super) use compile::value_of;
-pub use compile::{cond_in, conjuncts, num_in};
+pub use compile::{cond_in, conjuncts, num_in, pair_in};
 pub use members::Members;
 use std::rc::Rc;
 
@@ -140,6 +140,9 @@ pub enum Num {
     Bits(bool, Box<Num>),
     /// `gcd(a, b)`.
     Gcd(Box<Num>, Box<Num>),
+    /// The pair `(a, b)` packed ([`crate::graph::flat::pack`]), each half
+    /// 32-bit: an item of a list or set of pairs.
+    Pair(Box<Num>, Box<Num>),
     /// `len(xs)`.
     Len(Box<Seq>),
     /// `xs[i]`.
@@ -234,6 +237,10 @@ impl Num {
                 let (a, b) = (a.eval(f, defs)?, b.eval(f, defs)?);
                 crate::runtime::numbers::gcd(a, b).ok_or(Stop::Bail)?
             }
+            Num::Pair(a, b) => {
+                let (a, b) = (a.eval(f, defs)?, b.eval(f, defs)?);
+                crate::graph::flat::pack(a, b).ok_or(Stop::Bail)?
+            }
             Num::Len(xs) => seq::len(xs, f, defs)?,
             Num::Index(xs, i) => seq::index(xs, i, f, defs)?,
             Num::Fold(fold, xs) => seq::fold(*fold, xs, f, defs)?,
@@ -268,7 +275,7 @@ impl Num {
             Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => {
                 a.uses(slot)
             }
-            Num::Gcd(a, b) => a.uses(slot) || b.uses(slot),
+            Num::Gcd(a, b) | Num::Pair(a, b) => a.uses(slot) || b.uses(slot),
             Num::Bin(_, a, b) => a.uses(slot) || b.uses(slot),
             Num::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Num::Extremum(_, items) => items.iter().any(|i| i.uses(slot)),

@@ -4,7 +4,7 @@
 
 use super::super::expr::{Num, SLOT_LIMIT};
 use super::super::{Eval, Stop};
-use super::{Clause, Comp, Fold, ITEMS_MAX, Seq, SetOp, combine, decode, divisors};
+use super::{Clause, Comp, Fold, ITEMS_MAX, Seq, SetOp, Split, combine, decode, divisors};
 use crate::defs::Defs;
 use crate::ir::Slot;
 
@@ -113,19 +113,40 @@ fn combined(f: &mut Vec<i64>, a: (usize, usize), b: (usize, usize), op: SetOp) -
     (from, f.len())
 }
 
-/// Calls `each` with slot `i` set to each index of `xs` and slot `x` to
-/// the item there (within [`SLOT_LIMIT`], as for any binder). The caller
-/// truncates the frame back if `xs` pushed.
-pub(in crate::runtime::kernel) fn enumerate(
+/// Calls `each` with slots `a` and `b` set as `how` splits each item of
+/// `xs`: to its index and the item, or to the two halves of the pair
+/// (each within [`SLOT_LIMIT`], as for any binder). The caller truncates
+/// the frame back if `xs` pushed.
+pub(in crate::runtime::kernel) fn split_each(
+    how: Split,
     xs: &Seq,
     f: &mut Vec<i64>,
     defs: &Defs,
     each: &mut dyn FnMut(&mut Vec<i64>) -> Eval<()>,
-    (i, x): (Slot, Slot),
+    (a, b): (Slot, Slot),
 ) -> Eval<()> {
+    if how == Split::Whole {
+        let (from, to) = xs.eval(f, defs)?;
+        return (from..to).try_for_each(|at| {
+            f[a as usize] = f[at];
+            each(f)
+        });
+    }
+    if how == Split::Pair {
+        let (from, to) = xs.eval(f, defs)?;
+        return (from..to).try_for_each(|at| {
+            let (x, y) = crate::graph::flat::unpack(f[at]);
+            if x.abs() >= SLOT_LIMIT || y.abs() >= SLOT_LIMIT {
+                return Err(Stop::Bail);
+            }
+            f[a as usize] = x;
+            f[b as usize] = y;
+            each(f)
+        });
+    }
     items(xs, f, defs, &mut |at, item, f| {
-        f[i as usize] = at;
-        f[x as usize] = item;
+        f[a as usize] = at;
+        f[b as usize] = item;
         each(f)
     })
 }
@@ -150,7 +171,7 @@ pub(super) fn items(xs: &Seq, f: &mut Vec<i64>, defs: &Defs, each: &mut Item<'_>
 fn comprehension(c: &Comp<Num>, f: &mut Vec<i64>, defs: &Defs) -> Eval<(usize, usize)> {
     let buffered = c.clauses.iter().any(|c| match c {
         Clause::For(_, src) => src.pushes(),
-        Clause::Enumerate(_, _, xs) => xs.pushes(),
+        Clause::Split(.., xs) => xs.pushes(),
         Clause::If(_) => false,
     });
     let from = f.len();

@@ -13,13 +13,16 @@
 //! ([`crate::graph::flat`]): the graph stores list positions under that
 //! key, and the kernel reads and writes it without building values.
 
+mod comp;
 mod eval;
 mod made;
 mod sets;
 mod types;
 
-pub(super) use eval::enumerate;
-use eval::items;
+pub(super) use comp::split;
+pub(super) use comp::{Clause, kept};
+pub use comp::{Comp, Source, Split};
+pub(super) use eval::split_each;
 pub use eval::{contains, fold, index, len, same};
 use made::divisors;
 pub use made::{DIVISORS_MAX, Rows};
@@ -27,12 +30,10 @@ pub use sets::{SetOp, combine};
 
 pub use types::Types;
 
-use super::Eval;
 use super::expr::{Cond, Num};
 use crate::builtins::Builtin;
-use crate::defs::Defs;
 use crate::graph::Shape;
-use crate::ir::{ClauseIr, Ir, IrKind, PatIr, Slot};
+use crate::ir::{Ir, IrKind, PatIr, Slot};
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
 use std::rc::Rc;
@@ -90,45 +91,6 @@ pub enum Seq {
     SetOp(SetOp, Box<Seq>, Box<Seq>),
 }
 
-/// A comprehension: its clauses in order, then its element.
-#[derive(Clone, Debug)]
-pub struct Comp<E> {
-    pub(super) clauses: Vec<Clause>,
-    pub(super) elem: E,
-}
-
-#[derive(Clone, Debug)]
-pub(super) enum Clause {
-    For(Slot, Source),
-    /// `for (i, x) in enumerate(xs)`: the index's slot, the item's, the list.
-    Enumerate(Slot, Slot, Seq),
-    If(Cond),
-}
-
-/// `(i, x) in enumerate(xs)`, as the slots of `i` and `x` and the list.
-pub(super) fn enumerated(pattern: &PatIr, domain: &Ir, types: &Types) -> Option<(Slot, Slot, Seq)> {
-    let PatIr::Tuple(parts, _) = pattern else {
-        return None;
-    };
-    let [PatIr::Slot(i), PatIr::Slot(x)] = parts.as_slice() else {
-        return None;
-    };
-    let IrKind::CallBuiltin(Builtin::Enumerate, args) = &domain.kind else {
-        return None;
-    };
-    if args.len() != 1 || types.is_list(*i) || types.is_list(*x) || i == x {
-        return None;
-    }
-    Some((*i, *x, Seq::numbers(&args[0], types)?))
-}
-
-/// What a `for` clause or a binder runs over.
-#[derive(Clone, Debug)]
-pub enum Source {
-    Range(Num, Num, bool),
-    Seq(Seq),
-}
-
 /// `sum`, `min` or `max` of a list.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Fold {
@@ -142,16 +104,18 @@ impl Seq {
     pub fn compile(ir: &Ir, types: &Types) -> Option<Seq> {
         Some(match &ir.kind {
             IrKind::Local(s) if types.is_list(*s) => Seq::Slot(*s),
-            IrKind::List(items) | IrKind::Tuple(items) => Seq::Items(
-                match ir.kind {
-                    IrKind::List(_) => Shape::List,
-                    _ => Shape::Tuple,
-                },
-                items
-                    .iter()
+            IrKind::List(items) | IrKind::Tuple(items) => {
+                let list = matches!(ir.kind, IrKind::List(_));
+                match (items.iter())
                     .map(|i| super::expr::num_in(i, types))
-                    .collect::<Option<_>>()?,
-            ),
+                    .collect::<Option<_>>()
+                {
+                    Some(items) if list => Seq::Items(Shape::List, items),
+                    Some(items) => Seq::Items(Shape::Tuple, items),
+                    None if list => Seq::Items(Shape::Pairs, pairs(items, types)?),
+                    None => return None,
+                }
+            }
             // A string is its characters' code points, as a flat run
             // holds it; they are characters, not integers, to all but
             // comparisons with characters (see `expr/compile.rs`).
@@ -159,6 +123,10 @@ impl Seq {
                 Shape::Str,
                 s.chars().map(|c| Num::Const(u32::from(c).into())).collect(),
             ),
+            IrKind::Const(v @ (Value::List(_) | Value::Set(_))) if constant_pairs(v).is_some() => {
+                let (shape, items) = constant_pairs(v)?;
+                Seq::Items(shape, items.into_iter().map(Num::Const).collect())
+            }
             IrKind::Const(v @ (Value::List(_) | Value::Tuple(_))) => Seq::Items(
                 match v {
                     Value::List(_) => Shape::List,
@@ -184,13 +152,23 @@ impl Seq {
                     .collect::<Option<_>>()?,
             ),
             IrKind::Set(items) => {
-                let items = (items.iter())
+                let (list, items) = match (items.iter())
                     .map(|i| super::expr::num_in(i, types))
-                    .collect::<Option<Vec<_>>>()?;
+                    .collect::<Option<Vec<_>>>()
+                {
+                    Some(items) => (Shape::List, items),
+                    None => (Shape::Pairs, pairs(items, types)?),
+                };
                 match items.len() {
                     // One item is a set as it stands.
-                    0 | 1 => Seq::Items(Shape::Set, items),
-                    _ => Seq::SetOf(Box::new(Seq::Items(Shape::List, items))),
+                    0 | 1 => Seq::Items(
+                        match list {
+                            Shape::Pairs => Shape::PairSet,
+                            _ => Shape::Set,
+                        },
+                        items,
+                    ),
+                    _ => Seq::SetOf(Box::new(Seq::Items(list, items))),
                 }
             }
             IrKind::Binary(
@@ -199,7 +177,7 @@ impl Seq {
                 b,
             ) => {
                 let (a, b) = (Seq::compile(a, types)?, Seq::compile(b, types)?);
-                let sets = a.shape(types) == Shape::Set && b.shape(types) == Shape::Set;
+                let sets = a.shape(types).is_set() && b.shape(types) == a.shape(types);
                 sets.then_some(())?;
                 let op = SetOp::of(*op)?;
                 match (op, &a, b) {
@@ -211,7 +189,7 @@ impl Seq {
             }
             IrKind::Binary(BinOp::Add, a, b) => {
                 let (a, b) = (Seq::compile(a, types)?, Seq::compile(b, types)?);
-                (a.shape(types) == b.shape(types) && a.shape(types) != Shape::Set).then_some(())?;
+                (a.shape(types) == b.shape(types) && !a.shape(types).is_set()).then_some(())?;
                 Seq::Concat(Box::new(a), Box::new(b))
             }
             IrKind::Binary(BinOp::Mul, a, b) => {
@@ -219,7 +197,7 @@ impl Seq {
                     Some(xs) => (xs, super::expr::num_in(b, types)?),
                     None => (Seq::compile(b, types)?, super::expr::num_in(a, types)?),
                 };
-                (xs.shape(types) == Shape::List).then_some(())?;
+                matches!(xs.shape(types), Shape::List | Shape::Pairs).then_some(())?;
                 Seq::Repeat(Box::new(xs), Box::new(k))
             }
             IrKind::Slice(x, lo, hi) => {
@@ -228,15 +206,16 @@ impl Seq {
                     None => Some(None),
                 };
                 let xs = Seq::compile(x, types)?;
-                (xs.shape(types) != Shape::Set).then_some(())?;
+                (!xs.shape(types).is_set()).then_some(())?;
                 Seq::Slice(Box::new(xs), bound(lo)?, bound(hi)?)
             }
             IrKind::Comprehension { set, elem, clauses } => {
-                let comp = Box::new(Comp::compile(
-                    clauses,
-                    super::expr::num_in(elem, types)?,
-                    types,
-                )?);
+                let (elem, pairs) = match super::expr::num_in(elem, types) {
+                    Some(n) => (n, false),
+                    None => (super::expr::pair_in(elem, types)?, true),
+                };
+                let mut comp = Box::new(Comp::compile(clauses, elem, types)?);
+                comp.pairs = pairs;
                 match set {
                     true if kept(&comp, types) => Seq::Kept(comp),
                     true => Seq::SetOf(Box::new(Seq::Comp(comp))),
@@ -244,12 +223,12 @@ impl Seq {
                 }
             }
             IrKind::CallBuiltin(Builtin::Set, args) if args.len() == 1 => {
-                Seq::SetOf(Box::new(Seq::numbers(&args[0], types)?))
+                Seq::SetOf(Box::new(Seq::items(&args[0], types)?))
             }
             IrKind::CallBuiltin(b @ (Builtin::Sorted | Builtin::Reversed), args)
                 if args.len() == 1 =>
             {
-                let xs = Box::new(Seq::numbers(&args[0], types)?);
+                let xs = Box::new(Seq::items(&args[0], types)?);
                 match b {
                     Builtin::Sorted => Seq::Sorted(xs),
                     _ => Seq::Reversed(xs),
@@ -296,6 +275,17 @@ impl Seq {
     /// [`Seq::compile`] of a list, tuple or set, whose items are
     /// integers: never of a string, whose items are characters.
     pub fn numbers(ir: &Ir, types: &Types) -> Option<Seq> {
+        Seq::compile(ir, types).filter(|xs| xs.shape(types).holds_ints())
+    }
+
+    /// [`Seq::compile`] of a list or set of pairs.
+    pub fn pairs(ir: &Ir, types: &Types) -> Option<Seq> {
+        Seq::compile(ir, types).filter(|xs| xs.shape(types).of_pairs())
+    }
+
+    /// [`Seq::compile`] of a list, tuple or set, whose items are integers
+    /// or pairs: what `sorted` and `set` take.
+    pub fn items(ir: &Ir, types: &Types) -> Option<Seq> {
         Seq::compile(ir, types).filter(|xs| xs.shape(types) != Shape::Str)
     }
 
@@ -306,10 +296,14 @@ impl Seq {
             Seq::Slot(s) => types.shape(*s),
             Seq::Items(shape, _) => *shape,
             Seq::Concat(a, _) | Seq::Slice(a, ..) | Seq::Repeat(a, _) => a.shape(types),
+            Seq::Comp(c) if c.pairs => Shape::Pairs,
+            Seq::Sorted(xs) | Seq::Reversed(xs) if xs.shape(types).of_pairs() => Shape::Pairs,
             Seq::Comp(_) | Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) => Shape::List,
             Seq::Let(_, _, xs) | Seq::Bind(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
             Seq::Row(rows, _) => rows.shape,
-            Seq::SetOf(_) | Seq::SetOp(..) | Seq::Kept(_) => Shape::Set,
+            Seq::SetOf(xs) if xs.shape(types).of_pairs() => Shape::PairSet,
+            Seq::SetOp(_, xs, _) => xs.shape(types),
+            Seq::SetOf(_) | Seq::Kept(_) => Shape::Set,
         }
     }
 
@@ -344,178 +338,19 @@ impl Seq {
     }
 }
 
-/// Whether `comp` keeps items of a set as they are: `{x for x in s if
-/// c}`, one `for` over a set and conditions, its element the item.
-fn kept(comp: &Comp<Num>, types: &Types) -> bool {
-    let Some((Clause::For(x, Source::Seq(xs)), conds)) = comp.clauses.split_first() else {
-        return false;
-    };
-    xs.shape(types) == Shape::Set
-        && matches!(comp.elem, Num::Slot(e) if e == *x)
-        && conds.iter().all(|c| matches!(c, Clause::If(_)))
+/// The items of a list display or a set display of pairs, packed.
+fn pairs(items: &[Ir], types: &Types) -> Option<Vec<Num>> {
+    (items.iter())
+        .map(|i| super::expr::pair_in(i, types))
+        .collect()
 }
 
-impl Comp<Num> {
-    /// Whether this comprehension, one [`kept`], runs over set slot `s`.
-    fn keeps_of(&self, s: Slot) -> bool {
-        matches!(&self.clauses[0], Clause::For(_, Source::Seq(Seq::Slot(t))) if *t == s)
-    }
-
-    /// The items of the same set that this one, [`kept`], leaves out:
-    /// `s - {x for x in s if a if b}` is `{x for x in s if not (a and
-    /// b)}`, the conditions evaluated as often and in the same order.
-    fn others(&self) -> Comp<Num> {
-        let mut conds = self.clauses[1..].iter().map(|c| match c {
-            Clause::If(c) => c.clone(),
-            _ => unreachable!("`kept` takes conditions only"),
-        });
-        let first = conds.next().unwrap_or(Cond::Const(true));
-        let all = conds.fold(first, |a, b| Cond::And(Box::new(a), Box::new(b)));
-        Comp {
-            clauses: vec![
-                self.clauses[0].clone(),
-                Clause::If(Cond::Not(Box::new(all))),
-            ],
-            elem: self.elem.clone(),
-        }
-    }
-}
-
-impl<E> Comp<E> {
-    pub fn compile(clauses: &[ClauseIr], elem: E, types: &Types) -> Option<Comp<E>> {
-        let clauses = clauses
-            .iter()
-            .map(|c| match c {
-                ClauseIr::For(PatIr::Slot(s), xs) if !types.is_list(*s) => {
-                    Some(Clause::For(*s, Source::compile(xs, types)?))
-                }
-                ClauseIr::For(pattern, xs) => {
-                    let (i, x, xs) = enumerated(pattern, xs, types)?;
-                    Some(Clause::Enumerate(i, x, xs))
-                }
-                ClauseIr::If(c) => Some(Clause::If(super::expr::cond_in(c, types)?)),
-            })
-            .collect::<Option<_>>()?;
-        Some(Comp { clauses, elem })
-    }
-
-    fn uses(&self, slot: Slot, elem: impl Fn(&E) -> bool) -> bool {
-        elem(&self.elem)
-            || self.clauses.iter().any(|c| match c {
-                Clause::For(s, src) => *s == slot || src.uses(slot),
-                Clause::Enumerate(i, x, xs) => *i == slot || *x == slot || xs.uses(slot),
-                Clause::If(c) => c.uses(slot),
-            })
-    }
-
-    /// Runs the clauses, calling `each` once per element, in order.
-    pub(in crate::runtime::kernel) fn run(
-        &self,
-        i: usize,
-        f: &mut Vec<i64>,
-        defs: &Defs,
-        each: &mut dyn FnMut(&E, &mut Vec<i64>) -> Eval<()>,
-    ) -> Eval<()> {
-        let Some(clause) = self.clauses.get(i) else {
-            return each(&self.elem, f);
-        };
-        match clause {
-            Clause::If(c) => match c.eval(f, defs)? {
-                true => self.run(i + 1, f, defs, each),
-                false => Ok(()),
-            },
-            Clause::For(slot, src) => {
-                let mark = f.len();
-                let result = src.each(f, defs, &mut |k, f| {
-                    f[*slot as usize] = k;
-                    self.run(i + 1, f, defs, each)
-                });
-                // A list the clause pushed is dropped; otherwise what the
-                // elements pushed is the comprehension's to keep.
-                if src.pushes() {
-                    f.truncate(mark);
-                }
-                result
-            }
-            Clause::Enumerate(i_slot, x_slot, xs) => {
-                let mark = f.len();
-                let result = enumerate(
-                    xs,
-                    f,
-                    defs,
-                    &mut |f| self.run(i + 1, f, defs, each),
-                    (*i_slot, *x_slot),
-                );
-                if xs.pushes() {
-                    f.truncate(mark);
-                }
-                result
-            }
-        }
-    }
-}
-
-impl Comp<Cond> {
-    /// `all(...)` (or `any(...)` when `!all`) of the comprehension. Every
-    /// element is evaluated, as the interpreter builds the whole list
-    /// first: an element that fails is then the interpreter's to report.
-    pub fn quantify(&self, all: bool, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
-        let mut found = false;
-        self.run(0, f, defs, &mut |c, f| {
-            found |= c.eval(f, defs)? != all;
-            Ok(())
-        })?;
-        Ok(found != all)
-    }
-
-    pub fn uses_slot(&self, slot: Slot) -> bool {
-        self.uses(slot, |c| c.uses(slot))
-    }
-}
-
-impl Source {
-    pub fn compile(ir: &Ir, types: &Types) -> Option<Source> {
-        match &ir.kind {
-            IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => Some(Source::Range(
-                super::expr::num_in(lo, types)?,
-                super::expr::num_in(hi, types)?,
-                *op == BinOp::RangeIncl,
-            )),
-            _ => Seq::numbers(ir, types).map(Source::Seq),
-        }
-    }
-
-    pub(super) fn pushes(&self) -> bool {
-        match self {
-            Source::Range(..) => false,
-            Source::Seq(xs) => xs.pushes(),
-        }
-    }
-
-    pub fn uses(&self, slot: Slot) -> bool {
-        match self {
-            Source::Range(lo, hi, _) => lo.uses(slot) || hi.uses(slot),
-            Source::Seq(xs) => xs.uses(slot),
-        }
-    }
-
-    /// Calls `each` with every value, in order. Values bound to a slot
-    /// must be below [`super::expr::SLOT_LIMIT`] in magnitude, as the kernel's linear
-    /// forms assume.
-    pub fn each(
-        &self,
-        f: &mut Vec<i64>,
-        defs: &Defs,
-        each: &mut dyn FnMut(i64, &mut Vec<i64>) -> Eval<()>,
-    ) -> Eval<()> {
-        match self {
-            Source::Range(lo, hi, inclusive) => {
-                let (lo, hi) = super::run::range((lo, hi, *inclusive), f, defs)?;
-                (lo..hi).try_for_each(|k| each(k, f))
-            }
-            Source::Seq(xs) => items(xs, f, defs, &mut |_, k, f| each(k, f)),
-        }
-    }
+/// A constant list or set of pairs: its shape and its items, packed.
+fn constant_pairs(v: &Value) -> Option<(Shape, Vec<i64>)> {
+    let mut run = Vec::new();
+    crate::graph::flat::encode(std::slice::from_ref(v), &mut run).then_some(())?;
+    let shape = crate::graph::flat::shape(run[0], 0);
+    shape.of_pairs().then(|| (shape, run[2..].to_vec()))
 }
 
 #[cfg(test)]

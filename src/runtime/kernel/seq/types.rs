@@ -11,6 +11,8 @@ use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
 use std::rc::Rc;
 
+mod pairs;
+
 /// What each slot of a game's frame holds: an integer, or (for a
 /// parameter used as a collection) a list or tuple.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -19,6 +21,10 @@ pub struct Types {
     /// The slots a `let` binds (one name each): integers of any size,
     /// read as [`super::Num::Named`], never in a linear form.
     named: Vec<Slot>,
+    /// The slots of the move being compiled that hold a pair, packed: a
+    /// binder or a `for` of one name over a list or set of pairs (see
+    /// [`Types::in_move`]).
+    pairs: Vec<Slot>,
     /// Whether `value(g(...))` compiles, to [`super::Num::Value`]: in a
     /// top-level query ([`crate::runtime::kernel::query`]), never in rules.
     pub(in crate::runtime::kernel) queries: bool,
@@ -39,6 +45,7 @@ impl Types {
         let mut types = Types {
             shapes: vec![Shape::Int; game.slots.max(game.arity)],
             named: Vec::new(),
+            pairs: Vec::new(),
             queries: false,
             asked: Default::default(),
             calls: None,
@@ -77,6 +84,9 @@ impl Types {
                 types.shapes[s as usize] = Shape::Str;
             }
         }
+        // One whose items the rules read as pairs (`ps[i][0]`, `(x, y)
+        // in ps`) holds pairs.
+        pairs::params(game, &mut types.shapes);
         // A collection parameter that the game's own moves pass tuples
         // for is a tuple (`t[:i] + (x,) + t[i + 1:]`), one they pass
         // sets for a set (`xs - {x}`), and one they pass strings for a
@@ -98,9 +108,7 @@ impl Types {
                     }
                     for (i, a) in args.iter().enumerate().take(game.arity) {
                         let passed = types.shape_of(a).map(|(s, _)| s);
-                        if types.shapes[i] == Shape::List
-                            && let Some(s @ (Shape::Tuple | Shape::Set | Shape::Str)) = passed
-                        {
+                        if let Some(s) = passed.filter(|s| refines(types.shapes[i], *s)) {
                             types.shapes[i] = s;
                             changed = true;
                         }
@@ -125,7 +133,7 @@ impl Types {
             // An integer or a list so far (a list: its value is a list
             // parameter's, whose shape may still be found).
             let now = &mut self.shapes[*slot as usize];
-            if matches!(*now, Shape::Int | Shape::List) && *now != shape {
+            if *now == Shape::Int || refines(*now, shape) {
                 *now = shape;
                 self.named.retain(|s| s != slot);
                 changed = true;
@@ -138,6 +146,15 @@ impl Types {
     /// `(shape, true)` when a literal or a built-in says so, rather than
     /// what is assumed of a parameter.
     fn shape_of(&self, ir: &Ir) -> Option<(Shape, bool)> {
+        let (shape, sure) = self.form_of(ir)?;
+        match shape {
+            Shape::List | Shape::Set if self.pairs_made(ir) => Some((shape.with_pairs(), sure)),
+            _ => Some((shape, sure)),
+        }
+    }
+
+    /// [`Types::shape_of`], pairs aside.
+    fn form_of(&self, ir: &Ir) -> Option<(Shape, bool)> {
         match &ir.kind {
             _ if set_made(ir) => Some((Shape::Set, true)),
             IrKind::Local(s) if self.is_list(*s) => Some((self.shapes[*s as usize], false)),
@@ -174,6 +191,7 @@ impl Types {
         Types {
             shapes: Vec::new(),
             named,
+            pairs: Vec::new(),
             queries: true,
             asked: Default::default(),
             calls: None,
@@ -188,6 +206,7 @@ impl Types {
         Types {
             shapes: vec![Shape::Int; slots],
             named: (0..slots as Slot).collect(),
+            pairs: Vec::new(),
             queries: false,
             asked: Default::default(),
             calls: Some(calls),
@@ -198,6 +217,11 @@ impl Types {
     pub fn with_calls(mut self, calls: Option<Rc<Calls>>) -> Types {
         self.calls = calls;
         self
+    }
+
+    /// Whether `slot` holds a pair, packed (see [`Types::in_move`]).
+    pub fn is_pair(&self, slot: Slot) -> bool {
+        self.pairs.contains(&slot)
     }
 
     /// Whether `slot` is bound by a `let`.
@@ -224,6 +248,17 @@ impl Types {
     /// The shapes of the parameters.
     pub fn params(&self, arity: usize) -> &[Shape] {
         &self.shapes[..arity]
+    }
+}
+
+/// Whether a slot of shape `now` takes `passed` for what the game's
+/// moves pass it: a list found to be a tuple, a set, a string or of
+/// pairs, or a list or set of pairs found to be a set of them.
+fn refines(now: Shape, passed: Shape) -> bool {
+    match now {
+        Shape::List => passed != Shape::List && passed != Shape::Int,
+        Shape::Pairs | Shape::Set => passed == Shape::PairSet,
+        _ => false,
     }
 }
 

@@ -30,7 +30,9 @@ fn num(n: &Num) -> bool {
     match n {
         Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Lin(_) | Num::Bail => true,
         Num::Global(_) | Num::Len(_) | Num::Index(..) | Num::Fold(..) | Num::Value(..) => false,
-        Num::Let(_, a, b) | Num::Gcd(a, b) | Num::Bin(_, a, b) => num(a) && num(b),
+        Num::Let(_, a, b) | Num::Gcd(a, b) | Num::Bin(_, a, b) | Num::Pair(a, b) => {
+            num(a) && num(b)
+        }
         Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => num(a),
         Num::If(c, a, b) => cond(c) && num(a) && num(b),
         Num::Extremum(_, items) | Num::Call(_, items) => items.iter().all(num),

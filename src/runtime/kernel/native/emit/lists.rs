@@ -19,6 +19,7 @@ use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
 mod flat;
 mod made;
 mod walk;
+pub(super) use walk::Binding;
 
 impl Emit<'_, '_> {
     /// The item at index `at` of the arena.

@@ -162,9 +162,9 @@ impl Emit<'_, '_> {
                 self.items(at, items.len(), inner)?;
             }
             Domain::Seq(xs) => self.items_of(xs, &mut |e, k, next| inner(e, k, next))?,
-            Domain::Enumerate(xs, x) => {
-                let index = rule.binders[i].0;
-                self.enumerate(xs, (index, *x), &mut |e, next| e.binders(rule, i + 1, next))?
+            Domain::Split(how, xs, b) => {
+                let binding = super::lists::Binding::Two(*how, rule.binders[i].0, *b);
+                self.split_items(binding, xs, &mut |e, next| e.binders(rule, i + 1, next))?
             }
             Domain::Global(_) => return None,
         }

@@ -131,6 +131,15 @@ impl Emit<'_, '_> {
                 let (a, b) = (self.num(a)?, self.num(b)?);
                 self.checked_call(self.gcd, &[a, b])
             }
+            Num::Pair(a, b) => {
+                let (x, y) = (self.num(a)?, self.num(b)?);
+                let min = crate::graph::flat::PAIR_MIN;
+                self.bail_outside(x, min, -min);
+                self.bail_outside(y, min, -min);
+                let high = self.b.ins().ishl_imm_s(x, 32);
+                let low = self.b.ins().iadd_imm_s(y, -min);
+                self.b.ins().iadd(high, low)
+            }
             Num::Bin(op @ (BinOp::Shl | BinOp::Shr), x, by) => {
                 let (a, b) = (self.num(x)?, self.num(by)?);
                 self.shift(*op, (a, b), (self.range_of(x), self.range_of(by)))

@@ -4,8 +4,27 @@
 
 use crate::runtime::kernel::expr::SLOT_LIMIT;
 use crate::runtime::kernel::native::emit::Emit;
-use crate::runtime::kernel::seq::{Clause, Comp, Seq, Source};
+use crate::runtime::kernel::seq::{Clause, Comp, Seq, Source, Split};
 use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_frontend::Variable;
+
+/// How a `for` clause binds each item of a list: to one slot, or to two
+/// as [`Split`] says.
+#[derive(Clone, Copy)]
+pub(in crate::runtime::kernel::native::emit) enum Binding {
+    One(crate::ir::Slot),
+    Two(Split, crate::ir::Slot, crate::ir::Slot),
+}
+
+impl Binding {
+    fn slots(self) -> Vec<usize> {
+        match self {
+            Binding::One(x) => vec![x as usize],
+            Binding::Two(Split::Whole, p, _) => vec![p as usize],
+            Binding::Two(_, a, b) => vec![a as usize, b as usize],
+        }
+    }
+}
 
 impl Emit<'_, '_> {
     /// The clauses `i..` of a comprehension, then `elem` on each element,
@@ -34,30 +53,49 @@ impl Emit<'_, '_> {
         comp: &Comp<E>,
         elem: &mut dyn FnMut(&mut Self, &E, Block) -> Option<()>,
     ) -> Option<Value> {
-        let Some((index, x, xs)) = made_first(comp) else {
+        let Some((binding, xs)) = made_first(comp) else {
             let from = self.b.use_var(self.top);
             self.comp(comp, 0, elem)?;
             return Some(from);
         };
         let (a, b) = self.seq(xs)?;
         let from = self.b.use_var(self.top);
-        let index_var = index.map(|i| self.slot_var(i as usize));
-        let x_var = self.slot_var(x as usize);
-        self.loops
-            .push(index.into_iter().chain([x]).map(|s| s as usize).collect());
+        self.loops.push(binding.slots());
         let emitted = self.each(a, b, |e, at, next| {
             let v = e.item(at);
-            e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
-            if let Some(var) = index_var {
-                let i = e.b.ins().isub(at, a);
-                e.b.def_var(var, i);
-            }
-            e.b.def_var(x_var, v);
+            let i = e.b.ins().isub(at, a);
+            e.bind(binding, i, v);
             e.clauses(comp, 1, elem, next)
         });
         self.loops.pop();
         emitted?;
         Some(from)
+    }
+
+    /// Sets the slots of `binding` from the item `v` at index `i`: each
+    /// within the slots' limit, as the kernel's run binds them.
+    fn bind(&mut self, binding: Binding, i: Value, v: Value) {
+        let (a, b) = match binding {
+            Binding::Two(Split::Whole, p, _) => {
+                let var: Variable = self.slot_var(p as usize);
+                self.b.def_var(var, v);
+                return;
+            }
+            Binding::One(x) => (None, (x, v)),
+            Binding::Two(Split::Enumerate, index, x) => (Some((index, i)), (x, v)),
+            Binding::Two(Split::Pair, x, y) => {
+                let hi = self.b.ins().sshr_imm_s(v, 32);
+                let lo = self.b.ins().band_imm_u(v, 0xffff_ffff);
+                let lo = self.b.ins().iadd_imm_s(lo, crate::graph::flat::PAIR_MIN);
+                self.bail_outside(hi, 1 - SLOT_LIMIT, SLOT_LIMIT);
+                (Some((x, hi)), (y, lo))
+            }
+        };
+        self.bail_outside(b.1, 1 - SLOT_LIMIT, SLOT_LIMIT);
+        for (slot, value) in a.into_iter().chain([b]) {
+            let var: Variable = self.slot_var(slot as usize);
+            self.b.def_var(var, value);
+        }
     }
 
     fn clauses<E>(
@@ -79,10 +117,11 @@ impl Emit<'_, '_> {
                 self.clauses(comp, i + 1, elem, next)
             }
             Clause::For(_, src) if src.pushes() => None,
-            Clause::Enumerate(.., xs) if xs.pushes() => None,
-            Clause::Enumerate(index, x, xs) => {
-                self.loops.push(vec![*index as usize, *x as usize]);
-                let emitted = self.enumerate(xs, (*index, *x), &mut |e, step| {
+            Clause::Split(.., xs) if xs.pushes() => None,
+            Clause::Split(how, a, b, xs) => {
+                let binding = Binding::Two(*how, *a, *b);
+                self.loops.push(binding.slots());
+                let emitted = self.split_items(binding, xs, &mut |e, step| {
                     e.clauses(comp, i + 1, elem, step)
                 });
                 self.loops.pop();
@@ -122,34 +161,36 @@ impl Emit<'_, '_> {
         }
     }
 
-    /// `body` with slot `index` set to each index of `xs` and slot `x` to
-    /// the item there (within the slots' limit), as [`Emit::items_at`].
-    pub(in crate::runtime::kernel::native::emit) fn enumerate(
+    /// `body` with the slots of `binding` set from each item of `xs`
+    /// (see [`Emit::bind`]), as [`Emit::items_at`] goes over them.
+    pub(in crate::runtime::kernel::native::emit) fn split_items(
         &mut self,
+        binding: Binding,
         xs: &Seq,
-        (index, x): (crate::ir::Slot, crate::ir::Slot),
         body: &mut dyn FnMut(&mut Self, Block) -> Option<()>,
     ) -> Option<()> {
-        let (index, x) = (self.slot_var(index as usize), self.slot_var(x as usize));
         self.items_at(xs, &mut |e, i, v, next| {
-            e.b.def_var(index, i);
-            e.b.def_var(x, v);
+            e.bind(binding, i, v);
             body(e, next)
         })
     }
 
-    /// `body` on each item of `xs`, as [`Emit::items_at`].
+    /// `body` on each item of `xs`, each within the slots' limit, as
+    /// [`Emit::items_at`].
     pub(in crate::runtime::kernel::native::emit) fn items_of(
         &mut self,
         xs: &Seq,
         body: &mut dyn FnMut(&mut Self, Value, Block) -> Option<()>,
     ) -> Option<()> {
-        self.items_at(xs, &mut |e, _, v, next| body(e, v, next))
+        self.items_at(xs, &mut |e, _, v, next| {
+            e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+            body(e, v, next)
+        })
     }
 
-    /// `body` on each index of `xs` and the item there, each item within
-    /// the slots' limit. A list `xs` pushed is dropped after; otherwise
-    /// what `body` pushed stays (a comprehension's elements).
+    /// `body` on each index of `xs` and the item there. A list `xs`
+    /// pushed is dropped after; otherwise what `body` pushed stays (a
+    /// comprehension's elements).
     fn items_at(
         &mut self,
         xs: &Seq,
@@ -158,7 +199,6 @@ impl Emit<'_, '_> {
         let mut over = |e: &mut Self, (a, b): (Value, Value)| {
             e.each(a, b, |e, at, next| {
                 let v = e.item(at);
-                e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
                 let i = e.b.ins().isub(at, a);
                 body(e, i, v, next)
             })
@@ -173,15 +213,15 @@ impl Emit<'_, '_> {
     }
 }
 
-/// The first clause of `comp` when it goes over a list it makes (the
-/// slot of `enumerate`'s index, if any, the item's slot and the list):
-/// [`Emit::comp_from`] makes that list first.
+/// The first clause of `comp` when it goes over a list it makes (how it
+/// binds each item, and the list): [`Emit::comp_from`] makes that list
+/// first.
 pub(in crate::runtime::kernel::native::emit) fn made_first<E>(
     comp: &Comp<E>,
-) -> Option<(Option<crate::ir::Slot>, crate::ir::Slot, &Seq)> {
+) -> Option<(Binding, &Seq)> {
     match comp.clauses.first()? {
-        Clause::For(x, Source::Seq(xs)) if xs.pushes() => Some((None, *x, xs)),
-        Clause::Enumerate(i, x, xs) if xs.pushes() => Some((Some(*i), *x, xs)),
+        Clause::For(x, Source::Seq(xs)) if xs.pushes() => Some((Binding::One(*x), xs)),
+        Clause::Split(how, a, b, xs) if xs.pushes() => Some((Binding::Two(*how, *a, *b), xs)),
         _ => None,
     }
 }

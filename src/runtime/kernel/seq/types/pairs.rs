@@ -1,0 +1,197 @@
+//! Which collections of a game hold pairs of integers, packed one an
+//! item ([`crate::graph::flat::pack`]): parameters whose items the rules
+//! read as pairs, what the rules make of pairs, and, in each move, the
+//! slots that hold one pair.
+
+use super::Types;
+use crate::builtins::Builtin;
+use crate::graph::Shape;
+use crate::ir::{ClauseIr, GameIr, Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::runtime::normalize::each_child;
+use crate::syntax::ast::BinOp;
+use crate::value::Value;
+
+/// Makes each list parameter among `shapes` whose items the rules of
+/// `game` read as pairs (`ps[i][0]`, `(x, y) in ps`, `p in ps` then
+/// `p[1]`) a list of pairs.
+pub(super) fn params(game: &GameIr, shapes: &mut [Shape]) {
+    let mut pairs = Vec::new();
+    for rule in &game.moves {
+        for (pattern, domain) in &rule.binders {
+            two_names_over(pattern, domain, &mut pairs);
+        }
+        rule.exprs().for_each(|e| pair_reads(e, &mut pairs));
+        items_indexed(rule, &mut pairs);
+    }
+    for s in pairs {
+        if shapes.get(s as usize) == Some(&Shape::List) && (s as usize) < game.arity {
+            shapes[s as usize] = Shape::Pairs;
+        }
+    }
+}
+
+impl Types {
+    /// These types in move `rule`: with the slots of its binders and
+    /// `for`s of one name over lists or sets of pairs holding pairs. Per
+    /// move, for another move may give the same slot an integer.
+    pub fn in_move(&self, rule: &MoveIr) -> Types {
+        let mut t = self.clone();
+        let mut over = Vec::new();
+        for (pattern, domain) in &rule.binders {
+            if let PatIr::Slot(s) = pattern {
+                over.push((*s, domain.clone()));
+            }
+        }
+        rule.exprs().for_each(|e| one_name_fors(e, &mut over));
+        // A `for` over what another makes is typed once that one is.
+        for _ in 0..over.len() {
+            let before = t.pairs.len();
+            for (s, domain) in &over {
+                let plain = t.shape(*s) == Shape::Int && !t.is_named(*s);
+                let pairs = t
+                    .shape_of(domain)
+                    .is_some_and(|(shape, _)| shape.of_pairs());
+                if plain && pairs && !t.pairs.contains(s) {
+                    t.pairs.push(*s);
+                }
+            }
+            if t.pairs.len() == before {
+                break;
+            }
+        }
+        t
+    }
+
+    /// Whether `ir` makes a list or set of pairs, as far as its form
+    /// says: a display or a comprehension of pairs, a constant of them,
+    /// or such a list sorted, joined or combined.
+    pub(super) fn pairs_made(&self, ir: &Ir) -> bool {
+        match &ir.kind {
+            IrKind::Local(s) => self.shape(*s).of_pairs(),
+            IrKind::List(items) | IrKind::Set(items) => {
+                items.first().is_some_and(|x| self.pair_valued(x))
+            }
+            IrKind::Const(v @ (Value::List(_) | Value::Set(_))) => {
+                let mut run = Vec::new();
+                crate::graph::flat::encode(std::slice::from_ref(v), &mut run)
+                    && crate::graph::flat::shape(run[0], 0).of_pairs()
+            }
+            IrKind::Comprehension { elem, .. } => self.pair_valued(elem),
+            IrKind::CallBuiltin(Builtin::Sorted | Builtin::Reversed | Builtin::Set, args) => {
+                args.len() == 1 && self.pairs_made(&args[0])
+            }
+            IrKind::Binary(_, a, b) => self.pairs_made(a) || self.pairs_made(b),
+            IrKind::Slice(x, ..) | IrKind::Let(_, _, x) => self.pairs_made(x),
+            IrKind::If(_, a, b) => self.pairs_made(a) || self.pairs_made(b),
+            _ => false,
+        }
+    }
+
+    /// Whether `ir` is a pair: written out, a slot holding one, or an
+    /// item of a list of pairs.
+    fn pair_valued(&self, ir: &Ir) -> bool {
+        match &ir.kind {
+            IrKind::Local(s) => self.is_pair(*s),
+            IrKind::Index(ps, _) => self.pairs_made(ps),
+            _ => is_pair(ir),
+        }
+    }
+}
+
+/// Whether `ir` is a pair written out: `(a, b)`.
+fn is_pair(ir: &Ir) -> bool {
+    match &ir.kind {
+        IrKind::Tuple(items) => items.len() == 2,
+        IrKind::Const(v) => is_pair_value(v),
+        _ => false,
+    }
+}
+
+fn is_pair_value(v: &Value) -> bool {
+    matches!(v, Value::Tuple(xy) if xy.len() == 2)
+}
+
+/// Pushes on `out` the list a binder or a `for` of two names, `(x, y) in
+/// ps`, goes over, when it is a slot.
+fn two_names_over(pattern: &PatIr, domain: &Ir, out: &mut Vec<Slot>) {
+    if let (PatIr::Tuple(names, _), IrKind::Local(s)) = (pattern, &domain.kind)
+        && names.len() == 2
+    {
+        out.push(*s);
+    }
+}
+
+/// Pushes on `out` each slot whose items a binder or a `for` of one name
+/// in `rule` takes and the rule indexes (`p in cells` and `p[0]`): they
+/// are collections, pairs as far as the compiled rules go.
+fn items_indexed(rule: &MoveIr, out: &mut Vec<Slot>) {
+    let mut indexed = Vec::new();
+    let mut over = Vec::new();
+    for e in rule.exprs() {
+        indexed_slots(e, &mut indexed);
+        one_name_fors(e, &mut over);
+    }
+    for (pattern, domain) in &rule.binders {
+        if let PatIr::Slot(s) = pattern {
+            over.push((*s, domain.clone()));
+        }
+    }
+    for (s, domain) in over {
+        if let IrKind::Local(xs) = domain.kind
+            && indexed.contains(&s)
+        {
+            out.push(xs);
+        }
+    }
+}
+
+/// Pushes on `out` every slot `ir` indexes, `s[i]`.
+fn indexed_slots(ir: &Ir, out: &mut Vec<Slot>) {
+    if let IrKind::Index(x, _) = &ir.kind
+        && let IrKind::Local(s) = x.kind
+    {
+        out.push(s);
+    }
+    each_child(ir, &mut |c| indexed_slots(c, out));
+}
+
+/// Pushes on `out` the slot and the list of every `for` of one name in
+/// `ir`.
+fn one_name_fors(ir: &Ir, out: &mut Vec<(Slot, Ir)>) {
+    if let IrKind::Comprehension { clauses, .. } = &ir.kind {
+        for c in clauses {
+            if let ClauseIr::For(PatIr::Slot(s), xs) = c {
+                out.push((*s, xs.clone()));
+            }
+        }
+    }
+    each_child(ir, &mut |c| one_name_fors(c, out));
+}
+
+/// Pushes on `out` each slot whose items `ir` reads as pairs: `ps[i][j]`,
+/// `(a, b) in ps`, and `for (x, y) in ps`.
+fn pair_reads(ir: &Ir, out: &mut Vec<Slot>) {
+    match &ir.kind {
+        IrKind::Index(inner, _) => {
+            if let IrKind::Index(ps, _) = &inner.kind
+                && let IrKind::Local(s) = ps.kind
+            {
+                out.push(s);
+            }
+        }
+        IrKind::Binary(BinOp::In | BinOp::NotIn, x, ps) if is_pair(x) => {
+            if let IrKind::Local(s) = ps.kind {
+                out.push(s);
+            }
+        }
+        IrKind::Comprehension { clauses, .. } => {
+            for c in clauses {
+                if let ClauseIr::For(pattern, xs) = c {
+                    two_names_over(pattern, xs, out);
+                }
+            }
+        }
+        _ => {}
+    }
+    each_child(ir, &mut |c| pair_reads(c, out));
+}
