@@ -68,6 +68,7 @@ fn cell_rule() -> impl Strategy<Value = &'static str> {
         "((x, y) in cells) -> c(cells & {(a, b) for (a, b) in cells if a + b < x + y})",
         "(p in cells) if p[0] != p[1] -> c(cells - {p})",
         "((x, y) in cells) if len(cells) > 2 -> c(cells ^ {(x, y)})",
+        "((x, y) in cells) if (x, y) != cells[0] and cells[-1][1] >= y -> c(cells - {(x, y)})",
     ])
 }
 

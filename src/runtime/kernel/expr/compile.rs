@@ -143,7 +143,7 @@ pub fn pair_in(ir: &Ir, t: &Types) -> Option<Num> {
             _ => return None,
         },
         IrKind::Index(ps, i) => {
-            let ps = Seq::compile(ps, t).filter(|ps| ps.shape(t) == Shape::Pairs)?;
+            let ps = Seq::compile(ps, t).filter(|ps| ps.shape(t).of_pairs())?;
             Num::Index(Box::new(ps), Box::new(num_in(i, t)?))
         }
         // Any integer, never read by a linear form.
