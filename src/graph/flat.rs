@@ -83,11 +83,21 @@ pub fn unpack(p: i64) -> (i64, i64) {
     (p >> 32, (p & 0xffff_ffff) + PAIR_MIN)
 }
 
+/// The lowest bit of each argument's field of a header.
+const FIELD_ONES: i64 = {
+    let (mut m, mut i) = (0, 0);
+    while i < ARITY_MAX {
+        m |= 1 << (8 + BITS * i);
+        i += 1;
+    }
+    m
+};
+
 /// Whether the header `h` has a list or set of pairs.
+#[inline]
 pub fn has_pairs(h: i64) -> bool {
     // A field of 5 or 6: its high bit, and one of its low two.
-    let ones = (0..ARITY_MAX).fold(0, |m, i| m | (1 << (8 + BITS * i)));
-    (h >> 2) & (h | (h >> 1)) & ones != 0
+    (h >> 2) & (h | (h >> 1)) & FIELD_ONES != 0
 }
 
 /// Whether `run` is a flat run: its header's arguments, each list's
@@ -114,11 +124,17 @@ pub fn well_formed(run: &[i64]) -> bool {
 /// empty list or set, as [`encode`] makes it from the value (which cannot
 /// tell what an empty one holds): `None` when it is already so. Compiled
 /// rules write the shapes they expect; the graph looks them up by this.
+#[inline]
 pub fn canonical(run: &[i64]) -> Option<i64> {
-    let h = run[0];
-    if !has_pairs(h) {
-        return None;
+    match has_pairs(run[0]) {
+        true => canonical_pairs(run),
+        false => None,
     }
+}
+
+#[cold]
+fn canonical_pairs(run: &[i64]) -> Option<i64> {
+    let h = run[0];
     let (mut at, mut fixed) = (1, h);
     for i in 0..arity(h) {
         let s = shape(h, i);

@@ -72,9 +72,7 @@ fn units(run: &[i64], mut f: impl FnMut(i64)) {
 
 /// The run whose [`units`] are `units`: each pair's halves packed again.
 fn from_units(units: &[i64], out: &mut Vec<i64>) {
-    let Some(&h) = units.first().filter(|h| flat::has_pairs(**h)) else {
-        return out.extend_from_slice(units);
-    };
+    let h = units[0];
     out.push(h);
     let mut at = 1;
     for i in 0..flat::arity(h) {
@@ -129,9 +127,12 @@ pub fn each(bytes: &[u8], mut f: impl FnMut(i64)) {
 
 /// Appends the run packed in `bytes` to `out`.
 pub fn unpack(bytes: &[u8], out: &mut Vec<i64>) {
-    let mut units = Vec::with_capacity(bytes.len());
-    each(bytes, |n| units.push(n));
-    from_units(&units, out);
+    let start = out.len();
+    each(bytes, |n| out.push(n));
+    if out.get(start).is_some_and(|h| flat::has_pairs(*h)) {
+        let units = out.split_off(start);
+        from_units(&units, out);
+    }
 }
 
 /// The bytes [`with_packed`] packs on the stack; longer runs, in a
