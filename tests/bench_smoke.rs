@@ -12,6 +12,9 @@ mod baselines;
 #[path = "../benches/speed/known.rs"]
 mod known;
 #[allow(dead_code)]
+#[path = "../benches/speed/pairs.rs"]
+mod pairs;
+#[allow(dead_code)]
 #[path = "../benches/speed/workloads.rs"]
 mod workloads;
 

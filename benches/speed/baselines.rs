@@ -9,13 +9,13 @@ use rustc_hash::FxHashMap;
 /// The mex of a set of small integers, kept as an array of stamps: a value
 /// is in the set when its slot holds the current stamp, so starting a new
 /// set costs nothing.
-struct Mex {
+pub struct Mex {
     seen: Vec<u32>,
     stamp: u32,
 }
 
 impl Mex {
-    fn new() -> Self {
+    pub fn new() -> Self {
         Mex {
             seen: vec![0; 64],
             stamp: 0,
@@ -23,11 +23,11 @@ impl Mex {
     }
 
     /// Empties the set.
-    fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.stamp += 1;
     }
 
-    fn insert(&mut self, value: u32) {
+    pub fn insert(&mut self, value: u32) {
         let i = value as usize;
         if i >= self.seen.len() {
             self.seen.resize(2 * i + 1, 0);
@@ -36,7 +36,7 @@ impl Mex {
     }
 
     /// The smallest value not in the set.
-    fn value(&self) -> u32 {
+    pub fn value(&self) -> u32 {
         let mut i = 0;
         while i < self.seen.len() && self.seen[i] == self.stamp {
             i += 1;

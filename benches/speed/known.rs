@@ -2,6 +2,7 @@
 //! baseline is caught before grundy is compared with it.
 
 use crate::baselines;
+use crate::pairs;
 use rustc_hash::FxHashMap;
 
 /// Kayles, OEIS A002186 (n = 0..=83; periodic with period 12 from 71 on).
@@ -115,6 +116,26 @@ pub fn check() -> Vec<String> {
     expect(
         "coin_row",
         (0..=10).all(|n| baselines::coin_row(n) == (1..=n as u32).fold(0, |v, k| v ^ k)),
+    );
+    // Cram on a strip is Dawson's Kayles (octal 0.07, OEIS A002187); on
+    // boards of even sides the second player wins by symmetry.
+    expect(
+        "cram",
+        (0..12)
+            .map(|n| pairs::cram_board(n, 1))
+            .eq([0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3])
+            && [(2, 2), (2, 4), (4, 2), (4, 4)]
+                .iter()
+                .all(|&(w, h)| pairs::cram_board(w, h) == 0),
+    );
+    // One token is Nim on two heaps. Tokens at (0, 1) and (1, 0) both
+    // reach (0, 0) and then are stuck: worth 1, where Nim's sum is 0.
+    let memo = &mut Default::default();
+    expect(
+        "tokens",
+        (0..6u8)
+            .all(|x| (0..6u8).all(|y| pairs::tokens_value(vec![(x, y)], memo) == u32::from(x ^ y)))
+            && pairs::tokens_value(vec![(0, 1), (1, 0)], memo) == 1,
     );
     wrong
 }

@@ -9,6 +9,7 @@ mod baselines;
 mod child;
 mod known;
 mod measure;
+mod pairs;
 #[path = "../../tests/support/reap.rs"]
 mod reap;
 mod report;

@@ -3,6 +3,7 @@
 //! from what grundy prints.
 
 use crate::baselines;
+use crate::pairs;
 use std::io::{self, Write};
 
 /// What a workload's script prints, read back.
@@ -46,7 +47,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 23] = [
+pub const ALL: [Workload; 25] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -304,6 +305,28 @@ pub const ALL: [Workload; 23] = [
         full: 16,
         smoke: 8,
         baseline: |n| Answer::Value(baselines::coin_row(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "cram",
+        file: "cram.game",
+        game: "cram",
+        params: &["empty"],
+        shape: Shape::Value,
+        full: 7,
+        smoke: 3,
+        baseline: |n| Answer::Value(pairs::cram(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "tokens",
+        file: "tokens.game",
+        game: "tokens",
+        params: &["ts"],
+        shape: Shape::Value,
+        full: 7,
+        smoke: 2,
+        baseline: |n| Answer::Value(pairs::tokens(n).into()),
         octal: None,
     },
 ];
