@@ -70,37 +70,6 @@ fn units(run: &[i64], mut f: impl FnMut(i64)) {
     }
 }
 
-/// The run whose [`units`] are `units`: each pair's halves packed again.
-fn from_units(units: &[i64], out: &mut Vec<i64>) {
-    let h = units[0];
-    out.push(h);
-    let mut at = 1;
-    for i in 0..flat::arity(h) {
-        let shape = flat::shape(h, i);
-        if shape == flat::Shape::Int {
-            out.push(units[at]);
-            at += 1;
-            continue;
-        }
-        let len = units[at] as usize;
-        out.push(units[at]);
-        at += 1;
-        for _ in 0..len {
-            match shape.of_pairs() {
-                true => {
-                    let pair = flat::pack(units[at], units[at + 1]);
-                    out.push(pair.expect("the halves of a packed pair"));
-                    at += 2;
-                }
-                false => {
-                    out.push(units[at]);
-                    at += 1;
-                }
-            }
-        }
-    }
-}
-
 /// Calls `f` with each integer of the run packed in `bytes`, in order.
 #[inline]
 pub fn each(bytes: &[u8], mut f: impl FnMut(i64)) {
@@ -130,9 +99,43 @@ pub fn unpack(bytes: &[u8], out: &mut Vec<i64>) {
     let start = out.len();
     each(bytes, |n| out.push(n));
     if out.get(start).is_some_and(|h| flat::has_pairs(*h)) {
-        let units = out.split_off(start);
-        from_units(&units, out);
+        from_units(out, start);
     }
+}
+
+/// Makes the [`units`] of a run at `run[start..]` the run again, in
+/// place: each pair's halves packed into one item (never more items than
+/// units, so each is written at or before where it was read).
+fn from_units(run: &mut Vec<i64>, start: usize) {
+    let h = run[start];
+    let (mut read, mut write) = (start + 1, start + 1);
+    let mut put = |run: &mut Vec<i64>, v: i64| {
+        run[write] = v;
+        write += 1;
+    };
+    for i in 0..flat::arity(h) {
+        let shape = flat::shape(h, i);
+        let items = match shape {
+            flat::Shape::Int => 0,
+            _ => run[read] as usize,
+        };
+        put(run, run[read]);
+        read += 1;
+        for _ in 0..items {
+            match shape.of_pairs() {
+                true => {
+                    let pair = flat::pack(run[read], run[read + 1]);
+                    put(run, pair.expect("the halves of a packed pair"));
+                    read += 2;
+                }
+                false => {
+                    put(run, run[read]);
+                    read += 1;
+                }
+            }
+        }
+    }
+    run.truncate(write);
 }
 
 /// The bytes [`with_packed`] packs on the stack; longer runs, in a
