@@ -396,6 +396,8 @@ fn list_rule() -> impl Strategy<Value = String> {
         // Positions of two and three items play differently.
         "l([p[0] - d, p[1], 1]) + *(len(p))",
         "l([p[1] - d, p[0]]) + *(len(p) * d)",
+        // A computed target: list positions beside a sum of them.
+        "sum([l([p[1], x]) for x in 0..d]) + l([p[0] - d, p[1]])",
     ]);
     // Lists and tuples compared whole: alike or not, of other lengths,
     // and a list beside a tuple (never equal, left to the interpreter).
@@ -1654,4 +1656,24 @@ proptest! {
         prop_assert_eq!(run_big(&text, Engine::Native), want.clone(), "{}", text);
         prop_assert_eq!(run_big(&text, Engine::Kernels), want, "{}", text);
     }
+}
+
+/// A computed target with list positions, beside a sum of them
+/// (`l(p[:i] + [p[i] - 1] + p[i + 1:]) + sum([...])`), is compiled (it
+/// was left to the interpreter whole) and agrees on every path.
+#[test]
+fn list_positions_beside_a_sum_in_a_target_are_compiled_and_agree() {
+    let text = "game l(p) {\n\
+                move m0(d in 1..=2) if 1 <= d <= p[0] -> sum([l([p[1], x]) for x in 0..d]) + l([p[0] - d, p[1]])\n\
+                move m1(i in 0..len(p)) if p[i] > 0 -> l(p[:i] + [p[i] - 1] + p[i + 1:]) + sum([l([x - 1, 0]) for x in p[:i] if x > 1])\n}\n\
+                value(l([12, 11]))\n[value(l([a, b])) for a in 0..6 for b in 0..6]\n";
+    agree(text);
+    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    assert_eq!(session.run("sums.game", text).error, None);
+    let defs = &session.machine.defs;
+    let Some(grundy::defs::Global::Game(id)) = defs.lookup("l") else {
+        panic!("no game l");
+    };
+    let report = grundy::explain::game(defs.game(id).expect("l's rules"), defs);
+    assert!(report.native, "no machine code for {text}");
 }

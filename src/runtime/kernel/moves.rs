@@ -102,8 +102,10 @@ pub(super) fn summed(ir: &Ir, types: &Types, out: &mut Vec<Term>) -> Option<()> 
             summed(b, types, out)?;
         }
         IrKind::Unary(UnOp::Heap, k) => out.push(Term::Heap(num_in(k, types)?)),
+        // A position of integers, or with lists (`g(hs[:i] + hs[i + 1:])`),
+        // as a target written out takes them.
         IrKind::Apply(game, args) => match term(*game, args, types)? {
-            t @ Term::Node(..) => out.push(t),
+            t @ (Term::Node(..) | Term::Flat(..)) => out.push(t),
             _ => return None,
         },
         IrKind::CallBuiltin(Builtin::Sum, args) => {
