@@ -40,6 +40,7 @@ fn token_rule() -> impl Strategy<Value = String> {
         "t([(b, a) for (a, b) in ps if (a, b) != ps[i]])",
         "t([p for p in ps if p != ps[i]] + [(ps[i][1] - 1, ps[i][0] - 1)])",
         "t(sorted(set(ps[:i] + [(ps[i][0] - d, ps[i][1])] + ps[i + 1:])))",
+        "let (x, y) = ps[i] in t(sorted(ps[:i] + [(x - d, y)] + ps[i + 1:]))",
     ]);
     (target, token_guard()).prop_map(|(target, guard)| {
         let lowered = match target.contains("ps[i][1] - d") {
@@ -68,6 +69,8 @@ fn cell_rule() -> impl Strategy<Value = &'static str> {
         "((x, y) in cells) -> c(cells & {(a, b) for (a, b) in cells if a + b < x + y})",
         "(p in cells) if p[0] != p[1] -> c(cells - {p})",
         "((x, y) in cells) if len(cells) > 2 -> c(cells ^ {(x, y)})",
+        "(q in cells) if (q[0] + 1, q[1]) in cells -> c(cells - {q, (q[0] + 1, q[1])})",
+        "(q in cells) -> let (x, y) = q in c(cells - {(x, y)}) + *(abs(x))",
         "((x, y) in cells) if (x, y) != cells[0] and cells[-1][1] >= y -> c(cells - {(x, y)})",
     ])
 }

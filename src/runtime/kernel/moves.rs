@@ -14,6 +14,7 @@ use crate::value::{GameId, Value};
 
 pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Move> {
     let types = &types.in_move(rule);
+    let rule = &types.pair_lets(rule);
     let binders = rule
         .binders
         .iter()

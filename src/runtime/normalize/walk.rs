@@ -82,8 +82,8 @@ pub(super) fn put(ir: &Ir, bind: &dyn Fn(Slot) -> Option<Ir>) -> Ir {
 
 /// Calls `f` on each direct child of `ir`, in the order [`map_children`]
 /// visits them.
-pub(crate) fn each_child(ir: &Ir, f: &mut dyn FnMut(&Ir)) {
-    let mut all = |items: &[Ir]| items.iter().for_each(&mut *f);
+pub(crate) fn each_child<'a>(ir: &'a Ir, f: &mut dyn FnMut(&'a Ir)) {
+    let mut all = |items: &'a [Ir]| items.iter().for_each(&mut *f);
     match &ir.kind {
         IrKind::Const(_) | IrKind::Local(_) | IrKind::Global(_) => {}
         IrKind::Tuple(items)

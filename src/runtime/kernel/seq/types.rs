@@ -93,25 +93,15 @@ impl Types {
         // string (`s[:i] + "T" + s[i + 1:]`). A `let` of a collection
         // (a function's argument bound once, `set_at(set_at(hs, i, a), j,
         // b)`) holds what its value is.
-        for _ in 0..=game.arity + bound.len() {
+        let passed = own_positions(game, id);
+        for _ in 0..=2 * (game.arity + bound.len()) {
             let mut changed = types.bind_collections(&bound);
-            for rule in &game.moves {
-                let TargetIr::Terms(terms) = &rule.target else {
-                    continue;
-                };
-                for t in terms {
-                    let TermIr::Node(g, args, _) = t else {
-                        continue;
-                    };
-                    if *g != id {
-                        continue;
-                    }
-                    for (i, a) in args.iter().enumerate().take(game.arity) {
-                        let passed = types.shape_of(a).map(|(s, _)| s);
-                        if let Some(s) = passed.filter(|s| refines(types.shapes[i], *s)) {
-                            types.shapes[i] = s;
-                            changed = true;
-                        }
+            for args in &passed {
+                for (i, a) in args.iter().enumerate().take(game.arity) {
+                    let passed = types.shape_of(a).map(|(s, _)| s);
+                    if let Some(s) = passed.filter(|s| refines(types.shapes[i], *s)) {
+                        types.shapes[i] = s;
+                        changed = true;
                     }
                 }
             }
@@ -260,6 +250,31 @@ fn refines(now: Shape, passed: Shape) -> bool {
         Shape::Pairs | Shape::Set => passed == Shape::PairSet,
         _ => false,
     }
+}
+
+/// The arguments of every position of game `id` its own moves make: in
+/// targets written out, and in those computed (`let (x, y) = c in
+/// g(cells - {(x, y)})`, a sum).
+fn own_positions(game: &GameIr, id: GameId) -> Vec<&[Ir]> {
+    fn applied<'a>(ir: &'a Ir, id: GameId, out: &mut Vec<&'a [Ir]>) {
+        if let IrKind::Apply(g, args) = &ir.kind
+            && *g == id
+        {
+            out.push(args);
+        }
+        each_child(ir, &mut |c| applied(c, id, out));
+    }
+    let mut out = Vec::new();
+    for rule in &game.moves {
+        match &rule.target {
+            TargetIr::Terms(terms) => out.extend(terms.iter().filter_map(|t| match t {
+                TermIr::Node(g, args, _) if *g == id => Some(args.as_slice()),
+                _ => None,
+            })),
+            TargetIr::Dynamic(e) => applied(e, id, &mut out),
+        }
+    }
+    out
 }
 
 /// Pushes on `out` the slot of every `let` of one name in `ir`.

@@ -31,6 +31,43 @@ pub(super) fn params(game: &GameIr, shapes: &mut [Shape]) {
 }
 
 impl Types {
+    /// `rule` with each `let (x, y) = p in body` of a pair `p` (a slot
+    /// holding one, `ps[i]`, `(a, b)`) made `body` with `p[0]` and `p[1]`
+    /// read for `x` and `y`: a pair has two items, always, so the two
+    /// read the same, and the compiled rules read the halves of a pair.
+    pub fn pair_lets(&self, rule: &MoveIr) -> MoveIr {
+        let mut halves = |e: &Ir| self.halves(e);
+        crate::runtime::normalize::rewrite_move(rule, 0, &mut Exprs(&mut halves))
+    }
+
+    fn halves(&self, ir: &Ir) -> Ir {
+        let ir = crate::runtime::normalize::map_children(ir, &mut |e| self.halves(e));
+        let IrKind::Let(PatIr::Tuple(names, _), value, body) = &ir.kind else {
+            return ir;
+        };
+        let ([PatIr::Slot(x), PatIr::Slot(y)], Some(_)) = (
+            names.as_slice(),
+            crate::runtime::kernel::expr::pair_in(value, self),
+        ) else {
+            return ir;
+        };
+        let half = |k: i64| Ir {
+            kind: IrKind::Index(
+                value.clone(),
+                Box::new(Ir {
+                    kind: IrKind::Const(Value::Int(k)),
+                    span: value.span,
+                }),
+            ),
+            span: value.span,
+        };
+        let (hx, hy) = (half(0), half(1));
+        read_for(body, &|s| match s {
+            s if s == *x => Some(hx.clone()),
+            s if s == *y => Some(hy.clone()),
+            _ => None,
+        })
+    }
     /// These types in move `rule`: with the slots of its binders and
     /// `for`s of one name over lists or sets of pairs holding pairs. Per
     /// move, for another move may give the same slot an integer.
@@ -145,14 +182,26 @@ fn items_indexed(rule: &MoveIr, out: &mut Vec<Slot>) {
     }
 }
 
-/// Pushes on `out` every slot `ir` indexes, `s[i]`.
+/// Pushes on `out` every slot `ir` indexes, `s[i]`, or takes apart into
+/// two names, `let (x, y) = s in ...`.
 fn indexed_slots(ir: &Ir, out: &mut Vec<Slot>) {
-    if let IrKind::Index(x, _) = &ir.kind
-        && let IrKind::Local(s) = x.kind
-    {
-        out.push(s);
+    match &ir.kind {
+        IrKind::Index(x, _) | IrKind::Let(PatIr::Tuple(..), x, _) if is_two_names(ir) => {
+            if let IrKind::Local(s) = x.kind {
+                out.push(s);
+            }
+        }
+        _ => {}
     }
     each_child(ir, &mut |c| indexed_slots(c, out));
+}
+
+/// Whether `ir` is an index, or a `let` of two names.
+fn is_two_names(ir: &Ir) -> bool {
+    match &ir.kind {
+        IrKind::Let(PatIr::Tuple(names, _), ..) => names.len() == 2,
+        _ => true,
+    }
 }
 
 /// Pushes on `out` the slot and the list of every `for` of one name in
@@ -172,6 +221,14 @@ fn one_name_fors(ir: &Ir, out: &mut Vec<(Slot, Ir)>) {
 /// `(a, b) in ps`, and `for (x, y) in ps`.
 fn pair_reads(ir: &Ir, out: &mut Vec<Slot>) {
     match &ir.kind {
+        // `let (x, y) = ps[i] in ...`.
+        IrKind::Let(PatIr::Tuple(names, _), value, _) if names.len() == 2 => {
+            if let IrKind::Index(ps, _) = &value.kind
+                && let IrKind::Local(s) = ps.kind
+            {
+                out.push(s);
+            }
+        }
         IrKind::Index(inner, _) => {
             if let IrKind::Index(ps, _) = &inner.kind
                 && let IrKind::Local(s) = ps.kind
@@ -194,4 +251,23 @@ fn pair_reads(ir: &Ir, out: &mut Vec<Slot>) {
         _ => {}
     }
     each_child(ir, &mut |c| pair_reads(c, out));
+}
+
+/// The rewrite of a move's expressions by a function.
+struct Exprs<'a>(&'a mut dyn FnMut(&Ir) -> Ir);
+
+impl crate::runtime::normalize::Rewrite for Exprs<'_> {
+    fn expr(&mut self, ir: &Ir) -> Ir {
+        (self.0)(ir)
+    }
+}
+
+/// `ir` with `by(slot)`, where it says something, read for each local.
+fn read_for(ir: &Ir, by: &dyn Fn(Slot) -> Option<Ir>) -> Ir {
+    if let IrKind::Local(s) = ir.kind
+        && let Some(e) = by(s)
+    {
+        return e;
+    }
+    crate::runtime::normalize::map_children(ir, &mut |e| read_for(e, by))
 }
