@@ -135,19 +135,12 @@ pub fn canonical(run: &[i64]) -> Option<i64> {
 #[cold]
 fn canonical_pairs(run: &[i64]) -> Option<i64> {
     let h = run[0];
-    let (mut at, mut fixed) = (1, h);
-    for i in 0..arity(h) {
-        let s = shape(h, i);
-        if s == Shape::Int {
-            at += 1;
-            continue;
-        }
-        if s.of_pairs() && run[at] == 0 {
+    let fixed = (arguments(run).enumerate())
+        .filter(|(_, (s, items))| s.of_pairs() && items.is_empty())
+        .fold(h, |fixed, (i, (s, _))| {
             let field = 8 + BITS * i;
-            fixed = (fixed & !(7 << field)) | ((s.without_pairs() as i64) << field);
-        }
-        at += 1 + run[at] as usize;
-    }
+            (fixed & !(7 << field)) | ((s.without_pairs() as i64) << field)
+        });
     (fixed != h).then_some(fixed)
 }
 
@@ -305,24 +298,12 @@ pub fn only_ints(run: &[i64]) -> Option<&[i64]> {
 
 /// The arguments a flat run holds.
 pub fn decode(run: &[i64]) -> Vec<Value> {
-    let h = run[0];
-    let mut at = 1;
-    (0..arity(h))
-        .map(|i| match shape(h, i) {
-            Shape::Int => {
-                at += 1;
-                Value::Int(run[at - 1])
-            }
-            Shape::Str => {
-                let len = run[at] as usize;
-                let codes = &run[at + 1..at + 1 + len];
-                at += 1 + len;
-                Value::str(&string(codes))
-            }
+    arguments(run)
+        .map(|(s, items)| match s {
+            Shape::Int => Value::Int(items[0]),
+            Shape::Str => Value::str(&string(items)),
             s => {
-                let len = run[at] as usize;
-                let items: Vec<Value> = run[at + 1..at + 1 + len]
-                    .iter()
+                let items: Vec<Value> = (items.iter())
                     .map(|n| match s.of_pairs() {
                         true => {
                             let (x, y) = unpack(*n);
@@ -331,7 +312,6 @@ pub fn decode(run: &[i64]) -> Vec<Value> {
                         false => Value::Int(*n),
                     })
                     .collect();
-                at += 1 + len;
                 match s.without_pairs() {
                     Shape::List => Value::list(items),
                     Shape::Set => Value::Set(std::rc::Rc::new(items.into_iter().collect())),
@@ -340,6 +320,22 @@ pub fn decode(run: &[i64]) -> Vec<Value> {
             }
         })
         .collect()
+}
+
+/// Each argument of the flat run `run`, in order: its shape, and the one
+/// integer it is or the items it holds (its length read, not given).
+pub fn arguments(run: &[i64]) -> impl Iterator<Item = (Shape, &[i64])> {
+    let h = run[0];
+    let mut at = 1;
+    (0..arity(h)).map(move |i| {
+        let s = shape(h, i);
+        let (from, len) = match s {
+            Shape::Int => (at, 1),
+            _ => (at + 1, run[at] as usize),
+        };
+        at = from + len;
+        (s, &run[from..at])
+    })
 }
 
 /// The string of these code points (each one a flat run of a string

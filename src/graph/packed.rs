@@ -46,17 +46,11 @@ fn units(run: &[i64], mut f: impl FnMut(i64)) {
     };
     debug_assert!(flat::well_formed(run), "a flat run");
     f(h);
-    let mut at = 1;
-    for i in 0..flat::arity(h) {
-        let shape = flat::shape(h, i);
-        if shape == flat::Shape::Int {
-            f(run[at]);
-            at += 1;
-            continue;
+    for (shape, items) in flat::arguments(run) {
+        if shape != flat::Shape::Int {
+            f(items.len() as i64);
         }
-        let len = run[at] as usize;
-        f(run[at]);
-        for &item in &run[at + 1..at + 1 + len] {
+        for &item in items {
             match shape.of_pairs() {
                 true => {
                     let (x, y) = flat::unpack(item);
@@ -66,7 +60,6 @@ fn units(run: &[i64], mut f: impl FnMut(i64)) {
                 false => f(item),
             }
         }
-        at += 1 + len;
     }
 }
 

@@ -23,8 +23,7 @@ pub(super) struct StaticForm<'a> {
 /// it is fixed and has one to three free integers.
 pub(super) fn static_form(header: i64, args: &[Arg]) -> Option<StaticForm<'_>> {
     // Packed pairs are no indexes of a table.
-    let pairs = (0..args.len()).any(|i| crate::graph::flat::shape(header, i).of_pairs());
-    if args.len() > FREE_MAX || pairs {
+    if args.len() > FREE_MAX || crate::graph::flat::has_pairs(header) {
         return None;
     }
     let mut ints = Vec::new();

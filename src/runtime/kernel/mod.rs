@@ -425,12 +425,14 @@ impl Kernel {
         };
         // An empty list or set is one of pairs where the rules take one.
         let expected = flat::header(shapes.iter().copied());
-        let (n, pairs) = (flat::arity(expected), flat::has_pairs(expected));
-        if header != expected && !(pairs && flat::arity(header) == n) {
+        let exact = header == expected;
+        let same_arity = flat::arity(header) == flat::arity(expected);
+        if !(exact || flat::has_pairs(expected) && same_arity) {
             return false;
         }
         for (i, shape) in shapes.iter().enumerate() {
-            if flat::shape(header, i) != *shape
+            if !exact
+                && flat::shape(header, i) != *shape
                 && (flat::shape(header, i) != shape.without_pairs() || rest[0] != 0)
             {
                 return false;

@@ -105,10 +105,7 @@ pub(super) fn summed(ir: &Ir, types: &Types, out: &mut Vec<Term>) -> Option<()> 
         IrKind::Unary(UnOp::Heap, k) => out.push(Term::Heap(num_in(k, types)?)),
         // A position of integers, or with lists (`g(hs[:i] + hs[i + 1:])`),
         // as a target written out takes them.
-        IrKind::Apply(game, args) => match term(*game, args, types)? {
-            t @ (Term::Node(..) | Term::Flat(..)) => out.push(t),
-            _ => return None,
-        },
+        IrKind::Apply(game, args) => out.push(term(*game, args, types)?),
         IrKind::CallBuiltin(Builtin::Sum, args) => {
             let [arg] = &args[..] else { return None };
             let IrKind::Comprehension {

@@ -80,8 +80,10 @@ mod targets;
 mod unroll;
 mod uses;
 mod walk;
-pub(crate) use walk::{Rewrite, any_node, each_child, map_children, rewrite_move, size};
-use walk::{binds_locals, map_move, put};
+use walk::binds_locals;
+pub(crate) use walk::{
+    Rewrite, any_node, each_child, map_children, map_move, put, rewrite_move, size,
+};
 mod zip;
 
 /// How deep calls are inlined into calls: a function that calls itself

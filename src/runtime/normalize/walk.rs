@@ -9,7 +9,7 @@ use crate::value::GameId;
 
 /// A copy of `rule` with `f` applied to the domains of its binders from
 /// binder `from` on, to its guard and to every expression of its target.
-pub(super) fn map_move(rule: &MoveIr, from: usize, f: &mut dyn FnMut(&Ir) -> Ir) -> MoveIr {
+pub(crate) fn map_move(rule: &MoveIr, from: usize, f: &mut dyn FnMut(&Ir) -> Ir) -> MoveIr {
     struct Exprs<'a>(&'a mut dyn FnMut(&Ir) -> Ir);
     impl Rewrite for Exprs<'_> {
         fn expr(&mut self, ir: &Ir) -> Ir {
@@ -71,7 +71,7 @@ pub(crate) fn rewrite_move(rule: &MoveIr, from: usize, r: &mut impl Rewrite) -> 
 
 /// A copy of `ir` with `bind(slot)`, where it says something, in place of
 /// each local.
-pub(super) fn put(ir: &Ir, bind: &dyn Fn(Slot) -> Option<Ir>) -> Ir {
+pub(crate) fn put(ir: &Ir, bind: &dyn Fn(Slot) -> Option<Ir>) -> Ir {
     if let IrKind::Local(slot) = ir.kind
         && let Some(e) = bind(slot)
     {

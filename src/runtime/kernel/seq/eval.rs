@@ -115,8 +115,8 @@ fn combined(f: &mut Vec<i64>, a: (usize, usize), b: (usize, usize), op: SetOp) -
 
 /// Calls `each` with slots `a` and `b` set as `how` splits each item of
 /// `xs`: to its index and the item, or to the two halves of the pair
-/// (each within [`SLOT_LIMIT`], as for any binder). The caller truncates
-/// the frame back if `xs` pushed.
+/// (each within [`SLOT_LIMIT`], as for any binder), or `a` to the pair
+/// whole. The caller truncates the frame back if `xs` pushed.
 pub(in crate::runtime::kernel) fn split_each(
     how: Split,
     xs: &Seq,
@@ -125,28 +125,22 @@ pub(in crate::runtime::kernel) fn split_each(
     each: &mut dyn FnMut(&mut Vec<i64>) -> Eval<()>,
     (a, b): (Slot, Slot),
 ) -> Eval<()> {
-    if how == Split::Whole {
-        let (from, to) = xs.eval(f, defs)?;
-        return (from..to).try_for_each(|at| {
-            f[a as usize] = f[at];
-            each(f)
-        });
-    }
-    if how == Split::Pair {
-        let (from, to) = xs.eval(f, defs)?;
-        return (from..to).try_for_each(|at| {
-            let (x, y) = crate::graph::flat::unpack(f[at]);
-            if x.abs() >= SLOT_LIMIT || y.abs() >= SLOT_LIMIT {
-                return Err(Stop::Bail);
+    let (from, to) = xs.eval(f, defs)?;
+    (from..to).try_for_each(|at| {
+        let item = f[at];
+        let (x, y) = match how {
+            Split::Whole => {
+                f[a as usize] = item;
+                return each(f);
             }
-            f[a as usize] = x;
-            f[b as usize] = y;
-            each(f)
-        });
-    }
-    items(xs, f, defs, &mut |at, item, f| {
-        f[a as usize] = at;
-        f[b as usize] = item;
+            Split::Enumerate => ((at - from) as i64, item),
+            Split::Pair => crate::graph::flat::unpack(item),
+        };
+        if x.abs() >= SLOT_LIMIT || y.abs() >= SLOT_LIMIT {
+            return Err(Stop::Bail);
+        }
+        f[a as usize] = x;
+        f[b as usize] = y;
         each(f)
     })
 }

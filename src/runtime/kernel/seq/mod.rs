@@ -346,7 +346,7 @@ fn pairs(items: &[Ir], types: &Types) -> Option<Vec<Num>> {
 }
 
 /// A constant list or set of pairs: its shape and its items, packed.
-fn constant_pairs(v: &Value) -> Option<(Shape, Vec<i64>)> {
+pub(super) fn constant_pairs(v: &Value) -> Option<(Shape, Vec<i64>)> {
     let mut run = Vec::new();
     crate::graph::flat::encode(std::slice::from_ref(v), &mut run).then_some(())?;
     let shape = crate::graph::flat::shape(run[0], 0);

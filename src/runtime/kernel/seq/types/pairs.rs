@@ -36,8 +36,7 @@ impl Types {
     /// read for `x` and `y`: a pair has two items, always, so the two
     /// read the same, and the compiled rules read the halves of a pair.
     pub fn pair_lets(&self, rule: &MoveIr) -> MoveIr {
-        let mut halves = |e: &Ir| self.halves(e);
-        crate::runtime::normalize::rewrite_move(rule, 0, &mut Exprs(&mut halves))
+        crate::runtime::normalize::map_move(rule, 0, &mut |e| self.halves(e))
     }
 
     fn halves(&self, ir: &Ir) -> Ir {
@@ -62,7 +61,7 @@ impl Types {
             span: value.span,
         };
         let (hx, hy) = (half(0), half(1));
-        read_for(body, &|s| match s {
+        crate::runtime::normalize::put(body, &|s| match s {
             s if s == *x => Some(hx.clone()),
             s if s == *y => Some(hy.clone()),
             _ => None,
@@ -109,9 +108,7 @@ impl Types {
                 items.first().is_some_and(|x| self.pair_valued(x))
             }
             IrKind::Const(v @ (Value::List(_) | Value::Set(_))) => {
-                let mut run = Vec::new();
-                crate::graph::flat::encode(std::slice::from_ref(v), &mut run)
-                    && crate::graph::flat::shape(run[0], 0).of_pairs()
+                super::super::constant_pairs(v).is_some()
             }
             IrKind::Comprehension { elem, .. } => self.pair_valued(elem),
             IrKind::CallBuiltin(Builtin::Sorted | Builtin::Reversed | Builtin::Set, args) => {
@@ -251,23 +248,4 @@ fn pair_reads(ir: &Ir, out: &mut Vec<Slot>) {
         _ => {}
     }
     each_child(ir, &mut |c| pair_reads(c, out));
-}
-
-/// The rewrite of a move's expressions by a function.
-struct Exprs<'a>(&'a mut dyn FnMut(&Ir) -> Ir);
-
-impl crate::runtime::normalize::Rewrite for Exprs<'_> {
-    fn expr(&mut self, ir: &Ir) -> Ir {
-        (self.0)(ir)
-    }
-}
-
-/// `ir` with `by(slot)`, where it says something, read for each local.
-fn read_for(ir: &Ir, by: &dyn Fn(Slot) -> Option<Ir>) -> Ir {
-    if let IrKind::Local(s) = ir.kind
-        && let Some(e) = by(s)
-    {
-        return e;
-    }
-    crate::runtime::normalize::map_children(ir, &mut |e| read_for(e, by))
 }
