@@ -10,7 +10,10 @@
 mod common;
 
 use common::Engine;
-use common::differ::{agree, compare, run, run_at_depth, run_counting, same_error};
+use common::differ::{
+    agree, compare, machine_code_for, run, run_at_depth, run_counting, runs_compiled_throughout,
+    same_error,
+};
 use grundy::SharedBuffer;
 use grundy::diag::Phase;
 use grundy::session::Session;
@@ -955,16 +958,6 @@ fn a_tuple_made_by_a_helper_under_lets_is_compiled_and_agrees() {
     runs_compiled_throughout(text);
 }
 
-/// Runs `text` with machine code: its kernels run, and no position of
-/// a compiled game goes to the interpreter.
-fn runs_compiled_throughout(text: &str) {
-    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-    Engine::Native.apply(&mut session.machine);
-    assert_eq!(session.run("compiled.game", text).error, None, "{text}");
-    assert!(session.machine.kernel_runs > 0, "{text}");
-    assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0, "{text}");
-}
-
 /// A function of lists that calls itself, called by two rules: each
 /// call is unrolled as far as one rule's would be. (The game once shared
 /// one room among them, so the second rule's call was left a call, and
@@ -1607,14 +1600,7 @@ fn a_comprehension_over_a_list_it_makes_is_machine_code_and_agrees() {
         if !rules.contains("sum(") {
             runs_compiled_throughout(&text);
         }
-        let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-        assert_eq!(session.run("made.game", &text).error, None);
-        let defs = &session.machine.defs;
-        let Some(grundy::defs::Global::Game(id)) = defs.lookup("g") else {
-            panic!("no game g in {rules}");
-        };
-        let report = grundy::explain::game(defs.game(id).expect("g's rules"), defs);
-        assert!(report.native, "no machine code for {rules}");
+        assert!(machine_code_for(&text, "g"), "no machine code for {rules}");
     }
 }
 
@@ -1668,12 +1654,5 @@ fn list_positions_beside_a_sum_in_a_target_are_compiled_and_agree() {
                 move m1(i in 0..len(p)) if p[i] > 0 -> l(p[:i] + [p[i] - 1] + p[i + 1:]) + sum([l([x - 1, 0]) for x in p[:i] if x > 1])\n}\n\
                 value(l([12, 11]))\n[value(l([a, b])) for a in 0..6 for b in 0..6]\n";
     agree(text);
-    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-    assert_eq!(session.run("sums.game", text).error, None);
-    let defs = &session.machine.defs;
-    let Some(grundy::defs::Global::Game(id)) = defs.lookup("l") else {
-        panic!("no game l");
-    };
-    let report = grundy::explain::game(defs.game(id).expect("l's rules"), defs);
-    assert!(report.native, "no machine code for {text}");
+    assert!(machine_code_for(text, "l"), "no machine code for {text}");
 }

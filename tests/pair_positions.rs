@@ -8,8 +8,7 @@
 mod common;
 
 use common::Engine;
-use common::differ::{agree, compare};
-use grundy::session::Session;
+use common::differ::{agree, compare, machine_code_for, runs_compiled_throughout};
 use proptest::prelude::*;
 
 /// A guard of a move of `t(ps)` on the token `i`, lowered by `d`.
@@ -126,17 +125,8 @@ proptest! {
 /// compiled game goes to the interpreter, and `game`'s rules compile to
 /// machine code.
 fn runs_as_machine_code(text: &str, game: &str) {
-    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-    Engine::Native.apply(&mut session.machine);
-    assert_eq!(session.run("pairs.game", text).error, None, "{text}");
-    assert!(session.machine.kernel_runs > 0, "{text}");
-    assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0, "{text}");
-    let defs = &session.machine.defs;
-    let Some(grundy::defs::Global::Game(id)) = defs.lookup(game) else {
-        panic!("no game {game} in {text}");
-    };
-    let report = grundy::explain::game(defs.game(id).expect("the rules"), defs);
-    assert!(report.native, "no machine code for {text}");
+    runs_compiled_throughout(text);
+    assert!(machine_code_for(text, game), "no machine code for {text}");
 }
 
 /// Cram on a strip of cells is Dawson's Kayles on integers (a domino
@@ -224,17 +214,9 @@ fn the_random_pair_files_run_and_mostly_compile() {
             .filter(|l| !l.starts_with("value(") && !l.starts_with('['))
             .map(|l| format!("{l}\n"))
             .collect();
-        let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-        assert_eq!(session.run("rules.game", &rules).error, None, "{rules}");
-        let defs = &session.machine.defs;
         native += ["t", "c"]
             .iter()
-            .filter(|name| {
-                let Some(grundy::defs::Global::Game(id)) = defs.lookup(name) else {
-                    return false;
-                };
-                grundy::explain::game(defs.game(id).expect("the rules"), defs).native
-            })
+            .filter(|name| machine_code_for(&rules, name))
             .count();
     }
     assert!(clean >= 30, "only {clean} of 60 random files ran cleanly");

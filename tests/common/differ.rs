@@ -154,3 +154,25 @@ pub fn same_error(text: &str, needle: &str) {
         assert_eq!(run_patiently(text, engine), interpreted, "{text}");
     }
 }
+
+/// Runs `text` with machine code: its kernels run, and no position of
+/// a compiled game goes to the interpreter.
+pub fn runs_compiled_throughout(text: &str) {
+    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("compiled.game", text).error, None, "{text}");
+    assert!(session.machine.kernel_runs > 0, "{text}");
+    assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0, "{text}");
+}
+
+/// Whether game `name`, as `text` (which must run cleanly) defines it,
+/// compiles to machine code, as `--explain` says.
+pub fn machine_code_for(text: &str, name: &str) -> bool {
+    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    assert_eq!(session.run("rules.game", text).error, None, "{text}");
+    let defs = &session.machine.defs;
+    let Some(grundy::defs::Global::Game(id)) = defs.lookup(name) else {
+        panic!("no game {name} in {text}");
+    };
+    grundy::explain::game(defs.game(id).expect("the rules"), defs).native
+}
