@@ -142,6 +142,32 @@ impl Graph {
         })
     }
 
+    /// The value of the position of flat run `run` ([`flat`]), or
+    /// [`ABSENT`] when it is not interned: [`Graph::find_flat`] and
+    /// [`Graph::value`] in one, with a dense slot read by its integers
+    /// rather than by its index undone.
+    pub fn flat_value(&self, game: GameId, run: &[i64]) -> u64 {
+        if let Some(h) = flat::canonical(run) {
+            return self.flat_value(game, &[&[h], &run[1..]].concat());
+        }
+        let Some(table) = self.games.get(game as usize) else {
+            return ABSENT;
+        };
+        if let Some((z, ints)) = table.form_slot(run) {
+            let v = table.dense.get_ints(z, &ints[..table.dense.arity]);
+            if v != ABSENT {
+                return v;
+            }
+        }
+        if table.hashed.len() == 0 {
+            return ABSENT;
+        }
+        table
+            .hashed
+            .find_flat(run)
+            .map_or(ABSENT, |i| table.hashed.value(i))
+    }
+
     /// [`Graph::find`] of arguments given as a flat run ([`flat`]).
     pub fn find_flat(&self, game: GameId, run: &[i64]) -> Option<NodeId> {
         if let Some(h) = flat::canonical(run) {

@@ -4,7 +4,6 @@
 use super::run::Run;
 use super::seq::Comp;
 use super::{Arg, Eval, ITEMS_MAX, Stop, Term};
-use crate::graph::ABSENT;
 use crate::value::GameId;
 
 /// Node terms with at most this many arguments have them evaluated on
@@ -86,10 +85,7 @@ impl Run<'_> {
         });
         f.truncate(mark);
         let found = made.and_then(|()| {
-            let v = self
-                .graph
-                .find_flat(game, &run)
-                .map_or(ABSENT, |node| self.graph.value(node));
+            let v = self.graph.flat_value(game, &run);
             self.marks.known_flat(v, game, &run)
         });
         self.marks.run = run;

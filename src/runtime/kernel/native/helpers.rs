@@ -62,9 +62,7 @@ pub(super) extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: 
     let (game, _) = ctx.targets[target as usize];
     // SAFETY: a kernel's call sets the graph, which outlives it.
     let graph = unsafe { &*ctx.graph };
-    let v = graph
-        .find_flat(game, run)
-        .map_or(crate::graph::ABSENT, |node| graph.value(node));
+    let v = graph.flat_value(game, run);
     // SAFETY: as in `unusual`.
     let marks = unsafe { &mut *ctx.marks };
     marks.in_rule(ctx.rule as u32);
