@@ -217,9 +217,19 @@ fn query() -> impl Strategy<Value = String> {
         (n.clone(), cond(vec!["a", "b"])).prop_map(|(n, c)| format!(
             "max([value(h(a, b)) + a for a in 0..{n} for b in a..{n} if {c}])"
         )),
-        (n, expr(vec!["a", "b"]), cond(vec!["a", "b"])).prop_map(|(n, e, c)| format!(
+        (n.clone(), expr(vec!["a", "b"]), cond(vec!["a", "b"])).prop_map(|(n, e, c)| format!(
             "[value(h(a, b)) * {e} for a in 0..{n} for b in 0..3 if {c}]"
         )),
+        // Lists of lists, tuples and sets, and arithmetic alone: no
+        // position asked (adjacency lists made by a `let`).
+        (n.clone(), expr(vec!["a", "b"]), cond(vec!["a", "b"]))
+            .prop_map(|(n, e, c)| format!("[[{e} for b in a..{n} if {c}] for a in 0..{n}]")),
+        (n.clone(), expr(vec!["a"]), cond(vec!["a"]))
+            .prop_map(|(n, e, c)| format!("[(a, {e}) for a in 0..={n} if {c}]")),
+        (n.clone(), expr(vec!["a", "b"]))
+            .prop_map(|(n, e)| format!("[{{{e} for b in 0..a}} for a in 0..{n}]")),
+        (n, expr(vec!["a"]), cond(vec!["a"]))
+            .prop_map(|(n, e, c)| format!("sum([{e} for a in 0..{n} if {c}])")),
     ]
 }
 
@@ -817,6 +827,26 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
              print(len(P), P[1], P[-1])",
             "40 101 3939",
         ),
+        // Lists of tuples, of lists and of sets, and arithmetic alone (a
+        // `let` of adjacency lists).
+        (
+            "[(n, value(g(n))) for n in 0..5]",
+            "[(0, 0), (1, 1), (2, 2), (3, 3), (4, 0)]",
+        ),
+        (
+            "let A = [[j for j in i..9 if value(g(j)) == i] for i in 0..3]\nprint(A)",
+            "[[0, 4, 8], [1, 5], [2, 6]]",
+        ),
+        (
+            "[{j % 3 for j in 0..i} for i in 0..4]",
+            "[{}, {0}, {0, 1}, {0, 1, 2}]",
+        ),
+        ("sum([n * n for n in 0..100 if n % 3 == 1])", "106161"),
+        (
+            "let ADJ = [[j for j in i + 1..min(50, i + 4) if (i + j) % 3 != 0] for i in 0..50]\n\
+             print(len(ADJ), ADJ[0], ADJ[48], ADJ[49])",
+            "50 [1, 2] [49] []",
+        ),
     ] {
         let text = format!("{games}{query}\n");
         let ((out, err, phase), compiled) = run_counting(&text, Engine::Native);
@@ -844,10 +874,10 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
         assert_eq!(compiled, run(&text, Engine::Interpreter), "{query}");
     }
     // Not a query the machine code takes (a winner that is never "draw"
-    // in finite games, a list of tuples): the interpreter's answer.
+    // in finite games, a list of strings): the interpreter's answer.
     for query in [
         "len([1 for x in 0..9 if winner(g(x)) == \"draw\"])",
-        "[(n, value(g(n))) for n in 0..9]",
+        "[winner(g(n)) for n in 0..9]",
     ] {
         let text = format!("{games}{query}\n");
         let (interpreted, counted) = run_counting(&text, Engine::Native);

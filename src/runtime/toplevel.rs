@@ -7,7 +7,7 @@ use super::kernel::query::{self, Asker};
 use super::kernel::{Func, Stop};
 use super::{Machine, RtResult, builtins::answer, normalize};
 use crate::builtins::Builtin;
-use crate::graph::{Dense, View};
+use crate::graph::{Dense, Shape, View};
 use crate::ir::{Ir, IrKind};
 use crate::value::{GameId, Value};
 use std::cell::Cell;
@@ -52,11 +52,18 @@ impl Machine {
         let (ir, slots) = normalize::expr(ir, slots, &self.defs);
         let ir = self.made_applications(&ir);
         let q = query::compile(&ir, slots, &self.defs, max_depth)?;
-        if q.iterations() < u64::from(self.native_after) {
+        // Arithmetic alone costs the interpreter less than a position
+        // does: compiled only when it is long.
+        let worth = match q.targets.is_empty() {
+            true => u64::from(self.native_after) * ARITHMETIC_COST,
+            false => u64::from(self.native_after),
+        };
+        if q.iterations() < worth {
             return None;
         }
         let code = q.native()?;
         let views: Vec<Cell<View>> = vec![Cell::new(View::EMPTY); q.targets.len()];
+        let max_items = self.limits.max_items;
         let mut searcher = Searcher {
             machine: self,
             targets: &q.targets,
@@ -66,12 +73,17 @@ impl Machine {
                 ..Turn::default()
             },
             collected: Vec::new(),
+            rows: Vec::new(),
+            shape: q.items,
+            max_items,
         };
         searcher.refresh();
         let result = code.run(&mut searcher, &views)?;
         let collected = std::mem::take(&mut searcher.collected);
+        let rows = std::mem::take(&mut searcher.rows);
         self.queries_compiled += 1;
         Some(match (q.collect, q.winner) {
+            (true, _) if q.items.is_some() => Value::list(rows),
             (true, _) => Value::list(collected.into_iter().map(Value::Int).collect()),
             (false, true) => answer(Winner, result as u64),
             (false, false) => Value::Int(result),
@@ -86,9 +98,19 @@ struct Searcher<'a> {
     targets: &'a [(GameId, usize)],
     views: &'a [Cell<View>],
     turn: Turn,
-    /// The elements of the list a query makes, so far.
+    /// The elements of the list a query makes, so far: integers, or
+    /// values of `shape`.
     collected: Vec<i64>,
+    rows: Vec<Value>,
+    shape: Option<Shape>,
+    /// `--max-items`, which no list made may pass.
+    max_items: usize,
 }
+
+/// How many times [`Machine::native_after`] a query that asks no
+/// position's value runs at least to be compiled: the interpreter runs an
+/// iteration of arithmetic alone in a fraction of a position's time.
+const ARITHMETIC_COST: u64 = 16;
 
 /// The positions of a one-integer game a query asks in turn (`[n for n
 /// in 0..N if value(g(n)) == 0]`), or of a two-integer game's strip in
@@ -186,7 +208,21 @@ impl Asker for Searcher<'_> {
         func.run(frame, &self.machine.defs)
     }
 
-    fn collect(&mut self, element: i64) {
+    fn collect(&mut self, element: i64) -> bool {
         self.collected.push(element);
+        self.collected.len() <= self.max_items
+    }
+
+    fn collect_items(&mut self, items: &[i64]) -> bool {
+        if items.len() > self.max_items || self.rows.len() >= self.max_items {
+            return false;
+        }
+        let ints = items.iter().map(|n| Value::Int(*n));
+        self.rows.push(match self.shape {
+            Some(Shape::Tuple) => Value::Tuple(ints.collect()),
+            Some(Shape::Set) => Value::Set(std::rc::Rc::new(ints.collect())),
+            _ => Value::list(ints.collect()),
+        });
+        true
     }
 }

@@ -21,9 +21,10 @@
 use super::calls::Calls;
 use super::expr::{Cond, Num, num_in, value_of};
 use super::native::query as native;
-use super::seq::{Clause, Comp, Source, Types};
+use super::seq::{Clause, Comp, Seq, Source, Types};
 use crate::builtins::Builtin;
 use crate::defs::Defs;
+use crate::graph::Shape;
 use crate::ir::{Ir, IrKind};
 use crate::runtime::normalize::callees;
 use crate::syntax::ast::BinOp;
@@ -44,13 +45,23 @@ pub enum Fold {
     Xor,
 }
 
+/// An element of a query's comprehension.
+#[derive(Debug)]
+pub(super) enum Element {
+    /// An integer, folded or collected.
+    Num(Num),
+    /// A list, tuple or set of integers, collected only (`let ADJ =
+    /// [[j for j in ... if ...] for i in 0..N]`), of that shape.
+    Items(Seq, Shape),
+}
+
 /// A query: a comprehension whose elements fold into one integer.
 #[derive(Debug)]
 pub struct Query {
     /// The slots of the statement's frame, where its binders are.
     pub(super) slots: usize,
     pub(super) fold: Fold,
-    pub(super) comp: Comp<Num>,
+    pub(super) comp: Comp<Element>,
     /// The games whose positions it asks about, with their numbers of
     /// arguments: their dense tables' views are the code's to read.
     pub targets: Vec<(GameId, usize)>,
@@ -61,14 +72,18 @@ pub struct Query {
     /// hands to the asker one by one (see [`Asker::collect`]) while it
     /// counts them.
     pub collect: bool,
+    /// The shape of each element collected, when each is a list, tuple or
+    /// set of integers (see [`Asker::collect_items`]).
+    pub items: Option<Shape>,
     /// The functions it calls, which the compiled calls refer to.
     pub(super) calls: Option<Rc<Calls>>,
 }
 
 /// The query `ir` (normalised: see [`crate::runtime::normalize::expr`]),
 /// whose binders are in a frame of `slots` slots; `None` when it is not
-/// one of the shapes above, or asks no position's value (the interpreter
-/// is quick enough for arithmetic alone).
+/// one of the shapes above. One that asks no position's value (arithmetic
+/// alone, such as a `let` of adjacency lists) is compiled too: the caller
+/// weighs its length ([`Query::targets`] is empty).
 pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Query> {
     // A comprehension alone (see `Query::collect`).
     let collect = matches!(ir.kind, IrKind::Comprehension { .. });
@@ -101,9 +116,16 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
     let calls = Calls::new(callees::of_expr(ir, defs), max_depth);
     let types = Types::top_level(ir).with_calls(calls.clone());
     let elem = match (fold, &elem.kind) {
-        (Fold::Xor, IrKind::Apply(..)) => value_of(elem, &types)?,
+        (Fold::Xor, IrKind::Apply(..)) => Element::Num(value_of(elem, &types)?),
         (Fold::Xor, _) => return None,
-        _ if collect => num_in(elem, &types)?,
+        _ if collect => match num_in(elem, &types) {
+            Some(n) => Element::Num(n),
+            None => {
+                let xs = Seq::numbers(elem, &types)?;
+                let shape = xs.shape(&types);
+                Element::Items(xs, shape)
+            }
+        },
         // Counted only: a tuple or list of what cannot fail, as in
         // `len([(x, y) for ... if value(g(x, y)) == 0])`, is as good as 1.
         (Fold::Count, IrKind::Tuple(items) | IrKind::List(items))
@@ -111,15 +133,16 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
                 .iter()
                 .all(|i| num_in(i, &types).is_some_and(|n| n.total())) =>
         {
-            Num::Const(1)
+            Element::Num(Num::Const(1))
         }
-        _ => num_in(elem, &types)?,
+        _ => Element::Num(num_in(elem, &types)?),
+    };
+    let items = match &elem {
+        Element::Items(_, shape) => Some(*shape),
+        Element::Num(_) => None,
     };
     let comp = Comp::compile(clauses, elem, &types)?;
     let mut targets = types.asked.take();
-    if targets.is_empty() {
-        return None;
-    }
     targets.sort_unstable();
     targets.dedup();
     Some(Query {
@@ -129,6 +152,7 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         targets,
         winner,
         collect,
+        items,
         calls,
     })
 }

@@ -21,7 +21,7 @@ pub(super) struct Jit {
     sig: cranelift_codegen::ir::Signature,
     /// pow, isqrt, gcd, narrow, unusual, unusual3, sets, flat, query, tick,
     /// call.
-    helpers: [cranelift_module::FuncId; 12],
+    helpers: [cranelift_module::FuncId; 13],
     defined: Vec<cranelift_module::FuncId>,
     /// The compiled functions given machine code of their own, which
     /// every function defined after may call.
@@ -48,7 +48,7 @@ impl Jit {
             .finish(settings::Flags::new(flags))
             .ok()?;
         let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-        let helpers: [(&str, *const u8, usize); 12] = [
+        let helpers: [(&str, *const u8, usize); 13] = [
             ("grundy_pow", emit::pow as *const u8, 2),
             ("grundy_isqrt", emit::isqrt as *const u8, 1),
             ("grundy_gcd", emit::gcd as *const u8, 2),
@@ -61,6 +61,7 @@ impl Jit {
             ("grundy_tick", query::tick as *const u8, 1),
             ("grundy_call", call as *const u8, 4),
             ("grundy_collect", query::collect as *const u8, 2),
+            ("grundy_collect_items", query::collect_items as *const u8, 3),
         ];
         for (name, at, _) in helpers {
             builder.symbol(name, at);

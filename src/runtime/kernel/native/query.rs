@@ -24,8 +24,14 @@ pub trait Asker {
     fn stop(&mut self) -> bool;
     /// Runs `func` in `frame`, with the definitions the asker has.
     fn call(&mut self, func: &Func, frame: &mut Vec<i64>) -> Result<i64, Stop>;
-    /// Keeps the next element of the list the query makes.
-    fn collect(&mut self, element: i64);
+    /// Keeps the next element of the list the query makes; `false` to
+    /// stop (the list would pass `--max-items`: the interpreter then
+    /// reports it).
+    fn collect(&mut self, element: i64) -> bool;
+    /// Keeps the next element of the list the query makes, a list, tuple
+    /// or set of `items` (see [`crate::runtime::kernel::query::Query::items`]);
+    /// `false` to stop, as for [`Asker::collect`].
+    fn collect_items(&mut self, items: &[i64]) -> bool;
 }
 
 /// A query's machine code, and the memory that holds it.
@@ -128,11 +134,24 @@ pub(super) extern "C" fn value(ctx: *mut Ctx, game: i64, args: *const i64, n: i6
     }
 }
 
-/// Keeps an element of the list the query's code makes; returns 0.
+/// Keeps an element of the list the query's code makes; returns 0 to go
+/// on, 1 to stop.
 pub(super) extern "C" fn collect(ctx: *mut Ctx, element: i64) -> i64 {
     // SAFETY: as in `value`.
-    unsafe { asker(ctx) }.collect(element);
-    0
+    i64::from(!unsafe { asker(ctx) }.collect(element))
+}
+
+/// Keeps an element of the list the query's code makes, the list of the
+/// arena's items `from..to`; returns 0 to go on, 1 to stop.
+pub(super) extern "C" fn collect_items(ctx: *mut Ctx, from: i64, to: i64) -> i64 {
+    // SAFETY: as in `value`; the code made the items `from..to` on the
+    // arena, within its capacity, just before the call.
+    let items = unsafe {
+        let len = usize::try_from(to - from).unwrap_or(0);
+        std::slice::from_raw_parts((*ctx).arena.add(from as usize), len)
+    };
+    // SAFETY: as in `value`.
+    i64::from(!unsafe { asker(ctx) }.collect_items(items))
 }
 
 /// Whether the query's code should stop (1) or go on (0).

@@ -89,11 +89,12 @@ pub struct Helpers {
     pub tick: FuncRef,
     pub call: FuncRef,
     pub collect: FuncRef,
+    pub collect_items: FuncRef,
 }
 
-impl From<[FuncRef; 12]> for Helpers {
+impl From<[FuncRef; 13]> for Helpers {
     /// The helpers in the order [`super::jit`] declares them.
-    fn from(refs: [FuncRef; 12]) -> Helpers {
+    fn from(refs: [FuncRef; 13]) -> Helpers {
         Helpers {
             pow: refs[0],
             isqrt: refs[1],
@@ -107,6 +108,7 @@ impl From<[FuncRef; 12]> for Helpers {
             tick: refs[9],
             call: refs[10],
             collect: refs[11],
+            collect_items: refs[12],
         }
     }
 }
@@ -176,6 +178,7 @@ pub fn function(
         query: helpers.query,
         tick: matches!(kind, Kind::Query(_)).then_some(helpers.tick),
         collect: helpers.collect,
+        collect_items: helpers.collect_items,
         call: helpers.call,
         fns,
         in_func: matches!(kind, Kind::Func(_)),
@@ -275,8 +278,10 @@ struct Emit<'a, 'f> {
     /// loop iterations (`Some` in a query only: see `query`).
     query: FuncRef,
     tick: Option<FuncRef>,
-    /// A query's helper that keeps each element of a list it makes.
+    /// A query's helpers that keep each element of a list it makes: an
+    /// integer, or a list of integers on the arena.
     collect: FuncRef,
+    collect_items: FuncRef,
     /// The helper that runs a compiled function ([`super::helpers::call`]), and
     /// the functions compiled to machine code of their own (`func`).
     call: FuncRef,

@@ -5,7 +5,7 @@
 
 use super::{Emit, trusted};
 use crate::runtime::kernel::expr::Num;
-use crate::runtime::kernel::query::{Fold, Query};
+use crate::runtime::kernel::query::{Element, Fold, Query};
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -33,10 +33,26 @@ impl Emit<'_, '_> {
         self.b.def_var(seen, zero);
         let (fold, collect) = (q.fold, q.collect);
         self.comp(&q.comp, 0, &mut |e, elem, next| {
-            let v = e.num(elem)?;
-            if collect {
-                e.b.ins().call(e.collect, &[e.ctx, v]);
-            }
+            let v = match elem {
+                Element::Num(n) => {
+                    let v = e.num(n)?;
+                    if collect {
+                        let call = e.b.ins().call(e.collect, &[e.ctx, v]);
+                        e.stop_unless_zero(call);
+                    }
+                    v
+                }
+                // Made on the arena, handed over, then gone: only
+                // `collect` makes a query of such elements.
+                Element::Items(xs, _) => {
+                    let top = e.b.use_var(e.top);
+                    let (from, to) = e.seq(xs)?;
+                    let call = e.b.ins().call(e.collect_items, &[e.ctx, from, to]);
+                    e.stop_unless_zero(call);
+                    e.b.def_var(e.top, top);
+                    e.int(0)
+                }
+            };
             let so_far = e.b.use_var(acc);
             let first = e.b.use_var(seen);
             let folded = match fold {
@@ -72,6 +88,13 @@ impl Emit<'_, '_> {
         let bail = self.int(-1);
         self.b.ins().return_(&[bail]);
         Some(())
+    }
+
+    /// Bails unless the helper call `call` returned 0.
+    fn stop_unless_zero(&mut self, call: cranelift_codegen::ir::Inst) {
+        let said = self.b.inst_results(call)[0];
+        let stop = self.b.ins().icmp_imm_s(IntCC::NotEqual, said, 0);
+        self.bail_if(stop);
     }
 
     /// `value(game(args))`: read from the game's dense table where it is
