@@ -23,6 +23,22 @@ impl Machine {
         Ok(matches!(self.run_kernel(node, pending)?, Ran::Value(_)))
     }
 
+    /// [`Machine::kernel_finds_value`], `None` where the compiled rules
+    /// left the position (to the interpreter: an error to report, an
+    /// argument they do not take), as a position past a game's end does
+    /// (`ADJ[v]` past the last row).
+    pub(in crate::runtime) fn kernel_probe(
+        &mut self,
+        node: NodeId,
+        pending: &mut Vec<NodeId>,
+    ) -> RtResult<Option<bool>> {
+        Ok(match self.run_kernel(node, pending)? {
+            Ran::Value(_) => Some(true),
+            Ran::Interpret => None,
+            Ran::Missing(..) | Ran::Play(..) => Some(false),
+        })
+    }
+
     /// Runs the kernel of `node`'s game, if it has one and the node's
     /// arguments are integers. A value found is stored; options found
     /// without one are interned and pushed on `pending`.

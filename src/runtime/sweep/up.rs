@@ -39,29 +39,33 @@ impl Machine {
         }
         let room = self.sweep_room();
         let mut ignored = Vec::new();
-        // The top: the first probe whose run finds its value.
-        let (mut failed, mut step) = (child.index, CLIMBED);
+        // The top: the first probe whose run finds its value. A probe the
+        // compiled rules leave (past the game's end: `ADJ[v]` past the
+        // last row) bounds the search from above, which then halves.
+        let (mut failed, mut step, mut out) = (child.index, CLIMBED, None);
         let mut top = loop {
-            let Some(p) = child
-                .index
-                .checked_add(step)
-                .filter(|p| *p < graph::DENSE_END)
-            else {
-                return Ok(Some(false));
+            let p = match out {
+                Some(out) if out - failed <= 1 => return Ok(Some(false)),
+                Some(out) => failed + (out - failed) / 2,
+                None => match child.index.checked_add(step) {
+                    Some(p) if p < graph::DENSE_END => p,
+                    _ => return Ok(Some(false)),
+                },
             };
             match self.up_valued(game, p, room, &mut ignored)? {
-                Some(true) => break p,
-                Some(false) => failed = p,
-                None => return Ok(Some(false)),
+                Up::Valued => break p,
+                Up::Missing => failed = p,
+                Up::Left => out = Some(p),
+                Up::NoRoom => return Ok(Some(false)),
             }
             step = step.saturating_mul(2);
         };
         while top - failed > 1 {
             let mid = failed + (top - failed) / 2;
             match self.up_valued(game, mid, room, &mut ignored)? {
-                Some(true) => top = mid,
-                Some(false) => failed = mid,
-                None => break,
+                Up::Valued => top = mid,
+                Up::Missing => failed = mid,
+                Up::Left | Up::NoRoom => break,
             }
         }
         let left = self.native_down(game, (child.index, top), room)?;
@@ -70,7 +74,7 @@ impl Machine {
             if index % 1024 == 0 {
                 self.poll()?;
             }
-            if self.up_valued(game, index, room, &mut ignored)? != Some(true) {
+            if self.up_valued(game, index, room, &mut ignored)? != Up::Valued {
                 break;
             }
             found = true;
@@ -109,28 +113,44 @@ impl Machine {
     }
 
     /// Whether the one-integer position `index` of `game` has a value (or
-    /// its kernel's run finds one); `None` when the graph has no room for
-    /// it.
+    /// its kernel's run finds one).
     fn up_valued(
         &mut self,
         game: GameId,
         index: u32,
         room: usize,
         ignored: &mut Vec<NodeId>,
-    ) -> RtResult<Option<bool>> {
+    ) -> RtResult<Up> {
         let Some(at) = self.line_position(game, index, room) else {
-            return Ok(None);
+            return Ok(Up::NoRoom);
         };
         let before = self.graph.len();
         let found = match self.graph.value(at) {
-            v if v < graph::ABSENT => true,
-            graph::IN_PROGRESS => false,
-            _ => self.kernel_finds_value(at, ignored)?,
+            v if v < graph::ABSENT => Up::Valued,
+            graph::IN_PROGRESS => Up::Missing,
+            _ => match self.kernel_probe(at, ignored)? {
+                Some(true) => Up::Valued,
+                Some(false) => Up::Missing,
+                None => Up::Left,
+            },
         };
         // The options a run missed are interned, ahead of the search.
         self.graph.swept_since(before);
-        Ok(Some(found))
+        Ok(found)
     }
+}
+
+/// What a probe of a chain up found of a position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Up {
+    /// Its value, known or found by its run.
+    Valued,
+    /// Options without values yet, or it is on the search's path.
+    Missing,
+    /// The compiled rules left it (see [`Machine::kernel_probe`]).
+    Left,
+    /// The graph has no room for it.
+    NoRoom,
 }
 
 /// The lowest of `waited` just above `node` (a few positions up) in the
