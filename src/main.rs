@@ -409,10 +409,17 @@ fn main_with(cli: Cli) -> i32 {
         let _ = write!(out, "{}", text.unwrap_or_else(|e| e + "\n"));
         let _ = out.flush();
     }
-    match result {
+    let code = match result {
         Ok(outcome) => outcome.exit_code(),
         Err(code) => code,
-    }
+    };
+    // Freeing the session's values one at a time (a `let` of 300,000
+    // adjacency lists) can take as long as computing them: the process's
+    // end frees them all at once. Nothing else is left to write.
+    let _ = session.machine.out.flush();
+    let _ = session.human_out().flush();
+    std::mem::forget(session);
+    code
 }
 
 fn repl(mut session: Session, files: &[PathBuf], verbose: bool, progress: bool) -> i32 {
