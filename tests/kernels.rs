@@ -411,6 +411,10 @@ fn list_rule() -> impl Strategy<Value = String> {
         "l([p[1] - d, p[0]]) + *(len(p) * d)",
         // A computed target: list positions beside a sum of them.
         "sum([l([p[1], x]) for x in 0..d]) + l([p[0] - d, p[1]])",
+        // Lists made at run time, of a length the rules do not fix.
+        "l([if i == 0 then x - d else x for (i, x) in enumerate(p)])",
+        "l(p[:0] + [p[0] - d] + p[1:])",
+        "l(sorted([p[0] - d, p[1]]))",
     ]);
     // Lists and tuples compared whole: alike or not, of other lengths,
     // and a list beside a tuple (never equal, left to the interpreter).
@@ -986,6 +990,52 @@ fn a_tuple_made_by_a_helper_under_lets_is_compiled_and_agrees() {
                 [value(t(a, b, c)) for a in 0..4 for b in 0..4 for c in 0..4]\nvalue(t(9, 7, 8))\n";
     assert_eq!(agree(text), agree(twin));
     runs_compiled_throughout(text);
+}
+
+/// Lists made at run time (a comprehension) beside integer arguments, one
+/// to three integers in all: the machine code reads the dense table of
+/// their form from the run it made, each integer where the run has it.
+/// Each game is a sum of Nim heaps, and the heaps are told apart.
+#[test]
+fn lists_made_at_run_time_beside_integers_are_read_from_their_form() {
+    let text = "game m(a, p, b) {\n\
+                \x20move x(d in 1..=a) -> m(a - d, [v for v in p], b)\n\
+                \x20move y(d in 1..=b) -> m(a, [v for v in p], b - d)\n\
+                \x20move z(d in 1..=p[0]) -> m(a, [v - d for v in p], b)\n\
+                }\n\
+                game q(p, b) {\n\
+                \x20move x(i in 0..2, d in 1..=p[i]) -> q([if j == i then v - d else v for (j, v) in enumerate(p)], b)\n\
+                \x20move y(d in 1..=b) -> q([v for v in p], b - d)\n\
+                }\n\
+                [value(m(a, [c], 2 * b)) for a in 0..5 for c in 0..5 for b in 0..5]\n\
+                [value(q([a, 3 * c], b)) for a in 0..5 for c in 0..5 for b in 0..5]\n";
+    let nim = |f: &dyn Fn(i64, i64, i64) -> i64| {
+        let values: Vec<String> = (0..5)
+            .flat_map(|a| (0..5).flat_map(move |c| (0..5).map(move |b| (a, c, b))))
+            .map(|(a, c, b)| f(a, c, b).to_string())
+            .collect();
+        format!("[{}]", values.join(", "))
+    };
+    let expected = format!(
+        "{}\n{}\n",
+        nim(&|a, c, b| a ^ c ^ (2 * b)),
+        nim(&|a, c, b| a ^ (3 * c) ^ b)
+    );
+    assert_eq!(agree(text), expected);
+    runs_compiled_throughout(text);
+    // Each position's options are looked up by the helper while they
+    // have no values, and read from the table once they have.
+    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("made.game", text).error, None);
+    let (looked_up, positions) = (
+        session.machine.lists_looked_up(),
+        session.machine.graph.len(),
+    );
+    assert!(
+        looked_up < 2 * positions as u64,
+        "{looked_up} lookups for {positions} positions"
+    );
 }
 
 /// A function of lists that calls itself, called by two rules: each

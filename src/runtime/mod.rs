@@ -242,6 +242,13 @@ fn type_error(span: Span, expected: &str, found: &Value) -> Box<Diagnostic> {
 }
 
 impl Machine {
+    /// How many list positions the machine code has looked up by a helper
+    /// rather than read from a dense table itself (see
+    /// `kernel/native/emit/forms.rs`): for tests.
+    pub fn lists_looked_up(&self) -> u64 {
+        self.scratch.marks.looked_up
+    }
+
     /// Whether compiled rules may run: unless the tests turned them off, or
     /// `--max-items` is below the length of the lists they make (up to
     /// [`kernel::ITEMS_MAX`], past which they leave a position to the

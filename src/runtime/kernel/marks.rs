@@ -69,6 +69,9 @@ pub struct Marks {
     /// millions of small ones.
     pub(super) work: usize,
     pub(super) next_poll: usize,
+    /// How many list positions the machine code has looked up by its
+    /// helper rather than read from a dense table itself: for tests.
+    pub looked_up: u64,
 }
 
 /// An option's position found without a value: its game and where its

@@ -66,6 +66,7 @@ pub(super) extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: 
     // SAFETY: as in `unusual`.
     let marks = unsafe { &mut *ctx.marks };
     marks.in_rule(ctx.rule as u32);
+    marks.looked_up += 1;
     // The machine code does not say which option a list position is of
     // (a store per lookup cost a list game 18%): each is one of its own,
     // so a sum of them waits as written (see `Marks::option`).

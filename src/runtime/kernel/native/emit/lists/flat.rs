@@ -44,14 +44,30 @@ impl Emit<'_, '_> {
             false => self.run_copied(header, args)?,
         };
         let to = self.b.use_var(self.top);
+        let v = match self.made_form(index, header, args, from) {
+            Some((value, join)) => {
+                let v = self.run_looked_up(index, (from, to));
+                self.b.def_var(value, v);
+                self.b.ins().jump(join, &[]);
+                self.b.switch_to_block(join);
+                self.b.use_var(value)
+            }
+            None => self.run_looked_up(index, (from, to)),
+        };
+        self.b.def_var(self.top, top);
+        Some(v)
+    }
+
+    /// The value of the position whose flat run is the arena's `from..to`,
+    /// by the helper.
+    fn run_looked_up(&mut self, index: usize, (from, to): (Value, Value)) -> Value {
         let len = self.b.ins().isub(to, from);
         let offset = self.b.ins().ishl_imm_s(from, 3);
         let run = self.b.ins().iadd(self.arena, offset);
         let target = self.int(index as i64);
         let call = self.b.ins().call(self.flat, &[self.ctx, target, run, len]);
         let v = self.b.inst_results(call)[0];
-        self.b.def_var(self.top, top);
-        Some(self.helper_value(v))
+        self.helper_value(v)
     }
 
     /// A flat run pushed from the top, each list made where it goes, after
