@@ -125,6 +125,7 @@ mod tests {
             &[1, 2, 3, 4, 5, 6],
             &[5, 9, 11],
             &[-7, 0, 3],
+            &[-7, 3, 4, 5, 6, 8, 11, 12],
         ]
         .iter()
         .map(|s| s.iter().copied().collect())
@@ -137,6 +138,22 @@ mod tests {
                 assert_eq!(of_two(a, b, SetOp::Diff), want(a - b), "{a:?} - {b:?}");
                 assert_eq!(of_two(a, b, SetOp::Xor), want(a ^ b), "{a:?} ^ {b:?}");
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The operators on random sets, small and large, as `BTreeSet`
+        /// says.
+        #[test]
+        fn random_sets_agree_with_btreeset(
+            a in proptest::collection::btree_set(-40i64..40, 0..90),
+            b in proptest::collection::btree_set(-40i64..40, 0..90),
+        ) {
+            let want = |s: BTreeSet<i64>| s.into_iter().collect::<Vec<_>>();
+            proptest::prop_assert_eq!(of_two(&a, &b, SetOp::Union), want(&a | &b));
+            proptest::prop_assert_eq!(of_two(&a, &b, SetOp::Inter), want(&a & &b));
+            proptest::prop_assert_eq!(of_two(&a, &b, SetOp::Diff), want(&a - &b));
+            proptest::prop_assert_eq!(of_two(&a, &b, SetOp::Xor), want(&a ^ &b));
         }
     }
 
