@@ -62,6 +62,13 @@ impl Machine {
             return None;
         }
         let code = q.native()?;
+        // A board asked square by square in order is swept first, as a
+        // table's is: each position would otherwise be run alone.
+        for (game, xs, ys) in q.rectangles() {
+            if xs.0 < xs.1 && ys.0 < ys.1 && self.intern_ints(game, &[xs.0, ys.0]).is_some() {
+                self.sweep_rectangle(game, xs, ys).ok()?;
+            }
+        }
         let views: Vec<Cell<View>> = vec![Cell::new(View::EMPTY); q.targets.len()];
         let max_items = self.limits.max_items;
         let mut searcher = Searcher {

@@ -45,6 +45,9 @@ pub enum Fold {
     Xor,
 }
 
+/// The integers `lo..hi` a range of a query's loop goes over.
+pub type Ends = (i64, i64);
+
 /// An element of a query's comprehension.
 #[derive(Debug)]
 pub(super) enum Element {
@@ -77,6 +80,9 @@ pub struct Query {
     pub items: Option<Shape>,
     /// The functions it calls, which the compiled calls refer to.
     pub(super) calls: Option<Rc<Calls>>,
+    /// The two-integer games it asks of its two outermost names, each
+    /// with whether it asks `(outer, inner)` (else `(inner, outer)`).
+    asked_at: Vec<(GameId, bool)>,
 }
 
 /// The query `ir` (normalised: see [`crate::runtime::normalize::expr`]),
@@ -143,6 +149,17 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
     };
     let comp = Comp::compile(clauses, elem, &types)?;
     let mut targets = types.asked.take();
+    let (outer, inner) = match comp.clauses.as_slice() {
+        [Clause::For(a, _), Clause::For(b, _), ..] => (Some(*a), Some(*b)),
+        _ => (None, None),
+    };
+    let asked_at = (types.asked_at.take().into_iter())
+        .filter_map(|(game, slots)| match (slots.as_slice(), outer, inner) {
+            ([x, y], Some(a), Some(b)) if (*x, *y) == (a, b) => Some((game, true)),
+            ([x, y], Some(a), Some(b)) if (*x, *y) == (b, a) => Some((game, false)),
+            _ => None,
+        })
+        .collect();
     targets.sort_unstable();
     targets.dedup();
     Some(Query {
@@ -154,6 +171,7 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         collect,
         items,
         calls,
+        asked_at,
     })
 }
 
@@ -215,6 +233,31 @@ impl Query {
             }
             _ => None,
         }
+    }
+
+    /// The rectangles of two-integer games it asks about: `value(g(x,
+    /// y))` with `x` and `y` its two outermost names, each over a range
+    /// with constant ends (or `g(y, x)`, the rectangle turned). The caller
+    /// may sweep them first, as a table's are.
+    pub fn rectangles(&self) -> Vec<(GameId, Ends, Ends)> {
+        let range = |c: &Clause| match c {
+            Clause::For(_, Source::Range(Num::Const(lo), Num::Const(hi), inclusive)) => {
+                Some((*lo, hi.checked_add(i64::from(*inclusive))?))
+            }
+            _ => None,
+        };
+        let (Some(a), Some(b)) = (
+            self.comp.clauses.first().and_then(range),
+            self.comp.clauses.get(1).and_then(range),
+        ) else {
+            return Vec::new();
+        };
+        (self.asked_at.iter())
+            .map(|(game, straight)| match straight {
+                true => (*game, a, b),
+                false => (*game, b, a),
+            })
+            .collect()
     }
 
     /// The query's machine code, or `None` when part of it has none.

@@ -317,7 +317,7 @@ impl Machine {
     /// `a0..a1` and `b` in `b0..b1`, as [`Machine::sweep_square`] does,
     /// with those of the square around them: for a table of them. Only
     /// when that square is not much larger than the rectangle.
-    pub(super) fn sweep_rectangle(
+    pub(in crate::runtime) fn sweep_rectangle(
         &mut self,
         game: GameId,
         (a0, a1): (i64, i64),

@@ -190,6 +190,13 @@ pub(in crate::runtime::kernel) fn value_of(apply: &Ir, t: &Types) -> Option<Num>
         return None;
     };
     t.asked.borrow_mut().push((*game, args.len()));
+    let names = args.iter().map(|a| match a.kind {
+        IrKind::Local(s) => Some(s),
+        _ => None,
+    });
+    if let Some(slots) = names.collect::<Option<Vec<_>>>() {
+        t.asked_at.borrow_mut().push((*game, slots));
+    }
     let args = args.iter().map(|a| num_in(a, t)).collect::<Option<_>>()?;
     Some(Num::Value(*game, args))
 }

@@ -30,6 +30,9 @@ pub struct Types {
     pub(in crate::runtime::kernel) queries: bool,
     /// The games and numbers of arguments of the `value(...)`s compiled.
     pub(in crate::runtime::kernel) asked: std::cell::RefCell<Vec<(GameId, usize)>>,
+    /// Those whose arguments are names, with the names' slots (`value(g(x,
+    /// y))`): what a query asks of the rectangle its loops go over.
+    pub(in crate::runtime::kernel) asked_at: std::cell::RefCell<Vec<(GameId, Vec<Slot>)>>,
     /// The functions the rules call, compiled as calls (see
     /// [`crate::runtime::kernel::calls`]).
     pub(in crate::runtime::kernel) calls: Option<Rc<Calls>>,
@@ -48,6 +51,7 @@ impl Types {
             pairs: Vec::new(),
             queries: false,
             asked: Default::default(),
+            asked_at: Default::default(),
             calls: None,
         };
         let mut named = Vec::new();
@@ -184,6 +188,7 @@ impl Types {
             pairs: Vec::new(),
             queries: true,
             asked: Default::default(),
+            asked_at: Default::default(),
             calls: None,
         }
     }
@@ -199,6 +204,7 @@ impl Types {
             pairs: Vec::new(),
             queries: false,
             asked: Default::default(),
+            asked_at: Default::default(),
             calls: Some(calls),
         }
     }
