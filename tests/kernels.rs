@@ -891,10 +891,11 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
 }
 
 /// A query over every square of a board, `value(g(x, y))` with `x` and
-/// `y` its loops' names (or turned, `g(y, x)`): the rectangle is swept
-/// first, as a table's is, rather than each square run alone once the
-/// ones below it have values. The counts agree with a direct
-/// computation and with the interpreter.
+/// `y` its loops' names (or turned, `g(y, x)`, or over a triangle): the
+/// query is compiled, however its inner range is written, and the
+/// rectangle is swept first, as a table's is, rather than each square
+/// run alone once the ones below it have values. The counts agree with
+/// a direct computation and with the interpreter.
 #[test]
 fn a_query_over_a_rectangle_sweeps_it_first() {
     const N: usize = 300;
@@ -929,16 +930,27 @@ fn a_query_over_a_rectangle_sweeps_it_first() {
                 .filter(|(x, y)| g[*x][*y] == 1)
                 .count(),
         ),
+        // A triangle: the inner range ends where the outer name is.
+        (
+            format!("len([1 for x in 0..{N} for y in 0..=x if value(kk(x, y)) == 0])"),
+            (0..N)
+                .flat_map(|x| (0..=x).map(move |y| (x, y)))
+                .filter(|(x, y)| g[*x][*y] == 0)
+                .count(),
+        ),
     ] {
         let text = format!("{game}{query}\n");
         let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
         Engine::Native.apply(&mut session.machine);
+        // Compiled as `grundy run` compiles it: when it is long enough.
+        session.machine.native_after = grundy::runtime::NATIVE_AFTER;
         assert_eq!(session.run("board.game", &text).error, None);
         let runs = session.machine.kernel_runs;
         assert!(
             runs < (N * N / 20) as u64,
             "{runs} squares run one at a time: {query}"
         );
+        assert_eq!(session.machine.queries_compiled, 1, "{query}");
         assert_eq!(
             run_big(&text, Engine::Native),
             format!("{count}\n"),

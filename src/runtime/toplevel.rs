@@ -58,13 +58,13 @@ impl Machine {
             true => u64::from(self.native_after) * ARITHMETIC_COST,
             false => u64::from(self.native_after),
         };
-        if q.iterations() < worth {
+        if q.iterations(&self.defs) < worth {
             return None;
         }
         let code = q.native()?;
         // A board asked square by square in order is swept first, as a
         // table's is: each position would otherwise be run alone.
-        for (game, xs, ys) in q.rectangles() {
+        for (game, xs, ys) in q.rectangles(&self.defs) {
             if xs.0 < xs.1 && ys.0 < ys.1 && self.intern_ints(game, &[xs.0, ys.0]).is_some() {
                 self.sweep_rectangle(game, xs, ys).ok()?;
             }

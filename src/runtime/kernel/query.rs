@@ -25,7 +25,7 @@ use super::seq::{Clause, Comp, Seq, Source, Types};
 use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::graph::Shape;
-use crate::ir::{Ir, IrKind};
+use crate::ir::{Ir, IrKind, Slot};
 use crate::runtime::normalize::callees;
 use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
@@ -175,6 +175,20 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
     })
 }
 
+/// Whether `n` is arithmetic on integers alone, quick to evaluate ahead of
+/// the query: no call, no list, no position's value.
+fn arithmetic(n: &Num) -> bool {
+    match n {
+        Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Lin(_) | Num::Global(_) => true,
+        Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => {
+            arithmetic(a)
+        }
+        Num::Bin(_, a, b) | Num::Gcd(a, b) | Num::Let(_, a, b) => arithmetic(a) && arithmetic(b),
+        Num::Extremum(_, items) => items.iter().all(arithmetic),
+        _ => false,
+    }
+}
+
 /// Whether a comparison has `winner(...)` on one side.
 pub(super) fn asks_winner(a: &Ir, b: &Ir) -> bool {
     let winner = |ir: &Ir| matches!(ir.kind, IrKind::CallBuiltin(Builtin::Winner, _));
@@ -208,18 +222,33 @@ pub(super) fn winner_test(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> 
 }
 
 impl Query {
-    /// About how many elements the query's loops run over: the product of
-    /// the lengths of its leading ranges with constant ends (a range with
-    /// other ends counts once).
-    pub fn iterations(&self) -> u64 {
+    /// About how many elements the query's loops run over: the product
+    /// of the lengths of its leading ranges, each taken with the names of
+    /// the loops outside it at their last values (`for b in 1..=a` as long
+    /// as `a`'s last value); a range whose ends cannot be had so counts
+    /// once.
+    pub fn iterations(&self, defs: &Defs) -> u64 {
         let mut total: u64 = 1;
+        let mut frame = vec![0; self.slots];
         for clause in &self.comp.clauses {
-            let Clause::For(_, Source::Range(Num::Const(lo), Num::Const(hi), inclusive)) = clause
-            else {
+            let Clause::For(slot, Source::Range(lo, hi, inclusive)) = clause else {
                 break;
             };
-            let len = hi.saturating_sub(*lo).saturating_add(i64::from(*inclusive));
+            let ends = (arithmetic(lo) && arithmetic(hi))
+                .then(|| {
+                    Some((
+                        lo.eval(&mut frame, defs).ok()?,
+                        hi.eval(&mut frame, defs).ok()?,
+                    ))
+                })
+                .flatten()
+                .and_then(|(lo, hi)| Some((lo, hi.checked_add(i64::from(*inclusive))?)));
+            let Some((lo, hi)) = ends else {
+                continue;
+            };
+            let len = hi.saturating_sub(lo);
             total = total.saturating_mul(len.max(0) as u64);
+            frame[*slot as usize] = hi.saturating_sub(1).max(lo);
         }
         total
     }
@@ -236,26 +265,47 @@ impl Query {
     }
 
     /// The rectangles of two-integer games it asks about: `value(g(x,
-    /// y))` with `x` and `y` its two outermost names, each over a range
-    /// with constant ends (or `g(y, x)`, the rectangle turned). The caller
-    /// may sweep them first, as a table's are.
-    pub fn rectangles(&self) -> Vec<(GameId, Ends, Ends)> {
-        let range = |c: &Clause| match c {
-            Clause::For(_, Source::Range(Num::Const(lo), Num::Const(hi), inclusive)) => {
-                Some((*lo, hi.checked_add(i64::from(*inclusive))?))
-            }
-            _ => None,
-        };
-        let (Some(a), Some(b)) = (
-            self.comp.clauses.first().and_then(range),
-            self.comp.clauses.get(1).and_then(range),
-        ) else {
+    /// y))` with `x` and `y` its two outermost names (or `g(y, x)`, the
+    /// rectangle turned), `x` over a range with constant ends and `y`
+    /// over one whose ends are constants or follow `x` (`for y in
+    /// 1..=x`: the triangle's bounding rectangle, its ends taken at
+    /// `x`'s first and last values). The caller may sweep them first, as
+    /// a table's are.
+    pub fn rectangles(&self, defs: &Defs) -> Vec<(GameId, Ends, Ends)> {
+        let (
+            Some(&Clause::For(x, Source::Range(Num::Const(lo), Num::Const(hi), incl))),
+            Some(Clause::For(_, Source::Range(ylo, yhi, yincl))),
+        ) = (self.comp.clauses.first(), self.comp.clauses.get(1))
+        else {
             return Vec::new();
         };
+        let Some(xs) = hi.checked_add(i64::from(incl)).map(|hi| (lo, hi)) else {
+            return Vec::new();
+        };
+        // The inner range's ends at `x`'s first and last values: constants,
+        // or read `x` alone.
+        let alone = |n: &Num| (0..self.slots as Slot).all(|s| s == x || !n.uses(s));
+        if xs.0 >= xs.1 || !alone(ylo) || !alone(yhi) {
+            return Vec::new();
+        }
+        let mut frame = vec![0; self.slots];
+        let mut ends = |at: i64| -> Option<Ends> {
+            frame[x as usize] = at;
+            let lo = ylo.eval(&mut frame, defs).ok()?;
+            let hi = yhi
+                .eval(&mut frame, defs)
+                .ok()?
+                .checked_add(i64::from(*yincl))?;
+            Some((lo, hi))
+        };
+        let (Some(first), Some(last)) = (ends(xs.0), ends(xs.1 - 1)) else {
+            return Vec::new();
+        };
+        let ys = (first.0.min(last.0), first.1.max(last.1));
         (self.asked_at.iter())
             .map(|(game, straight)| match straight {
-                true => (*game, a, b),
-                false => (*game, b, a),
+                true => (*game, xs, ys),
+                false => (*game, ys, xs),
             })
             .collect()
     }
