@@ -51,6 +51,35 @@ pub(super) extern "C" fn sets(arena: *mut i64, from: i64, mid: i64, to: i64, op:
     from + kept as i64
 }
 
+/// `op` of the sets `a0..a1` and `b0..b1` of the arena, written from
+/// `top` on (the arena has room for both there, and both lie below it),
+/// as [`seq::merge_into`] makes it; returns where the result ends.
+pub(super) extern "C" fn sets_apart(
+    arena: *mut i64,
+    a0: i64,
+    a1: i64,
+    b0: i64,
+    b1: i64,
+    top: i64,
+    op: i64,
+) -> i64 {
+    // SAFETY: the machine code passes the arena it was given, two ranges
+    // of items below `top`, and `top` with room for both after it, so the
+    // three do not overlap.
+    let (a, b, out) = unsafe {
+        let part = |from: i64, to: i64| {
+            std::slice::from_raw_parts(arena.add(from as usize), (to - from) as usize)
+        };
+        let room = (a1 - a0 + b1 - b0) as usize;
+        (
+            part(a0, a1),
+            part(b0, b1),
+            std::slice::from_raw_parts_mut(arena.add(top as usize), room),
+        )
+    };
+    top + seq::merge_into(a, b, seq::SetOp::from_code(op), out) as i64
+}
+
 /// The value of a position with list arguments, given as the flat run
 /// `run[..len]` ([`crate::graph::flat`]), read as the kernel's run reads
 /// it: [`MISSING`] when it has none yet, [`BAIL`] as [`unusual`] says.

@@ -2,7 +2,7 @@
 //! code calls, each function defined from an [`emit::Kind`], and the
 //! memory that holds them once finished.
 
-use super::helpers::{call, flat, sets, unusual, unusual3};
+use super::helpers::{call, flat, sets, sets_apart, unusual, unusual3};
 use super::{Code, Memory, emit, query};
 use crate::runtime::kernel::calls::Func;
 use cranelift_codegen::ir::{AbiParam, types};
@@ -21,7 +21,7 @@ pub(super) struct Jit {
     sig: cranelift_codegen::ir::Signature,
     /// pow, isqrt, gcd, narrow, unusual, unusual3, sets, flat, query, tick,
     /// call.
-    helpers: [cranelift_module::FuncId; 13],
+    helpers: [cranelift_module::FuncId; 14],
     defined: Vec<cranelift_module::FuncId>,
     /// The compiled functions given machine code of their own, which
     /// every function defined after may call.
@@ -48,7 +48,7 @@ impl Jit {
             .finish(settings::Flags::new(flags))
             .ok()?;
         let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-        let helpers: [(&str, *const u8, usize); 13] = [
+        let helpers: [(&str, *const u8, usize); 14] = [
             ("grundy_pow", emit::pow as *const u8, 2),
             ("grundy_isqrt", emit::isqrt as *const u8, 1),
             ("grundy_gcd", emit::gcd as *const u8, 2),
@@ -62,6 +62,7 @@ impl Jit {
             ("grundy_call", call as *const u8, 4),
             ("grundy_collect", query::collect as *const u8, 2),
             ("grundy_collect_items", query::collect_items as *const u8, 3),
+            ("grundy_sets_apart", sets_apart as *const u8, 7),
         ];
         for (name, at, _) in helpers {
             builder.symbol(name, at);

@@ -26,7 +26,7 @@ pub(super) use eval::split_each;
 pub use eval::{contains, fold, index, len, same};
 use made::divisors;
 pub use made::{DIVISORS_MAX, Rows};
-pub use sets::{SetOp, combine};
+pub use sets::{SetOp, combine, merge_into};
 
 pub use types::Types;
 

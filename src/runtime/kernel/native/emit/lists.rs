@@ -61,6 +61,30 @@ impl Emit<'_, '_> {
         self.combine3((from, to, to), op)
     }
 
+    /// `op` of the sets `a0..a1` and `b0..b1`, wherever they are, made at
+    /// the arena's top by a helper (`native::sets_apart`): where the
+    /// result is. It ends the arena.
+    fn combine_apart(
+        &mut self,
+        (a0, a1): (Value, Value),
+        (b0, b1): (Value, Value),
+        op: SetOp,
+    ) -> (Value, Value) {
+        let top = self.b.use_var(self.top);
+        let la = self.b.ins().isub(a1, a0);
+        let lb = self.b.ins().isub(b1, b0);
+        let room = self.b.ins().iadd(la, lb);
+        let end = self.b.ins().iadd(top, room);
+        let full = self.b.ins().icmp(IntCC::UnsignedGreaterThan, end, self.cap);
+        self.bail_if(full);
+        let op = self.int(op as i64);
+        let args = [self.arena, a0, a1, b0, b1, top, op];
+        let call = self.b.ins().call(self.sets_apart, &args);
+        let end = self.b.inst_results(call)[0];
+        self.b.def_var(self.top, end);
+        (top, end)
+    }
+
     /// `op` of the sets `from..mid` and `mid..to`, as [`Emit::combine`].
     fn combine3(&mut self, (from, mid, to): (Value, Value, Value), op: SetOp) -> (Value, Value) {
         let op = self.int(op as i64);
@@ -153,12 +177,7 @@ impl Emit<'_, '_> {
             Seq::SetOp(op, a, b) => {
                 let ra = self.seq(a)?;
                 let rb = self.seq(b)?;
-                let from = self.b.use_var(self.top);
-                self.copy(ra)?;
-                let mid = self.b.use_var(self.top);
-                self.copy(rb)?;
-                let to = self.b.use_var(self.top);
-                return Some(self.combine3((from, mid, to), *op));
+                return Some(self.combine_apart(ra, rb, *op));
             }
             Seq::Reversed(xs) => {
                 let (a, b) = self.seq(xs)?;

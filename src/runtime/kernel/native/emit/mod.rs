@@ -90,11 +90,12 @@ pub struct Helpers {
     pub call: FuncRef,
     pub collect: FuncRef,
     pub collect_items: FuncRef,
+    pub sets_apart: FuncRef,
 }
 
-impl From<[FuncRef; 13]> for Helpers {
+impl From<[FuncRef; 14]> for Helpers {
     /// The helpers in the order [`super::jit`] declares them.
-    fn from(refs: [FuncRef; 13]) -> Helpers {
+    fn from(refs: [FuncRef; 14]) -> Helpers {
         Helpers {
             pow: refs[0],
             isqrt: refs[1],
@@ -109,6 +110,7 @@ impl From<[FuncRef; 13]> for Helpers {
             call: refs[10],
             collect: refs[11],
             collect_items: refs[12],
+            sets_apart: refs[13],
         }
     }
 }
@@ -174,6 +176,7 @@ pub fn function(
         unusual: helpers.unusual,
         unusual3: helpers.unusual3,
         sets: helpers.sets,
+        sets_apart: helpers.sets_apart,
         flat: helpers.flat,
         query: helpers.query,
         tick: matches!(kind, Kind::Query(_)).then_some(helpers.tick),
@@ -272,6 +275,9 @@ struct Emit<'a, 'f> {
     /// The helpers that sort a list or make a set, and read a position
     /// with list arguments.
     sets: FuncRef,
+    /// The helper that makes `|`, `&`, `-` or `^` of two sets where they
+    /// are, at the arena's top.
+    sets_apart: FuncRef,
     flat: FuncRef,
     /// A query's helpers: the one that asks the search for a position's
     /// value, and the one that looks at the clock, called every so many
