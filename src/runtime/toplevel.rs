@@ -63,9 +63,16 @@ impl Machine {
         }
         let code = q.native()?;
         // A board asked square by square in order is swept first, as a
-        // table's is: each position would otherwise be run alone.
+        // table's is: each position would otherwise be run alone. (A
+        // board of constant shifts is swept by levels as the search
+        // meets it, which suits its moves better.)
         for (game, xs, ys) in q.rectangles(&self.defs) {
-            if xs.0 < xs.1 && ys.0 < ys.1 && self.intern_ints(game, &[xs.0, ys.0]).is_some() {
+            let levels = self.kernel(game).is_some_and(|k| k.levels().is_some());
+            if !levels
+                && xs.0 < xs.1
+                && ys.0 < ys.1
+                && self.intern_ints(game, &[xs.0, ys.0]).is_some()
+            {
                 self.sweep_rectangle(game, xs, ys).ok()?;
             }
         }
