@@ -145,7 +145,9 @@ impl Expansion<'_> {
         let Some((pattern, domain)) = self.rule.binders.get(i) else {
             return self.emit(m, frame);
         };
-        let domain_value = m.eval(domain, frame)?;
+        let domain_value = m
+            .eval(domain, frame)
+            .map_err(|e| self.before_the_guard(e))?;
         if let (PatIr::Slot(slot), Value::Range(lo, hi)) = (pattern, &domain_value) {
             // The common case, without building the list of the range.
             for k in *lo..*hi {
@@ -161,6 +163,21 @@ impl Expansion<'_> {
             self.binders(m, i + 1, frame)?;
         }
         Ok(())
+    }
+
+    /// An error made by a binder's range, in a rule with a guard, with
+    /// no help of its own (a division by zero, an index out of range): the
+    /// guard is tested only once every range is made, so it never
+    /// protects one (`k in 1..=a / b` beside `if b > 0`).
+    fn before_the_guard(&self, e: Box<Diagnostic>) -> Box<Diagnostic> {
+        match (&self.rule.guard, e.phase, &e.help) {
+            (Some(_), Phase::Runtime, None) => Box::new(e.help(
+                "the move's guard (`if ...`) is tested only after its binders' ranges are made, \
+                 so it does not protect this one: make the range empty where it would fail, \
+                 for example `1..=(if b == 0 then 0 else a / b)`",
+            )),
+            _ => e,
+        }
     }
 
     fn emit(&mut self, m: &mut Machine, frame: &mut [Value]) -> RtResult<()> {
