@@ -147,46 +147,37 @@ impl Graph {
     /// [`Graph::value`] in one, with a dense slot read by its integers
     /// rather than by its index undone.
     pub fn flat_value(&self, game: GameId, run: &[i64]) -> u64 {
-        if let Some(h) = flat::canonical(run) {
-            return self.flat_value(game, &[&[h], &run[1..]].concat());
-        }
-        let Some(table) = self.games.get(game as usize) else {
-            return ABSENT;
-        };
-        if let Some((z, ints)) = table.form_slot(run) {
-            let v = table.dense.get_ints(z, &ints[..table.dense.arity]);
-            if v != ABSENT {
-                return v;
-            }
-        }
-        if table.hashed.len() == 0 {
-            return ABSENT;
-        }
-        table
-            .hashed
-            .find_flat(run)
-            .map_or(ABSENT, |i| table.hashed.value(i))
+        self.flat_entry(game, run).map_or(ABSENT, |(_, v)| v)
     }
 
     /// [`Graph::find`] of arguments given as a flat run ([`flat`]).
     pub fn find_flat(&self, game: GameId, run: &[i64]) -> Option<NodeId> {
+        self.flat_entry(game, run).map(|(node, _)| node)
+    }
+
+    /// The position of flat run `run` and its value slot, if it is
+    /// interned: in the dense table of the game's form, read by the run's
+    /// integers, else among the hashed positions.
+    fn flat_entry(&self, game: GameId, run: &[i64]) -> Option<(NodeId, u64)> {
         if let Some(h) = flat::canonical(run) {
-            return self.find_flat(game, &[&[h], &run[1..]].concat());
+            return self.flat_entry(game, &[&[h], &run[1..]].concat());
         }
         let table = self.games.get(game as usize)?;
-        if let Some((z, ints)) = table.form_slot(run)
-            && table.dense.get_ints(z, &ints[..table.dense.arity]) != ABSENT
-        {
-            return Some(NodeId { game, index: z });
+        if let Some((z, ints)) = table.form_slot(run) {
+            let v = table.dense.get_ints(z, &ints[..table.dense.arity]);
+            if v != ABSENT {
+                return Some((NodeId { game, index: z }, v));
+            }
         }
         if table.hashed.len() == 0 {
             return None;
         }
         let index = table.hashed.find_flat(run)?;
-        Some(NodeId {
+        let node = NodeId {
             game,
             index: DENSE_END + index,
-        })
+        };
+        Some((node, table.hashed.value(index)))
     }
 
     /// [`Graph::insert`] of arguments given as a flat run (the caller has
