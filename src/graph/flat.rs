@@ -302,24 +302,28 @@ pub fn decode(run: &[i64]) -> Vec<Value> {
         .map(|(s, items)| match s {
             Shape::Int => Value::Int(items[0]),
             Shape::Str => Value::str(&string(items)),
-            s => {
-                let items: Vec<Value> = (items.iter())
-                    .map(|n| match s.of_pairs() {
-                        true => {
-                            let (x, y) = unpack(*n);
-                            Value::Tuple(vec![Value::Int(x), Value::Int(y)].into())
-                        }
-                        false => Value::Int(*n),
-                    })
-                    .collect();
-                match s.without_pairs() {
-                    Shape::List => Value::list(items),
-                    Shape::Set => Value::Set(std::rc::Rc::new(items.into_iter().collect())),
-                    _ => Value::Tuple(items.into()),
-                }
-            }
+            s => collection(s, items),
         })
         .collect()
+}
+
+/// The list, tuple or set of shape `s` (of integers or of packed pairs)
+/// whose items are `items`, as a flat run holds them.
+pub fn collection(s: Shape, items: &[i64]) -> Value {
+    let items: Vec<Value> = (items.iter())
+        .map(|n| match s.of_pairs() {
+            true => {
+                let (x, y) = unpack(*n);
+                Value::Tuple(vec![Value::Int(x), Value::Int(y)].into())
+            }
+            false => Value::Int(*n),
+        })
+        .collect();
+    match s.without_pairs() {
+        Shape::List => Value::list(items),
+        Shape::Set => Value::Set(std::rc::Rc::new(items.into_iter().collect())),
+        _ => Value::Tuple(items.into()),
+    }
 }
 
 /// Each argument of the flat run `run`, in order: its shape, and the one

@@ -7,7 +7,7 @@ use super::kernel::query::{self, Asker};
 use super::kernel::{Func, Stop};
 use super::{Machine, RtResult, builtins::answer, normalize};
 use crate::builtins::Builtin;
-use crate::graph::{Dense, Shape, View};
+use crate::graph::{Dense, Shape, View, flat};
 use crate::ir::{Ir, IrKind};
 use crate::value::{GameId, Value};
 use std::cell::Cell;
@@ -88,7 +88,7 @@ impl Machine {
             },
             collected: Vec::new(),
             rows: Vec::new(),
-            shape: q.items,
+            shape: q.items(),
             max_items,
         };
         searcher.refresh();
@@ -97,7 +97,7 @@ impl Machine {
         let rows = std::mem::take(&mut searcher.rows);
         self.queries_compiled += 1;
         Some(match (q.collect, q.winner) {
-            (true, _) if q.items.is_some() => Value::list(rows),
+            (true, _) if q.items().is_some() => Value::list(rows),
             (true, _) => Value::list(collected.into_iter().map(Value::Int).collect()),
             (false, true) => answer(Winner, result as u64),
             (false, false) => Value::Int(result),
@@ -231,12 +231,10 @@ impl Asker for Searcher<'_> {
         if items.len() > self.max_items || self.rows.len() >= self.max_items {
             return false;
         }
-        let ints = items.iter().map(|n| Value::Int(*n));
-        self.rows.push(match self.shape {
-            Some(Shape::Tuple) => Value::Tuple(ints.collect()),
-            Some(Shape::Set) => Value::Set(std::rc::Rc::new(ints.collect())),
-            _ => Value::list(ints.collect()),
-        });
+        let Some(shape) = self.shape else {
+            return false;
+        };
+        self.rows.push(flat::collection(shape, items));
         true
     }
 }

@@ -75,9 +75,6 @@ pub struct Query {
     /// hands to the asker one by one (see [`Asker::collect`]) while it
     /// counts them.
     pub collect: bool,
-    /// The shape of each element collected, when each is a list, tuple or
-    /// set of integers (see [`Asker::collect_items`]).
-    pub items: Option<Shape>,
     /// The functions it calls, which the compiled calls refer to.
     pub(super) calls: Option<Rc<Calls>>,
     /// The two-integer games it asks of its two outermost names, each
@@ -143,10 +140,6 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         }
         _ => Element::Num(num_in(elem, &types)?),
     };
-    let items = match &elem {
-        Element::Items(_, shape) => Some(*shape),
-        Element::Num(_) => None,
-    };
     let comp = Comp::compile(clauses, elem, &types)?;
     let mut targets = types.asked.take();
     let (outer, inner) = match comp.clauses.as_slice() {
@@ -169,10 +162,27 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         targets,
         winner,
         collect,
-        items,
         calls,
         asked_at,
     })
+}
+
+/// The integers `lo..hi` of a loop's range `lo..hi` (or `lo..=hi`), its
+/// ends evaluated in `frame` ahead of the query, when they are arithmetic.
+fn range_ends(
+    (lo, hi, inclusive): (&Num, &Num, bool),
+    frame: &mut Vec<i64>,
+    defs: &Defs,
+) -> Option<Ends> {
+    if !arithmetic(lo) || !arithmetic(hi) {
+        return None;
+    }
+    let lo = lo.eval(frame, defs).ok()?;
+    let hi = hi
+        .eval(frame, defs)
+        .ok()?
+        .checked_add(i64::from(inclusive))?;
+    Some((lo, hi))
 }
 
 /// Whether `n` is arithmetic on integers alone, quick to evaluate ahead of
@@ -234,16 +244,7 @@ impl Query {
             let Clause::For(slot, Source::Range(lo, hi, inclusive)) = clause else {
                 break;
             };
-            let ends = (arithmetic(lo) && arithmetic(hi))
-                .then(|| {
-                    Some((
-                        lo.eval(&mut frame, defs).ok()?,
-                        hi.eval(&mut frame, defs).ok()?,
-                    ))
-                })
-                .flatten()
-                .and_then(|(lo, hi)| Some((lo, hi.checked_add(i64::from(*inclusive))?)));
-            let Some((lo, hi)) = ends else {
+            let Some((lo, hi)) = range_ends((lo, hi, *inclusive), &mut frame, defs) else {
                 continue;
             };
             let len = hi.saturating_sub(lo);
@@ -273,13 +274,15 @@ impl Query {
     /// a table's are.
     pub fn rectangles(&self, defs: &Defs) -> Vec<(GameId, Ends, Ends)> {
         let (
-            Some(&Clause::For(x, Source::Range(Num::Const(lo), Num::Const(hi), incl))),
+            Some(xs),
+            Some(&Clause::For(x, _)),
             Some(Clause::For(_, Source::Range(ylo, yhi, yincl))),
-        ) = (self.comp.clauses.first(), self.comp.clauses.get(1))
+        ) = (
+            self.outer_range(),
+            self.comp.clauses.first(),
+            self.comp.clauses.get(1),
+        )
         else {
-            return Vec::new();
-        };
-        let Some(xs) = hi.checked_add(i64::from(incl)).map(|hi| (lo, hi)) else {
             return Vec::new();
         };
         // The inner range's ends at `x`'s first and last values: constants,
@@ -289,14 +292,9 @@ impl Query {
             return Vec::new();
         }
         let mut frame = vec![0; self.slots];
-        let mut ends = |at: i64| -> Option<Ends> {
+        let mut ends = |at: i64| {
             frame[x as usize] = at;
-            let lo = ylo.eval(&mut frame, defs).ok()?;
-            let hi = yhi
-                .eval(&mut frame, defs)
-                .ok()?
-                .checked_add(i64::from(*yincl))?;
-            Some((lo, hi))
+            range_ends((ylo, yhi, *yincl), &mut frame, defs)
         };
         let (Some(first), Some(last)) = (ends(xs.0), ends(xs.1 - 1)) else {
             return Vec::new();
@@ -308,6 +306,15 @@ impl Query {
                 false => (*game, ys, xs),
             })
             .collect()
+    }
+
+    /// The shape of each element collected, when each is a list, tuple or
+    /// set of integers (see [`Asker::collect_items`]).
+    pub fn items(&self) -> Option<Shape> {
+        match &self.comp.elem {
+            Element::Items(_, shape) => Some(*shape),
+            Element::Num(_) => None,
+        }
     }
 
     /// The query's machine code, or `None` when part of it has none.
