@@ -415,9 +415,8 @@ fn main_with(cli: Cli) -> i32 {
     };
     // Freeing the session's values one at a time (a `let` of 300,000
     // adjacency lists) can take as long as computing them: the process's
-    // end frees them all at once. Nothing else is left to write.
-    let _ = session.machine.out.flush();
-    let _ = session.human_out().flush();
+    // end frees them all at once. Both writers were flushed above, and
+    // nothing is written after.
     std::mem::forget(session);
     code
 }

@@ -20,7 +20,7 @@ impl Machine {
         node: NodeId,
         pending: &mut Vec<NodeId>,
     ) -> RtResult<bool> {
-        Ok(matches!(self.run_kernel(node, pending)?, Ran::Value(_)))
+        Ok(self.kernel_probe(node, pending)? == Some(true))
     }
 
     /// [`Machine::kernel_finds_value`], `None` where the compiled rules

@@ -19,8 +19,8 @@ pub(super) struct Jit {
     ctx: cranelift_codegen::Context,
     fctx: FunctionBuilderContext,
     sig: cranelift_codegen::ir::Signature,
-    /// pow, isqrt, gcd, narrow, unusual, unusual3, sets, flat, query, tick,
-    /// call.
+    /// The helpers the machine code calls, in the order `new` declares
+    /// them (see [`emit::Helpers`]).
     helpers: [cranelift_module::FuncId; 14],
     defined: Vec<cranelift_module::FuncId>,
     /// The compiled functions given machine code of their own, which
