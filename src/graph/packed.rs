@@ -32,7 +32,8 @@ fn bytes_of(n: i64, mut put: impl FnMut(u8)) {
 
 /// Appends the packed form of `run` to `out`.
 pub fn pack(run: &[i64], out: &mut Vec<u8>) {
-    out.reserve(run.len());
+    // Most items take one or two bytes.
+    out.reserve(2 * run.len());
     units(run, |n| bytes_of(n, |b| out.push(b)));
 }
 
@@ -132,8 +133,16 @@ fn from_units(run: &mut Vec<i64>, start: usize) {
 }
 
 /// The bytes [`with_packed`] packs on the stack; longer runs, in a
-/// buffer of their own.
+/// buffer kept for the next ([`SCRATCH`]).
 const ON_STACK: usize = 256;
+
+thread_local! {
+    /// The buffer [`with_packed`] packs long runs in, kept between calls:
+    /// a set of 50 divisors is looked up once an option, and allocating
+    /// and growing a buffer each time cost more than the lookup. A call
+    /// made while another holds it takes a new one.
+    static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
 
 /// `f` of the packed form of `run`, made on the stack when it is short
 /// (a lookup makes one per option).
@@ -141,9 +150,12 @@ pub fn with_packed<T>(run: &[i64], f: impl FnOnce(&[u8]) -> T) -> T {
     // A pair takes two integers' bytes.
     let pairs = run.first().is_some_and(|h| flat::has_pairs(*h));
     if run.len() * MAX_BYTES * (1 + usize::from(pairs)) > ON_STACK {
-        let mut out = Vec::new();
+        let mut out = SCRATCH.take();
+        out.clear();
         pack(run, &mut out);
-        return f(&out);
+        let found = f(&out);
+        SCRATCH.set(out);
+        return found;
     }
     let mut buf = [0u8; ON_STACK];
     let mut len = 0;
@@ -201,6 +213,23 @@ mod tests {
         let mut back = Vec::new();
         unpack(&out, &mut back);
         assert_eq!(back, [64, i64::MAX, i64::MIN]);
+    }
+
+    #[test]
+    fn long_runs_pack_alike_in_the_kept_buffer_and_inside_another() {
+        let long: Vec<i64> = (0..60).map(|i| i * 97).collect();
+        let longer: Vec<i64> = (0..90).map(|i| -i * 1000).collect();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        pack(&long, &mut a);
+        pack(&longer, &mut b);
+        for _ in 0..2 {
+            with_packed(&long, |outer| {
+                with_packed(&longer, |inner| assert_eq!(inner, &b[..]));
+                assert_eq!(outer, &a[..]);
+            });
+            with_packed(&longer, |bytes| assert_eq!(bytes, &b[..]));
+            with_packed(&long, |bytes| assert_eq!(bytes, &a[..]));
+        }
     }
 
     #[test]
