@@ -404,7 +404,13 @@ fn main_with(cli: Cli) -> i32 {
     let _ = session.machine.out.flush();
     if cli.explain && matches!(command, Command::Run { .. } | Command::Eval { .. }) {
         let m = &session.machine;
-        let text = grundy::explain::render(&m.defs, &session.sources, None, &m.interpreted);
+        let text = grundy::explain::render(
+            &m.defs,
+            &session.sources,
+            None,
+            &m.interpreted,
+            &m.compiled_queries,
+        );
         let out = session.human_out();
         let _ = write!(out, "{}", text.unwrap_or_else(|e| e + "\n"));
         let _ = out.flush();

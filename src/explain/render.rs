@@ -5,6 +5,7 @@ use super::{game, game_numbered};
 use crate::defs::Defs;
 use crate::diag::Sources;
 use crate::ir::GameIr;
+use crate::runtime::CompiledQuery;
 use crate::value::GameId;
 
 /// Why a compiled game's position runs in the interpreter.
@@ -17,7 +18,27 @@ const LEFT: &str = ": arguments the compiled rules do not take (strings, lists o
 /// `interpreted` counts, for each game, the positions its compiled rules
 /// left to the interpreter so far (see
 /// [`crate::runtime::Machine::interpreted`]).
-pub fn render(
+pub fn render<'q>(
+    defs: &Defs,
+    sources: &Sources,
+    only: Option<&str>,
+    interpreted: &[u64],
+    queries: impl IntoIterator<Item = &'q CompiledQuery>,
+) -> Result<String, String> {
+    let mut out = games(defs, sources, only, interpreted)?;
+    // Queries are told with the whole report, not with one game's.
+    if only.is_none() {
+        out += &compiled_queries(defs, sources, queries);
+    }
+    match out.is_empty() {
+        true => Err("no game is defined yet".into()),
+        false => Ok(out),
+    }
+}
+
+/// The games' part of [`render`]: empty when no game is defined (and
+/// `only` is `None`).
+fn games(
     defs: &Defs,
     sources: &Sources,
     only: Option<&str>,
@@ -46,11 +67,10 @@ pub fn render(
         .filter(|(id, g)| own(*id, g) && only.is_none_or(|name| *g.name == *name))
         .collect();
     games.sort_by_key(|(id, _)| *id);
-    if games.is_empty() {
-        return Err(match only {
-            Some(name) => format!("no game is named `{name}`"),
-            None => "no game is defined yet".into(),
-        });
+    match (games.is_empty(), only) {
+        (true, Some(name)) => return Err(format!("no game is named `{name}`")),
+        (true, None) => return Ok(String::new()),
+        _ => {}
     }
     let mut out = String::new();
     for (id, rules) in games {
@@ -124,12 +144,7 @@ pub fn render(
             );
             let mut said = None;
             for s in &m.slow {
-                let text = &sources.text(s.span.file)[s.span.start as usize..s.span.end as usize];
-                let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                let text = match text.chars().count() > 48 {
-                    true => text.chars().take(45).collect::<String>() + "...",
-                    false => text,
-                };
+                let text = excerpt(sources, s.span);
                 out += &format!("    {} `{text}`: {}\n", sources.location(s.span), s.what);
                 if said != Some(&s.instead) {
                     out += &format!("      instead: {}\n", s.instead);
@@ -164,4 +179,50 @@ fn fixed(id: GameId, params: &[&str], defs: &Defs) -> String {
          again with {as_constants}, and compiled as a game of the other \
          parameters\n"
     )
+}
+
+/// The lines telling the top-level queries answered by machine code, in
+/// the order they ran: where each is, how many elements its loops make,
+/// and the boards swept before it.
+fn compiled_queries<'q>(
+    defs: &Defs,
+    sources: &Sources,
+    queries: impl IntoIterator<Item = &'q CompiledQuery>,
+) -> String {
+    let mut out = String::new();
+    for q in queries {
+        if out.is_empty() {
+            out += "queries answered by machine code (each element made in a compiled loop, \
+                    the values it asks read from the tables):\n";
+        }
+        let elements = match q.iterations {
+            1 => "1 element".to_string(),
+            n => format!("{} elements", crate::progress::thousands(n)),
+        };
+        out += &format!(
+            "  {} `{}`: {elements}\n",
+            sources.location(q.span),
+            excerpt(sources, q.span)
+        );
+        for &(game, xs, ys) in &q.swept {
+            let Some(g) = defs.game(game) else { continue };
+            let params: Vec<&str> = g.def.params.iter().map(|p| &*p.node).collect();
+            let [x, y] = params.as_slice() else { continue };
+            out += &format!(
+                "    swept first, as a table is: {}({x}, {y}) for {x} in {}..{}, {y} in {}..{}\n",
+                g.name, xs.0, xs.1, ys.0, ys.1
+            );
+        }
+    }
+    out
+}
+
+/// The source of `span` on one line, cut to 48 characters.
+fn excerpt(sources: &Sources, span: crate::span::Span) -> String {
+    let text = &sources.text(span.file)[span.start as usize..span.end as usize];
+    let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match text.chars().count() > 48 {
+        true => text.chars().take(45).collect::<String>() + "...",
+        false => text,
+    }
 }

@@ -176,7 +176,13 @@ impl Repl {
             "explain" => {
                 let m = &self.session.machine;
                 let only = Some(args).filter(|a| !a.is_empty());
-                match crate::explain::render(&m.defs, &self.session.sources, only, &m.interpreted) {
+                match crate::explain::render(
+                    &m.defs,
+                    &self.session.sources,
+                    only,
+                    &m.interpreted,
+                    &m.compiled_queries,
+                ) {
                     Ok(text) => self.say(text.trim_end()),
                     Err(e) => self.problem(&e),
                 }

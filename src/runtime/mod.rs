@@ -43,6 +43,7 @@ pub mod transitions;
 
 pub use interp::{Collect, Items};
 pub use moves::{MoveSink, Running};
+pub use toplevel::CompiledQuery;
 
 use crate::defs::Defs;
 use crate::diag::{Diagnostic, Phase};
@@ -138,6 +139,9 @@ pub struct Machine {
     /// How many top-level queries their machine code answered (see
     /// `toplevel`): for tests, and `--debug`.
     pub queries_compiled: u64,
+    /// The last [`toplevel::QUERIES_KEPT`] queries their machine code
+    /// answered, for `--explain`.
+    pub compiled_queries: std::collections::VecDeque<toplevel::CompiledQuery>,
     /// How many positions a kernel ran one at a time (not in a sweep):
     /// for tests.
     pub kernel_runs: u64,
@@ -281,6 +285,7 @@ impl Machine {
             use_native: true,
             native_after: NATIVE_AFTER,
             queries_compiled: 0,
+            compiled_queries: Default::default(),
             kernel_runs: 0,
             interpreted: Vec::new(),
             instances: Default::default(),

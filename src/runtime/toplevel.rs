@@ -66,6 +66,7 @@ impl Machine {
         // table's is: each position would otherwise be run alone. (A
         // board of constant shifts is swept by levels as the search
         // meets it, which suits its moves better.)
+        let mut swept = Vec::new();
         for (game, xs, ys) in q.rectangles(&self.defs) {
             let levels = self.kernel(game).is_some_and(|k| k.levels().is_some());
             if !levels
@@ -74,8 +75,10 @@ impl Machine {
                 && self.intern_ints(game, &[xs.0, ys.0]).is_some()
             {
                 self.sweep_rectangle(game, xs, ys).ok()?;
+                swept.push((game, xs, ys));
             }
         }
+        let iterations = q.iterations(&self.defs);
         let views: Vec<Cell<View>> = vec![Cell::new(View::EMPTY); q.targets.len()];
         let max_items = self.limits.max_items;
         let mut searcher = Searcher {
@@ -96,6 +99,14 @@ impl Machine {
         let collected = std::mem::take(&mut searcher.collected);
         let rows = std::mem::take(&mut searcher.rows);
         self.queries_compiled += 1;
+        if self.compiled_queries.len() == QUERIES_KEPT {
+            self.compiled_queries.pop_front();
+        }
+        self.compiled_queries.push_back(CompiledQuery {
+            span: ir.span,
+            iterations,
+            swept,
+        });
         Some(match (q.collect, q.winner) {
             (true, _) if q.items().is_some() => Value::list(rows),
             (true, _) => Value::list(collected.into_iter().map(Value::Int).collect()),
@@ -103,6 +114,22 @@ impl Machine {
             (false, false) => Value::Int(result),
         })
     }
+}
+
+/// How many of the last compiled queries [`Machine::compiled_queries`]
+/// keeps: a script of a few hundred lines is told whole, a long REPL
+/// session its last ones.
+pub const QUERIES_KEPT: usize = 100;
+
+/// A top-level query its machine code answered, as `--explain` tells it:
+/// where it is, how many elements its loops make (as
+/// [`query::Query::iterations`] counts them), and the rectangles of
+/// two-integer games swept before it, each a game and its two ranges.
+#[derive(Clone, Debug)]
+pub struct CompiledQuery {
+    pub span: crate::span::Span,
+    pub iterations: u64,
+    pub swept: Vec<(GameId, query::Ends, query::Ends)>,
 }
 
 /// The search, answering a query's machine code, and the views of the
