@@ -1279,6 +1279,17 @@ fn division_by_a_divisor_a_loop_keeps_agrees_on_every_path() {
             "game h(n, m) {{\n {rules}\n}}\n[value(h(n, m)) for (n, m) in {params}]\n"
         ));
     }
+    // More divisions than the machine code keeps reciprocals apart for
+    // (past them, one place is shared, each use checking its divisor),
+    // by two divisors in turn.
+    let terms: Vec<String> = (0..20)
+        .map(|i| format!("(k + {i}) {} {}", ["%", "/"][i % 2], ["m", "n"][i / 2 % 2]))
+        .collect();
+    agree(&format!(
+        "game h(n, m) {{\n move t(k in 1..=n) if ({}) % 3 == 1 -> h(n - k, m)\n}}\n\
+         [value(h(n, m)) for (n, m) in {params}]\n",
+        terms.join(" + ")
+    ));
     // An outer binder as the divisor of a set comprehension's condition.
     agree(
         "game g(s) {\n move pick(x in s) -> g(s - {y for y in s if y % x == 0})\n \

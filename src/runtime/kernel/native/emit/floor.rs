@@ -5,8 +5,14 @@
 use super::Emit;
 use crate::runtime::kernel::expr::Num;
 use crate::syntax::ast::BinOp;
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, Value, types::I32, types::I64};
+use cranelift_codegen::ir::{
+    Block, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value, types::I32, types::I64,
+};
+
+/// The most places [`Emit::divisor_place`] makes in one function.
+const DIVISOR_PLACES: u32 = 16;
 
 /// The constant `n` is, when floor division and modulo by it have a form
 /// cheaper than a division instruction (see [`Emit::floor_by`]): any
@@ -50,31 +56,32 @@ impl Emit<'_, '_> {
 
     /// [`Emit::floor`] by a divisor `d` that stays while the loop runs
     /// ([`Emit::invariant`]): operands below 2³² take Lemire's remainder
-    /// by multiplication, with `m = 2⁶⁴ / d` rounded up kept in variables
-    /// of this place and made again (one division) only when `d` is not
-    /// the one it was made for. `a % d` is the high word of `(m * a mod
-    /// 2⁶⁴) * d`, `a / d` the high word of `m * a` (and `a` for `d = 1`,
-    /// whose `m` wraps to 0): exact for every `a`, `d` below 2³² ("Faster
-    /// Remainder by Direct Computation", Lemire, Kaser and Kurz, 2019).
+    /// by multiplication, with `m = 2⁶⁴ / d` rounded up kept in the
+    /// function's stack frame for this place (see [`Emit::divisor_place`])
+    /// and made again (one division) only when `d` is not the one it was
+    /// made for. `a % d` is the high word of `(m * a mod 2⁶⁴) * d`, `a / d`
+    /// the high word of `m * a` (and `a` for `d = 1`, whose `m` wraps to
+    /// 0): exact for every `a`, `d` below 2³² ("Faster Remainder by Direct
+    /// Computation", Lemire, Kaser and Kurz, 2019).
     pub(super) fn floor_invariant(&mut self, op: BinOp, a: Value, d: Value) -> Value {
         let zero = self.b.ins().icmp_imm_s(IntCC::Equal, d, 0);
         self.bail_if(zero);
-        let (made_for, magic) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        let (slot, at) = self.divisor_place();
         let both = self.b.ins().bor(a, d);
         self.floor_small(op, (a, d), both, |e| {
-            // Both start as 0 (undefined on entry), which no divisor is.
-            let (last, m) = (e.b.use_var(made_for), e.b.use_var(magic));
+            // The divisor starts as 0 (see `divisor_place`), which none is.
+            let last = e.b.ins().stack_load(I64, I64, slot, at);
             let same = e.b.ins().icmp(IntCC::Equal, last, d);
             let m = e.choose(
                 I64,
                 same,
-                |_| Some(m),
+                |e| Some(e.b.ins().stack_load(I64, I64, slot, at + 8)),
                 |e| {
                     let all = e.int(-1);
                     let m = e.b.ins().udiv(all, d);
                     let m = e.b.ins().iadd_imm_s(m, 1);
-                    e.b.def_var(made_for, d);
-                    e.b.def_var(magic, m);
+                    e.b.ins().stack_store(I64, d, slot, at);
+                    e.b.ins().stack_store(I64, m, slot, at + 8);
                     Some(m)
                 },
             );
@@ -91,6 +98,47 @@ impl Emit<'_, '_> {
                 }
             }
         })
+    }
+
+    /// A new place in the stack frame for a divisor and its reciprocal
+    /// ([`Emit::floor_invariant`]): the stack slot and the place's offset
+    /// in it. Kept in memory rather than in variables, which would be
+    /// carried around every loop the code is in, each taking a register
+    /// or a spill in each; the loop that divides reads them from the
+    /// cache, and writes them once a divisor. [`Emit::zero_divisors`]
+    /// sets each place's divisor to 0 on entry.
+    fn divisor_place(&mut self) -> (StackSlot, i32) {
+        let at = (16 * self.divisors.len()) as i32;
+        let slot = match self.divisor_slot {
+            Some(slot) => slot,
+            None => {
+                // Room for many places: a slot's size is fixed when made.
+                let data = StackSlotData::new(StackSlotKind::ExplicitSlot, 16 * DIVISOR_PLACES, 3);
+                let slot = self.b.create_sized_stack_slot(data);
+                self.divisor_slot = Some(slot);
+                slot
+            }
+        };
+        if self.divisors.len() == DIVISOR_PLACES as usize {
+            // Past the room: the last place is shared, still exact, as
+            // each use checks the divisor its reciprocal was made for.
+            return (slot, at - 16);
+        }
+        self.divisors.push(at);
+        (slot, at)
+    }
+
+    /// Sets the divisor of each place [`Emit::divisor_place`] made to 0,
+    /// at the start of the entry block `entry`, once the code is made.
+    pub(super) fn zero_divisors(&mut self, entry: Block) {
+        let Some(slot) = self.divisor_slot else {
+            return;
+        };
+        let mut pos = FuncCursor::new(self.b.func).at_first_insertion_point(entry);
+        let zero = pos.ins().iconst(I64, 0);
+        for &at in &self.divisors {
+            pos.ins().stack_store(I64, zero, slot, at);
+        }
     }
 
     /// [`Emit::floor`] by the constant `d > 0` ([`cheap_divisor`]). By

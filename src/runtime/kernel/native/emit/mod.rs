@@ -190,6 +190,8 @@ pub fn function(
         top0,
         cap,
         lists,
+        divisor_slot: None,
+        divisors: Vec::new(),
     };
     e.b.def_var(e.stamp, params[4]);
     let none = e.int(0);
@@ -208,6 +210,7 @@ pub fn function(
         Kind::Query(query) => e.query(query)?,
         Kind::Func(f) => e.func(f, params[0])?,
     }
+    e.zero_divisors(entry);
     e.b.seal_all_blocks();
     e.b.finalize(config);
     Some(())
@@ -302,6 +305,10 @@ struct Emit<'a, 'f> {
     cap: Value,
     /// Which parameters are lists, if any.
     lists: Option<Vec<crate::graph::Shape>>,
+    /// The stack slot of the divisors loops keep, and the offset of each
+    /// divisor's place in it (see [`Emit::divisor_place`]).
+    divisor_slot: Option<cranelift_codegen::ir::StackSlot>,
+    divisors: Vec<i32>,
     /// The values each slot can take, where known while its loop is
     /// emitted (a binder over constants): an inclusive interval.
     known: Vec<Option<(i64, i64)>>,
