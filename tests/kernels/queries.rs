@@ -1,0 +1,262 @@
+//! Top-level queries run as machine code: comprehensions, folds, lists
+//! of values, and the boards and positions they ask swept first.
+
+use super::*;
+
+#[test]
+fn queries_over_comprehensions_run_as_machine_code_and_agree() {
+    let games = "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n}\n\
+                 game w(x, y) {\n move a(k in 1..=x) -> w(x - k, y)\n move b(k in 1..=y) -> w(x, y - k)\n}\n\
+                 game d(n) {\n move m if n > 0 -> d(n / (n - 5))\n}\n";
+    // Values by theory: g(n) is n % 4 (subtraction of 1 to 3), w(x, y)
+    // is x ^ y (two Nim heaps).
+    for (query, expected) in [
+        ("value(sum([g(i) for i in 0..100]))", "0"),
+        ("winner(sum([g(n) for n in 0..5]))", "second"),
+        ("winner(sum([g(n) for n in 0..6]))", "first"),
+        (
+            "len([1 for x in 0..40 for y in 0..40 if value(w(x, y)) == 0])",
+            "40",
+        ),
+        ("sum([value(g(n)) for n in 0..100])", "150"),
+        ("max([value(w(x, y)) for x in 0..8 for y in x..8])", "7"),
+        ("min([value(g(n)) - n for n in 0..10])", "-8"),
+        // Other spellings of a count of losing positions.
+        (
+            "len([(x, y) for x in 0..40 for y in 0..40 if value(w(x, y)) == 0])",
+            "40",
+        ),
+        (
+            "sum([1 for x in 0..40 for y in 0..40 if winner(w(x, y)) == \"second\"])",
+            "40",
+        ),
+        (
+            "len([x for x in 0..40 for y in 0..40 if \"first\" != winner(w(x, y))])",
+            "40",
+        ),
+        (
+            "len([1 for x in 0..40 for y in 0..40 if winner(w(x, y)) == \"first\"])",
+            "1560",
+        ),
+        // A query printed, alone or beside other values.
+        ("print(len([1 for n in 0..400 if value(g(n)) == 0]))", "100"),
+        (
+            "print(\"losing:\", sum([1 for n in 0..400 if value(g(n)) == 0]), 7)",
+            "losing: 100 7",
+        ),
+        // A list made, alone, printed, or kept by a `let`.
+        ("[value(g(n)) for n in 0..9]", "[0, 1, 2, 3, 0, 1, 2, 3, 0]"),
+        (
+            "print([n for n in 0..20 if value(g(n)) == 0])",
+            "[0, 4, 8, 12, 16]",
+        ),
+        (
+            "let P = [x * 100 + y for x in 0..40 for y in 0..40 if winner(w(x, y)) == \"second\"]\n\
+             print(len(P), P[1], P[-1])",
+            "40 101 3939",
+        ),
+        // Lists of tuples, of lists and of sets, and arithmetic alone (a
+        // `let` of adjacency lists).
+        (
+            "[(n, value(g(n))) for n in 0..5]",
+            "[(0, 0), (1, 1), (2, 2), (3, 3), (4, 0)]",
+        ),
+        (
+            "let A = [[j for j in i..9 if value(g(j)) == i] for i in 0..3]\nprint(A)",
+            "[[0, 4, 8], [1, 5], [2, 6]]",
+        ),
+        (
+            "[{j % 3 for j in 0..i} for i in 0..4]",
+            "[{}, {0}, {0, 1}, {0, 1, 2}]",
+        ),
+        ("sum([n * n for n in 0..100 if n % 3 == 1])", "106161"),
+        (
+            "let ADJ = [[j for j in i + 1..min(50, i + 4) if (i + j) % 3 != 0] for i in 0..50]\n\
+             print(len(ADJ), ADJ[0], ADJ[48], ADJ[49])",
+            "50 [1, 2] [49] []",
+        ),
+    ] {
+        let text = format!("{games}{query}\n");
+        let ((out, err, phase), compiled) = run_counting(&text, Engine::Native);
+        assert_eq!((out.trim(), phase), (expected, None), "{query}\n{err}");
+        assert_eq!(compiled, 1, "{query}");
+        assert_eq!(
+            run(&text, Engine::Interpreter),
+            (out, err, phase),
+            "{query}"
+        );
+    }
+    // Whatever the machine code cannot finish, the interpreter evaluates
+    // and reports as it always does: the minimum of nothing, an overflow,
+    // a division by zero in the rules (at d(5)).
+    for query in [
+        "min([value(g(n)) for n in 0..0])",
+        "sum([value(g(n)) * 4611686018427387904 for n in 0..10])",
+        "len([1 for n in 0..10 if value(d(n)) == 0])",
+        "[value(d(n)) for n in 0..10]",
+    ] {
+        let text = format!("{games}{query}\n");
+        let (compiled, counted) = run_counting(&text, Engine::Native);
+        assert_eq!(counted, 0, "{query}");
+        assert_eq!(compiled.2, Some(Phase::Runtime), "{query}");
+        assert_eq!(compiled, run(&text, Engine::Interpreter), "{query}");
+    }
+    // Not a query the machine code takes (a winner that is never "draw"
+    // in finite games, a list of strings): the interpreter's answer.
+    for query in [
+        "len([1 for x in 0..9 if winner(g(x)) == \"draw\"])",
+        "[winner(g(n)) for n in 0..9]",
+    ] {
+        let text = format!("{games}{query}\n");
+        let (interpreted, counted) = run_counting(&text, Engine::Native);
+        assert_eq!((counted, &interpreted.2), (0, &None), "{query}");
+        assert_eq!(interpreted, run(&text, Engine::Interpreter), "{query}");
+    }
+}
+
+/// A query over every square of a board, `value(g(x, y))` with `x` and
+/// `y` its loops' names (or turned, `g(y, x)`, or over a triangle): the
+/// query is compiled, however its inner range is written, and the
+/// rectangle is swept first, as a table's is, rather than each square
+/// run alone once the ones below it have values. The counts agree with
+/// a direct computation and with the interpreter.
+#[test]
+fn a_query_over_a_rectangle_sweeps_it_first() {
+    const N: usize = 300;
+    let steps = [(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)];
+    let mut g = vec![[0u8; N]; N];
+    for x in 0..N {
+        for y in 0..N {
+            let options: Vec<u8> = (steps.iter())
+                .filter(|(dx, dy)| *dx <= x && *dy <= y)
+                .map(|(dx, dy)| g[x - dx][y - dy])
+                .collect();
+            g[x][y] = (0..).find(|v| !options.contains(v)).unwrap();
+        }
+    }
+    let game = "let DIRS = [(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)]\n\
+                game kk(x, y) { move go((dx, dy) in DIRS) if dx <= x and dy <= y -> kk(x - dx, y - dy) }\n";
+    for (query, count) in [
+        (
+            format!("len([1 for x in 0..{N} for y in 0..{N} if value(kk(x, y)) == 0])"),
+            (0..N)
+                .flat_map(|x| (0..N).map(move |y| (x, y)))
+                .filter(|(x, y)| g[*x][*y] == 0)
+                .count(),
+        ),
+        (
+            format!(
+                "len([1 for y in 0..{N} for x in 0..{} if value(kk(x, y)) == 1])",
+                N / 2
+            ),
+            (0..N)
+                .flat_map(|y| (0..N / 2).map(move |x| (x, y)))
+                .filter(|(x, y)| g[*x][*y] == 1)
+                .count(),
+        ),
+        // A triangle: the inner range ends where the outer name is.
+        (
+            format!("len([1 for x in 0..{N} for y in 0..=x if value(kk(x, y)) == 0])"),
+            (0..N)
+                .flat_map(|x| (0..=x).map(move |y| (x, y)))
+                .filter(|(x, y)| g[*x][*y] == 0)
+                .count(),
+        ),
+    ] {
+        let text = format!("{game}{query}\n");
+        let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+        Engine::Native.apply(&mut session.machine);
+        // Compiled as `grundy run` compiles it: when it is long enough.
+        session.machine.native_after = grundy::runtime::NATIVE_AFTER;
+        assert_eq!(session.run("board.game", &text).error, None);
+        let runs = session.machine.kernel_runs;
+        assert!(
+            runs < (N * N / 20) as u64,
+            "{runs} squares run one at a time: {query}"
+        );
+        assert_eq!(session.machine.queries_compiled, 1, "{query}");
+        assert_eq!(
+            run_big(&text, Engine::Native),
+            format!("{count}\n"),
+            "{query}"
+        );
+    }
+    agree(&format!(
+        "{game}len([1 for y in 0..40 for x in 0..30 if value(kk(x, y)) == 0])\n"
+    ));
+}
+
+/// A query asking a game's positions in turn, each once those below it
+/// have values, sweeps the positions ahead rather than run each alone:
+/// under 2,000 runs for 200,000 positions (every one of them before),
+/// and nothing past the query's range.
+#[test]
+fn a_query_over_positions_in_turn_sweeps_ahead() {
+    let game = "game g(n) {\n move take(k in {1, 3, 4}) if n - k >= 0 -> g(n - k)\n}\n";
+    let out = SharedBuffer::default();
+    let mut session = Session::new(Box::new(out.clone()), Box::new(SharedBuffer::default()));
+    Engine::Native.apply(&mut session.machine);
+    let first = format!("{game}print(len([n for n in 0..200000 if value(g(n)) == 0]))\n");
+    assert_eq!(session.run("turn.game", &first).error, None);
+    let runs = session.machine.kernel_runs;
+    assert!(runs < 2_000, "{runs} positions run one at a time");
+    // Nothing past the range is swept (the proper-divisor game's
+    // positions grow dearer with n: sweeping twice as far cost 3.5x).
+    let graph = &session.machine.graph;
+    let value = |n: i64| graph.find_ints(0, &[n]).map(|node| graph.value(node));
+    assert!(value(199_999).is_some_and(|v| v < 4));
+    assert_eq!(value(200_000), None);
+    let second = "len([n for n in 400000..400300 if value(g(n)) == 0])\n";
+    assert_eq!(session.run("more.game", second).error, None);
+    // The subtraction game {1, 3, 4} has period 7, losing at 0 and 2.
+    let printed = String::from_utf8(out.0.borrow().clone()).unwrap();
+    assert_eq!(printed, "57144\n86\n");
+    assert_eq!(session.machine.queries_compiled, 2);
+}
+
+/// A game whose moves go to another, `h(n)` to `g(n - k)`, asked in
+/// turn: the positions of `g` its sweep needs are swept first, so `h` is
+/// swept too rather than run one position at a time; and a target with
+/// an `if` among its terms (`g(n - k) + (if k % 2 == 0 then *1 else
+/// *0)`) is one move per branch, compiled. The values are checked against
+/// the definitions, computed here.
+#[test]
+fn a_game_read_by_one_asked_in_turn_is_swept_first() {
+    const N: usize = 200_000;
+    let mut g = vec![0u8; N];
+    for n in 0..N {
+        let options: Vec<u8> = [1, 3, 4]
+            .iter()
+            .filter(|&&k| k <= n)
+            .map(|k| g[n - k])
+            .collect();
+        g[n] = (0..).find(|v| !options.contains(v)).unwrap();
+    }
+    let mex = |options: Vec<u8>| (0..).find(|v| !options.contains(v)).unwrap();
+    let h = |n: usize, odd: bool| {
+        let bonus = |k: usize| u8::from(odd && k.is_multiple_of(2));
+        mex((1..=5)
+            .filter(|&k| k <= n)
+            .map(|k| g[n - k] ^ bonus(k))
+            .collect())
+    };
+    let game = "game g(n) {\n move take(k in {1, 3, 4}) if n - k >= 0 -> g(n - k)\n}\n\
+                game h(n) {\n move first(k in 1..=5) if k <= n -> g(n - k)\n}\n\
+                game o(n) {\n move first(k in 1..=5) if k <= n -> g(n - k) + (if k % 2 == 0 then *1 else *0)\n}\n";
+    for (id, name, odd) in [(1, "h", false), (2, "o", true)] {
+        let out = SharedBuffer::default();
+        let mut session = Session::new(Box::new(out.clone()), Box::new(SharedBuffer::default()));
+        Engine::Native.apply(&mut session.machine);
+        let text = format!("{game}print(sum([value({name}(n)) for n in 0..{N}]))\n");
+        assert_eq!(session.run("turn.game", &text).error, None);
+        let runs = session.machine.kernel_runs;
+        assert!(runs < 2_000, "{name}: {runs} positions run one at a time");
+        let report = grundy::explain::game(&session.machine.game_ir(id), &session.machine.defs);
+        assert!(report.native, "{name}: machine code");
+        let expected: u64 = (0..N).map(|n| u64::from(h(n, odd))).sum();
+        let printed = String::from_utf8(out.0.borrow().clone()).unwrap();
+        assert_eq!(printed, format!("{expected}\n"), "{name}");
+    }
+    let small = format!("{game}[value(h(n)) for n in 0..40]\n[value(o(n)) for n in 0..40]\n");
+    agree(&small);
+}
