@@ -157,7 +157,9 @@ pub struct Machine {
     pub(crate) scratch: Scratch,
     /// Searches' buffers, reused from one query to the next (one per
     /// query nested in rules, which searches inside a search).
-    searches: Vec<search::Search>,
+    /// Boxed: one is taken out and put back for every position a query
+    /// asks, and moving a pointer costs less than moving its buffers.
+    searches: Vec<Box<search::Search>>,
     /// Whether `plot(...)` may write files (not in the sandbox, which
     /// runs untrusted source).
     pub write_files: bool,
