@@ -159,6 +159,7 @@ pub struct Machine {
     /// query nested in rules, which searches inside a search).
     /// Boxed: one is taken out and put back for every position a query
     /// asks, and moving a pointer costs less than moving its buffers.
+    #[allow(clippy::vec_box)] // see above
     searches: Vec<Box<search::Search>>,
     /// Whether `plot(...)` may write files (not in the sandbox, which
     /// runs untrusted source).
