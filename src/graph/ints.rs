@@ -68,6 +68,21 @@ impl Graph {
         })
     }
 
+    /// The node of the new position `game(args)`, one or two integers
+    /// too large to be dense, which the caller found [`ABSENT`] just
+    /// now: added without the comparisons of [`Graph::intern_hashed_ints`]
+    /// (which this is otherwise, `add` being true). `None` as it says.
+    pub fn add_hashed_ints(&mut self, game: GameId, args: &[i64]) -> Option<Option<NodeId>> {
+        if int_index(args).is_some() || !matches!(args, [_] | [_, _]) {
+            return None;
+        }
+        let table = self.games.get_mut(game as usize)?;
+        debug_assert!(table.hashed.find_ints(args).is_none(), "a new position");
+        let index = table.hashed.insert_ints(args);
+        self.total += 1;
+        Some(Some(table.hashed_node(game, index)))
+    }
+
     /// The value slot of `game(args)`, [`ABSENT`] when there is no such
     /// position: read densely when the arguments allow it, else (a
     /// position the dense table had no room for, or any other) among the

@@ -78,13 +78,19 @@ pub struct Frontier {
 /// The value of `game(args)`, whose slot held no value, found by running
 /// its machine code here; [`MISSING`] or [`BAIL`] when that run left it;
 /// `None` when the position is not one to run here (another game, a
-/// dense position, no room in the graph, too deep).
+/// dense position, no room in the graph, too deep). `absent`: the graph
+/// has no such position (its slot was [`crate::graph::ABSENT`]).
 ///
 /// # Safety
 /// `deep` is the recursion's, alive for the whole call, with no borrow
 /// of it live in the caller; no run reads the graph's hashed positions
 /// through a reference held across this call.
-pub(super) unsafe fn evaluate(deep: *mut Deep, game: GameId, args: &[i64]) -> Option<u64> {
+pub(super) unsafe fn evaluate(
+    deep: *mut Deep,
+    game: GameId,
+    args: &[i64],
+    absent: bool,
+) -> Option<u64> {
     // SAFETY: as the caller promises; dropped before the run below.
     let d = unsafe { &mut *deep };
     if d.frontier.is_some() {
@@ -98,7 +104,11 @@ pub(super) unsafe fn evaluate(deep: *mut Deep, game: GameId, args: &[i64]) -> Op
     // change here only, between runs, and no view reads them.
     let graph = unsafe { &mut *d.graph };
     let room = graph.reached() < d.room.max_states;
-    let node = graph.intern_hashed_ints(game, args, room)??;
+    // A position not there a moment ago is added with no second probe.
+    let node = match absent && room {
+        true => graph.add_hashed_ints(game, args),
+        false => graph.intern_hashed_ints(game, args, room),
+    }??;
     graph.set_value(node, IN_PROGRESS);
     if d.room.pool.len() <= d.depth {
         d.room.pool.push(Box::default());

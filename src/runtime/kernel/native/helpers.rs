@@ -3,7 +3,7 @@
 //! arguments, a set made, a compiled function run.
 
 use super::{BAIL, Ctx, MISSING, deep, query};
-use crate::graph::IN_PROGRESS;
+use crate::graph::{ABSENT, IN_PROGRESS};
 use crate::runtime::kernel::Stop;
 use crate::runtime::kernel::calls::Func;
 use crate::runtime::kernel::seq;
@@ -147,7 +147,7 @@ pub(super) extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c:
     if !ctx.deep.is_null() && v != IN_PROGRESS && missed == 0 {
         // SAFETY: a recursion's runs share it, and borrow it only for a
         // moment; the graph reference above is gone.
-        if let Some(found) = unsafe { deep::evaluate(ctx.deep, game, args) } {
+        if let Some(found) = unsafe { deep::evaluate(ctx.deep, game, args, v == ABSENT) } {
             return found;
         }
     }
