@@ -81,3 +81,34 @@ fn a_long_recursion_meets_the_time_limit() {
     // Not a timing assertion on speed: only that the limit stopped it.
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
+
+/// Every position the recursion adds counts towards `--max-states` as the
+/// search's own do: after the divide-by-2/3/6 game from 10^15, the graph
+/// has reached as many positions with the machine code as without it,
+/// and a limit just under that number stops the machine code too.
+#[test]
+fn the_recursion_counts_every_position_it_adds() {
+    let text = "game d(n) {\n move by(k in {2, 3, 6}) if n > 0 -> d(n / k)\n}\n\
+                value(sum([d(10 ** 15 + i) for i in 0..3000]))\n";
+    let reached = |engine: Engine, max_states: usize| {
+        let mut session = Session::new(
+            Box::new(SharedBuffer::default()),
+            Box::new(SharedBuffer::default()),
+        );
+        engine.apply(&mut session.machine);
+        session.machine.limits.max_states = max_states;
+        session.machine.start_clock();
+        let outcome = session.run("divide.game", text);
+        (session.machine.graph.reached(), outcome.error)
+    };
+    let (all, error) = reached(Engine::Interpreter, 1_000_000);
+    assert_eq!(error, None);
+    assert!(all > 9000, "{all} positions");
+    assert_eq!(reached(Engine::Native, 1_000_000), (all, None));
+    let (_, error) = reached(Engine::Native, all - 1);
+    assert_eq!(
+        error,
+        Some(Phase::Limit),
+        "{all} positions, a limit of one fewer"
+    );
+}
