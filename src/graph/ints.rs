@@ -51,7 +51,7 @@ impl Graph {
         args: &[i64],
         add: bool,
     ) -> Option<Option<NodeId>> {
-        if int_index(args).is_some() || !matches!(args, [_] | [_, _]) {
+        if !hashed_ints(args) {
             return None;
         }
         let table = self.games.get_mut(game as usize)?;
@@ -73,7 +73,7 @@ impl Graph {
     /// now: added without the comparisons of [`Graph::intern_hashed_ints`]
     /// (which this is otherwise, `add` being true). `None` as it says.
     pub fn add_hashed_ints(&mut self, game: GameId, args: &[i64]) -> Option<Option<NodeId>> {
-        if int_index(args).is_some() || !matches!(args, [_] | [_, _]) {
+        if !hashed_ints(args) {
             return None;
         }
         let table = self.games.get_mut(game as usize)?;
@@ -115,6 +115,7 @@ impl Graph {
         hashed.find_ints(&[n]).map_or(ABSENT, |i| hashed.value(i))
     }
 
+    /// [`Graph::int_value`] of other than one integer.
     fn int_value_of(&self, game: GameId, args: &[i64]) -> u64 {
         let Some(table) = self.games.get(game as usize) else {
             return ABSENT;
@@ -122,7 +123,6 @@ impl Graph {
         let d = &table.dense;
         let v = match args {
             _ if d.arity() != args.len() => ABSENT,
-            [n] => dense1(*n).map_or(ABSENT, |z| d.get(z)),
             // By row and column: no pairing number to undo.
             [a, b] if dense2(*a, *b).is_some() => d.at(*a as usize, *b as usize),
             [a, b, c] => dense3(*a, *b, *c).map_or(ABSENT, |z| d.get_ints(z, args)),
@@ -132,7 +132,7 @@ impl Graph {
             return v;
         }
         match args {
-            [_] | [_, _] => table
+            [_, _] => table
                 .hashed
                 .find_ints(args)
                 .map_or(ABSENT, |i| table.hashed.value(i)),
@@ -249,4 +249,10 @@ impl Graph {
         let index = table.hashed.insert_flat(run);
         table.hashed_node(game, index)
     }
+}
+
+/// Whether `args` are one or two integers too large to be dense: those
+/// the hashed positions keep in the key itself.
+fn hashed_ints(args: &[i64]) -> bool {
+    int_index(args).is_none() && matches!(args, [_] | [_, _])
 }

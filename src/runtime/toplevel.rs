@@ -58,7 +58,8 @@ impl Machine {
             true => u64::from(self.native_after) * ARITHMETIC_COST,
             false => u64::from(self.native_after),
         };
-        if q.iterations(&self.defs) < worth {
+        let iterations = q.iterations(&self.defs);
+        if iterations < worth {
             return None;
         }
         let code = q.native()?;
@@ -78,7 +79,6 @@ impl Machine {
                 swept.push((game, xs, ys));
             }
         }
-        let iterations = q.iterations(&self.defs);
         let views: Vec<Cell<View>> = vec![Cell::new(View::EMPTY); q.targets.len()];
         let max_items = self.limits.max_items;
         let mut searcher = Searcher {

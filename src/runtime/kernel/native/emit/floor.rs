@@ -108,7 +108,7 @@ impl Emit<'_, '_> {
     /// cache, and writes them once a divisor. [`Emit::zero_divisors`]
     /// sets each place's divisor to 0 on entry.
     fn divisor_place(&mut self) -> (StackSlot, i32) {
-        let at = (16 * self.divisors.len()) as i32;
+        let at = 16 * self.divisors as i32;
         let slot = match self.divisor_slot {
             Some(slot) => slot,
             None => {
@@ -119,12 +119,12 @@ impl Emit<'_, '_> {
                 slot
             }
         };
-        if self.divisors.len() == DIVISOR_PLACES as usize {
+        if self.divisors == DIVISOR_PLACES {
             // Past the room: the last place is shared, still exact, as
             // each use checks the divisor its reciprocal was made for.
             return (slot, at - 16);
         }
-        self.divisors.push(at);
+        self.divisors += 1;
         (slot, at)
     }
 
@@ -136,8 +136,8 @@ impl Emit<'_, '_> {
         };
         let mut pos = FuncCursor::new(self.b.func).at_first_insertion_point(entry);
         let zero = pos.ins().iconst(I64, 0);
-        for &at in &self.divisors {
-            pos.ins().stack_store(I64, zero, slot, at);
+        for place in 0..self.divisors {
+            pos.ins().stack_store(I64, zero, slot, 16 * place as i32);
         }
     }
 

@@ -191,7 +191,7 @@ pub fn function(
         cap,
         lists,
         divisor_slot: None,
-        divisors: Vec::new(),
+        divisors: 0,
     };
     e.b.def_var(e.stamp, params[4]);
     let none = e.int(0);
@@ -305,10 +305,10 @@ struct Emit<'a, 'f> {
     cap: Value,
     /// Which parameters are lists, if any.
     lists: Option<Vec<crate::graph::Shape>>,
-    /// The stack slot of the divisors loops keep, and the offset of each
-    /// divisor's place in it (see [`Emit::divisor_place`]).
+    /// The stack slot of the divisors loops keep, and how many places it
+    /// holds, 16 bytes each (see [`Emit::divisor_place`]).
     divisor_slot: Option<cranelift_codegen::ir::StackSlot>,
-    divisors: Vec<i32>,
+    divisors: u32,
     /// The values each slot can take, where known while its loop is
     /// emitted (a binder over constants): an inclusive interval.
     known: Vec<Option<(i64, i64)>>,
