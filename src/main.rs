@@ -403,14 +403,7 @@ fn main_with(cli: Cli) -> i32 {
     session.machine.pulse.end();
     let _ = session.machine.out.flush();
     if cli.explain && matches!(command, Command::Run { .. } | Command::Eval { .. }) {
-        let m = &session.machine;
-        let text = grundy::explain::render(
-            &m.defs,
-            &session.sources,
-            None,
-            &m.interpreted,
-            &m.compiled_queries,
-        );
+        let text = session.explain(None);
         let out = session.human_out();
         let _ = write!(out, "{}", text.unwrap_or_else(|e| e + "\n"));
         let _ = out.flush();

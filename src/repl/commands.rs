@@ -174,15 +174,8 @@ impl Repl {
             }
             "reload" => self.reload(),
             "explain" => {
-                let m = &self.session.machine;
                 let only = Some(args).filter(|a| !a.is_empty());
-                match crate::explain::render(
-                    &m.defs,
-                    &self.session.sources,
-                    only,
-                    &m.interpreted,
-                    &m.compiled_queries,
-                ) {
+                match self.session.explain(only) {
                     Ok(text) => self.say(text.trim_end()),
                     Err(e) => self.problem(&e),
                 }

@@ -2,12 +2,27 @@
 //! statements of a source as lowered, and every position interned so far
 //! with its value, written where text for people goes
 //! ([`Session::human_out`]). `--debug ast` is one line, in `load_at`.
+//! Also `--explain`: how the games were compiled.
 
 use super::Session;
 use crate::ir::StmtIr;
 use crate::syntax::ast::StmtKind;
 
 impl Session {
+    /// `--explain` and the REPL's `:explain`: how each game (or the one
+    /// named `only`) was compiled, and the queries run as machine code
+    /// (see [`crate::explain::render`]); an error names what is unknown.
+    pub fn explain(&self, only: Option<&str>) -> Result<String, String> {
+        let m = &self.machine;
+        crate::explain::render(
+            &m.defs,
+            &self.sources,
+            only,
+            &m.interpreted,
+            &m.compiled_queries,
+        )
+    }
+
     /// `--debug ir`: the rules and statements of one source, as lowered.
     pub(super) fn dump_ir(&mut self, program: &crate::syntax::ast::Program, stmts: &[StmtIr]) {
         let m = &self.machine;
