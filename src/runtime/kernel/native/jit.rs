@@ -22,6 +22,9 @@ pub(super) struct Jit {
     /// The helpers the machine code calls, in the order `new` declares
     /// them (see [`emit::Helpers`]).
     helpers: [cranelift_module::FuncId; 14],
+    /// `unusual` and `unusual3` behind trampolines that keep every
+    /// register (see [`kept`]), once a function needs them.
+    kept: Option<[cranelift_module::FuncId; 2]>,
     defined: Vec<cranelift_module::FuncId>,
     /// The compiled functions given machine code of their own, which
     /// every function defined after may call.
@@ -85,6 +88,7 @@ impl Jit {
             fctx: FunctionBuilderContext::new(),
             sig,
             helpers: ids.try_into().ok()?,
+            kept: None,
             defined: Vec::new(),
             funcs: Vec::new(),
         })
@@ -138,14 +142,41 @@ impl Jit {
         Some(id)
     }
 
+    /// The trampolines of `unusual` and `unusual3` that keep every
+    /// register, defined the first time a function calls them.
+    fn kept(&mut self) -> Option<[cranelift_module::FuncId; 2]> {
+        if self.kept.is_none() {
+            let Jit {
+                module,
+                ctx,
+                fctx,
+                helpers,
+                ..
+            } = self;
+            let one = kept(module, (ctx, fctx), (helpers[4], 4, "kept"))?;
+            let three = kept(module, (ctx, fctx), (helpers[5], 5, "kept3"))?;
+            self.kept = Some([one, three]);
+        }
+        self.kept
+    }
+
     /// Builds the function `kind` as the declared `id`.
     fn emit(&mut self, kind: Kind, id: cranelift_module::FuncId) -> Option<()> {
+        let kept = match emit::keeps_registers(&kind) {
+            true => Some(self.kept()?),
+            false => None,
+        };
         let Jit { module, ctx, .. } = self;
         ctx.func.signature = self.sig.clone();
         let refs = self
             .helpers
             .map(|id| module.declare_func_in_func(id, &mut ctx.func));
-        let helpers = emit::Helpers::from(refs);
+        let mut helpers = emit::Helpers::from(refs);
+        if let Some(kept) = kept {
+            [helpers.unusual, helpers.unusual3] =
+                kept.map(|id| module.declare_func_in_func(id, &mut ctx.func));
+            helpers.kept = true;
+        }
         let fns = (self.funcs.iter())
             .map(|(f, id)| (*f, module.declare_func_in_func(*id, &mut ctx.func)))
             .collect();
@@ -191,4 +222,39 @@ fn import(module: &mut JITModule, name: &str, params: usize) -> Option<cranelift
     sig.params.extend(vec![AbiParam::new(types::I64); params]);
     sig.returns.push(AbiParam::new(types::I64));
     module.declare_function(name, Linkage::Import, &sig).ok()
+}
+
+/// A trampoline to the helper `helper` of `params` words that keeps every
+/// register: it writes the helper's result in the context's `ret`.
+/// Calling it costs the call more (the trampoline saves what the helper
+/// may change), but the caller's values live across the call in
+/// registers: a loop whose rare slow path calls a helper no longer
+/// spills its state around every item.
+fn kept(
+    module: &mut JITModule,
+    (ctx, fctx): (&mut cranelift_codegen::Context, &mut FunctionBuilderContext),
+    (helper, params, name): (cranelift_module::FuncId, usize, &str),
+) -> Option<cranelift_module::FuncId> {
+    use cranelift_codegen::ir::{InstBuilder, MemFlagsData};
+    let mut sig = module.make_signature();
+    sig.call_conv = cranelift_codegen::isa::CallConv::PreserveAll;
+    sig.params.extend(vec![AbiParam::new(types::I64); params]);
+    let id = module.declare_function(name, Linkage::Local, &sig).ok()?;
+    ctx.func.signature = sig;
+    let mut b = cranelift_frontend::FunctionBuilder::new(&mut ctx.func, fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let args = b.block_params(entry).to_vec();
+    let callee = module.declare_func_in_func(helper, b.func);
+    let call = b.ins().call(callee, &args);
+    let result = b.inst_results(call)[0];
+    let ret = std::mem::offset_of!(super::Ctx, ret) as i32;
+    b.ins().store(MemFlagsData::trusted(), result, args[0], ret);
+    b.ins().return_(&[]);
+    b.finalize(module.target_config());
+    module.define_function(id, ctx).ok()?;
+    module.clear_context(ctx);
+    Some(id)
 }

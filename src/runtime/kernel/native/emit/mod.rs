@@ -91,6 +91,10 @@ pub struct Helpers {
     pub collect: FuncRef,
     pub collect_items: FuncRef,
     pub sets_apart: FuncRef,
+    /// Whether `unusual` and `unusual3` are trampolines that keep every
+    /// register and return through the context's `ret` (see
+    /// [`keeps_registers`]).
+    pub kept: bool,
 }
 
 impl From<[FuncRef; 14]> for Helpers {
@@ -111,8 +115,20 @@ impl From<[FuncRef; 14]> for Helpers {
             collect: refs[11],
             collect_items: refs[12],
             sets_apart: refs[13],
+            kept: false,
         }
     }
+}
+
+/// Whether the function `kind` calls `unusual` and `unusual3` through
+/// trampolines that keep every register. A function over dense tables
+/// (a sweep, a board's levels, a square, a strip) calls them for the
+/// rare options outside the tables: without the trampolines, the values
+/// its loops carry across those calls are spilled around every item. The
+/// mex function of a hashed game calls them for most options, where the
+/// trampoline's saves would cost more than they save.
+pub fn keeps_registers(kind: &Kind) -> bool {
+    !matches!(kind, Kind::Mex(_) | Kind::Query(_) | Kind::Func(_))
 }
 
 /// Builds the function `kind` into `func`; `None` when some part of it
@@ -175,6 +191,7 @@ pub fn function(
         narrow: helpers.narrow,
         unusual: helpers.unusual,
         unusual3: helpers.unusual3,
+        kept: helpers.kept,
         sets: helpers.sets,
         sets_apart: helpers.sets_apart,
         flat: helpers.flat,
@@ -266,6 +283,11 @@ struct Emit<'a, 'f> {
     /// The same for a position of three integers (a helper of its own,
     /// so that the common call passes no unused argument).
     unusual3: FuncRef,
+    /// Whether `unusual` and `unusual3` are the trampolines that keep
+    /// every register, and return through the context's `ret`: in a
+    /// function over dense tables ([`keeps_registers`]), which also bails
+    /// at the first option without a value.
+    kept: bool,
     ctx: Value,
     /// Set when an option's position has no value yet: the position's
     /// marks no longer count, and it ends with [`super::MISSING`].

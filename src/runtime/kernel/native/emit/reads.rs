@@ -66,7 +66,13 @@ impl Emit<'_, '_> {
                 .call(self.unusual3, &[self.ctx, target, a, b, c]),
             _ => self.b.ins().call(self.unusual, &[self.ctx, target, a, b]),
         };
-        let v = self.b.inst_results(call)[0];
+        let v = match self.kept {
+            true => {
+                let ret = std::mem::offset_of!(super::super::Ctx, ret) as i32;
+                self.b.ins().load(I64, trusted(), self.ctx, ret)
+            }
+            false => self.b.inst_results(call)[0],
+        };
         let v = self.helper_value(v);
         self.b.def_var(value, v);
         self.b.ins().jump(join, &[]);
@@ -240,7 +246,16 @@ impl Emit<'_, '_> {
     /// What a helper that reads an option's value returned, as a value:
     /// bails on [`super::super::BAIL`]; on [`super::super::MISSING`]
     /// notes that the position's marks no longer count, and gives 0.
+    /// A function over dense tables bails at once on either: it stops at
+    /// such a position in any case (see [`Emit::valued`]), and a flag
+    /// carried through its loops would cost every option.
     pub(super) fn helper_value(&mut self, v: Value) -> Value {
+        if self.kept {
+            let code = super::super::MISSING as i64;
+            let stop = (self.b.ins()).icmp_imm_u(IntCC::UnsignedGreaterThanOrEqual, v, code);
+            self.bail_if(stop);
+            return v;
+        }
         let bail = self
             .b
             .ins()
