@@ -22,8 +22,11 @@ impl Emit<'_, '_> {
     }
 
     /// Marks an option's value `v`, then goes on to `next`: a value below
-    /// 64 (nearly all of them) as a bit of [`Emit::low`], kept in a
-    /// register; a larger one in the marks, with the stamp.
+    /// 64 as a bit of [`Emit::low`], kept in a register, when the
+    /// position has few options
+    /// ([`crate::runtime::kernel::Kernel::few_options`]): a larger value
+    /// cannot be their mex, and is ignored. Otherwise in the marks, with
+    /// the stamp.
     pub(super) fn mark(&mut self, v: Value, next: Block) {
         if !self.bits {
             let at = self.mark_at(v);
@@ -32,20 +35,14 @@ impl Emit<'_, '_> {
             self.b.ins().jump(next, &[]);
             return;
         }
-        let [bit, marks] = self.blocks();
         let small = self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, v, 64);
-        self.b.ins().brif(small, bit, &[], marks, &[]);
-        self.b.switch_to_block(bit);
         let one = self.int(1);
         let bit = self.b.ins().ishl(one, v);
+        let zero = self.int(0);
+        let bit = self.b.ins().select(small, bit, zero);
         let low = self.b.use_var(self.low);
         let low = self.b.ins().bor(low, bit);
         self.b.def_var(self.low, low);
-        self.b.ins().jump(next, &[]);
-        self.b.switch_to_block(marks);
-        let at = self.mark_at(v);
-        let stamp = self.b.use_var(self.stamp);
-        self.b.ins().istore32(trusted(), stamp, at, 0);
         self.b.ins().jump(next, &[]);
     }
 
@@ -74,8 +71,8 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(done);
     }
 
-    /// The mex of the marks: the lowest bit [`Emit::low`] lacks, or, when
-    /// it holds every value below 64, the first value from 64 on that the
+    /// The mex of the marks: the lowest bit [`Emit::low`] lacks (of the
+    /// few options kept as bits, it lacks one), or the first value the
     /// marks lack.
     pub(super) fn first_unmarked(&mut self) -> Value {
         if !self.bits {
@@ -83,19 +80,7 @@ impl Emit<'_, '_> {
         }
         let low = self.b.use_var(self.low);
         let lacks = self.b.ins().bnot(low);
-        let first = self.b.ins().ctz(lacks);
-        let mex = self.b.declare_var(I64);
-        self.b.def_var(mex, first);
-        let full = self.b.ins().icmp_imm_s(IntCC::Equal, low, -1);
-        let [scan, done] = self.blocks();
-        self.b.set_cold_block(scan);
-        self.b.ins().brif(full, scan, &[], done, &[]);
-        self.b.switch_to_block(scan);
-        let v = self.scan_marks(64);
-        self.b.def_var(mex, v);
-        self.b.ins().jump(done, &[]);
-        self.b.switch_to_block(done);
-        self.b.use_var(mex)
+        self.b.ins().ctz(lacks)
     }
 
     /// The first value from `from` on that the marks lack.
