@@ -4,6 +4,16 @@
 
 use super::{Dense, PAGE_BITS, SLOT_ABSENT, SLOT_IN_PROGRESS, SLOT_UNKNOWN, locate};
 
+/// How many slots a vector test passes over at once.
+const BLOCK: usize = 64;
+
+/// Whether a slot holds no value: [`SLOT_UNKNOWN`] or [`SLOT_ABSENT`],
+/// which differ from every other slot in bit 1 alone.
+fn unvalued(slot: u32) -> bool {
+    const _: () = assert!(SLOT_UNKNOWN == u32::MAX && SLOT_ABSENT == u32::MAX - 2);
+    slot | 2 == u32::MAX
+}
+
 impl Dense {
     /// In a table of one-integer positions, where a sweep up to `z` must
     /// begin, given `gap`, [`Dense::unvalued_below`] of `z`: the lowest
@@ -21,12 +31,34 @@ impl Dense {
             let page = self.pages.get(p);
             let start = (p << PAGE_BITS) as u32;
             let from = (lowest.max(start) - start) as usize;
-            for j in (from..=i).rev() {
-                match page.get(j).copied().unwrap_or(SLOT_ABSENT) {
-                    SLOT_UNKNOWN | SLOT_ABSENT => bottom = start + j as u32,
-                    SLOT_IN_PROGRESS => return bottom,
-                    _ => {}
+            // The slots past the page's end are absent.
+            let held = page.len().min(i + 1);
+            if held <= i {
+                bottom = start + held.max(from) as u32;
+            }
+            let mut slots = page.get(from..held).unwrap_or_default();
+            while !slots.is_empty() {
+                let cut = slots.len().saturating_sub(BLOCK);
+                let at = |j: usize| start + (from + cut + j) as u32;
+                let block = &slots[cut..];
+                if block
+                    .iter()
+                    .fold(false, |any, s| any | (*s == SLOT_IN_PROGRESS))
+                {
+                    for (j, s) in block.iter().enumerate().rev() {
+                        match *s {
+                            SLOT_IN_PROGRESS => return bottom,
+                            s if unvalued(s) => bottom = at(j),
+                            _ => {}
+                        }
+                    }
                 }
+                if block.iter().fold(false, |any, s| any | unvalued(*s))
+                    && let Some(j) = block.iter().position(|s| unvalued(*s))
+                {
+                    bottom = at(j);
+                }
+                slots = &slots[..cut];
             }
             b = start + from as u32;
         }
@@ -43,10 +75,16 @@ impl Dense {
         while b > 0 {
             let (p, i) = locate(1, b - 1);
             let page = self.pages.get(p);
-            let held = &page[..(i + 1).min(page.len())];
-            let valued = held
-                .iter()
-                .rposition(|s| !matches!(*s, SLOT_UNKNOWN | SLOT_ABSENT));
+            let mut held = &page[..(i + 1).min(page.len())];
+            // Blocks without a value passed over whole, each by a test
+            // the compiler makes vector code of.
+            while let Some((rest, block)) = held.split_last_chunk::<BLOCK>() {
+                if !block.iter().fold(true, |all, s| all & unvalued(*s)) {
+                    break;
+                }
+                held = rest;
+            }
+            let valued = held.iter().rposition(|s| !unvalued(*s));
             let start = (p << PAGE_BITS) as u32;
             match valued {
                 Some(j) => return start + j as u32 + 1,

@@ -131,3 +131,50 @@ fn a_dense_slot_holds_any_value_and_every_mark() {
         assert_eq!((dense.get(z), dense.spilled.len()), (UNKNOWN, 0));
     }
 }
+
+#[test]
+fn where_a_sweep_begins_agrees_with_a_slot_by_slot_scan() {
+    let mut dense = Dense {
+        arity: 1,
+        ..Dense::default()
+    };
+    // Runs of values, of unknown and absent slots, in blocks and across
+    // pages, with positions in progress here and there.
+    dense.claim(0, 140_000, usize::MAX);
+    for z in (0..140_000).filter(|z| z % 7 == 3 || (z / 1000) % 3 == 0) {
+        dense.set(z, u64::from(z % 5));
+    }
+    for z in [5_000, 70_003, 131_100] {
+        dense.set(z, IN_PROGRESS);
+    }
+    dense.claim(200_000, 200_010, usize::MAX);
+    let slow = |dense: &Dense, z: u32, gap: u32| {
+        let mut bottom = gap;
+        for j in (gap.saturating_sub(z - gap)..gap).rev() {
+            match dense.get(j) {
+                IN_PROGRESS => return bottom,
+                UNKNOWN | ABSENT => bottom = j,
+                _ => {}
+            }
+        }
+        bottom
+    };
+    for z in (0..210_000)
+        .step_by(997)
+        .chain([70_010, 131_200, 140_000, 200_005])
+    {
+        let gap = dense.unvalued_below(z);
+        let mut b = z;
+        while b > 0 && matches!(dense.get(b - 1), UNKNOWN | ABSENT) {
+            b -= 1;
+        }
+        assert_eq!(gap, b, "the gap below {z}");
+        for below in [gap, gap.saturating_sub(100), gap / 2] {
+            assert_eq!(
+                dense.sweep_bottom(z, below),
+                slow(&dense, z, below),
+                "from {z}, the gap at {below}"
+            );
+        }
+    }
+}
