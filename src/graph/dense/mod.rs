@@ -301,42 +301,65 @@ impl Dense {
         // rows cost their place, address and length too.
         let (width, held) = (Dense::grown(2, b1), self.pages.len().min(a1 + 1));
         let fresh = (a1 + 1) - held.max(a0);
-        let row = |a: usize| self.pages.get(a);
-        let grown = (a0..held)
-            .map(|a| width.saturating_sub(row(a).len()))
-            .sum::<usize>()
-            + fresh * (width + ROW_SLOTS)
-            + a0.saturating_sub(held) * ROW_SLOTS;
-        let absent = (a0..held)
-            .map(|a| {
-                (b0..=b1)
-                    .filter(|b| row(a).get(*b).is_none_or(|s| *s == SLOT_ABSENT))
-                    .count()
-            })
-            .sum::<usize>()
-            + fresh * (b1 - b0 + 1);
-        let most_slots = FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + absent));
-        if absent > most || self.slots + grown > most_slots {
-            return None;
+        let new_rows = fresh * (width + ROW_SLOTS) + a0.saturating_sub(held) * ROW_SLOTS;
+        let fresh_absent = fresh * (b1 - b0 + 1);
+        // When the rectangle fits even if every held row grew and nothing
+        // in it were absent before, the held rows are read and written
+        // in one pass; otherwise they are counted first.
+        let room = |absent: usize| FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + absent));
+        let (rows, cols) = (a1 + 1 - a0, b1 + 1 - b0);
+        let surely = rows * cols <= most
+            && self.slots + (held.saturating_sub(a0)) * width + new_rows <= room(fresh_absent);
+        if !surely {
+            let (grown, absent) = self.unclaimed((a0, held), (b0, b1), width);
+            if absent + fresh_absent > most
+                || self.slots + grown + new_rows > room(absent + fresh_absent)
+            {
+                return None;
+            }
         }
         self.pages.reserve(a1 + 1);
+        let mut absent = fresh_absent;
         for a in a0..held {
             if self.pages.get(a).len() < width {
                 self.grow(2, a, b1);
             }
-        }
-        self.pages.push(a0, 0);
-        self.slots += self.pages.push(a1 + 1, width);
-        for a in a0..=a1 {
             for slot in &mut self.pages.get_mut(a)[b0..=b1] {
                 if *slot == SLOT_ABSENT {
                     *slot = SLOT_UNKNOWN;
+                    absent += 1;
                 }
             }
+        }
+        self.pages.push(a0, 0);
+        self.slots += self.pages.push(a1 + 1, width);
+        // The rows made just now hold nothing yet.
+        for a in held.max(a0)..=a1 {
+            self.pages.get_mut(a)[b0..=b1].fill(SLOT_UNKNOWN);
         }
         self.arity = 2;
         self.count += absent;
         Some(absent)
+    }
+
+    /// Of the held rows `a0..held`, columns `b0..=b1`: the slots their
+    /// growing to `width` would add, and the absent ones (the columns
+    /// past a row's end are absent).
+    fn unclaimed(
+        &self,
+        (a0, held): (usize, usize),
+        (b0, b1): (usize, usize),
+        width: usize,
+    ) -> (usize, usize) {
+        let (mut grown, mut absent) = (0, 0);
+        for a in a0..held {
+            let slots = self.pages.get(a);
+            let end = slots.len().min(b1 + 1);
+            let within = slots.get(b0..end).unwrap_or_default();
+            absent += within.iter().filter(|s| **s == SLOT_ABSENT).count() + (b1 + 1 - end.max(b0));
+            grown += width.saturating_sub(slots.len());
+        }
+        (grown, absent)
     }
 
     /// Sets slot `z`. The search sets a slot two or three times per

@@ -104,20 +104,60 @@ impl Rows {
     pub(super) fn push(&mut self, to: usize, len: usize) -> usize {
         self.reserve(to);
         let made = to.saturating_sub(self.len());
-        for _ in 0..made {
-            let (at, addr) = match len {
-                0 => (NONE, 0),
-                _ => {
-                    let at = self.carve(len, true);
-                    let block = &self.blocks[at.block as usize];
-                    (at, block[at.start as usize..].as_ptr() as usize)
+        let mut left = made;
+        while left > 0 {
+            left -= match self.push_run(left, len) {
+                0 => {
+                    let (at, addr) = match len {
+                        0 => (NONE, 0),
+                        _ => {
+                            let at = self.carve(len, true);
+                            let block = &self.blocks[at.block as usize];
+                            (at, block[at.start as usize..].as_ptr() as usize)
+                        }
+                    };
+                    self.addrs.push(addr);
+                    self.at.push(at);
+                    self.lens.push(len as u32);
+                    1
                 }
+                run => run,
             };
-            self.addrs.push(addr);
-            self.at.push(at);
-            self.lens.push(len as u32);
         }
         made * len
+    }
+
+    /// Up to `most` new rows of `len` slots carved one after another from
+    /// the shared block's end, as [`Rows::carve`] would carve them when
+    /// no freed carve of their length is left: how many. A strip's
+    /// million rows are made a block at a time.
+    fn push_run(&mut self, most: usize, len: usize) -> usize {
+        let class = len.trailing_zeros() as usize;
+        let freed = self.free.get(class).is_some_and(|f| !f.is_empty());
+        let Some(tail) = self
+            .tail
+            .filter(|_| (1..=SHARED_MOST).contains(&len) && !freed)
+        else {
+            return 0;
+        };
+        let block = &self.blocks[tail.block as usize];
+        let start = tail.start as usize;
+        let run = (block.len().saturating_sub(start) / len).min(most);
+        let base = block[start..].as_ptr() as usize;
+        for i in 0..run {
+            self.at.push(At {
+                start: (start + i * len) as u32,
+                ..tail
+            });
+            self.addrs.push(base + i * len * size_of::<u32>());
+        }
+        self.lens.resize(self.lens.len() + run, len as u32);
+        self.live[tail.block as usize] += run as u32;
+        self.tail = Some(At {
+            start: (start + run * len) as u32,
+            ..tail
+        });
+        run
     }
 
     /// Row `p` grown to `len` slots (a power of two), the new ones
@@ -305,6 +345,39 @@ mod tests {
         assert!(rows.held <= n * 16 + 6 * BLOCK, "{}", rows.held);
         let live: usize = rows.blocks.iter().map(|b| b.len()).sum();
         assert_eq!(live, rows.held);
+    }
+
+    #[test]
+    fn rows_pushed_a_block_at_a_time_lie_apart_at_their_addresses() {
+        let mut rows = Rows::default();
+        rows.push(10, 4);
+        // A carve of four left by a row that grew: the next row takes it.
+        let left = (rows.at[3].block, rows.at[3].start);
+        rows.grow_shared(3, 8);
+        rows.push(50_000, 4);
+        let mark = |p: usize, i: usize| (p * 16 + i) as u32;
+        for p in 0..rows.len() {
+            for (i, slot) in rows.get_mut(p).iter_mut().enumerate() {
+                *slot = mark(p, i);
+            }
+        }
+        let mut live = vec![0; rows.blocks.len()];
+        for p in 0..rows.len() {
+            let slots = rows.get(p);
+            assert!(
+                slots.iter().enumerate().all(|(i, s)| *s == mark(p, i)),
+                "row {p}"
+            );
+            assert_eq!(slots.as_ptr() as usize, rows.addrs[p]);
+            assert_eq!(slots.len(), rows.lens[p] as usize);
+            live[rows.at[p].block as usize] += 1;
+        }
+        assert_eq!(live, rows.live);
+        assert_eq!(
+            (rows.at[10].block, rows.at[10].start),
+            left,
+            "the carve left"
+        );
     }
 
     #[test]
