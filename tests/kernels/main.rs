@@ -293,9 +293,16 @@ fn game_file_asking(asked: &'static str) -> impl Strategy<Value = String> {
 /// `n` cases, with shrinking bounded in time: a random file may run into
 /// the two seconds' limit on each path, so that shrinking a failure by
 /// its thousands of steps would take hours; two minutes find a small one.
+/// Failures are kept in `main.proptest-regressions` beside this file: by
+/// default proptest, finding `main.rs` here, would read and write
+/// `tests/proptest-regressions/main.txt` instead, and the seeds kept
+/// would not be run again.
 fn cases(n: u32) -> ProptestConfig {
     ProptestConfig {
         max_shrink_time: 120_000,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
         ..ProptestConfig::with_cases(n)
     }
 }
