@@ -76,18 +76,18 @@ impl Emit<'_, '_> {
     /// marks lack.
     pub(super) fn first_unmarked(&mut self) -> Value {
         if !self.bits {
-            return self.scan_marks(0);
+            return self.scan_marks();
         }
         let low = self.b.use_var(self.low);
         let lacks = self.b.ins().bnot(low);
         self.b.ins().ctz(lacks)
     }
 
-    /// The first value from `from` on that the marks lack.
-    fn scan_marks(&mut self, from: i64) -> Value {
+    /// The first value that the marks lack.
+    fn scan_marks(&mut self) -> Value {
         let i = self.b.declare_var(I64);
-        let from = self.int(from);
-        self.b.def_var(i, from);
+        let zero = self.int(0);
+        self.b.def_var(i, zero);
         let [head, next, found] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
