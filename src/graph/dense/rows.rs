@@ -107,24 +107,27 @@ impl Rows {
         let mut left = made;
         while left > 0 {
             left -= match self.push_run(left, len) {
-                0 => {
-                    let (at, addr) = match len {
-                        0 => (NONE, 0),
-                        _ => {
-                            let at = self.carve(len, true);
-                            let block = &self.blocks[at.block as usize];
-                            (at, block[at.start as usize..].as_ptr() as usize)
-                        }
-                    };
-                    self.addrs.push(addr);
-                    self.at.push(at);
-                    self.lens.push(len as u32);
-                    1
-                }
+                0 => self.push_one(len),
                 run => run,
             };
         }
         made * len
+    }
+
+    /// One new row of `len` slots, carved as [`Rows::carve`] carves: 1.
+    fn push_one(&mut self, len: usize) -> usize {
+        let (at, addr) = match len {
+            0 => (NONE, 0),
+            _ => {
+                let at = self.carve(len, true);
+                let block = &self.blocks[at.block as usize];
+                (at, block[at.start as usize..].as_ptr() as usize)
+            }
+        };
+        self.addrs.push(addr);
+        self.at.push(at);
+        self.lens.push(len as u32);
+        1
     }
 
     /// Up to `most` new rows of `len` slots carved one after another from

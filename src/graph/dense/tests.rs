@@ -25,18 +25,20 @@ fn claiming_makes_the_absent_slots_unknown_and_counts_them() {
     assert_eq!(view.count, 2, "two pages");
 }
 
+/// [`Dense::unvalued_below`] of `z`, a slot at a time.
+fn gap_below(dense: &Dense, z: u32) -> u32 {
+    let mut b = z;
+    while b > 0 && matches!(dense.get(b - 1), UNKNOWN | ABSENT) {
+        b -= 1;
+    }
+    b
+}
+
 #[test]
 fn the_unvalued_run_below_a_slot_passes_over_pages_and_stops_at_a_value() {
     let mut dense = Dense {
         arity: 1,
         ..Dense::default()
-    };
-    let slow = |dense: &Dense, z: u32| {
-        let mut b = z;
-        while b > 0 && matches!(dense.get(b - 1), UNKNOWN | ABSENT) {
-            b -= 1;
-        }
-        b
     };
     // No pages at all; then a value in page 0, slots claimed across
     // pages 1 and 2, a page 3 without slots, and one in progress.
@@ -50,7 +52,7 @@ fn the_unvalued_run_below_a_slot_passes_over_pages_and_stops_at_a_value() {
         0, 1, 999, 1_000, 1_001, 1_002, 65_536, 66_000, 66_001, 66_002, 131_072, 140_001, 150_000,
         150_001, 196_608, 262_144, 262_200, 262_201, 262_202, 300_000,
     ] {
-        assert_eq!(dense.unvalued_below(z), slow(&dense, z), "below {z}");
+        assert_eq!(dense.unvalued_below(z), gap_below(&dense, z), "below {z}");
     }
     assert_eq!(dense.unvalued_below(140_000), 66_001);
     assert_eq!(dense.unvalued_below(66_000), 1_001);
@@ -164,11 +166,7 @@ fn where_a_sweep_begins_agrees_with_a_slot_by_slot_scan() {
         .chain([70_010, 131_200, 140_000, 200_005])
     {
         let gap = dense.unvalued_below(z);
-        let mut b = z;
-        while b > 0 && matches!(dense.get(b - 1), UNKNOWN | ABSENT) {
-            b -= 1;
-        }
-        assert_eq!(gap, b, "the gap below {z}");
+        assert_eq!(gap, gap_below(&dense, z), "the gap below {z}");
         for below in [gap, gap.saturating_sub(100), gap / 2] {
             assert_eq!(
                 dense.sweep_bottom(z, below),
