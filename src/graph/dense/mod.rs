@@ -236,132 +236,6 @@ impl Dense {
         true
     }
 
-    /// Makes the absent slots of `from..to` (one-argument positions)
-    /// unknown, a page at a time while the table may take a page's worth,
-    /// and at most `most` of them. Returns where it stopped and how many
-    /// it made.
-    pub(super) fn claim(&mut self, from: u32, to: u32, most: usize) -> (u32, usize) {
-        let (mut z, mut made) = (from, 0);
-        while z < to {
-            let (p, i) = locate(1, z);
-            let end = to.min(((p + 1) << PAGE_BITS) as u32);
-            if !self.may_take(1, end - 1) {
-                break;
-            }
-            let last = (end - 1) as usize & (PAGE - 1);
-            let page = self.grow(1, p, last);
-            let slots = &mut page[i..=last];
-            // A page's run at once, by loops the compiler makes vector
-            // code of, when the room takes all its absent slots.
-            let absent = slots.iter().filter(|s| **s == SLOT_ABSENT).count();
-            if made + absent <= most {
-                for slot in slots.iter_mut() {
-                    *slot = if *slot == SLOT_ABSENT {
-                        SLOT_UNKNOWN
-                    } else {
-                        *slot
-                    };
-                }
-                made += absent;
-                z = end;
-                continue;
-            }
-            for slot in slots {
-                if *slot == SLOT_ABSENT {
-                    if made == most {
-                        self.count += made;
-                        return (z, made);
-                    }
-                    *slot = SLOT_UNKNOWN;
-                    made += 1;
-                }
-                z += 1;
-            }
-        }
-        self.count += made;
-        (z, made)
-    }
-
-    /// Makes the absent slots of rows `a0..=a1`, columns `b0..=b1`
-    /// (two-argument positions) unknown, if the table may take them all
-    /// (see [`Dense::may_take`]) and they are at most `most`: how many it
-    /// made.
-    pub(super) fn claim_rect(
-        &mut self,
-        (a0, a1): (usize, usize),
-        (b0, b1): (usize, usize),
-        most: usize,
-    ) -> Option<usize> {
-        // The dense pairs are closed downwards: the far corner's being
-        // dense makes the whole rectangle dense.
-        if !self.fits(2) || a0 > a1 || b0 > b1 || dense2(a1 as i64, b1 as i64).is_none() {
-            return None;
-        }
-        // Rows not made yet are counted whole, with no slot read; new
-        // rows cost their place, address and length too.
-        let (width, held) = (Dense::grown(2, b1), self.pages.len().min(a1 + 1));
-        let fresh = (a1 + 1) - held.max(a0);
-        let new_rows = fresh * (width + ROW_SLOTS) + a0.saturating_sub(held) * ROW_SLOTS;
-        let fresh_absent = fresh * (b1 - b0 + 1);
-        // When the rectangle fits even if every held row grew and nothing
-        // in it were absent before, the held rows are read and written
-        // in one pass; otherwise they are counted first.
-        let room = |absent: usize| FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + absent));
-        let (rows, cols) = (a1 + 1 - a0, b1 + 1 - b0);
-        let surely = rows * cols <= most
-            && self.slots + (held.saturating_sub(a0)) * width + new_rows <= room(fresh_absent);
-        if !surely {
-            let (grown, absent) = self.unclaimed((a0, held), (b0, b1), width);
-            if absent + fresh_absent > most
-                || self.slots + grown + new_rows > room(absent + fresh_absent)
-            {
-                return None;
-            }
-        }
-        self.pages.reserve(a1 + 1);
-        let mut absent = fresh_absent;
-        for a in a0..held {
-            if self.pages.get(a).len() < width {
-                self.grow(2, a, b1);
-            }
-            for slot in &mut self.pages.get_mut(a)[b0..=b1] {
-                if *slot == SLOT_ABSENT {
-                    *slot = SLOT_UNKNOWN;
-                    absent += 1;
-                }
-            }
-        }
-        self.pages.push(a0, 0);
-        self.slots += self.pages.push(a1 + 1, width);
-        // The rows made just now hold nothing yet.
-        for a in held.max(a0)..=a1 {
-            self.pages.get_mut(a)[b0..=b1].fill(SLOT_UNKNOWN);
-        }
-        self.arity = 2;
-        self.count += absent;
-        Some(absent)
-    }
-
-    /// Of the held rows `a0..held`, columns `b0..=b1`: the slots their
-    /// growing to `width` would add, and the absent ones (the columns
-    /// past a row's end are absent).
-    fn unclaimed(
-        &self,
-        (a0, held): (usize, usize),
-        (b0, b1): (usize, usize),
-        width: usize,
-    ) -> (usize, usize) {
-        let (mut grown, mut absent) = (0, 0);
-        for a in a0..held {
-            let slots = self.pages.get(a);
-            let end = slots.len().min(b1 + 1);
-            let within = slots.get(b0..end).unwrap_or_default();
-            absent += within.iter().filter(|s| **s == SLOT_ABSENT).count() + (b1 + 1 - end.max(b0));
-            grown += width.saturating_sub(slots.len());
-        }
-        (grown, absent)
-    }
-
     /// Sets slot `z`. The search sets a slot two or three times per
     /// position (in progress, then its value), so a slot its page holds
     /// already, with no spilled value before or after, is written at once.
@@ -505,6 +379,7 @@ impl Dense {
     }
 }
 
+mod claims;
 mod gaps;
 mod rows;
 #[cfg(test)]
