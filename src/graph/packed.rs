@@ -1,16 +1,26 @@
 //! A flat run of integers ([`super::flat`]) packed in bytes, the form the
 //! hashed store keeps list positions and positions of three or more
-//! integers in. Each integer is zigzag-coded (small magnitudes of either
-//! sign become small numbers) and written seven bits a byte, low bits
-//! first, the top bit of each byte saying that more follow. The items of
-//! most list positions are small (heaps, squares, cards), so a run of a
-//! dozen words, 8 bytes each, takes a dozen bytes, and one short enough
-//! is kept in the key itself, with no allocation. A list or set of pairs
-//! packs each pair as its two halves, small numbers on most boards.
+//! integers in.
+//!
+//! The run's header comes first, zigzag-coded (small magnitudes of either
+//! sign become small numbers), shifted left a bit, and written seven bits
+//! a byte, low bits first, the top bit of each byte saying that more
+//! follow. When every item after it is a byte, 0 to 255, and the run is
+//! not long, as in most list positions (heaps, squares, cards, a string's
+//! letters), the items follow a byte each, and the header's low bit is
+//! 0. Otherwise it is 1, and the items are packed by their frame: the
+//! least item, zigzag-coded with two bits below it for the width, 1, 2,
+//! 4 or 8 bytes, and written as the header is; then each item less the
+//! least, in that many bytes, low first. Either way every item takes the
+//! same width, so packing and unpacking are loops without a branch an
+//! item, and a run of a dozen words, 8 bytes each, takes a dozen bytes
+//! and one or two: one short enough is kept in the key itself, with no
+//! allocation. A list or set of pairs packs each pair as its two halves,
+//! small numbers on most boards.
 
 use super::flat;
 
-/// The most bytes one integer takes.
+/// The most bytes a header, or a least item with its width, takes.
 const MAX_BYTES: usize = 10;
 
 /// `n` zigzag-coded: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
@@ -19,22 +29,145 @@ fn zigzag(n: i64) -> u64 {
     ((n << 1) ^ (n >> 63)) as u64
 }
 
-/// Calls `put` with each byte of the packed form of `n`.
+/// The integer `z` zigzag-codes.
 #[inline]
-fn bytes_of(n: i64, mut put: impl FnMut(u8)) {
-    let mut z = zigzag(n);
-    while z >= 0x80 {
-        put(z as u8 | 0x80);
-        z >>= 7;
-    }
-    put(z as u8);
+fn unzigzag(z: u64) -> i64 {
+    (z >> 1) as i64 ^ -((z & 1) as i64)
 }
 
-/// Appends the packed form of `run` to `out`.
-pub fn pack(run: &[i64], out: &mut Vec<u8>) {
-    // Most items take one or two bytes.
-    out.reserve(2 * run.len());
-    units(run, |n| bytes_of(n, |b| out.push(b)));
+/// Writes `z` seven bits a byte at `buf[at..]`; returns where it ends.
+#[inline]
+fn put_varying(mut z: u128, buf: &mut [u8], mut at: usize) -> usize {
+    if z < 0x80 {
+        buf[at] = z as u8;
+        return at + 1;
+    }
+    while z >= 0x80 {
+        buf[at] = z as u8 | 0x80;
+        z >>= 7;
+        at += 1;
+    }
+    buf[at] = z as u8;
+    at + 1
+}
+
+/// The number written seven bits a byte from `bytes[*at..]`, with `at`
+/// moved past it.
+#[inline]
+fn get_varying(bytes: &[u8], at: &mut usize) -> u128 {
+    let (mut z, mut shift) = (0u128, 0);
+    while let Some(&b) = bytes.get(*at) {
+        *at += 1;
+        z |= u128::from(b & 0x7f) << shift;
+        shift += 7;
+        if b < 0x80 {
+            break;
+        }
+    }
+    z
+}
+
+/// How the items after a run's header are packed: from `least`, in
+/// `width` bytes each.
+#[derive(Clone, Copy)]
+struct Frame {
+    least: i64,
+    width: usize,
+}
+
+impl Frame {
+    /// The frame of items whose least is `least` and greatest `most`.
+    fn of(least: i64, most: i64) -> Frame {
+        let span = most.wrapping_sub(least) as u64;
+        let width = match span {
+            0..0x100 => 1,
+            0x100..0x1_0000 => 2,
+            0x1_0000..0x1_0000_0000 => 4,
+            _ => 8,
+        };
+        Frame { least, width }
+    }
+
+    /// The frame of `items`, none if there are none.
+    fn of_items(items: impl Iterator<Item = i64>) -> Option<Frame> {
+        let (least, most) = items.fold((i64::MAX, i64::MIN), |(l, m), n| (l.min(n), m.max(n)));
+        (least <= most).then(|| Frame::of(least, most))
+    }
+
+    /// The bytes of the packed form of a header and `count` items.
+    fn bytes(self, count: usize) -> usize {
+        2 * MAX_BYTES + count * self.width
+    }
+}
+
+/// Writes `items` in `frame` at `buf[at..]`, each in its width; returns
+/// where they end. One loop a width, which the compiler unrolls.
+#[inline]
+fn put_items(items: &[i64], frame: Frame, buf: &mut [u8], at: usize) -> usize {
+    let end = at + items.len() * frame.width;
+    let out = &mut buf[at..end];
+    let off = |n: i64| n.wrapping_sub(frame.least) as u64;
+    match frame.width {
+        1 => out
+            .iter_mut()
+            .zip(items)
+            .for_each(|(b, &n)| *b = off(n) as u8),
+        2 => (out.chunks_exact_mut(2).zip(items))
+            .for_each(|(b, &n)| b.copy_from_slice(&(off(n) as u16).to_le_bytes())),
+        4 => (out.chunks_exact_mut(4).zip(items))
+            .for_each(|(b, &n)| b.copy_from_slice(&(off(n) as u32).to_le_bytes())),
+        _ => (out.chunks_exact_mut(8).zip(items))
+            .for_each(|(b, &n)| b.copy_from_slice(&off(n).to_le_bytes())),
+    }
+    end
+}
+
+/// Packs the units `units` (see [`with_units`]) at the start of `buf`
+/// (room for `frame.bytes`); returns the bytes written.
+#[inline]
+fn pack_at(units: &[i64], frame: Option<Frame>, buf: &mut [u8]) -> usize {
+    let Some((&h, rest)) = units.split_first() else {
+        return 0;
+    };
+    // The header, with a bit for a frame after it.
+    let header = u128::from(zigzag(h)) << 1;
+    let Some(frame) = frame else {
+        return put_varying(header, buf, 0);
+    };
+    let at = put_varying(header | 1, buf, 0);
+    // The least item and the width in one: two bits for the width.
+    let code = frame.width.trailing_zeros() as u128;
+    let at = put_varying(u128::from(zigzag(frame.least)) << 2 | code, buf, at);
+    put_items(rest, frame, buf, at)
+}
+
+/// The frame of the items after the header of `units`.
+#[inline]
+fn frame_of(units: &[i64]) -> Option<Frame> {
+    let rest = units.get(1..).unwrap_or_default();
+    Frame::of_items(rest.iter().copied())
+}
+
+/// `f` of the integers `run` is packed as: the run itself, or for a run
+/// with pairs its [`units`], made on the stack when they are few.
+#[inline]
+fn with_units<T>(run: &[i64], f: impl FnOnce(&[i64]) -> T) -> T {
+    const FEW: usize = 64;
+    if !run.first().is_some_and(|h| flat::has_pairs(*h)) {
+        return f(run);
+    }
+    // A pair's halves are two units.
+    if 2 * run.len() <= FEW {
+        let (mut all, mut n) = ([0; FEW], 0);
+        units(run, |unit| {
+            all[n] = unit;
+            n += 1;
+        });
+        return f(&all[..n]);
+    }
+    let mut all = Vec::with_capacity(2 * run.len());
+    units(run, |unit| all.push(unit));
+    f(&all)
 }
 
 /// Calls `f` with each integer `run` is packed as: its own, but each
@@ -45,8 +178,14 @@ fn units(run: &[i64], mut f: impl FnMut(i64)) {
     let Some(&h) = run.first().filter(|h| flat::has_pairs(**h)) else {
         return run.iter().for_each(|&n| f(n));
     };
-    debug_assert!(flat::well_formed(run), "a flat run");
     f(h);
+    units_after_header(run, f);
+}
+
+/// [`units`] of a run with pairs, but its header.
+#[inline]
+fn units_after_header(run: &[i64], mut f: impl FnMut(i64)) {
+    debug_assert!(flat::well_formed(run), "a flat run");
     for (shape, items) in flat::arguments(run) {
         if shape != flat::Shape::Int {
             f(items.len() as i64);
@@ -67,24 +206,23 @@ fn units(run: &[i64], mut f: impl FnMut(i64)) {
 /// Calls `f` with each integer of the run packed in `bytes`, in order.
 #[inline]
 pub fn each(bytes: &[u8], mut f: impl FnMut(i64)) {
-    let unzig = |z: u64| (z >> 1) as i64 ^ -((z & 1) as i64);
     let mut at = 0;
-    while let Some(&b) = bytes.get(at) {
-        at += 1;
-        if b < 0x80 {
-            f(unzig(b.into()));
-            continue;
+    if bytes.is_empty() {
+        return;
+    }
+    let header = get_varying(bytes, &mut at);
+    f(unzigzag((header >> 1) as u64));
+    let (least, width) = match header & 1 {
+        0 => (0, 1),
+        _ => {
+            let frame = get_varying(bytes, &mut at);
+            (unzigzag((frame >> 2) as u64), 1 << (frame & 3))
         }
-        let (mut z, mut shift) = (u64::from(b & 0x7f), 7);
-        while let Some(&b) = bytes.get(at) {
-            at += 1;
-            z |= u64::from(b & 0x7f) << shift;
-            shift += 7;
-            if b < 0x80 {
-                break;
-            }
-        }
-        f(unzig(z));
+    };
+    for item in bytes[at..].chunks_exact(width) {
+        let mut word = [0u8; 8];
+        word[..width].copy_from_slice(item);
+        f(least.wrapping_add(u64::from_le_bytes(word) as i64));
     }
 }
 
@@ -147,54 +285,64 @@ thread_local! {
 /// `f` of the packed form of `run`, made on the stack when it is short
 /// (a lookup makes one per option).
 pub fn with_packed<T>(run: &[i64], f: impl FnOnce(&[u8]) -> T) -> T {
-    // A pair takes two integers' bytes.
-    let pairs = run.first().is_some_and(|h| flat::has_pairs(*h));
-    if run.len() * MAX_BYTES * (1 + usize::from(pairs)) > ON_STACK {
-        let mut out = SCRATCH.take();
-        out.clear();
-        pack(run, &mut out);
-        let found = f(&out);
-        SCRATCH.set(out);
-        return found;
-    }
     let mut buf = [0u8; ON_STACK];
-    let mut len = 0;
-    if pairs {
-        units(run, |n| {
-            bytes_of(n, |b| {
-                buf[len] = b;
-                len += 1;
-            });
-        });
-        return f(&buf[..len]);
+    match pack_bytes(run, &mut buf) {
+        Some(len) => f(&buf[..len]),
+        None => with_framed(run, f),
     }
-    // The header as it comes; then, when the rest take a byte each, as
-    // most items do, all at once (a loop the compiler vectorises).
-    let (first, rest) = run
-        .split_first()
-        .map_or((None, run), |(h, r)| (Some(*h), r));
-    if let Some(h) = first {
-        bytes_of(h, |b| {
-            buf[len] = b;
-            len += 1;
-        });
+}
+
+/// [`with_packed`] of a run whose items do not all take a byte, or a
+/// long one: packed in its frame, on the stack when it fits, else in the
+/// kept buffer. Apart, so that the common case does not reach for the
+/// buffer.
+#[inline(never)]
+fn with_framed<T>(run: &[i64], f: impl FnOnce(&[u8]) -> T) -> T {
+    with_units(run, |units| {
+        let frame = frame_of(units);
+        let need = frame.map_or(MAX_BYTES, |frame| frame.bytes(units.len()));
+        if need > ON_STACK {
+            let mut out = SCRATCH.take();
+            out.clear();
+            out.resize(need, 0);
+            let len = pack_at(units, frame, &mut out);
+            let found = f(&out[..len]);
+            SCRATCH.set(out);
+            return found;
+        }
+        let mut buf = [0u8; ON_STACK];
+        let len = pack_at(units, frame, &mut buf);
+        f(&buf[..len])
+    })
+}
+
+/// Packs `run` in `buf` when each unit after the header is a byte (most
+/// runs), in one pass: its header, the frame from 0 a byte each, and the
+/// units as bytes. `None`, with `buf` written over, when one is not, or
+/// the run is long.
+#[inline]
+fn pack_bytes(run: &[i64], buf: &mut [u8; ON_STACK]) -> Option<usize> {
+    let (&h, rest) = run.split_first()?;
+    // A pair is two units.
+    if 2 * run.len() + MAX_BYTES > ON_STACK {
+        return None;
     }
+    // The header, its low bit 0: no frame, every item a byte.
+    let mut at = put_varying(u128::from(zigzag(h)) << 1, buf, 0);
     let mut all = 0;
-    for (b, &n) in buf[len..].iter_mut().zip(rest) {
-        let z = zigzag(n);
-        all |= z;
-        *b = z as u8;
+    if !flat::has_pairs(h) {
+        for (b, &n) in buf[at..].iter_mut().zip(rest) {
+            all |= n as u64;
+            *b = n as u8;
+        }
+        return (all < 0x100).then_some(at + rest.len());
     }
-    if all < 0x80 {
-        return f(&buf[..len + rest.len()]);
-    }
-    for &n in rest {
-        bytes_of(n, |b| {
-            buf[len] = b;
-            len += 1;
-        });
-    }
-    f(&buf[..len])
+    units_after_header(run, |n| {
+        all |= n as u64;
+        buf[at] = n as u8;
+        at += 1;
+    });
+    (all < 0x100).then_some(at)
 }
 
 #[cfg(test)]
@@ -202,17 +350,60 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// Appends the packed form of `run` to `out`.
+    fn pack(run: &[i64], out: &mut Vec<u8>) {
+        with_packed(run, |bytes| out.extend_from_slice(bytes));
+    }
+
     #[test]
-    fn small_integers_take_a_byte_each() {
+    fn items_close_together_take_a_byte_each_from_the_least() {
         let mut out = Vec::new();
+        // The header 0, with 1 for a frame; the least item, -64,
+        // zigzag-coded as 127, with 0 for a byte an item (127 << 2 in two
+        // bytes); each item less the least.
         pack(&[0, -1, 1, 63, -64], &mut out);
-        assert_eq!(out, [0, 1, 2, 126, 127]);
+        assert_eq!(out, [1, 127 << 2 & 0x7f | 0x80, 3, 63, 65, 127, 0]);
+        // A string's letters, 'H' and 'T', after its length, 3: every
+        // item a byte, so no frame (the header's low bit 0).
         out.clear();
-        pack(&[64, i64::MAX, i64::MIN], &mut out);
-        assert_eq!(out.len(), 2 + 2 * MAX_BYTES);
+        pack(&[4 << 8 | 1, 3, 72, 84, 72], &mut out);
+        assert_eq!(out[0] & 1, 0, "no frame");
+        assert_eq!(out[2..], [3, 72, 84, 72], "after the header's 2 bytes");
+        // '♠' and '♥' after the length 2: from 2 (zigzag-coded 4), two
+        // bytes each (the width's code 1).
+        out.clear();
+        pack(&[4 << 8 | 1, 2, 0x2660, 0x2665], &mut out);
+        assert_eq!(out[2..], [4 << 2 | 1, 0, 0, 0x5e, 0x26, 0x63, 0x26]);
+        // Items far apart take 8 bytes each.
+        out.clear();
+        pack(&[0, 64, i64::MAX, i64::MIN], &mut out);
+        assert_eq!(out.len(), 1 + MAX_BYTES + 3 * 8);
         let mut back = Vec::new();
         unpack(&out, &mut back);
-        assert_eq!(back, [64, i64::MAX, i64::MIN]);
+        assert_eq!(back, [0, 64, i64::MAX, i64::MIN]);
+    }
+
+    #[test]
+    fn each_width_is_the_least_that_holds_the_span() {
+        for (most, width) in [
+            (255, 1usize),
+            (256, 2),
+            (65_535, 2),
+            (65_536, 4),
+            (1 << 32, 8),
+        ] {
+            let run = [0, -7, -7 + most];
+            let mut out = Vec::new();
+            pack(&run, &mut out);
+            // The header; the least (-7 as 13) and the width's two bits;
+            // two items.
+            let code = width.trailing_zeros() as u8;
+            assert_eq!(out[..2], [1, 13 << 2 | code], "a span of {most}");
+            assert_eq!(out.len(), 2 + 2 * width, "a span of {most}");
+            let mut back = Vec::new();
+            unpack(&out, &mut back);
+            assert_eq!(back, run);
+        }
     }
 
     #[test]
@@ -239,12 +430,15 @@ mod tests {
         let run = [h, 7, 3, pair(0, 1), pair(1, 0), pair(-5, 2)];
         let mut out = Vec::new();
         pack(&run, &mut out);
-        let mut header = Vec::new();
-        bytes_of(h, |b| header.push(b));
-        assert_eq!(out[..header.len()], header);
+        let mut bytes = [0; MAX_BYTES];
+        let len = put_varying(u128::from(zigzag(h)) << 1 | 1, &mut bytes, 0);
+        let header = &bytes[..len];
+        assert_eq!(out[..header.len()], *header);
+        // The least half, -5, as 9, and 0 for a byte a half; then each
+        // half less the least.
         assert_eq!(
             out[header.len()..],
-            [14, 6, 0, 2, 2, 0, 9, 4],
+            [9 << 2, 12, 8, 5, 6, 6, 5, 0, 7],
             "a byte a half"
         );
         with_packed(&run, |b| assert_eq!(b, &out[..]));
@@ -277,8 +471,11 @@ mod tests {
         fn a_run_comes_back_as_it_went_and_packs_alike_either_way(
             run in prop::collection::vec(any::<i64>(), 0..40),
             small in prop::collection::vec(-300i64..300, 0..40),
+            bytes in prop::collection::vec(0i64..256, 0..200),
         ) {
-            for mut run in [run, small] {
+            // Runs of bytes are packed without a frame, but with one when
+            // they are long.
+            for mut run in [run, small, bytes] {
                 // A flat run: no header of pairs over other items.
                 if run.first().is_some_and(|h| flat::has_pairs(*h)) {
                     run[0] = 0;

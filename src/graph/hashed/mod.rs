@@ -308,8 +308,9 @@ mod tests {
         assert_eq!(size_of::<Key>(), 24, "a key and its value: 32 bytes");
         let int = Value::Int;
         let mut h = Hashed::default();
-        // 2 + 1 + n bytes packed: up to n = 19 in the key, longer apart;
-        // large items take more bytes, negative ones too.
+        // The header, the length and n items a byte each: 2 + 1 + n
+        // bytes, up to n = 19 in the key, longer apart; items far apart
+        // take more bytes each.
         let lists: Vec<Vec<Value>> = [19, 20, 300]
             .into_iter()
             .map(|n| vec![Value::list((0..n).map(int).collect())])
