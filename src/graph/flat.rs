@@ -126,7 +126,11 @@ pub fn well_formed(run: &[i64]) -> bool {
 /// rules write the shapes they expect; the graph looks them up by this.
 #[inline]
 pub fn canonical(run: &[i64]) -> Option<i64> {
-    match has_pairs(run[0]) {
+    let h = run[0];
+    match has_pairs(h) {
+        // One argument, of pairs (tokens, a board's cells), not empty:
+        // the common case, as it is.
+        true if arity(h) == 1 && run.get(1).is_some_and(|&len| len != 0) => None,
         true => canonical_pairs(run),
         false => None,
     }
@@ -470,6 +474,12 @@ mod tests {
             "a list that holds a pair stays one of pairs"
         );
         assert!(has_pairs(set[0]) && !has_pairs(run[0]));
+        // One argument of pairs: empty, and not.
+        let one = |shape: Shape| header([shape].into_iter());
+        assert_eq!(canonical(&[one(Shape::Pairs), 0]), Some(one(Shape::List)));
+        assert_eq!(canonical(&[one(Shape::PairSet), 0]), Some(one(Shape::Set)));
+        let cell = pack(0, 1).unwrap();
+        assert_eq!(canonical(&[one(Shape::PairSet), 1, cell]), None);
         let strings = header([Shape::Str; ARITY_MAX].into_iter());
         assert!(!has_pairs(strings), "a string is no collection of pairs");
     }
