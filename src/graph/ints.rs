@@ -221,6 +221,39 @@ impl Graph {
         Some((node, table.hashed.value(index)))
     }
 
+    /// The node of `game`'s position of flat run `run` among its hashed
+    /// positions, added if it is new and `add` (then counted as
+    /// [`Graph::insert_flat`] counts it): `None` when it is not one of
+    /// them, as a position the game's form has a dense slot for, or the
+    /// first that would give the game its form.
+    pub fn intern_hashed_flat(
+        &mut self,
+        game: GameId,
+        run: &[i64],
+        add: bool,
+    ) -> Option<Option<NodeId>> {
+        if let Some(h) = flat::canonical(run) {
+            return self.intern_hashed_flat(game, &[&[h], &run[1..]].concat(), add);
+        }
+        let table = self.games.get_mut(game as usize)?;
+        // As `insert_flat` would find it a dense slot.
+        if table.form_slot(run).is_some() || table.dense.arity == 0 && Form::of(run).is_some() {
+            return None;
+        }
+        if let Some(index) = table.hashed.find_flat(run) {
+            return Some(Some(NodeId {
+                game,
+                index: DENSE_END + index,
+            }));
+        }
+        if !add {
+            return Some(None);
+        }
+        self.total += 1;
+        let index = table.hashed.insert_flat(run);
+        Some(Some(table.hashed_node(game, index)))
+    }
+
     /// [`Graph::insert`] of arguments given as a flat run (the caller has
     /// checked it is new and within limits).
     pub fn insert_flat(&mut self, game: GameId, run: &[i64]) -> NodeId {

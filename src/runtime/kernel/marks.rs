@@ -152,20 +152,30 @@ impl Marks {
     /// integers), then the options that run missed. The search puts the
     /// play on its path, evaluates those options, and runs the positions
     /// again, this one last.
-    pub(super) fn play(&mut self, game: GameId, arity: usize, frontier: Frontier) {
+    pub(super) fn play(&mut self, game: GameId, flat: bool, frontier: Frontier) {
         let Frontier {
             missing,
             args,
             play,
+            lengths,
         } = frontier;
         self.missing.clear();
         self.missing_args.clear();
-        for position in play.rchunks(arity) {
+        // The positions as they lie in `play`, the deepest first; taken
+        // from the shallowest.
+        let mut at = 0;
+        let positions: Vec<&[i64]> = (lengths.iter())
+            .map(|&len| {
+                at += len as usize;
+                &play[at - len as usize..at]
+            })
+            .collect();
+        for position in positions.into_iter().rev() {
             let start = self.missing_args.len() as u32;
             self.missing_args.extend_from_slice(position);
             let end = self.missing_args.len() as u32;
             // Each link of the play an option of its own.
-            let (flat, option) = (false, self.missing.len() as u32);
+            let option = self.missing.len() as u32;
             self.missing.push(Missing {
                 game,
                 args: (start, end),

@@ -1,10 +1,12 @@
 //! Options of a kernel's own game evaluated where the machine code meets
 //! them. A position of one or two integers outside the dense tables (a
-//! heap of 10^15 divided by 2, 3 or 6) is otherwise handed back to the
-//! search when it has no value yet: interned there, pushed on the search
-//! path, run, and its parent run again. Here [`unusual`](super::helpers::unusual)
-//! runs the option's machine code itself, with marks of its own, as a
-//! hand-written memoized recursion would, and the parent's run goes on
+//! heap of 10^15 divided by 2, 3 or 6), or a position with list, set or
+//! string arguments (a set of numbers left, a row of coins), is otherwise
+//! handed back to the search when it has no value yet: interned there,
+//! pushed on the search path, run, and its parent run again. Here
+//! [`unusual`](super::helpers::unusual) and [`flat`](super::helpers::flat)
+//! run the option's machine code themselves, with marks of their own, as
+//! a hand-written memoized recursion would, and the parent's run goes on
 //! with the value.
 //!
 //! Only the hashed positions are interned this way: the dense tables the
@@ -29,7 +31,7 @@ use crate::defs::Defs;
 use crate::graph::{Graph, IN_PROGRESS, UNKNOWN, View};
 use crate::runtime::kernel::marks::POLL_EVERY;
 use crate::runtime::kernel::{Kernel, Marks, Missing};
-use crate::value::GameId;
+use crate::value::{GameId, NodeId};
 
 /// How many runs the recursion nests at most.
 pub const DEPTH: usize = 96;
@@ -73,6 +75,8 @@ pub struct Frontier {
     pub args: Vec<i64>,
     /// The arguments of each position on the play, the deepest first.
     pub play: Vec<i64>,
+    /// How many arguments each has (a flat run's length).
+    pub lengths: Vec<u32>,
 }
 
 /// The value of `game(args)`, whose slot held no value, found by running
@@ -97,7 +101,7 @@ pub(super) unsafe fn evaluate(
         // The recursion is ending: nothing more is run.
         return Some(MISSING);
     }
-    if game != d.kernel.game || d.depth >= DEPTH {
+    if game != d.kernel.game || d.depth >= DEPTH || d.kernel.takes_lists() {
         return None;
     }
     // SAFETY: the graph outlives the recursion; its hashed positions
@@ -109,11 +113,62 @@ pub(super) unsafe fn evaluate(
         true => graph.add_hashed_ints(game, args),
         false => graph.intern_hashed_ints(game, args, room),
     }??;
-    graph.set_value(node, IN_PROGRESS);
+    // SAFETY: as the caller promises.
+    unsafe { run_at(deep, node, args) }
+}
+
+/// [`evaluate`] of a position whose arguments are the flat run `run`
+/// ([`crate::graph::flat`]), of a kernel that takes lists.
+///
+/// # Safety
+/// As for [`evaluate`].
+pub(super) unsafe fn evaluate_flat(deep: *mut Deep, game: GameId, run: &[i64]) -> Option<u64> {
+    // SAFETY: as the caller promises; dropped before the run below.
+    let d = unsafe { &mut *deep };
+    if d.frontier.is_some() {
+        return Some(MISSING);
+    }
+    if game != d.kernel.game || d.depth >= DEPTH || !d.kernel.takes_lists() {
+        return None;
+    }
+    // SAFETY: as in `evaluate`.
+    let graph = unsafe { &mut *d.graph };
+    let room = graph.reached() < d.room.max_states;
+    let node = graph.intern_hashed_flat(game, run, room)??;
+    // SAFETY: as the caller promises.
+    unsafe { run_at(deep, node, run) }
+}
+
+/// Runs the kernel's machine code on `node`, a position of its game
+/// with arguments `args` (integers, or a flat run for a kernel that
+/// takes lists) and no value yet, one depth down: as [`evaluate`] says.
+///
+/// # Safety
+/// As for [`evaluate`].
+unsafe fn run_at(deep: *mut Deep, node: NodeId, args: &[i64]) -> Option<u64> {
+    // SAFETY: as the caller promises; dropped before the run below.
+    let d = unsafe { &mut *deep };
     if d.room.pool.len() <= d.depth {
         d.room.pool.push(Box::default());
     }
     let marks: *mut Marks = &mut *d.room.pool[d.depth];
+    // SAFETY: the marks are this depth's, used by no run under way.
+    let marks = unsafe { &mut *marks };
+    let mut arena = std::mem::take(&mut marks.frame);
+    arena.clear();
+    // A kernel that takes lists reads its arguments from the arena's
+    // start, as its first run does (see `Native::mex`).
+    if d.kernel.takes_lists() && !d.kernel.load(args, &mut arena) {
+        marks.frame = arena;
+        return None;
+    }
+    arena.reserve(super::ARENA);
+    let given = match d.kernel.takes_lists() {
+        true => arena.as_ptr(),
+        false => args.as_ptr(),
+    };
+    // SAFETY: as in `evaluate`.
+    unsafe { &mut *d.graph }.set_value(node, IN_PROGRESS);
     d.depth += 1;
     let call = Call {
         kernel: d.kernel,
@@ -124,12 +179,7 @@ pub(super) unsafe fn evaluate(
         deep,
     };
     let code = d.code;
-    // SAFETY: the marks are this depth's, used by no run under way.
-    let marks = unsafe { &mut *marks };
-    let mut arena = std::mem::take(&mut marks.frame);
-    arena.clear();
-    arena.reserve(super::ARENA);
-    let (found, work) = call.run(code, (args.as_ptr() as u64, 0), 1, (marks, &mut arena));
+    let (found, work) = call.run(code, (given as u64, 0), 1, (marks, &mut arena));
     marks.frame = arena;
     // SAFETY: the run is over; nothing else borrows the recursion.
     let d = unsafe { &mut *deep };
@@ -154,11 +204,13 @@ pub(super) unsafe fn evaluate(
                     missing: std::mem::take(&mut marks.missing),
                     args: std::mem::take(&mut marks.missing_args),
                     play: Vec::new(),
+                    lengths: Vec::new(),
                 });
             }
             // This position's run was under way when the recursion ended.
             let frontier = d.frontier.as_mut().expect("set above");
             frontier.play.extend_from_slice(args);
+            frontier.lengths.push(args.len() as u32);
             MISSING
         }
         found => {

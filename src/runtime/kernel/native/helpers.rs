@@ -90,8 +90,18 @@ pub(super) extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: 
     let run = unsafe { std::slice::from_raw_parts(run, len as usize) };
     let (game, _) = ctx.targets[target as usize];
     // SAFETY: a kernel's call sets the graph, which outlives it.
-    let graph = unsafe { &*ctx.graph };
-    let v = graph.flat_value(game, run);
+    let v = unsafe { &*ctx.graph }.flat_value(game, run);
+    // Evaluated in place as `unusual3` says, before anything else
+    // missed.
+    // SAFETY: as in `unusual3`.
+    if v >= 1 << 62
+        && v != IN_PROGRESS
+        && !ctx.deep.is_null()
+        && unsafe { (*ctx.marks).missed } == 0
+        && let Some(found) = unsafe { deep::evaluate_flat(ctx.deep, game, run) }
+    {
+        return found;
+    }
     // SAFETY: as in `unusual`.
     let marks = unsafe { &mut *ctx.marks };
     marks.in_rule(ctx.rule as u32);

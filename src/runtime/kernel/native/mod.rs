@@ -202,21 +202,19 @@ impl Native {
         };
         let graph: *mut Graph = graph;
         let views: &[View] = views;
-        let mut deep = room
-            .filter(|_| kernel.lists.is_none())
-            .map(|room| deep::Deep {
-                code: self.mex,
-                kernel,
-                defs,
-                graph,
-                views,
-                room,
-                poll: &mut *poll,
-                depth: 0,
-                work: 0,
-                next_poll: POLL_EVERY,
-                frontier: None,
-            });
+        let mut deep = room.map(|room| deep::Deep {
+            code: self.mex,
+            kernel,
+            defs,
+            graph,
+            views,
+            room,
+            poll: &mut *poll,
+            depth: 0,
+            work: 0,
+            next_poll: POLL_EVERY,
+            frontier: None,
+        });
         let call = Call {
             kernel,
             defs,
@@ -233,7 +231,7 @@ impl Native {
         }) = deep
             && found == MISSING
         {
-            marks.play(kernel.game, kernel.arity, frontier);
+            marks.play(kernel.game, kernel.takes_lists(), frontier);
         }
         if marks.charge(work as usize) && poll() {
             return Some(Err(Stop::Bail));
