@@ -6,7 +6,7 @@
 mod common;
 
 use common::Engine;
-use common::differ::{agree, run, same_error};
+use common::differ::{agree, counts_every_position, meets_the_position_limit, run, same_error};
 use grundy::SharedBuffer;
 use grundy::diag::Phase;
 use grundy::session::Session;
@@ -57,11 +57,7 @@ fn a_cycle_among_hashed_positions_is_reported_as_the_interpreter_reports_it() {
 fn the_position_limit_holds_inside_the_recursion() {
     // 5,000 positions; the differential runs allow 3,000.
     let text = "game c(n) {\n move a if n > 10 ** 12 -> c(n - 1)\n}\nvalue(c(10 ** 12 + 5000))\n";
-    for engine in [Engine::Interpreter, Engine::Native] {
-        let (_, err, phase) = run(text, engine);
-        assert_eq!(phase, Some(Phase::Limit), "{err}");
-        assert!(err.contains("positions"), "{err}");
-    }
+    meets_the_position_limit(text);
 }
 
 #[test]
@@ -90,25 +86,5 @@ fn a_long_recursion_meets_the_time_limit() {
 fn the_recursion_counts_every_position_it_adds() {
     let text = "game d(n) {\n move by(k in {2, 3, 6}) if n > 0 -> d(n / k)\n}\n\
                 value(sum([d(10 ** 15 + i) for i in 0..3000]))\n";
-    let reached = |engine: Engine, max_states: usize| {
-        let mut session = Session::new(
-            Box::new(SharedBuffer::default()),
-            Box::new(SharedBuffer::default()),
-        );
-        engine.apply(&mut session.machine);
-        session.machine.limits.max_states = max_states;
-        session.machine.start_clock();
-        let outcome = session.run("divide.game", text);
-        (session.machine.graph.reached(), outcome.error)
-    };
-    let (all, error) = reached(Engine::Interpreter, 1_000_000);
-    assert_eq!(error, None);
-    assert!(all > 9000, "{all} positions");
-    assert_eq!(reached(Engine::Native, 1_000_000), (all, None));
-    let (_, error) = reached(Engine::Native, all - 1);
-    assert_eq!(
-        error,
-        Some(Phase::Limit),
-        "{all} positions, a limit of one fewer"
-    );
+    counts_every_position(text, 9000);
 }

@@ -7,10 +7,7 @@
 mod common;
 
 use common::Engine;
-use common::differ::{agree, run, same_error};
-use grundy::SharedBuffer;
-use grundy::diag::Phase;
-use grundy::session::Session;
+use common::differ::{agree, counts_every_position, meets_the_position_limit, run, same_error};
 
 /// Chains of list positions far deeper than the recursion nests (it
 /// stops at 96 runs): the options it cannot finish are evaluated by the
@@ -65,11 +62,7 @@ fn a_cycle_among_list_positions_is_reported_as_the_interpreter_reports_it() {
 fn the_position_limit_holds_inside_a_recursion_of_lists() {
     // 5,000 positions; the differential runs allow 3,000.
     let text = "game c(xs) {\n move a if len(xs) > 0 -> c(xs[1:])\n}\nvalue(c([1] * 5000))\n";
-    for engine in [Engine::Interpreter, Engine::Native] {
-        let (_, err, phase) = run(text, engine);
-        assert_eq!(phase, Some(Phase::Limit), "{err}");
-        assert!(err.contains("positions"), "{err}");
-    }
+    meets_the_position_limit(text);
 }
 
 /// Every list position the recursion adds counts towards `--max-states`
@@ -79,25 +72,5 @@ fn the_position_limit_holds_inside_a_recursion_of_lists() {
 fn the_recursion_of_lists_counts_every_position_it_adds() {
     let text = "game m(s) {\n move pick(x in s) -> m(s - {y for y in s if y % x == 0})\n}\n\
                 value(m(set(2..=16)))\n";
-    let reached = |engine: Engine, max_states: usize| {
-        let mut session = Session::new(
-            Box::new(SharedBuffer::default()),
-            Box::new(SharedBuffer::default()),
-        );
-        engine.apply(&mut session.machine);
-        session.machine.limits.max_states = max_states;
-        session.machine.start_clock();
-        let outcome = session.run("multiples.game", text);
-        (session.machine.graph.reached(), outcome.error)
-    };
-    let (all, error) = reached(Engine::Interpreter, 1_000_000);
-    assert_eq!(error, None);
-    assert!(all > 300, "{all} positions");
-    assert_eq!(reached(Engine::Native, 1_000_000), (all, None));
-    let (_, error) = reached(Engine::Native, all - 1);
-    assert_eq!(
-        error,
-        Some(Phase::Limit),
-        "{all} positions, a limit of one fewer"
-    );
+    counts_every_position(text, 300);
 }

@@ -176,3 +176,40 @@ pub fn machine_code_for(text: &str, name: &str) -> bool {
     };
     grundy::explain::game(defs.game(id).expect("the rules"), defs).native
 }
+
+/// Runs `text`, which makes more than 3,000 positions, on the interpreter
+/// and the machine code: each stops at the limit of positions.
+pub fn meets_the_position_limit(text: &str) {
+    for engine in [Engine::Interpreter, Engine::Native] {
+        let (_, err, phase) = run(text, engine);
+        assert_eq!(phase, Some(Phase::Limit), "{err}");
+        assert!(err.contains("positions"), "{err}");
+    }
+}
+
+/// Runs `text`, which must run cleanly and reach more than `least`
+/// positions, with the interpreter and with machine code: both reach as
+/// many, and a limit of one fewer stops the machine code.
+pub fn counts_every_position(text: &str, least: usize) {
+    let reached = |engine: Engine, max_states: usize| {
+        let mut session = Session::new(
+            Box::new(SharedBuffer::default()),
+            Box::new(SharedBuffer::default()),
+        );
+        engine.apply(&mut session.machine);
+        session.machine.limits.max_states = max_states;
+        session.machine.start_clock();
+        let outcome = session.run("counted.game", text);
+        (session.machine.graph.reached(), outcome.error)
+    };
+    let (all, error) = reached(Engine::Interpreter, 1_000_000);
+    assert_eq!(error, None);
+    assert!(all > least, "{all} positions");
+    assert_eq!(reached(Engine::Native, 1_000_000), (all, None));
+    let (_, error) = reached(Engine::Native, all - 1);
+    assert_eq!(
+        error,
+        Some(Phase::Limit),
+        "{all} positions, a limit of one fewer"
+    );
+}
