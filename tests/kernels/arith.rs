@@ -67,6 +67,15 @@ fn machine_code_sweeps_past_terminal_positions_and_large_values() {
     let large = "game g(n) {\n move h if n > 0 -> *(1500 + n % 7)\n\
                  move t(k in 1..=2) if k <= n -> g(n - k)\n}\nvalue(g(2501))\n";
     assert_eq!(agree(large), "2\n");
+    // Options of values about the mex's first marks, read from another
+    // game's table, of positions of many options (their marks not bits):
+    // the machine code tests a value for plain and within the marks in
+    // one comparison.
+    let read = "game nim(n) {\n move t(k in 1..=n) -> nim(n - k)\n}\n\
+                game g(n) {\n move h(k in 1..=20) if k <= n -> nim(1000 + n % 50 - k)\n\
+                move t(k in 1..=20) if k <= n -> g(n - k)\n}\n\
+                value(g(1500))\n[value(g(n)) for n in 1480..1500]\n";
+    assert_eq!(agree(read).lines().count(), 2);
     // Values from 64 on cannot be the mex of a position of a few
     // options: the machine code ignores them, and must not take them for
     // their bits modulo 64 (64 + v for v, 128 + v for v).

@@ -5,7 +5,7 @@ use super::{Emit, trusted};
 use crate::runtime::kernel::expr::{Num, SLOT_LIMIT};
 use crate::runtime::kernel::narrow::{Affine, solve};
 use crate::runtime::kernel::run::Values;
-use crate::runtime::kernel::{Domain, Move, Narrow};
+use crate::runtime::kernel::{Domain, Move, Narrow, Term};
 use crate::syntax::ast::BinOp;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
@@ -381,9 +381,12 @@ impl Emit<'_, '_> {
         let mut value = self.int(0);
         let zero = self.int(0);
         self.b.def_var(self.option_missing, zero);
+        let within = !self.bits && matches!(rule.terms.as_slice(), [Term::Node(..)]);
+        self.within_marks = within;
         for term in &rule.terms {
-            let v = self.term(term)?;
-            value = self.b.ins().bxor(value, v);
+            let v = self.term(term);
+            self.within_marks = false;
+            value = self.b.ins().bxor(value, v?);
         }
         if rule.sums() {
             // See `Move::sums`: the kernel's run bails here too.
@@ -403,7 +406,7 @@ impl Emit<'_, '_> {
             self.b.ins().brif(missing, next, &[], marked, &[]);
             self.b.switch_to_block(marked);
         }
-        self.mark(value, next);
+        self.mark(value, within, next);
         Some(())
     }
 }

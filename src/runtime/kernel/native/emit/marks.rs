@@ -26,10 +26,17 @@ impl Emit<'_, '_> {
     /// position has few options
     /// ([`crate::runtime::kernel::Kernel::few_options`]): a larger value
     /// cannot be their mex, and is ignored. Otherwise in the marks, with
-    /// the stamp.
-    pub(super) fn mark(&mut self, v: Value, next: Block) {
+    /// the stamp; `within`: `v` is known to be below their length (see
+    /// [`Emit::within_marks`]).
+    pub(super) fn mark(&mut self, v: Value, within: bool, next: Block) {
         if !self.bits {
-            let at = self.mark_at(v);
+            let at = match within {
+                true => {
+                    let at = self.b.ins().imul_imm_s(v, 4);
+                    self.b.ins().iadd(self.marks, at)
+                }
+                false => self.mark_at(v),
+            };
             let stamp = self.b.use_var(self.stamp);
             self.b.ins().istore32(trusted(), stamp, at, 0);
             self.b.ins().jump(next, &[]);

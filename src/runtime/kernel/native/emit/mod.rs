@@ -175,6 +175,7 @@ pub fn function(
             }
             Kind::Query(_) | Kind::Func(_) => false,
         },
+        within_marks: false,
         top: b.declare_var(I64),
         known: vec![None; slots],
         loops: Vec::new(),
@@ -266,6 +267,12 @@ struct Emit<'a, 'f> {
     /// store and no scan (see [`Emit::mark`]).
     low: Variable,
     bits: bool,
+    /// Set while the one term of an option is read, marks not `bits`:
+    /// its value is tested against the marks' length where it is read
+    /// (a value the dense table holds is plain when it is below that
+    /// length, as every plain value marked must be), so that marking it
+    /// needs no test of its own (see [`Emit::mark`]).
+    within_marks: bool,
     bail: Block,
     marks: Value,
     len: Value,

@@ -74,6 +74,13 @@ impl Emit<'_, '_> {
             false => self.b.inst_results(call)[0],
         };
         let v = self.helper_value(v);
+        if self.within_marks {
+            let past = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.len);
+            self.bail_if(past);
+        }
         self.b.def_var(value, v);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
@@ -174,11 +181,16 @@ impl Emit<'_, '_> {
     ) {
         let slot = self.b.ins().load(I32, trusted(), at, 0);
         let slot = self.b.ins().uextend(I64, slot);
-        let plain = i64::from(Dense::PLAIN);
-        let unusual = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, slot, plain);
+        // Within the marks, a value is plain and markable in one test: a
+        // plain value past them takes the slow path, which bails on it.
+        let unusual = match self.within_marks {
+            true => (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, slot, self.len),
+            false => (self.b.ins()).icmp_imm_s(
+                IntCC::UnsignedGreaterThanOrEqual,
+                slot,
+                i64::from(Dense::PLAIN),
+            ),
+        };
         let fast = self.b.create_block();
         self.b.ins().brif(unusual, slow, &[], fast, &[]);
         self.b.switch_to_block(fast);
