@@ -38,10 +38,6 @@ fn unzigzag(z: u64) -> i64 {
 /// Writes `z` seven bits a byte at `buf[at..]`; returns where it ends.
 #[inline]
 fn put_varying(mut z: u128, buf: &mut [u8], mut at: usize) -> usize {
-    if z < 0x80 {
-        buf[at] = z as u8;
-        return at + 1;
-    }
     while z >= 0x80 {
         buf[at] = z as u8 | 0x80;
         z >>= 7;
@@ -317,9 +313,9 @@ fn with_framed<T>(run: &[i64], f: impl FnOnce(&[u8]) -> T) -> T {
 }
 
 /// Packs `run` in `buf` when each unit after the header is a byte (most
-/// runs), in one pass: its header, the frame from 0 a byte each, and the
-/// units as bytes. `None`, with `buf` written over, when one is not, or
-/// the run is long.
+/// runs), in one pass: its header, with its low bit 0 for no frame, and
+/// the units as bytes. `None`, with `buf` written over, when one is not,
+/// or the run is long.
 #[inline]
 fn pack_bytes(run: &[i64], buf: &mut [u8; ON_STACK]) -> Option<usize> {
     let (&h, rest) = run.split_first()?;

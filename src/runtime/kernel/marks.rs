@@ -161,16 +161,12 @@ impl Marks {
         } = frontier;
         self.missing.clear();
         self.missing_args.clear();
-        // The positions as they lie in `play`, the deepest first; taken
-        // from the shallowest.
-        let mut at = 0;
-        let positions: Vec<&[i64]> = (lengths.iter())
-            .map(|&len| {
-                at += len as usize;
-                &play[at - len as usize..at]
-            })
-            .collect();
-        for position in positions.into_iter().rev() {
+        // The positions lie in `play` the deepest first: taken from the
+        // shallowest, at its end.
+        let mut end = play.len();
+        for &len in lengths.iter().rev() {
+            let position = &play[end - len as usize..end];
+            end -= len as usize;
             let start = self.missing_args.len() as u32;
             self.missing_args.extend_from_slice(position);
             let end = self.missing_args.len() as u32;

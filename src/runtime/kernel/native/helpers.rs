@@ -91,13 +91,9 @@ pub(super) extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: 
     let (game, _) = ctx.targets[target as usize];
     // SAFETY: a kernel's call sets the graph, which outlives it.
     let v = unsafe { &*ctx.graph }.flat_value(game, run);
-    // Evaluated in place as `unusual3` says, before anything else
-    // missed.
     // SAFETY: as in `unusual3`.
     if v >= 1 << 62
-        && v != IN_PROGRESS
-        && !ctx.deep.is_null()
-        && unsafe { (*ctx.marks).missed } == 0
+        && in_place(ctx, v)
         && let Some(found) = unsafe { deep::evaluate_flat(ctx.deep, game, run) }
     {
         return found;
@@ -146,15 +142,7 @@ pub(super) extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c:
     if v < 1 << 62 {
         return v;
     }
-    // SAFETY: the marks outlive the call; the machine code only writes
-    // the mex's marks, which `known` does not touch.
-    let missed = unsafe { (*ctx.marks).missed };
-    // Evaluated in place only while the run has met no option without a
-    // value: the search evaluates the options a run missed in the order
-    // it met them, each before the next, so an option met after one
-    // that is missing is evaluated after it, as the interpreter's search
-    // does, and the first error is met on the same play.
-    if !ctx.deep.is_null() && v != IN_PROGRESS && missed == 0 {
+    if in_place(ctx, v) {
         // SAFETY: a recursion's runs share it, and borrow it only for a
         // moment; the graph reference above is gone.
         if let Some(found) = unsafe { deep::evaluate(ctx.deep, game, args, v == ABSENT) } {
@@ -166,4 +154,17 @@ pub(super) extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c:
     marks.in_rule(ctx.rule as u32);
     marks.option = ctx.options as u32;
     code(marks.known(v, game, args))
+}
+
+/// Whether an option whose slot holds `v`, no value, may be evaluated in
+/// place ([`deep`]): in a recursion, not on the search path, and only
+/// while the run has met no option without a value. The search
+/// evaluates the options a run missed in the order it met them, each
+/// before the next, so an option met after one that is missing is
+/// evaluated after it, as the interpreter's search does, and the first
+/// error is met on the same play.
+fn in_place(ctx: &Ctx, v: u64) -> bool {
+    // SAFETY: the marks outlive the call; the machine code only writes
+    // the mex's marks, which `missed` is not.
+    !ctx.deep.is_null() && v != IN_PROGRESS && unsafe { (*ctx.marks).missed } == 0
 }

@@ -17,6 +17,12 @@ impl Emit<'_, '_> {
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.len);
         self.bail_if(past);
+        self.mark_addr(v)
+    }
+
+    /// The address of the mex's mark for value `v`, known to be within
+    /// the marks.
+    fn mark_addr(&mut self, v: Value) -> Value {
         let at = self.b.ins().imul_imm_s(v, 4);
         self.b.ins().iadd(self.marks, at)
     }
@@ -31,10 +37,7 @@ impl Emit<'_, '_> {
     pub(super) fn mark(&mut self, v: Value, within: bool, next: Block) {
         if !self.bits {
             let at = match within {
-                true => {
-                    let at = self.b.ins().imul_imm_s(v, 4);
-                    self.b.ins().iadd(self.marks, at)
-                }
+                true => self.mark_addr(v),
                 false => self.mark_at(v),
             };
             let stamp = self.b.use_var(self.stamp);
