@@ -1,0 +1,140 @@
+use super::*;
+
+#[test]
+fn runs_hold_integers_lists_and_tuples_and_give_them_back() {
+    let int = Value::Int;
+    let args = vec![
+        int(-4),
+        Value::list(vec![int(3), int(1)]),
+        Value::Tuple(vec![int(7)].into()),
+        Value::list(Vec::new()),
+    ];
+    let mut run = Vec::new();
+    assert!(encode(&args, &mut run));
+    assert_eq!(run[1..], [-4, 2, 3, 1, 1, 7, 0]);
+    assert_eq!(arity(run[0]), 4);
+    assert_eq!(decode(&run), args);
+    let each = [Value::list(vec![int(3), int(1)])];
+    assert!(encode(&each, &mut run));
+    assert_eq!(run, [1 | (1 << 8), 2, 3, 1], "the doc's example");
+    // One or two integers alone, and lists of anything else, are not
+    // flat; three integers are, as `ints` makes them.
+    assert!(!encode(&[int(1), int(2)], &mut run));
+    assert!(encode(&[int(1), int(-2), int(3)], &mut run));
+    let mut packed = Vec::new();
+    assert!(ints(&[1, -2, 3], &mut packed));
+    assert_eq!((&run, only_ints(&run)), (&packed, Some(&[1, -2, 3][..])));
+    assert!(encode(&[int(4), Value::list(vec![int(3)])], &mut run));
+    assert_eq!(only_ints(&run), None);
+    assert!(!encode(&[Value::list(vec![Value::Bool(true)])], &mut run));
+    assert_ne!(
+        {
+            encode(&[Value::Tuple(vec![int(1)].into())], &mut run);
+            run.clone()
+        },
+        {
+            let mut other = Vec::new();
+            encode(&[Value::list(vec![int(1)])], &mut other);
+            other
+        },
+        "a tuple is not the list of its items"
+    );
+    // A set holds its items in increasing order, and is neither the
+    // list nor the tuple of them.
+    let set = Value::Set(std::rc::Rc::new(
+        [int(9), int(-1), int(4)].into_iter().collect(),
+    ));
+    assert!(encode(std::slice::from_ref(&set), &mut run));
+    assert_eq!(run, [1 | (3 << 8), 3, -1, 4, 9]);
+    assert_eq!(decode(&run), [set]);
+    let empty = Value::Set(Default::default());
+    assert!(encode(&[int(2), empty.clone()], &mut run));
+    assert_eq!(decode(&run), [int(2), empty]);
+}
+
+#[test]
+fn pairs_pack_in_their_order_and_lists_of_them_give_them_back() {
+    let pairs = [
+        (-5, 7),
+        (-1, i32::MAX as i64),
+        (0, i32::MIN as i64),
+        (0, -1),
+        (0, 0),
+        (3, -2),
+    ];
+    let packed: Vec<i64> = pairs.iter().map(|&(x, y)| pack(x, y).unwrap()).collect();
+    assert!(packed.is_sorted(), "packing keeps the order of pairs");
+    for (&(x, y), &p) in pairs.iter().zip(&packed) {
+        assert_eq!(unpack(p), (x, y));
+    }
+    assert_eq!(pack(1 << 31, 0), None);
+    assert_eq!(pack(0, -(1 << 31) - 1), None);
+    let pair = |x, y| Value::Tuple(vec![Value::Int(x), Value::Int(y)].into());
+    let list = Value::list(vec![pair(2, -3), pair(0, 1)]);
+    let set = Value::Set(std::rc::Rc::new(
+        [pair(2, 0), pair(1, 9)].into_iter().collect(),
+    ));
+    let mut run = Vec::new();
+    assert!(encode(
+        &[Value::Int(4), list.clone(), set.clone()],
+        &mut run
+    ));
+    assert_eq!(
+        (shape(run[0], 1), shape(run[0], 2)),
+        (Shape::Pairs, Shape::PairSet)
+    );
+    assert_eq!(run[2..5], [2, pack(2, -3).unwrap(), pack(0, 1).unwrap()]);
+    assert_eq!(run[6..], [pack(1, 9).unwrap(), pack(2, 0).unwrap()]);
+    assert_eq!(decode(&run), [Value::Int(4), list, set]);
+    // Not pairs: a pair too wide, a triple, a tuple of pairs, a mix.
+    let wide = Value::list(vec![pair(1 << 40, 0)]);
+    let triple = Value::list(vec![Value::Tuple(vec![Value::Int(1); 3].into())]);
+    let tuple = Value::Tuple(vec![pair(1, 2)].into());
+    let mixed = Value::list(vec![pair(1, 2), Value::Int(3)]);
+    for v in [wide, triple, tuple, mixed] {
+        assert!(!encode(std::slice::from_ref(&v), &mut run), "{v:?}");
+    }
+}
+
+#[test]
+fn an_empty_list_of_pairs_is_looked_up_as_the_empty_list() {
+    let mut run = Vec::new();
+    assert!(encode(&[Value::Int(1), Value::list(Vec::new())], &mut run));
+    assert_eq!(canonical(&run), None);
+    let written = [header([Shape::Int, Shape::Pairs].into_iter()), 1, 0];
+    assert_eq!(canonical(&written), Some(run[0]));
+    let set = [header([Shape::PairSet, Shape::Pairs].into_iter()), 0, 1, 7];
+    assert_eq!(
+        canonical(&set),
+        Some(header([Shape::Set, Shape::Pairs].into_iter())),
+        "a list that holds a pair stays one of pairs"
+    );
+    assert!(has_pairs(set[0]) && !has_pairs(run[0]));
+    // One argument of pairs: empty, and not.
+    let one = |shape: Shape| header([shape].into_iter());
+    assert_eq!(canonical(&[one(Shape::Pairs), 0]), Some(one(Shape::List)));
+    assert_eq!(canonical(&[one(Shape::PairSet), 0]), Some(one(Shape::Set)));
+    let cell = pack(0, 1).unwrap();
+    assert_eq!(canonical(&[one(Shape::PairSet), 1, cell]), None);
+    let strings = header([Shape::Str; ARITY_MAX].into_iter());
+    assert!(!has_pairs(strings), "a string is no collection of pairs");
+}
+
+#[test]
+fn a_string_is_its_code_points_and_no_list_of_them() {
+    let word = Value::str("Hé!");
+    let mut run = Vec::new();
+    assert!(encode(std::slice::from_ref(&word), &mut run));
+    assert_eq!(run, [1 | (4 << 8), 3, 72, 233, 33]);
+    assert_eq!(decode(&run), [word]);
+    let codes = Value::list(vec![Value::Int(72), Value::Int(233), Value::Int(33)]);
+    let mut other = Vec::new();
+    assert!(encode(&[codes], &mut other));
+    assert_ne!(run, other);
+    // The last argument a header holds keeps its shape.
+    let mut many = vec![Value::Int(0); ARITY_MAX - 1];
+    many.push(Value::str(""));
+    assert!(encode(&many, &mut run));
+    assert_eq!(shape(run[0], ARITY_MAX - 1), Shape::Str);
+    assert_eq!(decode(&run), many);
+}
