@@ -26,6 +26,8 @@ pub(super) struct Jit {
     /// register (see [`kept`]), once a function needs them.
     kept: Option<[cranelift_module::FuncId; 2]>,
     defined: Vec<cranelift_module::FuncId>,
+    /// The size of each function's machine code, in bytes, by id.
+    sizes: Vec<(cranelift_module::FuncId, usize)>,
     /// The compiled functions given machine code of their own, which
     /// every function defined after may call.
     funcs: Vec<(*const Func, cranelift_module::FuncId)>,
@@ -90,6 +92,7 @@ impl Jit {
             helpers: ids.try_into().ok()?,
             kept: None,
             defined: Vec::new(),
+            sizes: Vec::new(),
             funcs: Vec::new(),
         })
     }
@@ -101,6 +104,7 @@ impl Jit {
         let at: Vec<(cranelift_module::FuncId, *const u8)> = (self.defined.iter())
             .map(|id| (*id, module.get_finalized_function(*id)))
             .collect();
+        write_code(&self.sizes, |id| module.get_finalized_function(id));
         let code = move |id| {
             let (_, at) = at
                 .iter()
@@ -210,8 +214,31 @@ impl Jit {
         if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
             eprintln!("; machine code of the {}\n{text}", kind.name());
         }
+        if let Some(code) = ctx.compiled_code() {
+            self.sizes.push((id, code.code_buffer().len()));
+        }
         module.clear_context(ctx);
         Some(())
+    }
+}
+
+/// For the engine's developers: with `GRUNDY_JIT_BIN=DIR`, writes each
+/// function's machine code, once placed, to `DIR/<address>.bin`, to be
+/// read beside a profile of addresses (callgrind's `--dump-instr=yes`):
+/// `objdump -D -b binary -m i386:x86-64 --adjust-vma=<address> FILE`.
+fn write_code(
+    sizes: &[(cranelift_module::FuncId, usize)],
+    at: impl Fn(cranelift_module::FuncId) -> *const u8,
+) {
+    let Some(dir) = std::env::var_os("GRUNDY_JIT_BIN") else {
+        return;
+    };
+    for &(id, len) in sizes {
+        let start = at(id);
+        // SAFETY: the function's code, `len` bytes from where it was put.
+        let code = unsafe { std::slice::from_raw_parts(start, len) };
+        let path = std::path::Path::new(&dir).join(format!("{:#x}.bin", start as usize));
+        let _ = std::fs::write(path, code);
     }
 }
 
