@@ -6,16 +6,53 @@
 use super::{Emit, trusted};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
-use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_codegen::ir::{Block, InstBuilder, StackSlotData, StackSlotKind, Value};
 
 impl Emit<'_, '_> {
+    /// Keeps the marks' address, their length and the stamp `stamp`
+    /// (which a mex function never changes) in a slot of the frame, read
+    /// at each use. Carried as values, they are live through every loop
+    /// of the function: the register allocator then keeps them in
+    /// registers at a loop's head and stores and reloads them around each
+    /// item of a loop over a list's items, which does not use them.
+    pub(super) fn keep_marks_in_frame(&mut self, stamp: Value) {
+        let data = StackSlotData::new(StackSlotKind::ExplicitSlot, 24, 3);
+        let slot = self.b.create_sized_stack_slot(data);
+        self.b.ins().stack_store(I64, self.marks, slot, 0);
+        self.b.ins().stack_store(I64, self.len, slot, 8);
+        self.b.ins().stack_store(I64, stamp, slot, 16);
+        self.marks_frame = Some(slot);
+    }
+
+    /// The marks' address (see [`Emit::keep_marks_in_frame`]).
+    fn marks_base(&mut self) -> Value {
+        match self.marks_frame {
+            Some(slot) => self.b.ins().stack_load(I64, I64, slot, 0),
+            None => self.marks,
+        }
+    }
+
+    /// The marks' length, in values.
+    pub(super) fn marks_len(&mut self) -> Value {
+        match self.marks_frame {
+            Some(slot) => self.b.ins().stack_load(I64, I64, slot, 8),
+            None => self.len,
+        }
+    }
+
+    /// The stamp that marks an option of the position being valued.
+    fn stamp_now(&mut self) -> Value {
+        match self.marks_frame {
+            Some(slot) => self.b.ins().stack_load(I64, I64, slot, 16),
+            None => self.b.use_var(self.stamp),
+        }
+    }
+
     /// The address of the mex's mark for value `v`; bails when `v` is
     /// past the marks.
     pub(super) fn mark_at(&mut self, v: Value) -> Value {
-        let past = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.len);
+        let len = self.marks_len();
+        let past = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, v, len);
         self.bail_if(past);
         self.mark_addr(v)
     }
@@ -24,7 +61,8 @@ impl Emit<'_, '_> {
     /// the marks.
     fn mark_addr(&mut self, v: Value) -> Value {
         let at = self.b.ins().imul_imm_s(v, 4);
-        self.b.ins().iadd(self.marks, at)
+        let marks = self.marks_base();
+        self.b.ins().iadd(marks, at)
     }
 
     /// Marks an option's value `v`, then goes on to `next`: a value below
@@ -40,7 +78,7 @@ impl Emit<'_, '_> {
                 true => self.mark_addr(v),
                 false => self.mark_at(v),
             };
-            let stamp = self.b.use_var(self.stamp);
+            let stamp = self.stamp_now();
             self.b.ins().istore32(trusted(), stamp, at, 0);
             self.b.ins().jump(next, &[]);
             return;
@@ -72,7 +110,7 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(store);
         let v = self.b.ins().ctz(low);
         let at = self.mark_at(v);
-        let stamp = self.b.use_var(self.stamp);
+        let stamp = self.stamp_now();
         self.b.ins().istore32(trusted(), stamp, at, 0);
         let less = self.b.ins().iadd_imm_s(low, -1);
         let rest = self.b.ins().band(low, less);
@@ -105,7 +143,7 @@ impl Emit<'_, '_> {
         let at = self.mark_at(v);
         let mark = self.b.ins().load(I32, trusted(), at, 0);
         let mark = self.b.ins().uextend(I64, mark);
-        let stamp = self.b.use_var(self.stamp);
+        let stamp = self.stamp_now();
         let marked = self.b.ins().icmp(IntCC::Equal, mark, stamp);
         self.b.ins().brif(marked, next, &[], found, &[]);
         self.b.switch_to_block(next);

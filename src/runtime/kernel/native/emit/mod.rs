@@ -184,6 +184,7 @@ pub fn function(
         bail,
         marks: params[2],
         len: params[3],
+        marks_frame: None,
         views: params[5],
         tables: Vec::new(),
         targets,
@@ -213,6 +214,9 @@ pub fn function(
         divisors: 0,
     };
     e.b.def_var(e.stamp, params[4]);
+    if matches!(kind, Kind::Mex(_)) {
+        e.keep_marks_in_frame(params[4]);
+    }
     let none = e.int(0);
     e.b.def_var(e.low, none);
     // A query's tables change as it asks the search: it reads their views
@@ -276,6 +280,10 @@ struct Emit<'a, 'f> {
     bail: Block,
     marks: Value,
     len: Value,
+    /// Where the marks' address, their length and the stamp are kept in
+    /// the frame, read at each use, rather than carried in registers
+    /// through every loop (see [`Emit::keep_marks_in_frame`]).
+    marks_frame: Option<cranelift_codegen::ir::StackSlot>,
     /// The dense table of each target, read once per call, and where
     /// their views are.
     tables: Vec<Table>,

@@ -75,10 +75,8 @@ impl Emit<'_, '_> {
         };
         let v = self.helper_value(v);
         if self.within_marks {
-            let past = self
-                .b
-                .ins()
-                .icmp(IntCC::UnsignedGreaterThanOrEqual, v, self.len);
+            let len = self.marks_len();
+            let past = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, v, len);
             self.bail_if(past);
         }
         self.b.def_var(value, v);
@@ -184,7 +182,10 @@ impl Emit<'_, '_> {
         // Within the marks, a value is plain and markable in one test: a
         // plain value past them takes the slow path, which bails on it.
         let unusual = match self.within_marks {
-            true => (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, slot, self.len),
+            true => {
+                let len = self.marks_len();
+                (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, slot, len)
+            }
             false => (self.b.ins()).icmp_imm_s(
                 IntCC::UnsignedGreaterThanOrEqual,
                 slot,
