@@ -212,6 +212,7 @@ pub fn function(
         lists,
         divisor_slot: None,
         divisors: 0,
+        config,
     };
     e.b.def_var(e.stamp, params[4]);
     if matches!(kind, Kind::Mex(_)) {
@@ -347,6 +348,8 @@ struct Emit<'a, 'f> {
     /// holds, 16 bytes each (see [`Emit::divisor_place`]).
     divisor_slot: Option<cranelift_codegen::ir::StackSlot>,
     divisors: u32,
+    /// The target's pointer size and calling convention, for `memcpy`.
+    config: TargetFrontendConfig,
     /// The values each slot can take, where known while its loop is
     /// emitted (a binder over constants): an inclusive interval.
     known: Vec<Option<(i64, i64)>>,
