@@ -132,16 +132,24 @@ fn rules_without_linear_forms_take_positions_of_any_size() {
 /// and for negative or large dividends.
 #[test]
 fn division_by_a_divisor_a_loop_keeps_agrees_on_every_path() {
-    let params = "[(n, m) for n in [0, 5, 40] for m in [1, 2, 3, 7, -1, -4, 65536, 2147483647, -2147483647]]";
+    let params = "[(n, m) for n in [0, 5, 40] for m in [1, 2, 3, 7, -1, -4, 65536, 2147483647, \
+                  -2147483647, 4294967295, 4294967296, 4294967297]]";
     for rules in [
         "move t(k in 1..=n) if (k * 7 - 20) % m == 3 or (k - 20) / m == 2 -> h(n - k, m)",
         "move t(k in 1..=n) if (k * 4294967299) % m < (k * 4294967299) / m % 5 -> h(n - k, m)",
         "move t(k in 1..=n) -> h(n - k, m) + *(len([j for j in 0..k if (j - 3) % m == 0]) % 4)",
+        "move t(k in 1..=n) -> h(n - k, m) + *(sum([j * 4294967291 % m / m for j in 0..k]) % 3)",
     ] {
         agree(&format!(
             "game h(n, m) {{\n {rules}\n}}\n[value(h(n, m)) for (n, m) in {params}]\n"
         ));
     }
+    // A divisor of 0, divided by only past a guard.
+    agree(
+        "game h(n, m) {\n move t(k in 1..=n) -> h(n - k, m) + \
+         *(len([j for j in 0..k if m != 0 and j % m == 0]) % 4)\n}\n\
+         [value(h(n, m)) for n in [0, 9] for m in [0, 1, 3]]\n",
+    );
     // More divisions than the machine code keeps reciprocals apart for
     // (past them, one place is shared, each use checking its divisor),
     // by two divisors in turn.
@@ -168,4 +176,16 @@ fn values_past_a_thousand_agree_on_every_path() {
     let text = "game g(n) {\n move m(k in 1..=n) if k == 1 or k % 2 == 0 -> g(n - k)\n}\n\
                 print(max([value(g(n)) for n in 0..2900]))\nvalue(g(2899))\n";
     assert_eq!(agree(text), "1450\n1450\n");
+}
+
+/// A loop's bounds divided by an outer binder's value: the division is
+/// made where the loop starts, in the block that binds the divisor.
+#[test]
+fn a_loops_bounds_divided_by_an_outer_binder_agree() {
+    for a in ["[]", "[1, 2, 5]", "[-3, 4]"] {
+        agree(&format!(
+            "game g(n) {{\n move m0(a in {a}, b in (n / a)..min(n, n / a + 3)) if b % 7 != 1 and b >= 0 -> g(b)\n}}\n\
+             value(g(10 ** 12 + 7))\n[value(g(n)) for n in 0..40]\n"
+        ));
+    }
 }

@@ -8,11 +8,31 @@ use crate::syntax::ast::BinOp;
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    Block, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value, types::I32, types::I64,
+    Block, Function, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value, types::I32,
+    types::I64,
 };
 
 /// The most places [`Emit::divisor_place`] makes in one function.
 const DIVISOR_PLACES: u32 = 16;
+
+/// A cursor in `block` before its branch, or at its end where it has none.
+fn before_branch(func: &mut Function, block: Block) -> FuncCursor<'_> {
+    let end = func.layout.last_inst(block);
+    let cursor = FuncCursor::new(func);
+    match end {
+        Some(end) if cursor.func.dfg.insts[end].opcode().is_terminator() => cursor.at_inst(end),
+        _ => cursor.at_bottom(block),
+    }
+}
+
+/// What the block before a loop computes for a divisor `d` the loop
+/// keeps (see [`Emit::floor_invariant`]).
+#[derive(Clone, Copy)]
+pub(super) struct Hoisted {
+    /// Where in the frame they are kept: `d - 1`, then `m`.
+    slot: StackSlot,
+    at: i32,
+}
 
 /// The constant `n` is, when floor division and modulo by it have a form
 /// cheaper than a division instruction (see [`Emit::floor_by`]): any
@@ -51,19 +71,106 @@ impl Emit<'_, '_> {
             return false;
         };
         let s = *s as usize;
-        !inner.contains(&s) && (s < self.params.len() || outer.iter().any(|l| l.contains(&s)))
+        !inner.slots.contains(&s)
+            && (s < self.params.len() || outer.iter().any(|l| l.slots.contains(&s)))
     }
 
-    /// [`Emit::floor`] by a divisor `d` that stays while the loop runs
-    /// ([`Emit::invariant`]): operands below 2³² take Lemire's remainder
-    /// by multiplication, with `m = 2⁶⁴ / d` rounded up kept in the
-    /// function's stack frame for this place (see [`Emit::divisor_place`])
-    /// and made again (one division) only when `d` is not the one it was
-    /// made for. `a % d` is the high word of `(m * a mod 2⁶⁴) * d`, `a / d`
-    /// the high word of `m * a` (and `a` for `d = 1`, whose `m` wraps to
-    /// 0): exact for every `a`, `d` below 2³² ("Faster Remainder by Direct
-    /// Computation", Lemire, Kaser and Kurz, 2019).
-    pub(super) fn floor_invariant(&mut self, op: BinOp, a: Value, d: Value) -> Value {
+    /// [`Emit::floor`] by the slot `s`, whose value `d` stays while the
+    /// loop runs ([`Emit::invariant`]): operands below 2³² take Lemire's
+    /// remainder by multiplication, with `m = 2⁶⁴ / d` rounded up. `a % d`
+    /// is the high word of `(m * a mod 2⁶⁴) * d`, `a / d` the high word of
+    /// `m * a` (and `a` for `d = 1`, whose `m` wraps to 0): exact for every
+    /// `a`, `d` below 2³² ("Faster Remainder by Direct Computation",
+    /// Lemire, Kaser and Kurz, 2019). `m` is made before the innermost
+    /// loop, where its value is known there ([`Emit::hoisted`]); else it
+    /// is kept in the frame ([`Emit::divisor_place`]) and made again (one
+    /// division) only when `d` is not the one it was made for.
+    pub(super) fn floor_invariant(&mut self, op: BinOp, a: Value, (d, s): (Value, usize)) -> Value {
+        let Some(h) = self.hoisted(s) else {
+            return self.floor_kept(op, a, d);
+        };
+        // The divisor is 1..2³², and `a` below 2³²: one test, as `a | (d -
+        // 1)` is below 2³² only where both are.
+        let less = self.b.ins().stack_load(I64, I64, h.slot, h.at);
+        let both = self.b.ins().bor(a, less);
+        let result = self.b.declare_var(I64);
+        let [below, other, join] = self.blocks();
+        let fits = (self.b.ins()).icmp_imm_s(IntCC::UnsignedLessThan, both, 1 << 32);
+        self.b.ins().brif(fits, below, &[], other, &[]);
+        self.b.switch_to_block(below);
+        let m = self.b.ins().stack_load(I64, I64, h.slot, h.at + 8);
+        let r = self.lemire(op, a, d, m);
+        self.b.def_var(result, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(other);
+        self.b.set_cold_block(other);
+        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, d, 0);
+        self.bail_if(zero);
+        let r = self.floor_wide(op, a, d);
+        self.b.def_var(result, r);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        self.b.use_var(result)
+    }
+
+    /// `a / d` or `a % d` from `m` (see [`Emit::floor_invariant`]).
+    fn lemire(&mut self, op: BinOp, a: Value, d: Value, m: Value) -> Value {
+        match op {
+            BinOp::Div => {
+                let q = self.b.ins().umulhi(m, a);
+                let one = self.b.ins().icmp_imm_s(IntCC::Equal, d, 1);
+                self.b.ins().select(one, a, q)
+            }
+            _ => {
+                let low = self.b.ins().imul(m, a);
+                self.b.ins().umulhi(low, d)
+            }
+        }
+    }
+
+    /// What the block before the innermost loop computes for a divisor,
+    /// the slot `s`, whose value is known there: a parameter's, or an
+    /// outer loop's slot's ([`super::Loop`]). Made there, once, the first
+    /// time the loop divides by it.
+    fn hoisted(&mut self, s: usize) -> Option<Hoisted> {
+        let params = self.params.len();
+        let lp = self.loops.last()?;
+        if let Some((_, h)) = lp.divisors.iter().find(|(t, _)| *t == s) {
+            return Some(*h);
+        }
+        let d = match s < params {
+            true => self.params[s],
+            false => lp.outer.iter().find(|(t, _)| *t == s)?.1,
+        };
+        // Before the block's branch into the loop; at its end where it has
+        // none yet (the division is in the loop's bounds, made there).
+        let before = lp.before;
+        let mut pos = before_branch(self.b.func, before);
+        // A slot holds less than 2³¹ in magnitude (`SLOT_LIMIT`): `d - 1`
+        // is below 2³² for `d >= 1`, and for `d <= 0` past 2⁶³, which
+        // sends every use to the slow path. `m` is made for `d >= 1` (and
+        // for 1 in place of 0, which would trap).
+        let less = pos.ins().iadd_imm_s(d, -1);
+        let zero = pos.ins().icmp_imm_s(IntCC::Equal, d, 0);
+        let one = pos.ins().iconst(I64, 1);
+        let safe = pos.ins().select(zero, one, d);
+        let all = pos.ins().iconst(I64, -1);
+        let m = pos.ins().udiv(all, safe);
+        let m = pos.ins().iadd_imm_s(m, 1);
+        // Kept in the frame: Cranelift would make again, at each use in
+        // the loop, what it can make from one value (`m + 1`, the select).
+        let (slot, at) = self.divisor_place();
+        let mut pos = before_branch(self.b.func, before);
+        pos.ins().stack_store(I64, less, slot, at);
+        pos.ins().stack_store(I64, m, slot, at + 8);
+        let h = Hoisted { slot, at };
+        self.loops.last_mut()?.divisors.push((s, h));
+        Some(h)
+    }
+
+    /// [`Emit::floor_invariant`] with `m` kept in the function's stack
+    /// frame.
+    fn floor_kept(&mut self, op: BinOp, a: Value, d: Value) -> Value {
         let zero = self.b.ins().icmp_imm_s(IntCC::Equal, d, 0);
         self.bail_if(zero);
         let (slot, at) = self.divisor_place();
@@ -85,18 +192,7 @@ impl Emit<'_, '_> {
                     Some(m)
                 },
             );
-            let m = m.expect("no bail");
-            match op {
-                BinOp::Div => {
-                    let q = e.b.ins().umulhi(m, a);
-                    let one = e.b.ins().icmp_imm_s(IntCC::Equal, d, 1);
-                    e.b.ins().select(one, a, q)
-                }
-                _ => {
-                    let low = e.b.ins().imul(m, a);
-                    e.b.ins().umulhi(low, d)
-                }
-            }
+            e.lemire(op, a, d, m.expect("no bail"))
         })
     }
 

@@ -103,9 +103,9 @@ impl Emit<'_, '_> {
         let index = rule.binders[i].0 as usize;
         let outer = self.known[index];
         self.known[index] = constant_bounds(domain);
-        self.loops.push(vec![index]);
+        self.enter_loop(vec![index]);
         let emitted = self.domain_loop(rule, i, domain, done, inner);
-        self.loops.pop();
+        self.leave_loop();
         self.known[index] = outer;
         emitted?;
         self.b.ins().jump(done, &[]);

@@ -353,13 +353,22 @@ struct Emit<'a, 'f> {
     /// The values each slot can take, where known while its loop is
     /// emitted (a binder over constants): an inclusive interval.
     known: Vec<Option<(i64, i64)>>,
-    /// The slots each loop being emitted binds, the innermost last: a
-    /// divisor bound outside the innermost loop stays while it runs (see
-    /// [`Emit::floor_invariant`]).
-    loops: Vec<Vec<usize>>,
+    /// The loops being emitted, the innermost last (see [`Loop`]).
+    loops: Vec<Loop>,
     /// In a sweep: the target that is the game's own one-integer
     /// position, and the position being swept (see [`Window`]).
     window: Option<(usize, Window)>,
+}
+
+/// A loop being emitted: the slots it binds (a divisor bound outside the
+/// innermost loop stays while it runs: see [`Emit::floor_invariant`]),
+/// the block it is entered from, the values of the outer loops' slots
+/// there, and what was computed there for the divisors it keeps.
+struct Loop {
+    slots: Vec<usize>,
+    before: Block,
+    outer: Vec<(usize, Value)>,
+    divisors: Vec<(usize, floor::Hoisted)>,
 }
 
 /// The position a sweep is at: for one integer `n`, `at` is `n` and
@@ -382,6 +391,27 @@ fn trusted() -> MemFlagsData {
 }
 
 impl Emit<'_, '_> {
+    /// Starts emitting a loop that binds `slots`, entered from the
+    /// current block (see [`Loop`]).
+    fn enter_loop(&mut self, slots: Vec<usize>) {
+        let outer: Vec<usize> = self.loops.iter().flat_map(|l| l.slots.clone()).collect();
+        let outer = outer
+            .into_iter()
+            .map(|s| (s, self.b.use_var(self.slots[s])))
+            .collect();
+        let before = self.b.current_block().expect("a loop entered from a block");
+        self.loops.push(Loop {
+            slots,
+            before,
+            outer,
+            divisors: Vec::new(),
+        });
+    }
+
+    fn leave_loop(&mut self) {
+        self.loops.pop();
+    }
+
     /// `N` new blocks.
     fn blocks<const N: usize>(&mut self) -> [Block; N] {
         std::array::from_fn(|_| self.b.create_block())

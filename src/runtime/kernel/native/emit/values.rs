@@ -153,7 +153,8 @@ impl Emit<'_, '_> {
             }
             Num::Bin(op @ (BinOp::Div | BinOp::Rem), x, by) if self.invariant(by) => {
                 let (a, d) = (self.num(x)?, self.num(by)?);
-                self.floor_invariant(*op, a, d)
+                let Num::Slot(s) = **by else { return None };
+                self.floor_invariant(*op, a, (d, s as usize))
             }
             Num::Bin(op, a, b) => {
                 let (a, b) = (self.num(a)?, self.num(b)?);

@@ -60,14 +60,14 @@ impl Emit<'_, '_> {
         };
         let (a, b) = self.seq(xs)?;
         let from = self.b.use_var(self.top);
-        self.loops.push(binding.slots());
+        self.enter_loop(binding.slots());
         let emitted = self.each(a, b, |e, at, next| {
             let v = e.item(at);
             let i = e.b.ins().isub(at, a);
             e.bind(binding, i, v);
             e.clauses(comp, 1, elem, next)
         });
-        self.loops.pop();
+        self.leave_loop();
         emitted?;
         Some(from)
     }
@@ -120,23 +120,23 @@ impl Emit<'_, '_> {
             Clause::Split(.., xs) if xs.pushes() => None,
             Clause::Split(how, a, b, xs) => {
                 let binding = Binding::Two(*how, *a, *b);
-                self.loops.push(binding.slots());
+                self.enter_loop(binding.slots());
                 let emitted = self.split_items(binding, xs, &mut |e, step| {
                     e.clauses(comp, i + 1, elem, step)
                 });
-                self.loops.pop();
+                self.leave_loop();
                 emitted?;
                 self.b.ins().jump(next, &[]);
                 Some(())
             }
             Clause::For(s, src) => {
                 let slot = self.slot_var(*s as usize);
-                self.loops.push(vec![*s as usize]);
+                self.enter_loop(vec![*s as usize]);
                 let emitted = self.source(src, &mut |e, k, step| {
                     e.b.def_var(slot, k);
                     e.clauses(comp, i + 1, elem, step)
                 });
-                self.loops.pop();
+                self.leave_loop();
                 emitted?;
                 self.b.ins().jump(next, &[]);
                 Some(())
