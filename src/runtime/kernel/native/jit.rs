@@ -198,7 +198,7 @@ impl Jit {
         // For the engine's developers: `GRUNDY_JIT_DUMP=1` prints each
         // function's machine code as Cranelift's disassembly, on stderr,
         // and `GRUNDY_CLIF_DUMP=1` its Cranelift IR as emitted, before
-        // Cranelift optimises it.
+        // Cranelift optimises it (`GRUNDY_CLIF_OPT=1`: after).
         let dump = std::env::var_os("GRUNDY_JIT_DUMP").is_some();
         ctx.set_disasm(dump);
         if std::env::var_os("GRUNDY_CLIF_DUMP").is_some() {
@@ -210,6 +210,13 @@ impl Jit {
             // machine code.
             debug_assert!(false, "a kernel's machine code does not compile: {e:?}");
             return None;
+        }
+        if std::env::var_os("GRUNDY_CLIF_OPT").is_some() {
+            eprintln!(
+                "; clif of the {} optimised\n{}",
+                kind.name(),
+                ctx.func.display()
+            );
         }
         if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
             eprintln!("; machine code of the {}\n{text}", kind.name());
