@@ -41,8 +41,8 @@ impl Emit<'_, '_> {
         // A level: its first row is the lowest whose column fits the box.
         self.b.switch_to_block(level);
         let sv = self.b.use_var(s);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, sv, to);
-        self.b.ins().brif(more, first, &[], stop, &[]);
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, sv, to);
+        self.b.ins().brif(done, stop, &[], first, &[]);
         self.b.switch_to_block(first);
         let x = self.b.ins().iadd_imm_s(sv, -q * c1);
         let x = self.b.ins().smax(x, zero);
@@ -136,9 +136,9 @@ impl Emit<'_, '_> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let zv = self.b.use_var(z);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, zv, to);
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, zv, to);
         let body = self.b.create_block();
-        self.b.ins().brif(more, body, &[], stop, &[]);
+        self.b.ins().brif(done, stop, &[], body, &[]);
         self.b.switch_to_block(body);
         let (av, bv) = (self.b.use_var(a), self.b.use_var(b));
         self.value_unknown(kernel, own, (av, bv), (total, next))?;
@@ -201,8 +201,8 @@ impl Emit<'_, '_> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let rv = self.b.use_var(row);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, rv, to);
-        self.b.ins().brif(more, body, &[], stop, &[]);
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, rv, to);
+        self.b.ins().brif(done, stop, &[], body, &[]);
         self.b.switch_to_block(body);
         let (rv, cv) = (self.b.use_var(row), self.b.use_var(col));
         let at = match strip.long {

@@ -58,9 +58,16 @@ impl Emit<'_, '_> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let v = self.b.use_var(k);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, v, to);
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, v, to);
         let inside = self.b.create_block();
-        self.b.ins().brif(more, inside, &[], exit, &[]);
+        // The loop's body as the branch's second target, its exit the
+        // first: Cranelift's hoisting of loop-invariant code out of a
+        // loop walks the dominator tree, visiting a block's second
+        // target before its first, and forgets the loop once it has
+        // visited a block outside it. Visited before the body, the exit
+        // kept anything from being hoisted out of the body (see
+        // docs/architecture.md, item 18).
+        self.b.ins().brif(done, exit, &[], inside, &[]);
         self.b.switch_to_block(inside);
         body(self, v, step)?;
         self.b.switch_to_block(step);

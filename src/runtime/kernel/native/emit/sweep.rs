@@ -56,8 +56,9 @@ impl Emit<'_, '_> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let at = self.b.use_var(n);
-        let more = self.b.ins().icmp(IntCC::NotEqual, at, to);
-        self.b.ins().brif(more, body, &[], stop, &[]);
+        // The exit first, the body second: see `Emit::each`.
+        let done = self.b.ins().icmp(IntCC::Equal, at, to);
+        self.b.ins().brif(done, stop, &[], body, &[]);
         self.b.switch_to_block(body);
         // The position's own slot first: the options just below it are
         // read beside it.
