@@ -150,6 +150,16 @@ fn division_by_a_divisor_a_loop_keeps_agrees_on_every_path() {
          *(len([j for j in 0..k if m != 0 and j % m == 0]) % 4)\n}\n\
          [value(h(n, m)) for n in [0, 9] for m in [0, 1, 3]]\n",
     );
+    // A divisor of 0 divided by: the error, on every path.
+    for rules in [
+        "move t(k in 1..=n) -> h(n - k, m) + *(len([j for j in 0..k if j % m == 0]) % 4)",
+        "move t(k in 1..=n) -> h(n - k, m) + *(sum([j / m for j in 0..k]) % 3)",
+    ] {
+        same_error(
+            &format!("game h(n, m) {{\n {rules}\n}}\nvalue(h(6, 2))\nvalue(h(6, 0))\n"),
+            "division by zero",
+        );
+    }
     // More divisions than the machine code keeps reciprocals apart for
     // (past them, one place is shared, each use checking its divisor),
     // by two divisors in turn.
