@@ -53,7 +53,7 @@ impl Emit<'_, '_> {
         let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
         self.bail_if(zero);
         let both = self.b.ins().bor(a, b);
-        self.floor_small(op, (a, b), both, |e| {
+        self.floor_small(op, (a, b), (both, false), |e| {
             let (x, y) = (e.b.ins().ireduce(I32, a), e.b.ins().ireduce(I32, b));
             let r = match op {
                 BinOp::Div => e.b.ins().udiv(x, y),
@@ -90,27 +90,13 @@ impl Emit<'_, '_> {
             return self.floor_kept(op, a, d);
         };
         // The divisor is 1..2³², and `a` below 2³²: one test, as `a | (d -
-        // 1)` is below 2³² only where both are.
+        // 1)` is below 2³² only where both are. A divisor of 0 fails it.
         let less = self.b.ins().stack_load(I64, I64, h.slot, h.at);
         let both = self.b.ins().bor(a, less);
-        let result = self.b.declare_var(I64);
-        let [below, other, join] = self.blocks();
-        let fits = (self.b.ins()).icmp_imm_s(IntCC::UnsignedLessThan, both, 1 << 32);
-        self.b.ins().brif(fits, below, &[], other, &[]);
-        self.b.switch_to_block(below);
-        let m = self.b.ins().stack_load(I64, I64, h.slot, h.at + 8);
-        let r = self.lemire(op, a, d, m);
-        self.b.def_var(result, r);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(other);
-        self.b.set_cold_block(other);
-        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, d, 0);
-        self.bail_if(zero);
-        let r = self.floor_wide(op, a, d);
-        self.b.def_var(result, r);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
-        self.b.use_var(result)
+        self.floor_small(op, (a, d), (both, true), |e| {
+            let m = e.b.ins().stack_load(I64, I64, h.slot, h.at + 8);
+            e.lemire(op, a, d, m)
+        })
     }
 
     /// `a / d` or `a % d` from `m` (see [`Emit::floor_invariant`]).
@@ -145,6 +131,7 @@ impl Emit<'_, '_> {
         // Before the block's branch into the loop; at its end where it has
         // none yet (the division is in the loop's bounds, made there).
         let before = lp.before;
+        let (slot, at) = self.divisor_place();
         let mut pos = before_branch(self.b.func, before);
         // A slot holds less than 2³¹ in magnitude (`SLOT_LIMIT`): `d - 1`
         // is below 2³² for `d >= 1`, and for `d <= 0` past 2⁶³, which
@@ -159,8 +146,6 @@ impl Emit<'_, '_> {
         let m = pos.ins().iadd_imm_s(m, 1);
         // Kept in the frame: Cranelift would make again, at each use in
         // the loop, what it can make from one value (`m + 1`, the select).
-        let (slot, at) = self.divisor_place();
-        let mut pos = before_branch(self.b.func, before);
         pos.ins().stack_store(I64, less, slot, at);
         pos.ins().stack_store(I64, m, slot, at + 8);
         let h = Hoisted { slot, at };
@@ -175,7 +160,7 @@ impl Emit<'_, '_> {
         self.bail_if(zero);
         let (slot, at) = self.divisor_place();
         let both = self.b.ins().bor(a, d);
-        self.floor_small(op, (a, d), both, |e| {
+        self.floor_small(op, (a, d), (both, false), |e| {
             // The divisor starts as 0 (see `divisor_place`), which none is.
             let last = e.b.ins().stack_load(I64, I64, slot, at);
             let same = e.b.ins().icmp(IntCC::Equal, last, d);
@@ -267,13 +252,15 @@ impl Emit<'_, '_> {
         }
     }
 
-    /// `a op b` (`b` not 0) by `small` where `fits` is below 2^32 (the
-    /// operands are then both in `0..2^32`), else by [`Emit::floor_wide`].
+    /// `a op b` by `small` where `fits` is below 2^32 (the operands are
+    /// then both in `0..2^32`), else by [`Emit::floor_wide`], on a cold
+    /// path. `b` is not 0, or, with `zero_wide`, is 0 only where `fits`
+    /// is not below 2^32: the cold path then bails on it.
     fn floor_small(
         &mut self,
         op: BinOp,
         (a, b): (Value, Value),
-        fits: Value,
+        (fits, zero_wide): (Value, bool),
         small: impl FnOnce(&mut Self) -> Value,
     ) -> Value {
         let result = self.b.declare_var(I64);
@@ -288,6 +275,11 @@ impl Emit<'_, '_> {
         self.b.def_var(result, r);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(large);
+        self.b.set_cold_block(large);
+        if zero_wide {
+            let zero = self.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+            self.bail_if(zero);
+        }
         let r = self.floor_wide(op, a, b);
         self.b.def_var(result, r);
         self.b.ins().jump(join, &[]);
