@@ -207,7 +207,7 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Const(Value::Bool(b)) => Cond::Const(*b),
         IrKind::Binary(BinOp::And, a, b) => Cond::And(cond(a)?, cond(b)?),
         IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
-        IrKind::Unary(UnOp::Not, a) => Cond::Not(cond(a)?),
+        IrKind::Unary(UnOp::Not, a) => Cond::not(*cond(a)?),
         IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => match num_in(x, t) {
             Some(x) => member(*op == BinOp::In, x, Seq::numbers(xs, t)?),
             None => character_in(*op == BinOp::In, x, xs, t)

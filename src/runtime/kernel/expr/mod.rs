@@ -312,6 +312,31 @@ impl Num {
 }
 
 impl Cond {
+    /// `not c`, the negation pushed into a comparison or a membership
+    /// where there is one (`not (y % x == 0)` is `y % x != 0`), which
+    /// the machine code tests with one instruction rather than a
+    /// comparison and a flip. Each keeps what it evaluates, and in
+    /// which order.
+    pub fn not(c: Cond) -> Cond {
+        match c {
+            Cond::Const(b) => Cond::Const(!b),
+            Cond::Cmp(op, a, b) => match op {
+                BinOp::Eq => Cond::Cmp(BinOp::Ne, a, b),
+                BinOp::Ne => Cond::Cmp(BinOp::Eq, a, b),
+                BinOp::Lt => Cond::Cmp(BinOp::Ge, a, b),
+                BinOp::Ge => Cond::Cmp(BinOp::Lt, a, b),
+                BinOp::Le => Cond::Cmp(BinOp::Gt, a, b),
+                BinOp::Gt => Cond::Cmp(BinOp::Le, a, b),
+                op => Cond::Not(Box::new(Cond::Cmp(op, a, b))),
+            },
+            Cond::Not(a) => *a,
+            Cond::In(yes, x, xs) => Cond::In(!yes, x, xs),
+            Cond::Member(yes, x, set) => Cond::Member(!yes, x, set),
+            Cond::Same(yes, xs, ys) => Cond::Same(!yes, xs, ys),
+            c => Cond::Not(Box::new(c)),
+        }
+    }
+
     pub fn eval(&self, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
         Ok(match self {
             Cond::Const(b) => *b,

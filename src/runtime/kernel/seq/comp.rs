@@ -107,10 +107,7 @@ impl Comp<Num> {
         let first = conds.next().unwrap_or(Cond::Const(true));
         let all = conds.fold(first, |a, b| Cond::And(Box::new(a), Box::new(b)));
         Comp {
-            clauses: vec![
-                self.clauses[0].clone(),
-                Clause::If(Cond::Not(Box::new(all))),
-            ],
+            clauses: vec![self.clauses[0].clone(), Clause::If(Cond::not(all))],
             elem: self.elem.clone(),
             pairs: self.pairs,
         }
