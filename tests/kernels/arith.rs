@@ -125,6 +125,24 @@ fn rules_without_linear_forms_take_positions_of_any_size() {
     assert_eq!(agree(linear).lines().count(), 2);
 }
 
+/// Items of sets and lists past the slots' limit (2³¹), in rules with no
+/// linear form: the machine code binds them as they are, where it once
+/// left each such position to the interpreter, and divides by them and
+/// compares them exactly, on both sides of 2³² and up to the integers'
+/// ends.
+#[test]
+fn items_of_any_size_agree_in_rules_without_linear_forms() {
+    let text = "let M = 9223372036854775807\nlet B = 4294967296\n\
+                game g(s) {\n move pick(x in s) if x % 7 != 0 -> g(s - {y for y in s if y % x == 0})\n \
+                move halve(x in s) if x > B and x / B not in s -> g((s - {x}) | {x / B})\n}\n\
+                game h(xs) {\n move drop(x in xs) if x % 5 != 0 -> h([y for y in xs if y > x])\n}\n\
+                value(g({2, 3, B - 1, B, B + 1}))\nvalue(g({5, 2 ** 40, -(2 ** 40), 3 * B}))\n\
+                value(g({7, M, -M - 1, M / 7}))\nvalue(g({-3, 2 ** 31, 2 ** 31 - 1, -(2 ** 31)}))\n\
+                value(h([1, B, B + 2, M, -M - 1, 2 ** 33 + 1]))\n";
+    assert_eq!(agree(text).lines().count(), 5);
+    runs_compiled_throughout(text);
+}
+
 /// `%` and `/` by a divisor that stays while the innermost loop runs (a
 /// parameter, or an outer binder in a comprehension's condition): the
 /// machine code divides by multiplying with a reciprocal it keeps, and

@@ -133,10 +133,12 @@ impl Emit<'_, '_> {
         let before = lp.before;
         let (slot, at) = self.divisor_place();
         let mut pos = before_branch(self.b.func, before);
-        // A slot holds less than 2³¹ in magnitude (`SLOT_LIMIT`): `d - 1`
-        // is below 2³² for `d >= 1`, and for `d <= 0` past 2⁶³, which
-        // sends every use to the slow path. `m` is made for `d >= 1` (and
-        // for 1 in place of 0, which would trap).
+        // `d - 1` is below 2³² for `d` in `1..=2³²` only: for `d <= 0` it
+        // is past 2⁶³ as unsigned, and for a larger `d` (a slot of rules
+        // that take integers of any size) at least 2³², either of which
+        // sends every use to the slow path. Lemire's remainder is exact
+        // for `d = 2³²` as well (`m = 2³²`). `m` is made for `d >= 1`
+        // (and for 1 in place of 0, which would trap).
         let less = pos.ins().iadd_imm_s(d, -1);
         let zero = pos.ins().icmp_imm_s(IntCC::Equal, d, 0);
         let one = pos.ins().iconst(I64, 1);

@@ -162,7 +162,7 @@ impl Emit<'_, '_> {
                 let stack = self.b.create_sized_stack_slot(data);
                 for (j, item) in items.iter().enumerate() {
                     let v = self.num(item)?;
-                    self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+                    self.bail_unless_slot(v);
                     self.b.ins().stack_store(I64, v, stack, 8 * j as i32);
                 }
                 let at = self.b.ins().stack_addr(I64, stack, 0);

@@ -179,6 +179,12 @@ pub fn function(
         top: b.declare_var(I64),
         known: vec![None; slots],
         loops: Vec::new(),
+        wide: match kind {
+            Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) | Kind::Square(k) | Kind::Strip(k) => {
+                k.wide
+            }
+            Kind::Query(_) | Kind::Func(_) => false,
+        },
         window: None,
         b,
         bail,
@@ -355,6 +361,10 @@ struct Emit<'a, 'f> {
     known: Vec<Option<(i64, i64)>>,
     /// The loops being emitted, the innermost last (see [`Loop`]).
     loops: Vec<Loop>,
+    /// Whether the slots may hold integers of any size (a kernel with no
+    /// linear form: see `kernel::wide`): then an item bound to a slot
+    /// needs no test against [`SLOT_LIMIT`](crate::runtime::kernel::expr::SLOT_LIMIT).
+    wide: bool,
     /// In a sweep: the target that is the game's own one-integer
     /// position, and the position being swept (see [`Window`]).
     window: Option<(usize, Window)>,
@@ -445,6 +455,15 @@ impl Emit<'_, '_> {
     /// Goes on only where `v` is in `lo..hi`.
     fn bail_outside(&mut self, v: Value, lo: i64, hi: i64) {
         self.outside_to(v, (lo, hi), self.bail);
+    }
+
+    /// Bails where `v`, bound to a slot, is outside the slots' limit, as
+    /// the kernel's run does, unless the slots take any integer.
+    fn bail_unless_slot(&mut self, v: Value) {
+        use crate::runtime::kernel::expr::SLOT_LIMIT;
+        if !self.wide {
+            self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+        }
     }
 
     fn table(&mut self, views: Value, t: usize) -> Table {

@@ -2,7 +2,6 @@
 //! clause's range or list, `enumerate`, and each item of a list (within
 //! the slots' limit), each told the block that goes on to the next.
 
-use crate::runtime::kernel::expr::SLOT_LIMIT;
 use crate::runtime::kernel::native::emit::Emit;
 use crate::runtime::kernel::seq::{Clause, Comp, Seq, Source, Split};
 use cranelift_codegen::ir::{Block, InstBuilder, Value};
@@ -87,11 +86,11 @@ impl Emit<'_, '_> {
                 let hi = self.b.ins().sshr_imm_s(v, 32);
                 let lo = self.b.ins().band_imm_u(v, 0xffff_ffff);
                 let lo = self.b.ins().iadd_imm_s(lo, crate::graph::flat::PAIR_MIN);
-                self.bail_outside(hi, 1 - SLOT_LIMIT, SLOT_LIMIT);
+                self.bail_unless_slot(hi);
                 (Some((x, hi)), (y, lo))
             }
         };
-        self.bail_outside(b.1, 1 - SLOT_LIMIT, SLOT_LIMIT);
+        self.bail_unless_slot(b.1);
         for (slot, value) in a.into_iter().chain([b]) {
             let var: Variable = self.slot_var(slot as usize);
             self.b.def_var(var, value);
@@ -183,7 +182,7 @@ impl Emit<'_, '_> {
         body: &mut dyn FnMut(&mut Self, Value, Block) -> Option<()>,
     ) -> Option<()> {
         self.items_at(xs, &mut |e, _, v, next| {
-            e.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
+            e.bail_unless_slot(v);
             body(e, v, next)
         })
     }
