@@ -333,6 +333,21 @@ fn pack_bytes(run: &[i64], buf: &mut [u8; ON_STACK]) -> Option<usize> {
         }
         return (all < 0x100).then_some(at + rest.len());
     }
+    // One list or set of pairs (tokens, a board's cells), the common
+    // case: its length, then each pair's halves, in one loop.
+    if flat::arity(h) == 1 {
+        let (&len, items) = rest.split_first()?;
+        buf[at] = len as u8;
+        all |= len as u64;
+        at += 1;
+        for (b, &p) in buf[at..].chunks_exact_mut(2).zip(items) {
+            let (x, y) = flat::unpack(p);
+            all |= (x | y) as u64;
+            b[0] = x as u8;
+            b[1] = y as u8;
+        }
+        return (all < 0x100).then_some(at + 2 * items.len());
+    }
     units_after_header(run, |n| {
         all |= n as u64;
         buf[at] = n as u8;

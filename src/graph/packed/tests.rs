@@ -118,6 +118,37 @@ proptest! {
         prop_assert_eq!(back, run);
     }
 
+    /// A position of one list or set of pairs (a board's cells), packed
+    /// by its own loop: its header, its length and each half a byte where
+    /// they all are bytes, else in a frame; back as it went either way.
+    #[test]
+    fn one_argument_of_pairs_packs_a_byte_a_half_where_it_can(
+        pairs in prop::collection::vec((0i64..256, 0i64..256), 0..40),
+        far in prop::collection::vec((any::<i32>(), -300i64..300), 1..12),
+        set in any::<bool>(),
+    ) {
+        let shape = if set { flat::Shape::PairSet } else { flat::Shape::Pairs };
+        let h = flat::header([shape].into_iter());
+        let far: Vec<(i64, i64)> = far.iter().map(|&(x, y)| (x.into(), y)).collect();
+        for pairs in [pairs, far] {
+            let mut run = vec![h, pairs.len() as i64];
+            run.extend(pairs.iter().map(|&(x, y)| flat::pack(x, y).unwrap()));
+            let mut out = Vec::new();
+            pack(&run, &mut out);
+            let mut want = [0; MAX_BYTES];
+            let len = put_varying(u128::from(zigzag(h)) << 1, &mut want, 0);
+            let mut want = want[..len].to_vec();
+            want.push(pairs.len() as u8);
+            want.extend(pairs.iter().flat_map(|&(x, y)| [x as u8, y as u8]));
+            let byte = |n: i64| (0..0x100).contains(&n);
+            let fits = pairs.iter().all(|&(x, y)| byte(x) && byte(y));
+            prop_assert_eq!(out == want, fits, "{:?}", pairs);
+            let mut back = Vec::new();
+            unpack(&out, &mut back);
+            prop_assert_eq!(back, run);
+        }
+    }
+
     #[test]
     fn a_run_comes_back_as_it_went_and_packs_alike_either_way(
         run in prop::collection::vec(any::<i64>(), 0..40),
