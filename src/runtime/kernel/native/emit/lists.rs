@@ -187,6 +187,9 @@ impl Emit<'_, '_> {
                 }
                 return Some(self.combine(range, op));
             }
+            Seq::SetOp(SetOp::Diff, a, b) if few_items(b).is_some() => {
+                return self.without_few(a, few_items(b)?);
+            }
             Seq::SetOp(op, a, b) => {
                 let ra = self.seq(a)?;
                 let rb = self.seq(b)?;
@@ -232,6 +235,46 @@ impl Emit<'_, '_> {
             }
         }
         Some((from, self.b.use_var(self.top)))
+    }
+
+    /// `a - {x, y, ...}`, a set less a few items written out (`s - {x}`,
+    /// `cells - {(x, y), (x + 1, y)}`): `a`'s items copied to the top,
+    /// but those equal to one of them. A loop here rather than the set of
+    /// the few made, sorted, and merged by a helper, which cost some 300
+    /// instructions an option in Cram. Where the result is.
+    fn without_few(&mut self, a: &Seq, few: &[Num]) -> Option<(Value, Value)> {
+        let (from, to) = self.seq(a)?;
+        let gone = few
+            .iter()
+            .map(|n| self.num(n))
+            .collect::<Option<Vec<_>>>()?;
+        // Room for every item of `a`, tested once.
+        let start = self.b.use_var(self.top);
+        let len = self.b.ins().isub(to, from);
+        let end = self.b.ins().iadd(start, len);
+        let full = (self.b.ins()).icmp(IntCC::UnsignedGreaterThan, end, self.cap);
+        self.bail_if(full);
+        self.each(from, to, |e, at, next| {
+            let v = e.item(at);
+            let kept = e.b.create_block();
+            for &g in &gone {
+                let same = e.b.ins().icmp(IntCC::Equal, v, g);
+                let other = e.b.create_block();
+                e.b.ins().brif(same, next, &[], other, &[]);
+                e.b.switch_to_block(other);
+            }
+            e.b.ins().jump(kept, &[]);
+            e.b.switch_to_block(kept);
+            let top = e.b.use_var(e.top);
+            let offset = e.b.ins().ishl_imm_s(top, 3);
+            let addr = e.b.ins().iadd(e.arena, offset);
+            e.b.ins().store(trusted(), v, addr, 0);
+            let top = e.b.ins().iadd_imm_s(top, 1);
+            e.b.def_var(e.top, top);
+            e.b.ins().jump(next, &[]);
+            Some(())
+        })?;
+        Some((start, self.b.use_var(self.top)))
     }
 
     /// `if c then a else b`: where the list the condition chose is.
@@ -284,4 +327,19 @@ fn fresh(xs: &Seq) -> bool {
         Seq::Sorted(inner) | Seq::SetOf(inner) => fresh(inner),
         _ => false,
     }
+}
+
+/// The items of `b`, a set written out with a few items (`{x}`, `{(x,
+/// y), (x + 1, y)}`), which `a - b` leaves out of `a` one by one.
+fn few_items(b: &Seq) -> Option<&[Num]> {
+    const FEW: usize = 4;
+    let items = match b {
+        Seq::SetOf(inner) => match &**inner {
+            Seq::Items(_, items) => items,
+            _ => return None,
+        },
+        Seq::Items(shape, items) if shape.is_set() => items,
+        _ => return None,
+    };
+    (items.len() <= FEW).then_some(items)
 }
