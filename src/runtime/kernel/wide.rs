@@ -68,7 +68,7 @@ fn num(n: &Num) -> bool {
 fn cond(c: &Cond) -> bool {
     match c {
         Cond::Quant(_, comp) => clauses(comp) && cond(&comp.elem),
-        Cond::In(_, x, xs) => num(x) && seq(xs),
+        Cond::In { x, xs, .. } => num(x) && seq(xs),
         Cond::Member(_, x, _) => num(x),
         Cond::Same(_, xs, ys) => seq(xs) && seq(ys),
         Cond::Bind(_, xs, body) => seq(xs) && cond(body),

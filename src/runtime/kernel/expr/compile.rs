@@ -209,7 +209,7 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
         IrKind::Unary(UnOp::Not, a) => Cond::not(*cond(a)?),
         IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => match num_in(x, t) {
-            Some(x) => member(*op == BinOp::In, x, Seq::numbers(xs, t)?),
+            Some(x) => member(*op == BinOp::In, x, Seq::numbers(xs, t)?, t),
             None => character_in(*op == BinOp::In, x, xs, t)
                 .or_else(|| pair_member(*op == BinOp::In, x, xs, t))?,
         },
@@ -254,7 +254,7 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
 /// `x in xs` (or `not in`, when `!yes`): a bit of [`Members`] when `xs`
 /// is a constant collection of integers (for a set of hundreds of primes,
 /// a load in place of a look at every one).
-fn member(yes: bool, x: Num, xs: Seq) -> Cond {
+fn member(yes: bool, x: Num, xs: Seq, t: &Types) -> Cond {
     if let Seq::Items(_, items) = &xs {
         let consts: Option<Vec<i64>> = items
             .iter()
@@ -267,13 +267,18 @@ fn member(yes: bool, x: Num, xs: Seq) -> Cond {
             return Cond::Member(yes, x, Rc::new(set));
         }
     }
-    Cond::In(yes, x, Box::new(xs))
+    Cond::In {
+        yes,
+        sorted: xs.shape(t).is_set(),
+        x,
+        xs: Box::new(xs),
+    }
 }
 
 /// `p in ps` (or `not in`) of a pair and a list or set of pairs.
 fn pair_member(yes: bool, p: &Ir, ps: &Ir, t: &Types) -> Option<Cond> {
     let ps = Seq::compile(ps, t).filter(|ps| ps.shape(t).of_pairs())?;
-    Some(member(yes, pair_in(p, t)?, ps))
+    Some(member(yes, pair_in(p, t)?, ps, t))
 }
 
 /// `a == b` (or `!=`, when `!yes`) of two collections of the same
@@ -328,7 +333,7 @@ fn character_in(yes: bool, x: &Ir, xs: &Ir, t: &Types) -> Option<Cond> {
         }
         _ => Seq::compile(xs, t).filter(|s| s.shape(t) == crate::graph::Shape::Str)?,
     };
-    Some(member(yes, character(x, t)?, string))
+    Some(member(yes, character(x, t)?, string, t))
 }
 
 /// The code point of a one-character literal, or of `s[j]`, a character

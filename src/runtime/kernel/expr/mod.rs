@@ -166,8 +166,15 @@ pub enum Cond {
     If(Box<Cond>, Box<Cond>, Box<Cond>),
     /// `all(...)` (true) or `any(...)` of a comprehension.
     Quant(bool, Box<Comp<Cond>>),
-    /// `x in xs`, or `x not in xs` (false).
-    In(bool, Num, Box<Seq>),
+    /// `x in xs`, or `x not in xs` (`yes` false); `sorted` where `xs`
+    /// is a set, whose items are in increasing order: a search stops at
+    /// the first item not below `x`.
+    In {
+        yes: bool,
+        sorted: bool,
+        x: Num,
+        xs: Box<Seq>,
+    },
     /// `x in S` (or `not in`, false) of a constant collection `S` of
     /// integers: a bit of [`Members`].
     Member(bool, Num, Rc<Members>),
@@ -330,7 +337,12 @@ impl Cond {
                 op => Cond::Not(Box::new(Cond::Cmp(op, a, b))),
             },
             Cond::Not(a) => *a,
-            Cond::In(yes, x, xs) => Cond::In(!yes, x, xs),
+            Cond::In { yes, sorted, x, xs } => Cond::In {
+                yes: !yes,
+                sorted,
+                x,
+                xs,
+            },
             Cond::Member(yes, x, set) => Cond::Member(!yes, x, set),
             Cond::Same(yes, xs, ys) => Cond::Same(!yes, xs, ys),
             c => Cond::Not(Box::new(c)),
@@ -349,9 +361,9 @@ impl Cond {
                 false => b.eval(f, defs)?,
             },
             Cond::Quant(all, comp) => comp.quantify(*all, f, defs)?,
-            Cond::In(yes, x, xs) => {
+            Cond::In { yes, sorted, x, xs } => {
                 let x = x.eval(f, defs)?;
-                seq::contains(x, xs, f, defs)? == *yes
+                seq::contains(x, (xs, *sorted), f, defs)? == *yes
             }
             Cond::Member(yes, x, set) => set.has(x.eval(f, defs)?) == *yes,
             Cond::Same(yes, xs, ys) => seq::same(xs, ys, f, defs)? == *yes,
@@ -381,7 +393,11 @@ impl Cond {
             Cond::Not(a) => (vec![], vec![&**a]),
             Cond::If(c, a, b) => (vec![], vec![&**c, &**a, &**b]),
             Cond::Let(_, a, b) => (vec![&**a], vec![&**b]),
-            Cond::Quant(..) | Cond::In(..) | Cond::Same(..) | Cond::Member(..) | Cond::Bind(..) => {
+            Cond::Quant(..)
+            | Cond::In { .. }
+            | Cond::Same(..)
+            | Cond::Member(..)
+            | Cond::Bind(..) => {
                 return None;
             }
         })
@@ -395,7 +411,7 @@ impl Cond {
             Cond::Not(a) => a.uses(slot),
             Cond::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Cond::Quant(_, comp) => comp.uses_slot(slot),
-            Cond::In(_, x, xs) => x.uses(slot) || xs.uses(slot),
+            Cond::In { x, xs, .. } => x.uses(slot) || xs.uses(slot),
             Cond::Member(_, x, _) => x.uses(slot),
             Cond::Same(_, xs, ys) => xs.uses(slot) || ys.uses(slot),
             Cond::Let(_, a, b) => a.uses(slot) || b.uses(slot),
@@ -413,7 +429,7 @@ impl Cond {
             Cond::If(c, a, b) => c.total() && a.total() && b.total(),
             Cond::Let(_, a, b) => a.total() && b.total(),
             Cond::Member(_, x, _) => x.total(),
-            Cond::Quant(..) | Cond::In(..) | Cond::Same(..) | Cond::Bind(..) => false,
+            Cond::Quant(..) | Cond::In { .. } | Cond::Same(..) | Cond::Bind(..) => false,
         }
     }
 

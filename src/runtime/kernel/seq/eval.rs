@@ -249,10 +249,13 @@ pub fn same(xs: &Seq, ys: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
 }
 
 /// `x in xs`.
-pub fn contains(x: i64, xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
+pub fn contains(x: i64, (xs, sorted): (&Seq, bool), f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
     let mark = f.len();
     let (a, b) = xs.eval(f, defs)?;
-    let found = f[a..b].contains(&x);
+    let found = match sorted {
+        true => f[a..b].binary_search(&x).is_ok(),
+        false => f[a..b].contains(&x),
+    };
     f.truncate(mark);
     Ok(found)
 }

@@ -92,8 +92,18 @@ impl Emit<'_, '_> {
     }
 
     /// `x in xs` (or `not in`, when `!yes`), as an `I8`.
-    pub(super) fn seq_contains(&mut self, yes: bool, x: &Num, xs: &Seq) -> Option<Value> {
+    /// A set's items are in increasing order (`sorted`): the search
+    /// stops at the first not below `x`.
+    pub(super) fn seq_contains(
+        &mut self,
+        (yes, sorted): (bool, bool),
+        x: &Num,
+        xs: &Seq,
+    ) -> Option<Value> {
         let x = self.num(x)?;
+        if sorted {
+            return self.with_seq(xs, |e, range| e.sorted_contains(yes, x, range));
+        }
         self.with_seq(xs, |e, (a, b)| {
             let no = e.b.ins().iconst(I8, 0);
             e.flag_over((a, b), (no, false, yes), |e, at| {
@@ -101,6 +111,32 @@ impl Emit<'_, '_> {
                 e.b.ins().icmp(IntCC::Equal, v, x)
             })
         })
+    }
+
+    /// `x in xs` (or `not in`) of the increasing items `a..b`, as an
+    /// `I8`: the items below `x` passed over, then the first other one
+    /// compared with it.
+    fn sorted_contains(&mut self, yes: bool, x: Value, (a, b): (Value, Value)) -> Option<Value> {
+        let found = self.b.declare_var(I8);
+        let no = self.b.ins().iconst(I8, 0);
+        self.b.def_var(found, no);
+        let join = self.b.create_block();
+        self.each(a, b, |e, at, next| {
+            let v = e.item(at);
+            let reached = e.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, v, x);
+            let stop = e.b.create_block();
+            // The loop's next step as the second target (see `Emit::each`).
+            e.b.ins().brif(reached, stop, &[], next, &[]);
+            e.b.switch_to_block(stop);
+            let same = e.b.ins().icmp(IntCC::Equal, v, x);
+            e.b.def_var(found, same);
+            e.b.ins().jump(join, &[]);
+            Some(())
+        })?;
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        let found = self.b.use_var(found);
+        Some(self.negated_unless(found, yes))
     }
 
     /// `x in set` (or `not in`, when `!yes`) of a constant set, as an

@@ -365,7 +365,7 @@ impl Emit<'_, '_> {
                 self.choose(I8, c, |e| e.cond(a), |e| e.cond(b))?
             }
             Cond::Quant(all, comp) => self.quant(*all, comp)?,
-            Cond::In(yes, x, xs) => self.seq_contains(*yes, x, xs)?,
+            Cond::In { yes, sorted, x, xs } => self.seq_contains((*yes, *sorted), x, xs)?,
             Cond::Member(yes, x, set) => self.member(*yes, x, set)?,
             Cond::Same(yes, xs, ys) => self.seq_same(*yes, xs, ys)?,
             Cond::Let(s, value, body) => {
