@@ -160,6 +160,29 @@ fn tables_print_sequences_in_rows_of_ten_and_other_arguments_one_per_row() {
     insta::assert_snapshot!(shown);
 }
 
+/// A table whose values run past those whose cells are written once
+/// (up to 1023): every cell right-aligned alike, either way.
+#[test]
+fn table_cells_of_small_and_large_values_line_up() {
+    let rules = "game nim(n) {\n move take(k in 1..=n) -> nim(n - k)\n}\ntable(nim, 1015..1035)\n";
+    let path = std::env::temp_dir().join(format!("grundy-cells-{}.game", std::process::id()));
+    std::fs::write(&path, rules).unwrap();
+    let out = grundy(&["run", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut want = String::from("nim(n), n = 1015..=1034\n   n |");
+    for i in 0..10 {
+        want.push_str(&format!(" {:>4}", format!("+{i}")));
+    }
+    for row in [1015, 1025] {
+        want.push_str(&format!("\n{row:>4} |"));
+        for v in row..row + 10 {
+            want.push_str(&format!(" {v:>4}"));
+        }
+    }
+    assert_eq!(text(&out.stdout).trim_end(), want);
+}
+
 #[test]
 fn explain_says_how_each_game_runs_and_what_slows_it() {
     let out = grundy(&["run", "--explain", "tests/explain/spellings.game"]);

@@ -99,11 +99,15 @@ impl Nims {
             Nims::U16(small) if v <= u16::MAX.into() => small.push(v as u16),
             Nims::U32(small) if v <= u32::MAX.into() => small.push(v as u32),
             Nims::U64(large) => large.push(v),
-            _ => {
-                self.widen(v);
-                self.push(v);
-            }
+            _ => self.widen_push(v),
         }
+    }
+
+    /// [`Nims::push`] of a value wider than the slots so far.
+    #[cold]
+    fn widen_push(&mut self, v: u64) {
+        self.widen(v);
+        self.push(v);
     }
 
     /// Moves the values so far to slots wide enough for `v`, keeping the
@@ -189,5 +193,24 @@ impl Axis {
 
     pub fn values(&self) -> Vec<Value> {
         (0..self.len()).map(|i| self.get(i)).collect()
+    }
+
+    /// The `i`-th argument, if it is an integer.
+    pub fn int(&self, i: usize) -> Option<i64> {
+        match self {
+            Axis::Range(lo, _) => Some(lo + i as i64),
+            Axis::Items(items) => match items[i] {
+                Value::Int(n) => Some(n),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether every argument is an integer.
+    pub fn all_ints(&self) -> bool {
+        match self {
+            Axis::Range(..) => true,
+            Axis::Items(items) => items.iter().all(|v| matches!(v, Value::Int(_))),
+        }
     }
 }

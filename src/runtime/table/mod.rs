@@ -8,9 +8,9 @@ use crate::graph::ABSENT;
 use crate::runtime::{Machine, RtResult, error};
 use crate::span::Span;
 use crate::value::{Axis, Component, Nims, Report, TableSpec, Value};
-use std::fmt::Write as _;
-use std::io::{self, Write};
 use std::rc::Rc;
+
+mod text;
 
 /// Values per printed row of a one-parameter table.
 const ROW: usize = 10;
@@ -175,36 +175,22 @@ impl Machine {
             .iter()
             .map(|a| a.clone().unwrap_or(Value::Int(0)))
             .collect();
+        // Integers, the common case: the arguments filled in as such,
+        // each cell's value read where the sweep above left it.
+        let mut ints = int_template(template, axes);
         let total = rows.saturating_mul(columns);
-        let mut ints = Vec::with_capacity(args.len());
         for i in 0..rows {
+            self.pulse.table(i * columns, total);
+            if let Some(ints) = &mut ints {
+                self.int_row(game, (ints, holes), (axes, i), &mut nims, span)?;
+                continue;
+            }
+            args[holes[0]] = axes[0].get(i);
             for j in 0..columns {
-                self.pulse.table(i * columns + j, total);
-                args[holes[0]] = axes[0].get(i);
                 if let Some(ys) = axes.get(1) {
                     args[holes[1]] = ys.get(j);
                 }
-                // Integers, the common case, are found or made as such,
-                // with no values; anything else (or a limit) as any
-                // position is.
-                ints.clear();
-                ints.extend(args.iter().map_while(|a| match a {
-                    Value::Int(n) => Some(*n),
-                    _ => None,
-                }));
-                let found = match ints.len() == args.len() {
-                    true => {
-                        // Most often the sweep above valued it already.
-                        let v = self.graph.int_value(game, &ints);
-                        if v < ABSENT {
-                            nims.push(v);
-                            continue;
-                        }
-                        self.intern_ints(game, &ints)
-                    }
-                    false => self.graph.find(game, &args),
-                };
-                let node = match found {
+                let node = match self.graph.find(game, &args) {
                     Some(node) => node,
                     None => self.intern(game, &args, span)?,
                 };
@@ -215,209 +201,56 @@ impl Machine {
         Ok(nims)
     }
 
-    /// Writes the text of a table: a sequence in rows of ten, or a grid,
-    /// every cell as wide as the widest. A row at a time is made, so a
-    /// table of millions of values needs no more memory to print.
-    pub fn write_table(&self, spec: &TableSpec, out: &mut dyn Write) -> io::Result<()> {
-        let TableSpec {
-            title,
-            params,
-            axes,
-            nims,
-        } = spec;
-        let Some(grid) = self.layout(spec) else {
-            let what = if axes.len() == 1 { "range" } else { "ranges" };
-            return write!(out, "{title}: no positions in the {what}");
-        };
-        match &axes[..] {
-            [xs] => write!(out, "{title}, {} = {}", params[0], self.describe_axis(xs))?,
-            [xs, ys] => write!(
-                out,
-                "{title}, {} = {} (rows), {} = {} (columns)",
-                params[0],
-                self.describe_axis(xs),
-                params[1],
-                self.describe_axis(ys)
-            )?,
-            _ => unreachable!("a table has one or two axes"),
-        }
-        let mut text = String::new();
-        grid.header(&mut text);
-        for row in 0..grid.rows {
-            let label = self.show(&axes[0].get(row * grid.step));
-            let cells =
-                (row * grid.width..((row + 1) * grid.width).min(nims.len())).map(|i| nims.get(i));
-            grid.line(&mut text, &label, cells);
-            if text.len() >= 1 << 16 {
-                out.write_all(text.as_bytes())?;
-                text.clear();
+    /// The values of row `i` of a table of a family of integer positions,
+    /// `ints` its arguments with the holes to fill: each found or made as
+    /// integers, with no values.
+    fn int_row(
+        &mut self,
+        game: u32,
+        (ints, holes): (&mut [i64], &[usize]),
+        (axes, i): (&[Axis], usize),
+        nims: &mut Nims,
+        span: Span,
+    ) -> RtResult<()> {
+        ints[holes[0]] = axes[0].int(i).expect("an axis of integers");
+        let columns = axes.get(1).map_or(1, Axis::len);
+        for j in 0..columns {
+            if let Some(ys) = axes.get(1) {
+                ints[holes[1]] = ys.int(j).expect("an axis of integers");
             }
+            // Most often the sweep above valued it already.
+            let v = self.graph.int_value(game, ints);
+            if v < ABSENT {
+                nims.push(v);
+                continue;
+            }
+            let node = match self.intern_ints(game, ints) {
+                Some(node) => node,
+                None => {
+                    let args: Vec<Value> = ints.iter().map(|n| Value::Int(*n)).collect();
+                    self.intern(game, &args, span)?
+                }
+            };
+            nims.push(self.node_value(node)?);
         }
-        out.write_all(text.as_bytes())
+        Ok(())
     }
+}
 
-    /// How a table is laid out; `None` when it is empty.
-    fn layout(&self, spec: &TableSpec) -> Option<Grid> {
-        let (xs, nims) = (&spec.axes[0], &spec.nims);
-        if nims.is_empty() {
-            return None;
-        }
-        // A sequence of consecutive integers goes in rows of ten under
-        // +0..+9 columns; any other sequence one value a row.
-        let (corner, step, header) = match &spec.axes[..] {
-            [_] if is_consecutive(xs) => (
-                spec.params[0].to_string(),
-                ROW,
-                Header::Offsets(ROW.min(xs.len())),
-            ),
-            [_] => (spec.params[0].to_string(), 1, Header::Offsets(0)),
-            [_, ys] => (
-                format!("{}\\{}", spec.params[0], spec.params[1]),
-                1,
-                Header::Axis(ys),
-            ),
-            _ => unreachable!("a table has one or two axes"),
-        };
-        let width = match &spec.axes[..] {
-            [_, ys] => ys.len(),
-            _ => step,
-        };
-        let rows = nims.len().div_ceil(width);
-        let labels = (0..rows).map(|row| self.shown_len(&xs.get(row * step)));
-        let cells = (0..nims.len()).map(|i| digits(nims.get(i)));
-        let header_w = match &header {
-            Header::Offsets(n) => (0..*n).map(|i| digits(i as u64) + 1).max().unwrap_or(0),
-            Header::Axis(ys) => (0..ys.len())
-                .map(|j| self.shown_len(&ys.get(j)))
-                .max()
-                .unwrap_or(0),
-        };
-        Some(Grid {
-            label_w: labels.chain([corner.chars().count()]).max().unwrap_or(1),
-            cell_w: cells.chain([header_w]).max().unwrap_or(1),
-            corner,
-            header: match header {
-                Header::Offsets(n) => (0..n).map(|i| format!("+{i}")).collect(),
-                Header::Axis(ys) => (0..ys.len()).map(|j| self.show(&ys.get(j))).collect(),
-            },
-            step,
-            width,
-            rows,
+/// The arguments of a family's positions as integers, the holes 0, when
+/// the fixed ones and every axis's items are integers.
+fn int_template(template: &[Option<Value>], axes: &[Axis]) -> Option<Vec<i64>> {
+    if !axes.iter().all(Axis::all_ints) {
+        return None;
+    }
+    template
+        .iter()
+        .map(|a| match a {
+            None => Some(0),
+            Some(Value::Int(n)) => Some(*n),
+            Some(_) => None,
         })
-    }
-
-    /// The width of a value as shown.
-    fn shown_len(&self, v: &Value) -> usize {
-        match v {
-            Value::Int(n) => {
-                n.unsigned_abs()
-                    .checked_ilog10()
-                    .map_or(1, |d| d as usize + 1)
-                    + usize::from(*n < 0)
-            }
-            v => self.show(v).chars().count(),
-        }
-    }
-
-    fn describe_axis(&self, xs: &Axis) -> String {
-        match (xs, xs.len()) {
-            (Axis::Range(lo, hi), n) if n > 0 => format!("{lo}..={}", hi - 1),
-            (_, n) if n > 0 && is_consecutive(xs) => match (xs.get(0), xs.get(n - 1)) {
-                (Value::Int(a), Value::Int(b)) => format!("{a}..={b}"),
-                _ => unreachable!("consecutive items are integers"),
-            },
-            _ => self.show(&Value::list(xs.values())),
-        }
-    }
-}
-
-/// The column headings of a table.
-enum Header<'a> {
-    /// `+0`, `+1`, ...: offsets from the row's label.
-    Offsets(usize),
-    /// The arguments of a grid's columns.
-    Axis(&'a Axis),
-}
-
-/// A table's layout: right-aligned cells under a header row (if any),
-/// `width` values a row, the row labelled by every `step`-th argument.
-struct Grid {
-    corner: String,
-    header: Vec<String>,
-    label_w: usize,
-    cell_w: usize,
-    step: usize,
-    width: usize,
-    rows: usize,
-}
-
-impl Grid {
-    fn header(&self, text: &mut String) {
-        if !self.header.is_empty() {
-            let cells: Vec<&str> = self.header.iter().map(String::as_str).collect();
-            self.line(text, &self.corner, cells.into_iter());
-        }
-    }
-
-    /// A newline, then one line of the table.
-    fn line<T: Cell>(&self, text: &mut String, label: &str, cells: impl Iterator<Item = T>) {
-        let (label_w, cell_w) = (self.label_w, self.cell_w);
-        let _ = write!(text, "\n{label:>label_w$} |");
-        for c in cells {
-            c.push(text, cell_w);
-        }
-    }
-}
-
-/// What a table's cell holds: a heading, or a value (a table of a million
-/// values spends its time writing them).
-trait Cell {
-    /// A space, then the cell right-aligned in `width` characters.
-    fn push(&self, text: &mut String, width: usize);
-}
-
-impl Cell for &str {
-    fn push(&self, text: &mut String, width: usize) {
-        let _ = write!(text, " {self:>width$}");
-    }
-}
-
-impl Cell for u64 {
-    fn push(&self, text: &mut String, width: usize) {
-        let mut digits = [0u8; 20];
-        let (mut n, mut at) = (*self, digits.len());
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        let len = digits.len() - at;
-        text.extend(std::iter::repeat_n(' ', 1 + width.saturating_sub(len)));
-        text.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
-    }
-}
-
-/// The number of decimal digits of `n`.
-fn digits(n: u64) -> usize {
-    n.checked_ilog10().map_or(1, |d| d as usize + 1)
-}
-
-/// Whether an axis is integers counting up by one. Any collection may be an
-/// axis (`table(octal, [code], 0..=15)` has a list as its only row), so a
-/// single item counts only if it is an integer.
-fn is_consecutive(xs: &Axis) -> bool {
-    match xs {
-        Axis::Range(..) => true,
-        Axis::Items(items) => {
-            items.iter().all(|x| matches!(x, Value::Int(_)))
-                && items.windows(2).all(
-                    |w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if *b == a + 1),
-                )
-        }
-    }
+        .collect()
 }
 
 #[cfg(test)]
