@@ -93,22 +93,25 @@ impl Dense {
         self.pages.reserve(a1 + 1);
         let mut absent = fresh_absent;
         for a in a0..held {
-            if self.pages.get(a).len() < width {
+            // A row's length, as `get(a).len()` (0 for a row without slots).
+            if (self.pages.lens[a] as usize) < width {
                 self.grow(2, a, b1);
             }
-            for slot in &mut self.pages.get_mut(a)[b0..=b1] {
+        }
+        self.pages.span_mut(a0..held.max(a0), b0..=b1, |slots| {
+            for slot in slots {
                 if *slot == SLOT_ABSENT {
                     *slot = SLOT_UNKNOWN;
                     absent += 1;
                 }
             }
-        }
+        });
         self.pages.push(a0, 0);
         self.slots += self.pages.push(a1 + 1, width);
         // The rows made just now hold nothing yet.
-        for a in held.max(a0)..=a1 {
-            self.pages.get_mut(a)[b0..=b1].fill(SLOT_UNKNOWN);
-        }
+        let fresh_rows = held.max(a0)..a1 + 1;
+        self.pages
+            .span_mut(fresh_rows, b0..=b1, |slots| slots.fill(SLOT_UNKNOWN));
         self.arity = 2;
         self.count += absent;
         Some(absent)

@@ -90,6 +90,29 @@ impl Rows {
         }
     }
 
+    /// `f` of the slots `cols` of each row of `rows` that holds them all
+    /// (rows without them are passed over): one pass over the rows' places
+    /// and lengths, for a strip's million rows of four slots.
+    pub(super) fn span_mut(
+        &mut self,
+        rows: std::ops::Range<usize>,
+        cols: std::ops::RangeInclusive<usize>,
+        mut f: impl FnMut(&mut [u32]),
+    ) {
+        let (c0, c1) = (*cols.start(), *cols.end());
+        let (Some(at), Some(lens)) = (self.at.get(rows.clone()), self.lens.get(rows)) else {
+            return;
+        };
+        for (at, &len) in at.iter().zip(lens) {
+            if c1 < len as usize
+                && let Some(block) = self.blocks.get_mut(at.block as usize)
+            {
+                let start = at.start as usize;
+                f(&mut block[start + c0..=start + c1]);
+            }
+        }
+    }
+
     /// Room for `rows` rows in all, made at once.
     pub(super) fn reserve(&mut self, rows: usize) {
         let more = rows.saturating_sub(self.len());
