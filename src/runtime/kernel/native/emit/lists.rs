@@ -37,6 +37,12 @@ impl Emit<'_, '_> {
             .ins()
             .icmp(IntCC::UnsignedGreaterThanOrEqual, top, self.cap);
         self.bail_if(full);
+        self.put(v);
+    }
+
+    /// Pushes `v` on the arena, whose room the caller has tested.
+    fn put(&mut self, v: Value) {
+        let top = self.b.use_var(self.top);
         let offset = self.b.ins().ishl_imm_s(top, 3);
         let addr = self.b.ins().iadd(self.arena, offset);
         self.b.ins().store(trusted(), v, addr, 0);
@@ -187,10 +193,12 @@ impl Emit<'_, '_> {
                 }
                 return Some(self.combine(range, op));
             }
-            Seq::SetOp(SetOp::Diff, a, b) if few_items(b).is_some() => {
-                return self.without_few(a, few_items(b)?);
-            }
             Seq::SetOp(op, a, b) => {
+                if *op == SetOp::Diff
+                    && let Some(few) = few_items(b)
+                {
+                    return self.without_few(a, few);
+                }
                 let ra = self.seq(a)?;
                 let rb = self.seq(b)?;
                 return Some(self.combine_apart(ra, rb, *op));
@@ -265,12 +273,7 @@ impl Emit<'_, '_> {
             }
             e.b.ins().jump(kept, &[]);
             e.b.switch_to_block(kept);
-            let top = e.b.use_var(e.top);
-            let offset = e.b.ins().ishl_imm_s(top, 3);
-            let addr = e.b.ins().iadd(e.arena, offset);
-            e.b.ins().store(trusted(), v, addr, 0);
-            let top = e.b.ins().iadd_imm_s(top, 1);
-            e.b.def_var(e.top, top);
+            e.put(v);
             e.b.ins().jump(next, &[]);
             Some(())
         })?;

@@ -62,6 +62,16 @@ pub enum Kind<'a> {
 }
 
 impl Kind<'_> {
+    /// The game's kernel, for the functions that run its rules.
+    fn kernel(&self) -> Option<&Kernel> {
+        match self {
+            Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) | Kind::Square(k) | Kind::Strip(k) => {
+                Some(k)
+            }
+            Kind::Query(_) | Kind::Func(_) => None,
+        }
+    }
+
     /// What the function is, in a word: for a dump of the machine code.
     pub fn name(&self) -> &'static str {
         match self {
@@ -169,22 +179,12 @@ pub fn function(
         missing: b.declare_var(I64),
         option_missing: b.declare_var(I64),
         keeps_marks: matches!(kind, Kind::Mex(_)),
-        bits: match kind {
-            Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) | Kind::Square(k) | Kind::Strip(k) => {
-                k.few_options()
-            }
-            Kind::Query(_) | Kind::Func(_) => false,
-        },
+        bits: kind.kernel().is_some_and(Kernel::few_options),
         within_marks: false,
         top: b.declare_var(I64),
         known: vec![None; slots],
         loops: Vec::new(),
-        wide: match kind {
-            Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) | Kind::Square(k) | Kind::Strip(k) => {
-                k.wide
-            }
-            Kind::Query(_) | Kind::Func(_) => false,
-        },
+        wide: kind.kernel().is_some_and(|k| k.wide),
         window: None,
         b,
         bail,
