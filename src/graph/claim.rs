@@ -27,6 +27,35 @@ impl Graph {
         Some(NodeId { game, index: z })
     }
 
+    /// The node of `game(args)`, a triple in a strip of its dense table
+    /// (see `index::STRIP3_WIDTH`), made if it is new and `add`, for the
+    /// machine code to evaluate in place: only where its slot exists, so
+    /// that no row the running code reads moves. `None` for other
+    /// arguments (then as [`Graph::intern_hashed_ints`] says); `Some(None)`
+    /// where it cannot be made so.
+    pub fn intern_in_strip(
+        &mut self,
+        game: GameId,
+        args: &[i64],
+        add: bool,
+    ) -> Option<Option<NodeId>> {
+        let &[a, b, c] = args else { return None };
+        let z = super::dense3(a, b, c).filter(|z| super::index::in_strip3(*z))?;
+        let table = self.games.get_mut(game as usize)?;
+        if !table.dense.fits(3) {
+            return None;
+        }
+        let node = NodeId { game, index: z };
+        Some(match table.dense.get_ints(z, args) {
+            super::ABSENT if add && table.dense.take_held(3, z, args) => {
+                self.total += 1;
+                Some(node)
+            }
+            super::ABSENT => None,
+            _ => Some(node),
+        })
+    }
+
     /// Makes the positions `from..to` of a one-integer game that are not
     /// there yet, in turn, as [`Graph::insert_dense`] would, while the
     /// dense table has room for them and the graph stays below `room`

@@ -74,20 +74,38 @@ pub fn dense2(a: i64, b: i64) -> Option<u32> {
     Some(z as u32)
 }
 
-/// Each argument of a dense triple is below this: 1290³ < 2³¹.
-pub const SIDE3_MAX: i64 = 1290;
+/// Each argument of a triple of the dense cube is below this: the cube
+/// is numbered below 2³⁰.
+pub const SIDE3_MAX: i64 = 1 << 10;
+/// Beyond the cube, a triple is dense when two of its arguments are
+/// below this and the third below [`LONG3_MAX`]: the strips of a game
+/// whose positions keep two arguments small, as `g(n, a, b)` with `a` and
+/// `b` the sizes of the last two moves.
+pub const STRIP3_WIDTH: i64 = 8;
+/// The long argument of a triple in a strip is below this.
+pub const LONG3_MAX: i64 = SIDE3_MAX + (1 << STRIP3_LONG_BITS);
+const STRIP3_LONG_BITS: u32 = 22;
+/// The strips' indices: from 2³⁰, one block of 2²⁸ for each argument
+/// that may be long, in it the triples by their long argument, then by
+/// their short ones (a sweep by index meets every triple of a lower long
+/// argument first, as it does in a strip of pairs).
+const STRIP3: i64 = 1 << 30;
+const STRIP3_BLOCK: i64 = (STRIP3_WIDTH * STRIP3_WIDTH) << STRIP3_LONG_BITS;
 
-/// The dense index of `(a, b, c)`, each in `[0, SIDE3_MAX)`: the triples
-/// of the cube `[0, m)³` numbered by `[0, m³)`, shell by shell (the
-/// triples of largest argument `s` after those of the smaller ones), and
-/// within a shell in the order of `(a, b, c)` read as a word. So lowering
-/// any argument lowers the index, as Szudzik's pairing does for pairs:
-/// a sweep by index meets a position after every one below it.
+/// The dense index of `(a, b, c)`: in the cube `[0, SIDE3_MAX)³`, the
+/// triples of the cube `[0, m)³` numbered by `[0, m³)`, shell by shell
+/// (the triples of largest argument `s` after those of the smaller
+/// ones), and within a shell in the order of `(a, b, c)` read as a word.
+/// So lowering any argument lowers the index, as Szudzik's pairing does
+/// for pairs: a sweep by index meets a position after every one below
+/// it. Past the cube, a triple of a strip (see [`STRIP3_WIDTH`]) is
+/// numbered from 2³⁰, by which argument is long, then by the long one,
+/// then by its short ones, which keeps that order too.
 #[inline]
 pub fn dense3(a: i64, b: i64, c: i64) -> Option<u32> {
     let inside = |x: i64| (0..SIDE3_MAX).contains(&x);
     if !inside(a) || !inside(b) || !inside(c) {
-        return None;
+        return strip3(a, b, c);
     }
     let s = a.max(b).max(c);
     // Below `a = s`, each `a` holds the `2s + 1` pairs `(b, c)` of the
@@ -101,11 +119,100 @@ pub fn dense3(a: i64, b: i64, c: i64) -> Option<u32> {
     Some((s * s * s + within) as u32)
 }
 
+/// [`dense3`] of a triple outside the cube: its index in a strip, if it
+/// is in one.
+fn strip3(a: i64, b: i64, c: i64) -> Option<u32> {
+    let short = |x: i64| (0..STRIP3_WIDTH).contains(&x);
+    let long = |x: i64| (SIDE3_MAX..LONG3_MAX).contains(&x);
+    let (axis, l, s, t) = match (long(a), long(b), long(c)) {
+        (true, _, _) if short(b) && short(c) => (0, a, b, c),
+        (_, true, _) if short(a) && short(c) => (1, b, a, c),
+        (_, _, true) if short(a) && short(b) => (2, c, a, b),
+        _ => return None,
+    };
+    let pairs = STRIP3_WIDTH * STRIP3_WIDTH;
+    let at = (l - SIDE3_MAX) * pairs + s * STRIP3_WIDTH + t;
+    Some((STRIP3 + axis * STRIP3_BLOCK + at) as u32)
+}
+
+/// Whether dense index `z` of a triple is in a strip (past the cube).
+pub fn in_strip3(z: u32) -> bool {
+    i64::from(z) >= STRIP3
+}
+
+/// [`strip3`] undone, for `z` from 2³⁰ (see [`STRIP3`]).
+fn unstrip3(z: u32) -> (usize, usize, usize) {
+    let r = i64::from(z) - STRIP3;
+    let (axis, r) = (r / STRIP3_BLOCK, r % STRIP3_BLOCK);
+    let pairs = STRIP3_WIDTH * STRIP3_WIDTH;
+    let (l, pair) = (r / pairs + SIDE3_MAX, r % pairs);
+    let (s, t) = (pair / STRIP3_WIDTH, pair % STRIP3_WIDTH);
+    let (a, b, c) = match axis {
+        0 => (l, s, t),
+        1 => (s, l, t),
+        _ => (s, t, l),
+    };
+    (a as usize, b as usize, c as usize)
+}
+
+/// The rows of a table of triples that hold the strips: one for each
+/// long argument and pair of short ones. The cube's rows come after.
+pub const STRIP3_ROWS: usize = 3 * (STRIP3_WIDTH * STRIP3_WIDTH) as usize;
+
+/// Where a dense triple `(a, b, c)` is kept in a table whose cube has
+/// its columns along argument `axis`: in the cube, row [`STRIP3_ROWS`]
+/// plus the Szudzik number of the two other arguments, column the one
+/// along `axis`; in a strip, the strip's row for its short arguments,
+/// column its long one less [`SIDE3_MAX`]. A game of a heap and two small
+/// counters, `g(n, a, b)` with `axis` 0, so takes a few long rows, in the
+/// cube as in its strip, rather than a row for each heap (20 bytes of
+/// bookkeeping each).
+#[inline]
+pub(super) fn place3(axis: usize, [a, b, c]: [usize; 3]) -> (usize, usize) {
+    let side = SIDE3_MAX as usize;
+    if a < side && b < side && c < side {
+        let (x, y, col) = match axis {
+            0 => (b, c, a),
+            1 => (a, c, b),
+            _ => (a, b, c),
+        };
+        return (STRIP3_ROWS + row3(x, y), col);
+    }
+    let w = STRIP3_WIDTH as usize;
+    match (a >= side, b >= side) {
+        (true, _) => (b * w + c, a - side),
+        (_, true) => (w * w + a * w + c, b - side),
+        _ => (2 * w * w + a * w + b, c - side),
+    }
+}
+
+/// [`place3`] undone: the triple at row `p`, column `i`.
+pub(super) fn unplace3(axis: usize, p: usize, i: usize) -> [usize; 3] {
+    if p >= STRIP3_ROWS {
+        let (x, y) = unpair((p - STRIP3_ROWS) as u32);
+        return match axis {
+            0 => [i, x, y],
+            1 => [x, i, y],
+            _ => [x, y, i],
+        };
+    }
+    let w = STRIP3_WIDTH as usize;
+    let (long, s, t, l) = (p / (w * w), p / w % w, p % w, i + SIDE3_MAX as usize);
+    match long {
+        0 => [l, s, t],
+        1 => [s, l, t],
+        _ => [s, t, l],
+    }
+}
+
 /// [`dense3`] undone: the `(a, b, c)` of index `z`.
 pub fn untriple(z: u32) -> (usize, usize, usize) {
+    if i64::from(z) >= STRIP3 {
+        return unstrip3(z);
+    }
     let z = z as u64;
     // The integer cube root, bit by bit from the highest it can have (a
-    // third of z's; below 2¹¹ since z < 2³¹): a floating-point `cbrt` is
+    // third of z's; below 2¹⁰ since z < 2³⁰ in the cube): a floating-point `cbrt` is
     // a slow library call (9% more instructions for three heaps).
     let mut s = 0u64;
     let top = (u64::BITS - z.leading_zeros()).saturating_sub(1) / 3;
@@ -147,10 +254,10 @@ pub(super) fn dense_args(arity: usize, z: u32) -> Vec<Value> {
     index_ints(arity, z).into_iter().map(Value::Int).collect()
 }
 
-/// The row of a triple `(a, b, _)` in its table: the Szudzik number of
-/// `(a, b)`.
+/// The Szudzik number of `(a, b)`: the row, among the cube's rows, of
+/// the triples whose arguments off the columns' axis are `(a, b)`.
 #[inline]
-pub(super) fn row3(a: usize, b: usize) -> usize {
+fn row3(a: usize, b: usize) -> usize {
     if a >= b { a * a + a + b } else { b * b + a }
 }
 
@@ -279,13 +386,60 @@ mod tests {
         let z = dense3(top, top, top).unwrap();
         assert!(z < DENSE_END);
         assert_eq!(untriple(z), (top as usize, top as usize, top as usize));
-        for s in [1u32, 2, 77, 1000, 1289] {
+        for s in [1u32, 2, 77, 1000, 1023] {
             for z in [s * s * s - 1, s * s * s, s * s * s + 1] {
                 let (a, b, c) = untriple(z);
                 assert_eq!(dense3(a as i64, b as i64, c as i64), Some(z));
             }
         }
-        assert_eq!(dense3(SIDE3_MAX, 0, 0), None);
+        assert!(z < STRIP3 as u32);
         assert_eq!(dense3(0, -1, 0), None);
+    }
+
+    #[test]
+    fn the_strips_of_triples_are_numbered_apart_placed_and_undone() {
+        let mut seen = std::collections::HashSet::new();
+        let mut places = std::collections::HashSet::new();
+        let (w, side) = (STRIP3_WIDTH, SIDE3_MAX);
+        for long in [side, side + 1, 1_000_000, LONG3_MAX - 1] {
+            for (s, t) in [(0, 0), (0, 1), (1, 0), (w - 1, w - 2), (w - 1, w - 1)] {
+                for (a, b, c) in [(long, s, t), (s, long, t), (s, t, long)] {
+                    let z = dense3(a, b, c).unwrap();
+                    assert!(z >= STRIP3 as u32 && z < DENSE_END, "{a}, {b}, {c}");
+                    assert!(seen.insert(z), "{a}, {b}, {c} numbered twice");
+                    let abc = (a as usize, b as usize, c as usize);
+                    assert_eq!(untriple(z), abc);
+                    let (p, i) = place3(0, [abc.0, abc.1, abc.2]);
+                    assert!(p < STRIP3_ROWS && places.insert((p, i)));
+                    assert_eq!(place3(2, [abc.0, abc.1, abc.2]), (p, i));
+                    assert_eq!(unplace3(1, p, i), [abc.0, abc.1, abc.2]);
+                }
+            }
+            // Lowering any argument lowers the index.
+            let z = dense3(long, 3, 5).unwrap();
+            for lower in [(long - 1, 3, 5), (long, 2, 5), (long, 3, 4)] {
+                assert!(dense3(lower.0, lower.1, lower.2).unwrap() < z, "{lower:?}");
+            }
+        }
+        // The cube's places come after the strips' rows, the column along
+        // the axis asked, the row by the two others.
+        for abc in [[0, 0, 0], [1023, 0, 5], [7, 1023, 1023], [3, 900, 2]] {
+            for axis in 0..3 {
+                let (p, i) = place3(axis, abc);
+                assert!(p >= STRIP3_ROWS && i == abc[axis], "{abc:?}");
+                assert_eq!(unplace3(axis, p, i), abc);
+            }
+        }
+        assert_eq!(place3(1, [3, 900, 2]).0, STRIP3_ROWS + row3(3, 2));
+        for (a, b, c) in [
+            (LONG3_MAX, 0, 0),
+            (side, w, 0),
+            (0, side, w),
+            (side, side, 0),
+            (side, -1, 0),
+            (-1, 0, side),
+        ] {
+            assert_eq!(dense3(a, b, c), None, "{a}, {b}, {c}");
+        }
     }
 }

@@ -178,3 +178,45 @@ fn an_empty_list_of_pairs_written_by_compiled_rules_is_the_empty_list() {
     assert_eq!(graph.find(0, &[Value::Set(Default::default())]), Some(made));
     assert_eq!(&*graph.args(made), [Value::Set(Default::default())]);
 }
+
+#[test]
+fn triples_with_one_long_argument_and_two_short_ones_are_dense() {
+    let mut graph = Graph::default();
+    let long = [SIDE3_MAX, SIDE3_MAX + 1, 100_000, 200_000];
+    let mut nodes = Vec::new();
+    for l in long {
+        for (s, t) in [(0, 0), (1, 7), (7, 1), (STRIP3_WIDTH - 1, STRIP3_WIDTH - 1)] {
+            for args in [[l, s, t], [s, l, t], [s, t, l]] {
+                let node = graph.insert_ints(0, &args);
+                assert!(node.index < DENSE_END, "{args:?} hashed");
+                nodes.push((args, node));
+            }
+        }
+    }
+    // A cube's triple in the same table, and triples outside any strip.
+    nodes.push(([5, 900, 1023], graph.insert_ints(0, &[5, 900, 1023])));
+    for args in [
+        [LONG3_MAX, 0, 0],
+        [SIDE3_MAX, STRIP3_WIDTH, 0],
+        [0, -1, SIDE3_MAX],
+    ] {
+        assert!(graph.insert_ints(0, &args).index >= DENSE_END, "{args:?}");
+    }
+    for (k, (_, node)) in nodes.iter().enumerate() {
+        graph.set_value(*node, k as u64);
+    }
+    let mut out = Vec::new();
+    for (k, (args, node)) in nodes.iter().enumerate() {
+        assert_eq!(graph.find_ints(0, args), Some(*node));
+        assert_eq!(graph.int_value(0, args), k as u64, "{args:?}");
+        assert!(graph.int_args(*node, &mut out) && out == args);
+        let values: Vec<Value> = args.iter().map(|n| Value::Int(*n)).collect();
+        assert_eq!(&*graph.args(*node), values);
+    }
+    // A strip's row holds its long arguments from the cube's edge, 4
+    // bytes each: a game of a heap and the last two moves' sizes, to 10^5.
+    for n in 0..100_000 {
+        assert!(graph.insert_ints(1, &[n, 3, 2]).index < DENSE_END);
+    }
+    assert!(graph.bytes(1) < 100_000 * 8, "{} bytes", graph.bytes(1));
+}

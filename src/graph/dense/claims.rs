@@ -15,7 +15,7 @@ impl Dense {
     pub(in crate::graph) fn claim(&mut self, from: u32, to: u32, most: usize) -> (u32, usize) {
         let (mut z, mut made) = (from, 0);
         while z < to {
-            let (p, i) = locate(1, z);
+            let (p, i) = locate(1, 0, z);
             let end = to.min(((p + 1) << PAGE_BITS) as u32);
             if !self.may_take(1, end - 1) {
                 break;

@@ -27,7 +27,7 @@ impl Dense {
         let lowest = gap.saturating_sub(z - gap);
         let (mut bottom, mut b) = (gap, gap);
         while b > lowest {
-            let (p, i) = locate(1, b - 1);
+            let (p, i) = locate(1, 0, b - 1);
             let page = self.pages.get(p);
             let start = (p << PAGE_BITS) as u32;
             let from = (lowest.max(start) - start) as usize;
@@ -73,7 +73,7 @@ impl Dense {
         debug_assert!(self.arity <= 1, "slots by page");
         let mut b = z;
         while b > 0 {
-            let (p, i) = locate(1, b - 1);
+            let (p, i) = locate(1, 0, b - 1);
             let page = self.pages.get(p);
             let mut held = &page[..(i + 1).min(page.len())];
             // Blocks without a value passed over whole, each by a test

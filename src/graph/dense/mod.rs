@@ -4,7 +4,7 @@
 //! with their values in pages of 4-byte slots. The compiled rules read
 //! these tables directly.
 
-use super::index::{dense2, dense3, row3, unpair, untriple};
+use super::index::{dense2, dense3, place3, unpair, unplace3, untriple};
 use super::{ABSENT, IN_PROGRESS, UNKNOWN};
 
 /// A page of slots of a one-integer game: 2^16 of them.
@@ -19,8 +19,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// handful of slots. The positions `(a, b)` of a two-parameter game are
 /// kept by rows instead, row `a` holding column `b`: their Szudzik index
 /// names them, but a board is read a row at a time. Those of a
-/// three-parameter game, `(a, b, c)`, are kept in row `(a, b)` (by its
-/// Szudzik number), column `c`.
+/// three-parameter game, `(a, b, c)`, are kept as [`place3`] says: in
+/// the cube, in row `(b, c)` (by its Szudzik number), column `a`; in a
+/// strip, in the strip's row, by the long argument.
 #[derive(Default)]
 pub struct Dense {
     /// The number of arguments of the dense positions (1, 2 or 3), or 0
@@ -42,6 +43,11 @@ pub struct Dense {
     /// The form of the list or tuple positions the table holds, if any
     /// (see `form.rs`): then its `arity` counts their free integers.
     pub(super) form: Option<super::form::Form>,
+    /// For triples: which argument the cube's columns are along (see
+    /// `index::place3`), and whether the table has turned to it already
+    /// (`triples.rs`).
+    axis: usize,
+    turned: bool,
 }
 
 /// Where a game's dense slots are, for machine code to read: page (or
@@ -94,12 +100,12 @@ const SLOT_ABSENT: u32 = u32::MAX - 2;
 const SLOT_SPILLED: u32 = u32::MAX - 3;
 
 /// Which page (or row) and where in it slot `z` is, for positions of
-/// `arity` arguments.
+/// `arity` arguments (triples with their cube's columns along `axis`).
 #[inline]
-fn locate(arity: usize, z: u32) -> (usize, usize) {
+fn locate(arity: usize, axis: usize, z: u32) -> (usize, usize) {
     match arity {
         2 => unpair(z),
-        3 => locate3(z),
+        3 => locate3(axis, z),
         _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
     }
 }
@@ -107,20 +113,20 @@ fn locate(arity: usize, z: u32) -> (usize, usize) {
 /// [`locate`] of a triple, out of line: the one-integer case is inlined
 /// in the search's hottest loops.
 #[inline(never)]
-fn locate3(z: u32) -> (usize, usize) {
+fn locate3(axis: usize, z: u32) -> (usize, usize) {
     let (a, b, c) = untriple(z);
-    (row3(a, b), c)
+    place3(axis, [a, b, c])
 }
 
 /// Where the position of integer arguments `ints`, of dense index `z`, is
 /// in a table of `arity`: a pair or a triple by its arguments, with no
 /// pairing to undo.
 #[inline]
-fn place(arity: usize, z: u32, ints: &[i64]) -> (usize, usize) {
+fn place(arity: usize, axis: usize, z: u32, ints: &[i64]) -> (usize, usize) {
     match (arity, ints) {
         (2, [a, b]) => (*a as usize, *b as usize),
-        (3, [a, b, c]) => (row3(*a as usize, *b as usize), *c as usize),
-        _ => locate(arity, z),
+        (3, [a, b, c]) => place3(axis, [*a as usize, *b as usize, *c as usize]),
+        _ => locate(arity, axis, z),
     }
 }
 
@@ -128,7 +134,7 @@ impl Dense {
     /// Which page (or row) and where in it slot `z` is.
     #[inline]
     fn locate(&self, z: u32) -> (usize, usize) {
-        locate(self.arity, z)
+        locate(self.arity, self.axis, z)
     }
 
     /// The value in slot `z`: a nim-value, [`UNKNOWN`], [`IN_PROGRESS`] or
@@ -144,14 +150,13 @@ impl Dense {
     /// with no pairing to undo.
     #[inline]
     pub fn get_ints(&self, z: u32, ints: &[i64]) -> u64 {
-        let (p, i) = place(self.arity, z, ints);
+        let (p, i) = place(self.arity, self.axis, z, ints);
         self.at(p, i)
     }
 
     /// The value of position `(a, b)` of a two-parameter game (both in
-    /// the dense square), of `(a, b, c)` for `p` the Szudzik number of
-    /// `(a, b)` and `i = c`, or of slot `p * PAGE + i` of a one-parameter
-    /// one.
+    /// the dense square), of `(a, b, c)` at row `p` and column `i` (see
+    /// `place3`), or of slot `p * PAGE + i` of a one-parameter one.
     #[inline]
     pub fn at(&self, p: usize, i: usize) -> u64 {
         let slot = self.pages.get(p).get(i).copied().unwrap_or(SLOT_ABSENT);
@@ -193,7 +198,7 @@ impl Dense {
         if self.arity != 0 && self.arity != arity {
             return false;
         }
-        let (p, i) = locate(arity, z);
+        let (p, i) = locate(arity, self.axis, z);
         let len = self.pages.get(p).len();
         let rows = self.pages.len().max(p + 1) * ROW_SLOTS;
         let after = self.slots + rows + Dense::grown(arity, i).saturating_sub(len);
@@ -222,16 +227,34 @@ impl Dense {
         if self.arity != 0 && self.arity != arity {
             return false;
         }
-        let (p, i) = place(arity, z, ints);
-        debug_assert_eq!((p, i), locate(arity, z));
+        let (mut p, mut i) = place(arity, self.axis, z, ints);
+        debug_assert_eq!((p, i), locate(arity, self.axis, z));
         if let Some(slot) = self.pages.get_mut(p).get_mut(i) {
             *slot = SLOT_UNKNOWN;
         } else if self.may_take(arity, z) {
+            self.grow(arity, p, i)[i] = SLOT_UNKNOWN;
+        } else if arity == 3 && self.turn_cube(z) {
+            (p, i) = self.locate(z);
             self.grow(arity, p, i)[i] = SLOT_UNKNOWN;
         } else {
             return false;
         }
         self.arity = arity;
+        self.count += 1;
+        true
+    }
+
+    /// [`Dense::take`] of a position whose slot its page (or row) holds
+    /// already: never a page made or grown.
+    pub(super) fn take_held(&mut self, arity: usize, z: u32, ints: &[i64]) -> bool {
+        if self.arity != arity {
+            return false;
+        }
+        let (p, i) = place(arity, self.axis, z, ints);
+        match self.pages.get_mut(p).get_mut(i) {
+            Some(slot) => *slot = SLOT_UNKNOWN,
+            None => return false,
+        }
         self.count += 1;
         true
     }
@@ -285,8 +308,8 @@ impl Dense {
         match self.arity {
             2 => dense2(p as i64, i as i64).expect("rows hold dense pairs"),
             3 => {
-                let (a, b) = unpair(p as u32);
-                dense3(a as i64, b as i64, i as i64).expect("rows hold dense triples")
+                let [a, b, c] = unplace3(self.axis, p, i);
+                dense3(a as i64, b as i64, c as i64).expect("rows hold dense triples")
             }
             _ => ((p << PAGE_BITS) + i) as u32,
         }
@@ -316,6 +339,9 @@ impl Dense {
     /// Where the slots are, for compiled rules to read.
     pub fn view(&self) -> View {
         let (count, form) = (self.pages.len() as u64, self.form.as_ref());
+        // The machine code reads a cube's triples by columns along the
+        // first argument only; others take the slow path.
+        let count = if self.axis == 0 { count } else { 0 };
         View {
             pages: self.pages.addrs.as_ptr() as usize,
             lens: self.pages.lens.as_ptr() as usize,
@@ -384,3 +410,4 @@ mod gaps;
 mod rows;
 #[cfg(test)]
 mod tests;
+mod triples;

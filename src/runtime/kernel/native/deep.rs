@@ -109,10 +109,11 @@ pub(super) unsafe fn evaluate(
     let graph = unsafe { &mut *d.graph };
     let room = graph.reached() < d.room.max_states;
     // A position not there a moment ago is added with no second probe.
-    let node = match absent && room {
-        true => graph.add_hashed_ints(game, args),
-        false => graph.intern_hashed_ints(game, args, room),
-    }??;
+    let node = match graph.intern_in_strip(game, args, room) {
+        Some(node) => node,
+        None if absent && room => graph.add_hashed_ints(game, args)?,
+        None => graph.intern_hashed_ints(game, args, room)?,
+    }?;
     // SAFETY: as the caller promises.
     unsafe { run_at(deep, node, args) }
 }
