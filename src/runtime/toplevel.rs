@@ -85,9 +85,9 @@ impl Machine {
             machine: self,
             targets: &q.targets,
             views: &views,
-            turn: Turn {
+            turns: Turns {
                 bound: q.outer_range().map(|(_, hi)| hi),
-                ..Turn::default()
+                each: Vec::new(),
             },
             collected: Vec::new(),
             rows: Vec::new(),
@@ -138,7 +138,7 @@ struct Searcher<'a> {
     machine: &'a mut Machine,
     targets: &'a [(GameId, usize)],
     views: &'a [Cell<View>],
-    turn: Turn,
+    turns: Turns,
     /// The elements of the list a query makes, so far: integers, or
     /// values of `shape`.
     collected: Vec<i64>,
@@ -154,16 +154,67 @@ struct Searcher<'a> {
 const ARITHMETIC_COST: u64 = 16;
 
 /// The positions of a one-integer game a query asks in turn (`[n for n
-/// in 0..N if value(g(n)) == 0]`), or of a two-integer game's strip in
-/// one column (`value(g(n, 0))`): each is asked once every one below it
-/// has a value, so each would be run alone. After [`Turn::AFTER`] asks in
-/// a row, the positions ahead are swept as a table's are, as many as the
-/// run has covered so far, and never past the end of the query's
-/// outermost range (positions past it may cost more than all those
-/// asked: the proper-divisor game's grow with `n`), and only for rules
-/// whose loops are short ([`crate::runtime::kernel::Kernel::short`]);
-/// the first position past a sweep, the next the query asks, goes on
-/// with the run.
+/// in 0..N if value(g(n)) == 0]`, or every other one, `g(2 * n)`), or of
+/// a two-integer game's strip in one column (`value(g(n, 0))`): each is
+/// asked once every one below it has a value, so each would be run
+/// alone. After [`Turn::AFTER`] asks in a row, the positions ahead are
+/// swept as a table's are, as many as the run has covered so far, and
+/// never past the end of the query's outermost range (times the step
+/// between asks: positions past it may cost more than all those asked,
+/// as the proper-divisor game's grow with `n`), and only for rules whose
+/// loops are short ([`crate::runtime::kernel::Kernel::short`]); the
+/// first position past a sweep, the next the query asks, goes on with
+/// the run. A query asking about a few games at once (`winner(a(n) +
+/// b(2 * n))`) keeps a run for each.
+struct Turns {
+    /// The end of the query's outermost range: nothing at or past it (or
+    /// its multiple by a run's step) is swept, and nothing at all
+    /// without one.
+    bound: Option<i64>,
+    each: Vec<Turn>,
+}
+
+impl Turns {
+    /// The most games (and columns) whose runs are kept.
+    const KEPT: usize = 4;
+
+    /// Notes an ask of `game(n)` (of column `col`); the positions to
+    /// sweep from `n` on, if it is time.
+    fn ask(&mut self, (game, col): (GameId, i64), n: i64) -> Option<(i64, i64)> {
+        let at = match self
+            .each
+            .iter()
+            .position(|t| (t.game, t.col) == (game, col))
+        {
+            Some(at) => at,
+            None => {
+                if self.each.len() == Self::KEPT {
+                    self.each.remove(0);
+                }
+                self.each.push(Turn {
+                    game,
+                    col,
+                    ..Turn::default()
+                });
+                self.each.len() - 1
+            }
+        };
+        self.each[at].ask(n, self.bound?)
+    }
+
+    /// Notes where the sweep of `game`'s (and `col`'s) run stopped.
+    fn reached(&mut self, (game, col): (GameId, i64), end: i64) {
+        if let Some(turn) = self
+            .each
+            .iter_mut()
+            .find(|t| (t.game, t.col) == (game, col))
+        {
+            turn.reached = end;
+        }
+    }
+}
+
+/// The run of one game's (and column's) asks: see [`Turns`].
 #[derive(Default)]
 struct Turn {
     /// The game, and for a game of two integers whose positions lie in a
@@ -171,35 +222,48 @@ struct Turn {
     /// then `n` is the long argument.
     game: GameId,
     col: i64,
-    /// The last position asked, where the run began, and where the last
-    /// sweep ended.
+    /// The last position asked, where the run began, the step between
+    /// its asks (0 before its second), where the last sweep was to end,
+    /// and where it did.
     last: Option<i64>,
     start: i64,
+    step: i64,
     swept: i64,
-    /// The end of the query's outermost range: nothing at or past it is
-    /// swept (and nothing at all without one).
-    bound: Option<i64>,
+    reached: i64,
 }
 
 impl Turn {
     const AFTER: i64 = 64;
+    /// The longest step between asks of one run.
+    const STEP_MOST: i64 = 8;
 
-    /// Notes an ask of `game(n)`; the positions to sweep from `n` on, if
-    /// it is time.
-    fn ask(&mut self, (game, col): (GameId, i64), n: i64) -> Option<(i64, i64)> {
-        let on = (self.game, self.col) == (game, col)
-            && (self.last == Some(n.wrapping_sub(1)) || (self.last.is_some() && n == self.swept));
-        if !on {
-            (self.game, self.col, self.start, self.swept) = (game, col, n, n);
+    /// Notes an ask of `n`; the positions to sweep from `n` on, if it is
+    /// time, within `bound` times the step.
+    fn ask(&mut self, n: i64, bound: i64) -> Option<(i64, i64)> {
+        let step = self.last.map_or(0, |last| n.wrapping_sub(last));
+        let stepped =
+            (1..=Self::STEP_MOST).contains(&step) && (self.step == 0 || step == self.step);
+        if stepped {
+            self.step = step;
+        } else if self.last.is_none() || n != self.swept {
+            (self.start, self.swept, self.step, self.reached) = (n, n, 0, n);
         }
         self.last = Some(n);
         let run = n.saturating_sub(self.start);
-        let bound = self.bound?;
+        let bound = bound.saturating_mul(self.step.max(1));
         if run < Self::AFTER || n < self.swept || n >= bound {
             return None;
         }
+        // With a step, from the positions skipped since where the last
+        // sweep reached (or the run's start): a sweep goes no further
+        // than a position whose options have no values.
+        let from = if self.step > 1 {
+            self.reached.max(self.start)
+        } else {
+            n
+        };
         self.swept = n.saturating_add(run).min(bound);
-        Some((n, self.swept))
+        Some((from, self.swept))
     }
 }
 
@@ -218,17 +282,18 @@ impl Asker for Searcher<'_> {
         let node = self.machine.intern_ints(game, args)?;
         match *args {
             [n] => {
-                if let Some(ahead) = self.turn.ask((game, 0), n)
+                if let Some(ahead) = self.turns.ask((game, 0), n)
                     && self.machine.kernel(game).is_some_and(|k| k.short())
                 {
-                    self.machine.sweep_range(game, ahead).ok()?;
+                    let reached = self.machine.sweep_range(game, ahead).ok()?;
+                    self.turns.reached((game, 0), reached);
                 }
             }
             [_, _] => {
                 let kernel = self.machine.kernel(game).filter(|k| k.short());
                 if let Some(strip) = kernel.and_then(|k| k.strip())
                     && let (n, col) = (args[strip.long], args[1 - strip.long])
-                    && let Some(ahead) = self.turn.ask((game, col), n)
+                    && let Some(ahead) = self.turns.ask((game, col), n)
                 {
                     self.machine.sweep_strip_range((game, col), ahead).ok()?;
                 }

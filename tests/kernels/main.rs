@@ -221,6 +221,10 @@ fn query() -> impl Strategy<Value = String> {
             .prop_map(|(n, e, c)| format!("sum([value(g(a)) * {e} for a in 0..{n} if {c}])")),
         (n.clone(), expr(vec!["a"]))
             .prop_map(|(n, e)| format!("winner(sum([g({e}) for a in 0..{n}]))")),
+        // Sums written as terms, a Nim heap among them.
+        (n.clone(), expr(vec!["a"]), expr(vec!["a"])).prop_map(|(n, e, f)| format!(
+            "len([a for a in 0..{n} if winner(g({e}) + h(a, {f}) + *(a % 3)) == \"second\"])"
+        )),
         (n.clone(), expr(vec!["a", "b"]))
             .prop_map(|(n, e)| format!("value(sum([h(a, {e}) for a in 0..={n} for b in 0..2]))")),
         (n.clone(), expr(vec!["a"]))

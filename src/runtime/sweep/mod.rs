@@ -270,18 +270,19 @@ impl Machine {
     /// Evaluates the positions `lo..hi` of a one-integer `game` from the
     /// bottom up by its machine code, as far as it can: for a table of
     /// them, which then finds their values made. Any position it cannot
-    /// do is left as it was, for the table to ask as usual.
-    pub(super) fn sweep_range(&mut self, game: GameId, (lo, hi): (i64, i64)) -> RtResult<()> {
-        let (Some(lo), Some(last)) = (graph::dense1(lo), graph::dense1(hi - 1)) else {
-            return Ok(());
+    /// do is left as it was, for the table to ask as usual. Returns where
+    /// it stopped: `hi`, or the first position it left.
+    pub(super) fn sweep_range(&mut self, game: GameId, (lo, hi): (i64, i64)) -> RtResult<i64> {
+        let (Some(first), Some(last)) = (graph::dense1(lo), graph::dense1(hi - 1)) else {
+            return Ok(lo);
         };
-        if lo > last || self.graph.dense(game).is_none_or(|d| d.arity() != 1) {
-            return Ok(());
+        if first > last || self.graph.dense(game).is_none_or(|d| d.arity() != 1) {
+            return Ok(lo);
         }
+        let lo = first;
         let room = self.sweep_room();
         self.sweep_read(game, last + 1, room, 0)?;
-        self.native_sweep(game, (lo, last + 1), room)?;
-        Ok(())
+        Ok(self.native_sweep(game, (lo, last + 1), room)?.into())
     }
 
     /// Sweeps the other one-integer games `game`'s rules read, from the

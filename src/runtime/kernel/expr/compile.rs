@@ -184,10 +184,28 @@ fn half(p: Num, i: &Ir) -> Option<Num> {
 }
 
 /// `value(apply)` in a query, where `apply` is a game applied to integer
-/// arguments, noted among the games the query asks about.
+/// arguments, noted among the games the query asks about; or a sum of
+/// such positions and Nim heaps (`a(n) + b(2 * n) + *3`), the nim-sum of
+/// their values.
 pub(in crate::runtime::kernel) fn value_of(apply: &Ir, t: &Types) -> Option<Num> {
-    let IrKind::Apply(game, args) = &apply.kind else {
-        return None;
+    let sum = |a: &Ir, b: &Ir| {
+        let (a, b) = (value_of(a, t)?, value_of(b, t)?);
+        Some(Num::Bin(BinOp::BitXor, Box::new(a), Box::new(b)))
+    };
+    let (game, args) = match &apply.kind {
+        IrKind::Apply(game, args) => (game, args),
+        IrKind::Binary(BinOp::Add, a, b) => return sum(a, b),
+        // A heap's size, non-negative as the interpreter checks.
+        IrKind::Unary(UnOp::Heap, k) => {
+            let k = num_in(k, t)?;
+            let negative = Cond::Cmp(BinOp::Lt, k.clone(), Num::Const(0));
+            return Some(Num::If(
+                Box::new(negative),
+                Box::new(Num::Bail),
+                Box::new(k),
+            ));
+        }
+        _ => return None,
     };
     t.asked.borrow_mut().push((*game, args.len()));
     let names = args.iter().map(|a| match a.kind {
