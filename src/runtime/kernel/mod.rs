@@ -339,7 +339,13 @@ impl Move {
         // beside the others: 1.50x to 1.25x its baseline).
         let one_integer =
             (self.fast.as_ref()).is_some_and(|(nodes, _)| nodes.iter().all(|n| n.args.len() == 1));
-        long && !point && one_integer && self.narrow.len() == self.guard.len()
+        // A bound that calls a function (`k in 1..=digits(n)`) is
+        // evaluated faster by machine code: 10x for a digit sum's.
+        let calls = (self.binders.iter()).any(|(_, d)| match d {
+            Domain::Range(lo, hi, _) => lo.calls() || hi.calls(),
+            _ => false,
+        });
+        long && !point && one_integer && !calls && self.narrow.len() == self.guard.len()
     }
 }
 

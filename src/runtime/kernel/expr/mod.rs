@@ -293,6 +293,24 @@ impl Num {
         }
     }
 
+    /// Whether the expression calls a function (a call the kernel's run
+    /// evaluates by walking the function's body, recursion and all).
+    pub fn calls(&self) -> bool {
+        match self {
+            Num::Call(..) => true,
+            Num::Const(_) | Num::Global(_) | Num::Bail | Num::Slot(_) | Num::Named(_) => false,
+            Num::Lin(_) | Num::Len(_) | Num::Fold(..) | Num::Index(..) | Num::Value(..) => false,
+            Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => {
+                a.calls()
+            }
+            Num::Let(_, a, b) | Num::Gcd(a, b) | Num::Pair(a, b) | Num::Bin(_, a, b) => {
+                a.calls() || b.calls()
+            }
+            Num::If(_, a, b) => a.calls() || b.calls(),
+            Num::Extremum(_, items) => items.iter().any(Num::calls),
+        }
+    }
+
     /// Whether evaluating can fail only by overflowing (which `eval`
     /// detects, so the kernel bails) or by reading a global that is no
     /// integer (likewise).
