@@ -6,6 +6,11 @@ use crate::baselines;
 use crate::pairs;
 use std::io::{self, Write};
 
+#[path = "workloads/answers.rs"]
+mod answers;
+pub use answers::{difference, parse_ogsolve};
+use answers::{max, parse_rows, width};
+
 /// What a workload's script prints, read back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
@@ -47,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 25] = [
+pub const ALL: [Workload; 30] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -329,6 +334,63 @@ pub const ALL: [Workload; 25] = [
         baseline: |n| Answer::Value(pairs::tokens(n).into()),
         octal: None,
     },
+    // Written in another sitting, as users write rules, to find where the
+    // engine falls behind: see BENCHMARKS.md.
+    Workload {
+        name: "no_repeat",
+        file: "no_repeat.game",
+        game: "lm",
+        params: &["n", "a", "b"],
+        shape: Shape::Value,
+        full: 100_000,
+        smoke: 1200,
+        baseline: |n| Answer::Value(baselines::no_repeat(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "sum_winner",
+        file: "sum_winner.game",
+        game: "a",
+        params: &["n"],
+        shape: Shape::Value,
+        full: 600_000,
+        smoke: 1000,
+        baseline: |n| Answer::Value(baselines::sum_winner(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "digit_sum",
+        file: "digit_sum.game",
+        game: "ds",
+        params: &["n"],
+        shape: Shape::Value,
+        full: 2_000_000,
+        smoke: 2000,
+        baseline: |n| Answer::Value(baselines::digit_sum(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "ping_pong",
+        file: "ping_pong.game",
+        game: "ping",
+        params: &["n"],
+        shape: Shape::Value,
+        full: 2_000_000,
+        smoke: 2000,
+        baseline: |n| Answer::Value(baselines::ping_pong(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "four_heaps",
+        file: "four_heaps.game",
+        game: "q",
+        params: &["a", "b", "c", "d"],
+        shape: Shape::Value,
+        full: 20,
+        smoke: 4,
+        baseline: |n| Answer::Value(baselines::four_heaps(n).into()),
+        octal: None,
+    },
 ];
 
 pub fn find(name: &str) -> Option<&'static Workload> {
@@ -447,76 +509,5 @@ impl Workload {
             writeln!(out)?;
         }
         Ok(())
-    }
-}
-
-fn max(values: &[u32]) -> usize {
-    values.iter().copied().max().unwrap_or(0) as usize
-}
-
-/// The number of digits of `n`.
-fn width(n: usize) -> usize {
-    n.checked_ilog10().map_or(1, |d| d as usize + 1)
-}
-
-/// The value rows of a printed table: after the title, every line whose
-/// label (left of `|`) is a number. Each label must be the index of the
-/// row's first value (1-D) or the row's index (2-D); all else is an error.
-fn parse_rows(out: &str, grid: bool) -> Result<Vec<Vec<u32>>, String> {
-    let mut lines = out.lines();
-    let title = lines.next().ok_or("no output")?;
-    if title.ends_with(": no positions in the range") || title.ends_with("in the ranges") {
-        return Ok(Vec::new());
-    }
-    let mut rows: Vec<Vec<u32>> = Vec::new();
-    let mut count = 0;
-    for line in lines {
-        let (label, cells) = line.split_once('|').ok_or(format!("not a row: {line:?}"))?;
-        let Ok(label) = label.trim().parse::<usize>() else {
-            continue; // the header
-        };
-        let cells: Vec<u32> = cells
-            .split_whitespace()
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .map_err(|_| format!("not a row of values: {line:?}"))?;
-        if label != if grid { rows.len() } else { count } {
-            return Err(format!("row {label} out of order: {line:?}"));
-        }
-        count += cells.len();
-        rows.push(cells);
-    }
-    if rows.is_empty() {
-        return Err(format!("no rows of values under {title:?}"));
-    }
-    Ok(rows)
-}
-
-/// The nimbers ogsolve prints with `-p`, on its line `nimbers: ...`.
-pub fn parse_ogsolve(out: &str) -> Result<Answer, String> {
-    let line = out
-        .lines()
-        .find_map(|l| l.trim_start().strip_prefix("nimbers:"))
-        .ok_or("no line `nimbers:` in ogsolve's output")?;
-    line.split_whitespace()
-        .map(|v| v.parse().map_err(|_| format!("not a nimber: {v:?}")))
-        .collect::<Result<_, _>>()
-        .map(Answer::Seq)
-}
-
-/// Where two answers first differ, in words.
-pub fn difference(expected: &Answer, got: &Answer) -> String {
-    let cells = |a: &Answer| -> Vec<u32> {
-        match a {
-            Answer::Seq(vs) => vs.clone(),
-            Answer::Grid(rows) => rows.concat(),
-            _ => Vec::new(),
-        }
-    };
-    let (e, g) = (cells(expected), cells(got));
-    match e.iter().zip(&g).position(|(x, y)| x != y) {
-        Some(i) => format!("first difference at item {i}: {} vs {}", e[i], g[i]),
-        None if e.len() != g.len() => format!("{} items vs {}", e.len(), g.len()),
-        None => format!("{expected:?} vs {got:?}"),
     }
 }
