@@ -80,4 +80,29 @@ impl Engine {
         machine.use_native = self == Engine::Native;
         machine.native_after = 0;
     }
+
+    /// Runs `text` in a session of its own on this path, which must not
+    /// fail: the session and what it printed.
+    pub fn run(self, name: &str, text: &str) -> (grundy::session::Session, String) {
+        use grundy::SharedBuffer;
+        let (out, err) = (SharedBuffer::default(), SharedBuffer::default());
+        let mut session =
+            grundy::session::Session::new(Box::new(out.clone()), Box::new(err.clone()));
+        self.apply(&mut session.machine);
+        let outcome = session.run(name, text);
+        let printed = |b: &SharedBuffer| String::from_utf8(b.0.borrow().clone()).unwrap();
+        assert_eq!(outcome.error, None, "{}", printed(&err));
+        let out = printed(&out);
+        (session, out)
+    }
+
+    /// How many positions of games `0..games` in `session`'s graph are
+    /// hashed rather than dense.
+    pub fn hashed(session: &grundy::session::Session, games: u32) -> usize {
+        let graph = &session.machine.graph;
+        (0..games)
+            .flat_map(|game| graph.nodes(game))
+            .filter(|(node, _)| node.index >= grundy::graph::DENSE_END)
+            .count()
+    }
 }
