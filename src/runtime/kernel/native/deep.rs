@@ -9,10 +9,11 @@
 //! a hand-written memoized recursion would, and the parent's run goes on
 //! with the value.
 //!
-//! Only the hashed positions are interned this way: the dense tables the
-//! running code reads through its views do not change under it. Anything
-//! the recursion cannot finish leaves no trace but interned positions
-//! without values:
+//! Only the hashed positions are interned this way, and the triples of
+//! a strip (`graph::index::STRIP3_WIDTH`) whose slots exist: the dense
+//! tables the running code reads through its views do not change under
+//! it. Anything the recursion cannot finish leaves no trace but
+//! interned positions without values:
 //! - an option the machine code leaves (an error, a cycle, Ctrl-C) makes
 //!   every run up the recursion leave its position too, each reset to
 //!   having no value, and the search takes the first position over as it
