@@ -23,6 +23,7 @@ pub fn dense_index(args: &[Value]) -> Option<u32> {
         [n] => dense1(int(n)?),
         [a, b] => dense2(int(a)?, int(b)?),
         [a, b, c] => dense3(int(a)?, int(b)?, int(c)?),
+        [a, b, c, d] => dense4(int(a)?, int(b)?, int(c)?, int(d)?),
         _ => None,
     }
 }
@@ -34,6 +35,7 @@ pub fn int_index(args: &[i64]) -> Option<u32> {
         [n] => dense1(*n),
         [a, b] => dense2(*a, *b),
         [a, b, c] => dense3(*a, *b, *c),
+        [a, b, c, d] => dense4(*a, *b, *c, *d),
         _ => None,
     }
 }
@@ -117,6 +119,43 @@ pub fn dense3(a: i64, b: i64, c: i64) -> Option<u32> {
         s * (2 * s + 1) + b * (s + 1) + c
     };
     Some((s * s * s + within) as u32)
+}
+
+/// Each argument of a dense position of four integers is below this.
+pub const SIDE4_MAX: i64 = 1 << SIDE4_BITS;
+const SIDE4_BITS: u32 = 7;
+
+/// The dense index of `(a, b, c, d)`, each in `[0, SIDE4_MAX)`: the cube
+/// index of `(b, c, d)` (see [`dense3`]) times [`SIDE4_MAX`], plus `a`.
+/// Lowering any argument lowers the index. Kept in row `(b, c, d)`,
+/// column `a`: a board of two tokens, `g(x1, y1, x2, y2)`, or four heaps.
+#[inline]
+pub fn dense4(a: i64, b: i64, c: i64, d: i64) -> Option<u32> {
+    if (a | b | c | d) as u64 >= SIDE4_MAX as u64 {
+        return None;
+    }
+    Some(dense3(b, c, d)? << SIDE4_BITS | a as u32)
+}
+
+/// [`dense4`] undone.
+pub fn unquad(z: u32) -> [usize; 4] {
+    let (b, c, d) = untriple(z >> SIDE4_BITS);
+    [(z & ((1 << SIDE4_BITS) - 1)) as usize, b, c, d]
+}
+
+/// Where a position of four integers of dense index `z` is kept: row
+/// `(b, c, d)` by its cube index, column `a`.
+#[inline]
+pub(super) fn place4(z: u32) -> (usize, usize) {
+    (
+        (z >> SIDE4_BITS) as usize,
+        (z & ((1 << SIDE4_BITS) - 1)) as usize,
+    )
+}
+
+/// [`place4`] undone.
+pub(super) fn unplace4(p: usize, i: usize) -> u32 {
+    ((p as u32) << SIDE4_BITS) | i as u32
 }
 
 /// [`dense3`] of a triple outside the cube: its index in a strip, if it
@@ -242,10 +281,11 @@ pub(super) fn index_ints(arity: usize, z: u32) -> Vec<i64> {
             let (a, b) = unpair(z);
             vec![a as i64, b as i64]
         }
-        _ => {
+        3 => {
             let (a, b, c) = untriple(z);
             vec![a as i64, b as i64, c as i64]
         }
+        _ => unquad(z).iter().map(|x| *x as i64).collect(),
     }
 }
 
@@ -394,6 +434,40 @@ mod tests {
         }
         assert!(z < STRIP3 as u32);
         assert_eq!(dense3(0, -1, 0), None);
+    }
+
+    #[test]
+    fn quadruples_are_numbered_by_the_cube_of_the_last_three_and_undone() {
+        let mut seen = std::collections::HashSet::new();
+        let m = 9;
+        for q in (0..m * m * m * m).map(|z| [z / (m * m * m), z / (m * m) % m, z / m % m, z % m]) {
+            let [a, b, c, d] = q.map(|x| x as i64);
+            let z = dense4(a, b, c, d).unwrap();
+            assert!(seen.insert(z), "{q:?} numbered twice");
+            assert_eq!(unquad(z), q);
+            assert_eq!(unplace4(place4(z).0, place4(z).1), z);
+            for (i, lower) in [
+                [a - 1, b, c, d],
+                [a, b - 1, c, d],
+                [a, b, c - 1, d],
+                [a, b, c, d - 1],
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if q[i] > 0 {
+                    assert!(dense4(lower[0], lower[1], lower[2], lower[3]).unwrap() < z);
+                }
+            }
+        }
+        let top = SIDE4_MAX - 1;
+        assert_eq!(
+            unquad(dense4(top, top, top, top).unwrap()),
+            [top as usize; 4]
+        );
+        assert_eq!(dense4(SIDE4_MAX, 0, 0, 0), None);
+        assert_eq!(dense4(0, 0, -1, 0), None);
+        assert_eq!(int_index(&[1, 2, 3, 4]), dense4(1, 2, 3, 4));
     }
 
     #[test]

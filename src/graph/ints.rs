@@ -126,6 +126,7 @@ impl Graph {
             // By row and column: no pairing number to undo.
             [a, b] if dense2(*a, *b).is_some() => d.at(*a as usize, *b as usize),
             [a, b, c] => dense3(*a, *b, *c).map_or(ABSENT, |z| d.get_ints(z, args)),
+            [_, _, _, _] => int_index(args).map_or(ABSENT, |z| d.get_ints(z, args)),
             _ => ABSENT,
         };
         if v != ABSENT || table.hashed.len() == 0 {
@@ -204,6 +205,12 @@ impl Graph {
             return self.flat_entry(game, &[&[h], &run[1..]].concat());
         }
         let table = self.games.get(game as usize)?;
+        if let Some(z) = table.quad_slot(run) {
+            let v = table.dense.get_ints(z, &run[1..]);
+            if v != ABSENT {
+                return Some((NodeId { game, index: z }, v));
+            }
+        }
         if let Some((z, ints)) = table.form_slot(run) {
             let v = table.dense.get_ints(z, &ints[..table.dense.arity]);
             if v != ABSENT {
@@ -237,7 +244,10 @@ impl Graph {
         }
         let table = self.games.get_mut(game as usize)?;
         // As `insert_flat` would find it a dense slot.
-        if table.form_slot(run).is_some() || table.dense.arity == 0 && Form::of(run).is_some() {
+        if table.form_slot(run).is_some()
+            || table.quad_slot(run).is_some()
+            || table.dense.arity == 0 && Form::of(run).is_some()
+        {
             return None;
         }
         if let Some(index) = table.hashed.find_flat(run) {
@@ -266,6 +276,11 @@ impl Graph {
         }
         self.total += 1;
         let table = &mut self.games[game as usize];
+        if let Some(z) = table.quad_slot(run)
+            && table.dense.take(4, z, &run[1..])
+        {
+            return NodeId { game, index: z };
+        }
         // The first list position of one to three integers with a dense
         // index gives the table its form.
         if table.dense.arity == 0

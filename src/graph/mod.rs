@@ -84,6 +84,13 @@ impl NodeTable {
         Some((int_index(&ints[..form.arity()])?, ints))
     }
 
+    /// The dense slot of flat run `run` when it is four integers with a
+    /// dense index and the table may hold them (see `index::dense4`).
+    fn quad_slot(&self, run: &[i64]) -> Option<u32> {
+        let ints = flat::only_ints(run).filter(|ints| ints.len() == 4)?;
+        self.dense.fits(4).then(|| int_index(ints)).flatten()
+    }
+
     /// The dense slot for `args`, if they are dense for this table.
     fn dense_slot(&self, args: &[Value]) -> Option<u32> {
         self.dense
@@ -192,6 +199,13 @@ impl Graph {
                     form.fill(&ints, out);
                     true
                 }
+                // Four integers, which a kernel reads as a flat run.
+                None if table.dense.arity == 4 => {
+                    out.clear();
+                    out.push(flat::ints_header(4));
+                    out.extend(index::unquad(node.index).map(|x| x as i64));
+                    true
+                }
                 None => false,
             },
             Some(i) => table.hashed.flat_args(i, out),
@@ -221,6 +235,9 @@ impl Graph {
             None if table.dense.arity == 2 => {
                 let (a, b) = index::unpair(node.index);
                 out.extend([a as i64, b as i64]);
+            }
+            None if table.dense.arity == 4 => {
+                out.extend(index::unquad(node.index).map(|x| x as i64));
             }
             None => {
                 let (a, b, c) = index::untriple(node.index);

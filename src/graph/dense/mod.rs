@@ -4,7 +4,7 @@
 //! with their values in pages of 4-byte slots. The compiled rules read
 //! these tables directly.
 
-use super::index::{dense2, dense3, place3, unpair, unplace3, untriple};
+use super::index::{dense2, dense3, place3, place4, unpair, unplace3, unplace4, untriple};
 use super::{ABSENT, IN_PROGRESS, UNKNOWN};
 
 /// A page of slots of a one-integer game: 2^16 of them.
@@ -106,6 +106,7 @@ fn locate(arity: usize, axis: usize, z: u32) -> (usize, usize) {
     match arity {
         2 => unpair(z),
         3 => locate3(axis, z),
+        4 => place4(z),
         _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
     }
 }
@@ -311,6 +312,7 @@ impl Dense {
                 let [a, b, c] = unplace3(self.axis, p, i);
                 dense3(a as i64, b as i64, c as i64).expect("rows hold dense triples")
             }
+            4 => unplace4(p, i),
             _ => ((p << PAGE_BITS) + i) as u32,
         }
     }

@@ -1,0 +1,72 @@
+//! Positions of four small integers (`g(a, b, c, d)`: four heaps, two
+//! tokens on a board) are dense (`graph::index::dense4`), however they
+//! are made: by the kernels' flat runs, by the interpreter's values.
+//! Values, errors and cycles agree with the interpreter's, and with a
+//! direct computation.
+
+mod common;
+
+use common::Engine;
+use common::differ::{agree, same_error};
+
+/// Four heaps: take from one, or the same from the first and third.
+const RULES: &str = "game q(a, b, c, d) {\n\
+    move ta(k in 1..=a) -> q(a - k, b, c, d)\n\
+    move tb(k in 1..=b) -> q(a, b - k, c, d)\n\
+    move tc(k in 1..=c) -> q(a, b, c - k, d)\n\
+    move td(k in 1..=d) -> q(a, b, c, d - k)\n\
+    move ac(k in 1..=min(a, c)) -> q(a - k, b, c - k, d)\n}\n";
+
+/// The values a direct computation gives, by `[a, b, c, d]` below `m`.
+fn four_heaps(m: usize) -> Vec<u32> {
+    let at = |[a, b, c, d]: [usize; 4]| ((a * m + b) * m + c) * m + d;
+    let mut g = vec![0u32; m * m * m * m];
+    for z in 0..m * m * m * m {
+        let p @ [a, b, c, d] = [z / (m * m * m), z / (m * m) % m, z / m % m, z % m];
+        let mut seen = Vec::new();
+        seen.extend((1..=a).map(|k| g[at([a - k, b, c, d])]));
+        seen.extend((1..=b).map(|k| g[at([a, b - k, c, d])]));
+        seen.extend((1..=c).map(|k| g[at([a, b, c - k, d])]));
+        seen.extend((1..=d).map(|k| g[at([a, b, c, d - k])]));
+        seen.extend((1..=a.min(c)).map(|k| g[at([a - k, b, c - k, d])]));
+        g[at(p)] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    g
+}
+
+#[test]
+fn four_heaps_are_dense_and_have_the_values_computed_directly() {
+    let m = 13;
+    let g = four_heaps(m);
+    let at = |a: usize, b: usize, c: usize, d: usize| g[((a * m + b) * m + c) * m + d];
+    let asks = format!(
+        "{RULES}value(q(12, 12, 12, 12))\nvalue(q(12, 3, 7, 11))\n\
+         len([1 for a in 0..13 for c in 0..13 if value(q(a, 5, c, 2)) == 0])\n"
+    );
+    let zeros = (0..m).flat_map(|a| (0..m).map(move |c| (a, c)));
+    let zeros = zeros.filter(|(a, c)| at(*a, 5, *c, 2) == 0).count();
+    let expected = format!("{}\n{}\n{zeros}\n", at(12, 12, 12, 12), at(12, 3, 7, 11));
+    for engine in Engine::ALL {
+        let (session, printed) = engine.run("quads.game", &asks);
+        assert_eq!(printed, expected, "{engine:?}");
+        let hashed = Engine::hashed(&session, 1);
+        assert_eq!(hashed, 0, "{engine:?}: {hashed} positions hashed");
+    }
+}
+
+/// Within a differential run's positions: the interpreter's values, and
+/// its errors and cycles; and positions past the dense range (hashed).
+#[test]
+fn four_integers_agree_with_the_interpreter() {
+    let asks = format!(
+        "{RULES}value(q(3, 4, 2, 5))\n[value(q(a, 1, 2, a)) for a in 0..6]\n\
+         value(q(130, 0, 0, 1))\nvalue(q(0, 0, 1, -1))\n"
+    );
+    assert_eq!(agree(&asks).lines().count(), 4);
+    let error = "game q(a, b, c, d) {\n move t(k in 1..=a) -> q(a - k, b, c, d)\n\
+                 move z if a == 2 -> q(a / (b - b), b, c, d)\n}\nvalue(q(5, 1, 1, 1))\n";
+    same_error(error, "division by zero");
+    let cycle = "game q(a, b, c, d) {\n move t(k in 1..=a) -> q(a - k, b, c, d)\n\
+                 move back if a == 2 -> q(4, b, c, d)\n}\nvalue(q(5, 1, 1, 1))\n";
+    same_error(cycle, "can be reached from itself");
+}
