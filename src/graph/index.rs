@@ -123,7 +123,7 @@ pub fn dense3(a: i64, b: i64, c: i64) -> Option<u32> {
 
 /// Each argument of a dense position of four integers is below this.
 pub const SIDE4_MAX: i64 = 1 << SIDE4_BITS;
-const SIDE4_BITS: u32 = 7;
+pub(super) const SIDE4_BITS: u32 = 7;
 
 /// The dense index of `(a, b, c, d)`, each in `[0, SIDE4_MAX)`: the cube
 /// index of `(b, c, d)` (see [`dense3`]) times [`SIDE4_MAX`], plus `a`.
@@ -141,21 +141,6 @@ pub fn dense4(a: i64, b: i64, c: i64, d: i64) -> Option<u32> {
 pub fn unquad(z: u32) -> [usize; 4] {
     let (b, c, d) = untriple(z >> SIDE4_BITS);
     [(z & ((1 << SIDE4_BITS) - 1)) as usize, b, c, d]
-}
-
-/// Where a position of four integers of dense index `z` is kept: row
-/// `(b, c, d)` by its cube index, column `a`.
-#[inline]
-pub(super) fn place4(z: u32) -> (usize, usize) {
-    (
-        (z >> SIDE4_BITS) as usize,
-        (z & ((1 << SIDE4_BITS) - 1)) as usize,
-    )
-}
-
-/// [`place4`] undone.
-pub(super) fn unplace4(p: usize, i: usize) -> u32 {
-    ((p as u32) << SIDE4_BITS) | i as u32
 }
 
 /// [`dense3`] of a triple outside the cube: its index in a strip, if it
@@ -192,56 +177,6 @@ fn unstrip3(z: u32) -> (usize, usize, usize) {
         _ => (s, t, l),
     };
     (a as usize, b as usize, c as usize)
-}
-
-/// The rows of a table of triples that hold the strips: one for each
-/// long argument and pair of short ones. The cube's rows come after.
-pub const STRIP3_ROWS: usize = 3 * (STRIP3_WIDTH * STRIP3_WIDTH) as usize;
-
-/// Where a dense triple `(a, b, c)` is kept in a table whose cube has
-/// its columns along argument `axis`: in the cube, row [`STRIP3_ROWS`]
-/// plus the Szudzik number of the two other arguments, column the one
-/// along `axis`; in a strip, the strip's row for its short arguments,
-/// column its long one less [`SIDE3_MAX`]. A game of a heap and two small
-/// counters, `g(n, a, b)` with `axis` 0, so takes a few long rows, in the
-/// cube as in its strip, rather than a row for each heap (20 bytes of
-/// bookkeeping each).
-#[inline]
-pub(super) fn place3(axis: usize, [a, b, c]: [usize; 3]) -> (usize, usize) {
-    let side = SIDE3_MAX as usize;
-    if a < side && b < side && c < side {
-        let (x, y, col) = match axis {
-            0 => (b, c, a),
-            1 => (a, c, b),
-            _ => (a, b, c),
-        };
-        return (STRIP3_ROWS + row3(x, y), col);
-    }
-    let w = STRIP3_WIDTH as usize;
-    match (a >= side, b >= side) {
-        (true, _) => (b * w + c, a - side),
-        (_, true) => (w * w + a * w + c, b - side),
-        _ => (2 * w * w + a * w + b, c - side),
-    }
-}
-
-/// [`place3`] undone: the triple at row `p`, column `i`.
-pub(super) fn unplace3(axis: usize, p: usize, i: usize) -> [usize; 3] {
-    if p >= STRIP3_ROWS {
-        let (x, y) = unpair((p - STRIP3_ROWS) as u32);
-        return match axis {
-            0 => [i, x, y],
-            1 => [x, i, y],
-            _ => [x, y, i],
-        };
-    }
-    let w = STRIP3_WIDTH as usize;
-    let (long, s, t, l) = (p / (w * w), p / w % w, p % w, i + SIDE3_MAX as usize);
-    match long {
-        0 => [l, s, t],
-        1 => [s, l, t],
-        _ => [s, t, l],
-    }
 }
 
 /// [`dense3`] undone: the `(a, b, c)` of index `z`.
@@ -294,13 +229,6 @@ pub(super) fn dense_args(arity: usize, z: u32) -> Vec<Value> {
     index_ints(arity, z).into_iter().map(Value::Int).collect()
 }
 
-/// The Szudzik number of `(a, b)`: the row, among the cube's rows, of
-/// the triples whose arguments off the columns' axis are `(a, b)`.
-#[inline]
-fn row3(a: usize, b: usize) -> usize {
-    if a >= b { a * a + a + b } else { b * b + a }
-}
-
 /// [`dense2`] undone: the `(a, b)` of index `z`.
 pub fn unpair(z: u32) -> (usize, usize) {
     let (side, width) = (SIDE_MAX as usize, STRIP_WIDTH as usize);
@@ -341,6 +269,7 @@ pub fn in_square(z: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::dense::places::{STRIP3_ROWS, place3, place4, row3, unplace3, unplace4};
 
     #[test]
     fn unpairing_undoes_the_pairing() {

@@ -4,7 +4,7 @@
 //! its key packs the integers themselves.
 
 use super::form::Form;
-use super::{ABSENT, DENSE_END, Graph, NodeTable, dense1, dense2, dense3, flat, int_index};
+use super::{ABSENT, DENSE_END, Graph, NodeTable, dense1, dense2, flat, int_index};
 use crate::value::{GameId, NodeId, Value};
 
 impl Graph {
@@ -125,8 +125,7 @@ impl Graph {
             _ if d.arity() != args.len() => ABSENT,
             // By row and column: no pairing number to undo.
             [a, b] if dense2(*a, *b).is_some() => d.at(*a as usize, *b as usize),
-            [a, b, c] => dense3(*a, *b, *c).map_or(ABSENT, |z| d.get_ints(z, args)),
-            [_, _, _, _] => int_index(args).map_or(ABSENT, |z| d.get_ints(z, args)),
+            [_, _, _] | [_, _, _, _] => int_index(args).map_or(ABSENT, |z| d.get_ints(z, args)),
             _ => ABSENT,
         };
         if v != ABSENT || table.hashed.len() == 0 {

@@ -29,13 +29,14 @@ mod index;
 mod ints;
 mod packed;
 
+pub use dense::places::STRIP3_ROWS;
 pub use dense::{Dense, View};
 pub use flat::Shape;
 use hashed::Hashed;
 use index::dense_args;
 pub use index::{
-    DENSE_END, LONG_MAX, LONG3_MAX, SIDE_MAX, SIDE3_MAX, STRIP_WIDTH, STRIP3_ROWS, STRIP3_WIDTH,
-    dense_index, dense1, dense2, dense3, in_square, int_index, unpair, untriple,
+    DENSE_END, LONG_MAX, LONG3_MAX, SIDE_MAX, SIDE3_MAX, STRIP_WIDTH, STRIP3_WIDTH, dense_index,
+    dense1, dense2, dense3, in_square, int_index, unpair, untriple,
 };
 
 /// The positions of one game: dense ones by index, the others (any other

@@ -4,8 +4,9 @@
 //! with their values in pages of 4-byte slots. The compiled rules read
 //! these tables directly.
 
-use super::index::{dense2, dense3, place3, place4, unpair, unplace3, unplace4, untriple};
+use super::index::{dense2, dense3, unpair, untriple};
 use super::{ABSENT, IN_PROGRESS, UNKNOWN};
+use places::{place3, place4, unplace3, unplace4};
 
 /// A page of slots of a one-integer game: 2^16 of them.
 const PAGE_BITS: u32 = 16;
@@ -44,7 +45,7 @@ pub struct Dense {
     /// (see `form.rs`): then its `arity` counts their free integers.
     pub(super) form: Option<super::form::Form>,
     /// For triples: which argument the cube's columns are along (see
-    /// `index::place3`), and whether the table has turned to it already
+    /// `places::place3`), and whether the table has turned to it already
     /// (`triples.rs`).
     axis: usize,
     turned: bool,
@@ -409,6 +410,7 @@ impl Dense {
 
 mod claims;
 mod gaps;
+pub(super) mod places;
 mod rows;
 #[cfg(test)]
 mod tests;

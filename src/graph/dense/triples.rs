@@ -1,10 +1,11 @@
 //! A table of triples turned: its cube's columns along another argument
-//! than the first (see `index::place3`), where the rows along the first
+//! than the first (see `places::place3`), where the rows along the first
 //! would outgrow the table's room. A game of two small counters and a
 //! heap last, `g(a, b, n)`, would otherwise take a row for each `(b, n)`,
 //! a million of them below the cube's edge, and be hashed.
 
-use super::super::index::{in_strip3, place3, unplace3, untriple};
+use super::super::index::{in_strip3, untriple};
+use super::places::{place3, unplace3};
 use super::rows::Rows;
 use super::{Dense, SLOT_ABSENT};
 
