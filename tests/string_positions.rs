@@ -26,6 +26,14 @@ fn guard() -> impl Strategy<Value = String> {
         " and s[0] <= s[i]",
         " and s[-1] not in \"Té\"",
         " and s[:2] == s[i:i + 2]",
+        " and not (\"HH\" in s[:i] + \"T\" + s[i + 1:])",
+        " and \"TéT\" not in s",
+        " and s[i:i + 2] in \"HTHHé\"",
+        " and \"\" in s[i + 1:]",
+        " and len([c for c in s if c == \"H\"]) > 1",
+        " and sum([1 for c in s[i:] if c != \"T\"]) < 3",
+        " and any([c == \"é\" for c in s])",
+        " and len([s for c in s[:i] if c < \"T\"]) != 1",
     ])
     .prop_map(str::to_string)
 }
@@ -49,6 +57,7 @@ fn rule() -> impl Strategy<Value = String> {
             true,
         ),
         ("r(s[:i] + \"T\" + s[i + 1:]) + *(len(s) - i)", false),
+        ("r(s[:i] + \"T\" * (i % 2) + s[i + 1:])", false),
     ]);
     (target, guard()).prop_map(|((target, j), guard)| {
         let j = if j { ", j in 0..i" } else { "" };
@@ -135,4 +144,51 @@ fn a_string_is_one_position_and_no_list() {
     let sum =
         "game r(s) { move take(i in 0..len(s)) if s[i] + 1 > 0 -> r(s[:i]) }\nvalue(r(\"ab\"))\n";
     same_error(sum, "cannot be applied");
+}
+
+/// Placing an X on a dot of a strip so that no two X's touch is Node
+/// Kayles on a path, Dawson's chess (octal 0.137): written on a string
+/// with `"XX" in ...`, its values are those of the same game on the
+/// lengths of the free runs, and the published sequence (OEIS A002187),
+/// and the string game runs as machine code.
+#[test]
+fn a_substring_guard_plays_dawsons_chess() {
+    let strings = "game row(s) {\n\
+                   \x20   move put(i in 0..len(s)) if s[i] == \".\" and not (\"XX\" in s[:i] + \"X\" + s[i + 1:]) -> row(s[:i] + \"X\" + s[i + 1:])\n\
+                   }\n\
+                   [value(row(\".\" * n)) for n in 0..14]\n";
+    let runs = "game nk(n) { move pick(i in 0..n) -> nk(max(0, i - 1)) + nk(max(0, n - i - 2)) }\n\
+                [value(nk(n)) for n in 0..14]\n";
+    let values = agree(strings);
+    assert_eq!(values, agree(runs));
+    assert_eq!(values, "[0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4]\n");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
+    let explained = common::text(&common::with_stdin(cmd, strings).stdout);
+    assert!(
+        explained.contains("row(s): compiled to machine code"),
+        "{explained}"
+    );
+}
+
+/// Characters counted with a comprehension over a string: a dot may be
+/// taken while fewer than half the cells are taken. The string game and
+/// the same game on (cells, taken) agree, and the string game compiles.
+#[test]
+fn characters_counted_by_a_comprehension_compile() {
+    let strings = "fn xs(s) = len([c for c in s if c == \"X\"])\n\
+                   game half(s) {\n\
+                   \x20   move put(i in 0..len(s)) if s[i] == \".\" and 2 * xs(s) < len(s) -> half(s[:i] + \"X\" + s[i + 1:])\n\
+                   }\n\
+                   [value(half(\".\" * n)) for n in 0..9]\n";
+    let counts = "game half(n, x) { move put(i in 0..n - x) if 2 * x < n -> half(n, x + 1) }\n\
+                  [value(half(n, 0)) for n in 0..9]\n";
+    assert_eq!(agree(strings), agree(counts));
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
+    let explained = common::text(&common::with_stdin(cmd, strings).stdout);
+    assert!(
+        explained.contains("half(s): compiled to machine code"),
+        "{explained}"
+    );
 }

@@ -163,8 +163,9 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                        `sum`, `all`, `any`, `==`, `!=`, and `zip` of names and slices of \
                        them), sets of integers (`{a, b}`, `set(...)`, `|`, `&`, `-`, `^`, \
                        `in`, `len`, indexing, `==`, `!=`) and strings (`len`, indexing, \
-                       slices, `+`, `==`, `!=`, and characters compared with characters, \
-                       `s[i] == \"H\"`, or looked for with `in`), and lists and sets of \
+                       slices, `+`, `*`, `==`, `!=`, `\"XXX\" in s`, `for c in s`, and \
+                       characters compared with characters, `s[i] == \"H\"`, or looked for \
+                       with `in`), and lists and sets of \
                        pairs (`(x, y) in cells`, `ps[i][0]`, `(x + 1, y) in cells`)";
     let (what, instead): (String, String) = match &ir.kind {
         IrKind::CallFn(f, _) => {

@@ -52,6 +52,8 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::Local(slot) if t.is_named(*slot) => Num::Named(*slot),
         // A pair is read as one only (see `pair_in`).
         IrKind::Local(slot) if t.is_pair(*slot) => return None,
+        // So is a character (see `character`).
+        IrKind::Local(slot) if t.is_char(*slot) => return None,
         IrKind::Local(slot) if !t.is_list(*slot) => Num::Slot(*slot),
         IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
             Num::Let(*s, Box::new(num(value)?), Box::new(num(body)?))
@@ -90,6 +92,16 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::CallBuiltin(Builtin::Len, args) if args.len() == 1 => match &args[0].kind {
             // A constant string's characters, as indexing counts them.
             IrKind::Const(Value::Str(s)) => Num::Const(s.chars().count() as i64),
+            IrKind::Comprehension {
+                set: false,
+                elem,
+                clauses,
+            } if read_only(elem) => {
+                // Only how many there are: `len([c for c in s if c ==
+                // "X"])` counts characters, whatever the items are.
+                let comp = Comp::compile(clauses, Num::Const(0), t)?;
+                Num::Len(Box::new(Seq::Comp(Box::new(comp))))
+            }
             _ => Num::Len(Box::new(Seq::compile(&args[0], t)?)),
         },
         IrKind::CallBuiltin(b @ (Builtin::Sum | Builtin::Min | Builtin::Max), args)
@@ -229,7 +241,8 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => match num_in(x, t) {
             Some(x) => member(*op == BinOp::In, x, Seq::numbers(xs, t)?, t),
             None => character_in(*op == BinOp::In, x, xs, t)
-                .or_else(|| pair_member(*op == BinOp::In, x, xs, t))?,
+                .or_else(|| pair_member(*op == BinOp::In, x, xs, t))
+                .or_else(|| within(*op == BinOp::In, x, xs, t))?,
         },
         IrKind::Binary(op, a, b) => comparison(*op, a, b, t)?,
         IrKind::Chain(operands, ops) => {
@@ -354,8 +367,25 @@ fn character_in(yes: bool, x: &Ir, xs: &Ir, t: &Types) -> Option<Cond> {
     Some(member(yes, character(x, t)?, string, t))
 }
 
-/// The code point of a one-character literal, or of `s[j]`, a character
-/// of a string: a constant string or a row of a constant list of strings
+/// Whether evaluating `e` only reads a name or a constant, and so never
+/// fails: a list of them is counted without being made.
+fn read_only(e: &Ir) -> bool {
+    matches!(e.kind, IrKind::Local(_) | IrKind::Const(_))
+}
+
+/// `t in s` (or `not in`) of two strings, `t` of any length: whether it
+/// runs somewhere in `s` (`"XXX" in s`).
+fn within(yes: bool, t: &Ir, s: &Ir, types: &Types) -> Option<Cond> {
+    let string = |e: &Ir| Seq::compile(e, types).filter(|s| s.shape(types) == Shape::Str);
+    Some(Cond::Within(
+        yes,
+        Box::new(string(t)?),
+        Box::new(string(s)?),
+    ))
+}
+
+/// The code point of a one-character literal, of a name that holds a
+/// character (`for c in s`), or of `s[j]`, a character of a string: a constant string or a row of a constant list of strings
 /// (read in place), or a string the rules make.
 fn character(e: &Ir, t: &Types) -> Option<Num> {
     let (string, j) = match &e.kind {
@@ -367,6 +397,7 @@ fn character(e: &Ir, t: &Types) -> Option<Num> {
             return Some(Num::Const(u32::from(c).into()));
         }
         IrKind::Index(string, j) => (string, j),
+        IrKind::Local(c) if t.is_char(*c) => return Some(Num::Slot(*c)),
         _ => return None,
     };
     let made = || Seq::compile(string, t).filter(|s| s.shape(t) == crate::graph::Shape::Str);

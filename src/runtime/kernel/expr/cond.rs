@@ -35,6 +35,7 @@ impl Cond {
             },
             Cond::Member(yes, x, set) => Cond::Member(!yes, x, set),
             Cond::Same(yes, xs, ys) => Cond::Same(!yes, xs, ys),
+            Cond::Within(yes, t, s) => Cond::Within(!yes, t, s),
             c => Cond::Not(Box::new(c)),
         }
     }
@@ -57,6 +58,7 @@ impl Cond {
             }
             Cond::Member(yes, x, set) => set.has(x.eval(f, defs)?) == *yes,
             Cond::Same(yes, xs, ys) => seq::same(xs, ys, f, defs)? == *yes,
+            Cond::Within(yes, t, s) => seq::within(t, s, f, defs)? == *yes,
             Cond::Let(s, value, body) => {
                 f[*s as usize] = value.eval(f, defs)?;
                 body.eval(f, defs)?
@@ -86,6 +88,7 @@ impl Cond {
             Cond::Quant(..)
             | Cond::In { .. }
             | Cond::Same(..)
+            | Cond::Within(..)
             | Cond::Member(..)
             | Cond::Bind(..) => {
                 return None;
@@ -103,7 +106,7 @@ impl Cond {
             Cond::Quant(_, comp) => comp.uses_slot(slot),
             Cond::In { x, xs, .. } => x.uses(slot) || xs.uses(slot),
             Cond::Member(_, x, _) => x.uses(slot),
-            Cond::Same(_, xs, ys) => xs.uses(slot) || ys.uses(slot),
+            Cond::Same(_, xs, ys) | Cond::Within(_, xs, ys) => xs.uses(slot) || ys.uses(slot),
             Cond::Let(_, a, b) => a.uses(slot) || b.uses(slot),
             Cond::Bind(_, a, b) => a.uses(slot) || b.uses(slot),
         }
@@ -119,7 +122,11 @@ impl Cond {
             Cond::If(c, a, b) => c.total() && a.total() && b.total(),
             Cond::Let(_, a, b) => a.total() && b.total(),
             Cond::Member(_, x, _) => x.total(),
-            Cond::Quant(..) | Cond::In { .. } | Cond::Same(..) | Cond::Bind(..) => false,
+            Cond::Quant(..)
+            | Cond::In { .. }
+            | Cond::Same(..)
+            | Cond::Within(..)
+            | Cond::Bind(..) => false,
         }
     }
 

@@ -182,6 +182,9 @@ pub enum Cond {
     /// `xs == ys`, or `xs != ys` (false), of two lists, two tuples or two
     /// sets (each kept in increasing order, so equal when their items are).
     Same(bool, Box<Seq>, Box<Seq>),
+    /// `t in s`, or `t not in s` (false), of two strings: whether `t`
+    /// runs somewhere in `s` (`"XXX" in s`).
+    Within(bool, Box<Seq>, Box<Seq>),
     /// `let slot = value in body`.
     Let(Slot, Box<Num>, Box<Cond>),
     /// `let slot = value in body` of a list (or tuple, set or string)

@@ -122,6 +122,11 @@ impl<E> Comp<E> {
                 ClauseIr::For(PatIr::Slot(s), xs) if types.is_pair(*s) => {
                     Some(Clause::Split(Split::Whole, *s, *s, Seq::pairs(xs, types)?))
                 }
+                // The characters of a string, as their code points.
+                ClauseIr::For(PatIr::Slot(s), xs) if types.is_char(*s) => {
+                    let string = Seq::compile(xs, types).filter(|xs| xs.shape(types) == Shape::Str);
+                    Some(Clause::For(*s, Source::Seq(string?)))
+                }
                 ClauseIr::For(PatIr::Slot(s), xs) if !types.is_list(*s) => {
                     Some(Clause::For(*s, Source::compile(xs, types)?))
                 }

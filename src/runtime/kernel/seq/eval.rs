@@ -248,6 +248,17 @@ pub fn same(xs: &Seq, ys: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
     Ok(found)
 }
 
+/// `t in s` of two strings: whether `t` runs somewhere in `s` (the
+/// empty string runs everywhere).
+pub fn within(t: &Seq, s: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
+    let mark = f.len();
+    let (a, b) = t.eval(f, defs)?;
+    let (c, d) = s.eval(f, defs)?;
+    let found = a == b || f[c..d].windows(b - a).any(|w| w == &f[a..b]);
+    f.truncate(mark);
+    Ok(found)
+}
+
 /// `x in xs`.
 pub fn contains(x: i64, (xs, sorted): (&Seq, bool), f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
     let mark = f.len();

@@ -23,7 +23,7 @@ pub(super) use comp::split;
 pub(super) use comp::{Clause, kept};
 pub use comp::{Comp, Source, Split};
 pub(super) use eval::split_each;
-pub use eval::{contains, fold, index, len, same};
+pub use eval::{contains, fold, index, len, same, within};
 use made::divisors;
 pub use made::{DIVISORS_MAX, Rows};
 pub use sets::{SetOp, combine, merge_into};
@@ -197,7 +197,7 @@ impl Seq {
                     Some(xs) => (xs, super::expr::num_in(b, types)?),
                     None => (Seq::compile(b, types)?, super::expr::num_in(a, types)?),
                 };
-                matches!(xs.shape(types), Shape::List | Shape::Pairs).then_some(())?;
+                matches!(xs.shape(types), Shape::List | Shape::Pairs | Shape::Str).then_some(())?;
                 Seq::Repeat(Box::new(xs), Box::new(k))
             }
             IrKind::Slice(x, lo, hi) => {

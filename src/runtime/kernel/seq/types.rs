@@ -25,6 +25,10 @@ pub struct Types {
     /// binder or a `for` of one name over a list or set of pairs (see
     /// [`Types::in_move`]).
     pairs: Vec<Slot>,
+    /// The slots of the move being compiled that hold a character, its
+    /// code point: a `for` of one name over a string, read only as a
+    /// character (see [`Types::in_move`]).
+    chars: Vec<Slot>,
     /// Whether `value(g(...))` compiles, to [`super::Num::Value`]: in a
     /// top-level query ([`crate::runtime::kernel::query`]), never in rules.
     pub(in crate::runtime::kernel) queries: bool,
@@ -49,6 +53,7 @@ impl Types {
             shapes: vec![Shape::Int; game.slots.max(game.arity)],
             named: Vec::new(),
             pairs: Vec::new(),
+            chars: Vec::new(),
             queries: false,
             asked: Default::default(),
             asked_at: Default::default(),
@@ -186,6 +191,7 @@ impl Types {
             shapes: Vec::new(),
             named,
             pairs: Vec::new(),
+            chars: Vec::new(),
             queries: true,
             asked: Default::default(),
             asked_at: Default::default(),
@@ -202,6 +208,7 @@ impl Types {
             shapes: vec![Shape::Int; slots],
             named: (0..slots as Slot).collect(),
             pairs: Vec::new(),
+            chars: Vec::new(),
             queries: false,
             asked: Default::default(),
             asked_at: Default::default(),
@@ -218,6 +225,11 @@ impl Types {
     /// Whether `slot` holds a pair, packed (see [`Types::in_move`]).
     pub fn is_pair(&self, slot: Slot) -> bool {
         self.pairs.contains(&slot)
+    }
+
+    /// Whether `slot` holds a character (see [`Types::in_move`]).
+    pub fn is_char(&self, slot: Slot) -> bool {
+        self.chars.contains(&slot)
     }
 
     /// Whether `slot` is bound by a `let`.

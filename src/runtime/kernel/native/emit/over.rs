@@ -190,25 +190,59 @@ impl Emit<'_, '_> {
         })
     }
 
-    /// An `I8` flag over the items `from..to`: `start`, and then `test` of
-    /// each item's place, all of them (`all`: and) or any (or); negated
-    /// unless `yes`.
-    fn flag_over(
+    /// `t in s` (or `not in`, when `!yes`) of two strings, as an `I8`:
+    /// `t` compared item by item at each place of `s` it fits (an empty
+    /// `t` fits everywhere, once even in an empty `s`).
+    pub(super) fn seq_within(&mut self, yes: bool, t: &Seq, s: &Seq) -> Option<Value> {
+        self.with_seq(t, |e, (a, b)| {
+            let (c, d) = e.seq(s)?;
+            let len = e.b.ins().isub(b, a);
+            let end = e.b.ins().isub(d, len);
+            let end = e.b.ins().iadd_imm_s(end, 1);
+            let no = e.b.ins().iconst(I8, 0);
+            e.flag_over_with((c, end), (no, false, yes), |e, at| {
+                let yes = e.b.ins().iconst(I8, 1);
+                e.flag_over((a, b), (yes, true, true), |e, k| {
+                    let x = e.item(k);
+                    let there = e.b.ins().isub(k, a);
+                    let there = e.b.ins().iadd(at, there);
+                    let y = e.item(there);
+                    e.b.ins().icmp(IntCC::Equal, x, y)
+                })
+            })
+        })
+    }
+
+    /// [`Emit::flag_over`] with a `test` that may emit loops of its own,
+    /// or fail.
+    fn flag_over_with(
         &mut self,
         (from, to): (Value, Value),
         (start, all, yes): (Value, bool, bool),
-        mut test: impl FnMut(&mut Self, Value) -> Value,
+        mut test: impl FnMut(&mut Self, Value) -> Option<Value>,
     ) -> Option<Value> {
         let flag = self.b.declare_var(I8);
         self.b.def_var(flag, start);
         self.each(from, to, |e, at, next| {
-            let t = test(e, at);
+            let t = test(e, at)?;
             e.fold_flag(flag, t, all);
             e.b.ins().jump(next, &[]);
             Some(())
         })?;
         let flag = self.b.use_var(flag);
         Some(self.negated_unless(flag, yes))
+    }
+
+    /// An `I8` flag over the items `from..to`: `start`, and then `test` of
+    /// each item's place, all of them (`all`: and) or any (or); negated
+    /// unless `yes`.
+    fn flag_over(
+        &mut self,
+        range: (Value, Value),
+        how: (Value, bool, bool),
+        mut test: impl FnMut(&mut Self, Value) -> Value,
+    ) -> Option<Value> {
+        self.flag_over_with(range, how, |e, at| Some(test(e, at)))
     }
 
     /// `flag` and-ed (`all`) or or-ed with `t`.

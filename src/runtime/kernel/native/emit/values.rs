@@ -368,6 +368,7 @@ impl Emit<'_, '_> {
             Cond::In { yes, sorted, x, xs } => self.seq_contains((*yes, *sorted), x, xs)?,
             Cond::Member(yes, x, set) => self.member(*yes, x, set)?,
             Cond::Same(yes, xs, ys) => self.seq_same(*yes, xs, ys)?,
+            Cond::Within(yes, t, s) => self.seq_within(*yes, t, s)?,
             Cond::Let(s, value, body) => {
                 let v = self.num(value)?;
                 {

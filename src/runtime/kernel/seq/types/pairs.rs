@@ -68,8 +68,9 @@ impl Types {
         })
     }
     /// These types in move `rule`: with the slots of its binders and
-    /// `for`s of one name over lists or sets of pairs holding pairs. Per
-    /// move, for another move may give the same slot an integer.
+    /// `for`s of one name over lists or sets of pairs holding pairs, and
+    /// over strings characters. Per move, for another move may give the
+    /// same slot an integer.
     pub fn in_move(&self, rule: &MoveIr) -> Types {
         let mut t = self.clone();
         let mut over = Vec::new();
@@ -84,11 +85,12 @@ impl Types {
             let before = t.pairs.len();
             for (s, domain) in &over {
                 let plain = t.shape(*s) == Shape::Int && !t.is_named(*s);
-                let pairs = t
-                    .shape_of(domain)
-                    .is_some_and(|(shape, _)| shape.of_pairs());
-                if plain && pairs && !t.pairs.contains(s) {
+                let shape = t.shape_of(domain).map(|(shape, _)| shape);
+                if plain && shape.is_some_and(Shape::of_pairs) && !t.pairs.contains(s) {
                     t.pairs.push(*s);
+                }
+                if plain && shape == Some(Shape::Str) && !t.chars.contains(s) {
+                    t.chars.push(*s);
                 }
             }
             if t.pairs.len() == before {
