@@ -211,6 +211,36 @@ fn held_out(expect: &mut impl FnMut(&str, bool)) {
         "four_heaps",
         (0..5).all(|n| baselines::four_heaps(n) == four(n)),
     );
+    // The strip as a string of '.' and 'X', its moves as the rule says.
+    let no_three = |n: usize| {
+        let moves = |s: &Vec<u8>| {
+            let xs = s.iter().filter(|c| **c == b'X').count();
+            let put = |i: usize| {
+                let mut t = s.clone();
+                t[i] = b'X';
+                t
+            };
+            (0..s.len())
+                .filter(|i| s[*i] == b'.' && xs < s.len().div_ceil(2))
+                .map(put)
+                .filter(|t| !t.windows(3).any(|w| w == b"XXX"))
+                .collect()
+        };
+        let memo = &mut FxHashMap::default();
+        (1..=n)
+            .filter(|len| search(vec![b'.'; *len], &moves, memo) == 0)
+            .count() as u32
+    };
+    expect(
+        "no_three",
+        (0..12).all(|n| baselines::no_three(n) == no_three(n)),
+    );
+    // A king that steps down in any of x, y, z loses where all three are
+    // even, as the 2-D king does where both are.
+    expect(
+        "king3d",
+        (0..9).all(|n| baselines::king3d(n) as usize == n.div_ceil(2).pow(3)),
+    );
 }
 
 /// The value of position `p` of the game whose options `moves` gives,

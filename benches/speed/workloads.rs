@@ -52,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 30] = [
+pub const ALL: [Workload; 32] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -389,6 +389,28 @@ pub const ALL: [Workload; 30] = [
         full: 20,
         smoke: 4,
         baseline: |n| Answer::Value(baselines::four_heaps(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "no_three",
+        file: "no_three.game",
+        game: "nothree",
+        params: &["s"],
+        shape: Shape::Value,
+        full: 16,
+        smoke: 8,
+        baseline: |n| Answer::Value(baselines::no_three(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "king3d",
+        file: "king3d.game",
+        game: "king",
+        params: &["p"],
+        shape: Shape::Value,
+        full: 120,
+        smoke: 10,
+        baseline: |n| Answer::Value(baselines::king3d(n).into()),
         octal: None,
     },
 ];

@@ -306,6 +306,14 @@ impl Asker for Searcher<'_> {
         value
     }
 
+    fn value_flat(&mut self, game: GameId, run: &[i64]) -> Option<u64> {
+        flat::well_formed(run).then_some(())?;
+        let node = self.machine.intern_flat(game, run)?;
+        let value = self.machine.node_value(node).ok();
+        self.refresh();
+        value
+    }
+
     fn stop(&mut self) -> bool {
         self.machine.poll().is_err()
     }

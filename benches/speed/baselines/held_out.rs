@@ -4,6 +4,7 @@
 //! position's arguments.
 
 use super::Mex;
+use rustc_hash::FxHashMap;
 
 /// Take 1 to 4, never as many as either of the last two moves: how many
 /// heaps `0..=n`, with no move made yet, the second player wins. The
@@ -116,4 +117,55 @@ pub fn four_heaps(n: usize) -> u32 {
         g[at(p)] = mex.value();
     }
     g[at([n; 4])]
+}
+
+/// Write an X on an empty cell of a strip of `len`, never making three
+/// in a row nor more X's than half the cells (rounded up): the value of
+/// the strip `x` (a bit per X), memoized in `memo`.
+fn no_three_value(x: u32, len: usize, memo: &mut FxHashMap<u32, u32>) -> u32 {
+    if let Some(v) = memo.get(&x) {
+        return *v;
+    }
+    let mut seen = Vec::new();
+    if (x.count_ones() as usize) < len.div_ceil(2) {
+        for i in (0..len).filter(|i| x >> i & 1 == 0) {
+            let y = x | 1 << i;
+            if y & (y >> 1) & (y >> 2) == 0 {
+                seen.push(no_three_value(y, len, memo));
+            }
+        }
+    }
+    let mut mex = Mex::new();
+    mex.clear();
+    seen.into_iter().for_each(|v| mex.insert(v));
+    let v = mex.value();
+    memo.insert(x, v);
+    v
+}
+
+/// For how many strip lengths `1..=n` the second player wins (see
+/// [`no_three_value`]).
+pub fn no_three(n: usize) -> u32 {
+    (1..=n)
+        .filter(|len| no_three_value(0, *len, &mut FxHashMap::default()) == 0)
+        .count() as u32
+}
+
+/// A king stepping towards the corner of an `n` x `n` x `n` box (each
+/// coordinate down by 0 or 1, not all 0): how many squares are lost.
+pub fn king3d(n: usize) -> u32 {
+    let at = |x: usize, y: usize, z: usize| (x * n + y) * n + z;
+    let mut g = vec![0u32; n * n * n];
+    let mut mex = Mex::new();
+    for (x, y, z) in (0..n).flat_map(|x| (0..n).flat_map(move |y| (0..n).map(move |z| (x, y, z)))) {
+        mex.clear();
+        for d in 1..8usize {
+            let (dx, dy, dz) = (d >> 2, d >> 1 & 1, d & 1);
+            if x >= dx && y >= dy && z >= dz {
+                mex.insert(g[at(x - dx, y - dy, z - dz)]);
+            }
+        }
+        g[at(x, y, z)] = mex.value();
+    }
+    g.iter().filter(|v| **v == 0).count() as u32
 }

@@ -154,11 +154,39 @@ impl Term {
     }
 }
 
-/// An argument of a [`Term::Flat`].
-#[derive(Debug)]
-enum Arg {
+/// An argument of a [`Term::Flat`] (or of a query's [`Num::Ask`]).
+#[derive(Clone, Debug)]
+pub enum Arg {
     Int(Num),
     Seq(Seq),
+}
+
+impl Arg {
+    /// The arguments `args` of a position as a flat run makes them: the
+    /// run's header, and each argument an integer or a collection.
+    fn compile(args: &[crate::ir::Ir], types: &Types) -> Option<(i64, Vec<Arg>)> {
+        if args.len() > flat::ARITY_MAX {
+            return None;
+        }
+        let args: Vec<Arg> = (args.iter())
+            .map(|a| match expr::num_in(a, types) {
+                Some(n) => Some(Arg::Int(n)),
+                None => Seq::compile(a, types).map(Arg::Seq),
+            })
+            .collect::<Option<_>>()?;
+        let header = flat::header(args.iter().map(|a| match a {
+            Arg::Int(_) => Shape::Int,
+            Arg::Seq(xs) => xs.shape(types),
+        }));
+        Some((header, args))
+    }
+
+    fn uses(&self, slot: Slot) -> bool {
+        match self {
+            Arg::Int(n) => n.uses(slot),
+            Arg::Seq(xs) => xs.uses(slot),
+        }
+    }
 }
 
 /// How one of the leading conjuncts of a guard narrows the innermost

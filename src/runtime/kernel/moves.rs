@@ -7,7 +7,6 @@ use super::expr::{Cond, Num, conjuncts, num_in};
 use super::seq::{self, Comp, Seq};
 use super::{Arg, Domain, LinearNode, Move, Narrow, Term, Types, plan, run};
 use crate::builtins::Builtin;
-use crate::graph::{Shape, flat};
 use crate::ir::{Ir, IrKind, PatIr, Slot, TargetIr, TermIr};
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::{GameId, Value};
@@ -140,20 +139,7 @@ fn term(game: GameId, args: &[Ir], types: &Types) -> Option<Term> {
     }
     // Four or more integers, or lists: the position is keyed by its flat
     // run, made in place.
-    if args.len() > flat::ARITY_MAX {
-        return None;
-    }
-    let args: Vec<Arg> = args
-        .iter()
-        .map(|a| match num_in(a, types) {
-            Some(n) => Some(Arg::Int(n)),
-            None => Seq::compile(a, types).map(Arg::Seq),
-        })
-        .collect::<Option<_>>()?;
-    let header = flat::header(args.iter().map(|a| match a {
-        Arg::Int(_) => Shape::Int,
-        Arg::Seq(xs) => xs.shape(types),
-    }));
+    let (header, args) = Arg::compile(args, types)?;
     Some(Term::Flat(game, header, args))
 }
 

@@ -28,14 +28,18 @@ pub(super) fn linear_free(moves: &[Move]) -> bool {
     })
 }
 
+fn arg(a: &Arg) -> bool {
+    match a {
+        Arg::Int(n) => num(n),
+        Arg::Seq(xs) => seq(xs),
+    }
+}
+
 fn term(t: &Term) -> bool {
     match t {
         Term::Node(_, args) => args.iter().all(num),
         Term::Heap(k) => num(k),
-        Term::Flat(_, _, args) => args.iter().all(|a| match a {
-            Arg::Int(n) => num(n),
-            Arg::Seq(xs) => seq(xs),
-        }),
+        Term::Flat(_, _, args) => args.iter().all(arg),
         Term::Sum(c) => clauses(c) && c.elem.iter().all(term),
     }
 }
@@ -62,6 +66,7 @@ fn num(n: &Num) -> bool {
         Num::Len(xs) | Num::Fold(_, xs) => seq(xs),
         Num::Index(xs, i) => seq(xs) && num(i),
         Num::Value(_, args) | Num::Call(_, args) => args.iter().all(num),
+        Num::Ask(_, _, args) => args.iter().all(arg),
     }
 }
 

@@ -203,7 +203,7 @@ impl Machine {
     }
 
     /// [`Machine::intern_ints`] of arguments given as a flat run.
-    fn intern_flat(&mut self, game: GameId, run: &[i64]) -> Option<NodeId> {
+    pub(in crate::runtime) fn intern_flat(&mut self, game: GameId, run: &[i64]) -> Option<NodeId> {
         let found = self.graph.find_flat(game, run);
         let arity = crate::graph::flat::arity(run[0]);
         self.intern_with((game, arity), found, |g| g.insert_flat(game, run))

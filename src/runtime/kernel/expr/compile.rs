@@ -219,6 +219,13 @@ pub(in crate::runtime::kernel) fn value_of(apply: &Ir, t: &Types) -> Option<Num>
         }
         _ => return None,
     };
+    let Some(nums) = args.iter().map(|a| num_in(a, t)).collect::<Option<_>>() else {
+        // Lists, tuples, sets or strings among them: asked by the
+        // position's flat run.
+        let (header, args) = crate::runtime::kernel::Arg::compile(args, t)?;
+        t.asked.borrow_mut().push((*game, ASKED_FLAT));
+        return Some(Num::Ask(*game, header, args));
+    };
     t.asked.borrow_mut().push((*game, args.len()));
     let names = args.iter().map(|a| match a.kind {
         IrKind::Local(s) => Some(s),
@@ -227,9 +234,13 @@ pub(in crate::runtime::kernel) fn value_of(apply: &Ir, t: &Types) -> Option<Num>
     if let Some(slots) = names.collect::<Option<Vec<_>>>() {
         t.asked_at.borrow_mut().push((*game, slots));
     }
-    let args = args.iter().map(|a| num_in(a, t)).collect::<Option<_>>()?;
-    Some(Num::Value(*game, args))
+    Some(Num::Value(*game, nums))
 }
+
+/// The number of arguments [`Types::asked`] notes for a position asked by
+/// its flat run ([`Num::Ask`]): no game has so many, so that no dense
+/// table is read for it.
+pub const ASKED_FLAT: usize = usize::MAX;
 
 pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
     let cond = |ir: &Ir| cond_in(ir, t).map(Box::new);

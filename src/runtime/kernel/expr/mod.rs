@@ -154,6 +154,11 @@ pub enum Num {
     /// only in a top-level query, whose machine code asks the search
     /// through a helper (see [`super::query`]).
     Value(GameId, Vec<Num>),
+    /// `value(g(args))` of a position with list, tuple, set or string
+    /// arguments (`value(king((x, y, z)))`), asked by its flat run: the
+    /// game, the run's header and the arguments. Only in a query, as
+    /// [`Num::Value`].
+    Ask(GameId, i64, Vec<super::Arg>),
 }
 
 /// A boolean expression over the frame's integer slots.
@@ -256,7 +261,7 @@ impl Num {
             Num::Index(xs, i) => seq::index(xs, i, f, defs)?,
             Num::Fold(fold, xs) => seq::fold(*fold, xs, f, defs)?,
             // Only machine code asks the search.
-            Num::Value(..) => return Err(Stop::Bail),
+            Num::Value(..) | Num::Ask(..) => return Err(Stop::Bail),
         })
     }
 
@@ -293,6 +298,7 @@ impl Num {
             Num::Len(xs) | Num::Fold(_, xs) => xs.uses(slot),
             Num::Index(xs, i) => xs.uses(slot) || i.uses(slot),
             Num::Value(_, args) | Num::Call(_, args) => args.iter().any(|a| a.uses(slot)),
+            Num::Ask(_, _, args) => args.iter().any(|a| a.uses(slot)),
         }
     }
 
@@ -302,7 +308,8 @@ impl Num {
         match self {
             Num::Call(..) => true,
             Num::Const(_) | Num::Global(_) | Num::Bail | Num::Slot(_) | Num::Named(_) => false,
-            Num::Lin(_) | Num::Len(_) | Num::Fold(..) | Num::Index(..) | Num::Value(..) => false,
+            Num::Lin(_) | Num::Len(_) | Num::Fold(..) | Num::Index(..) => false,
+            Num::Value(..) | Num::Ask(..) => false,
             Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => {
                 a.calls()
             }

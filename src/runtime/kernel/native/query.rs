@@ -20,6 +20,10 @@ pub trait Asker {
     /// cannot be had here (an error, a limit), for the interpreter to
     /// evaluate the query and report it.
     fn value(&mut self, game: GameId, args: &[i64]) -> Option<u64>;
+    /// [`Asker::value`] of a position given by its flat run
+    /// ([`crate::graph::flat`]): one with list, tuple, set or string
+    /// arguments.
+    fn value_flat(&mut self, game: GameId, run: &[i64]) -> Option<u64>;
     /// Whether to stop now (Ctrl-C, the time limit).
     fn stop(&mut self) -> bool;
     /// Runs `func` in `frame`, with the definitions the asker has.
@@ -120,15 +124,23 @@ pub(super) unsafe fn asker<'a>(ctx: *mut Ctx) -> &'a mut dyn Asker {
 }
 
 /// `value(game(args))` for the query's code: the value, or -1 to leave
-/// the query to the interpreter.
+/// the query to the interpreter. A negative `n` says that `args` is the
+/// position's flat run, `-n` integers long (see [`Asker::value_flat`]).
 pub(super) extern "C" fn value(ctx: *mut Ctx, game: i64, args: *const i64, n: i64) -> i64 {
-    // SAFETY: the code passes the context it was called with, and `n`
+    // SAFETY: the code passes the context it was called with, and `|n|`
     // integers it stored at `args`.
-    let (asker, args) = unsafe { (asker(ctx), std::slice::from_raw_parts(args, n as usize)) };
+    let (asker, args) = unsafe {
+        let len = n.unsigned_abs() as usize;
+        (asker(ctx), std::slice::from_raw_parts(args, len))
+    };
     let Ok(game) = GameId::try_from(game) else {
         return -1;
     };
-    match asker.value(game, args) {
+    let value = match n < 0 {
+        true => asker.value_flat(game, args),
+        false => asker.value(game, args),
+    };
+    match value {
         Some(v) if v < 1 << 62 => v as i64,
         _ => -1,
     }

@@ -4,6 +4,7 @@
 //! the search through a helper.
 
 use super::{Emit, trusted};
+use crate::runtime::kernel::Arg;
 use crate::runtime::kernel::expr::Num;
 use crate::runtime::kernel::query::{Element, Fold, Query};
 use crate::syntax::ast::BinOp;
@@ -127,6 +128,26 @@ impl Emit<'_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Some(self.b.use_var(value))
+    }
+
+    /// `value(g(args))` in a query, of a position with collection
+    /// arguments: its flat run made on the arena and given to the
+    /// query's helper, its length negated to tell it from integers.
+    pub(super) fn query_flat(&mut self, game: GameId, header: i64, args: &[Arg]) -> Option<Value> {
+        self.tick?;
+        let top = self.b.use_var(self.top);
+        let from = self.run_copied(header, args)?;
+        let to = self.b.use_var(self.top);
+        let len = self.b.ins().isub(from, to);
+        let offset = self.b.ins().ishl_imm_s(from, 3);
+        let run = self.b.ins().iadd(self.arena, offset);
+        let game = self.int(game.into());
+        let call = self.b.ins().call(self.query, &[self.ctx, game, run, len]);
+        let v = self.b.inst_results(call)[0];
+        let failed = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
+        self.bail_if(failed);
+        self.b.def_var(self.top, top);
+        Some(v)
     }
 
     /// In a query, counts a loop iteration, and every [`TICKS`] of them

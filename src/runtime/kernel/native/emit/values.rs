@@ -165,6 +165,7 @@ impl Emit<'_, '_> {
                 self.choose(I64, c, |e| e.num(a), |e| e.num(b))?
             }
             Num::Value(game, args) => self.query_value(*game, args)?,
+            Num::Ask(game, header, args) => self.query_flat(*game, *header, args)?,
             Num::Call(func, args) => self.call_fn(func, args)?,
             Num::Extremum(min, items) => {
                 let mut best = self.num(&items[0])?;

@@ -98,7 +98,11 @@ impl Emit<'_, '_> {
     }
 
     /// A flat run made after its lists, which are copied into it.
-    fn run_copied(&mut self, header: i64, args: &[Arg]) -> Option<Value> {
+    pub(in crate::runtime::kernel::native::emit) fn run_copied(
+        &mut self,
+        header: i64,
+        args: &[Arg],
+    ) -> Option<Value> {
         let mut lists = Vec::new();
         for a in args {
             if let Arg::Seq(xs) = a {
