@@ -59,7 +59,12 @@ impl Form {
                 // A set's length varies as it is played, and a string's
                 // items are code points, no index of a table: no form.
                 // Nor is a packed pair.
-                flat::Shape::Set | flat::Shape::Str | flat::Shape::Pairs | flat::Shape::PairSet => {
+                flat::Shape::Set
+                | flat::Shape::Str
+                | flat::Shape::Pairs
+                | flat::Shape::PairSet
+                | flat::Shape::Words
+                | flat::Shape::WordSet => {
                     return None;
                 }
                 _ => {

@@ -126,6 +126,10 @@ pub struct Machine {
     /// Each game's compiled rules, with the rules they were compiled
     /// from (see [`kernel`]); `None` inside when they cannot be.
     pub(crate) kernels: Vec<Option<Compiled>>,
+    /// For each game, the shapes of a position met with lists or sets of
+    /// strings where its rules alone said integers: what its rules are
+    /// compiled again for (see `search::kernels`).
+    pub(crate) shape_hints: Vec<Vec<crate::graph::Shape>>,
     /// Whether to run kernels at all (tests compare runs without them).
     pub use_kernels: bool,
     /// Whether kernels run their machine code, when they have some
@@ -284,6 +288,7 @@ impl Machine {
             out,
             printed: None,
             kernels: Vec::new(),
+            shape_hints: Vec::new(),
             use_kernels: true,
             use_native: true,
             native_after: NATIVE_AFTER,

@@ -29,12 +29,32 @@ pub enum Shape {
     Pairs = 5,
     /// A non-empty set of pairs, in increasing order (packing keeps it).
     PairSet = 6,
+    /// A non-empty list of strings, each of at most [`WORD_MAX`] ASCII
+    /// characters and [`pack_word`]ed into one item: rows of a board.
+    Words = 7,
+    /// A non-empty set of such strings, in increasing order (packing
+    /// keeps it).
+    WordSet = 8,
 }
 
 impl Shape {
-    /// A set, of integers or of pairs: kept in increasing order.
+    /// A set, of integers, pairs or strings: kept in increasing order.
     pub fn is_set(self) -> bool {
-        matches!(self, Shape::Set | Shape::PairSet)
+        matches!(self, Shape::Set | Shape::PairSet | Shape::WordSet)
+    }
+
+    /// Whether its items are packed strings.
+    pub fn of_words(self) -> bool {
+        matches!(self, Shape::Words | Shape::WordSet)
+    }
+
+    /// The shape of the same collection holding strings (a list or a set).
+    pub fn with_words(self) -> Shape {
+        match self {
+            Shape::List => Shape::Words,
+            Shape::Set => Shape::WordSet,
+            s => s,
+        }
     }
 
     /// Whether its items are packed pairs.
@@ -56,11 +76,12 @@ impl Shape {
         }
     }
 
-    /// The shape of the same collection holding integers.
+    /// The shape of the same collection holding integers (the shape of
+    /// an empty one, whatever it would hold).
     pub fn without_pairs(self) -> Shape {
         match self {
-            Shape::Pairs => Shape::List,
-            Shape::PairSet => Shape::Set,
+            Shape::Pairs | Shape::Words => Shape::List,
+            Shape::PairSet | Shape::WordSet => Shape::Set,
             s => s,
         }
     }
@@ -93,11 +114,12 @@ const FIELD_ONES: i64 = {
     m
 };
 
-/// Whether the header `h` has a list or set of pairs.
+/// Whether the header `h` has a list or set of pairs or of strings.
 #[inline]
-pub fn has_pairs(h: i64) -> bool {
-    // A field of 5 or 6: its high bit, and one of its low two.
-    (h >> 2) & (h | (h >> 1)) & FIELD_ONES != 0
+pub fn has_packed(h: i64) -> bool {
+    // A field of 5 to 8: its highest bit, or its second and one of its
+    // low two.
+    ((h >> 3) | ((h >> 2) & (h | (h >> 1)))) & FIELD_ONES != 0
 }
 
 /// Whether `run` is a flat run: its header's arguments, each list's
@@ -127,7 +149,7 @@ pub fn well_formed(run: &[i64]) -> bool {
 #[inline]
 pub fn canonical(run: &[i64]) -> Option<i64> {
     let h = run[0];
-    match has_pairs(h) {
+    match has_packed(h) {
         // One argument, of pairs (tokens, a board's cells), not empty:
         // the common case, as it is.
         true if arity(h) == 1 && run.get(1).is_some_and(|&len| len != 0) => None,
@@ -140,19 +162,19 @@ pub fn canonical(run: &[i64]) -> Option<i64> {
 fn canonical_pairs(run: &[i64]) -> Option<i64> {
     let h = run[0];
     let fixed = (arguments(run).enumerate())
-        .filter(|(_, (s, items))| s.of_pairs() && items.is_empty())
+        .filter(|(_, (s, items))| (s.of_pairs() || s.of_words()) && items.is_empty())
         .fold(h, |fixed, (i, (s, _))| {
             let field = 8 + BITS * i;
-            (fixed & !(7 << field)) | ((s.without_pairs() as i64) << field)
+            (fixed & !(15 << field)) | ((s.without_pairs() as i64) << field)
         });
     (fixed != h).then_some(fixed)
 }
 
 /// The bits of the header that say an argument's shape.
-const BITS: usize = 3;
+const BITS: usize = 4;
 
 /// The most arguments a flat run describes in its header.
-pub const ARITY_MAX: usize = 18;
+pub const ARITY_MAX: usize = 14;
 
 /// The header of a run of arguments of these shapes.
 pub fn header(shapes: impl ExactSizeIterator<Item = Shape>) -> i64 {
@@ -165,14 +187,16 @@ pub fn header(shapes: impl ExactSizeIterator<Item = Shape>) -> i64 {
 
 /// The shape of argument `i` in a run with header `h`.
 pub fn shape(h: i64, i: usize) -> Shape {
-    match (h >> (8 + BITS * i)) & 7 {
+    match (h >> (8 + BITS * i)) & 15 {
         0 => Shape::Int,
         1 => Shape::List,
         2 => Shape::Tuple,
         3 => Shape::Set,
         4 => Shape::Str,
         5 => Shape::Pairs,
-        _ => Shape::PairSet,
+        6 => Shape::PairSet,
+        7 => Shape::Words,
+        _ => Shape::WordSet,
     }
 }
 
@@ -247,6 +271,8 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
             true => shape,
             // A list or set of pairs: each pair one item.
             false if shape != Shape::Tuple && pairs(a, len, out) => shape.with_pairs(),
+            // Of short strings: each string one item.
+            false if shape != Shape::Tuple && words(a, len, out) => shape.with_words(),
             false => return false,
         };
         out[len] = (out.len() - len - 1) as i64;
@@ -274,6 +300,51 @@ fn pairs(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
             .all(|v| pair(v).map(|p| out.push(p)).is_some()),
     };
     all && out.len() > len + 1
+}
+
+/// Pushes after `out[..=len]` the items of the list or set `v`, each a
+/// string [`pack_word`] packs: whether they all are.
+fn words(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
+    out.truncate(len + 1);
+    let word = |v: &Value| match v {
+        Value::Str(s) => pack_word(s),
+        _ => None,
+    };
+    let all = match v {
+        Value::Set(items) => items.iter().all(|v| word(v).map(|w| out.push(w)).is_some()),
+        _ => (v.as_slice().expect("a list"))
+            .iter()
+            .all(|v| word(v).map(|w| out.push(w)).is_some()),
+    };
+    all && out.len() > len + 1
+}
+
+/// The most characters of a string [`pack_word`] packs.
+pub const WORD_MAX: usize = 9;
+
+/// The bits of each character of a packed string.
+const WORD_BITS: usize = 7;
+
+/// The string `s` as one integer, when it has at most [`WORD_MAX`]
+/// characters, each ASCII but NUL: seven bits a character, the first
+/// highest, zeros after the last, so that packed strings order as the
+/// strings do and the empty string is 0.
+pub fn pack_word(s: &str) -> Option<i64> {
+    let bytes = s.as_bytes();
+    let fits = bytes.len() <= WORD_MAX && bytes.iter().all(|b| (1..128).contains(b));
+    fits.then(|| (bytes.iter().enumerate()).fold(0, |w, (k, b)| w | i64::from(*b) << word_shift(k)))
+}
+
+/// Where character `k` of a packed string is.
+pub fn word_shift(k: usize) -> usize {
+    WORD_BITS * (WORD_MAX - 1 - k)
+}
+
+/// The code points of the string packed in `w`, in order.
+pub fn word_chars(w: i64) -> impl Iterator<Item = i64> {
+    (0..WORD_MAX)
+        .map(move |k| (w >> word_shift(k)) & 127)
+        .take_while(|c| *c != 0)
 }
 
 /// The header of a run of `n` integers.
@@ -311,16 +382,17 @@ pub fn decode(run: &[i64]) -> Vec<Value> {
         .collect()
 }
 
-/// The list, tuple or set of shape `s` (of integers or of packed pairs)
-/// whose items are `items`, as a flat run holds them.
+/// The list, tuple or set of shape `s` (of integers, of packed pairs or
+/// of packed strings) whose items are `items`, as a flat run holds them.
 pub fn collection(s: Shape, items: &[i64]) -> Value {
     let items: Vec<Value> = (items.iter())
-        .map(|n| match s.of_pairs() {
-            true => {
+        .map(|n| match s {
+            _ if s.of_pairs() => {
                 let (x, y) = unpack(*n);
                 Value::Tuple(vec![Value::Int(x), Value::Int(y)].into())
             }
-            false => Value::Int(*n),
+            _ if s.of_words() => Value::str(&string(&word_chars(*n).collect::<Vec<_>>())),
+            _ => Value::Int(*n),
         })
         .collect();
     match s.without_pairs() {

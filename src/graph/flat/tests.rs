@@ -109,7 +109,7 @@ fn an_empty_list_of_pairs_is_looked_up_as_the_empty_list() {
         Some(header([Shape::Set, Shape::Pairs].into_iter())),
         "a list that holds a pair stays one of pairs"
     );
-    assert!(has_pairs(set[0]) && !has_pairs(run[0]));
+    assert!(has_packed(set[0]) && !has_packed(run[0]));
     // One argument of pairs: empty, and not.
     let one = |shape: Shape| header([shape].into_iter());
     assert_eq!(canonical(&[one(Shape::Pairs), 0]), Some(one(Shape::List)));
@@ -117,7 +117,7 @@ fn an_empty_list_of_pairs_is_looked_up_as_the_empty_list() {
     let cell = pack(0, 1).unwrap();
     assert_eq!(canonical(&[one(Shape::PairSet), 1, cell]), None);
     let strings = header([Shape::Str; ARITY_MAX].into_iter());
-    assert!(!has_pairs(strings), "a string is no collection of pairs");
+    assert!(!has_packed(strings), "a string is no collection of pairs");
 }
 
 #[test]
@@ -136,5 +136,52 @@ fn a_string_is_its_code_points_and_no_list_of_them() {
     many.push(Value::str(""));
     assert!(encode(&many, &mut run));
     assert_eq!(shape(run[0], ARITY_MAX - 1), Shape::Str);
+    assert_eq!(decode(&run), many);
+}
+
+#[test]
+fn lists_and_sets_of_short_strings_hold_a_string_an_item() {
+    let words = |ws: &[&str]| ws.iter().map(|w| Value::str(w)).collect::<Vec<_>>();
+    let rows = Value::list(words(&["..#", "", "ABCDEFGHI"]));
+    let mut run = Vec::new();
+    assert!(encode(std::slice::from_ref(&rows), &mut run));
+    assert_eq!(shape(run[0], 0), Shape::Words);
+    assert_eq!(run[1], 3, "one item a string");
+    assert_eq!(run[3], 0, "the empty string");
+    assert_eq!(decode(&run), [rows]);
+    let set = Value::Set(std::rc::Rc::new(
+        words(&["pear", "fig", "figs", "apple"])
+            .into_iter()
+            .collect(),
+    ));
+    assert!(encode(std::slice::from_ref(&set), &mut run));
+    assert_eq!(shape(run[0], 0), Shape::WordSet);
+    assert!(
+        run[2..].is_sorted(),
+        "packed in the strings' order: {run:?}"
+    );
+    assert_eq!(decode(&run), [set]);
+    assert!(has_packed(run[0]));
+    // Ten characters, a character past ASCII or NUL: no item.
+    for long in ["ABCDEFGHIJ", "é", "a\0"] {
+        assert!(
+            !encode(&[Value::list(words(&["ok", long]))], &mut run),
+            "{long:?}"
+        );
+    }
+    assert_eq!(pack_word(""), Some(0));
+    assert_eq!(
+        word_chars(pack_word("Cram").unwrap()).collect::<Vec<_>>(),
+        [67, 114, 97, 109]
+    );
+    // Empty, a list of strings is the empty list.
+    let one = |shape: Shape| header([shape].into_iter());
+    assert_eq!(canonical(&[one(Shape::Words), 0]), Some(one(Shape::List)));
+    assert_eq!(canonical(&[one(Shape::WordSet), 0]), Some(one(Shape::Set)));
+    // Every shape of an argument keeps its place, the last one too.
+    let mut many = vec![Value::Int(1); ARITY_MAX - 1];
+    many.push(Value::list(words(&["x"])));
+    assert!(encode(&many, &mut run));
+    assert_eq!(shape(run[0], ARITY_MAX - 1), Shape::Words);
     assert_eq!(decode(&run), many);
 }

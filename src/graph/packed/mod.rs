@@ -149,7 +149,7 @@ fn frame_of(units: &[i64]) -> Option<Frame> {
 #[inline]
 fn with_units<T>(run: &[i64], f: impl FnOnce(&[i64]) -> T) -> T {
     const FEW: usize = 64;
-    if !run.first().is_some_and(|h| flat::has_pairs(*h)) {
+    if !run.first().is_some_and(|h| flat::has_packed(*h)) {
         return f(run);
     }
     // A pair's halves are two units.
@@ -171,7 +171,7 @@ fn with_units<T>(run: &[i64], f: impl FnOnce(&[i64]) -> T) -> T {
 /// small where the pair's packing in one integer is not (a board's
 /// cells: `(1, 0)` is 2³²).
 fn units(run: &[i64], mut f: impl FnMut(i64)) {
-    let Some(&h) = run.first().filter(|h| flat::has_pairs(**h)) else {
+    let Some(&h) = run.first().filter(|h| flat::has_packed(**h)) else {
         return run.iter().for_each(|&n| f(n));
     };
     f(h);
@@ -226,7 +226,7 @@ pub fn each(bytes: &[u8], mut f: impl FnMut(i64)) {
 pub fn unpack(bytes: &[u8], out: &mut Vec<i64>) {
     let start = out.len();
     each(bytes, |n| out.push(n));
-    if out.get(start).is_some_and(|h| flat::has_pairs(*h)) {
+    if out.get(start).is_some_and(|h| flat::has_packed(*h)) {
         from_units(out, start);
     }
 }
@@ -326,7 +326,7 @@ fn pack_bytes(run: &[i64], buf: &mut [u8; ON_STACK]) -> Option<usize> {
     // The header, its low bit 0: no frame, every item a byte.
     let mut at = put_varying(u128::from(zigzag(h)) << 1, buf, 0);
     let mut all = 0;
-    if !flat::has_pairs(h) {
+    if !flat::has_packed(h) {
         for (b, &n) in buf[at..].iter_mut().zip(rest) {
             all |= n as u64;
             *b = n as u8;

@@ -159,7 +159,7 @@ proptest! {
         // they are long.
         for mut run in [run, small, bytes] {
             // A flat run: no header of pairs over other items.
-            if run.first().is_some_and(|h| flat::has_pairs(*h)) {
+            if run.first().is_some_and(|h| flat::has_packed(*h)) {
                 run[0] = 0;
             }
             let run = &run;

@@ -23,7 +23,7 @@ pub(super) struct StaticForm<'a> {
 /// it is fixed and has one to three free integers.
 pub(super) fn static_form(header: i64, args: &[Arg]) -> Option<StaticForm<'_>> {
     // Packed pairs are no indexes of a table.
-    if args.len() > FREE_MAX || crate::graph::flat::has_pairs(header) {
+    if args.len() > FREE_MAX || crate::graph::flat::has_packed(header) {
         return None;
     }
     let mut ints = Vec::new();

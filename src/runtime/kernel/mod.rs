@@ -273,6 +273,9 @@ pub struct Kernel {
     spent: Cell<u64>,
     /// The functions the rules call, which the compiled calls refer to.
     calls: Option<Rc<Calls>>,
+    /// The shapes of a position met that the parameters were typed by
+    /// ([`Types::hinted`]); empty when none.
+    hints: Vec<Shape>,
 }
 
 /// Compiles `game`'s rules (normalised: see [`crate::runtime::normalize`]), or
@@ -280,11 +283,21 @@ pub struct Kernel {
 /// kernel knows. Their calls of functions nest at most `max_depth` deep
 /// (the session's `--max-depth`).
 pub fn compile(game: &GameIr, id: GameId, defs: &Defs, max_depth: usize) -> Option<Kernel> {
+    compile_hinted(game, (id, &[]), defs, max_depth)
+}
+
+/// [`compile`], the parameters typed as [`Types::hinted`] says.
+pub fn compile_hinted(
+    game: &GameIr,
+    (id, hints): (GameId, &[Shape]),
+    defs: &Defs,
+    max_depth: usize,
+) -> Option<Kernel> {
     if game.arity > flat::ARITY_MAX {
         return None;
     }
     let calls = Calls::new(callees::of_rules(game, defs), max_depth);
-    let types = Types::of(game, id).with_calls(calls.clone());
+    let types = Types::hinted(game, id, hints).with_calls(calls.clone());
     let moves: Vec<Move> = game
         .moves
         .iter()
@@ -314,6 +327,7 @@ pub fn compile(game: &GameIr, id: GameId, defs: &Defs, max_depth: usize) -> Opti
         native: OnceCell::new(),
         spent: Cell::new(0),
         calls,
+        hints: hints.to_vec(),
     };
     kernel.wide = wide::linear_free(&kernel.moves);
     kernel.single = (kernel.moves.iter())
@@ -442,6 +456,18 @@ impl Kernel {
         self.lists.is_some()
     }
 
+    /// The shapes of the flat run `run`'s arguments, when some of them
+    /// are lists or sets of strings where these rules took lists or sets
+    /// of integers: what to type the parameters by ([`compile_hinted`]).
+    pub fn words_met(&self, run: &[i64]) -> Option<Vec<Shape>> {
+        let lists = self.lists.as_ref()?;
+        let h = *run.first()?;
+        (flat::arity(h) == lists.len()).then_some(())?;
+        let met: Vec<Shape> = (0..lists.len()).map(|i| flat::shape(h, i)).collect();
+        let new = (met.iter().zip(lists)).any(|(m, l)| m.of_words() && m != l);
+        new.then_some(met)
+    }
+
     /// The frame of a position with arguments `args` (integers, or a flat
     /// run), if they are what the rules were compiled for: every integer
     /// below [`expr::SLOT_LIMIT`], each list where the rules take one.
@@ -461,7 +487,7 @@ impl Kernel {
         let expected = flat::header(shapes.iter().copied());
         let exact = header == expected;
         let same_arity = flat::arity(header) == flat::arity(expected);
-        if !(exact || flat::has_pairs(expected) && same_arity) {
+        if !(exact || flat::has_packed(expected) && same_arity) {
             return false;
         }
         for (i, shape) in shapes.iter().enumerate() {

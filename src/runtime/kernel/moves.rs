@@ -22,6 +22,10 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
                 *slot,
                 Domain::Split(seq::Split::Whole, Seq::pairs(domain, types)?, *slot),
             )),
+            PatIr::Slot(slot) if types.is_word(*slot) => Some((
+                *slot,
+                Domain::Split(seq::Split::Whole, Seq::words(domain, types)?, *slot),
+            )),
             PatIr::Slot(slot) if !types.is_list(*slot) => Some((*slot, domain_of(domain, types)?)),
             _ => {
                 let (how, a, b, xs) = seq::split(pattern, domain, types)?;

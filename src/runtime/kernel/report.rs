@@ -44,7 +44,7 @@ impl Kernel {
     pub fn move_shape(&self, rule: &crate::ir::MoveIr, game: &GameIr) -> Option<MoveShape> {
         shape(
             rule,
-            &Types::of(game, self.game).with_calls(self.calls.clone()),
+            &Types::hinted(game, self.game, &self.hints).with_calls(self.calls.clone()),
         )
     }
 }

@@ -63,7 +63,7 @@ fn num(n: &Num) -> bool {
         Num::Bin(_, a, b) => num(a) && num(b),
         Num::If(c, a, b) => cond(c) && num(a) && num(b),
         Num::Extremum(_, items) => items.iter().all(num),
-        Num::Len(xs) | Num::Fold(_, xs) => seq(xs),
+        Num::Len(xs) | Num::Fold(_, xs) | Num::Pack(xs) => seq(xs),
         Num::Index(xs, i) => seq(xs) && num(i),
         Num::Value(_, args) | Num::Call(_, args) => args.iter().all(num),
         Num::Ask(_, _, args) => args.iter().all(arg),
@@ -96,7 +96,7 @@ fn seq(xs: &Seq) -> bool {
         Seq::Let(_, n, xs) => num(n) && seq(xs),
         Seq::If(c, a, b) => cond(c) && seq(a) && seq(b),
         Seq::Bind(_, value, body) => seq(value) && seq(body),
-        Seq::Row(_, i) => num(i),
+        Seq::Row(_, i) | Seq::Word(i) => num(i),
         Seq::SetOf(a) => seq(a),
         Seq::SetOp(_, a, b) => seq(a) && seq(b),
     }

@@ -108,8 +108,33 @@ impl Machine {
                 Ran::Value(value)
             }
             Err(Stop::Missing) => self.intern_missing(node.game, pending),
-            Err(Stop::Bail) => Ran::Interpret,
+            Err(Stop::Bail) => return self.retyped(node, pending),
         })
+    }
+
+    /// After a bail: when the position's arguments are lists or sets of
+    /// strings where the rules were compiled for integers (a set of
+    /// words, which the rules alone do not tell from a set of numbers),
+    /// the rules compiled again for those, once, and run; otherwise the
+    /// interpreter's.
+    #[cold]
+    fn retyped(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
+        let slot = node.game as usize;
+        let met = match &self.kernels[slot] {
+            Some((_, Some(kernel))) => kernel.words_met(&self.scratch.args),
+            _ => None,
+        };
+        let Some(met) = met.filter(|m| self.shape_hints.get(slot) != Some(m)) else {
+            return Ok(Ran::Interpret);
+        };
+        if self.shape_hints.len() <= slot {
+            self.shape_hints.resize(slot + 1, Vec::new());
+        }
+        self.shape_hints[slot] = met;
+        match self.compile_kernel(node.game) {
+            true => self.run_kernel(node, pending),
+            false => Ok(Ran::Interpret),
+        }
     }
 
     /// Counts a position of `game` that the interpreter runs, when the
@@ -269,7 +294,13 @@ impl Machine {
                 // made as positions of the games made for those.
                 let normal = normalize::rules(&rules, &self.defs);
                 let normal = self.made_rules(&normal);
-                kernel::compile(&normal, game, &self.defs, max_depth)
+                let hints = self.shape_hints.get(slot).cloned().unwrap_or_default();
+                // Typed by the shapes met, or, where those do not
+                // compile, as the rules alone say.
+                (!hints.is_empty())
+                    .then(|| kernel::compile_hinted(&normal, (game, &hints), &self.defs, max_depth))
+                    .flatten()
+                    .or_else(|| kernel::compile(&normal, game, &self.defs, max_depth))
             }
         };
         let kernel = kernel.map(Rc::new);

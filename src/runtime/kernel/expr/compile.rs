@@ -52,8 +52,8 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::Local(slot) if t.is_named(*slot) => Num::Named(*slot),
         // A pair is read as one only (see `pair_in`).
         IrKind::Local(slot) if t.is_pair(*slot) => return None,
-        // So is a character (see `character`).
-        IrKind::Local(slot) if t.is_char(*slot) => return None,
+        // So is a character (see `character`), and a string packed.
+        IrKind::Local(slot) if t.is_char(*slot) || t.is_word(*slot) => return None,
         IrKind::Local(slot) if !t.is_list(*slot) => Num::Slot(*slot),
         IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
             Num::Let(*s, Box::new(num(value)?), Box::new(num(body)?))
@@ -253,7 +253,8 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
             Some(x) => member(*op == BinOp::In, x, Seq::numbers(xs, t)?, t),
             None => character_in(*op == BinOp::In, x, xs, t)
                 .or_else(|| pair_member(*op == BinOp::In, x, xs, t))
-                .or_else(|| within(*op == BinOp::In, x, xs, t))?,
+                .or_else(|| within(*op == BinOp::In, x, xs, t))
+                .or_else(|| word_member(*op == BinOp::In, x, xs, t))?,
         },
         IrKind::Binary(op, a, b) => comparison(*op, a, b, t)?,
         IrKind::Chain(operands, ops) => {
@@ -382,6 +383,17 @@ fn character_in(yes: bool, x: &Ir, xs: &Ir, t: &Types) -> Option<Cond> {
 /// fails: a list of them is counted without being made.
 fn read_only(e: &Ir) -> bool {
     matches!(e.kind, IrKind::Local(_) | IrKind::Const(_))
+}
+
+/// `w in ws` (or `not in`) of a string and a list or set of strings.
+fn word_member(yes: bool, w: &Ir, ws: &Ir, t: &Types) -> Option<Cond> {
+    let ws = Seq::words(ws, t)?;
+    Some(member(
+        yes,
+        crate::runtime::kernel::seq::word_in(w, t)?,
+        ws,
+        t,
+    ))
 }
 
 /// `t in s` (or `not in`) of two strings, `t` of any length: whether it

@@ -144,6 +144,10 @@ pub enum Num {
     /// The pair `(a, b)` packed ([`crate::graph::flat::pack`]), each half
     /// 32-bit: an item of a list or set of pairs.
     Pair(Box<Num>, Box<Num>),
+    /// A string as one integer, an item of a list or set of strings
+    /// ([`crate::graph::flat::pack_word`]); a string too long for it, or
+    /// of other than ASCII, bails.
+    Pack(Box<Seq>),
     /// `len(xs)`.
     Len(Box<Seq>),
     /// `xs[i]`.
@@ -253,6 +257,7 @@ impl Num {
                 let (a, b) = (a.eval(f, defs)?, b.eval(f, defs)?);
                 crate::runtime::numbers::gcd(a, b).ok_or(Stop::Bail)?
             }
+            Num::Pack(xs) => seq::pack(xs, f, defs)?,
             Num::Pair(a, b) => {
                 let (a, b) = (a.eval(f, defs)?, b.eval(f, defs)?);
                 crate::graph::flat::pack(a, b).ok_or(Stop::Bail)?
@@ -295,7 +300,7 @@ impl Num {
             Num::Bin(_, a, b) => a.uses(slot) || b.uses(slot),
             Num::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Num::Extremum(_, items) => items.iter().any(|i| i.uses(slot)),
-            Num::Len(xs) | Num::Fold(_, xs) => xs.uses(slot),
+            Num::Len(xs) | Num::Fold(_, xs) | Num::Pack(xs) => xs.uses(slot),
             Num::Index(xs, i) => xs.uses(slot) || i.uses(slot),
             Num::Value(_, args) | Num::Call(_, args) => args.iter().any(|a| a.uses(slot)),
             Num::Ask(_, _, args) => args.iter().any(|a| a.uses(slot)),
@@ -308,7 +313,7 @@ impl Num {
         match self {
             Num::Call(..) => true,
             Num::Const(_) | Num::Global(_) | Num::Bail | Num::Slot(_) | Num::Named(_) => false,
-            Num::Lin(_) | Num::Len(_) | Num::Fold(..) | Num::Index(..) => false,
+            Num::Lin(_) | Num::Len(_) | Num::Fold(..) | Num::Index(..) | Num::Pack(_) => false,
             Num::Value(..) | Num::Ask(..) => false,
             Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => {
                 a.calls()

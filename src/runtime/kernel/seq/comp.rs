@@ -16,8 +16,9 @@ use crate::syntax::ast::BinOp;
 pub struct Comp<E> {
     pub(in crate::runtime::kernel) clauses: Vec<Clause>,
     pub(in crate::runtime::kernel) elem: E,
-    /// Whether its elements are packed pairs (`[(x, y) for ...]`).
-    pub(in crate::runtime::kernel) pairs: bool,
+    /// The list its elements make: of integers ([`Shape::List`]), of
+    /// packed pairs (`[(x, y) for ...]`) or of packed strings.
+    pub(in crate::runtime::kernel) items: Shape,
 }
 
 #[derive(Clone, Debug)]
@@ -85,8 +86,8 @@ pub(in crate::runtime::kernel) fn kept(comp: &Comp<Num>, types: &Types) -> bool 
     let Some((Clause::For(x, Source::Seq(xs)), conds)) = comp.clauses.split_first() else {
         return false;
     };
-    xs.shape(types) == Shape::Set
-        && matches!(comp.elem, Num::Slot(e) if e == *x)
+    xs.shape(types).is_set()
+        && matches!(comp.elem, Num::Slot(e) | Num::Named(e) if e == *x)
         && conds.iter().all(|c| matches!(c, Clause::If(_)))
 }
 
@@ -109,7 +110,7 @@ impl Comp<Num> {
         Comp {
             clauses: vec![self.clauses[0].clone(), Clause::If(Cond::not(all))],
             elem: self.elem.clone(),
-            pairs: self.pairs,
+            items: self.items,
         }
     }
 }
@@ -121,6 +122,9 @@ impl<E> Comp<E> {
             .map(|c| match c {
                 ClauseIr::For(PatIr::Slot(s), xs) if types.is_pair(*s) => {
                     Some(Clause::Split(Split::Whole, *s, *s, Seq::pairs(xs, types)?))
+                }
+                ClauseIr::For(PatIr::Slot(s), xs) if types.is_word(*s) => {
+                    Some(Clause::Split(Split::Whole, *s, *s, Seq::words(xs, types)?))
                 }
                 // The characters of a string, as their code points.
                 ClauseIr::For(PatIr::Slot(s), xs) if types.is_char(*s) => {
@@ -142,7 +146,7 @@ impl<E> Comp<E> {
         Some(Comp {
             clauses,
             elem,
-            pairs: false,
+            items: Shape::List,
         })
     }
 

@@ -98,6 +98,10 @@ impl Seq {
                 let rb = b.eval(f, defs)?;
                 return Ok(combined(f, ra, rb, *op));
             }
+            Seq::Word(w) => {
+                let w = w.eval(f, defs)?;
+                f.extend(crate::graph::flat::word_chars(w));
+            }
         }
         Ok((start, f.len()))
     }
@@ -246,6 +250,19 @@ pub fn same(xs: &Seq, ys: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
     let found = f[a..b] == f[c..d];
     f.truncate(mark);
     Ok(found)
+}
+
+/// The string `xs` packed in one integer
+/// ([`crate::graph::flat::pack_word`]); bails where it does not fit.
+pub fn pack(xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
+    let mark = f.len();
+    let (a, b) = xs.eval(f, defs)?;
+    let fits =
+        b - a <= crate::graph::flat::WORD_MAX && f[a..b].iter().all(|c| (1..128).contains(c));
+    let w = (f[a..b].iter().enumerate())
+        .fold(0, |w, (k, c)| w | c << crate::graph::flat::word_shift(k));
+    f.truncate(mark);
+    fits.then_some(w).ok_or(Stop::Bail)
 }
 
 /// `t in s` of two strings: whether `t` runs somewhere in `s` (the

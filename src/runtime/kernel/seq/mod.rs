@@ -23,7 +23,7 @@ pub(super) use comp::split;
 pub(super) use comp::{Clause, kept};
 pub use comp::{Comp, Source, Split};
 pub(super) use eval::split_each;
-pub use eval::{contains, fold, index, len, same, within};
+pub use eval::{contains, fold, index, len, pack, same, within};
 use made::divisors;
 pub use made::{DIVISORS_MAX, Rows};
 pub use sets::{SetOp, combine, merge_into};
@@ -89,6 +89,9 @@ pub enum Seq {
     Kept(Box<Comp<Num>>),
     /// `|`, `&`, `-` or `^` of two sets.
     SetOp(SetOp, Box<Seq>, Box<Seq>),
+    /// The characters of a string packed in one integer, an item of a
+    /// list or set of strings (`rows[y]`, `w in ws`).
+    Word(Box<Num>),
 }
 
 /// `sum`, `min` or `max` of a list.
@@ -104,6 +107,7 @@ impl Seq {
     pub fn compile(ir: &Ir, types: &Types) -> Option<Seq> {
         Some(match &ir.kind {
             IrKind::Local(s) if types.is_list(*s) => Seq::Slot(*s),
+            IrKind::Local(s) if types.is_word(*s) => Seq::Word(Box::new(Num::Named(*s))),
             IrKind::List(items) | IrKind::Tuple(items) => {
                 let list = matches!(ir.kind, IrKind::List(_));
                 match (items.iter())
@@ -112,7 +116,7 @@ impl Seq {
                 {
                     Some(items) if list => Seq::Items(Shape::List, items),
                     Some(items) => Seq::Items(Shape::Tuple, items),
-                    None if list => Seq::Items(Shape::Pairs, pairs(items, types)?),
+                    None if list => packed(items, types)?,
                     None => return None,
                 }
             }
@@ -123,8 +127,8 @@ impl Seq {
                 Shape::Str,
                 s.chars().map(|c| Num::Const(u32::from(c).into())).collect(),
             ),
-            IrKind::Const(v @ (Value::List(_) | Value::Set(_))) if constant_pairs(v).is_some() => {
-                let (shape, items) = constant_pairs(v)?;
+            IrKind::Const(v @ (Value::List(_) | Value::Set(_))) if constant_packed(v).is_some() => {
+                let (shape, items) = constant_packed(v)?;
                 Seq::Items(shape, items.into_iter().map(Num::Const).collect())
             }
             IrKind::Const(v @ (Value::List(_) | Value::Tuple(_))) => Seq::Items(
@@ -157,13 +161,17 @@ impl Seq {
                     .collect::<Option<Vec<_>>>()
                 {
                     Some(items) => (Shape::List, items),
-                    None => (Shape::Pairs, pairs(items, types)?),
+                    None => match packed(items, types)? {
+                        Seq::Items(list, items) => (list, items),
+                        _ => return None,
+                    },
                 };
                 match items.len() {
                     // One item is a set as it stands.
                     0 | 1 => Seq::Items(
                         match list {
                             Shape::Pairs => Shape::PairSet,
+                            Shape::Words => Shape::WordSet,
                             _ => Shape::Set,
                         },
                         items,
@@ -210,12 +218,15 @@ impl Seq {
                 Seq::Slice(Box::new(xs), bound(lo)?, bound(hi)?)
             }
             IrKind::Comprehension { set, elem, clauses } => {
-                let (elem, pairs) = match super::expr::num_in(elem, types) {
-                    Some(n) => (n, false),
-                    None => (super::expr::pair_in(elem, types)?, true),
+                let (elem, items) = match super::expr::num_in(elem, types) {
+                    Some(n) => (n, Shape::List),
+                    None => match super::expr::pair_in(elem, types) {
+                        Some(p) => (p, Shape::Pairs),
+                        None => (word_in(elem, types)?, Shape::Words),
+                    },
                 };
                 let mut comp = Box::new(Comp::compile(clauses, elem, types)?);
-                comp.pairs = pairs;
+                comp.items = items;
                 match set {
                     true if kept(&comp, types) => Seq::Kept(comp),
                     true => Seq::SetOf(Box::new(Seq::Comp(comp))),
@@ -258,12 +269,16 @@ impl Seq {
                     Rc::new(Rows::of(v)?),
                     Box::new(super::expr::num_in(i, types)?),
                 ),
-                // A character of a string is a string of one character.
+                // A character of a string is a string of one character; a
+                // row of a list of strings is a string.
                 _ => {
                     let string = Seq::compile(xs, types)?;
-                    (string.shape(types) == Shape::Str).then_some(())?;
-                    let i = super::expr::num_in(i, types)?;
-                    Seq::Items(Shape::Str, vec![Num::Index(Box::new(string), Box::new(i))])
+                    let i = Box::new(super::expr::num_in(i, types)?);
+                    match string.shape(types) {
+                        Shape::Str => Seq::Items(Shape::Str, vec![Num::Index(Box::new(string), i)]),
+                        Shape::Words => Seq::Word(Box::new(Num::Index(Box::new(string), i))),
+                        _ => return None,
+                    }
                 }
             },
             // See `Num::Bail`: making the list bails.
@@ -283,6 +298,11 @@ impl Seq {
         Seq::compile(ir, types).filter(|xs| xs.shape(types).of_pairs())
     }
 
+    /// [`Seq::compile`] of a list or set of strings.
+    pub fn words(ir: &Ir, types: &Types) -> Option<Seq> {
+        Seq::compile(ir, types).filter(|xs| xs.shape(types).of_words())
+    }
+
     /// [`Seq::compile`] of a list, tuple or set, whose items are integers
     /// or pairs: what `sorted` and `set` take.
     pub fn items(ir: &Ir, types: &Types) -> Option<Seq> {
@@ -296,14 +316,21 @@ impl Seq {
             Seq::Slot(s) => types.shape(*s),
             Seq::Items(shape, _) => *shape,
             Seq::Concat(a, _) | Seq::Slice(a, ..) | Seq::Repeat(a, _) => a.shape(types),
-            Seq::Comp(c) if c.pairs => Shape::Pairs,
+            Seq::Comp(c) => c.items,
             Seq::Sorted(xs) | Seq::Reversed(xs) if xs.shape(types).of_pairs() => Shape::Pairs,
-            Seq::Comp(_) | Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) => Shape::List,
+            Seq::Sorted(xs) | Seq::Reversed(xs) if xs.shape(types).of_words() => Shape::Words,
+            Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) => Shape::List,
             Seq::Let(_, _, xs) | Seq::Bind(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
             Seq::Row(rows, _) => rows.shape,
             Seq::SetOf(xs) if xs.shape(types).of_pairs() => Shape::PairSet,
             Seq::SetOp(_, xs, _) => xs.shape(types),
-            Seq::SetOf(_) | Seq::Kept(_) => Shape::Set,
+            Seq::Kept(c) => match &c.clauses[0] {
+                Clause::For(_, Source::Seq(xs)) => xs.shape(types),
+                _ => Shape::Set,
+            },
+            Seq::SetOf(xs) if xs.shape(types).of_words() => Shape::WordSet,
+            Seq::SetOf(_) => Shape::Set,
+            Seq::Word(_) => Shape::Str,
         }
     }
 
@@ -334,23 +361,49 @@ impl Seq {
             Seq::Row(_, i) => i.uses(slot),
             Seq::SetOf(xs) => xs.uses(slot),
             Seq::SetOp(_, a, b) => a.uses(slot) || b.uses(slot),
+            Seq::Word(w) => w.uses(slot),
         }
     }
 }
 
-/// The items of a list display or a set display of pairs, packed.
-fn pairs(items: &[Ir], types: &Types) -> Option<Vec<Num>> {
-    (items.iter())
+/// A list display of pairs or of strings, its items packed.
+fn packed(items: &[Ir], types: &Types) -> Option<Seq> {
+    let pairs = (items.iter())
         .map(|i| super::expr::pair_in(i, types))
-        .collect()
+        .collect::<Option<_>>();
+    Some(match pairs {
+        Some(pairs) => Seq::Items(Shape::Pairs, pairs),
+        None => Seq::Items(
+            Shape::Words,
+            (items.iter())
+                .map(|i| word_in(i, types))
+                .collect::<Option<_>>()?,
+        ),
+    })
 }
 
-/// A constant list or set of pairs: its shape and its items, packed.
-pub(super) fn constant_pairs(v: &Value) -> Option<(Shape, Vec<i64>)> {
+/// A string as an item of a list or set of strings, packed: a slot that
+/// holds one, an item of a list of them, a constant, or a string made
+/// and packed.
+pub(in crate::runtime::kernel) fn word_in(ir: &Ir, types: &Types) -> Option<Num> {
+    Some(match &ir.kind {
+        IrKind::Local(s) if types.is_word(*s) => Num::Named(*s),
+        IrKind::Const(Value::Str(s)) => Num::Const(crate::graph::flat::pack_word(s)?),
+        _ => match Seq::compile(ir, types)? {
+            Seq::Word(w) => *w,
+            xs if xs.shape(types) == Shape::Str => Num::Pack(Box::new(xs)),
+            _ => return None,
+        },
+    })
+}
+
+/// A constant list or set of pairs or of strings: its shape and its
+/// items, packed.
+pub(super) fn constant_packed(v: &Value) -> Option<(Shape, Vec<i64>)> {
     let mut run = Vec::new();
     crate::graph::flat::encode(std::slice::from_ref(v), &mut run).then_some(())?;
     let shape = crate::graph::flat::shape(run[0], 0);
-    shape.of_pairs().then(|| (shape, run[2..].to_vec()))
+    (shape.of_pairs() || shape.of_words()).then(|| (shape, run[2..].to_vec()))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use crate::value::{GameId, Value};
 use std::rc::Rc;
 
 mod pairs;
+mod words;
 
 /// What each slot of a game's frame holds: an integer, or (for a
 /// parameter used as a collection) a list or tuple.
@@ -29,6 +30,9 @@ pub struct Types {
     /// code point: a `for` of one name over a string, read only as a
     /// character (see [`Types::in_move`]).
     chars: Vec<Slot>,
+    /// The slots of the move being compiled that hold a string, packed:
+    /// a binder or a `for` of one name over a list or set of strings.
+    words: Vec<Slot>,
     /// Whether `value(g(...))` compiles, to [`super::Num::Value`]: in a
     /// top-level query ([`crate::runtime::kernel::query`]), never in rules.
     pub(in crate::runtime::kernel) queries: bool,
@@ -49,11 +53,20 @@ impl Types {
     /// tuple or a list of another shape at run time makes the kernel bail
     /// (see [`Types::admits`]).
     pub fn of(game: &GameIr, id: GameId) -> Types {
+        Types::hinted(game, id, &[])
+    }
+
+    /// [`Types::of`], with the parameters that `hints` (the shapes of a
+    /// position met) gives strings, where the rules take a list or a set
+    /// and could not tell what of: `w in ws` and `w[0] != v[0]` read
+    /// integers as well as strings, until a set of words comes.
+    pub fn hinted(game: &GameIr, id: GameId, hints: &[Shape]) -> Types {
         let mut types = Types {
             shapes: vec![Shape::Int; game.slots.max(game.arity)],
             named: Vec::new(),
             pairs: Vec::new(),
             chars: Vec::new(),
+            words: Vec::new(),
             queries: false,
             asked: Default::default(),
             asked_at: Default::default(),
@@ -88,14 +101,29 @@ impl Types {
         for rule in &game.moves {
             rule.exprs().for_each(|e| characters(e, &mut texts));
         }
-        for s in texts {
-            if types.shapes.get(s as usize) == Some(&Shape::List) && (s as usize) < game.arity {
-                types.shapes[s as usize] = Shape::Str;
+        for s in &texts {
+            if types.shapes.get(*s as usize) == Some(&Shape::List) && (*s as usize) < game.arity {
+                types.shapes[*s as usize] = Shape::Str;
             }
         }
+        // One whose items the rules read as strings (`rows[y][x] ==
+        // "."`, `w in ws` and `w[0] == "a"`) holds strings.
+        words::params(game, &texts, &mut types.shapes);
         // One whose items the rules read as pairs (`ps[i][0]`, `(x, y)
         // in ps`) holds pairs.
         pairs::params(game, &mut types.shapes);
+        // Where the rules read items by index (`w[0]`, read as pairs
+        // above) or could not tell, the position met says.
+        for (now, hint) in types.shapes.iter_mut().zip(hints) {
+            let taken = match now {
+                Shape::List | Shape::Pairs => true,
+                Shape::Set | Shape::PairSet => *hint == Shape::WordSet,
+                _ => false,
+            };
+            if hint.of_words() && taken {
+                *now = *hint;
+            }
+        }
         // A collection parameter that the game's own moves pass tuples
         // for is a tuple (`t[:i] + (x,) + t[i + 1:]`), one they pass
         // sets for a set (`xs - {x}`), and one they pass strings for a
@@ -148,6 +176,7 @@ impl Types {
         let (shape, sure) = self.form_of(ir)?;
         match shape {
             Shape::List | Shape::Set if self.pairs_made(ir) => Some((shape.with_pairs(), sure)),
+            Shape::List | Shape::Set if self.words_made(ir) => Some((shape.with_words(), sure)),
             _ => Some((shape, sure)),
         }
     }
@@ -192,6 +221,7 @@ impl Types {
             named,
             pairs: Vec::new(),
             chars: Vec::new(),
+            words: Vec::new(),
             queries: true,
             asked: Default::default(),
             asked_at: Default::default(),
@@ -209,6 +239,7 @@ impl Types {
             named: (0..slots as Slot).collect(),
             pairs: Vec::new(),
             chars: Vec::new(),
+            words: Vec::new(),
             queries: false,
             asked: Default::default(),
             asked_at: Default::default(),
@@ -230,6 +261,11 @@ impl Types {
     /// Whether `slot` holds a character (see [`Types::in_move`]).
     pub fn is_char(&self, slot: Slot) -> bool {
         self.chars.contains(&slot)
+    }
+
+    /// Whether `slot` holds a string, packed (see [`Types::in_move`]).
+    pub fn is_word(&self, slot: Slot) -> bool {
+        self.words.contains(&slot)
     }
 
     /// Whether `slot` is bound by a `let`.
@@ -261,11 +297,14 @@ impl Types {
 
 /// Whether a slot of shape `now` takes `passed` for what the game's
 /// moves pass it: a list found to be a tuple, a set, a string or of
-/// pairs, or a list or set of pairs found to be a set of them.
+/// pairs or strings, or a list or set of pairs (or strings) found to be
+/// a set of them.
 fn refines(now: Shape, passed: Shape) -> bool {
     match now {
         Shape::List => passed != Shape::List && passed != Shape::Int,
-        Shape::Pairs | Shape::Set => passed == Shape::PairSet,
+        Shape::Pairs => passed == Shape::PairSet,
+        Shape::Words => passed == Shape::WordSet,
+        Shape::Set => passed == Shape::PairSet || passed == Shape::WordSet,
         _ => false,
     }
 }

@@ -29,7 +29,7 @@ pub fn scalar(func: &Func) -> bool {
 fn num(n: &Num) -> bool {
     match n {
         Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Lin(_) | Num::Bail => true,
-        Num::Global(_) | Num::Len(_) | Num::Index(..) | Num::Fold(..) => false,
+        Num::Global(_) | Num::Len(_) | Num::Index(..) | Num::Fold(..) | Num::Pack(_) => false,
         Num::Value(..) | Num::Ask(..) => false,
         Num::Let(_, a, b) | Num::Gcd(a, b) | Num::Bin(_, a, b) | Num::Pair(a, b) => {
             num(a) && num(b)

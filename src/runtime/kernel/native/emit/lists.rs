@@ -19,6 +19,7 @@ use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
 mod flat;
 mod made;
 mod walk;
+mod words;
 pub(super) use walk::Binding;
 
 impl Emit<'_, '_> {
@@ -240,6 +241,10 @@ impl Emit<'_, '_> {
             Seq::Row(rows, i) => {
                 let i = self.num(i)?;
                 return self.row(rows, i);
+            }
+            Seq::Word(w) => {
+                let w = self.num(w)?;
+                return Some(self.unpack_word(w));
             }
         }
         Some((from, self.b.use_var(self.top)))

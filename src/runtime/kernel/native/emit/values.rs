@@ -93,6 +93,7 @@ impl Emit<'_, '_> {
             Num::Lin(l) => self.lin(l),
             Num::Global(_) => return None,
             Num::Len(xs) => self.seq_len(xs)?,
+            Num::Pack(xs) => self.pack_word(xs)?,
             Num::Index(xs, i) => self.seq_index(xs, i)?,
             Num::Fold(fold, xs) => self.seq_fold(*fold, xs)?,
             Num::Neg(a) => {

@@ -68,8 +68,8 @@ impl Types {
         })
     }
     /// These types in move `rule`: with the slots of its binders and
-    /// `for`s of one name over lists or sets of pairs holding pairs, and
-    /// over strings characters. Per move, for another move may give the
+    /// `for`s of one name over lists or sets of pairs holding pairs, over
+    /// lists or sets of strings strings, and over strings characters. Per move, for another move may give the
     /// same slot an integer.
     pub fn in_move(&self, rule: &MoveIr) -> Types {
         let mut t = self.clone();
@@ -92,6 +92,9 @@ impl Types {
                 if plain && shape == Some(Shape::Str) && !t.chars.contains(s) {
                     t.chars.push(*s);
                 }
+                if plain && shape.is_some_and(Shape::of_words) && !t.words.contains(s) {
+                    t.words.push(*s);
+                }
             }
             if t.pairs.len() == before {
                 break;
@@ -110,7 +113,7 @@ impl Types {
                 items.first().is_some_and(|x| self.pair_valued(x))
             }
             IrKind::Const(v @ (Value::List(_) | Value::Set(_))) => {
-                super::super::constant_pairs(v).is_some()
+                super::super::constant_packed(v).is_some_and(|(s, _)| s.of_pairs())
             }
             IrKind::Comprehension { elem, .. } => self.pair_valued(elem),
             IrKind::CallBuiltin(Builtin::Sorted | Builtin::Reversed | Builtin::Set, args) => {
@@ -205,7 +208,7 @@ fn is_two_names(ir: &Ir) -> bool {
 
 /// Pushes on `out` the slot and the list of every `for` of one name in
 /// `ir`.
-fn one_name_fors(ir: &Ir, out: &mut Vec<(Slot, Ir)>) {
+pub(super) fn one_name_fors(ir: &Ir, out: &mut Vec<(Slot, Ir)>) {
     if let IrKind::Comprehension { clauses, .. } = &ir.kind {
         for c in clauses {
             if let ClauseIr::For(PatIr::Slot(s), xs) = c {
