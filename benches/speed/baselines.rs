@@ -8,7 +8,9 @@ use rustc_hash::FxHashMap;
 
 #[path = "baselines/held_out.rs"]
 mod held_out;
-pub use held_out::{digit_sum, four_heaps, king3d, no_repeat, no_three, ping_pong, sum_winner};
+pub use held_out::{
+    cold_take, digit_sum, four_heaps, king3d, no_repeat, no_three, ping_pong, sum_winner,
+};
 
 /// The mex of a set of small integers, kept as an array of stamps: a value
 /// is in the set when its slot holds the current stamp, so starting a new

@@ -235,6 +235,25 @@ fn held_out(expect: &mut impl FnMut(&str, bool)) {
         "no_three",
         (0..12).all(|n| baselines::no_three(n) == no_three(n)),
     );
+    // Searched as the rule reads: `value(sub(k)) == 0` asked of the
+    // subtraction game searched top-down too.
+    let cold_take = |n: usize| {
+        let sub_moves = |h: &usize| {
+            [1, 3, 4]
+                .iter()
+                .filter(|k| **k <= *h)
+                .map(|k| h - k)
+                .collect()
+        };
+        let subs = &mut FxHashMap::default();
+        let cold: Vec<bool> = (0..=n).map(|k| search(k, &sub_moves, subs) == 0).collect();
+        let moves = |h: &usize| (1..=*h).filter(|k| cold[*k]).map(|k| h - k).collect();
+        let memo = &mut FxHashMap::default();
+        (0..=n)
+            .map(|h| search(h, &moves, memo))
+            .collect::<Vec<u32>>()
+    };
+    expect("cold_take", baselines::cold_take(80) == cold_take(80));
     // A king that steps down in any of x, y, z loses where all three are
     // even, as the 2-D king does where both are.
     expect(

@@ -52,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 32] = [
+pub const ALL: [Workload; 34] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -411,6 +411,29 @@ pub const ALL: [Workload; 32] = [
         full: 120,
         smoke: 10,
         baseline: |n| Answer::Value(baselines::king3d(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "cram_rows",
+        file: "cram_rows.game",
+        game: "cram",
+        params: &["rows"],
+        shape: Shape::Value,
+        full: 7,
+        smoke: 3,
+        // The same game as `cram`, on the same board.
+        baseline: |n| Answer::Value(pairs::cram(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "cold_take",
+        file: "cold_take.game",
+        game: "picky",
+        params: &["n"],
+        shape: Shape::Seq,
+        full: 5000,
+        smoke: 300,
+        baseline: |n| Answer::Seq(baselines::cold_take(n)),
         octal: None,
     },
 ];

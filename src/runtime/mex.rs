@@ -112,6 +112,17 @@ impl Mex {
         self.count
     }
 
+    /// Doubles the marks, up to what they grow to for large values seen:
+    /// whether they grew.
+    pub fn grow(&mut self) -> bool {
+        let len = self.marks.len();
+        if len >= LARGE_MARKS {
+            return false;
+        }
+        self.marks.resize((2 * len).clamp(1024, LARGE_MARKS), 0);
+        true
+    }
+
     /// The smallest value not marked since [`Mex::start`].
     pub fn mex(&mut self) -> u64 {
         // The mex is at most the number of options: values above it

@@ -58,7 +58,7 @@ impl Running {
         self.stack.last().copied()
     }
 
-    fn enter(&mut self, node: NodeId) {
+    pub(super) fn enter(&mut self, node: NodeId) {
         self.stack.push(node);
         if self.stack.len() > Running::FEW {
             match self.set.is_empty() {
@@ -68,7 +68,7 @@ impl Running {
         }
     }
 
-    fn leave(&mut self) {
+    pub(super) fn leave(&mut self) {
         let Some(node) = self.stack.pop() else {
             return;
         };

@@ -169,3 +169,20 @@ pub fn king3d(n: usize) -> u32 {
     }
     g.iter().filter(|v| **v == 0).count() as u32
 }
+
+/// Take `k` only if a heap of `k` is lost in the subtraction game {1, 3,
+/// 4}: the values of heaps `0..=n`.
+pub fn cold_take(n: usize) -> Vec<u32> {
+    let sub = subtraction(n, &[1, 3, 4]);
+    let cold: Vec<usize> = (1..=n).filter(|k| sub[*k] == 0).collect();
+    let mut g = vec![0u32; n + 1];
+    let mut mex = Mex::new();
+    for h in 0..=n {
+        mex.clear();
+        for k in cold.iter().take_while(|k| **k <= h) {
+            mex.insert(g[h - k]);
+        }
+        g[h] = mex.value();
+    }
+    g
+}

@@ -3,7 +3,8 @@
 //! position, a sweep, a board and a strip.
 
 use super::Num;
-use super::{COMPILE_AFTER, Domain, Found, Kernel, Levels, Marks, Stop, Strip, capped, native};
+use super::moves::capped;
+use super::{COMPILE_AFTER, Domain, Found, Kernel, Levels, Marks, Stop, Strip, native};
 use crate::defs::Defs;
 use crate::graph::Graph;
 use crate::value::GameId;
@@ -14,7 +15,9 @@ impl Kernel {
     /// `Stop::Bail` when `poll`, called every so often, says to stop.
     ///
     /// The machine code is compiled once the runs without it have done
-    /// [`COMPILE_AFTER`] (see [`Kernel::ran`]), or at once when `eager`:
+    /// [`COMPILE_AFTER`] (see [`Kernel::ran`]), or at once when `eager`
+    /// or the rules ask values, which the runs without it leave to the
+    /// interpreter:
     /// compiling takes some milliseconds (about 10⁷ instructions), which a
     /// game of a few hundred positions, such as a 15 x 15 board, never
     /// wins back.
@@ -28,7 +31,7 @@ impl Kernel {
     ) -> Option<Result<Found, Stop>> {
         let native = match self.native.get() {
             Some(native) => native.as_ref()?,
-            None if !eager && self.spent.get() < COMPILE_AFTER => return None,
+            None if !eager && !self.asks && self.spent.get() < COMPILE_AFTER => return None,
             None => self.native()?,
         };
         native.mex(self, (defs, graph, room), args, (marks, views), poll)

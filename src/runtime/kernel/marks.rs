@@ -13,6 +13,11 @@ use crate::value::{GameId, Value};
 /// compared with, to keep each once.
 pub const RECENT: usize = 8;
 
+/// The [`Missing::option`] of a position a guard asks the value of
+/// (`value(sub(k)) == 0`), no option: the search evaluates it apart, as
+/// the interpreter's query does, and runs the position again.
+pub const ASKED: u32 = u32::MAX;
+
 /// What a kernel run keeps between runs: the mex of the position, the
 /// options found without a value, and reusable buffers.
 #[derive(Default)]

@@ -53,7 +53,7 @@ use calls::Calls;
 pub use calls::Func;
 use expr::{Cond, Lin, Num};
 pub use levels::Levels;
-pub use marks::{MISSING_MAX, Marks, Missing, RECENT};
+pub use marks::{ASKED, MISSING_MAX, Marks, Missing, RECENT};
 use moves::compile_move;
 pub use native::deep::Room;
 pub use report::{
@@ -161,34 +161,6 @@ pub enum Arg {
     Seq(Seq),
 }
 
-impl Arg {
-    /// The arguments `args` of a position as a flat run makes them: the
-    /// run's header, and each argument an integer or a collection.
-    fn compile(args: &[crate::ir::Ir], types: &Types) -> Option<(i64, Vec<Arg>)> {
-        if args.len() > flat::ARITY_MAX {
-            return None;
-        }
-        let args: Vec<Arg> = (args.iter())
-            .map(|a| match expr::num_in(a, types) {
-                Some(n) => Some(Arg::Int(n)),
-                None => Seq::compile(a, types).map(Arg::Seq),
-            })
-            .collect::<Option<_>>()?;
-        let header = flat::header(args.iter().map(|a| match a {
-            Arg::Int(_) => Shape::Int,
-            Arg::Seq(xs) => xs.shape(types),
-        }));
-        Some((header, args))
-    }
-
-    fn uses(&self, slot: Slot) -> bool {
-        match self {
-            Arg::Int(n) => n.uses(slot),
-            Arg::Seq(xs) => xs.uses(slot),
-        }
-    }
-}
-
 /// How one of the leading conjuncts of a guard narrows the innermost
 /// binder `x`.
 #[derive(Debug)]
@@ -276,6 +248,9 @@ pub struct Kernel {
     /// The shapes of a position met that the parameters were typed by
     /// ([`Types::hinted`]); empty when none.
     hints: Vec<Shape>,
+    /// Whether the rules ask positions' values (`value(sub(k)) == 0`),
+    /// which only the machine code reads: it is compiled at once.
+    asks: bool,
 }
 
 /// Compiles `game`'s rules (normalised: see [`crate::runtime::normalize`]), or
@@ -311,6 +286,9 @@ pub fn compile_hinted(
         .iter()
         .flat_map(|m| &m.terms)
         .for_each(|t| t.targets(&mut targets));
+    // The positions a guard asks the value of (`value(sub(k)) == 0`),
+    // read as options are.
+    targets.extend(types.asked.borrow().iter().copied());
     targets.sort_unstable();
     targets.dedup();
     let mut kernel = Kernel {
@@ -328,10 +306,14 @@ pub fn compile_hinted(
         spent: Cell::new(0),
         calls,
         hints: hints.to_vec(),
+        asks: !types.asked.borrow().is_empty(),
     };
     kernel.wide = wide::linear_free(&kernel.moves);
+    // A position missed by a guard that asks its value is no option: a
+    // run that misses one is run again once it has a value.
     kernel.single = (kernel.moves.iter())
-        .all(|m| matches!(m.terms.as_slice(), [Term::Node(..) | Term::Flat(..)]));
+        .all(|m| matches!(m.terms.as_slice(), [Term::Node(..) | Term::Flat(..)]))
+        && !kernel.asks;
     if kernel.arity == 2 && kernel.lists.is_none() {
         kernel.levels = levels::levels(&kernel.moves, id);
         if kernel.levels.is_none() {
@@ -342,63 +324,6 @@ pub fn compile_hinted(
         kernel.native.set(None).ok();
     }
     Some(kernel)
-}
-
-impl Move {
-    /// Whether the move's target was computed, a `sum` of a comprehension
-    /// among its terms. The interpreter waits for such an option's
-    /// positions in the order of the sum it makes, which keeps its
-    /// components sorted by node, not in the order written; so an option
-    /// with a position that has no value yet leaves the position to the
-    /// interpreter, which then descends in its own order, and any error
-    /// met there is the one it reports.
-    fn sums(&self) -> bool {
-        self.terms.iter().any(|t| matches!(t, Term::Sum(_)))
-    }
-
-    /// Whether the fast loop ([`plan`]) runs this move faster than
-    /// machine code does: when it takes the whole guard, and its loop is
-    /// as long as the position is large (`a in 0..n`) and no equation
-    /// leaves it a single value, and its options are of one integer,
-    /// where reading the dense tables by slice beats a checked read per
-    /// option. Measured on Kayles, Dawson's chess and Grundy's game
-    /// (BENCHMARKS.md).
-    fn plan_wins(&self) -> bool {
-        let long = match self.binders.last() {
-            Some((_, Domain::Range(lo, hi, _))) => !lo.is_const() || !capped(hi),
-            _ => false,
-        };
-        // An equation in the binder (`a + b == n`) leaves it one value.
-        let point = self.narrow.iter().any(|n| {
-            matches!(
-                n,
-                Narrow::Linear(BinOp::Eq, _) | Narrow::Affine(BinOp::Eq, _)
-            )
-        });
-        // Options of two integers: machine code wins, whether their row
-        // moves with the binder (Fibonacci nim's `f(n - k, k)`: 0.83 s
-        // to 0.60 s to 1,000) or not (Wythoff's game's `g(a, b - k)`
-        // beside the others: 1.50x to 1.25x its baseline).
-        let one_integer =
-            (self.fast.as_ref()).is_some_and(|(nodes, _)| nodes.iter().all(|n| n.args.len() == 1));
-        // A bound that calls a function (`k in 1..=digits(n)`) is
-        // evaluated faster by machine code: 10x for a digit sum's.
-        let calls = (self.binders.iter()).any(|(_, d)| match d {
-            Domain::Range(lo, hi, _) => lo.calls() || hi.calls(),
-            _ => false,
-        });
-        long && !point && one_integer && !calls && self.narrow.len() == self.guard.len()
-    }
-}
-
-/// Whether a loop's upper bound `hi` is a constant, or the least of
-/// something and a constant: `min(3, n)` keeps the loop short however
-/// large `n`.
-fn capped(hi: &Num) -> bool {
-    match hi {
-        Num::Extremum(true, items) => items.iter().any(Num::is_const),
-        hi => hi.is_const(),
-    }
 }
 
 /// The result of a kernel run: the position's value and its number of
@@ -454,6 +379,12 @@ impl Kernel {
 
     pub fn takes_lists(&self) -> bool {
         self.lists.is_some()
+    }
+
+    /// Whether the rules ask positions' values, which only the machine
+    /// code reads.
+    pub fn asks(&self) -> bool {
+        self.asks
     }
 
     /// The shapes of the flat run `run`'s arguments, when some of them

@@ -237,3 +237,88 @@ fn int(v: &Value) -> Option<i64> {
 fn fixed(items: Vec<i64>) -> Option<Domain> {
     run::Values::list(items).ok().map(Domain::Fixed)
 }
+
+impl Arg {
+    /// The arguments `args` of a position as a flat run makes them: the
+    /// run's header, and each argument an integer or a collection.
+    pub(super) fn compile(args: &[crate::ir::Ir], types: &Types) -> Option<(i64, Vec<Arg>)> {
+        if args.len() > crate::graph::flat::ARITY_MAX {
+            return None;
+        }
+        let args: Vec<Arg> = (args.iter())
+            .map(|a| match num_in(a, types) {
+                Some(n) => Some(Arg::Int(n)),
+                None => Seq::compile(a, types).map(Arg::Seq),
+            })
+            .collect::<Option<_>>()?;
+        let header = crate::graph::flat::header(args.iter().map(|a| match a {
+            Arg::Int(_) => crate::graph::Shape::Int,
+            Arg::Seq(xs) => xs.shape(types),
+        }));
+        Some((header, args))
+    }
+
+    pub(super) fn uses(&self, slot: Slot) -> bool {
+        match self {
+            Arg::Int(n) => n.uses(slot),
+            Arg::Seq(xs) => xs.uses(slot),
+        }
+    }
+}
+
+impl Move {
+    /// Whether the move's target was computed, a `sum` of a comprehension
+    /// among its terms. The interpreter waits for such an option's
+    /// positions in the order of the sum it makes, which keeps its
+    /// components sorted by node, not in the order written; so an option
+    /// with a position that has no value yet leaves the position to the
+    /// interpreter, which then descends in its own order, and any error
+    /// met there is the one it reports.
+    pub(super) fn sums(&self) -> bool {
+        self.terms.iter().any(|t| matches!(t, Term::Sum(_)))
+    }
+
+    /// Whether the fast loop ([`plan`]) runs this move faster than
+    /// machine code does: when it takes the whole guard, and its loop is
+    /// as long as the position is large (`a in 0..n`) and no equation
+    /// leaves it a single value, and its options are of one integer,
+    /// where reading the dense tables by slice beats a checked read per
+    /// option. Measured on Kayles, Dawson's chess and Grundy's game
+    /// (BENCHMARKS.md).
+    pub(super) fn plan_wins(&self) -> bool {
+        let long = match self.binders.last() {
+            Some((_, Domain::Range(lo, hi, _))) => !lo.is_const() || !capped(hi),
+            _ => false,
+        };
+        // An equation in the binder (`a + b == n`) leaves it one value.
+        let point = self.narrow.iter().any(|n| {
+            matches!(
+                n,
+                Narrow::Linear(BinOp::Eq, _) | Narrow::Affine(BinOp::Eq, _)
+            )
+        });
+        // Options of two integers: machine code wins, whether their row
+        // moves with the binder (Fibonacci nim's `f(n - k, k)`: 0.83 s
+        // to 0.60 s to 1,000) or not (Wythoff's game's `g(a, b - k)`
+        // beside the others: 1.50x to 1.25x its baseline).
+        let one_integer =
+            (self.fast.as_ref()).is_some_and(|(nodes, _)| nodes.iter().all(|n| n.args.len() == 1));
+        // A bound that calls a function (`k in 1..=digits(n)`) is
+        // evaluated faster by machine code: 10x for a digit sum's.
+        let calls = (self.binders.iter()).any(|(_, d)| match d {
+            Domain::Range(lo, hi, _) => lo.calls() || hi.calls(),
+            _ => false,
+        });
+        long && !point && one_integer && !calls && self.narrow.len() == self.guard.len()
+    }
+}
+
+/// Whether a loop's upper bound `hi` is a constant, or the least of
+/// something and a constant: `min(3, n)` keeps the loop short however
+/// large `n`.
+pub(super) fn capped(hi: &Num) -> bool {
+    match hi {
+        Num::Extremum(true, items) => items.iter().any(Num::is_const),
+        hi => hi.is_const(),
+    }
+}

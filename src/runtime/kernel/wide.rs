@@ -66,7 +66,7 @@ fn num(n: &Num) -> bool {
         Num::Len(xs) | Num::Fold(_, xs) | Num::Pack(xs) => seq(xs),
         Num::Index(xs, i) => seq(xs) && num(i),
         Num::Value(_, args) | Num::Call(_, args) => args.iter().all(num),
-        Num::Ask(_, _, args) => args.iter().all(arg),
+        Num::Ask(_, asked) => asked.1.iter().all(arg),
     }
 }
 

@@ -34,7 +34,7 @@ impl Machine {
     ) -> RtResult<Option<bool>> {
         Ok(match self.run_kernel(node, pending)? {
             Ran::Value(_) => Some(true),
-            Ran::Interpret => None,
+            Ran::Interpret | Ran::Asked => None,
             Ran::Missing(..) | Ran::Play(..) => Some(false),
         })
     }
@@ -43,6 +43,17 @@ impl Machine {
     /// arguments are integers. A value found is stored; options found
     /// without one are interned and pushed on `pending`.
     pub(super) fn run_kernel(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
+        loop {
+            match self.run_kernel_once(node, pending)? {
+                Ran::Asked => continue,
+                ran => return Ok(ran),
+            }
+        }
+    }
+
+    /// One run of [`Machine::run_kernel`]; [`Ran::Asked`] when it missed
+    /// only values its guards ask, which are found now.
+    fn run_kernel_once(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
         if !self.ready_kernel(node.game) {
             return Ok(Ran::Interpret);
         }
@@ -107,9 +118,57 @@ impl Machine {
                 }
                 Ran::Value(value)
             }
-            Err(Stop::Missing) => self.intern_missing(node.game, pending),
+            Err(Stop::Missing) => match self.asked_missing() {
+                Some(asked) => self.evaluate_asked(node, &asked),
+                None => self.intern_missing(node.game, pending),
+            },
             Err(Stop::Bail) => return self.retyped(node, pending),
         })
+    }
+
+    /// The positions the last run's guards asked the value of and found
+    /// without one (see [`kernel::ASKED`]), if any.
+    fn asked_missing(&self) -> Option<Vec<(GameId, Vec<i64>)>> {
+        let marks = &self.scratch.marks;
+        let asked: Vec<_> = (marks.missing.iter())
+            .filter(|m| m.option == kernel::ASKED)
+            .map(|m| (m.game, marks.args(m).to_vec()))
+            .collect();
+        (!asked.is_empty()).then_some(asked)
+    }
+
+    /// Evaluates the positions `node`'s guards asked, each in a search of
+    /// its own, as the interpreter's `value(...)` does inside the rules of
+    /// `node`: [`Ran::Asked`], for the position to run again, or, when one
+    /// of them fails (a position that leads back to `node`, a limit), the
+    /// interpreter's, which then reports it in its own words.
+    #[cold]
+    fn evaluate_asked(&mut self, node: NodeId, asked: &[(GameId, Vec<i64>)]) -> Ran {
+        for (game, args) in asked {
+            let Some(at) = self.intern_ints(*game, args) else {
+                return Ran::Interpret;
+            };
+            self.running.enter(node);
+            let found = self.node_value(at);
+            self.running.leave();
+            if found.is_err() {
+                return Ran::Interpret;
+            }
+        }
+        Ran::Asked
+    }
+
+    /// After a bail of rules that ask values, which only the machine
+    /// code runs: it leaves an option's value past the marks to the
+    /// kernel's run, which would grow them (see `Mex::mex`) but cannot
+    /// run these rules. The marks grown here instead, and the position
+    /// run again, as long as they may grow.
+    fn with_more_marks(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
+        let asks = matches!(&self.kernels[node.game as usize], Some((_, Some(k))) if k.asks());
+        match asks && self.scratch.marks.mex.grow() {
+            true => self.run_kernel(node, pending),
+            false => Ok(Ran::Interpret),
+        }
     }
 
     /// After a bail: when the position's arguments are lists or sets of
@@ -125,7 +184,7 @@ impl Machine {
             _ => None,
         };
         let Some(met) = met.filter(|m| self.shape_hints.get(slot) != Some(m)) else {
-            return Ok(Ran::Interpret);
+            return self.with_more_marks(node, pending);
         };
         if self.shape_hints.len() <= slot {
             self.shape_hints.resize(slot + 1, Vec::new());

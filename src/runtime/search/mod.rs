@@ -104,6 +104,9 @@ enum Ran {
     Play(usize, usize),
     /// No kernel, or it bailed: the interpreter must expand the position.
     Interpret,
+    /// The run missed only values its guards ask, now found: run again
+    /// (never returned by [`Machine::run_kernel`]).
+    Asked,
 }
 
 impl Machine {
@@ -269,7 +272,9 @@ impl Machine {
                 (Ran::Play(start, links), _) => {
                     self.wait_play(node, (start, links), runs + 1, search)?
                 }
-                (Ran::Interpret, _) => unreachable!("`run` interprets what the kernel leaves"),
+                (Ran::Interpret | Ran::Asked, _) => {
+                    unreachable!("`run` interprets what the kernel leaves, and runs again")
+                }
             }
             interpret = false;
         }

@@ -132,7 +132,7 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
                 None => half(pair_in(xs, t)?, i)?,
             },
         },
-        IrKind::CallBuiltin(Builtin::Value, args) if t.queries && args.len() == 1 => {
+        IrKind::CallBuiltin(Builtin::Value, args) if (t.queries || t.rules) && args.len() == 1 => {
             value_of(&args[0], t)?
         }
         IrKind::CallFn(f, args) => calls::num(*f, args, t).unwrap_or(Num::Bail),
@@ -221,10 +221,11 @@ pub(in crate::runtime::kernel) fn value_of(apply: &Ir, t: &Types) -> Option<Num>
     };
     let Some(nums) = args.iter().map(|a| num_in(a, t)).collect::<Option<_>>() else {
         // Lists, tuples, sets or strings among them: asked by the
-        // position's flat run.
+        // position's flat run, in a query.
+        t.queries.then_some(())?;
         let (header, args) = crate::runtime::kernel::Arg::compile(args, t)?;
         t.asked.borrow_mut().push((*game, ASKED_FLAT));
-        return Some(Num::Ask(*game, header, args));
+        return Some(Num::Ask(*game, Box::new((header, args))));
     };
     t.asked.borrow_mut().push((*game, args.len()));
     let names = args.iter().map(|a| match a.kind {
@@ -340,7 +341,9 @@ fn numbers(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
 fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
     match op {
         // A query's `winner(P) == "first"`.
-        BinOp::Eq | BinOp::Ne if t.queries && crate::runtime::kernel::query::asks_winner(a, b) => {
+        BinOp::Eq | BinOp::Ne
+            if (t.queries || t.rules) && crate::runtime::kernel::query::asks_winner(a, b) =>
+        {
             crate::runtime::kernel::query::winner_test(op, a, b, t)
         }
         BinOp::Eq | BinOp::Ne => numbers(op, a, b, t)

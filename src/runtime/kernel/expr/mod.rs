@@ -162,7 +162,7 @@ pub enum Num {
     /// arguments (`value(king((x, y, z)))`), asked by its flat run: the
     /// game, the run's header and the arguments. Only in a query, as
     /// [`Num::Value`].
-    Ask(GameId, i64, Vec<super::Arg>),
+    Ask(GameId, Box<(i64, Vec<super::Arg>)>),
 }
 
 /// A boolean expression over the frame's integer slots.
@@ -214,12 +214,6 @@ impl Num {
                 body.eval(f, defs)?
             }
             Num::Lin(l) => l.eval(f),
-            Num::Global(id) => match defs.lets[*id as usize].value {
-                Some(Value::Int(n)) => n,
-                _ => return Err(Stop::Bail),
-            },
-            Num::Neg(a) => a.eval(f, defs)?.checked_neg().ok_or(Stop::Bail)?,
-            Num::BitNot(a) => !a.eval(f, defs)?,
             Num::Bin(op, a, b) => {
                 let (x, y) = (a.operand(f, defs)?, b.operand(f, defs)?);
                 match op {
@@ -235,6 +229,22 @@ impl Num {
                 true => a.eval(f, defs)?,
                 false => b.eval(f, defs)?,
             },
+            _ => self.eval_other(f, defs)?,
+        })
+    }
+
+    /// [`Num::eval`] of the other forms: apart, so that the frame of the
+    /// recursion through the common ones stays small (a function unrolled
+    /// nests them thousands deep).
+    #[inline(never)]
+    fn eval_other(&self, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
+        Ok(match self {
+            Num::Global(id) => match defs.lets[*id as usize].value {
+                Some(Value::Int(n)) => n,
+                _ => return Err(Stop::Bail),
+            },
+            Num::Neg(a) => a.eval(f, defs)?.checked_neg().ok_or(Stop::Bail)?,
+            Num::BitNot(a) => !a.eval(f, defs)?,
             Num::Extremum(min, items) => {
                 let mut best = items[0].eval(f, defs)?;
                 for item in &items[1..] {
@@ -267,6 +277,7 @@ impl Num {
             Num::Fold(fold, xs) => seq::fold(*fold, xs, f, defs)?,
             // Only machine code asks the search.
             Num::Value(..) | Num::Ask(..) => return Err(Stop::Bail),
+            _ => unreachable!("`Num::eval` takes the common forms"),
         })
     }
 
@@ -303,7 +314,7 @@ impl Num {
             Num::Len(xs) | Num::Fold(_, xs) | Num::Pack(xs) => xs.uses(slot),
             Num::Index(xs, i) => xs.uses(slot) || i.uses(slot),
             Num::Value(_, args) | Num::Call(_, args) => args.iter().any(|a| a.uses(slot)),
-            Num::Ask(_, _, args) => args.iter().any(|a| a.uses(slot)),
+            Num::Ask(_, asked) => asked.1.iter().any(|a| a.uses(slot)),
         }
     }
 

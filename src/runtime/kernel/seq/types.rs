@@ -33,11 +33,18 @@ pub struct Types {
     /// The slots of the move being compiled that hold a string, packed:
     /// a binder or a `for` of one name over a list or set of strings.
     words: Vec<Slot>,
-    /// Whether `value(g(...))` compiles, to [`super::Num::Value`]: in a
-    /// top-level query ([`crate::runtime::kernel::query`]), never in rules.
+    /// Whether `value(g(...))` compiles to a call of the search
+    /// ([`super::Num::Value`], [`super::Num::Ask`]): in a top-level query
+    /// ([`crate::runtime::kernel::query`]).
     pub(in crate::runtime::kernel) queries: bool,
-    /// The games and numbers of arguments of the `value(...)`s compiled.
-    pub(in crate::runtime::kernel) asked: std::cell::RefCell<Vec<(GameId, usize)>>,
+    /// Whether `value(g(...))` of integer arguments compiles to a read of
+    /// the game's table, as an option's value is read: in a game's rules
+    /// (a guard that asks another game, `value(sub(k)) == 0`), never in
+    /// the body of a function compiled apart.
+    pub(in crate::runtime::kernel) rules: bool,
+    /// The games and numbers of arguments of the `value(...)`s compiled,
+    /// shared by the types of every move.
+    pub(in crate::runtime::kernel) asked: Rc<std::cell::RefCell<Vec<(GameId, usize)>>>,
     /// Those whose arguments are names, with the names' slots (`value(g(x,
     /// y))`): what a query asks of the rectangle its loops go over.
     pub(in crate::runtime::kernel) asked_at: std::cell::RefCell<Vec<(GameId, Vec<Slot>)>>,
@@ -68,6 +75,7 @@ impl Types {
             chars: Vec::new(),
             words: Vec::new(),
             queries: false,
+            rules: true,
             asked: Default::default(),
             asked_at: Default::default(),
             calls: None,
@@ -223,6 +231,7 @@ impl Types {
             chars: Vec::new(),
             words: Vec::new(),
             queries: true,
+            rules: false,
             asked: Default::default(),
             asked_at: Default::default(),
             calls: None,
@@ -241,6 +250,7 @@ impl Types {
             chars: Vec::new(),
             words: Vec::new(),
             queries: false,
+            rules: false,
             asked: Default::default(),
             asked_at: Default::default(),
             calls: Some(calls),

@@ -201,6 +201,7 @@ pub fn function(
         unusual: helpers.unusual,
         unusual3: helpers.unusual3,
         kept: helpers.kept,
+        asking: false,
         sets: helpers.sets,
         sets_apart: helpers.sets_apart,
         flat: helpers.flat,
@@ -311,6 +312,10 @@ struct Emit<'a, 'f> {
     /// function over dense tables ([`keeps_registers`]), which also bails
     /// at the first option without a value.
     kept: bool,
+    /// Whether the value being read is one a guard asks (`value(sub(k))`),
+    /// no option: one without a value yet is recorded as such (see
+    /// `kernel::marks::ASKED`).
+    asking: bool,
     ctx: Value,
     /// Set when an option's position has no value yet: the position's
     /// marks no longer count, and it ends with [`super::MISSING`].
@@ -435,7 +440,10 @@ impl Emit<'_, '_> {
     /// for a helper that records an option without a value (see
     /// `Marks::option`).
     fn note_option(&mut self) {
-        let count = self.b.use_var(self.count);
+        let count = match self.asking {
+            true => self.int(crate::runtime::kernel::ASKED.into()),
+            false => self.b.use_var(self.count),
+        };
         let at = offset_of!(super::Ctx, options) as i32;
         self.b.ins().store(trusted(), count, self.ctx, at);
     }

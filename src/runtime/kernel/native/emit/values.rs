@@ -2,6 +2,7 @@
 //! checks them.
 
 use super::Emit;
+use crate::runtime::kernel::Term;
 use crate::runtime::kernel::calls::FnRef;
 use crate::runtime::kernel::expr::{Cond, Lin, Num};
 use crate::syntax::ast::BinOp;
@@ -165,8 +166,16 @@ impl Emit<'_, '_> {
                 let c = self.cond(c)?;
                 self.choose(I64, c, |e| e.num(a), |e| e.num(b))?
             }
-            Num::Value(game, args) => self.query_value(*game, args)?,
-            Num::Ask(game, header, args) => self.query_flat(*game, *header, args)?,
+            // A query asks the search; rules read the value as an
+            // option's, a position without one yet missed as one.
+            Num::Value(game, args) if self.tick.is_some() => self.query_value(*game, args)?,
+            Num::Value(game, args) => {
+                self.asking = true;
+                let v = self.term(&Term::Node(*game, args.clone()));
+                self.asking = false;
+                v?
+            }
+            Num::Ask(game, asked) => self.query_flat(*game, asked.0, &asked.1)?,
             Num::Call(func, args) => self.call_fn(func, args)?,
             Num::Extremum(min, items) => {
                 let mut best = self.num(&items[0])?;
