@@ -66,9 +66,7 @@ fn the_length_of_a_constant_word_compiles() {
                   [value(w(W, i)) for i in 0..len(W)]\n";
     assert_eq!(agree(by_let), agree(passed));
     for text in [by_let, passed] {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
-        cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
-        let explained = common::text(&common::with_stdin(cmd, text).stdout);
+        let explained = common::explained(text);
         assert!(
             explained.contains("compiled to machine code"),
             "{explained}"

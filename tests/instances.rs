@@ -129,10 +129,7 @@ fn a_redefined_game_remakes_its_made_games() {
 
 #[test]
 fn explain_tells_the_parameters_passed_on() {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
-    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
-    let out = common::with_stdin(cmd, &format!("{SUB}value(sub({{1, 3, 4}}, 10))\n"));
-    let text = common::text(&out.stdout);
+    let text = common::explained(&format!("{SUB}value(sub({{1, 3, 4}}, 10))\n"));
     assert!(
         text.contains("every move passes `S` on unchanged"),
         "{text}"

@@ -115,9 +115,7 @@ fn node_kayles_with_a_constant_list_of_sets_is_compiled() {
         agree(text),
         "[0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0]\n"
     );
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
-    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
-    let explained = common::text(&common::with_stdin(cmd, text).stdout);
+    let explained = common::explained(text);
     assert!(
         explained.contains("nk(alive): compiled to machine code"),
         "{explained}"

@@ -143,9 +143,7 @@ fn cram_on_rows_of_text_is_cram_on_cells() {
     // 1 x n Cram is Dawson's Kayles (octal 0.07) on n pins: 0, 1, 1, 2
     // for n = 1..4 (the first row of the list).
     assert!(values.starts_with("[0, 1, 1, 2, "), "{values}");
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
-    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
-    let explained = common::text(&common::with_stdin(cmd, rows).stdout);
+    let explained = common::explained(rows);
     assert!(
         explained.contains("cram(rows): compiled to machine code"),
         "{explained}"
@@ -166,9 +164,7 @@ fn a_set_of_words_is_typed_by_the_set_met() {
                 value(w({\"apple\", \"banana\", \"cherry\", \"date\", \"egg\", \"fig\"}))\n\
                 value(w({\"ab\", \"ba\"}))\n";
     assert_eq!(agree(game), "1\n0\n0\n");
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
-    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
-    let explained = common::text(&common::with_stdin(cmd, game).stdout);
+    let explained = common::explained(game);
     assert!(
         explained.contains("w(ws): compiled to machine code"),
         "{explained}"

@@ -123,9 +123,7 @@ fn turning_coins_on_a_string_has_the_values_of_its_bitmask_twin() {
         })
         .collect();
     assert_eq!(values, format!("[{}]\n", theorem.join(", ")));
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
-    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
-    let explained = common::text(&common::with_stdin(cmd, strings).stdout);
+    let explained = common::explained(strings);
     assert!(
         explained.contains("row(s): compiled to machine code"),
         "{explained}"
@@ -162,9 +160,7 @@ fn a_substring_guard_plays_dawsons_chess() {
     let values = agree(strings);
     assert_eq!(values, agree(runs));
     assert_eq!(values, "[0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4]\n");
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
-    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
-    let explained = common::text(&common::with_stdin(cmd, strings).stdout);
+    let explained = common::explained(strings);
     assert!(
         explained.contains("row(s): compiled to machine code"),
         "{explained}"
@@ -184,9 +180,7 @@ fn characters_counted_by_a_comprehension_compile() {
     let counts = "game half(n, x) { move put(i in 0..n - x) if 2 * x < n -> half(n, x + 1) }\n\
                   [value(half(n, 0)) for n in 0..9]\n";
     assert_eq!(agree(strings), agree(counts));
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
-    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
-    let explained = common::text(&common::with_stdin(cmd, strings).stdout);
+    let explained = common::explained(strings);
     assert!(
         explained.contains("half(s): compiled to machine code"),
         "{explained}"

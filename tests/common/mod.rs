@@ -55,6 +55,15 @@ pub fn files(dir: &str, ext: &str) -> Vec<String> {
     out
 }
 
+/// What `grundy run --explain -` prints for `script`: how each game's
+/// rules run.
+#[allow(dead_code)] // not every test file asks
+pub fn explained(script: &str) -> String {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.args(["run", "--explain", "-"]).env("NO_COLOR", "1");
+    text(&with_stdin(cmd, script).stdout)
+}
+
 /// Output bytes as text.
 #[allow(dead_code)] // not every test file reads output bytes
 pub fn text(bytes: &[u8]) -> String {

@@ -285,36 +285,32 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
 /// Pushes after `out[..=len]` the items of the list or set `v`, each a
 /// pair of 32-bit integers, [`pack`]ed: whether they all are.
 fn pairs(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
-    out.truncate(len + 1);
-    let pair = |v: &Value| match v {
+    packed(v, len, out, |v| match v {
         Value::Tuple(xy) => match xy.as_ref() {
             [x, y] => pack(int(x)?, int(y)?),
             _ => None,
         },
         _ => None,
-    };
-    let all = match v {
-        Value::Set(items) => items.iter().all(|v| pair(v).map(|p| out.push(p)).is_some()),
-        _ => (v.as_slice().expect("a list"))
-            .iter()
-            .all(|v| pair(v).map(|p| out.push(p)).is_some()),
-    };
-    all && out.len() > len + 1
+    })
 }
 
 /// Pushes after `out[..=len]` the items of the list or set `v`, each a
 /// string [`pack_word`] packs: whether they all are.
 fn words(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
-    out.truncate(len + 1);
-    let word = |v: &Value| match v {
+    packed(v, len, out, |v| match v {
         Value::Str(s) => pack_word(s),
         _ => None,
-    };
+    })
+}
+
+/// Pushes after `out[..=len]` the items of the list or set `v`, each as
+/// `item` packs it: whether there are some and `item` packs them all.
+fn packed(v: &Value, len: usize, out: &mut Vec<i64>, item: impl Fn(&Value) -> Option<i64>) -> bool {
+    out.truncate(len + 1);
+    let mut push = |v: &Value| item(v).map(|p| out.push(p)).is_some();
     let all = match v {
-        Value::Set(items) => items.iter().all(|v| word(v).map(|w| out.push(w)).is_some()),
-        _ => (v.as_slice().expect("a list"))
-            .iter()
-            .all(|v| word(v).map(|w| out.push(w)).is_some()),
+        Value::Set(items) => items.iter().all(&mut push),
+        _ => (v.as_slice().expect("a list")).iter().all(&mut push),
     };
     all && out.len() > len + 1
 }

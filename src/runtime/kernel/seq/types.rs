@@ -357,7 +357,6 @@ fn lets(ir: &Ir, out: &mut Vec<Slot>) {
 /// Pushes on `out` each slot `s` that `ir` reads as `s[i] == "c"` (any
 /// comparison), beside a string of one character.
 fn characters(ir: &Ir, out: &mut Vec<Slot>) {
-    let one = |e: &Ir| matches!(&e.kind, IrKind::Const(Value::Str(c)) if c.chars().count() == 1);
     let indexed = |e: &Ir| match &e.kind {
         IrKind::Index(xs, _) => match xs.kind {
             IrKind::Local(s) => Some(s),
@@ -365,9 +364,16 @@ fn characters(ir: &Ir, out: &mut Vec<Slot>) {
         },
         _ => None,
     };
+    beside_characters(ir, &indexed, out);
+}
+
+/// Pushes on `out` each slot that `read` finds in an operand of a
+/// comparison in `ir` with a string of one character.
+fn beside_characters(ir: &Ir, read: &impl Fn(&Ir) -> Option<Slot>, out: &mut Vec<Slot>) {
+    let one = |e: &Ir| matches!(&e.kind, IrKind::Const(Value::Str(c)) if c.chars().count() == 1);
     let mut pair = |a: &Ir, b: &Ir| {
         for (x, c) in [(a, b), (b, a)] {
-            if let Some(s) = indexed(x).filter(|_| one(c)) {
+            if let Some(s) = read(x).filter(|_| one(c)) {
                 out.push(s);
             }
         }
@@ -377,7 +383,7 @@ fn characters(ir: &Ir, out: &mut Vec<Slot>) {
         IrKind::Chain(operands, _) => operands.windows(2).for_each(|w| pair(&w[0], &w[1])),
         _ => {}
     }
-    each_child(ir, &mut |c| characters(c, out));
+    each_child(ir, &mut |c| beside_characters(c, read, out));
 }
 
 /// Pushes on `out` the slot and the value of every `let` of one name in

@@ -6,7 +6,6 @@
 use super::Types;
 use crate::graph::Shape;
 use crate::ir::{ClauseIr, GameIr, Ir, IrKind, PatIr, Slot};
-use crate::runtime::normalize::each_child;
 use crate::value::Value;
 
 /// Makes each list parameter among `shapes` whose items the rules of
@@ -43,7 +42,6 @@ pub(super) fn params(game: &GameIr, texts: &[Slot], shapes: &mut [Shape]) {
 /// Pushes on `out` each slot `s` that `ir` reads as `s[i][j]` compared
 /// with a string of one character.
 fn rows_read(ir: &Ir, out: &mut Vec<Slot>) {
-    let one = |e: &Ir| matches!(&e.kind, IrKind::Const(Value::Str(c)) if c.chars().count() == 1);
     let row_of = |e: &Ir| match &e.kind {
         IrKind::Index(row, _) => match &row.kind {
             IrKind::Index(rows, _) => match rows.kind {
@@ -54,19 +52,7 @@ fn rows_read(ir: &Ir, out: &mut Vec<Slot>) {
         },
         _ => None,
     };
-    let mut pair = |a: &Ir, b: &Ir| {
-        for (x, c) in [(a, b), (b, a)] {
-            if let Some(s) = row_of(x).filter(|_| one(c)) {
-                out.push(s);
-            }
-        }
-    };
-    match &ir.kind {
-        IrKind::Binary(op, a, b) if op.is_comparison() => pair(a, b),
-        IrKind::Chain(operands, _) => operands.windows(2).for_each(|w| pair(&w[0], &w[1])),
-        _ => {}
-    }
-    each_child(ir, &mut |c| rows_read(c, out));
+    super::beside_characters(ir, &row_of, out);
 }
 
 impl Types {
