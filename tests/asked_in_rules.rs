@@ -52,6 +52,11 @@ fn values_past_the_first_marks_are_marked_by_the_machine_code() {
     assert_eq!(String::from_utf8(out.0.borrow().clone()).unwrap(), expected);
     let picky = session.machine.interpreted.iter().sum::<u64>();
     assert_eq!(picky, 0, "positions left to the interpreter");
+    // The game asked about is swept ahead of the asks, so that each
+    // position of the one that asks (whose long moves keep it from a
+    // sweep of its own) runs once, and none of the other's alone.
+    let runs = session.machine.kernel_runs;
+    assert!(runs <= 5_100, "{runs} positions run one at a time");
 }
 
 /// A guard that asks positions of other games (or of its own), through

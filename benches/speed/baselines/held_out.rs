@@ -171,15 +171,14 @@ pub fn king3d(n: usize) -> u32 {
 }
 
 /// Take `k` only if a heap of `k` is lost in the subtraction game {1, 3,
-/// 4}: the values of heaps `0..=n`.
+/// 4}: the values of heaps `0..=n`, every `k` tested as the rule does.
 pub fn cold_take(n: usize) -> Vec<u32> {
     let sub = subtraction(n, &[1, 3, 4]);
-    let cold: Vec<usize> = (1..=n).filter(|k| sub[*k] == 0).collect();
     let mut g = vec![0u32; n + 1];
     let mut mex = Mex::new();
     for h in 0..=n {
         mex.clear();
-        for k in cold.iter().take_while(|k| **k <= h) {
+        for k in (1..=h).filter(|k| sub[*k] == 0) {
             mex.insert(g[h - k]);
         }
         g[h] = mex.value();

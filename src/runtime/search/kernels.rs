@@ -148,6 +148,17 @@ impl Machine {
             let Some(at) = self.intern_ints(*game, args) else {
                 return Ran::Interpret;
             };
+            // A one-integer game asked heap after heap is swept ahead, as
+            // far again as the heap asked: the next asks find values.
+            if let [n] = args[..]
+                && n >= 0
+                && self.kernel(*game).is_some_and(|k| k.short())
+                && self
+                    .sweep_range(*game, (n, n + n.clamp(1024, 1 << 20)))
+                    .is_err()
+            {
+                return Ran::Interpret;
+            }
             self.running.enter(node);
             let found = self.node_value(at);
             self.running.leave();

@@ -302,6 +302,11 @@ impl Machine {
             .map(|(g, _)| *g)
             .collect();
         for g in read {
+            // A game only asked about (`value(sub(k))` in a guard) may
+            // have no position yet: its table starts at 0.
+            if self.graph.dense(g).is_none_or(|d| d.arity() == 0) {
+                self.intern_ints(g, &[0]);
+            }
             let Some(dense) = self.graph.dense(g).filter(|d| d.arity() == 1) else {
                 continue;
             };
