@@ -7,7 +7,7 @@
 mod common;
 
 use common::Engine;
-use common::differ::{agree, compare};
+use common::differ::{agree, compare, same_error};
 use grundy::SharedBuffer;
 use grundy::session::Session;
 use proptest::prelude::*;
@@ -96,4 +96,28 @@ proptest! {
     fn guards_that_ask_values_agree_with_the_interpreter(file in asking_file()) {
         compare(&file)?;
     }
+}
+
+/// A game whose guard asks about its own positions (or about a game that
+/// asks in turn) is left to the interpreter, whose `--max-depth` bounds
+/// the nesting: compiled, a move with an empty range asked `g(-1)`, whose
+/// guard asked `g(-2)`, and so on down, and an ask that met the position
+/// limit was asked again at every level.
+#[test]
+fn a_game_that_asks_about_itself_is_the_interpreters() {
+    agree(
+        "fn ok(a) = value(g(a - 1, 0, 0)) == 0\n\
+         game g(a, b, c) { move x(k in 1..=a) if ok(a) -> g(a - k, b, c) }\n\
+         value(g(2, 0, 0))\nvalue(g(7, 1, 2))\n",
+    );
+    same_error(
+        "fn ok(n) = value(g(n - 1)) == 0\n\
+         game g(n) { move take(k in 1..=min(n, 2)) if n > 0 and ok(n) -> g(n - k) }\n\
+         value(g(3100))\n",
+        "more than 3000 positions",
+    );
+    let explained = common::explained(
+        "fn ok(n) = value(g(n - 1)) == 0\ngame g(n) { move take(k in 1..=n) if ok(n) -> g(n - k) }\nvalue(g(5))\n",
+    );
+    assert!(explained.contains("g(n): interpreted"), "{explained}");
 }

@@ -287,8 +287,18 @@ pub fn compile_hinted(
         .flat_map(|m| &m.terms)
         .for_each(|t| t.targets(&mut targets));
     // The positions a guard asks the value of (`value(sub(k)) == 0`),
-    // read as options are.
-    targets.extend(types.asked.borrow().iter().copied());
+    // read as options are: of another game, which calls nothing that
+    // could ask in turn. A game that asks about itself, or about one that
+    // asks, is the interpreter's, whose `--max-depth` bounds the nesting.
+    let asked = types.asked.borrow();
+    if asked
+        .iter()
+        .any(|(g, _)| *g == id || !asks_nothing(defs, *g))
+    {
+        return None;
+    }
+    targets.extend(asked.iter().copied());
+    drop(asked);
     targets.sort_unstable();
     targets.dedup();
     let mut kernel = Kernel {
@@ -324,6 +334,25 @@ pub fn compile_hinted(
         kernel.native.set(None).ok();
     }
     Some(kernel)
+}
+
+/// Whether the rules of `game` call no function and ask no query: a
+/// position of it asked by another game's guard is evaluated without
+/// asking anything in turn.
+fn asks_nothing(defs: &Defs, game: GameId) -> bool {
+    fn plain(ir: &crate::ir::Ir) -> bool {
+        use crate::ir::IrKind;
+        let asks = match &ir.kind {
+            IrKind::CallFn(..) => true,
+            IrKind::CallBuiltin(b, _) => b.is_query(),
+            _ => false,
+        };
+        let mut children = true;
+        crate::runtime::normalize::each_child(ir, &mut |c| children &= plain(c));
+        !asks && children
+    }
+    defs.game(game)
+        .is_some_and(|rules| rules.moves.iter().all(|m| m.exprs().all(plain)))
 }
 
 /// The result of a kernel run: the position's value and its number of

@@ -176,7 +176,7 @@ impl Machine {
     /// run again, as long as they may grow.
     fn with_more_marks(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
         let asks = matches!(&self.kernels[node.game as usize], Some((_, Some(k))) if k.asks());
-        match asks && self.scratch.marks.mex.grow() {
+        match self.use_native && asks && self.scratch.marks.mex.grow() {
             true => self.run_kernel(node, pending),
             false => Ok(Ran::Interpret),
         }
