@@ -290,15 +290,15 @@ pub fn compile_hinted(
     // read as options are: of another game, which calls nothing that
     // could ask in turn. A game that asks about itself, or about one that
     // asks, is the interpreter's, whose `--max-depth` bounds the nesting.
-    let asked = types.asked.borrow();
+    let asked = types.asked.take();
     if asked
         .iter()
         .any(|(g, _)| *g == id || !asks_nothing(defs, *g))
     {
         return None;
     }
-    targets.extend(asked.iter().copied());
-    drop(asked);
+    let asks = !asked.is_empty();
+    targets.extend(asked);
     targets.sort_unstable();
     targets.dedup();
     let mut kernel = Kernel {
@@ -316,7 +316,7 @@ pub fn compile_hinted(
         spent: Cell::new(0),
         calls,
         hints: hints.to_vec(),
-        asks: !types.asked.borrow().is_empty(),
+        asks,
     };
     kernel.wide = wide::linear_free(&kernel.moves);
     // A position missed by a guard that asks its value is no option: a
@@ -340,19 +340,17 @@ pub fn compile_hinted(
 /// position of it asked by another game's guard is evaluated without
 /// asking anything in turn.
 fn asks_nothing(defs: &Defs, game: GameId) -> bool {
-    fn plain(ir: &crate::ir::Ir) -> bool {
-        use crate::ir::IrKind;
-        let asks = match &ir.kind {
-            IrKind::CallFn(..) => true,
-            IrKind::CallBuiltin(b, _) => b.is_query(),
-            _ => false,
-        };
-        let mut children = true;
-        crate::runtime::normalize::each_child(ir, &mut |c| children &= plain(c));
-        !asks && children
-    }
-    defs.game(game)
-        .is_some_and(|rules| rules.moves.iter().all(|m| m.exprs().all(plain)))
+    use crate::ir::IrKind;
+    let asks = |ir: &crate::ir::Ir| match &ir.kind {
+        IrKind::CallFn(..) => true,
+        IrKind::CallBuiltin(b, _) => b.is_query(),
+        _ => false,
+    };
+    let rules = defs.game(game);
+    rules.is_some_and(|rules| {
+        (rules.moves.iter().flat_map(|m| m.exprs()))
+            .all(|e| !crate::runtime::normalize::any_node(e, &asks))
+    })
 }
 
 /// The result of a kernel run: the position's value and its number of

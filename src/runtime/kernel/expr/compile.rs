@@ -195,8 +195,9 @@ fn half(p: Num, i: &Ir) -> Option<Num> {
     }
 }
 
-/// `value(apply)` in a query, where `apply` is a game applied to integer
-/// arguments, noted among the games the query asks about; or a sum of
+/// `value(apply)` in a query or a guard, where `apply` is a game applied
+/// to integer arguments (in a query, also to lists, tuples, sets or
+/// strings: [`Num::Ask`]), noted among the games asked about; or a sum of
 /// such positions and Nim heaps (`a(n) + b(2 * n) + *3`), the nim-sum of
 /// their values.
 pub(in crate::runtime::kernel) fn value_of(apply: &Ir, t: &Types) -> Option<Num> {
@@ -411,8 +412,9 @@ fn within(yes: bool, t: &Ir, s: &Ir, types: &Types) -> Option<Cond> {
 }
 
 /// The code point of a one-character literal, of a name that holds a
-/// character (`for c in s`), or of `s[j]`, a character of a string: a constant string or a row of a constant list of strings
-/// (read in place), or a string the rules make.
+/// character (`for c in s`), or of `s[j]`, a character of a string: a
+/// constant string or a row of a constant list of strings (read in
+/// place), or a string the rules make.
 fn character(e: &Ir, t: &Types) -> Option<Num> {
     let (string, j) = match &e.kind {
         IrKind::Const(Value::Str(s)) => {

@@ -154,9 +154,11 @@ pub enum Num {
     Index(Box<Seq>, Box<Num>),
     /// `sum(xs)`, `min(xs)`, `max(xs)`.
     Fold(Fold, Box<Seq>),
-    /// `value(g(args))`, the position's value, searched for if need be:
-    /// only in a top-level query, whose machine code asks the search
-    /// through a helper (see [`super::query`]).
+    /// `value(g(args))`, the position's value: in a top-level query,
+    /// searched for if need be by the machine code through a helper (see
+    /// [`super::query`]); in a guard, read from the game's table as an
+    /// option's value is, a position without one recorded as asked (see
+    /// [`super::ASKED`]).
     Value(GameId, Vec<Num>),
     /// `value(g(args))` of a position with list, tuple, set or string
     /// arguments (`value(king((x, y, z)))`), asked by its flat run: the
