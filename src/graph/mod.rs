@@ -35,8 +35,9 @@ pub use flat::Shape;
 use hashed::Hashed;
 use index::dense_args;
 pub use index::{
-    DENSE_END, LONG_MAX, LONG3_MAX, SIDE_MAX, SIDE3_MAX, STRIP_WIDTH, STRIP3_WIDTH, dense_index,
-    dense1, dense2, dense3, in_square, int_index, unpair, untriple,
+    DENSE_END, LONG_MAX, LONG3_MAX, SIDE_MAX, SIDE3_MAX, SIDE4_MAX, STRIP_WIDTH, STRIP3_WIDTH,
+    dense_index, dense1, dense2, dense3, in_square, int_index, quad_index, quad_place, unpair,
+    unquad, untriple,
 };
 
 /// The positions of one game: dense ones by index, the others (any other

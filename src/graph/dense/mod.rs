@@ -5,8 +5,9 @@
 //! these tables directly.
 
 use super::index::{dense2, dense3, unpair, untriple};
+use super::index::{quad_index, quad_place};
 use super::{ABSENT, IN_PROGRESS, UNKNOWN};
-use places::{place3, place4, unplace3, unplace4};
+use places::{place3, unplace3};
 
 /// A page of slots of a one-integer game: 2^16 of them.
 const PAGE_BITS: u32 = 16;
@@ -107,7 +108,7 @@ fn locate(arity: usize, axis: usize, z: u32) -> (usize, usize) {
     match arity {
         2 => unpair(z),
         3 => locate3(axis, z),
-        4 => place4(z),
+        4 => quad_place(z),
         _ => ((z >> PAGE_BITS) as usize, z as usize & (PAGE - 1)),
     }
 }
@@ -313,7 +314,7 @@ impl Dense {
                 let [a, b, c] = unplace3(self.axis, p, i);
                 dense3(a as i64, b as i64, c as i64).expect("rows hold dense triples")
             }
-            4 => unplace4(p, i),
+            4 => quad_index(p, i),
             _ => ((p << PAGE_BITS) + i) as u32,
         }
     }

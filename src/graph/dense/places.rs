@@ -2,7 +2,7 @@
 //! integers: its row and column, from its arguments or its dense index
 //! (`index.rs` numbers them), and back.
 
-use crate::graph::index::{SIDE3_MAX, SIDE4_BITS, STRIP3_WIDTH, unpair};
+use crate::graph::index::{SIDE3_MAX, STRIP3_WIDTH, unpair};
 
 /// The rows of a table of triples that hold the strips: one for each
 /// long argument and pair of short ones. The cube's rows come after.
@@ -52,21 +52,6 @@ pub(in crate::graph) fn unplace3(axis: usize, p: usize, i: usize) -> [usize; 3] 
         1 => [s, l, t],
         _ => [s, t, l],
     }
-}
-
-/// Where a position of four integers of dense index `z` is kept: row
-/// `(b, c, d)` by its cube index, column `a`.
-#[inline]
-pub(in crate::graph) fn place4(z: u32) -> (usize, usize) {
-    (
-        (z >> SIDE4_BITS) as usize,
-        (z & ((1 << SIDE4_BITS) - 1)) as usize,
-    )
-}
-
-/// [`place4`] undone.
-pub(in crate::graph) fn unplace4(p: usize, i: usize) -> u32 {
-    ((p as u32) << SIDE4_BITS) | i as u32
 }
 
 /// The Szudzik number of `(a, b)`: the row, among the cube's rows, of

@@ -75,6 +75,22 @@ impl Kernel {
         }
     }
 
+    /// [`Native::quad_row`](super::native::Native::quad_row): the
+    /// positions `(a, b, c, d)` of row `(b, c, d)`, `a` in `from..to`;
+    /// `(from, false)` when there is no machine code.
+    pub fn native_quad_row(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, row, cols): (GameId, [u16; 3], (u32, u32)),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> (u32, bool) {
+        match self.native() {
+            Some(native) => native.quad_row(self, (defs, graph), (game, row, cols), marks, views),
+            None => (cols.0, false),
+        }
+    }
+
     /// [`Native::sweep_down`](super::native::Native::sweep_down) of the
     /// positions `bottom..top`; `(top, false)` when there is no machine
     /// code.

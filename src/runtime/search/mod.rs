@@ -313,10 +313,19 @@ impl Machine {
                 (None, None) => self.sweep_levels(node)?,
             };
             let swept = match swept {
-                None if sweep::square_below(node, waited, free) => {
-                    self.sweep_square(node.game, node.index, chain)?
-                }
-                None => self.sweep_strip(node, waited)?,
+                None => match sweep::square_below(
+                    node,
+                    waited,
+                    (free, free == 4 && self.quad_swept_before(node.game)),
+                    path.same_game_top(),
+                ) {
+                    Some(_) if free < 4 => {
+                        let room = self.sweep_room();
+                        self.sweep_square(node.game, (node.index, room), chain)?
+                    }
+                    Some(reach) => self.sweep_quad(node.game, (node.index, reach), chain)?,
+                    None => self.sweep_strip(node, waited)?,
+                },
                 swept => swept,
             };
             search.no_sweep |= swept == Some(false);

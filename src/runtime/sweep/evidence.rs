@@ -7,34 +7,43 @@ use crate::graph;
 use crate::value::NodeId;
 
 /// Whether `node`, `(a, b)` in the dense square of a two-integer game
-/// (or `(a, b, c)` in the dense cube of a three-integer one, as `arity`
-/// says), waits for a position a few below it in each argument: the rules
-/// step down in every argument, so most of the positions of dense index
-/// below `node`'s are likely reached. Not when that square (or cube) is
-/// much larger than the box below `node`.
-pub(in crate::runtime) fn square_below(node: NodeId, waited: &[NodeId], arity: usize) -> bool {
+/// (or `(a, b, c)` in the dense cube of a three-integer one, or a
+/// four-integer position of the dense table, as `arity` says), waits for
+/// a position a few below it in each argument: the rules step down in
+/// every argument, so most of the positions of dense index below
+/// `node`'s are likely reached. Not when that square (or cube) is much
+/// larger than the box below `node`.
+///
+/// Four integers are swept by rows of their last three (see
+/// [`quad_swept`]), each as far in the first as the search has been: the
+/// largest first argument among the last positions on the search `path`
+/// (their dense indices, the waiting one last) and its first, which is
+/// returned. An
+/// argument at 0 has nothing below it to wait for; once the game has
+/// been `swept` so, a step down in one argument will do. Two or three
+/// integers return 0.
+pub(in crate::runtime) fn square_below(
+    node: NodeId,
+    waited: &[NodeId],
+    (arity, swept): (usize, bool),
+    path: &[u32],
+) -> Option<usize> {
     const SMALLEST: usize = 64;
     if node.index >= graph::DENSE_END || (node.index as usize) < SMALLEST {
-        return false;
+        return None;
     }
-    if !matches!(arity, 2 | 3) {
-        return false;
+    if !matches!(arity, 2..=4) {
+        return None;
     }
     let args = |z: u32| coordinates(z, arity);
     // Past the square, the strips are swept row by row (`strip.rs`).
     if arity == 2 && !graph::in_square(node.index) {
-        return false;
+        return None;
     }
-    let Some(at) = args(node.index) else {
-        return false;
-    };
-    let volume: usize = at[..arity].iter().map(|x| x + 1).product();
-    if node.index as usize > 4 * volume {
-        return false;
-    }
+    let at = args(node.index)?;
     // Which arguments some waited position is just below `node` in, the
     // others equal.
-    let mut down = [false; 3];
+    let mut down = [false; 4];
     for c in waited
         .iter()
         .filter(|c| c.game == node.game && c.index < node.index && c.index < graph::DENSE_END)
@@ -44,34 +53,72 @@ pub(in crate::runtime) fn square_below(node: NodeId, waited: &[NodeId], arity: u
             down[i] = true;
         }
     }
-    down[..arity].iter().all(|d| *d)
+    // Once a game's box has been swept, the search climbing back up
+    // meets positions whose options below are partly valued already.
+    let waits = |i: usize| down[i] || (arity == 4 && (at[i] == 0 || swept));
+    if !(0..arity).all(waits) || !down.iter().any(|d| *d) {
+        return None;
+    }
+    let (box_, covered, reach) = match arity {
+        4 => {
+            // The chain, and the position the search started from.
+            let chain = &path[path.len().saturating_sub(CHAIN + 1)..];
+            let top = path_box(at, path.first().into_iter().chain(chain));
+            (top, quad_swept(node.index, top[0]), top[0])
+        }
+        _ => (at, node.index as usize, 0),
+    };
+    let volume: usize = box_[..arity].iter().map(|x| x + 1).product();
+    (covered <= 4 * volume).then_some(reach)
+}
+
+/// The largest of each of four arguments among `at` and the positions of
+/// dense indices `path`.
+fn path_box<'a>(at: [usize; 4], path: impl Iterator<Item = &'a u32>) -> [usize; 4] {
+    let mut top = at;
+    for x in path.filter_map(|z| coordinates(*z, 4)) {
+        for (t, x) in top.iter_mut().zip(x) {
+            *t = (*t).max(x);
+        }
+    }
+    top
 }
 
 /// How far below a position, in one argument, a position it waits for is
 /// a step down a chain.
 const GAP: usize = 4;
 
+/// How many positions a sweep of a four-integer game below dense index
+/// `end` runs at most: the rows of the positions `(_, b, c, d)` up to
+/// `end`'s, each of first argument up to `reach` (see
+/// [`super::Machine::sweep_square`]).
+fn quad_swept(end: u32, reach: usize) -> usize {
+    let (row, _) = graph::quad_place(end);
+    (row + 1) * (reach + 1)
+}
+
 /// The arguments of the position of dense index `z` in a table of `free`
-/// integers (one, two or three), padded with zeros.
-fn coordinates(z: u32, free: usize) -> Option<[usize; 3]> {
+/// integers (one to four), padded with zeros.
+fn coordinates(z: u32, free: usize) -> Option<[usize; 4]> {
     match free {
-        1 => Some([z as usize, 0, 0]),
+        1 => Some([z as usize, 0, 0, 0]),
         2 => {
             let (a, b) = graph::unpair(z);
-            Some([a, b, 0])
+            Some([a, b, 0, 0])
         }
         3 => {
             let (a, b, c) = graph::untriple(z);
-            Some([a, b, c])
+            Some([a, b, c, 0])
         }
+        4 => Some(graph::unquad(z)),
         _ => None,
     }
 }
 
 /// The argument in which `to` is a step down from `from` (at most
 /// [`GAP`] below it, the others equal), if it is one.
-fn step_down(from: [usize; 3], to: [usize; 3]) -> Option<usize> {
-    let mut moved = (0..3).filter(|i| from[*i] != to[*i]);
+fn step_down(from: [usize; 4], to: [usize; 4]) -> Option<usize> {
+    let mut moved = (0..4).filter(|i| from[*i] != to[*i]);
     let i = moved.next()?;
     (moved.next().is_none() && to[i] < from[i] && from[i] - to[i] <= GAP).then_some(i)
 }

@@ -13,6 +13,7 @@ use crate::runtime::{Machine, RtResult, Scratch};
 use crate::value::{GameId, NodeId};
 
 mod evidence;
+mod quad;
 mod strip;
 mod up;
 
@@ -91,21 +92,22 @@ impl Machine {
     /// The square below a two-integer position, as when
     /// `value(wythoff(500, 500))` is asked first and its position waits
     /// for those just below it in both arguments (or the square around a
-    /// table's rectangle); or the cube below a three-integer one. Rather
+    /// table's rectangle); or the cube below a three-integer one (four
+    /// integers: see [`Machine::sweep_quad`]). Rather
     /// than descend to them and run most positions twice (once to find
     /// options without values, once more when they have them), each
     /// position of `game` of dense index below `end` that has no value yet
     /// is run in the index's order: shell by shell of the square `[0, m)²`
     /// (or the cube `[0, m)³`), where every option of a rule that makes no
     /// argument larger comes first. It stops at the first whose options
-    /// are not all known (or when the graph has no more room). Returns as
+    /// are not all known (or when the graph holds `room` positions). Returns as
     /// [`Machine::sweep`] does; `None` when the game has no dense table of
     /// pairs or triples, or `end` is past [`FREELY`] and the search came
     /// down by no `chain` (asked only then).
     pub(super) fn sweep_square(
         &mut self,
         game: GameId,
-        end: u32,
+        (end, room): (u32, usize),
         chain: impl FnOnce() -> bool,
     ) -> RtResult<Option<bool>> {
         if end > FREELY && !chain() {
@@ -119,7 +121,6 @@ impl Machine {
         if !matches!(arity, 2 | 3) {
             return Ok(None);
         }
-        let room = self.sweep_room();
         let start = match plain {
             2 => self.native_sweep(game, (0, end), room)?,
             _ => 0,
@@ -262,7 +263,7 @@ impl Machine {
     /// not count towards the search's limit ([`graph::Graph::reached`]),
     /// so that a sweep never makes a query fail; the graph holds at most
     /// about twice the limit.
-    fn sweep_room(&self) -> usize {
+    pub(super) fn sweep_room(&self) -> usize {
         let most = self.limits.max_states;
         most.saturating_sub(most / 8)
     }
@@ -336,7 +337,10 @@ impl Machine {
         if side * side > 4 * (a1 - a0) * (b1 - b0) {
             return Ok(());
         }
-        self.sweep_square(game, (side * side) as u32, || true)?;
+        // Every position of the rectangle is asked for: the graph holds
+        // them in any case, as many as the search may reach.
+        let room = self.limits.max_states.max(self.sweep_room());
+        self.sweep_square(game, ((side * side) as u32, room), || true)?;
         Ok(())
     }
 
@@ -357,11 +361,23 @@ impl Machine {
             return Ok(from);
         };
         let square = self.graph.dense(game).is_some_and(|d| d.arity() == 2);
+        let mut to = to;
         if square {
+            // The square below `to`, or as much of it as there is room for.
             let side = (to.max(1) - 1).isqrt() as usize + 1;
-            let rect = ((0, side - 1), (0, side - 1));
-            if self.graph.claim_rect(game, rect, room).is_none() {
-                return Ok(from);
+            let fits = room.saturating_sub(self.graph.len()).isqrt();
+            let claim = |graph: &mut graph::Graph, side: usize| {
+                side > 0
+                    && graph
+                        .claim_rect(game, ((0, side - 1), (0, side - 1)), room)
+                        .is_some()
+            };
+            match claim(&mut self.graph, side) {
+                true => {}
+                false if fits < side && claim(&mut self.graph, fits) => {
+                    to = to.min((fits * fits) as u32);
+                }
+                false => return Ok(from),
             }
         }
         while from < to {

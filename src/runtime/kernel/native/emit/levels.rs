@@ -69,7 +69,7 @@ impl Emit<'_, '_> {
                 self.b.ins().udiv_imm_s(r, q)
             }
         };
-        self.value_unknown(kernel, own, (av, col), (total, next_row))?;
+        self.value_unknown(kernel, (own, (av, col)), &[av, col], (total, next_row))?;
         self.b.switch_to_block(next_row);
         let av = self.b.use_var(a);
         let av = self.b.ins().iadd_imm_s(av, 1);
@@ -141,7 +141,7 @@ impl Emit<'_, '_> {
         self.b.ins().brif(done, stop, &[], body, &[]);
         self.b.switch_to_block(body);
         let (av, bv) = (self.b.use_var(a), self.b.use_var(b));
-        self.value_unknown(kernel, own, (av, bv), (total, next))?;
+        self.value_unknown(kernel, (own, (av, bv)), &[av, bv], (total, next))?;
         // The next position: along the shell's top row, then its column.
         self.b.switch_to_block(next);
         let (av, bv, zv) = (self.b.use_var(a), self.b.use_var(b), self.b.use_var(z));
@@ -209,7 +209,7 @@ impl Emit<'_, '_> {
             0 => (rv, cv),
             _ => (cv, rv),
         };
-        self.value_unknown(kernel, own, at, (total, next))?;
+        self.value_unknown(kernel, (own, at), &[at.0, at.1], (total, next))?;
         // The next column: the strip's, then the extra one, then the next
         // row's first.
         self.b.switch_to_block(next);
@@ -241,14 +241,15 @@ impl Emit<'_, '_> {
         Some(())
     }
 
-    /// Position `(a, b)` of the table `own` valued when its slot is
-    /// unknown (only a position without a value yet is run), its work
-    /// added to `total`; then on to `next`.
-    fn value_unknown(
+    /// The position of arguments `args` in row (or page) `a`, column `b`
+    /// of the table `own` valued when its slot is unknown (only a
+    /// position without a value yet is run), its work added to `total`;
+    /// then on to `next`.
+    pub(super) fn value_unknown(
         &mut self,
         kernel: &Kernel,
-        own: Table,
-        (a, b): (Value, Value),
+        (own, (a, b)): (Table, (Value, Value)),
+        args: &[Value],
         (total, next): (Variable, Block),
     ) -> Option<()> {
         let at = self.slot(own, a, b);
@@ -267,7 +268,7 @@ impl Emit<'_, '_> {
             place: b,
             slot: at,
         };
-        self.valued(kernel, &[a, b], window, total)?;
+        self.valued(kernel, args, window, total)?;
         self.b.ins().jump(next, &[]);
         Some(())
     }

@@ -56,6 +56,8 @@ pub enum Kind<'a> {
     Square(&'a Kernel),
     /// The rows of a strip (see [`crate::runtime::kernel::Strip`]).
     Strip(&'a Kernel),
+    /// A row of a four-integer game's table (see `Emit::quad_row`).
+    Quad(&'a Kernel),
     Query(&'a Query),
     /// A function the rules call (see `func`).
     Func(&'a Func),
@@ -65,9 +67,12 @@ impl Kind<'_> {
     /// The game's kernel, for the functions that run its rules.
     fn kernel(&self) -> Option<&Kernel> {
         match self {
-            Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) | Kind::Square(k) | Kind::Strip(k) => {
-                Some(k)
-            }
+            Kind::Mex(k)
+            | Kind::Sweep(k)
+            | Kind::Levels(k)
+            | Kind::Square(k)
+            | Kind::Strip(k)
+            | Kind::Quad(k) => Some(k),
             Kind::Query(_) | Kind::Func(_) => None,
         }
     }
@@ -79,6 +84,7 @@ impl Kind<'_> {
             Kind::Sweep(_) => "sweep",
             Kind::Levels(_) => "levels",
             Kind::Square(_) => "square",
+            Kind::Quad(_) => "quad",
             Kind::Strip(_) => "strip",
             Kind::Query(_) => "query",
             Kind::Func(_) => "function",
@@ -163,9 +169,12 @@ pub fn function(
     let top0 = field(&mut b, offset_of!(super::Ctx, top));
     let cap = field(&mut b, offset_of!(super::Ctx, cap));
     let (slots, targets, lists): (usize, &[_], _) = match kind {
-        Kind::Mex(k) | Kind::Sweep(k) | Kind::Levels(k) | Kind::Square(k) | Kind::Strip(k) => {
-            (k.slots.max(k.arity), &k.targets, k.lists.clone())
-        }
+        Kind::Mex(k)
+        | Kind::Sweep(k)
+        | Kind::Levels(k)
+        | Kind::Square(k)
+        | Kind::Strip(k)
+        | Kind::Quad(k) => (k.slots.max(k.arity), &k.targets, k.lists.clone()),
         Kind::Query(q) => (q.slots, &q.targets, None),
         Kind::Func(f) => (f.slots(), &[], None),
     };
@@ -238,6 +247,7 @@ pub fn function(
         Kind::Levels(kernel) => e.levels(kernel, (params[0], params[1]), params[6])?,
         Kind::Square(kernel) => e.square(kernel, (params[0], params[1]), params[6])?,
         Kind::Strip(kernel) => e.strip(kernel, (params[0], params[1]), params[6])?,
+        Kind::Quad(kernel) => e.quad_row(kernel, (params[0], params[1]), params[6])?,
         Kind::Query(query) => e.query(query)?,
         Kind::Func(f) => e.func(f, params[0])?,
     }

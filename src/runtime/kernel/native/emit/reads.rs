@@ -175,7 +175,7 @@ impl Emit<'_, '_> {
 
     /// Reads the slot at address `at` into `value` and goes to `join`;
     /// goes to `slow` where it holds no plain value (one of its marks).
-    fn read_slot(
+    pub(super) fn read_slot(
         &mut self,
         at: Value,
         value: cranelift_frontend::Variable,
@@ -258,6 +258,33 @@ impl Emit<'_, '_> {
         let extra = self.b.ins().select(ge, big, zero);
         let sum = self.b.ins().iadd(square, extra);
         self.b.ins().iadd(sum, small)
+    }
+
+    /// The index of `(a, b, c)` in the dense cube, all three non-negative
+    /// and small enough ([`crate::graph::dense3`]): `s³` for the shells
+    /// below `s = max(a, b, c)`, then where `(a, b, c)` is in its shell.
+    pub(super) fn cube_index(&mut self, a: Value, b: Value, c: Value) -> Value {
+        let s = self.b.ins().smax(a, b);
+        let s = self.b.ins().smax(s, c);
+        let width = self.b.ins().imul_imm_s(s, 2);
+        let width = self.b.ins().iadd_imm_s(width, 1);
+        // a < s: a (2s + 1), then b where b < s, else s + c.
+        let b_low = self.b.ins().icmp(IntCC::SignedLessThan, b, s);
+        let s_c = self.b.ins().iadd(s, c);
+        let inner = self.b.ins().select(b_low, b, s_c);
+        let below = self.b.ins().imul(a, width);
+        let below = self.b.ins().iadd(below, inner);
+        // a = s: s (2s + 1) + b (s + 1) + c.
+        let top = self.b.ins().imul(s, width);
+        let s1 = self.b.ins().iadd_imm_s(s, 1);
+        let bs = self.b.ins().imul(b, s1);
+        let top = self.b.ins().iadd(top, bs);
+        let top = self.b.ins().iadd(top, c);
+        let a_low = self.b.ins().icmp(IntCC::SignedLessThan, a, s);
+        let within = self.b.ins().select(a_low, below, top);
+        let cube = self.b.ins().imul(s, s);
+        let cube = self.b.ins().imul(cube, s);
+        self.b.ins().iadd(cube, within)
     }
 
     /// What a helper that reads an option's value returned, as a value:

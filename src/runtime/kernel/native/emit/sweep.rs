@@ -1,8 +1,9 @@
 //! The sweep function of a one-integer game: its positions from the
 //! bottom up (or from the top down), each value written into the game's
-//! own table.
+//! own table; and a four-integer game's, along a row of its table.
 
 use super::{Emit, Window};
+use crate::graph::SIDE4_MAX;
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -75,6 +76,61 @@ impl Emit<'_, '_> {
         self.b.def_var(n, next);
         // A pause after enough work, for the caller to look at the clock.
         self.pause_or(total, head, next);
+        Some(())
+    }
+}
+
+impl Emit<'_, '_> {
+    /// The row function of a four-integer game: the positions `(a, b, c,
+    /// d)` of the row `(b, c, d)` (`first`'s three low 16-bit fields), for
+    /// `a` from `second`'s low half up to its high half, each valued when
+    /// its slot in the game's own table `own` (whose slots for them the
+    /// caller has made) is unknown. Returns the high half when done; the
+    /// `a` it left to the kernel's run; or, with [`super::super::PAUSED`]
+    /// set, where it paused after enough work.
+    pub(super) fn quad_row(
+        &mut self,
+        kernel: &Kernel,
+        (first, second): (Value, Value),
+        own: Value,
+    ) -> Option<()> {
+        let own = self.table(own, 0);
+        let field = |e: &mut Self, v: Value, shift: i64, mask: i64| {
+            let v = e.b.ins().ushr_imm_s(v, shift);
+            e.b.ins().band_imm_s(v, mask)
+        };
+        // Each below SIDE4_MAX, as every argument of the table's
+        // positions is: the reads of options need not check them.
+        let side = SIDE4_MAX - 1;
+        let b = field(self, first, 0, side);
+        let c = field(self, first, 16, side);
+        let d = field(self, first, 32, side);
+        let from = field(self, second, 0, 0xffff_ffff);
+        let to = self.b.ins().ushr_imm_s(second, 32);
+        let row = self.cube_index(b, c, d);
+        let (a, total) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        self.b.def_var(a, from);
+        let zero = self.int(0);
+        self.b.def_var(total, zero);
+        let [head, body, next, stop] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let av = self.b.use_var(a);
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, av, to);
+        self.b.ins().brif(done, stop, &[], body, &[]);
+        self.b.switch_to_block(body);
+        let av = self.b.use_var(a);
+        let inside = Some((0, side));
+        let params = self.known.len().min(4);
+        self.known[..params].fill(inside);
+        self.value_unknown(kernel, (own, (row, av)), &[av, b, c, d], (total, next))?;
+        self.known[..params].fill(None);
+        self.b.switch_to_block(next);
+        let av = self.b.use_var(a);
+        let a1 = self.b.ins().iadd_imm_s(av, 1);
+        self.b.def_var(a, a1);
+        self.pause_or(total, head, a1);
+        self.sweep_returns(stop, to, a);
         Some(())
     }
 }

@@ -4,10 +4,11 @@
 //! and looked up by a helper.
 
 use super::fresh;
+use crate::graph::{SIDE4_MAX, flat};
 use crate::runtime::kernel::Arg;
 use crate::runtime::kernel::native::emit::{Emit, trusted};
 use crate::value::GameId;
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
 
 impl Emit<'_, '_> {
     /// The value of a position with list arguments: its flat run made on
@@ -23,7 +24,44 @@ impl Emit<'_, '_> {
         if let Some(form) = crate::runtime::kernel::forms::static_form(header, args) {
             return self.form_term(index, form, (header, args));
         }
+        if header == flat::ints_header(4) {
+            return self.quad_term(index, header, args);
+        }
         self.flat_looked_up(index, header, args)
+    }
+
+    /// The value of a position of four integers: read from its game's
+    /// dense table (see [`crate::graph::dense4`]) where it is there with
+    /// a plain value, else by the helper. An argument known to be inside
+    /// the table (a parameter of a row's position: see `Emit::quad_row`)
+    /// is not checked.
+    fn quad_term(&mut self, index: usize, header: i64, args: &[Arg]) -> Option<Value> {
+        let mut given = Vec::new();
+        let mut checked = Vec::new();
+        for a in args {
+            let Arg::Int(n) = a else { return None };
+            given.push(self.num(n)?);
+            let inside = self
+                .range_of(n)
+                .is_some_and(|(lo, hi)| lo >= 0 && hi < SIDE4_MAX);
+            checked.push(!inside);
+        }
+        let [slow, join] = self.blocks();
+        self.b.set_cold_block(slow);
+        let value = self.b.declare_var(I64);
+        for (v, _) in given.iter().zip(&checked).filter(|(_, c)| **c) {
+            self.outside_to(*v, (0, SIDE4_MAX), slow);
+        }
+        // Row: the cube index of the last three; column: the first.
+        let row = self.cube_index(given[1], given[2], given[3]);
+        let at = self.slot_or(self.tables[index], (row, given[0]), slow);
+        self.read_slot(at, value, (slow, join));
+        self.b.switch_to_block(slow);
+        let v = self.flat_looked_up(index, header, args)?;
+        self.b.def_var(value, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Some(self.b.use_var(value))
     }
 
     /// [`Emit::flat_term`] by the helper: the run made in the arena and

@@ -1,0 +1,200 @@
+//! The functions of a kernel's machine code that write values into its
+//! own game's dense table: the sweeps of one and two integers, a board's
+//! levels, a strip's rows, a row of four integers.
+
+use super::{ARENA, Call, Code, Native, PAUSED, views_of};
+use crate::defs::Defs;
+use crate::graph::{Dense, Graph, View};
+use crate::runtime::kernel::{Kernel, Marks};
+use crate::value::GameId;
+
+impl Native {
+    /// The values of the positions `from..to` of `game`, the kernel's own
+    /// game, by dense index (for two arguments, Szudzik's order: shell
+    /// after shell of the square), found in turn and written into its
+    /// dense table, whose slots for them the caller has made. Returns
+    /// where it stopped: `to`, or the first position it left to the
+    /// kernel's run; or where it paused after enough work (true).
+    pub fn sweep(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, u32, u32),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> (u32, bool) {
+        let Some(code) = self.sweep.filter(|_| from < to) else {
+            return (from, false);
+        };
+        let run = (code, (from.into(), to.into()), to - from);
+        match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
+            Some((stopped, paused)) => {
+                debug_assert!(stopped <= to.into());
+                (stopped as u32, paused)
+            }
+            None => (from, false),
+        }
+    }
+
+    /// The values of the positions `bottom..top` of `game`, a one-integer
+    /// game whose options lie above its positions, from the top down, as
+    /// [`Native::sweep`] finds them from the bottom up. Returns where it
+    /// stopped: `bottom`, or one past the position it left to the kernel's
+    /// run, or where it paused (true), below which it goes on.
+    pub fn sweep_down(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, bottom, top): (GameId, u32, u32),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> (u32, bool) {
+        let Some(code) = self.sweep.filter(|_| 0 < bottom && bottom < top) else {
+            return (top, false);
+        };
+        let run = (code, ((top - 1).into(), (bottom - 1).into()), top - bottom);
+        match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
+            Some((stopped, paused)) => {
+                debug_assert!(stopped < top.into());
+                (stopped as u32 + 1, paused)
+            }
+            None => (top, false),
+        }
+    }
+
+    /// The positions `(a, b, c, d)` of a four-integer game, `a` in
+    /// `from..to`, found in turn and written into its dense table, whose
+    /// slots for them the caller has made. Returns where it stopped: `to`,
+    /// or the first `a` it left to the kernel's run; or where it paused
+    /// after enough work (true).
+    pub fn quad_row(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, [b, c, d], (from, to)): (GameId, [u16; 3], (u32, u32)),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> (u32, bool) {
+        // The machine code takes every argument to be inside the table.
+        let inside = to <= crate::graph::SIDE4_MAX as u32
+            && [b, c, d]
+                .iter()
+                .all(|x| i64::from(*x) < crate::graph::SIDE4_MAX);
+        let Some(code) = self
+            .sweep
+            .filter(|_| from < to && kernel.arity == 4 && inside)
+        else {
+            return (from, false);
+        };
+        let row = u64::from(b) | u64::from(c) << 16 | u64::from(d) << 32;
+        let cols = u64::from(from) | u64::from(to) << 32;
+        let run = (code, (row, cols), to - from);
+        match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
+            Some((stopped, paused)) => (stopped as u32, paused),
+            None => (from, false),
+        }
+    }
+
+    /// [`Kernel::native_levels`]: the board's levels `from..to`.
+    pub fn levels(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, from, to): (GameId, i64, i64),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> ((i64, i64), bool) {
+        let (Some(code), Some(levels)) = (self.levels, kernel.levels) else {
+            return ((from, 0), false);
+        };
+        if from >= to {
+            return ((from, 0), false);
+        }
+        let cells = (levels.rows.1 - levels.rows.0 + 1) * (levels.cols.1 - levels.cols.0 + 1);
+        let run = (
+            code,
+            (from as u64, to as u64),
+            cells.clamp(1, u32::MAX.into()) as u32,
+        );
+        self.counted_run(kernel, (defs, graph), game, run, (marks, views))
+            .unwrap_or(((from, 0), false))
+    }
+
+    /// [`Kernel::native_strip`]: the strip's rows `from..to`, with column
+    /// `extra` if any.
+    pub fn strip(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, (from, to), extra): (GameId, (i64, i64), Option<i64>),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> ((i64, i64), bool) {
+        let (Some(code), Some(strip)) = (self.strip, kernel.strip) else {
+            return ((from, 0), false);
+        };
+        if from >= to {
+            return ((from, 0), false);
+        }
+        let cols = strip.cols.1 - strip.cols.0 + 1 + i64::from(extra.is_some());
+        let positions = (to - from).saturating_mul(cols);
+        let positions = positions.clamp(1, u32::MAX.into()) as u32;
+        // The extra column, plus one, in the high half of the first row.
+        let first = (from as u64) | ((extra.map_or(0, |c| c + 1) as u64) << 32);
+        let run = (code, (first, to as u64), positions);
+        self.counted_run(kernel, (defs, graph), game, run, (marks, views))
+            .unwrap_or(((from, 0), false))
+    }
+
+    /// [`Native::own_run`] of a function that walks by two counters and
+    /// returns them as one (`high << 32 | low`): the counters where it
+    /// stopped, and whether it paused.
+    fn counted_run(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        game: GameId,
+        run: (Code, (u64, u64), u32),
+        (marks, views): (&mut Marks, &mut Vec<View>),
+    ) -> Option<((i64, i64), bool)> {
+        let (stopped, paused) = self.own_run(kernel, (defs, graph), game, run, (marks, views))?;
+        let counters = ((stopped >> 32) as i64, (stopped & 0xffff_ffff) as i64);
+        Some((counters, paused))
+    }
+
+    /// Runs `code`, a function that writes values into the kernel's own
+    /// game's dense table (a sweep, a square, a board's levels), with its
+    /// two arguments, for at most `positions` positions: what it returned,
+    /// without [`PAUSED`], and whether that was set. `None` when the game
+    /// has no such table or a target changed its arity.
+    fn own_run(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        game: GameId,
+        (code, args, positions): (Code, (u64, u64), u32),
+        (marks, views): (&mut Marks, &mut Vec<View>),
+    ) -> Option<(u64, bool)> {
+        let own = graph.dense(game).filter(|d| d.arity() == kernel.arity);
+        if !views_of(kernel, (defs, graph), views) {
+            return None;
+        }
+        // The own table has the slots the function writes (the caller made
+        // them), and nothing else reads or writes it during the call.
+        let own = own.map(Dense::view)?;
+        let call = Call {
+            kernel,
+            defs,
+            graph,
+            views,
+            own: &own,
+            deep: std::ptr::null_mut(),
+        };
+        let mut frame = std::mem::take(&mut marks.frame);
+        frame.clear();
+        frame.reserve(ARENA);
+        let (stopped, _) = call.run(code, args, positions, (marks, &mut frame));
+        marks.frame = frame;
+        Some((stopped & !PAUSED, stopped & PAUSED != 0))
+    }
+}
