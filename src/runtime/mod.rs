@@ -157,6 +157,11 @@ pub struct Machine {
     /// The games made for fixed values of parameters their rules pass on
     /// unchanged (see [`instances`]).
     pub instances: instances::Instances,
+    /// The group sweeps compiled lately, of one-integer games that move
+    /// to one another (see `sweep/group.rs`), each with the kernels it
+    /// was compiled from: a group whose rules changed is compiled again.
+    #[allow(clippy::type_complexity)] // a cache, read in one place
+    pub(crate) groups: Vec<(Vec<Rc<kernel::Kernel>>, Option<Rc<kernel::Group>>)>,
     /// Buffers the kernels reuse from one position to the next.
     pub(crate) scratch: Scratch,
     /// Searches' buffers, reused from one query to the next (one per
@@ -288,6 +293,7 @@ impl Machine {
             out,
             printed: None,
             kernels: Vec::new(),
+            groups: Vec::new(),
             shape_hints: Vec::new(),
             use_kernels: true,
             use_native: true,

@@ -56,6 +56,7 @@ pub use levels::Levels;
 pub use marks::{ASKED, MISSING_MAX, Marks, Missing, RECENT};
 use moves::compile_move;
 pub use native::deep::Room;
+pub use native::group::{Group, compile as compile_group};
 pub use report::{
     MoveShape, compiles_as_cond, compiles_as_domain, compiles_as_num, compiles_as_target,
     move_shape,
@@ -139,6 +140,16 @@ impl Term {
             }
             Term::Sum(c) => c.elem.iter().any(|t| t.made_apart(id, defs)),
             _ => false,
+        }
+    }
+
+    /// Pushes on `out` each game whose position `n` the term makes from
+    /// a one-integer position `n` (`b(n)`, with `n` the parameter).
+    fn level(&self, out: &mut Vec<GameId>) {
+        match self {
+            Term::Node(game, args) if matches!(args.as_slice(), [Num::Slot(0)]) => out.push(*game),
+            Term::Sum(c) => c.elem.iter().for_each(|t| t.level(out)),
+            _ => {}
         }
     }
 
@@ -400,8 +411,24 @@ impl Kernel {
     /// Whether the rules take list arguments: then a position's arguments
     /// come as a flat run ([`flat`]).
     /// Every game the targets apply, with the number of arguments given.
+    /// The game whose rules these are.
+    pub fn game(&self) -> GameId {
+        self.game
+    }
+
     pub fn reads(&self) -> &[(GameId, usize)] {
         &self.targets
+    }
+
+    /// The games whose position `n` an option of position `n` of this
+    /// one-integer game is (`a(n)` moving to `b(n)`): a sweep of both
+    /// values those first.
+    pub fn reads_level(&self) -> Vec<GameId> {
+        let mut out = Vec::new();
+        if self.arity == 1 && self.lists.is_none() {
+            (self.moves.iter().flat_map(|m| &m.terms)).for_each(|t| t.level(&mut out));
+        }
+        out
     }
 
     pub fn takes_lists(&self) -> bool {

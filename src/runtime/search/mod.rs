@@ -310,7 +310,10 @@ impl Machine {
             ) {
                 (Some(child), _) => self.sweep(node, child, chain)?,
                 (None, Some(child)) => self.sweep_up(node, child)?,
-                (None, None) => self.sweep_levels(node)?,
+                (None, None) => match self.sweep_group_below(node, waited, &path.indices)? {
+                    None => self.sweep_levels(node)?,
+                    swept => swept,
+                },
             };
             let swept = match swept {
                 None => match sweep::square_below(

@@ -134,7 +134,7 @@ pub(super) const FREELY: u32 = 1 << 16;
 /// are swept: enough that a sparse game (a bitmask, a heap halved) never
 /// shows such a chain, few enough that a dense one is searched only a
 /// little before its sweep.
-const CHAIN: usize = 32;
+pub(super) const CHAIN: usize = 32;
 
 /// Whether the last [`CHAIN`] steps of the search path `path` (the dense
 /// indices of the positions of one game with `free` integer arguments,

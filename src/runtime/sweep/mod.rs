@@ -13,11 +13,15 @@ use crate::runtime::{Machine, RtResult, Scratch};
 use crate::value::{GameId, NodeId};
 
 mod evidence;
+mod group;
 mod quad;
 mod strip;
 mod up;
 
 use evidence::FREELY;
+
+/// How many positions a sweep runs between looks at the clock.
+const CHUNK: u32 = 1 << 16;
 pub(in crate::runtime) use evidence::{descended, near_below, square_below};
 
 pub(in crate::runtime) use up::near_above;
@@ -282,7 +286,10 @@ impl Machine {
         }
         let lo = first;
         let room = self.sweep_room();
-        self.sweep_read(game, last + 1, room, 0)?;
+        if let Some(group) = self.group_of(game, last + 1 - lo) {
+            return Ok(self.sweep_group(&group, (lo, last + 1))?.into());
+        }
+        self.sweep_read(game, last + 1, room, (0, &[]))?;
         Ok(self.native_sweep(game, (lo, last + 1), room)?.into())
     }
 
@@ -293,13 +300,19 @@ impl Machine {
     /// finds its options' values made when its own positions are swept.
     /// Positions of the other games that the asks would not reach are
     /// swept too, at most as many as `end`.
-    fn sweep_read(&mut self, game: GameId, end: u32, room: usize, depth: u32) -> RtResult<()> {
+    fn sweep_read(
+        &mut self,
+        game: GameId,
+        end: u32,
+        room: usize,
+        (depth, except): (u32, &[GameId]),
+    ) -> RtResult<()> {
         const DEEPEST: u32 = 4;
         let Some(kernel) = self.kernel(game).filter(|_| depth < DEEPEST) else {
             return Ok(());
         };
         let read: Vec<GameId> = (kernel.reads().iter())
-            .filter(|(g, n)| *g != game && *n == 1)
+            .filter(|(g, n)| *g != game && *n == 1 && !except.contains(g))
             .map(|(g, _)| *g)
             .collect();
         for g in read {
@@ -313,7 +326,12 @@ impl Machine {
             };
             let bottom = dense.unvalued_below(end);
             if bottom < end && self.kernel(g).is_some_and(|k| k.short()) {
-                self.sweep_read(g, end, room, depth + 1)?;
+                // A game moving back and forth with others is swept with them.
+                if let Some(group) = self.group_of(g, end - bottom) {
+                    self.sweep_group(&group, (bottom, end))?;
+                    continue;
+                }
+                self.sweep_read(g, end, room, (depth + 1, except))?;
                 self.native_sweep(g, (bottom, end), room)?;
             }
         }
@@ -356,7 +374,6 @@ impl Machine {
         (mut from, to): (u32, u32),
         room: usize,
     ) -> RtResult<u32> {
-        const CHUNK: u32 = 1 << 16;
         let Some(kernel) = self.sweeping(game, to.saturating_sub(from)) else {
             return Ok(from);
         };

@@ -173,7 +173,8 @@ unsafe fn run_at(deep: *mut Deep, node: NodeId, args: &[i64]) -> Option<u64> {
     unsafe { &mut *d.graph }.set_value(node, IN_PROGRESS);
     d.depth += 1;
     let call = Call {
-        kernel: d.kernel,
+        targets: &d.kernel.targets,
+        single: d.kernel.single,
         defs: d.defs,
         graph: d.graph,
         views: d.views,

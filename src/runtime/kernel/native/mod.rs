@@ -15,6 +15,7 @@
 
 pub mod deep;
 mod emit;
+pub(super) mod group;
 mod helpers;
 mod jit;
 mod own;
@@ -187,7 +188,7 @@ impl Native {
         if kernel.lists.is_none() && args.len() != kernel.arity {
             return None;
         }
-        if !views_of(kernel, (defs, graph), views) {
+        if !views_of(&kernel.targets, (defs, graph), views) {
             return None;
         }
         // The arguments by address: the kernel's arity of them, checked;
@@ -219,7 +220,8 @@ impl Native {
             frontier: None,
         });
         let call = Call {
-            kernel,
+            targets: &kernel.targets,
+            single: kernel.single,
             defs,
             graph,
             views,
@@ -249,7 +251,10 @@ impl Native {
 
 /// What a call of a kernel's machine code reads besides its arguments.
 struct Call<'a> {
-    kernel: &'a Kernel,
+    /// The targets the code's views are of, in its order (the kernel's).
+    targets: &'a [(GameId, usize)],
+    /// The kernel's [`Kernel::single`].
+    single: bool,
     defs: &'a Defs,
     graph: *const Graph,
     /// The views of the kernel's targets (see [`views_of`]).
@@ -276,7 +281,7 @@ impl Call<'_> {
             work: 0,
             graph: self.graph,
             marks,
-            targets: &self.kernel.targets,
+            targets: self.targets,
             arena: arena.as_mut_ptr(),
             top: arena.len() as u64,
             cap: arena.capacity() as u64,
@@ -314,7 +319,7 @@ impl Call<'_> {
         if result == MISSING {
             // SAFETY: the call is over; `ctx.marks` is the `marks` given.
             let marks = unsafe { &mut *ctx.marks };
-            marks.complete = self.kernel.single && !marks.dropped;
+            marks.complete = self.single && !marks.dropped;
             marks.options = ctx.options as usize;
         }
         (result, ctx.work)
@@ -324,9 +329,13 @@ impl Call<'_> {
 /// The views of `kernel`'s targets' dense tables, in its order; false
 /// when a target has been redefined with another arity (which is the
 /// interpreter's to report).
-fn views_of(kernel: &Kernel, (defs, graph): (&Defs, &Graph), views: &mut Vec<View>) -> bool {
+fn views_of(
+    targets: &[(GameId, usize)],
+    (defs, graph): (&Defs, &Graph),
+    views: &mut Vec<View>,
+) -> bool {
     views.clear();
-    for (game, n) in &kernel.targets {
+    for (game, n) in targets {
         if defs.game(*game).map(|g| g.arity) != Some(*n) {
             return false;
         }

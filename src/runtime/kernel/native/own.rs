@@ -176,14 +176,15 @@ impl Native {
         (marks, views): (&mut Marks, &mut Vec<View>),
     ) -> Option<(u64, bool)> {
         let own = graph.dense(game).filter(|d| d.arity() == kernel.arity);
-        if !views_of(kernel, (defs, graph), views) {
+        if !views_of(&kernel.targets, (defs, graph), views) {
             return None;
         }
         // The own table has the slots the function writes (the caller made
         // them), and nothing else reads or writes it during the call.
         let own = own.map(Dense::view)?;
         let call = Call {
-            kernel,
+            targets: &kernel.targets,
+            single: kernel.single,
             defs,
             graph,
             views,

@@ -58,6 +58,8 @@ pub enum Kind<'a> {
     Strip(&'a Kernel),
     /// A row of a four-integer game's table (see `Emit::quad_row`).
     Quad(&'a Kernel),
+    /// The sweep of games that move to one another (see `Emit::group_sweep`).
+    Group(&'a super::group::Members<'a>),
     Query(&'a Query),
     /// A function the rules call (see `func`).
     Func(&'a Func),
@@ -73,7 +75,7 @@ impl Kind<'_> {
             | Kind::Square(k)
             | Kind::Strip(k)
             | Kind::Quad(k) => Some(k),
-            Kind::Query(_) | Kind::Func(_) => None,
+            Kind::Query(_) | Kind::Func(_) | Kind::Group(_) => None,
         }
     }
 
@@ -85,6 +87,7 @@ impl Kind<'_> {
             Kind::Levels(_) => "levels",
             Kind::Square(_) => "square",
             Kind::Quad(_) => "quad",
+            Kind::Group(_) => "group",
             Kind::Strip(_) => "strip",
             Kind::Query(_) => "query",
             Kind::Func(_) => "function",
@@ -176,6 +179,10 @@ pub fn function(
         | Kind::Strip(k)
         | Kind::Quad(k) => (k.slots.max(k.arity), &k.targets, k.lists.clone()),
         Kind::Query(q) => (q.slots, &q.targets, None),
+        Kind::Group(m) => {
+            let most = m.kernels.iter().map(|k| k.slots.max(k.arity)).max();
+            (most.unwrap_or(1), m.targets, None)
+        }
         Kind::Func(f) => (f.slots(), &[], None),
     };
     let mut e = Emit {
@@ -248,6 +255,7 @@ pub fn function(
         Kind::Square(kernel) => e.square(kernel, (params[0], params[1]), params[6])?,
         Kind::Strip(kernel) => e.strip(kernel, (params[0], params[1]), params[6])?,
         Kind::Quad(kernel) => e.quad_row(kernel, (params[0], params[1]), params[6])?,
+        Kind::Group(m) => e.group_sweep(m.kernels, (params[0], params[1]), params[6])?,
         Kind::Query(query) => e.query(query)?,
         Kind::Func(f) => e.func(f, params[0])?,
     }

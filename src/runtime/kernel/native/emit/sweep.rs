@@ -2,11 +2,12 @@
 //! bottom up (or from the top down), each value written into the game's
 //! own table; and a four-integer game's, along a row of its table.
 
+use super::trusted;
 use super::{Emit, Window};
 use crate::graph::SIDE4_MAX;
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, Value};
 use cranelift_frontend::Variable;
 
@@ -131,6 +132,61 @@ impl Emit<'_, '_> {
         self.b.def_var(a, a1);
         self.pause_or(total, head, a1);
         self.sweep_returns(stop, to, a);
+        Some(())
+    }
+}
+
+impl Emit<'_, '_> {
+    /// The sweep of a group of one-integer games (see
+    /// [`crate::runtime::kernel::native::group`]): for `n` from `from` up
+    /// to `to`, the position `n` of each of `kernels`' games in turn,
+    /// valued where its slot in that game's table (the `i`th of the views
+    /// at `owns`, whose slots the caller has made) is unknown. Returns
+    /// `to`; the `n` at which it left a position to the kernels' runs; or,
+    /// with [`super::super::PAUSED`] set, where it paused after enough work.
+    pub(super) fn group_sweep(
+        &mut self,
+        kernels: &[std::rc::Rc<Kernel>],
+        (from, to): (Value, Value),
+        owns: Value,
+    ) -> Option<()> {
+        let owns: Vec<super::Table> = (0..kernels.len()).map(|i| self.table(owns, i)).collect();
+        let (n, total) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        self.b.def_var(n, from);
+        let zero = self.int(0);
+        self.b.def_var(total, zero);
+        let [head, body, stop] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let at = self.b.use_var(n);
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, at, to);
+        self.b.ins().brif(done, stop, &[], body, &[]);
+        self.b.switch_to_block(body);
+        let at = self.b.use_var(n);
+        let (page, place) = self.page_place(at);
+        for (kernel, own) in kernels.iter().zip(owns) {
+            let [inside, next] = self.blocks();
+            let slot = self.slot(own, page, place);
+            let value = self.b.ins().load(I32, trusted(), slot, 0);
+            let value = self.b.ins().uextend(I64, value);
+            let unknown = (self.b.ins()).icmp_imm_s(IntCC::Equal, value, i64::from(u32::MAX));
+            self.b.ins().brif(unknown, inside, &[], next, &[]);
+            self.b.switch_to_block(inside);
+            (self.bits, self.wide) = (kernel.few_options(), kernel.wide);
+            let window = Window {
+                row: None,
+                at,
+                place,
+                slot,
+            };
+            self.valued(kernel, &[at], window, total)?;
+            self.b.ins().jump(next, &[]);
+            self.b.switch_to_block(next);
+        }
+        let next = self.b.ins().iadd_imm_s(at, 1);
+        self.b.def_var(n, next);
+        self.pause_or(total, head, next);
+        self.sweep_returns(stop, to, n);
         Some(())
     }
 }
