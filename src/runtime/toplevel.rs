@@ -161,10 +161,11 @@ const ARITHMETIC_COST: u64 = 16;
 /// swept as a table's are, as many as the run has covered so far, and
 /// never past the end of the query's outermost range (times the step
 /// between asks: positions past it may cost more than all those asked,
-/// as the proper-divisor game's grow with `n`), and only for rules whose
-/// loops are short ([`crate::runtime::kernel::Kernel::short`]); the
-/// first position past a sweep, the next the query asks, goes on with
-/// the run. A query asking about a few games at once (`winner(a(n) +
+/// as the proper-divisor game's grow with `n`): positions the query asks
+/// in any case, so a game whose loops are long (`k in 1..=dsum(n)`) is
+/// swept too. (A strip's column is swept only for rules whose loops are
+/// short, [`crate::runtime::kernel::Kernel::short`].) The first position
+/// past a sweep, the next the query asks, goes on with the run. A query asking about a few games at once (`winner(a(n) +
 /// b(2 * n))`) keeps a run for each.
 struct Turns {
     /// The end of the query's outermost range: nothing at or past it (or
@@ -283,7 +284,7 @@ impl Asker for Searcher<'_> {
         match *args {
             [n] => {
                 if let Some(ahead) = self.turns.ask((game, 0), n)
-                    && self.machine.kernel(game).is_some_and(|k| k.short())
+                    && self.machine.kernel(game).is_some()
                 {
                     let reached = self.machine.sweep_range(game, ahead).ok()?;
                     self.turns.reached((game, 0), reached);

@@ -214,6 +214,46 @@ fn a_query_over_positions_in_turn_sweeps_ahead() {
     assert_eq!(session.machine.queries_compiled, 2);
 }
 
+/// A game whose loop's length grows with the heap (`k in 1..=dsum(n)`,
+/// a function of it) asked in turn is swept ahead too: its positions are
+/// those the query asks in any case. The count is a direct computation's.
+#[test]
+fn a_query_over_a_game_of_long_loops_sweeps_ahead() {
+    const N: usize = 100_000;
+    let dsum = |mut n: usize| {
+        let mut s = 0;
+        while n > 0 {
+            (s, n) = (s + n % 10, n / 10);
+        }
+        s
+    };
+    let mut g = vec![0u32; N];
+    for n in 0..N {
+        let options: Vec<u32> = (1..=dsum(n).min(n)).map(|k| g[n - k]).collect();
+        g[n] = (0..).find(|v| !options.contains(v)).unwrap();
+    }
+    let zeros = g.iter().filter(|v| **v == 0).count();
+    let text = format!(
+        "fn dsum(n) = if n == 0 then 0 else n % 10 + dsum(n / 10)\n\
+         game ds(n) {{\n move take(k in 1..=dsum(n)) if k <= n -> ds(n - k)\n}}\n\
+         print(len([n for n in 0..{N} if value(ds(n)) == 0]))\n"
+    );
+    let out = SharedBuffer::default();
+    let mut session = Session::new(Box::new(out.clone()), Box::new(SharedBuffer::default()));
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("digits.game", &text).error, None);
+    let printed = String::from_utf8(out.0.borrow().clone()).unwrap();
+    assert_eq!(printed, format!("{zeros}\n"));
+    let runs = session.machine.kernel_runs;
+    assert!(runs < 2_000, "{runs} positions run one at a time");
+    let graph = &session.machine.graph;
+    assert_eq!(
+        graph.find_ints(0, &[N as i64]),
+        None,
+        "nothing past the range"
+    );
+}
+
 /// A game whose moves go to another, `h(n)` to `g(n - k)`, asked in
 /// turn: the positions of `g` its sweep needs are swept first, so `h` is
 /// swept too rather than run one position at a time; and a target with
