@@ -146,6 +146,9 @@ impl Num {
             Num::Bin(BinOp::Pow, a, b) => {
                 a.rising_from_zero(x) && matches!(**b, Num::Const(c) if c >= 1)
             }
+            // `a · 2^b`, both non-negative and non-decreasing (a shift
+            // that overflows fails, as a product does).
+            Num::Bin(BinOp::Shl, a, b) => a.rising_from_zero(x) && b.rising_from_zero(x),
             _ => false,
         }
     }
@@ -196,4 +199,41 @@ pub fn solve(op: BinOp, d0: i64, step: i64, len: i64) -> (i64, i64) {
         }
     };
     (a, b.max(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bin(op: BinOp, a: Num, b: Num) -> Num {
+        Num::Bin(op, Box::new(a), Box::new(b))
+    }
+
+    #[test]
+    fn shifts_and_powers_of_the_binder_are_monotone_guards() {
+        let (x, n) = (Num::Slot(0), Num::Slot(1));
+        let le = |f: Num| Cond::Cmp(BinOp::Le, f, n.clone());
+        // `1 << k <= n`, `3 << (k + 1) <= n`, `k ** 3 <= n`: the loop ends
+        // where each first fails.
+        for f in [
+            bin(BinOp::Shl, Num::Const(1), x.clone()),
+            bin(
+                BinOp::Shl,
+                Num::Const(3),
+                bin(BinOp::Add, x.clone(), Num::Const(1)),
+            ),
+            bin(BinOp::Pow, x.clone(), Num::Const(3)),
+        ] {
+            assert!(le(f.clone()).as_monotone(0).is_some(), "{f:?}");
+        }
+        // `n >> k` falls as k grows; `-1 << k` too; a shift of another
+        // slot by k says nothing.
+        for f in [
+            bin(BinOp::Shr, n.clone(), x.clone()),
+            bin(BinOp::Shl, Num::Const(-1), x.clone()),
+            bin(BinOp::Shl, Num::Slot(2), x.clone()),
+        ] {
+            assert!(le(f.clone()).as_monotone(0).is_none(), "{f:?}");
+        }
+    }
 }
