@@ -149,7 +149,7 @@ impl Machine {
     fn frame(&mut self, position: Position, span: Span) -> RtResult<Frame> {
         let losing = self.position_value(&position)? == 0;
         let options = self
-            .moves_of(&position, span)?
+            .options_of(&position, span)?
             .into_iter()
             .filter(|m| losing || m.value == 0)
             .map(|m| m.result)

@@ -38,11 +38,18 @@ impl Machine {
     /// Every move of a position, in rule order for each component. They
     /// are a sequence for the size limit: `span` is the query asking.
     pub fn moves_of(&mut self, p: &Position, span: Span) -> RtResult<Vec<MoveInfo>> {
-        self.all_moves(p, span)
+        self.all_moves(p, span, true)
             .map_err(|e| self.blame_argument(e, p, span))
     }
 
-    fn all_moves(&mut self, p: &Position, span: Span) -> RtResult<Vec<MoveInfo>> {
+    /// [`Machine::moves_of`] without the moves' names (each empty): for
+    /// a search over the options, which names none of them (`line`'s).
+    pub fn options_of(&mut self, p: &Position, span: Span) -> RtResult<Vec<MoveInfo>> {
+        self.all_moves(p, span, false)
+            .map_err(|e| self.blame_argument(e, p, span))
+    }
+
+    fn all_moves(&mut self, p: &Position, span: Span, named: bool) -> RtResult<Vec<MoveInfo>> {
         let mut out = Vec::new();
         for (i, c) in p.components().iter().enumerate() {
             let moves: Vec<_> = match c {
@@ -50,14 +57,23 @@ impl Machine {
                     // As many moves as tokens: counted before they are listed.
                     let total = (out.len() as i64).saturating_add(*k as i64);
                     self.check_size(total, span)?;
+                    let name = |j: u64| match named {
+                        true => format!("take({})", k - j),
+                        false => String::new(),
+                    };
                     (0..*k)
-                        .map(|j| (format!("take({})", k - j), vec![Component::Heap(j)]))
+                        .map(|j| (name(j), vec![Component::Heap(j)]))
                         .collect()
                 }
-                Component::Node(n) => {
+                Component::Node(n) if named => {
                     let mut recorder = Recorder::default();
                     moves::expand(self, *n, &mut recorder)?;
                     recorder.named(self)
+                }
+                Component::Node(n) => {
+                    let mut targets = Targets::default();
+                    moves::expand(self, *n, &mut targets)?;
+                    targets.0.into_iter().map(|t| (String::new(), t)).collect()
                 }
             };
             self.check_size((out.len() + moves.len()) as i64, span)?;
@@ -159,6 +175,16 @@ impl MoveSink for Recorder {
     }
 }
 
+/// Keeps each move's target only.
+#[derive(Default)]
+struct Targets(Vec<Vec<Component>>);
+
+impl MoveSink for Targets {
+    fn option(&mut self, _m: &Machine, _rule: &MoveIr, _frame: &[Value], target: &[Component]) {
+        self.0.push(target.to_vec());
+    }
+}
+
 impl Recorder {
     /// Each move as `name(x=1, y=2)` with its target.
     fn named(self, m: &Machine) -> Vec<(String, Vec<Component>)> {
@@ -233,5 +259,30 @@ mod tests {
                 ("take(1)".to_string(), "nim(1) + *1".to_string(), 0),
             ]
         );
+    }
+
+    #[test]
+    fn options_are_the_moves_unnamed() {
+        let (mut session, _) = loaded(
+            "game g(n) {\n move take(k in 1..=n) if k != 2 -> g(n - k)\n move split if n >= 3 -> g(1) + g(n - 2)\n}\n",
+        );
+        let m = &mut session.machine;
+        let (a, b) = (node(m, 0, 5), node(m, 0, 3));
+        let p = Position::from_components(vec![
+            Component::Node(a),
+            Component::Node(b),
+            Component::Heap(2),
+        ]);
+        let moves = m.moves_of(&p, Span::default()).unwrap();
+        let options = m.options_of(&p, Span::default()).unwrap();
+        let results = |ms: &[MoveInfo]| -> Vec<(usize, Position, u64)> {
+            ms.iter()
+                .map(|m| (m.component, m.result.clone(), m.value))
+                .collect()
+        };
+        assert_eq!(moves.len(), 4 + 1 + 2 + 1 + 2);
+        assert_eq!(results(&options), results(&moves));
+        assert!(options.iter().all(|m| m.name.is_empty()));
+        assert!(moves.iter().all(|m| !m.name.is_empty()));
     }
 }
