@@ -33,16 +33,9 @@ impl Emit<'_, '_> {
         let ints = (form.ints.iter())
             .map(|n| self.num(n))
             .collect::<Option<Vec<_>>>()?;
-        let [slow, join] = self.blocks();
-        self.b.set_cold_block(slow);
-        let value = self.b.declare_var(I64);
-        self.read_dense(self.tables[index], (&ints, form.code), value, (slow, join));
-        self.b.switch_to_block(slow);
-        let v = self.flat_looked_up(index, header, args)?;
-        self.b.def_var(value, v);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
-        Some(self.b.use_var(value))
+        self.read_or_looked_up(index, (header, args), |e, value, exits| {
+            e.read_dense(e.tables[index], (&ints, form.code), value, exits);
+        })
     }
 
     /// For a target whose one list or tuple argument is made at run time

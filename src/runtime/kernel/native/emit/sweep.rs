@@ -109,29 +109,43 @@ impl Emit<'_, '_> {
         let from = field(self, second, 0, 0xffff_ffff);
         let to = self.b.ins().ushr_imm_s(second, 32);
         let row = self.cube_index(b, c, d);
-        let (a, total) = (self.b.declare_var(I64), self.b.declare_var(I64));
-        self.b.def_var(a, from);
+        self.counted((from, to), |e, a, (total, next)| {
+            let params = e.known.len().min(4);
+            e.known[..params].fill(Some((0, side)));
+            e.value_unknown(kernel, (own, (row, a)), &[a, b, c, d], (total, next))?;
+            e.known[..params].fill(None);
+            Some(())
+        })
+    }
+
+    /// A sweep's loop of a counter from `from` up to `to`: `body` emits a
+    /// turn, given the counter, the variable its work is added to and the
+    /// block it ends by going to; the loop pauses after enough work, and
+    /// returns as [`Emit::sweep_returns`] says.
+    fn counted(
+        &mut self,
+        (from, to): (Value, Value),
+        body: impl FnOnce(&mut Self, Value, (Variable, Block)) -> Option<()>,
+    ) -> Option<()> {
+        let (n, total) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        self.b.def_var(n, from);
         let zero = self.int(0);
         self.b.def_var(total, zero);
-        let [head, body, next, stop] = self.blocks();
+        let [head, turn, next, stop] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
-        let av = self.b.use_var(a);
-        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, av, to);
-        self.b.ins().brif(done, stop, &[], body, &[]);
-        self.b.switch_to_block(body);
-        let av = self.b.use_var(a);
-        let inside = Some((0, side));
-        let params = self.known.len().min(4);
-        self.known[..params].fill(inside);
-        self.value_unknown(kernel, (own, (row, av)), &[av, b, c, d], (total, next))?;
-        self.known[..params].fill(None);
+        let at = self.b.use_var(n);
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, at, to);
+        self.b.ins().brif(done, stop, &[], turn, &[]);
+        self.b.switch_to_block(turn);
+        let at = self.b.use_var(n);
+        body(self, at, (total, next))?;
         self.b.switch_to_block(next);
-        let av = self.b.use_var(a);
-        let a1 = self.b.ins().iadd_imm_s(av, 1);
-        self.b.def_var(a, a1);
-        self.pause_or(total, head, a1);
-        self.sweep_returns(stop, to, a);
+        let at = self.b.use_var(n);
+        let at1 = self.b.ins().iadd_imm_s(at, 1);
+        self.b.def_var(n, at1);
+        self.pause_or(total, head, at1);
+        self.sweep_returns(stop, to, n);
         Some(())
     }
 }
@@ -151,42 +165,29 @@ impl Emit<'_, '_> {
         owns: Value,
     ) -> Option<()> {
         let owns: Vec<super::Table> = (0..kernels.len()).map(|i| self.table(owns, i)).collect();
-        let (n, total) = (self.b.declare_var(I64), self.b.declare_var(I64));
-        self.b.def_var(n, from);
-        let zero = self.int(0);
-        self.b.def_var(total, zero);
-        let [head, body, stop] = self.blocks();
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(head);
-        let at = self.b.use_var(n);
-        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, at, to);
-        self.b.ins().brif(done, stop, &[], body, &[]);
-        self.b.switch_to_block(body);
-        let at = self.b.use_var(n);
-        let (page, place) = self.page_place(at);
-        for (kernel, own) in kernels.iter().zip(owns) {
-            let [inside, next] = self.blocks();
-            let slot = self.slot(own, page, place);
-            let value = self.b.ins().load(I32, trusted(), slot, 0);
-            let value = self.b.ins().uextend(I64, value);
-            let unknown = (self.b.ins()).icmp_imm_s(IntCC::Equal, value, i64::from(u32::MAX));
-            self.b.ins().brif(unknown, inside, &[], next, &[]);
-            self.b.switch_to_block(inside);
-            (self.bits, self.wide) = (kernel.few_options(), kernel.wide);
-            let window = Window {
-                row: None,
-                at,
-                place,
-                slot,
-            };
-            self.valued(kernel, &[at], window, total)?;
-            self.b.ins().jump(next, &[]);
-            self.b.switch_to_block(next);
-        }
-        let next = self.b.ins().iadd_imm_s(at, 1);
-        self.b.def_var(n, next);
-        self.pause_or(total, head, next);
-        self.sweep_returns(stop, to, n);
-        Some(())
+        self.counted((from, to), |e, at, (total, next)| {
+            let (page, place) = e.page_place(at);
+            for (kernel, own) in kernels.iter().zip(owns) {
+                let [inside, after] = e.blocks();
+                let slot = e.slot(own, page, place);
+                let value = e.b.ins().load(I32, trusted(), slot, 0);
+                let value = e.b.ins().uextend(I64, value);
+                let unknown = (e.b.ins()).icmp_imm_s(IntCC::Equal, value, i64::from(u32::MAX));
+                e.b.ins().brif(unknown, inside, &[], after, &[]);
+                e.b.switch_to_block(inside);
+                (e.bits, e.wide) = (kernel.few_options(), kernel.wide);
+                let window = Window {
+                    row: None,
+                    at,
+                    place,
+                    slot,
+                };
+                e.valued(kernel, &[at], window, total)?;
+                e.b.ins().jump(after, &[]);
+                e.b.switch_to_block(after);
+            }
+            e.b.ins().jump(next, &[]);
+            Some(())
+        })
     }
 }

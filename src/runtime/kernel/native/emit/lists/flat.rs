@@ -8,7 +8,7 @@ use crate::graph::{SIDE4_MAX, flat};
 use crate::runtime::kernel::Arg;
 use crate::runtime::kernel::native::emit::{Emit, trusted};
 use crate::value::GameId;
-use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
+use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I64};
 
 impl Emit<'_, '_> {
     /// The value of a position with list arguments: its flat run made on
@@ -46,16 +46,30 @@ impl Emit<'_, '_> {
                 .is_some_and(|(lo, hi)| lo >= 0 && hi < SIDE4_MAX);
             checked.push(!inside);
         }
+        self.read_or_looked_up(index, (header, args), |e, value, (slow, join)| {
+            for (v, _) in given.iter().zip(&checked).filter(|(_, c)| **c) {
+                e.outside_to(*v, (0, SIDE4_MAX), slow);
+            }
+            // Row: the cube index of the last three; column: the first.
+            let row = e.cube_index(given[1], given[2], given[3]);
+            let at = e.slot_or(e.tables[index], (row, given[0]), slow);
+            e.read_slot(at, value, (slow, join));
+        })
+    }
+
+    /// A target's value as `read` reads it from its table (into `value`,
+    /// then to `join`), or where it goes to `slow`, by the helper
+    /// ([`Emit::flat_looked_up`]).
+    pub(in crate::runtime::kernel::native::emit) fn read_or_looked_up(
+        &mut self,
+        index: usize,
+        (header, args): (i64, &[Arg]),
+        read: impl FnOnce(&mut Self, cranelift_frontend::Variable, (Block, Block)),
+    ) -> Option<Value> {
         let [slow, join] = self.blocks();
         self.b.set_cold_block(slow);
         let value = self.b.declare_var(I64);
-        for (v, _) in given.iter().zip(&checked).filter(|(_, c)| **c) {
-            self.outside_to(*v, (0, SIDE4_MAX), slow);
-        }
-        // Row: the cube index of the last three; column: the first.
-        let row = self.cube_index(given[1], given[2], given[3]);
-        let at = self.slot_or(self.tables[index], (row, given[0]), slow);
-        self.read_slot(at, value, (slow, join));
+        read(self, value, (slow, join));
         self.b.switch_to_block(slow);
         let v = self.flat_looked_up(index, header, args)?;
         self.b.def_var(value, v);
