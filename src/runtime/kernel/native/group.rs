@@ -5,7 +5,7 @@
 //! group, in the group's order, as a hand-written program fills its
 //! tables side by side.
 
-use super::{ARENA, Call, Code, Memory, PAUSED, views_of};
+use super::{Call, Code, Memory, views_of};
 use crate::defs::Defs;
 use crate::graph::{Dense, Graph, View};
 use crate::runtime::kernel::{Kernel, Marks};
@@ -108,17 +108,9 @@ impl Group {
             own: owns.as_ptr(),
             deep: std::ptr::null_mut(),
         };
-        let mut frame = std::mem::take(&mut marks.frame);
-        frame.clear();
-        frame.reserve(ARENA);
         let positions = (to - from).saturating_mul(self.kernels.len() as u32);
-        let (stopped, _) = call.run(
-            self.code,
-            (from.into(), to.into()),
-            positions,
-            (marks, &mut frame),
-        );
-        marks.frame = frame;
-        Some(((stopped & !PAUSED) as u32, stopped & PAUSED != 0))
+        let (stopped, paused) =
+            call.run_writing(self.code, (from.into(), to.into()), positions, marks);
+        Some((stopped as u32, paused))
     }
 }

@@ -266,6 +266,24 @@ struct Call<'a> {
 }
 
 impl Call<'_> {
+    /// [`Call::run`] of a function that writes values into tables (a
+    /// sweep's), in a frame of the marks' own, cleared: what it returned,
+    /// without [`PAUSED`], and whether that was set.
+    fn run_writing(
+        &self,
+        code: Code,
+        args: (u64, u64),
+        positions: u32,
+        marks: &mut Marks,
+    ) -> (u64, bool) {
+        let mut frame = std::mem::take(&mut marks.frame);
+        frame.clear();
+        frame.reserve(ARENA);
+        let (stopped, _) = self.run(code, args, positions, (marks, &mut frame));
+        marks.frame = frame;
+        (stopped & !PAUSED, stopped & PAUSED != 0)
+    }
+
     /// Calls `code` with its two integer arguments, for `positions`
     /// positions (one stamp each): what it returned, and the work it did.
     fn run(

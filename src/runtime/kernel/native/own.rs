@@ -2,7 +2,7 @@
 //! own game's dense table: the sweeps of one and two integers, a board's
 //! levels, a strip's rows, a row of four integers.
 
-use super::{ARENA, Call, Code, Native, PAUSED, views_of};
+use super::{Call, Code, Native, views_of};
 use crate::defs::Defs;
 use crate::graph::{Dense, Graph, View};
 use crate::runtime::kernel::{Kernel, Marks};
@@ -165,7 +165,7 @@ impl Native {
     /// Runs `code`, a function that writes values into the kernel's own
     /// game's dense table (a sweep, a square, a board's levels), with its
     /// two arguments, for at most `positions` positions: what it returned,
-    /// without [`PAUSED`], and whether that was set. `None` when the game
+    /// without [`super::PAUSED`], and whether that was set. `None` when the game
     /// has no such table or a target changed its arity.
     fn own_run(
         &self,
@@ -191,11 +191,6 @@ impl Native {
             own: &own,
             deep: std::ptr::null_mut(),
         };
-        let mut frame = std::mem::take(&mut marks.frame);
-        frame.clear();
-        frame.reserve(ARENA);
-        let (stopped, _) = call.run(code, args, positions, (marks, &mut frame));
-        marks.frame = frame;
-        Some((stopped & !PAUSED, stopped & PAUSED != 0))
+        Some(call.run_writing(code, args, positions, marks))
     }
 }
