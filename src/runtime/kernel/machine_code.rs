@@ -1,10 +1,12 @@
 //! A kernel's machine code: compiled once its runs have done the work
 //! compiling costs ([`super::COMPILE_AFTER`]), and its entry points for a
-//! position, a sweep, a board and a strip.
+//! position, a sweep, a board and a strip; what the rules read that
+//! chooses between them (short loops, few options, moves to another
+//! game at the same size).
 
 use super::Num;
 use super::moves::capped;
-use super::{COMPILE_AFTER, Domain, Found, Kernel, Levels, Marks, Stop, Strip, native};
+use super::{COMPILE_AFTER, Domain, Found, Kernel, Levels, Marks, Stop, Strip, Term, native};
 use crate::defs::Defs;
 use crate::graph::Graph;
 use crate::value::GameId;
@@ -181,6 +183,17 @@ impl Kernel {
         (self.moves.iter()).all(|m| m.binders.iter().all(|(_, d)| few(d)))
     }
 
+    /// The games whose position `n` an option of position `n` of this
+    /// one-integer game is (`a(n)` moving to `b(n)`): a sweep of both
+    /// values those first.
+    pub fn reads_level(&self) -> Vec<GameId> {
+        let mut out = Vec::new();
+        if self.arity == 1 && self.lists.is_none() {
+            (self.moves.iter().flat_map(|m| &m.terms)).for_each(|t| level(t, &mut out));
+        }
+        out
+    }
+
     /// Whether a position has at most a few options (16), whatever it
     /// is: every binder runs over a few constants, or a range between
     /// constants (`k in 1..=3`, `k in 1..=min(n, 3)`). Its mex is then at
@@ -235,5 +248,15 @@ impl Kernel {
             None if positions < after => false,
             None => self.is_native(),
         }
+    }
+}
+
+/// Pushes on `out` each game whose position `n` the term `t` makes from a
+/// one-integer position `n` (`b(n)`, with `n` the parameter).
+fn level(t: &Term, out: &mut Vec<GameId>) {
+    match t {
+        Term::Node(game, args) if matches!(args.as_slice(), [Num::Slot(0)]) => out.push(*game),
+        Term::Sum(c) => c.elem.iter().for_each(|t| level(t, out)),
+        _ => {}
     }
 }

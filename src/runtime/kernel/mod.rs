@@ -143,16 +143,6 @@ impl Term {
         }
     }
 
-    /// Pushes on `out` each game whose position `n` the term makes from
-    /// a one-integer position `n` (`b(n)`, with `n` the parameter).
-    fn level(&self, out: &mut Vec<GameId>) {
-        match self {
-            Term::Node(game, args) if matches!(args.as_slice(), [Num::Slot(0)]) => out.push(*game),
-            Term::Sum(c) => c.elem.iter().for_each(|t| t.level(out)),
-            _ => {}
-        }
-    }
-
     /// Pushes on `out` the game and the number of arguments of each
     /// position the term reads.
     fn targets(&self, out: &mut Vec<(GameId, usize)>) {
@@ -418,17 +408,6 @@ impl Kernel {
 
     pub fn reads(&self) -> &[(GameId, usize)] {
         &self.targets
-    }
-
-    /// The games whose position `n` an option of position `n` of this
-    /// one-integer game is (`a(n)` moving to `b(n)`): a sweep of both
-    /// values those first.
-    pub fn reads_level(&self) -> Vec<GameId> {
-        let mut out = Vec::new();
-        if self.arity == 1 && self.lists.is_none() {
-            (self.moves.iter().flat_map(|m| &m.terms)).for_each(|t| t.level(&mut out));
-        }
-        out
     }
 
     pub fn takes_lists(&self) -> bool {

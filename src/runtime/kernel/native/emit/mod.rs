@@ -6,11 +6,13 @@
 //! loops are in `loops`, the expressions and the reads of the options'
 //! values in `values`, the marks and the mex in `marks`, the mex
 //! function and the options of one position in `mex`, the sweep of a
-//! one-integer game in `sweep`.
+//! one-integer game, a four-integer game's row and a group's sweep in
+//! `sweep`; which function to build in `kind`.
 
 mod floor;
 mod forms;
 mod func;
+mod kind;
 mod levels;
 mod lists;
 mod loops;
@@ -24,13 +26,13 @@ mod sweep;
 mod values;
 
 pub use func::scalar;
+pub use kind::Kind;
 pub use loops::narrow;
 pub use values::{gcd, isqrt, pow};
 
 use crate::graph::View;
 use crate::runtime::kernel::Kernel;
 use crate::runtime::kernel::calls::Func;
-use crate::runtime::kernel::query::Query;
 use cranelift_codegen::ir::{
     Block, FuncRef, Function, InstBuilder, MemFlagsData, Value, types::I64,
 };
@@ -41,59 +43,6 @@ use std::mem::offset_of;
 /// Loop iterations one call may make before it leaves the position to
 /// the kernel's run, which looks at the clock as it goes.
 const BUDGET: i64 = 1 << 24;
-
-/// Which function to build: the mex of one position of a kernel's game,
-/// a sweep that finds the values of a one-integer game's positions
-/// `from..to` in turn and writes each into the game's own dense table, or
-/// a top-level query.
-#[derive(Clone, Copy)]
-pub enum Kind<'a> {
-    Mex(&'a Kernel),
-    Sweep(&'a Kernel),
-    /// The levels of a board (see [`crate::runtime::kernel::Levels`]).
-    Levels(&'a Kernel),
-    /// The positions of a two-integer game by dense index.
-    Square(&'a Kernel),
-    /// The rows of a strip (see [`crate::runtime::kernel::Strip`]).
-    Strip(&'a Kernel),
-    /// A row of a four-integer game's table (see `Emit::quad_row`).
-    Quad(&'a Kernel),
-    /// The sweep of games that move to one another (see `Emit::group_sweep`).
-    Group(&'a super::group::Members<'a>),
-    Query(&'a Query),
-    /// A function the rules call (see `func`).
-    Func(&'a Func),
-}
-
-impl Kind<'_> {
-    /// The game's kernel, for the functions that run its rules.
-    fn kernel(&self) -> Option<&Kernel> {
-        match self {
-            Kind::Mex(k)
-            | Kind::Sweep(k)
-            | Kind::Levels(k)
-            | Kind::Square(k)
-            | Kind::Strip(k)
-            | Kind::Quad(k) => Some(k),
-            Kind::Query(_) | Kind::Func(_) | Kind::Group(_) => None,
-        }
-    }
-
-    /// What the function is, in a word: for a dump of the machine code.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Kind::Mex(_) => "mex",
-            Kind::Sweep(_) => "sweep",
-            Kind::Levels(_) => "levels",
-            Kind::Square(_) => "square",
-            Kind::Quad(_) => "quad",
-            Kind::Group(_) => "group",
-            Kind::Strip(_) => "strip",
-            Kind::Query(_) => "query",
-            Kind::Func(_) => "function",
-        }
-    }
-}
 
 /// The helpers the code calls: see [`super::compile`].
 pub struct Helpers {
