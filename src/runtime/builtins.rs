@@ -356,58 +356,80 @@ impl Machine {
         let p = self.to_position(p, span, "the argument of `moves`")?;
         let value = self.position_value(&p)?;
         let moves = self.moves_of(&p, span)?;
+        let items = (moves.into_iter())
+            .map(|m| {
+                let comp = Position::from_components(vec![p.components()[m.component]]);
+                Value::Tuple(Rc::from([
+                    Value::Pos(comp),
+                    Value::str(&m.name),
+                    Value::Pos(m.result),
+                    Value::Int(m.value as i64),
+                ]))
+            })
+            .collect();
+        Ok(Value::Report(Rc::new(Report::moves(items, p, value))))
+    }
+
+    /// The text of `moves(P)`, whose value is `value` and whose moves
+    /// are `items` (as [`Machine::moves_report`] makes them): a verdict
+    /// line, then a line per move, the winning ones marked.
+    pub(super) fn moves_text(&self, p: &Position, value: u64, items: &[Value]) -> String {
+        let part = |m: &Value, i: usize| match m {
+            Value::Tuple(parts) => parts[i].clone(),
+            _ => unreachable!("a move is a tuple"),
+        };
         let mut rows = vec![[
             "component".to_string(),
             "move".to_string(),
             "result".to_string(),
             "value".to_string(),
         ]];
-        let mut items = Vec::new();
-        for m in &moves {
-            let comp = Position::from_components(vec![p.components()[m.component]]);
+        let mut values = Vec::with_capacity(items.len());
+        for m in items {
+            let (Value::Pos(comp), Value::Str(name), Value::Pos(result), Value::Int(v)) =
+                (part(m, 0), part(m, 1), part(m, 2), part(m, 3))
+            else {
+                unreachable!("a move is (component, name, result, value)");
+            };
             rows.push([
                 self.show_position(&comp),
-                m.name.clone(),
-                self.show_result(&m.result),
-                m.value.to_string(),
+                name.to_string(),
+                self.show_result(&result),
+                v.to_string(),
             ]);
-            items.push(Value::Tuple(Rc::from([
-                Value::Pos(comp),
-                Value::str(&m.name),
-                Value::Pos(m.result.clone()),
-                Value::Int(m.value as i64),
-            ])));
+            values.push(v);
         }
-        let winning = moves.iter().filter(|m| m.value == 0).count();
-        let verdict = match (value, moves.len()) {
+        let winning = values.iter().filter(|v| **v == 0).count();
+        let verdict = match (value, values.len()) {
             (_, 0) => "no moves: the player to move loses".to_string(),
             (0, n) => format!("the second player wins: none of the {n} moves wins"),
             (_, n) => format!("the first player wins with {winning} of {n} moves"),
         };
-        let mut text = format!("{}: value {value}, {verdict}", self.show_position(&p));
-        if !moves.is_empty() {
-            let widths: Vec<usize> = (0..4)
-                .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
-                .collect();
-            for (i, row) in rows.iter().enumerate() {
-                let line = format!(
-                    "\n  {:w0$}   {:w1$}   {:w2$}   {:>w3$}",
-                    row[0],
-                    row[1],
-                    row[2],
-                    row[3],
-                    w0 = widths[0],
-                    w1 = widths[1],
-                    w2 = widths[2],
-                    w3 = widths[3]
-                );
-                text.push_str(line.trim_end());
-                if i > 0 && moves[i - 1].value == 0 {
-                    text.push_str("   <- wins");
-                }
+        let mut text = format!("{}: value {value}, {verdict}", self.show_position(p));
+        if values.is_empty() {
+            return text;
+        }
+        let widths: Vec<usize> = (0..4)
+            .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
+            .collect();
+        for (i, row) in rows.iter().enumerate() {
+            let line = format!(
+                "\n  {:w0$}   {:w1$}   {:w2$}   {:>w3$}",
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                w0 = widths[0],
+                w1 = widths[1],
+                w2 = widths[2],
+                w3 = widths[3]
+            );
+            text.push_str(line.trim_end());
+            if i > 0 && values[i - 1] == 0 {
+                text.push_str("   <- wins");
             }
         }
-        Ok(Value::Report(Rc::new(Report::ready(items, text))))
+        text
     }
 }
 

@@ -21,6 +21,7 @@ impl Machine {
             Value::Str(s) => s.to_string(),
             Value::Report(r) => match &r.text {
                 ReportText::Ready(text) => text.clone(),
+                ReportText::Moves(p, value) => self.moves_text(p, *value, r.items()),
                 ReportText::Table(spec) => {
                     let mut text = Vec::new();
                     self.write_table(spec, &mut text)

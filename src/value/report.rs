@@ -22,6 +22,10 @@ pub enum ReportText {
     Ready(String),
     /// A table, written out when it is shown (see `Machine::write_table`).
     Table(TableSpec),
+    /// The moves of a position of this value, written out from the items
+    /// when they are shown (see `Machine::moves_text`): a script that
+    /// only reads them never formats them.
+    Moves(super::Position, u64),
 }
 
 impl Report {
@@ -30,6 +34,14 @@ impl Report {
         Report {
             items: items.into(),
             text: ReportText::Ready(text),
+        }
+    }
+
+    /// The report of `moves(P)`: its items, `P` and `P`'s value.
+    pub fn moves(items: Vec<Value>, p: super::Position, value: u64) -> Report {
+        Report {
+            items: items.into(),
+            text: ReportText::Moves(p, value),
         }
     }
 
@@ -43,7 +55,9 @@ impl Report {
     /// The list the report stands for.
     pub fn items(&self) -> &[Value] {
         self.items.get_or_init(|| match &self.text {
-            ReportText::Ready(_) => unreachable!("a ready report is made with its items"),
+            ReportText::Ready(_) | ReportText::Moves(..) => {
+                unreachable!("a ready report is made with its items")
+            }
             ReportText::Table(spec) => spec.items(),
         })
     }
