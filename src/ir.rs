@@ -138,6 +138,13 @@ pub struct MoveIr {
     pub binders: Vec<(PatIr, Ir)>,
     /// Each binder name with its slot, to show which move was made.
     pub shown: Vec<(Rc<str>, Slot)>,
+    /// In rules normalised for the compiled ones, each name of `shown`
+    /// with the expression that gives its value (a slot, a constant an
+    /// unrolled binder took, `n - a` for a binder an equation fixed), when
+    /// the normalised moves make their options in the written order, so
+    /// that the compiled rules can list and name them as `moves(P)` does;
+    /// `None` otherwise, and in the rules as lowered.
+    pub named: Option<Vec<(Rc<str>, Ir)>>,
     pub guard: Option<Ir>,
     pub target: TargetIr,
     pub span: Span,

@@ -29,6 +29,7 @@ impl Lowerer<'_> {
             name: rule.name.node.clone(),
             binders,
             shown,
+            named: None,
             guard,
             target,
             span: rule.span,

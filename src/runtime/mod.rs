@@ -143,6 +143,10 @@ pub struct Machine {
     /// How many top-level queries their machine code answered (see
     /// `toplevel`): for tests, and `--debug`.
     pub queries_compiled: u64,
+    /// How many positions' moves their compiled rules listed for the
+    /// queries that name moves (`moves`, `line`, `play`, `graph`; see
+    /// `queries.rs`): for tests.
+    pub moves_listed: u64,
     /// The last [`toplevel::QUERIES_KEPT`] queries their machine code
     /// answered, for `--explain`.
     pub compiled_queries: std::collections::VecDeque<toplevel::CompiledQuery>,
@@ -193,6 +197,9 @@ pub(crate) struct Scratch {
     /// depth (see [`kernel::Room`]).
     #[allow(clippy::vec_box)] // boxed: marks added must not move those in use
     pub deep: Vec<Box<kernel::Marks>>,
+    /// A position's options as the compiled rules list them, for the
+    /// queries that name moves (see `queries.rs`).
+    pub listing: kernel::listing::Listing,
 }
 
 pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Diagnostic> {
@@ -299,6 +306,7 @@ impl Machine {
             use_native: true,
             native_after: NATIVE_AFTER,
             queries_compiled: 0,
+            moves_listed: 0,
             compiled_queries: Default::default(),
             kernel_runs: 0,
             interpreted: Vec::new(),

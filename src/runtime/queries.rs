@@ -5,10 +5,15 @@
 use super::moves::{self, MoveSink};
 use crate::diag::{Diagnostic, Phase};
 use crate::ir::MoveIr;
-use crate::runtime::{Machine, RtResult};
+use crate::runtime::kernel::Kernel;
+use crate::runtime::kernel::listing::{Listing, Target};
+use crate::runtime::{Machine, RtResult, Scratch};
 use crate::span::Span;
 use crate::value::{Component, NodeId, Position, Value};
+use std::mem::take;
 use std::rc::Rc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 impl Machine {
     /// The nim-value of a position: the xor of its components' values.
@@ -65,6 +70,7 @@ impl Machine {
                         .map(|j| (name(j), vec![Component::Heap(j)]))
                         .collect()
                 }
+                Component::Node(n) if let Some(moves) = self.listed_moves(*n, named) => moves,
                 Component::Node(n) if named => {
                     let mut recorder = Recorder::default();
                     moves::expand(self, *n, &mut recorder)?;
@@ -89,6 +95,76 @@ impl Machine {
             }
         }
         Ok(out)
+    }
+
+    /// The moves of `node`, each named when `named` (else with an empty
+    /// name), as its compiled rules list them: the moves the
+    /// interpreter's move generation would make, in its order, with its
+    /// names (see [`crate::runtime::kernel::listing`]). `None` where the
+    /// interpreter must make them: rules that do not compile or do not
+    /// list, arguments they do not take, an error to report (which the
+    /// interpreter reports in its own words), a position past
+    /// `--max-states`, or one whose rules are running (a query about
+    /// itself).
+    fn listed_moves(&mut self, node: NodeId, named: bool) -> Option<Vec<(String, Vec<Component>)>> {
+        if !self.use_kernels
+            || self.running.contains(node)
+            || self.stale_instance(node.game).is_some()
+        {
+            return None;
+        }
+        let kernel = self.kernel(node.game).filter(|k| k.lists_moves())?;
+        let Scratch {
+            args,
+            marks,
+            listing,
+            ..
+        } = &mut self.scratch;
+        let found = match kernel.takes_lists() {
+            true => self.graph.flat_args(node, args),
+            false => self.graph.int_args(node, args),
+        };
+        let (cancel, deadline) = (&self.cancel, self.deadline);
+        let mut stop =
+            || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+        let graph = (&self.defs, &self.graph);
+        if !found || kernel.list(graph, args, marks, &mut stop, listing).is_err() {
+            return None;
+        }
+        let listing = take(&mut self.scratch.listing);
+        let moves = self.listed(&kernel, &listing, named);
+        self.scratch.listing = listing;
+        self.moves_listed += moves.is_some() as u64;
+        moves
+    }
+
+    /// The moves `listing` holds, their positions interned: `None` when
+    /// one is past `--max-states`.
+    fn listed(
+        &mut self,
+        kernel: &Kernel,
+        listing: &Listing,
+        named: bool,
+    ) -> Option<Vec<(String, Vec<Component>)>> {
+        let mut moves = Vec::with_capacity(listing.len());
+        for i in 0..listing.len() {
+            let target = (listing.targets(i))
+                .map(|t| match t {
+                    Target::Heap(k) => Some(Component::Heap(k)),
+                    Target::Node(game, args) => self.intern_ints(game, args).map(Component::Node),
+                    Target::Flat(game, run) => self.intern_flat(game, run).map(Component::Node),
+                })
+                .collect::<Option<Vec<_>>>()?;
+            let name = match named {
+                true => {
+                    let (name, values) = listing.name(kernel, i);
+                    self.show_move(&name, values.iter().map(|(n, v)| (&**n, v)), "=")
+                }
+                false => String::new(),
+            };
+            moves.push((name, target));
+        }
+        Some(moves)
     }
 
     /// The result of `value(P)` on anything that is a position.

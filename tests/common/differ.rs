@@ -165,6 +165,18 @@ pub fn runs_compiled_throughout(text: &str) {
     assert_eq!(session.machine.interpreted.iter().sum::<u64>(), 0, "{text}");
 }
 
+/// Runs `text` (which must run cleanly) with machine code: what it
+/// printed, and how many positions' moves the compiled rules listed for
+/// `moves(...)` and the other queries that name moves.
+pub fn moves_listed(text: &str) -> (String, u64) {
+    let out = SharedBuffer::default();
+    let mut session = Session::new(Box::new(out.clone()), Box::new(std::io::sink()));
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("listed.game", text).error, None, "{text}");
+    let printed = String::from_utf8(out.0.borrow().clone()).unwrap();
+    (printed, session.machine.moves_listed)
+}
+
 /// Whether game `name`, as `text` (which must run cleanly) defines it,
 /// compiles to machine code, as `--explain` says.
 pub fn machine_code_for(text: &str, name: &str) -> bool {

@@ -15,6 +15,7 @@ mod common;
 
 mod arith;
 mod calls;
+mod listing;
 mod lists;
 mod queries;
 mod search;
@@ -262,7 +263,8 @@ const FUNCTIONS: &str = "fn fa(p, q) = let s = p - q in if s > 0 then s * 2 else
 
 fn game_file() -> impl Strategy<Value = String> {
     game_file_asking(
-        "table(g, 0..=12)\ntable(h, 0..=4, 0..=4)\nvalue(g(30) + h(7, 9))\nvalue(g(120))\n",
+        "table(g, 0..=12)\ntable(h, 0..=4, 0..=4)\nvalue(g(30) + h(7, 9))\nvalue(g(120))\n\
+         moves(g(30) + h(7, 9) + *2)\nmoves(g(5))\nline(g(11) + h(3, 4))\n",
     )
 }
 
@@ -476,7 +478,8 @@ fn list_file() -> impl Strategy<Value = String> {
         format!(
             "{FUNCTIONS}let STEPS = [1, 2]\ngame l(p) {{\n{moves}}}\n\
              value(l([12, 11]))\nvalue(l((9, 13)))\nvalue(l([7, 6, 0]))\n\
-             [value(l([a, b])) for a in 0..4 for b in 0..4]\n"
+             [value(l([a, b])) for a in 0..4 for b in 0..4]\n\
+             moves(l([9, 7]))\nmoves(l((5, 6)) + l([3]))\n"
         )
     })
 }
@@ -499,7 +502,7 @@ fn three_file() -> impl Strategy<Value = String> {
                  game h(x, y) {{\n    move m{h}\n}}\ngame t(x, y, z) {{\n{moves}}}\n\
                  value(t(11, 10, 12))\n\
                  [value(t(a, b, c)) for a in 0..4 for b in 0..4 for c in 0..4]\n\
-                 value(t(0, 13, 2) + g(5))\n"
+                 value(t(0, 13, 2) + g(5))\nmoves(t(5, 4, 6))\n"
             )
         })
 }

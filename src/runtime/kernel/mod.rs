@@ -24,6 +24,7 @@
 mod calls;
 mod expr;
 mod levels;
+pub mod listing;
 mod marks;
 mod moves;
 mod narrow;
@@ -203,6 +204,12 @@ struct Move {
     /// Whether its guard and targets are large (an unrolled recursion):
     /// not worth a copy per value of a binder over constants.
     large: bool,
+    /// The move's name, and how to name each option as `moves(P)` does
+    /// (see [`listing`]): `None` when the normalised rules do not make
+    /// this move's options in the written order, or a name's value is not
+    /// an integer the compiled rules hold.
+    name: Rc<str>,
+    named: Option<Vec<(Rc<str>, listing::Shown)>>,
     /// The move as written that this one comes from (one written with a
     /// tuple binder or an `if` in its target may become several), named
     /// by where its span starts: a run records a share of the options

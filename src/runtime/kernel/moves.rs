@@ -66,6 +66,8 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         guard,
         terms,
         large: size > LARGE,
+        name: rule.name.clone(),
+        named: super::listing::named(rule, types),
         share: rule.span.start,
     })
 }

@@ -3,6 +3,7 @@
 //! ([`super::plan`]) does not take.
 
 use super::expr::{Cond, Num, SLOT_LIMIT};
+use super::listing::Listing;
 use super::narrow::{HOLES, Hole, hole, solve};
 use super::plan::Plan;
 use super::{Domain, Eval, Marks, Move, Narrow, Stop};
@@ -140,6 +141,9 @@ pub struct Run<'a> {
     pub graph: &'a Graph,
     pub(super) marks: &'a mut Marks,
     poll: &'a mut dyn FnMut() -> bool,
+    /// Where a listing run puts each option (see [`super::listing`]);
+    /// `None` in a run that marks their values.
+    list: Option<&'a mut Listing>,
 }
 
 impl<'a> Run<'a> {
@@ -154,7 +158,28 @@ impl<'a> Run<'a> {
             graph,
             marks,
             poll,
+            list: None,
         }
+    }
+
+    /// This run made a listing run, putting each option in `out`.
+    pub fn listing(self, out: &'a mut Listing) -> Run<'a> {
+        Run {
+            list: Some(out),
+            ..self
+        }
+    }
+
+    /// Notes that a listing run is in move `rule`, counted from 0.
+    pub fn list_rule(&mut self, rule: u32) {
+        if let Some(list) = self.list.as_deref_mut() {
+            list.set_rule(rule);
+        }
+    }
+
+    /// The definitions and, in a listing run, its listing.
+    pub(super) fn listed(&mut self) -> (&'a Defs, Option<&mut Listing>) {
+        (self.defs, self.list.as_deref_mut())
     }
 
     /// Counts a step, and every so often asks `poll` whether to stop.
@@ -395,6 +420,7 @@ impl<'a> Run<'a> {
         let x = rule.binders[rule.binders.len() - 1].0;
         let guard = &rule.guard[rest..];
         if guard.is_empty()
+            && self.list.is_none()
             && let Some((nodes, heaps)) = &rule.fast
             && let Some(plan) = Plan::new(nodes, heaps, x, values, f, self)?
         {
@@ -414,6 +440,9 @@ impl<'a> Run<'a> {
             if !c.eval(f, self.defs)? {
                 return Ok(());
             }
+        }
+        if self.list.is_some() {
+            return self.list_option(rule, f);
         }
         // Every term is looked at, even after one without a value: a later
         // one may be on the search path.

@@ -115,7 +115,7 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
         .moves
         .iter()
         .flat_map(|rule| {
-            let mut rule = n.move_rule(rule);
+            let mut rule = n.move_rule(&named(rule));
             for (_, domain) in &mut rule.binders {
                 *domain = unordered(domain);
                 *domain = n.range_listed(domain);
@@ -153,6 +153,25 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
         slots: n.slots.get(),
         moves,
         def: game.def.clone(),
+    }
+}
+
+/// `rule` with each name it shows read from its slot (see
+/// [`MoveIr::named`]), for the rewrites to carry along.
+fn named(rule: &MoveIr) -> MoveIr {
+    let read = |(name, slot): &(std::rc::Rc<str>, Slot)| {
+        let span = rule.span;
+        (
+            name.clone(),
+            Ir {
+                kind: IrKind::Local(*slot),
+                span,
+            },
+        )
+    };
+    MoveIr {
+        named: Some(rule.shown.iter().map(read).collect()),
+        ..rule.clone()
     }
 }
 

@@ -26,7 +26,26 @@ pub(super) fn split(rule: &MoveIr) -> Option<Vec<MoveIr>> {
     };
     let mut out = Vec::new();
     branches(rule, rule.guard.clone(), target, &mut out)?;
+    // One move per branch makes the options of the first branch, then
+    // those of the next: in the written order only when the branch is
+    // the same for every option, its conditions reading no binder.
+    let mut binders = rustc_hash::FxHashSet::default();
+    (rule.binders.iter()).for_each(|(p, _)| super::inline::pattern_slots(p, &mut binders));
+    if out.len() > 1 && super::any_node(target, &|e| reads_in_condition(e, &binders)) {
+        out.iter_mut().for_each(|m| m.named = None);
+    }
     Some(out)
+}
+
+/// Whether `ir` is an `if` whose condition reads one of `binders`.
+fn reads_in_condition(ir: &Ir, binders: &rustc_hash::FxHashSet<crate::ir::Slot>) -> bool {
+    let IrKind::If(c, ..) = &ir.kind else {
+        return false;
+    };
+    super::any_node(
+        c,
+        &|e| matches!(e.kind, IrKind::Local(s) if binders.contains(&s)),
+    )
 }
 
 /// Pushes on `out` the moves of `rule` whose target is `target` under

@@ -70,6 +70,12 @@ impl Normalizer<'_> {
             };
             let mut copy = rule.clone();
             copy.binders.remove(i);
+            // A binder unrolled inside another's loop: its copies make
+            // the options of the first item for every value of the outer
+            // binder, then of the next, not in the written order.
+            if i > 0 {
+                copy.named = None;
+            }
             let copy = map_move(&copy, i, &mut |e| self.expr(&put(e, &bind), 0));
             self.unroll(copy, i, out);
         }

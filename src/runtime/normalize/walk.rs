@@ -52,6 +52,8 @@ pub(crate) fn rewrite_move(rule: &MoveIr, from: usize, r: &mut impl Rewrite) -> 
         shown: (rule.shown.iter())
             .map(|(n, s)| (n.clone(), r.slot(*s)))
             .collect(),
+        named: (rule.named.as_ref())
+            .map(|named| named.iter().map(|(n, e)| (n.clone(), r.expr(e))).collect()),
         guard: rule.guard.as_ref().map(|g| r.expr(g)),
         target: match &rule.target {
             TargetIr::Terms(terms) => TargetIr::Terms(

@@ -1,0 +1,73 @@
+//! The queries that name moves (`moves`, `line`, `play`, `graph`) list a
+//! position's moves with its compiled rules (src/runtime/kernel/listing.rs)
+//! where the normalised rules make them in the written order: the same
+//! moves, names and order as the interpreter's, which lists the others.
+
+use super::*;
+use common::differ::moves_listed;
+
+/// Runs `text` on every path, which must agree, and says whether the
+/// compiled rules listed the moves.
+fn listed(text: &str) -> bool {
+    let printed = agree(text);
+    let (compiled, listed) = moves_listed(text);
+    assert_eq!(compiled, printed, "{text}");
+    listed > 0
+}
+
+#[test]
+fn moves_of_rules_written_in_many_ways_are_listed_by_the_compiled_rules() {
+    for text in [
+        // A set of constants.
+        "game s(n) {\n move take(k in {1, 3, 4}) if k <= n -> s(n - k)\n}\nmoves(s(10))\n",
+        // A tuple binder over constants, unrolled: each copy names its item.
+        "game k(x, y) {\n move jump((dx, dy) in [(-2, 1), (-1, -2), (1, -2), (-2, -1)]) \
+         if 0 <= x + dx < 8 and 0 <= y + dy < 8 -> k(x + dx, y + dy)\n}\nmoves(k(4, 4) + k(2, 1))\n",
+        // A binder an equation fixes: named by the value it takes.
+        "game sp(n) {\n move split(a in 1..n, b in 1..n) if a + b == n and a < b -> sp(a) + sp(b)\n}\n\
+         moves(sp(9))\n",
+        // Words an unrolled binder takes.
+        "game w(n) {\n move say(word in [\"up\", \"down\"]) if len(word) <= n -> w(n - len(word))\n}\n\
+         moves(w(7))\n",
+        // A computed target whose branch is the same for every option.
+        "game g(n) {\n move m(k in 1..=3) if k <= n -> if n % 2 == 0 then g(n - k) else g(n - k) + *1\n}\n\
+         moves(g(9))\nmoves(g(8))\n",
+        // A tuple binder over a comprehension, lifted into the move.
+        "game f(n) {\n move pair((p, q) in [(a, n / a) for a in 1..n if n % a == 0]) -> f(p) + f(q - 1)\n}\n\
+         moves(f(12))\n",
+        // A list position, a helper function, a heap.
+        "fn smaller(h, k) = h - k\ngame c(hs) {\n move take(i in 0..len(hs), k in 1..=hs[i]) \
+         -> c(hs[:i] + [smaller(hs[i], k)] + hs[i + 1:]) + *(k % 2)\n}\nmoves(c([3, 4]))\n",
+        // `line` and `play`'s options, unnamed.
+        "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n move half if n > 0 and n % 2 == 0 -> g(n / 2)\n}\n\
+         line(g(21) + g(4))\n",
+    ] {
+        assert!(listed(text), "{text}");
+    }
+}
+
+#[test]
+fn moves_not_made_in_the_written_order_are_listed_by_the_interpreter() {
+    for text in [
+        // A binder that divides, over constants, inside a range's loop:
+        // unrolled into one move per constant.
+        "game d(n) {\n move cut(k in 1..=3, e in {2, 3}) if k <= n -> d((n - k) / e)\n}\nmoves(d(10))\n",
+        // A computed target whose branch changes with the binder.
+        "game g(n) {\n move m(k in 1..=3) if k <= n -> if k % 2 == 0 then g(n - k) else g(n - k) + *1\n}\n\
+         moves(g(9))\n",
+    ] {
+        assert!(!listed(text), "{text}");
+    }
+}
+
+#[test]
+fn an_error_met_while_listing_is_the_interpreters_to_report() {
+    same_error(
+        "game g(n) {\n move m(k in 0..=2) if k <= n -> g(n / k)\n}\nmoves(g(5))\n",
+        "division by zero",
+    );
+    same_error(
+        "game g(n) {\n move m(k in 1..=3) -> g(n - k) + *(n - 2 * k)\n}\nmoves(g(3))\n",
+        "a Nim heap cannot have",
+    );
+}
