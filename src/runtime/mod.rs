@@ -126,6 +126,9 @@ pub struct Machine {
     /// Each game's compiled rules, with the rules they were compiled
     /// from (see [`kernel`]); `None` inside when they cannot be.
     pub(crate) kernels: Vec<Option<Compiled>>,
+    /// Each game's kernel for positions whose integers are past what its
+    /// own takes (see `kernel::compile_wide`), compiled on first need.
+    pub(crate) wide_kernels: Vec<Option<Compiled>>,
     /// For each game, the shapes of a position met with lists or sets of
     /// strings where its rules alone said integers: what its rules are
     /// compiled again for (see `search::kernels`).
@@ -300,6 +303,7 @@ impl Machine {
             out,
             printed: None,
             kernels: Vec::new(),
+            wide_kernels: Vec::new(),
             groups: Vec::new(),
             shape_hints: Vec::new(),
             use_kernels: true,

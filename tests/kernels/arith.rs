@@ -117,12 +117,30 @@ fn rules_without_linear_forms_take_positions_of_any_size() {
                   value(d(10 ** 15))\nvalue(d(10 ** 18 + 7))\n\
                   value(sum([d(10 ** 12 + i) for i in 0..40]))\n";
     assert_eq!(agree(divide).lines().count(), 3);
-    // A linear form (`n - k`) past the slots' limit: such positions go to
-    // the interpreter, with the same values.
+}
+
+#[test]
+fn rules_with_linear_forms_take_positions_of_any_size_by_their_twin() {
+    // A linear form (`n - k`) past the slots' limit: such positions run
+    // in the rules' twin compiled without linear forms, with the same
+    // values, and none goes to the interpreter.
     let linear = "game g(n) {\n move t(k in 1..=2) if n > 2 ** 40 -> g(n - k * 2 ** 38)\n\
                   move h if n % 3 == 0 and n > 0 -> g(n / 3)\n}\n\
                   value(g(2 ** 41 + 3))\nvalue(g(5))\n";
     assert_eq!(agree(linear).lines().count(), 2);
+    runs_compiled_throughout(linear);
+    let heaps = "game h(n) {\n move half if n > 0 -> h(n / 2)\n move third if n > 0 -> h(n / 3)\n\
+                 move odd if n % 2 == 1 -> h(n - 1)\n move few(k in 1..=3) if k <= n and n < 9 -> h(n - k)\n}\n\
+                 [value(h(10 ** 12 + 7 * i)) for i in 0..30]\nvalue(h(-(2 ** 40) + 1))\n";
+    assert_eq!(agree(heaps).lines().count(), 2);
+    runs_compiled_throughout(heaps);
+    // Checked as the interpreter checks: `n + 1` past 2^63 - 1.
+    same_error(
+        "game u(n) {\n move up if n % 2 == 1 and n > 1 -> u(n + 1)\n\
+         move down if n % 2 == 0 and n > 0 -> u(n / 2 - 1)\n}\n\
+         value(u(9223372036854775805))\nvalue(u(9223372036854775807))\n",
+        "integer overflow",
+    );
 }
 
 /// Items of sets and lists past the slots' limit (2³¹), in rules with no

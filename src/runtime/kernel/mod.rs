@@ -67,6 +67,7 @@ pub use seq::Types;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 pub use strip::Strip;
+pub use wide::compile_wide;
 
 /// How much work a game's positions do without machine code before it is
 /// compiled, in the units [`Marks::work`] counts (a binder's step, an
@@ -276,11 +277,23 @@ pub fn compile_hinted(
     defs: &Defs,
     max_depth: usize,
 ) -> Option<Kernel> {
+    compile_typed(game, (id, hints), defs, (max_depth, false))
+}
+
+/// [`compile_hinted`], for parameters of any size when `wide` (see
+/// [`wide::compile_wide`]).
+fn compile_typed(
+    game: &GameIr,
+    (id, hints): (GameId, &[Shape]),
+    defs: &Defs,
+    (max_depth, wide): (usize, bool),
+) -> Option<Kernel> {
     if game.arity > flat::ARITY_MAX {
         return None;
     }
     let calls = Calls::new(callees::of_rules(game, defs), max_depth);
-    let types = Types::hinted(game, id, hints).with_calls(calls.clone());
+    let mut types = Types::hinted(game, id, hints).with_calls(calls.clone());
+    types.wide = wide;
     let moves: Vec<Move> = game
         .moves
         .iter()
@@ -327,6 +340,9 @@ pub fn compile_hinted(
         asks,
     };
     kernel.wide = wide::linear_free(&kernel.moves);
+    if wide {
+        return Some(kernel);
+    }
     // A position missed by a guard that asks its value is no option: a
     // run that misses one is run again once it has a value.
     kernel.single = (kernel.moves.iter())
@@ -415,6 +431,12 @@ impl Kernel {
 
     pub fn reads(&self) -> &[(GameId, usize)] {
         &self.targets
+    }
+
+    /// Whether integer arguments `args` are past what these rules'
+    /// linear forms take: [`compile_wide`]'s twin runs them.
+    pub fn too_wide(&self, args: &[i64]) -> bool {
+        !self.wide && self.lists.is_none() && args.iter().any(|a| a.abs() >= expr::SLOT_LIMIT)
     }
 
     pub fn takes_lists(&self) -> bool {

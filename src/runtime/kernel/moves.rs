@@ -59,9 +59,15 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         .map(|(slot, _)| *slot);
     let exprs = rule.guard.iter().chain(rule.target.exprs());
     let size = exprs.map(crate::runtime::normalize::size).sum::<usize>();
+    // Parameters of any size: a condition narrows only where it is
+    // evaluated checked.
+    let x_linear = x.filter(|_| !types.wide);
     Some(Move {
-        narrow: x.map_or_else(Vec::new, |x| narrowing(&guard, x)),
-        fast: x.and_then(|x| fast_terms(&terms, x)),
+        narrow: match types.wide {
+            true => x.map_or_else(Vec::new, |x| checked_narrowing(&guard, x)),
+            false => x.map_or_else(Vec::new, |x| narrowing(&guard, x)),
+        },
+        fast: x_linear.and_then(|x| fast_terms(&terms, x)),
         binders,
         guard,
         terms,
@@ -90,6 +96,18 @@ fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
                 .as_affine(x)
                 .map(|(op, d)| Narrow::Affine(op, d))
                 .or_else(|| c.as_monotone(x).map(|(s, f, g)| Narrow::Monotone(s, f, g))),
+        })
+        .collect()
+}
+
+/// [`narrowing`] for parameters of any size: the conjuncts that do not
+/// mention `x`, and monotone ones, whose parts are evaluated checked.
+fn checked_narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
+    guard
+        .iter()
+        .map_while(|c| match c.uses(x) {
+            false => Some(Narrow::Once),
+            true => (c.as_monotone(x)).map(|(s, f, g)| Narrow::Monotone(s, f, g)),
         })
         .collect()
 }

@@ -10,6 +10,21 @@
 use super::expr::{Cond, Num};
 use super::seq::{Clause, Comp, Seq, Source};
 use super::{Arg, Domain, Move, Narrow, Term};
+use super::{Kernel, compile_typed};
+use crate::defs::Defs;
+use crate::ir::GameIr;
+use crate::value::GameId;
+
+/// A twin of a game's kernel for positions whose integer parameters are
+/// past [`SLOT_LIMIT`] (heaps from 10^12), where its own evaluates linear
+/// forms: the same rules compiled with none (`n - 1` an expression
+/// checked as the interpreter checks it, no loop narrowed by a linear
+/// condition, no fast loop). `None` when they still have one, or take
+/// lists.
+pub fn compile_wide(game: &GameIr, id: GameId, defs: &Defs, max_depth: usize) -> Option<Kernel> {
+    let kernel = compile_typed(game, (id, &[]), defs, (max_depth, true))?;
+    (kernel.wide && kernel.lists.is_none()).then_some(kernel)
+}
 
 /// Whether no part of `moves` evaluates a linear form.
 pub(super) fn linear_free(moves: &[Move]) -> bool {

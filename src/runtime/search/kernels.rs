@@ -75,6 +75,25 @@ impl Machine {
         if !found {
             return Ok(Ran::Interpret);
         }
+        // Arguments past what the kernel's linear forms take: its twin
+        // for parameters of any size, compiled on first need.
+        let kernel = match kernel.too_wide(args) {
+            false => kernel,
+            true => match self.wide_kernels.get(node.game as usize) {
+                Some(Some((rules, twin)))
+                    if self
+                        .defs
+                        .game(node.game)
+                        .is_some_and(|r| Rc::ptr_eq(rules, r)) =>
+                {
+                    match twin {
+                        Some(twin) => twin,
+                        None => return Ok(Ran::Interpret),
+                    }
+                }
+                _ => return Ok(self.compile_wide(node.game)),
+            },
+        };
         self.kernel_runs += 1;
         // Ctrl-C or the time limit: the interpreter's own poll, below,
         // then says which.
@@ -347,6 +366,23 @@ impl Machine {
             Some(Some((compiled, kernel))) if Rc::ptr_eq(compiled, rules) => kernel.is_some(),
             _ => self.compile_kernel(game),
         }
+    }
+
+    /// Compiles the twin of `game`'s kernel for parameters of any size
+    /// ([`kernel::compile_wide`]), or notes that there is none; then
+    /// [`Ran::Asked`], for the position to be run again.
+    #[cold]
+    fn compile_wide(&mut self, game: GameId) -> Ran {
+        let rules = self.game_ir(game);
+        let normal = normalize::rules(&rules, &self.defs);
+        let normal = self.made_rules(&normal);
+        let twin = kernel::compile_wide(&normal, game, &self.defs, self.limits.max_depth);
+        let slot = game as usize;
+        if self.wide_kernels.len() <= slot {
+            self.wide_kernels.resize(slot + 1, None);
+        }
+        self.wide_kernels[slot] = Some((rules, twin.map(Rc::new)));
+        Ran::Asked
     }
 
     #[cold]

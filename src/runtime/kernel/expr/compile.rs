@@ -39,7 +39,7 @@ pub fn conjuncts(ir: &Ir, out: &mut Vec<Cond>, t: &Types) -> Option<()> {
 pub fn num_in(ir: &Ir, t: &Types) -> Option<Num> {
     let n = tree(ir, t)?;
     Some(match Lin::of(&n) {
-        Some(lin) if !matches!(n, Num::Const(_) | Num::Slot(_)) => Num::Lin(lin),
+        Some(lin) if !t.wide && !matches!(n, Num::Const(_) | Num::Slot(_)) => Num::Lin(lin),
         _ => n,
     })
 }

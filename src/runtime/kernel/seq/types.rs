@@ -51,6 +51,10 @@ pub struct Types {
     /// The functions the rules call, compiled as calls (see
     /// [`crate::runtime::kernel::calls`]).
     pub(in crate::runtime::kernel) calls: Option<Rc<Calls>>,
+    /// Whether the rules are compiled for parameters of any size: then
+    /// no expression is a linear form, which is evaluated unchecked (see
+    /// [`crate::runtime::kernel::compile_wide`]).
+    pub(in crate::runtime::kernel) wide: bool,
 }
 
 impl Types {
@@ -79,6 +83,7 @@ impl Types {
             asked: Default::default(),
             asked_at: Default::default(),
             calls: None,
+            wide: false,
         };
         let mut named = Vec::new();
         for rule in &game.moves {
@@ -235,6 +240,7 @@ impl Types {
             asked: Default::default(),
             asked_at: Default::default(),
             calls: None,
+            wide: false,
         }
     }
 
@@ -254,6 +260,7 @@ impl Types {
             asked: Default::default(),
             asked_at: Default::default(),
             calls: Some(calls),
+            wide: false,
         }
     }
 
