@@ -204,6 +204,28 @@ pub fn solve(op: BinOp, d0: i64, step: i64, len: i64) -> (i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::kernel::expr::compare;
+
+    /// The offsets, found one by one.
+    fn brute(op: BinOp, d0: i64, step: i64, len: i64) -> Vec<i64> {
+        (0..len).filter(|t| compare(op, d0 + step * t, 0)).collect()
+    }
+
+    #[test]
+    fn solve_finds_the_interval_of_a_linear_condition() {
+        use BinOp::*;
+        for op in [Lt, Le, Gt, Ge, Eq] {
+            for d0 in -7..=7 {
+                for step in -3..=3 {
+                    for len in 0..6 {
+                        let (a, b) = solve(op, d0, step, len);
+                        let found: Vec<i64> = (a..b).collect();
+                        assert_eq!(found, brute(op, d0, step, len), "{op:?} {d0} {step} {len}");
+                    }
+                }
+            }
+        }
+    }
 
     fn bin(op: BinOp, a: Num, b: Num) -> Num {
         Num::Bin(op, Box::new(a), Box::new(b))
