@@ -356,9 +356,13 @@ impl Machine {
         let p = self.to_position(p, span, "the argument of `moves`")?;
         let value = self.position_value(&p)?;
         let moves = self.moves_of(&p, span)?;
+        // Each component's position made once, shared by its moves.
+        let comps: Vec<Position> = (p.components().iter())
+            .map(|c| Position::from_components(vec![*c]))
+            .collect();
         let items = (moves.into_iter())
             .map(|m| {
-                let comp = Position::from_components(vec![p.components()[m.component]]);
+                let comp = comps[m.component].clone();
                 Value::Tuple(Rc::from([
                     Value::Pos(comp),
                     Value::str(&m.name),

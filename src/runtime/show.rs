@@ -95,14 +95,19 @@ impl Machine {
         bindings: impl Iterator<Item = (&'a str, &'a Value)>,
         eq: &str,
     ) -> String {
-        let shown: Vec<String> = bindings
-            .map(|(n, v)| format!("{n}{eq}{}", self.show(v)))
-            .collect();
-        if shown.is_empty() {
-            name.to_string()
-        } else {
-            format!("{name}({})", shown.join(", "))
+        // Written in one string: `moves(P)` names every move of every
+        // position it is asked.
+        let mut out = String::from(name);
+        for (i, (n, v)) in bindings.enumerate() {
+            out.push_str(if i == 0 { "(" } else { ", " });
+            out.push_str(n);
+            out.push_str(eq);
+            self.write_value(v, &mut out);
         }
+        if out.len() > name.len() {
+            out.push(')');
+        }
+        out
     }
 
     fn write_node(&self, node: NodeId, out: &mut String) {
