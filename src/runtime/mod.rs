@@ -129,6 +129,9 @@ pub struct Machine {
     /// Each game's kernel for positions whose integers are past what its
     /// own takes (see `kernel::compile_wide`), compiled on first need.
     pub(crate) wide_kernels: Vec<Option<Compiled>>,
+    /// Each game's rules compiled to list its moves in the written order
+    /// where its kernel does not (see `queries.rs`), on first need.
+    pub(crate) listing_kernels: Vec<Option<Compiled>>,
     /// For each game, the shapes of a position met with lists or sets of
     /// strings where its rules alone said integers: what its rules are
     /// compiled again for (see `search::kernels`).
@@ -304,6 +307,7 @@ impl Machine {
             printed: None,
             kernels: Vec::new(),
             wide_kernels: Vec::new(),
+            listing_kernels: Vec::new(),
             groups: Vec::new(),
             shape_hints: Vec::new(),
             use_kernels: true,

@@ -5,10 +5,12 @@
 use super::moves::{self, MoveSink};
 use crate::diag::{Diagnostic, Phase};
 use crate::ir::MoveIr;
-use crate::runtime::kernel::Kernel;
 use crate::runtime::kernel::listing::{Listing, Target};
+use crate::runtime::kernel::{self, Kernel};
+use crate::runtime::normalize;
 use crate::runtime::{Machine, RtResult, Scratch};
 use crate::span::Span;
+use crate::value::GameId;
 use crate::value::{Component, NodeId, Position, Value};
 use std::mem::take;
 use std::rc::Rc;
@@ -113,7 +115,10 @@ impl Machine {
         {
             return None;
         }
-        let kernel = self.kernel(node.game).filter(|k| k.lists_moves())?;
+        let kernel = match self.kernel(node.game)? {
+            kernel if kernel.lists_moves() => kernel,
+            _ => self.listing_kernel(node.game)?,
+        };
         let Scratch {
             args,
             marks,
@@ -136,6 +141,36 @@ impl Machine {
         self.scratch.listing = listing;
         self.moves_listed += moves.is_some() as u64;
         moves
+    }
+
+    /// The rules of `game` compiled to list its positions' moves in the
+    /// written order, where its own kernel does not (it unrolled a
+    /// binder inside another's loop: see [`normalize::listing_rules`]);
+    /// compiled on first need.
+    fn listing_kernel(&mut self, game: GameId) -> Option<Rc<Kernel>> {
+        let rules = self.game_ir(game);
+        if let Some(Some((compiled, kernel))) = self.listing_kernels.get(game as usize)
+            && Rc::ptr_eq(compiled, &rules)
+        {
+            return kernel.clone();
+        }
+        let normal = normalize::listing_rules(&rules, &self.defs);
+        let normal = self.made_rules(&normal);
+        let hints = self
+            .shape_hints
+            .get(game as usize)
+            .cloned()
+            .unwrap_or_default();
+        let max_depth = self.limits.max_depth;
+        let kernel = kernel::compile_hinted(&normal, (game, &hints), &self.defs, max_depth)
+            .filter(Kernel::lists_moves)
+            .map(Rc::new);
+        let slot = game as usize;
+        if self.listing_kernels.len() <= slot {
+            self.listing_kernels.resize(slot + 1, None);
+        }
+        self.listing_kernels[slot] = Some((rules, kernel.clone()));
+        kernel
     }
 
     /// The moves `listing` holds, their positions interned: `None` when

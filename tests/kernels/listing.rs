@@ -38,6 +38,12 @@ fn moves_of_rules_written_in_many_ways_are_listed_by_the_compiled_rules() {
         // A list position, a helper function, a heap.
         "fn smaller(h, k) = h - k\ngame c(hs) {\n move take(i in 0..len(hs), k in 1..=hs[i]) \
          -> c(hs[:i] + [smaller(hs[i], k)] + hs[i + 1:]) + *(k % 2)\n}\nmoves(c([3, 4]))\n",
+        // Binders over constants inside another binder's loop: the game's
+        // kernel unrolls them (one move per constant, in another order),
+        // the rules compiled to list its moves do not.
+        "game d(n) {\n move cut(k in 1..=3, e in {2, 3}) if k <= n -> d((n - k) / e)\n}\nmoves(d(10))\n",
+        "let DIRS = [(0, 1), (1, 0), (1, 1)]\ngame t(x, y) {\n move step(i in 1..=2, (dx, dy) in DIRS) \
+         if x >= i * dx and y >= i * dy -> t(x - i * dx, y - i * dy)\n}\nmoves(t(3, 2))\n",
         // `line` and `play`'s options, unnamed.
         "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n move half if n > 0 and n % 2 == 0 -> g(n / 2)\n}\n\
          line(g(21) + g(4))\n",
@@ -47,14 +53,14 @@ fn moves_of_rules_written_in_many_ways_are_listed_by_the_compiled_rules() {
 }
 
 #[test]
-fn moves_not_made_in_the_written_order_are_listed_by_the_interpreter() {
+fn moves_the_compiled_rules_make_in_another_order_are_listed_by_the_interpreter() {
     for text in [
-        // A binder that divides, over constants, inside a range's loop:
-        // unrolled into one move per constant.
-        "game d(n) {\n move cut(k in 1..=3, e in {2, 3}) if k <= n -> d((n - k) / e)\n}\nmoves(d(10))\n",
         // A computed target whose branch changes with the binder.
         "game g(n) {\n move m(k in 1..=3) if k <= n -> if k % 2 == 0 then g(n - k) else g(n - k) + *1\n}\n\
          moves(g(9))\n",
+        // A sum with such a branch among its terms, made an `if` of sums.
+        "game g(n) {\n move m(k in 1..=3) if k <= n -> g(n - k) + (if k == 2 then *1 else *0)\n}\n\
+         moves(g(7))\n",
     ] {
         assert!(!listed(text), "{text}");
     }

@@ -105,9 +105,22 @@ const RECURSION_BUDGET: usize = 200;
 
 /// `game`'s rules, normalised (see the module's doc).
 pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
+    rules_as(game, defs, false)
+}
+
+/// [`rules`] that make their options in the written order wherever the
+/// compiled rules can (see [`MoveIr::named`]): a binder inside another's
+/// loop is not unrolled. For listing a position's moves, where [`rules`]
+/// would not.
+pub fn listing_rules(game: &GameIr, defs: &Defs) -> GameIr {
+    rules_as(game, defs, true)
+}
+
+fn rules_as(game: &GameIr, defs: &Defs, in_order: bool) -> GameIr {
     let n = Normalizer {
         slots: Cell::new(game.slots.max(game.arity)),
         remember: Some(game.arity),
+        in_order,
         ..Normalizer::new(defs)
     };
     let mut moves = Vec::new();
@@ -215,6 +228,9 @@ struct Normalizer<'a> {
     /// whose arguments read none of them is made again at every
     /// position with the same arguments, and is left a call.
     remember: Option<usize>,
+    /// Whether to keep the options in the written order (see
+    /// [`listing_rules`]).
+    in_order: bool,
 }
 
 impl<'a> Normalizer<'a> {
@@ -228,6 +244,7 @@ impl<'a> Normalizer<'a> {
             hoisted: RefCell::default(),
             deepest: Cell::new(0),
             remember: None,
+            in_order: false,
         }
     }
 }

@@ -44,6 +44,9 @@ impl Normalizer<'_> {
             .enumerate()
             .skip(from)
             .find_map(|(i, (p, d))| self.unrolled(&rule, i, p, d));
+        // Rules kept in the written order unroll no binder inside
+        // another's loop (see below).
+        let found = found.filter(|(i, ..)| *i == 0 || !self.in_order);
         let Some((i, slots, items)) = found else {
             // A move whose guard folded to `false` has no options; it is
             // left out once no binder is left, whose domain, evaluated
