@@ -119,23 +119,25 @@ impl Machine {
             kernel if kernel.lists_moves() => kernel,
             _ => self.listing_kernel(node.game)?,
         };
-        let Scratch {
-            args,
-            marks,
-            listing,
-            ..
-        } = &mut self.scratch;
+        let mut args = take(&mut self.scratch.args);
         let found = match kernel.takes_lists() {
-            true => self.graph.flat_args(node, args),
-            false => self.graph.int_args(node, args),
+            true => self.graph.flat_args(node, &mut args),
+            false => self.graph.int_args(node, &mut args),
         };
+        // Integers past what its linear forms take: the twin lists them.
+        let kernel = match found && kernel.too_wide(&args) {
+            true => self.wide_kernel(node.game).filter(|k| k.lists_moves()),
+            false => Some(kernel).filter(|_| found),
+        };
+        let Scratch { marks, listing, .. } = &mut self.scratch;
         let (cancel, deadline) = (&self.cancel, self.deadline);
         let mut stop =
             || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
         let graph = (&self.defs, &self.graph);
-        if !found || kernel.list(graph, args, marks, &mut stop, listing).is_err() {
-            return None;
-        }
+        let listed = (kernel.as_ref())
+            .is_some_and(|k| k.list(graph, &args, marks, &mut stop, listing).is_ok());
+        self.scratch.args = args;
+        let kernel = kernel.filter(|_| listed)?;
         let listing = take(&mut self.scratch.listing);
         let moves = self.listed(&kernel, &listing, named);
         self.scratch.listing = listing;

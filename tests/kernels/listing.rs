@@ -44,6 +44,10 @@ fn moves_of_rules_written_in_many_ways_are_listed_by_the_compiled_rules() {
         "game d(n) {\n move cut(k in 1..=3, e in {2, 3}) if k <= n -> d((n - k) / e)\n}\nmoves(d(10))\n",
         "let DIRS = [(0, 1), (1, 0), (1, 1)]\ngame t(x, y) {\n move step(i in 1..=2, (dx, dy) in DIRS) \
          if x >= i * dx and y >= i * dy -> t(x - i * dx, y - i * dy)\n}\nmoves(t(3, 2))\n",
+        // A heap past the linear forms' range: the rules' twin for
+        // integers of any size lists it.
+        "game h(n) {\n move half if n > 0 -> h(n / 2)\n move take(k in {1, 3}) if n % 4 == 3 -> h(n - k)\n}\n\
+         moves(h(10 ** 12 + 7))\n",
         // `line` and `play`'s options, unnamed.
         "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n move half if n > 0 and n % 2 == 0 -> g(n / 2)\n}\n\
          line(g(21) + g(4))\n",

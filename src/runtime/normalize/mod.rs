@@ -49,6 +49,13 @@
 //!   binder `a in 1..=n`, the condition in the guard, and `a` and `n / a`
 //!   in place of `p` and `q`.
 //!
+//! Each move keeps, through every rewrite, how to name its options as
+//! `moves(P)` names them (`MoveIr::named`: each name the move shows as an
+//! expression, which the rewrites carry along: a constant once its binder
+//! is unrolled, `n - a` once an equation fixes it), unless the rewrites
+//! put its options in another order than written; [`listing_rules`] keeps
+//! that order wherever the compiled rules can.
+//!
 //! The rules normalised here are those the compiled rules run; the
 //! interpreter, which reports errors, runs the rules as written. A
 //! normalised game depends on the functions and constants it inlined, so

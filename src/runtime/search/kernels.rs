@@ -368,6 +368,23 @@ impl Machine {
         }
     }
 
+    /// The twin of `game`'s kernel for parameters of any size, compiled
+    /// on first need; `None` where there is none.
+    pub(in crate::runtime) fn wide_kernel(&mut self, game: GameId) -> Option<Rc<Kernel>> {
+        let fresh = |m: &Machine| match m.wide_kernels.get(game as usize) {
+            Some(Some((rules, twin)))
+                if m.defs.game(game).is_some_and(|r| Rc::ptr_eq(rules, r)) =>
+            {
+                Some(twin.clone())
+            }
+            _ => None,
+        };
+        if fresh(self).is_none() {
+            self.compile_wide(game);
+        }
+        fresh(self).flatten()
+    }
+
     /// Compiles the twin of `game`'s kernel for parameters of any size
     /// ([`kernel::compile_wide`]), or notes that there is none; then
     /// [`Ran::Asked`], for the position to be run again.
