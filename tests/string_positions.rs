@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::differ::{agree, compare, same_error};
+use common::differ::{agree, compare, runs_compiled_throughout, same_error};
 use proptest::prelude::*;
 
 /// A guard beside `s[i] == "H"`: characters compared with literals and
@@ -34,6 +34,7 @@ fn guard() -> impl Strategy<Value = String> {
         " and sum([1 for c in s[i:] if c != \"T\"]) < 3",
         " and any([c == \"é\" for c in s])",
         " and len([s for c in s[:i] if c < \"T\"]) != 1",
+        " and len([k for (k, d) in enumerate(s) if d == \"H\" and k > i]) < 2",
     ])
     .prop_map(str::to_string)
 }
@@ -59,9 +60,18 @@ fn rule() -> impl Strategy<Value = String> {
         ("r(s[:i] + \"T\" + s[i + 1:]) + *(len(s) - i)", false),
         ("r(s[:i] + \"T\" * (i % 2) + s[i + 1:])", false),
     ]);
-    (target, guard()).prop_map(|((target, j), guard)| {
+    // The index and its character as a binder of its own, or enumerated.
+    let binder = prop::sample::select(vec![
+        ("i in 0..len(s)", "s[i] == \"H\""),
+        ("(i, c) in enumerate(s)", "c == \"H\""),
+        (
+            "(i, c) in enumerate(s)",
+            "s[i] == c and c != \"T\" and c != \"é\"",
+        ),
+    ]);
+    (target, guard(), binder).prop_map(|((target, j), guard, (binder, head))| {
         let j = if j { ", j in 0..i" } else { "" };
-        format!("(i in 0..len(s){j}) if s[i] == \"H\"{guard} -> {target}")
+        format!("({binder}{j}) if {head}{guard} -> {target}")
     })
 }
 
@@ -183,6 +193,34 @@ fn characters_counted_by_a_comprehension_compile() {
     let explained = common::explained(strings);
     assert!(
         explained.contains("half(s): compiled to machine code"),
+        "{explained}"
+    );
+}
+
+/// `(i, c) in enumerate(s)` of a string, as a binder and in a
+/// comprehension: read by index (`i in 0..len(s)`, `s[i]` for `c`), it
+/// compiles, and plays as the spelling with the index alone.
+#[test]
+fn a_string_enumerated_compiles_and_agrees_with_the_index_spelling() {
+    let enumerated = "fn heads(s) = len([i for (i, c) in enumerate(s) if c == \"H\"])\n\
+                      game r(s) {\n\
+                      \x20   move turn((i, c) in enumerate(s)) if c == \"H\" and heads(s) > 0 -> r(s[:i] + \"T\" + s[i + 1:])\n\
+                      \x20   move cut((i, c) in enumerate(s)) if c == \"T\" and i > 0 -> r(s[:i])\n\
+                      }\n\
+                      [value(r(\"H\" * n + \"T\")) for n in 0..7]\nmoves(r(\"HTH\"))\n";
+    let indexed = "fn heads(s) = len([i for i in 0..len(s) if s[i] == \"H\"])\n\
+                   game r(s) {\n\
+                   \x20   move turn(i in 0..len(s)) if s[i] == \"H\" and heads(s) > 0 -> r(s[:i] + \"T\" + s[i + 1:])\n\
+                   \x20   move cut(i in 0..len(s)) if s[i] == \"T\" and i > 0 -> r(s[:i])\n\
+                   }\n\
+                   [value(r(\"H\" * n + \"T\")) for n in 0..7]\n";
+    let printed = agree(enumerated);
+    assert!(printed.starts_with(&agree(indexed)), "{printed}");
+    assert!(printed.contains("turn(i=0, c=\"H\")"), "{printed}");
+    runs_compiled_throughout(enumerated);
+    let explained = common::explained(enumerated);
+    assert!(
+        explained.contains("r(s): compiled to machine code"),
         "{explained}"
     );
 }

@@ -70,10 +70,19 @@ pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
 
 /// [`game`] of the rules of game `id`.
 pub(crate) fn game_numbered(game: &GameIr, id: GameId, defs: &Defs) -> GameReport {
-    let rules = crate::runtime::normalize::rules(game, defs);
+    use crate::runtime::normalize;
     // How deep calls may nest changes when the code bails, not what compiles.
     let max_depth = crate::runtime::Limits::default().max_depth;
-    let kernel = kernel::compile(&rules, id, defs, max_depth);
+    let mut rules = normalize::rules(game, defs);
+    let mut kernel = kernel::compile(&rules, id, defs, max_depth);
+    // As the machine compiles them: `enumerate` read by index where the
+    // rules do not compile otherwise.
+    if kernel.is_none() {
+        let indexed = normalize::indexed_rules(game, defs);
+        if let Some(compiled) = kernel::compile(&indexed, id, defs, max_depth) {
+            (rules, kernel) = (indexed, Some(compiled));
+        }
+    }
     let types = kernel::Types::of(&rules, id);
     let compiled = kernel.is_some();
     let native = kernel.as_ref().is_some_and(kernel::Kernel::is_native);

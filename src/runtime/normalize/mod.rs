@@ -112,7 +112,7 @@ const RECURSION_BUDGET: usize = 200;
 
 /// `game`'s rules, normalised (see the module's doc).
 pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
-    rules_as(game, defs, false)
+    rules_as(game, defs, (false, false))
 }
 
 /// [`rules`] that make their options in the written order wherever the
@@ -120,14 +120,25 @@ pub fn rules(game: &GameIr, defs: &Defs) -> GameIr {
 /// loop is not unrolled. For listing a position's moves, where [`rules`]
 /// would not.
 pub fn listing_rules(game: &GameIr, defs: &Defs) -> GameIr {
-    rules_as(game, defs, true)
+    rules_as(game, defs, (true, false))
 }
 
-fn rules_as(game: &GameIr, defs: &Defs, in_order: bool) -> GameIr {
+/// [`rules`] with `(i, x) in enumerate(xs)` read by index as well, `i in
+/// 0..len(xs)` with `xs[i]` for `x` (see `zip.rs`), for the rules that do
+/// not compile otherwise: a string's characters (`(i, c) in
+/// enumerate(s)`), which the compiled rules read by index but do not
+/// enumerate. Not for all rules: a list of integers enumerated is read
+/// item by item, faster than by index.
+pub fn indexed_rules(game: &GameIr, defs: &Defs) -> GameIr {
+    rules_as(game, defs, (false, true))
+}
+
+fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> GameIr {
     let n = Normalizer {
         slots: Cell::new(game.slots.max(game.arity)),
         remember: Some(game.arity),
         in_order,
+        by_index,
         ..Normalizer::new(defs)
     };
     let mut moves = Vec::new();
@@ -140,7 +151,7 @@ fn rules_as(game: &GameIr, defs: &Defs, in_order: bool) -> GameIr {
                 *domain = unordered(domain);
                 *domain = n.range_listed(domain);
             }
-            let rule = zip::binders(&rule, &n.slots).unwrap_or(rule);
+            let rule = zip::binders(&rule, &n.slots, n.by_index).unwrap_or(rule);
             let rules = targets::split(&rule).unwrap_or_else(|| vec![rule]);
             rules
                 .into_iter()
@@ -238,6 +249,9 @@ struct Normalizer<'a> {
     /// Whether to keep the options in the written order (see
     /// [`listing_rules`]).
     in_order: bool,
+    /// Whether `enumerate(xs)` is read by index too (see
+    /// [`indexed_rules`]).
+    by_index: bool,
 }
 
 impl<'a> Normalizer<'a> {
@@ -252,6 +266,7 @@ impl<'a> Normalizer<'a> {
             deepest: Cell::new(0),
             remember: None,
             in_order: false,
+            by_index: false,
         }
     }
 }
@@ -266,7 +281,7 @@ impl Normalizer<'_> {
     /// calls deep.
     fn expr(&self, ir: &Ir, depth: usize) -> Ir {
         if let IrKind::Comprehension { set, elem, clauses } = &ir.kind
-            && let Some((clauses, elem)) = zip::clauses(clauses, elem, &self.slots)
+            && let Some((clauses, elem)) = zip::clauses(clauses, elem, (&self.slots, self.by_index))
         {
             let kind = IrKind::Comprehension {
                 set: *set,

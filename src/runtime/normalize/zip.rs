@@ -18,13 +18,31 @@ use crate::syntax::ast::BinOp;
 use std::cell::Cell;
 
 /// The slots a `zip` pattern binds and the collections it zips, when it
-/// is read by index (see the module's doc).
-fn zipped<'a>(pattern: &PatIr, domain: &'a Ir) -> Option<(Vec<Slot>, &'a [Ir])> {
-    let IrKind::CallBuiltin(Builtin::Zip, xs) = &domain.kind else {
-        return None;
-    };
+/// is read by index (see the module's doc). With `enumerate`, also an
+/// `enumerate(xs)` pattern's, as the index and `xs`.
+fn zipped<'a>(pattern: &PatIr, domain: &'a Ir, enumerate: bool) -> Option<(Vec<Slot>, Zipped<'a>)> {
     let slots = pattern.tuple_slots()?;
-    (slots.len() == xs.len() && xs.len() >= 2 && xs.iter().all(cheap)).then_some((slots, xs))
+    match &domain.kind {
+        IrKind::CallBuiltin(Builtin::Zip, xs)
+            if slots.len() == xs.len() && xs.len() >= 2 && xs.iter().all(cheap) =>
+        {
+            Some((slots, Zipped::Zip(xs)))
+        }
+        IrKind::CallBuiltin(Builtin::Enumerate, xs)
+            if enumerate && slots.len() == 2 && xs.len() == 1 && cheap(&xs[0]) =>
+        {
+            Some((slots, Zipped::Enumerate(&xs[0])))
+        }
+        _ => None,
+    }
+}
+
+/// What a pattern read by index goes over.
+#[derive(Clone, Copy)]
+enum Zipped<'a> {
+    Zip(&'a [Ir]),
+    /// `enumerate(xs)`: the index itself, then `xs[i]`.
+    Enumerate(&'a Ir),
 }
 
 /// Whether reading `ir` again costs nothing and cannot fail where it did
@@ -44,9 +62,26 @@ fn cheap(ir: &Ir) -> bool {
 }
 
 /// The index's range, `0..min(len(x), len(y), ...)`, and what each slot
-/// is then: `x[i]`, `y[i]`, ...
-fn by_index(slots: &[Slot], xs: &[Ir], i: Slot, span: crate::span::Span) -> (Ir, Vec<(Slot, Ir)>) {
+/// is then: `x[i]`, `y[i]`, ...; for `enumerate(xs)`, `0..len(xs)`, and
+/// `i` and `xs[i]`.
+fn by_index(
+    slots: &[Slot],
+    zipped: Zipped,
+    i: Slot,
+    span: crate::span::Span,
+) -> (Ir, Vec<(Slot, Ir)>) {
     let at = |kind| Ir { kind, span };
+    let xs = match zipped {
+        Zipped::Zip(xs) => xs,
+        Zipped::Enumerate(xs) => {
+            let len = at(IrKind::CallBuiltin(Builtin::Len, vec![xs.clone()]));
+            let zero = at(IrKind::Const(crate::value::Value::Int(0)));
+            let range = at(IrKind::Binary(BinOp::Range, Box::new(zero), Box::new(len)));
+            let item = IrKind::Index(Box::new(xs.clone()), Box::new(at(IrKind::Local(i))));
+            let items = vec![(slots[0], at(IrKind::Local(i))), (slots[1], at(item))];
+            return (range, items);
+        }
+    };
     let lens = xs
         .iter()
         .map(|x| at(IrKind::CallBuiltin(Builtin::Len, vec![x.clone()])))
@@ -75,9 +110,9 @@ fn fresh(slots: &Cell<usize>) -> Slot {
 
 /// `rule` with its `zip` binders read by index, or `None` when it has
 /// none.
-pub(super) fn binders(rule: &MoveIr, slots: &Cell<usize>) -> Option<MoveIr> {
-    let (at, (names, xs)) =
-        (rule.binders.iter().enumerate()).find_map(|(at, (p, d))| Some((at, zipped(p, d)?)))?;
+pub(super) fn binders(rule: &MoveIr, slots: &Cell<usize>, enumerate: bool) -> Option<MoveIr> {
+    let (at, (names, xs)) = (rule.binders.iter().enumerate())
+        .find_map(|(at, (p, d))| Some((at, zipped(p, d, enumerate)?)))?;
     let i = fresh(slots);
     let (range, items) = by_index(&names, xs, i, rule.binders[at].1.span);
     let bind = |s: Slot| items.iter().find(|(n, _)| *n == s).map(|(_, e)| e.clone());
@@ -96,7 +131,7 @@ pub(super) fn binders(rule: &MoveIr, slots: &Cell<usize>) -> Option<MoveIr> {
         copy.shown
             .push((format!("({})", parts.join(", ")).into(), i));
     }
-    Some(binders(&copy, slots).unwrap_or(copy))
+    Some(binders(&copy, slots, enumerate).unwrap_or(copy))
 }
 
 /// A comprehension's clauses and element with its `zip` clauses read by
@@ -104,10 +139,10 @@ pub(super) fn binders(rule: &MoveIr, slots: &Cell<usize>) -> Option<MoveIr> {
 pub(super) fn clauses(
     clauses: &[ClauseIr],
     elem: &Ir,
-    slots: &Cell<usize>,
+    (slots, enumerate): (&Cell<usize>, bool),
 ) -> Option<(Vec<ClauseIr>, Ir)> {
     let (at, (names, xs)) = clauses.iter().enumerate().find_map(|(at, c)| match c {
-        ClauseIr::For(p, d) => Some((at, zipped(p, d)?)),
+        ClauseIr::For(p, d) => Some((at, zipped(p, d, enumerate)?)),
         ClauseIr::If(_) => None,
     })?;
     let ClauseIr::For(_, domain) = &clauses[at] else {
@@ -124,9 +159,13 @@ pub(super) fn clauses(
         }
     }
     let elem = put(elem, &bind);
-    Some(clauses_again(&out, &elem, slots))
+    Some(clauses_again(&out, &elem, (slots, enumerate)))
 }
 
-fn clauses_again(out: &[ClauseIr], elem: &Ir, slots: &Cell<usize>) -> (Vec<ClauseIr>, Ir) {
-    clauses(out, elem, slots).unwrap_or_else(|| (out.to_vec(), elem.clone()))
+fn clauses_again(
+    out: &[ClauseIr],
+    elem: &Ir,
+    (slots, enumerate): (&Cell<usize>, bool),
+) -> (Vec<ClauseIr>, Ir) {
+    clauses(out, elem, (slots, enumerate)).unwrap_or_else(|| (out.to_vec(), elem.clone()))
 }

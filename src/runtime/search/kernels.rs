@@ -420,10 +420,19 @@ impl Machine {
                 let hints = self.shape_hints.get(slot).cloned().unwrap_or_default();
                 // Typed by the shapes met, or, where those do not
                 // compile, as the rules alone say.
-                (!hints.is_empty())
+                let compiled = (!hints.is_empty())
                     .then(|| kernel::compile_hinted(&normal, (game, &hints), &self.defs, max_depth))
                     .flatten()
-                    .or_else(|| kernel::compile(&normal, game, &self.defs, max_depth))
+                    .or_else(|| kernel::compile(&normal, game, &self.defs, max_depth));
+                match compiled {
+                    Some(kernel) => Some(kernel),
+                    // `enumerate` of a string, read by index instead.
+                    None => {
+                        let indexed = normalize::indexed_rules(&rules, &self.defs);
+                        let indexed = self.made_rules(&indexed);
+                        kernel::compile_hinted(&indexed, (game, &hints), &self.defs, max_depth)
+                    }
+                }
             }
         };
         let kernel = kernel.map(Rc::new);
