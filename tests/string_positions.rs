@@ -224,3 +224,25 @@ fn a_string_enumerated_compiles_and_agrees_with_the_index_spelling() {
         "{explained}"
     );
 }
+
+/// A parameter that holds a state's name, compared whole with strings
+/// and passed strings written out (`st("down", n - k)`), is a string:
+/// the rules compile, and play as the same game with the states
+/// numbered.
+#[test]
+fn a_states_name_as_a_parameter_compiles_and_agrees_with_numbered_states() {
+    let named = "game st(s, n) {\n\
+                 \x20   move a(k in 1..=2) if s == \"up\" and n >= k -> st(\"down\", n - k)\n\
+                 \x20   move b if \"down\" == s and n > 0 -> st(\"up\", n - 1)\n\
+                 \x20   move c if s != \"up\" and n % 3 == 0 and n > 2 -> st(\"up\", n - 3)\n\
+                 }\n\
+                 [value(st(\"up\", n)) + 2 * value(st(\"down\", n)) for n in 0..40]\n";
+    let numbered = "game st(s, n) {\n\
+                    \x20   move a(k in 1..=2) if s == 0 and n >= k -> st(1, n - k)\n\
+                    \x20   move b if 1 == s and n > 0 -> st(0, n - 1)\n\
+                    \x20   move c if s != 0 and n % 3 == 0 and n > 2 -> st(0, n - 3)\n\
+                    }\n\
+                    [value(st(0, n)) + 2 * value(st(1, n)) for n in 0..40]\n";
+    assert_eq!(agree(named), agree(numbered));
+    runs_compiled_throughout(named);
+}

@@ -119,6 +119,21 @@ impl Types {
                 types.shapes[*s as usize] = Shape::Str;
             }
         }
+        // A parameter compared whole with a string (`s == "up"`), as a
+        // state's name, holds a string.
+        let mut named_states = Vec::new();
+        for rule in &game.moves {
+            rule.exprs()
+                .for_each(|e| compared_with_text(e, &mut named_states));
+        }
+        for s in named_states
+            .into_iter()
+            .filter(|s| (*s as usize) < game.arity)
+        {
+            if types.shapes[s as usize] == Shape::Int {
+                types.shapes[s as usize] = Shape::Str;
+            }
+        }
         // One whose items the rules read as strings (`rows[y][x] ==
         // "."`, `w in ws` and `w[0] == "a"`) holds strings.
         words::params(game, &texts, &mut types.shapes);
@@ -148,8 +163,14 @@ impl Types {
             let mut changed = types.bind_collections(&bound);
             for args in &passed {
                 for (i, a) in args.iter().enumerate().take(game.arity) {
-                    let passed = types.shape_of(a).map(|(s, _)| s);
-                    if let Some(s) = passed.filter(|s| refines(types.shapes[i], *s)) {
+                    let passed = types.shape_of(a);
+                    // A string written out passed where nothing else
+                    // said: a state's name (`st("down", n - 1)`).
+                    let named = |(s, sure): &(Shape, bool)| {
+                        *sure && *s == Shape::Str && types.shapes[i] == Shape::Int
+                    };
+                    let passed = passed.filter(|p| named(p) || refines(types.shapes[i], p.0));
+                    if let Some((s, _)) = passed {
                         types.shapes[i] = s;
                         changed = true;
                     }
@@ -363,6 +384,21 @@ fn lets(ir: &Ir, out: &mut Vec<Slot>) {
 
 /// Pushes on `out` each slot `s` that `ir` reads as `s[i] == "c"` (any
 /// comparison), beside a string of one character.
+/// Pushes on `out` the slot of each local that a comparison in `ir`
+/// compares with a string written out: `s == "up"`, `"end" != s`.
+fn compared_with_text(ir: &Ir, out: &mut Vec<Slot>) {
+    if let IrKind::Binary(op, a, b) = &ir.kind
+        && op.is_comparison()
+    {
+        for (x, c) in [(a, b), (b, a)] {
+            if let (IrKind::Local(s), IrKind::Const(Value::Str(_))) = (&x.kind, &c.kind) {
+                out.push(*s);
+            }
+        }
+    }
+    each_child(ir, &mut |c| compared_with_text(c, out));
+}
+
 fn characters(ir: &Ir, out: &mut Vec<Slot>) {
     let indexed = |e: &Ir| match &e.kind {
         IrKind::Index(xs, _) => match xs.kind {
