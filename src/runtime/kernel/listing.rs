@@ -148,23 +148,10 @@ impl Kernel {
         out: &mut Listing,
     ) -> Result<(), Stop> {
         out.clear();
-        let arity = |g: GameId| defs.game(g).map(|g| g.arity);
-        if !self.lists_moves() || self.targets.iter().any(|(g, n)| arity(*g) != Some(*n)) {
+        if !self.lists_moves() {
             return Err(Stop::Bail);
         }
-        let mut frame = std::mem::take(&mut marks.frame);
-        if !self.load(args, &mut frame) {
-            marks.frame = frame;
-            return Err(Stop::Bail);
-        }
-        marks.start();
-        let mut run = Run::new(defs, graph, marks, poll).listing(out);
-        let result = self.moves.iter().enumerate().try_for_each(|(i, rule)| {
-            run.list_rule(i as u32);
-            run.binders(rule, 0, &mut frame)
-        });
-        marks.frame = frame;
-        result
+        self.run_moves((defs, graph), args, (marks, poll), Some(out))
     }
 }
 

@@ -30,6 +30,7 @@ mod moves;
 mod narrow;
 // Calling generated machine code is unsafe by nature: this module alone.
 mod forms;
+mod frame;
 mod machine_code;
 #[allow(unsafe_code)]
 mod native;
@@ -393,23 +394,7 @@ impl Kernel {
         marks: &mut Marks,
         poll: &mut dyn FnMut() -> bool,
     ) -> Result<Found, Stop> {
-        let arity = |g: GameId| defs.game(g).map(|g| g.arity);
-        if self.targets.iter().any(|(g, n)| arity(*g) != Some(*n)) {
-            return Err(Stop::Bail);
-        }
-        let mut frame = std::mem::take(&mut marks.frame);
-        if !self.load(args, &mut frame) {
-            marks.frame = frame;
-            return Err(Stop::Bail);
-        }
-        marks.start();
-        let mut run = run::Run::new(defs, graph, marks, poll);
-        let result = self.moves.iter().try_for_each(|rule| {
-            run.in_rule(rule.share);
-            run.binders(rule, 0, &mut frame)
-        });
-        marks.frame = frame;
-        result?;
+        self.run_moves((defs, graph), args, (marks, poll), None)?;
         if marks.missing.is_empty() {
             return Ok((marks.mex.mex(), marks.mex.count()));
         }
@@ -421,14 +406,12 @@ impl Kernel {
 }
 
 impl Kernel {
-    /// Whether the rules take list arguments: then a position's arguments
-    /// come as a flat run ([`flat`]).
-    /// Every game the targets apply, with the number of arguments given.
     /// The game whose rules these are.
     pub fn game(&self) -> GameId {
         self.game
     }
 
+    /// Every game the targets apply, with the number of arguments given.
     pub fn reads(&self) -> &[(GameId, usize)] {
         &self.targets
     }
@@ -439,6 +422,8 @@ impl Kernel {
         !self.wide && self.lists.is_none() && args.iter().any(|a| a.abs() >= expr::SLOT_LIMIT)
     }
 
+    /// Whether the rules take list arguments: then a position's arguments
+    /// come as a flat run ([`flat`]).
     pub fn takes_lists(&self) -> bool {
         self.lists.is_some()
     }
@@ -459,55 +444,6 @@ impl Kernel {
         let met: Vec<Shape> = (0..lists.len()).map(|i| flat::shape(h, i)).collect();
         let new = (met.iter().zip(lists)).any(|(m, l)| m.of_words() && m != l);
         new.then_some(met)
-    }
-
-    /// The frame of a position with arguments `args` (integers, or a flat
-    /// run), if they are what the rules were compiled for: every integer
-    /// below [`expr::SLOT_LIMIT`], each list where the rules take one.
-    fn load(&self, args: &[i64], frame: &mut Vec<i64>) -> bool {
-        frame.clear();
-        frame.resize(self.slots.max(self.arity), 0);
-        let small = |a: &i64| self.wide || a.abs() < expr::SLOT_LIMIT;
-        let Some(shapes) = &self.lists else {
-            frame[..args.len().min(self.arity)]
-                .copy_from_slice(&args[..args.len().min(self.arity)]);
-            return args.len() == self.arity && args.iter().all(small);
-        };
-        let Some((&header, mut rest)) = args.split_first() else {
-            return false;
-        };
-        // An empty list or set is one of pairs where the rules take one.
-        let expected = flat::header(shapes.iter().copied());
-        let exact = header == expected;
-        let same_arity = flat::arity(header) == flat::arity(expected);
-        if !(exact || flat::has_packed(expected) && same_arity) {
-            return false;
-        }
-        for (i, shape) in shapes.iter().enumerate() {
-            if !exact
-                && flat::shape(header, i) != *shape
-                && (flat::shape(header, i) != shape.without_pairs() || rest[0] != 0)
-            {
-                return false;
-            }
-            match shape {
-                Shape::Int => {
-                    let Some((a, tail)) = rest.split_first().filter(|(a, _)| small(a)) else {
-                        return false;
-                    };
-                    frame[i] = *a;
-                    rest = tail;
-                }
-                _ => {
-                    let len = rest[0] as usize;
-                    let start = frame.len();
-                    frame.extend_from_slice(&rest[1..1 + len]);
-                    frame[i] = seq::encode(start, frame.len());
-                    rest = &rest[1 + len..];
-                }
-            }
-        }
-        true
     }
 }
 

@@ -1,0 +1,90 @@
+//! A position's arguments loaded into a kernel's frame, and every move
+//! run over it: for its value ([`Kernel::mex`]) or to list its options
+//! ([`Kernel::list`]).
+
+use super::{Defs, Graph, Kernel, Marks, Shape, Stop, expr, flat, listing, run, seq};
+use crate::value::GameId;
+
+impl Kernel {
+    /// Runs every move at the position with arguments `args`: marking its
+    /// options' values, or, given a listing, listing them (see
+    /// [`Kernel::list`]).
+    pub(super) fn run_moves(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        args: &[i64],
+        (marks, poll): (&mut Marks, &mut dyn FnMut() -> bool),
+        list: Option<&mut listing::Listing>,
+    ) -> Result<(), Stop> {
+        let arity = |g: GameId| defs.game(g).map(|g| g.arity);
+        if self.targets.iter().any(|(g, n)| arity(*g) != Some(*n)) {
+            return Err(Stop::Bail);
+        }
+        let mut frame = std::mem::take(&mut marks.frame);
+        if !self.load(args, &mut frame) {
+            marks.frame = frame;
+            return Err(Stop::Bail);
+        }
+        marks.start();
+        let mut run = run::Run::new(defs, graph, marks, poll);
+        if let Some(list) = list {
+            run = run.listing(list);
+        }
+        let result = self.moves.iter().enumerate().try_for_each(|(i, rule)| {
+            run.in_rule(rule.share);
+            run.list_rule(i as u32);
+            run.binders(rule, 0, &mut frame)
+        });
+        marks.frame = frame;
+        result
+    }
+
+    /// The frame of a position with arguments `args` (integers, or a flat
+    /// run), if they are what the rules were compiled for: every integer
+    /// below [`expr::SLOT_LIMIT`], each list where the rules take one.
+    pub(super) fn load(&self, args: &[i64], frame: &mut Vec<i64>) -> bool {
+        frame.clear();
+        frame.resize(self.slots.max(self.arity), 0);
+        let small = |a: &i64| self.wide || a.abs() < expr::SLOT_LIMIT;
+        let Some(shapes) = &self.lists else {
+            frame[..args.len().min(self.arity)]
+                .copy_from_slice(&args[..args.len().min(self.arity)]);
+            return args.len() == self.arity && args.iter().all(small);
+        };
+        let Some((&header, mut rest)) = args.split_first() else {
+            return false;
+        };
+        // An empty list or set is one of pairs where the rules take one.
+        let expected = flat::header(shapes.iter().copied());
+        let exact = header == expected;
+        let same_arity = flat::arity(header) == flat::arity(expected);
+        if !(exact || flat::has_packed(expected) && same_arity) {
+            return false;
+        }
+        for (i, shape) in shapes.iter().enumerate() {
+            if !exact
+                && flat::shape(header, i) != *shape
+                && (flat::shape(header, i) != shape.without_pairs() || rest[0] != 0)
+            {
+                return false;
+            }
+            match shape {
+                Shape::Int => {
+                    let Some((a, tail)) = rest.split_first().filter(|(a, _)| small(a)) else {
+                        return false;
+                    };
+                    frame[i] = *a;
+                    rest = tail;
+                }
+                _ => {
+                    let len = rest[0] as usize;
+                    let start = frame.len();
+                    frame.extend_from_slice(&rest[1..1 + len]);
+                    frame[i] = seq::encode(start, frame.len());
+                    rest = &rest[1 + len..];
+                }
+            }
+        }
+        true
+    }
+}
