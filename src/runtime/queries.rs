@@ -72,17 +72,7 @@ impl Machine {
                         .map(|j| (name(j), vec![Component::Heap(j)]))
                         .collect()
                 }
-                Component::Node(n) if let Some(moves) = self.listed_moves(*n, named) => moves,
-                Component::Node(n) if named => {
-                    let mut recorder = Recorder::default();
-                    moves::expand(self, *n, &mut recorder)?;
-                    recorder.named(self)
-                }
-                Component::Node(n) => {
-                    let mut targets = Targets::default();
-                    moves::expand(self, *n, &mut targets)?;
-                    targets.0.into_iter().map(|t| (String::new(), t)).collect()
-                }
+                Component::Node(n) => self.node_moves(*n, named, (out.len(), span))?,
             };
             self.check_size((out.len() + moves.len()) as i64, span)?;
             for (name, by) in moves {
@@ -100,6 +90,33 @@ impl Machine {
     }
 
     /// The moves of `node`, each named when `named` (else with an empty
+    /// name): listed by its compiled rules where they list them, else by
+    /// the interpreter's move generation. More than `--max-items` less
+    /// the `before` listed already is the error that their number is too
+    /// large, which `span` asks: they are counted, not held.
+    fn node_moves(
+        &mut self,
+        node: NodeId,
+        named: bool,
+        (before, span): (usize, Span),
+    ) -> RtResult<Vec<(String, Vec<Component>)>> {
+        let (moves, beyond) = match self.listed_moves(node, named, before) {
+            Some(listed) => listed,
+            None => {
+                let room = self.limits.max_items.saturating_sub(before);
+                let mut recorder = Recorder::new(named, room);
+                moves::expand(self, node, &mut recorder)?;
+                let beyond = recorder.beyond;
+                (recorder.named(self), beyond)
+            }
+        };
+        if beyond > 0 {
+            self.check_size((before + moves.len() + beyond) as i64, span)?;
+        }
+        Ok(moves)
+    }
+
+    /// The moves of `node`, each named when `named` (else with an empty
     /// name), as its compiled rules list them: the moves the
     /// interpreter's move generation would make, in its order, with its
     /// names (see [`crate::runtime::kernel::listing`]). `None` where the
@@ -107,8 +124,9 @@ impl Machine {
     /// list, arguments they do not take, an error to report (which the
     /// interpreter reports in its own words), a position past
     /// `--max-states`, or one whose rules are running (a query about
-    /// itself).
-    fn listed_moves(&mut self, node: NodeId, named: bool) -> Option<Vec<(String, Vec<Component>)>> {
+    /// itself). Beside them, how many more moves there were than the
+    /// `--max-items` left after `before` others: counted, not kept.
+    fn listed_moves(&mut self, node: NodeId, named: bool, before: usize) -> Option<Listed> {
         if !self.use_kernels
             || self.running.contains(node)
             || self.stale_instance(node.game).is_some()
@@ -130,6 +148,7 @@ impl Machine {
             false => Some(kernel).filter(|_| found),
         };
         let Scratch { marks, listing, .. } = &mut self.scratch;
+        listing.keep_at_most(self.limits.max_items.saturating_sub(before));
         let (cancel, deadline) = (&self.cancel, self.deadline);
         let mut stop =
             || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
@@ -140,9 +159,10 @@ impl Machine {
         let kernel = kernel.filter(|_| listed)?;
         let listing = take(&mut self.scratch.listing);
         let moves = self.listed(&kernel, &listing, named);
+        let beyond = listing.beyond();
         self.scratch.listing = listing;
         self.moves_listed += moves.is_some() as u64;
-        moves
+        Some((moves?, beyond))
     }
 
     /// The rules of `game` compiled to list its positions' moves in the
@@ -257,6 +277,10 @@ impl Machine {
     }
 }
 
+/// A position's moves as its compiled rules list them, each named or
+/// not, and how many more there were than the room left for them.
+type Listed = (Vec<(String, Vec<Component>)>, usize);
+
 /// One move of a position, as `moves(P)` reports it.
 pub struct MoveInfo {
     /// Which component of the sum the move is made in.
@@ -268,9 +292,13 @@ pub struct MoveInfo {
 }
 
 /// Keeps each move's rule, binder values and target, to name it later.
-#[derive(Default)]
 struct Recorder {
     moves: Vec<RecordedMove>,
+    /// Whether to keep the binders' values, to name the moves.
+    named: bool,
+    /// How many moves to keep at most, and how many more there were.
+    room: usize,
+    beyond: usize,
 }
 
 /// A rule's name, its binders' values, and the target's components.
@@ -278,34 +306,42 @@ type RecordedMove = (Rc<str>, Vec<(Rc<str>, Value)>, Vec<Component>);
 
 impl MoveSink for Recorder {
     fn option(&mut self, _m: &Machine, rule: &MoveIr, frame: &[Value], target: &[Component]) {
-        let bindings = rule
-            .shown
-            .iter()
-            .map(|(name, slot)| (name.clone(), frame[*slot as usize].clone()))
-            .collect();
+        if self.moves.len() >= self.room {
+            self.beyond += 1;
+            return;
+        }
+        let bindings = match self.named {
+            true => (rule.shown.iter())
+                .map(|(name, slot)| (name.clone(), frame[*slot as usize].clone()))
+                .collect(),
+            false => Vec::new(),
+        };
         self.moves
             .push((rule.name.clone(), bindings, target.to_vec()));
     }
 }
 
-/// Keeps each move's target only.
-#[derive(Default)]
-struct Targets(Vec<Vec<Component>>);
-
-impl MoveSink for Targets {
-    fn option(&mut self, _m: &Machine, _rule: &MoveIr, _frame: &[Value], target: &[Component]) {
-        self.0.push(target.to_vec());
-    }
-}
-
 impl Recorder {
-    /// Each move as `name(x=1, y=2)` with its target.
+    fn new(named: bool, room: usize) -> Recorder {
+        Recorder {
+            moves: Vec::new(),
+            named,
+            room,
+            beyond: 0,
+        }
+    }
+
+    /// Each move as `name(x=1, y=2)` (or unnamed) with its target.
     fn named(self, m: &Machine) -> Vec<(String, Vec<Component>)> {
+        let named = self.named;
         self.moves
             .into_iter()
             .map(|(name, bindings, target)| {
                 let pairs = bindings.iter().map(|(n, v)| (&**n, v));
-                (m.show_move(&name, pairs, "="), target)
+                match named {
+                    true => (m.show_move(&name, pairs, "="), target),
+                    false => (String::new(), target),
+                }
             })
             .collect()
     }

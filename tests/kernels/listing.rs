@@ -48,6 +48,9 @@ fn moves_of_rules_written_in_many_ways_are_listed_by_the_compiled_rules() {
         // integers of any size lists it.
         "game h(n) {\n move half if n > 0 -> h(n / 2)\n move take(k in {1, 3}) if n % 4 == 3 -> h(n - k)\n}\n\
          moves(h(10 ** 12 + 7))\n",
+        // A target of a game of no parameters.
+        "game z() {\n}\ngame h(n) {\n move to(k in 0..n) -> z() + *k\n}\nmoves(h(4))\n",
+        "game z() {\n}\ngame h(n) {\n move to(k in 0..n) -> z()\n}\nmoves(h(4))\n",
         // `line` and `play`'s options, unnamed.
         "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n move half if n > 0 and n % 2 == 0 -> g(n / 2)\n}\n\
          line(g(21) + g(4))\n",

@@ -49,6 +49,12 @@ pub struct Listing {
     /// its positions.
     ints: Vec<i64>,
     parts: Vec<Part>,
+    /// How many options to keep at most ([`Listing::keep_at_most`]), and
+    /// how many more there were, counted but not kept: a position of a
+    /// hundred million moves is too large a list, and says so without
+    /// being held.
+    room: usize,
+    beyond: usize,
 }
 
 /// One option: its move, and where its names' values and its target's
@@ -89,6 +95,16 @@ impl Listing {
         self.options.is_empty()
     }
 
+    /// The next listing keeps at most `room` options and counts the rest.
+    pub fn keep_at_most(&mut self, room: usize) {
+        self.room = room;
+    }
+
+    /// How many options there were past the room.
+    pub fn beyond(&self) -> usize {
+        self.beyond
+    }
+
     /// Option `i`'s move name and the values of the names it shows, in
     /// the order written (as `MoveIr::shown` has them).
     pub fn name(&self, kernel: &Kernel, i: usize) -> (Rc<str>, Vec<(Rc<str>, Value)>) {
@@ -123,6 +139,7 @@ impl Listing {
         self.options.clear();
         self.ints.clear();
         self.parts.clear();
+        self.beyond = 0;
     }
 }
 
@@ -180,6 +197,12 @@ impl Run<'_> {
             list.parts.truncate(parts);
             return found.map(|_| ());
         };
+        if list.options.len() >= list.room {
+            list.ints.truncate(ints);
+            list.parts.truncate(parts);
+            list.beyond += 1;
+            return Ok(());
+        }
         list.options.push(Listed {
             rule: list.rule,
             shown,
