@@ -148,10 +148,8 @@ impl Machine {
 
     fn frame(&mut self, position: Position, span: Span) -> RtResult<Frame> {
         let losing = self.position_value(&position)? == 0;
-        let options = self
-            .options_of(&position, span)?
+        let options = (self.options_where(&position, span, &|v| losing || v == 0)?)
             .into_iter()
-            .filter(|m| losing || m.value == 0)
             .map(|m| m.result)
             .collect();
         Ok(Frame {

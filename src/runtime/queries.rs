@@ -45,18 +45,30 @@ impl Machine {
     /// Every move of a position, in rule order for each component. They
     /// are a sequence for the size limit: `span` is the query asking.
     pub fn moves_of(&mut self, p: &Position, span: Span) -> RtResult<Vec<MoveInfo>> {
-        self.all_moves(p, span, true)
+        self.all_moves(p, span, (true, &|_| true))
             .map_err(|e| self.blame_argument(e, p, span))
     }
 
-    /// [`Machine::moves_of`] without the moves' names (each empty): for
-    /// a search over the options, which names none of them (`line`'s).
-    pub fn options_of(&mut self, p: &Position, span: Span) -> RtResult<Vec<MoveInfo>> {
-        self.all_moves(p, span, false)
+    /// [`Machine::moves_of`] without the moves' names (each empty), and
+    /// only those whose value `keep` keeps: for a search over the options,
+    /// which names none of them (`line`'s, which follows the winning
+    /// ones from a winning position).
+    pub fn options_where(
+        &mut self,
+        p: &Position,
+        span: Span,
+        keep: &dyn Fn(u64) -> bool,
+    ) -> RtResult<Vec<MoveInfo>> {
+        self.all_moves(p, span, (false, keep))
             .map_err(|e| self.blame_argument(e, p, span))
     }
 
-    fn all_moves(&mut self, p: &Position, span: Span, named: bool) -> RtResult<Vec<MoveInfo>> {
+    fn all_moves(
+        &mut self,
+        p: &Position,
+        span: Span,
+        (named, keep): (bool, &dyn Fn(u64) -> bool),
+    ) -> RtResult<Vec<MoveInfo>> {
         let mut out = Vec::new();
         for (i, c) in p.components().iter().enumerate() {
             let moves: Vec<_> = match c {
@@ -76,8 +88,23 @@ impl Machine {
             };
             self.check_size((out.len() + moves.len()) as i64, span)?;
             for (name, by) in moves {
+                // A position alone moving to one of a node and heaps: its
+                // value read before the position is made, which one that
+                // is not kept then never is.
+                let alone = p.components().len() == 1
+                    && by
+                        .iter()
+                        .filter(|c| matches!(c, Component::Node(_)))
+                        .count()
+                        <= 1;
+                if alone && !keep(self.components_value(&by)?) {
+                    continue;
+                }
                 let result = p.replace(i, &by);
                 let value = self.position_value(&result)?;
+                if !keep(value) {
+                    continue;
+                }
                 out.push(MoveInfo {
                     component: i,
                     name,
@@ -222,6 +249,17 @@ impl Machine {
             moves.push((name, target));
         }
         Some(moves)
+    }
+
+    /// The xor of the values of `comps`, which hold at most one node
+    /// (no copies to cancel): the value of their sum.
+    fn components_value(&mut self, comps: &[Component]) -> RtResult<u64> {
+        comps.iter().try_fold(0, |x, c| {
+            Ok(x ^ match c {
+                Component::Heap(k) => *k,
+                Component::Node(n) => self.node_value(*n)?,
+            })
+        })
     }
 
     /// The result of `value(P)` on anything that is a position.
@@ -423,7 +461,7 @@ mod tests {
             Component::Heap(2),
         ]);
         let moves = m.moves_of(&p, Span::default()).unwrap();
-        let options = m.options_of(&p, Span::default()).unwrap();
+        let options = m.options_where(&p, Span::default(), &|_| true).unwrap();
         let results = |ms: &[MoveInfo]| -> Vec<(usize, Position, u64)> {
             ms.iter()
                 .map(|m| (m.component, m.result.clone(), m.value))

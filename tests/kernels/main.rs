@@ -264,7 +264,7 @@ const FUNCTIONS: &str = "fn fa(p, q) = let s = p - q in if s > 0 then s * 2 else
 fn game_file() -> impl Strategy<Value = String> {
     game_file_asking(
         "table(g, 0..=12)\ntable(h, 0..=4, 0..=4)\nvalue(g(30) + h(7, 9))\nvalue(g(120))\n\
-         moves(g(30) + h(7, 9) + *2)\nmoves(g(5))\nline(g(11) + h(3, 4))\n",
+         moves(g(30) + h(7, 9) + *2)\nmoves(g(5))\nline(g(11) + h(3, 4))\nline(h(6, 5))\n",
     )
 }
 
