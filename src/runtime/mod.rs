@@ -188,6 +188,40 @@ pub struct Machine {
 /// A game's rules and their kernel, if they compile.
 pub(crate) type Compiled = (Rc<GameIr>, Option<Rc<kernel::Kernel>>);
 
+/// What `cache` holds for `game` (its kernel, or `None` inside when its
+/// rules do not compile so), when compiled from the rules `defs` has for
+/// it now; `None` when not compiled yet, or from rules since redefined.
+pub(crate) fn compiled_for<'a>(
+    cache: &'a [Option<Compiled>],
+    defs: &Defs,
+    game: GameId,
+) -> Option<&'a Option<Rc<kernel::Kernel>>> {
+    match cache.get(game as usize) {
+        Some(Some((rules, kernel))) if defs.game(game).is_some_and(|r| Rc::ptr_eq(rules, r)) => {
+            Some(kernel)
+        }
+        _ => None,
+    }
+}
+
+/// Keeps in `cache` what `game`'s `rules` compiled to.
+pub(crate) fn keep_compiled(cache: &mut Vec<Option<Compiled>>, game: GameId, compiled: Compiled) {
+    let slot = game as usize;
+    if cache.len() <= slot {
+        cache.resize(slot + 1, None);
+    }
+    cache[slot] = Some(compiled);
+}
+
+/// Whether to stop a compiled run: Ctrl-C, or past `deadline` (the
+/// interpreter's own poll then says which).
+pub(crate) fn stop_asked(
+    cancel: &AtomicBool,
+    deadline: Option<Instant>,
+) -> impl FnMut() -> bool + '_ {
+    move || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+}
+
 /// Buffers reused by every kernel run.
 #[derive(Default)]
 pub(crate) struct Scratch {

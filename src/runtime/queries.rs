@@ -8,14 +8,12 @@ use crate::ir::MoveIr;
 use crate::runtime::kernel::listing::{Listing, Target};
 use crate::runtime::kernel::{self, Kernel};
 use crate::runtime::normalize;
-use crate::runtime::{Machine, RtResult, Scratch};
+use crate::runtime::{Machine, RtResult, Scratch, compiled_for, keep_compiled, stop_asked};
 use crate::span::Span;
 use crate::value::GameId;
 use crate::value::{Component, NodeId, Position, Value};
 use std::mem::take;
 use std::rc::Rc;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 impl Machine {
     /// The nim-value of a position: the xor of its components' values.
@@ -97,14 +95,20 @@ impl Machine {
                         .filter(|c| matches!(c, Component::Node(_)))
                         .count()
                         <= 1;
-                if alone && !keep(self.components_value(&by)?) {
-                    continue;
-                }
-                let result = p.replace(i, &by);
-                let value = self.position_value(&result)?;
-                if !keep(value) {
-                    continue;
-                }
+                let (result, value) = if alone {
+                    let value = self.components_value(&by)?;
+                    if !keep(value) {
+                        continue;
+                    }
+                    (p.replace(i, &by), value)
+                } else {
+                    let result = p.replace(i, &by);
+                    let value = self.position_value(&result)?;
+                    if !keep(value) {
+                        continue;
+                    }
+                    (result, value)
+                };
                 out.push(MoveInfo {
                     component: i,
                     name,
@@ -176,12 +180,11 @@ impl Machine {
         };
         let Scratch { marks, listing, .. } = &mut self.scratch;
         listing.keep_at_most(self.limits.max_items.saturating_sub(before));
-        let (cancel, deadline) = (&self.cancel, self.deadline);
-        let mut stop =
-            || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+        let mut stop = stop_asked(&self.cancel, self.deadline);
         let graph = (&self.defs, &self.graph);
         let listed = (kernel.as_ref())
             .is_some_and(|k| k.list(graph, &args, marks, &mut stop, listing).is_ok());
+        drop(stop);
         self.scratch.args = args;
         let kernel = kernel.filter(|_| listed)?;
         let listing = take(&mut self.scratch.listing);
@@ -197,12 +200,10 @@ impl Machine {
     /// binder inside another's loop: see [`normalize::listing_rules`]);
     /// compiled on first need.
     fn listing_kernel(&mut self, game: GameId) -> Option<Rc<Kernel>> {
-        let rules = self.game_ir(game);
-        if let Some(Some((compiled, kernel))) = self.listing_kernels.get(game as usize)
-            && Rc::ptr_eq(compiled, &rules)
-        {
+        if let Some(kernel) = compiled_for(&self.listing_kernels, &self.defs, game) {
             return kernel.clone();
         }
+        let rules = self.game_ir(game);
         let normal = normalize::listing_rules(&rules, &self.defs);
         let normal = self.made_rules(&normal);
         let hints = self
@@ -214,11 +215,7 @@ impl Machine {
         let kernel = kernel::compile_hinted(&normal, (game, &hints), &self.defs, max_depth)
             .filter(Kernel::lists_moves)
             .map(Rc::new);
-        let slot = game as usize;
-        if self.listing_kernels.len() <= slot {
-            self.listing_kernels.resize(slot + 1, None);
-        }
-        self.listing_kernels[slot] = Some((rules, kernel.clone()));
+        keep_compiled(&mut self.listing_kernels, game, (rules, kernel.clone()));
         kernel
     }
 

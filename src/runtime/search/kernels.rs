@@ -6,12 +6,10 @@ use super::Ran;
 use crate::ir::TargetIr;
 use crate::runtime::kernel::{self, Kernel, Missing, Stop};
 use crate::runtime::normalize;
-use crate::runtime::{Machine, RtResult, Scratch};
+use crate::runtime::{Machine, RtResult, Scratch, compiled_for, keep_compiled, stop_asked};
 use crate::value::{GameId, NodeId};
 use std::mem::take;
 use std::rc::Rc;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 impl Machine {
     /// Whether [`Machine::run_kernel`] finds `node`'s value.
@@ -79,27 +77,16 @@ impl Machine {
         // for parameters of any size, compiled on first need.
         let kernel = match kernel.too_wide(args) {
             false => kernel,
-            true => match self.wide_kernels.get(node.game as usize) {
-                Some(Some((rules, twin)))
-                    if self
-                        .defs
-                        .game(node.game)
-                        .is_some_and(|r| Rc::ptr_eq(rules, r)) =>
-                {
-                    match twin {
-                        Some(twin) => twin,
-                        None => return Ok(Ran::Interpret),
-                    }
-                }
-                _ => return Ok(self.compile_wide(node.game)),
+            true => match compiled_for(&self.wide_kernels, &self.defs, node.game) {
+                Some(Some(twin)) => twin,
+                Some(None) => return Ok(Ran::Interpret),
+                None => return Ok(self.compile_wide(node.game)),
             },
         };
         self.kernel_runs += 1;
         // Ctrl-C or the time limit: the interpreter's own poll, below,
         // then says which.
-        let (cancel, deadline) = (&self.cancel, self.deadline);
-        let mut stop =
-            || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+        let mut stop = stop_asked(&self.cancel, self.deadline);
         // The machine code first, when there is some; the kernel's own run
         // where it leaves the position. Either answers alike.
         let eager = self.native_after == 0;
@@ -126,6 +113,7 @@ impl Machine {
             }
             None => kernel.mex(&self.defs, &self.graph, args, marks, &mut stop),
         };
+        drop(stop);
         if result == Err(Stop::Bail) {
             self.poll()?;
         }
@@ -371,18 +359,10 @@ impl Machine {
     /// The twin of `game`'s kernel for parameters of any size, compiled
     /// on first need; `None` where there is none.
     pub(in crate::runtime) fn wide_kernel(&mut self, game: GameId) -> Option<Rc<Kernel>> {
-        let fresh = |m: &Machine| match m.wide_kernels.get(game as usize) {
-            Some(Some((rules, twin)))
-                if m.defs.game(game).is_some_and(|r| Rc::ptr_eq(rules, r)) =>
-            {
-                Some(twin.clone())
-            }
-            _ => None,
-        };
-        if fresh(self).is_none() {
+        if compiled_for(&self.wide_kernels, &self.defs, game).is_none() {
             self.compile_wide(game);
         }
-        fresh(self).flatten()
+        compiled_for(&self.wide_kernels, &self.defs, game)?.clone()
     }
 
     /// Compiles the twin of `game`'s kernel for parameters of any size
@@ -394,11 +374,7 @@ impl Machine {
         let normal = normalize::rules(&rules, &self.defs);
         let normal = self.made_rules(&normal);
         let twin = kernel::compile_wide(&normal, game, &self.defs, self.limits.max_depth);
-        let slot = game as usize;
-        if self.wide_kernels.len() <= slot {
-            self.wide_kernels.resize(slot + 1, None);
-        }
-        self.wide_kernels[slot] = Some((rules, twin.map(Rc::new)));
+        keep_compiled(&mut self.wide_kernels, game, (rules, twin.map(Rc::new)));
         Ran::Asked
     }
 
