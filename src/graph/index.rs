@@ -195,23 +195,40 @@ fn unstrip3(z: u32) -> (usize, usize, usize) {
     (a as usize, b as usize, c as usize)
 }
 
+/// The integer cube root of `z`, below 2³²: three Newton steps from a
+/// guess made of `z`'s floating-point exponent, then set right by one
+/// either way (checked against the bit-by-bit root for every `z` of the
+/// cube). A library `cbrt` is a slow call, and the bit-by-bit root ten
+/// rounds of two multiplications: a triple's table is read by it at every
+/// look-up of a position by its index.
+#[inline]
+pub(super) fn cube_root(z: u64) -> u64 {
+    if z == 0 {
+        return 0;
+    }
+    let x = z as f64;
+    // The exponent divided by three, the mantissa roughly so.
+    let mut y = f64::from_bits(x.to_bits() / 3 + 0x2A9F_7893_782D_A1CE);
+    for _ in 0..3 {
+        y -= (y * y * y - x) / (3.0 * y * y);
+    }
+    let mut s = y as u64;
+    if s * s * s > z {
+        s -= 1;
+    }
+    if (s + 1) * (s + 1) * (s + 1) <= z {
+        s += 1;
+    }
+    s
+}
+
 /// [`dense3`] undone: the `(a, b, c)` of index `z`.
 pub fn untriple(z: u32) -> (usize, usize, usize) {
     if i64::from(z) >= STRIP3 {
         return unstrip3(z);
     }
     let z = z as u64;
-    // The integer cube root, bit by bit from the highest it can have (a
-    // third of z's; below 2¹⁰ since z < 2³⁰ in the cube): a floating-point `cbrt` is
-    // a slow library call (9% more instructions for three heaps).
-    let mut s = 0u64;
-    let top = (u64::BITS - z.leading_zeros()).saturating_sub(1) / 3;
-    for bit in (0..=top).rev() {
-        let t = s | 1 << bit;
-        if t * t * t <= z {
-            s = t;
-        }
-    }
+    let s = cube_root(z);
     let r = z - s * s * s;
     let lower = s * (2 * s + 1);
     let (a, b, c) = if r < lower {
@@ -224,25 +241,31 @@ pub fn untriple(z: u32) -> (usize, usize, usize) {
     (a as usize, b as usize, c as usize)
 }
 
-/// The integers of a dense index of arity `arity`.
-pub(super) fn index_ints(arity: usize, z: u32) -> Vec<i64> {
+/// The integers of a dense index of arity `arity` (one to four), in
+/// the first `arity` of four: no allocation, as a kernel's run of a
+/// position of a list or tuple of integers reads them each time.
+pub(super) fn index_ints(arity: usize, z: u32) -> [i64; 4] {
     match arity {
-        1 => vec![z as i64],
+        1 => [z as i64, 0, 0, 0],
         2 => {
             let (a, b) = unpair(z);
-            vec![a as i64, b as i64]
+            [a as i64, b as i64, 0, 0]
         }
         3 => {
             let (a, b, c) = untriple(z);
-            vec![a as i64, b as i64, c as i64]
+            [a as i64, b as i64, c as i64, 0]
         }
-        _ => unquad(z).iter().map(|x| *x as i64).collect(),
+        _ => unquad(z).map(|x| x as i64),
     }
 }
 
 /// The arguments of a dense index of arity `arity`.
 pub(super) fn dense_args(arity: usize, z: u32) -> Vec<Value> {
-    index_ints(arity, z).into_iter().map(Value::Int).collect()
+    let n = if (1..=3).contains(&arity) { arity } else { 4 };
+    index_ints(arity, z)[..n]
+        .iter()
+        .map(|n| Value::Int(*n))
+        .collect()
 }
 
 /// [`dense2`] undone: the `(a, b)` of index `z`.
@@ -286,6 +309,21 @@ pub fn in_square(z: u32) -> bool {
 mod tests {
     use super::*;
     use crate::graph::dense::places::{STRIP3_ROWS, place3, row3, unplace3};
+
+    #[test]
+    fn the_cube_root_is_the_largest_whose_cube_is_not_above() {
+        // Around every cube of the dense cube's sides (where a root is
+        // off by one if anywhere), and a spread of others; below 2^32.
+        let around = (0..=1625u64).flat_map(|s| {
+            let c = s * s * s;
+            [c.saturating_sub(1), c, c + 1]
+        });
+        let spread = (0..1u64 << 32).step_by(65_537);
+        for z in around.chain(spread).filter(|z| *z < 1 << 32) {
+            let s = cube_root(z);
+            assert!(s * s * s <= z && (s + 1).pow(3) > z, "{z}: {s}");
+        }
+    }
 
     #[test]
     fn unpairing_undoes_the_pairing() {
