@@ -233,8 +233,8 @@ fn unexpected(ir: &Ir) -> Slow {
         what: "an expression the compiled rules do not take".into(),
         instead:
             "integer arithmetic, comparisons, `if`, `let`, the built-ins `min`, `max`, `abs`, \
-                  `isqrt`, `gcd`, `popcount` and `bit_length`, and lists, tuples and sets of \
-                  integers compile"
+                  `isqrt`, `gcd`, `popcount` and `bit_length`, booleans among a game's first four \
+                  parameters, and lists, tuples and sets of integers compile"
                 .into(),
     }
 }

@@ -35,11 +35,12 @@ pub fn code(header: i64, lens: &[usize]) -> u64 {
 pub const FREE_MAX: usize = 3;
 
 impl Form {
-    /// The form of `run`, when it holds a list or a tuple and one to three
-    /// integers in all (the integer arguments and the items).
+    /// The form of `run`, when it holds a list, a tuple or a boolean and
+    /// one to three integers in all (the integer arguments, booleans as 0
+    /// or 1, and the items).
     pub fn of(run: &[i64]) -> Option<Form> {
         let h = *run.first()?;
-        if h >> 8 == 0 {
+        if flat::plain(h) {
             // Integers only: those have dense indices of their own.
             return None;
         }

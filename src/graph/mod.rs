@@ -146,7 +146,7 @@ impl Graph {
         // Lists and tuples of integers are keyed by their flat run, hashed
         // or of the dense table's form.
         let mut run = Vec::new();
-        if args.iter().any(flat::holds_items) && flat::encode(args, &mut run) {
+        if args.iter().any(flat::in_run) && flat::encode(args, &mut run) {
             return self.find_flat(game, &run);
         }
         if let Some(z) = table.dense_slot(args) {
@@ -172,7 +172,7 @@ impl Graph {
                 .resize_with(game as usize + 1, NodeTable::default);
         }
         let mut run = Vec::new();
-        if args.iter().any(flat::holds_items) && flat::encode(args, &mut run) {
+        if args.iter().any(flat::in_run) && flat::encode(args, &mut run) {
             return self.insert_flat(game, &run);
         }
         self.total += 1;

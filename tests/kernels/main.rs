@@ -14,6 +14,7 @@
 mod common;
 
 mod arith;
+mod bools;
 mod calls;
 mod listing;
 mod lists;

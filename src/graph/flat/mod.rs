@@ -3,9 +3,11 @@
 //! stores list positions under, and the form compiled rules read and
 //! write without building values.
 //!
-//! The run starts with a header (the number of arguments in the low 8
-//! bits, then 3 bits per argument for its [`Shape`]); an integer argument
-//! follows as itself, a list, tuple or set as its length and then its
+//! The run starts with a header (the number of arguments in the low 4
+//! bits, then a bit for each of the first four arguments that is a
+//! boolean, then 4 bits per argument for its [`Shape`]); an integer
+//! argument, or a boolean (0 or 1, its shape an integer's), follows as
+//! itself, a list, tuple or set as its length and then its
 //! items (a set's in increasing order, as [`Value::Set`] keeps them), a
 //! string as its length in characters and then their code points.
 //! `each([3, 1])` is `[1 | LIST << 8, 2, 3, 1]`. A list or set of pairs
@@ -202,7 +204,31 @@ pub fn shape(h: i64, i: usize) -> Shape {
 
 /// The number of arguments in a run with header `h`.
 pub fn arity(h: i64) -> usize {
-    (h & 0xff) as usize
+    (h & 0xf) as usize
+}
+
+/// How many of a run's first arguments may be booleans (`g(n, true)`:
+/// a player's turn, a flag), each a bit of the header above the arity,
+/// held as 0 or 1 with an integer's shape. Arguments with a boolean
+/// further on make no flat run.
+pub const BOOLS_MAX: usize = 4;
+
+/// The bit of a header that says argument `i` (below [`BOOLS_MAX`]) is
+/// a boolean.
+pub fn bool_bit(i: usize) -> i64 {
+    debug_assert!(i < BOOLS_MAX);
+    1 << (4 + i)
+}
+
+/// Whether argument `i` of a run with header `h` is a boolean.
+pub fn is_bool(h: i64, i: usize) -> bool {
+    i < BOOLS_MAX && h & bool_bit(i) != 0
+}
+
+/// Whether a run with header `h` holds integers only (and booleans
+/// none): the header of [`ints`].
+pub fn plain(h: i64) -> bool {
+    h >> 4 == 0
 }
 
 /// An integer as a flat run (and every key of the graph) reads it: the
@@ -225,14 +251,22 @@ pub fn holds_items(v: &Value) -> bool {
     )
 }
 
+/// Whether `v` makes the arguments it is among a flat run (when
+/// [`encode`] takes them): a list, tuple, set or string of integers, or
+/// a boolean.
+pub fn in_run(v: &Value) -> bool {
+    holds_items(v) || matches!(v, Value::Bool(_))
+}
+
 /// Pushes `v` when it is an integer.
 fn push_int(v: &Value, out: &mut Vec<i64>) -> bool {
     int(v).map(|n| out.push(n)).is_some()
 }
 
-/// `args` as a flat run, into `out`, when they are integers and lists or
-/// tuples of integers: at least one of them a list or tuple, or three or
-/// more integers (one or two integers have keys of their own).
+/// `args` as a flat run, into `out`, when they are integers, booleans
+/// (among the first [`BOOLS_MAX`]) and lists or tuples of integers: at
+/// least one of them a list, tuple or boolean, or three or more integers
+/// (one or two integers have keys of their own).
 pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
     out.clear();
     if args.len() > ARITY_MAX {
@@ -243,6 +277,11 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
     out.push(0);
     for (i, a) in args.iter().enumerate() {
         let shape = match a {
+            Value::Bool(b) if i < BOOLS_MAX => {
+                out.push(i64::from(*b));
+                h |= bool_bit(i);
+                continue;
+            }
             Value::List(_) => Shape::List,
             Value::Tuple(_) => Shape::Tuple,
             Value::Set(_) => Shape::Set,
@@ -279,7 +318,7 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
         h |= (shape as i64) << (8 + BITS * i);
     }
     out[0] = h;
-    args.len() > 2 || h >> 8 != 0
+    args.len() > 2 || !plain(h)
 }
 
 /// Pushes after `out[..=len]` the items of the list or set `v`, each a
@@ -369,8 +408,10 @@ pub fn only_ints(run: &[i64]) -> Option<&[i64]> {
 
 /// The arguments a flat run holds.
 pub fn decode(run: &[i64]) -> Vec<Value> {
-    arguments(run)
-        .map(|(s, items)| match s {
+    let h = run[0];
+    (arguments(run).enumerate())
+        .map(|(i, (s, items))| match s {
+            Shape::Int if is_bool(h, i) => Value::Bool(items[0] != 0),
             Shape::Int => Value::Int(items[0]),
             Shape::Str => Value::str(&string(items)),
             s => collection(s, items),

@@ -1,6 +1,37 @@
 use super::*;
 
 #[test]
+fn booleans_among_the_first_arguments_are_marked_in_the_header() {
+    let (int, b) = (Value::Int, Value::Bool);
+    let mut run = Vec::new();
+    // One integer and a boolean: a flat run, unlike two integers.
+    let args = [int(5), b(true)];
+    assert!(encode(&args, &mut run));
+    assert_eq!(run[1..], [5, 1]);
+    assert_eq!(
+        (arity(run[0]), is_bool(run[0], 1), is_bool(run[0], 0)),
+        (2, true, false)
+    );
+    assert!(!plain(run[0]) && only_ints(&run).is_none() && well_formed(&run));
+    assert_eq!(decode(&run), args);
+    // `g(5, 1)` is another position than `g(5, true)`.
+    let mut ones = Vec::new();
+    assert!(!encode(&[int(5), int(1)], &mut ones));
+    assert!(encode(&[int(5), int(1), int(0)], &mut ones));
+    assert!(encode(&[int(5), b(true), b(false)], &mut run));
+    assert_ne!(run, ones);
+    assert_eq!(decode(&run), [int(5), b(true), b(false)]);
+    // Beside a list; and a boolean past the fourth argument makes none.
+    let list = Value::list(vec![int(2), int(0)]);
+    assert!(encode(&[b(false), list.clone()], &mut run));
+    assert_eq!(decode(&run), [b(false), list]);
+    let five = [int(0), int(1), int(2), int(3), b(true)];
+    assert!(!encode(&five, &mut run));
+    assert!(encode(&[int(0), int(1), int(2), b(true)], &mut run));
+    assert_eq!(arity(run[0]), 4);
+}
+
+#[test]
 fn runs_hold_integers_lists_and_tuples_and_give_them_back() {
     let int = Value::Int;
     let args = vec![

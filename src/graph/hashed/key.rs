@@ -3,7 +3,7 @@
 //! in the key when it is short, other arguments shared), and the hashes
 //! a lookup computes from the arguments without making a key.
 
-use crate::graph::flat::{self, holds_items};
+use crate::graph::flat::{self, in_run};
 use crate::graph::packed::{self, with_packed};
 use crate::value::Value;
 use rustc_hash::FxHasher;
@@ -33,9 +33,9 @@ const SHORT: usize = 22;
 pub(super) fn packed(args: &[Value]) -> Option<Key> {
     let int = flat::int;
     match args {
-        [a] if !holds_items(a) => Some(Key::One(int(a)?)),
-        [a, b] if !holds_items(a) && !holds_items(b) => Some(Key::Two(int(a)?, int(b)?)),
-        _ if args.len() > 2 || args.iter().any(holds_items) => {
+        [a] if !in_run(a) => Some(Key::One(int(a)?)),
+        [a, b] if !in_run(a) && !in_run(b) => Some(Key::Two(int(a)?, int(b)?)),
+        _ if args.len() > 2 || args.iter().any(in_run) => {
             let mut run = Vec::new();
             flat::encode(args, &mut run).then(|| Key::flat(&run))
         }

@@ -11,7 +11,7 @@
 
 mod key;
 
-use super::flat::{self, holds_items};
+use super::flat::{self, in_run};
 use super::packed;
 use crate::value::Value;
 use hashbrown::HashTable;
@@ -65,7 +65,7 @@ impl Hashed {
 
     /// The number of the position with arguments `args`, if it exists.
     pub fn find(&self, args: &[Value]) -> Option<u32> {
-        if args.len() > 2 || args.iter().any(holds_items) {
+        if args.len() > 2 || args.iter().any(in_run) {
             // A flat run, made in a buffer kept for the purpose: a query
             // asked over every square of a board makes one per square.
             thread_local!(static RUN: RefCell<Vec<i64>> = const { RefCell::new(Vec::new()) });

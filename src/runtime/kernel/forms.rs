@@ -47,7 +47,10 @@ pub(super) fn static_form(header: i64, args: &[Arg]) -> Option<StaticForm<'_>> {
         ints.extend(items);
         lens.push(items.len());
     }
-    if ints.is_empty() || ints.len() > FREE_MAX || lens.is_empty() {
+    // Integers only have dense indices of their own; with a boolean
+    // among them, they are a form's.
+    let plain = lens.is_empty() && crate::graph::flat::plain(header);
+    if ints.is_empty() || ints.len() > FREE_MAX || plain {
         return None;
     }
     Some(StaticForm {

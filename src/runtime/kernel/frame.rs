@@ -55,7 +55,7 @@ impl Kernel {
             return false;
         };
         // An empty list or set is one of pairs where the rules take one.
-        let expected = flat::header(shapes.iter().copied());
+        let expected = flat::header(shapes.iter().copied()) | self.bools;
         let exact = header == expected;
         let same_arity = flat::arity(header) == flat::arity(expected);
         if !(exact || flat::has_packed(expected) && same_arity) {

@@ -232,8 +232,12 @@ pub struct Kernel {
     /// a game redefined with another arity since is the interpreter's to
     /// report.
     targets: Vec<(GameId, usize)>,
-    /// Which parameters are lists: `None` when all are integers.
+    /// Which parameters are lists: `None` when all are integers (and
+    /// none a boolean).
     lists: Option<Vec<Shape>>,
+    /// Which parameters are booleans, as a flat run's header marks them
+    /// ([`flat::bool_bit`]).
+    bools: i64,
     /// Whether integer parameters may be of any size (see [`wide`]).
     wide: bool,
     /// Whether every option is one position (no heaps, no sums): then a
@@ -330,6 +334,7 @@ fn compile_typed(
         moves,
         targets,
         lists: types.has_lists().then(|| types.params(game.arity).to_vec()),
+        bools: types.bool_bits(),
         wide: false,
         single: false,
         levels: None,

@@ -265,17 +265,25 @@ impl Arg {
         if args.len() > crate::graph::flat::ARITY_MAX {
             return None;
         }
-        let args: Vec<Arg> = (args.iter())
-            .map(|a| match num_in(a, types) {
+        use crate::graph::flat;
+        // A boolean is 0 or 1, marked in the header.
+        let mut bools = 0;
+        let args: Vec<Arg> = (args.iter().enumerate())
+            .map(|(i, a)| match num_in(a, types) {
                 Some(n) => Some(Arg::Int(n)),
+                None if types.makes_bool(a) => {
+                    (i < flat::BOOLS_MAX).then_some(())?;
+                    bools |= flat::bool_bit(i);
+                    crate::runtime::kernel::expr::bool_in(a, types).map(Arg::Int)
+                }
                 None => Seq::compile(a, types).map(Arg::Seq),
             })
             .collect::<Option<_>>()?;
-        let header = crate::graph::flat::header(args.iter().map(|a| match a {
+        let header = flat::header(args.iter().map(|a| match a {
             Arg::Int(_) => crate::graph::Shape::Int,
             Arg::Seq(xs) => xs.shape(types),
         }));
-        Some((header, args))
+        Some((header | bools, args))
     }
 
     pub(super) fn uses(&self, slot: Slot) -> bool {

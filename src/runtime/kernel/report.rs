@@ -5,6 +5,7 @@ use super::Domain;
 use super::expr::{conjuncts, num_in};
 use super::moves::{self, compile_move, domain_of};
 use super::{Kernel, Term, Types, forms};
+use crate::graph::flat;
 use crate::ir::{GameIr, Ir};
 use crate::value::GameId;
 
@@ -56,10 +57,11 @@ fn shape(rule: &crate::ir::MoveIr, types: &Types) -> Option<MoveShape> {
         narrowed: m.narrow.len(),
         conjuncts: m.guard.len(),
         narrows: !matches!(m.binders.last(), Some((_, Domain::Split(..)))),
+        // A boolean among integers is read from the tables as they are.
         lists: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 != 0)),
-        packed: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 == 0)),
+        packed: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if flat::plain(*h))),
         formed: m.terms.iter().all(|t| match t {
-            Term::Flat(_, h, args) if h >> 8 != 0 => forms::static_form(*h, args).is_some(),
+            Term::Flat(_, h, args) if !flat::plain(*h) => forms::static_form(*h, args).is_some(),
             _ => true,
         }),
     })

@@ -54,6 +54,9 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::Local(slot) if t.is_pair(*slot) => return None,
         // So is a character (see `character`), and a string packed.
         IrKind::Local(slot) if t.is_char(*slot) || t.is_word(*slot) => return None,
+        // A boolean is a number only where a condition's value is taken
+        // (see `bool_in`): `first + 1` is the interpreter's to report.
+        IrKind::Local(slot) if t.is_bool(*slot) => return None,
         IrKind::Local(slot) if !t.is_list(*slot) => Num::Slot(*slot),
         IrKind::Let(PatIr::Slot(s), value, body) if t.is_named(*s) => {
             Num::Let(*s, Box::new(num(value)?), Box::new(num(body)?))
@@ -136,6 +139,30 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
             value_of(&args[0], t)?
         }
         IrKind::CallFn(f, args) => calls::num(*f, args, t).unwrap_or(Num::Bail),
+        _ => return None,
+    })
+}
+
+/// The boolean `ir` (see [`Types::makes_bool`]) as a number, 1 for
+/// true and 0 for false, as a boolean parameter holds it: a position's
+/// argument (`g(n - 1, not first)`).
+pub fn bool_in(ir: &Ir, t: &Types) -> Option<Num> {
+    let one = |c: Cond| {
+        Num::If(
+            Box::new(c),
+            Box::new(Num::Const(1)),
+            Box::new(Num::Const(0)),
+        )
+    };
+    Some(match &ir.kind {
+        IrKind::Const(Value::Bool(b)) => Num::Const(i64::from(*b)),
+        IrKind::Local(s) if t.is_bool(*s) => Num::Slot(*s),
+        IrKind::If(c, a, b) => Num::If(
+            Box::new(cond_in(c, t)?),
+            Box::new(bool_in(a, t)?),
+            Box::new(bool_in(b, t)?),
+        ),
+        _ if t.makes_bool(ir) => one(cond_in(ir, t)?),
         _ => return None,
     })
 }
@@ -248,6 +275,7 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
     let cond = |ir: &Ir| cond_in(ir, t).map(Box::new);
     Some(match &ir.kind {
         IrKind::Const(Value::Bool(b)) => Cond::Const(*b),
+        IrKind::Local(s) if t.is_bool(*s) => Cond::Cmp(BinOp::Ne, Num::Slot(*s), Num::Const(0)),
         IrKind::Binary(BinOp::And, a, b) => Cond::And(cond(a)?, cond(b)?),
         IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
         IrKind::Unary(UnOp::Not, a) => Cond::not(*cond(a)?),
@@ -346,6 +374,10 @@ fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
             if (t.queries || t.rules) && crate::runtime::kernel::query::asks_winner(a, b) =>
         {
             crate::runtime::kernel::query::winner_test(op, a, b, t)
+        }
+        // Two booleans, as 0 or 1.
+        BinOp::Eq | BinOp::Ne if t.makes_bool(a) && t.makes_bool(b) => {
+            Some(Cond::Cmp(op, bool_in(a, t)?, bool_in(b, t)?))
         }
         BinOp::Eq | BinOp::Ne => numbers(op, a, b, t)
             .or_else(|| characters(op, a, b, t))

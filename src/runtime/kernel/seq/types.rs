@@ -11,6 +11,7 @@ use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
 use std::rc::Rc;
 
+mod bools;
 mod pairs;
 mod words;
 
@@ -33,6 +34,8 @@ pub struct Types {
     /// The slots of the move being compiled that hold a string, packed:
     /// a binder or a `for` of one name over a list or set of strings.
     words: Vec<Slot>,
+    /// The parameters that hold booleans, 0 or 1 (see `types/bools.rs`).
+    bools: Vec<Slot>,
     /// Whether `value(g(...))` compiles to a call of the search
     /// ([`super::Num::Value`], [`super::Num::Ask`]): in a top-level query
     /// ([`crate::runtime::kernel::query`]).
@@ -78,6 +81,7 @@ impl Types {
             pairs: Vec::new(),
             chars: Vec::new(),
             words: Vec::new(),
+            bools: Vec::new(),
             queries: false,
             rules: true,
             asked: Default::default(),
@@ -180,6 +184,8 @@ impl Types {
                 break;
             }
         }
+        let ints = |s: Slot| types.shapes[s as usize] == Shape::Int && !types.is_named(s);
+        types.bools = bools::params(game, &passed, ints);
         types
     }
 
@@ -251,17 +257,9 @@ impl Types {
         let mut named = Vec::new();
         lets(ir, &mut named);
         Types {
-            shapes: Vec::new(),
             named,
-            pairs: Vec::new(),
-            chars: Vec::new(),
-            words: Vec::new(),
             queries: true,
-            rules: false,
-            asked: Default::default(),
-            asked_at: Default::default(),
-            calls: None,
-            wide: false,
+            ..Types::default()
         }
     }
 
@@ -273,15 +271,8 @@ impl Types {
         Types {
             shapes: vec![Shape::Int; slots],
             named: (0..slots as Slot).collect(),
-            pairs: Vec::new(),
-            chars: Vec::new(),
-            words: Vec::new(),
-            queries: false,
-            rules: false,
-            asked: Default::default(),
-            asked_at: Default::default(),
             calls: Some(calls),
-            wide: false,
+            ..Types::default()
         }
     }
 
@@ -311,9 +302,27 @@ impl Types {
         self.named.contains(&slot)
     }
 
-    /// Whether any slot holds a list.
+    /// Whether any slot holds a list, or a parameter a boolean: then a
+    /// position's arguments come as a flat run.
     pub fn has_lists(&self) -> bool {
-        self.shapes.iter().any(|s| *s != Shape::Int)
+        self.shapes.iter().any(|s| *s != Shape::Int) || !self.bools.is_empty()
+    }
+
+    /// Whether `slot` holds a boolean (see `types/bools.rs`).
+    pub fn is_bool(&self, slot: Slot) -> bool {
+        self.bools.contains(&slot)
+    }
+
+    /// Whether `ir` makes a boolean, as far as its form says (see
+    /// `types/bools.rs`).
+    pub fn makes_bool(&self, ir: &Ir) -> bool {
+        bools::boolean(ir, &self.bools)
+    }
+
+    /// The bits of a flat run's header that say which parameters hold
+    /// booleans ([`crate::graph::flat::bool_bit`]).
+    pub fn bool_bits(&self) -> i64 {
+        (self.bools.iter()).fold(0, |h, s| h | crate::graph::flat::bool_bit(*s as usize))
     }
 
     /// What slot `slot` holds.
