@@ -308,23 +308,6 @@ impl Types {
         self.shapes.iter().any(|s| *s != Shape::Int) || !self.bools.is_empty()
     }
 
-    /// Whether `slot` holds a boolean (see `types/bools.rs`).
-    pub fn is_bool(&self, slot: Slot) -> bool {
-        self.bools.contains(&slot)
-    }
-
-    /// Whether `ir` makes a boolean, as far as its form says (see
-    /// `types/bools.rs`).
-    pub fn makes_bool(&self, ir: &Ir) -> bool {
-        bools::boolean(ir, &self.bools)
-    }
-
-    /// The bits of a flat run's header that say which parameters hold
-    /// booleans ([`crate::graph::flat::bool_bit`]).
-    pub fn bool_bits(&self) -> i64 {
-        (self.bools.iter()).fold(0, |h, s| h | crate::graph::flat::bool_bit(*s as usize))
-    }
-
     /// What slot `slot` holds.
     pub fn shape(&self, slot: Slot) -> Shape {
         self.shapes.get(slot as usize).copied().unwrap_or_default()

@@ -8,11 +8,31 @@
 //! compiled rules hold a boolean as 0 or 1, a flat run too
 //! ([`crate::graph::flat::is_bool`]).
 
+use super::Types;
 use crate::graph::flat::BOOLS_MAX;
 use crate::ir::{GameIr, Ir, IrKind, Slot};
 use crate::runtime::normalize::each_child;
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
+
+impl Types {
+    /// Whether `slot` holds a boolean (see the module).
+    pub fn is_bool(&self, slot: Slot) -> bool {
+        self.bools.contains(&slot)
+    }
+
+    /// Whether `ir` makes a boolean, as far as its form says (see
+    /// `types/bools.rs`).
+    pub fn makes_bool(&self, ir: &Ir) -> bool {
+        boolean(ir, &self.bools)
+    }
+
+    /// The bits of a flat run's header that say which parameters hold
+    /// booleans ([`crate::graph::flat::bool_bit`]).
+    pub fn bool_bits(&self) -> i64 {
+        (self.bools.iter()).fold(0, |h, s| h | crate::graph::flat::bool_bit(*s as usize))
+    }
+}
 
 /// The parameters of `game` (id `id`) that hold booleans, among the
 /// first [`BOOLS_MAX`] (a flat run marks no others) and those `ints` (the
@@ -72,7 +92,7 @@ fn conditions(ir: &Ir, out: &mut Vec<Slot>) {
 /// Whether `ir` makes a boolean, as far as its form says: `true` or
 /// `false`, a comparison, `not`, `and`, `or`, `in`, a local of `bools`,
 /// or an `if` of two such.
-pub(super) fn boolean(ir: &Ir, bools: &[Slot]) -> bool {
+fn boolean(ir: &Ir, bools: &[Slot]) -> bool {
     match &ir.kind {
         IrKind::Const(Value::Bool(_)) | IrKind::Unary(UnOp::Not, _) | IrKind::Chain(..) => true,
         IrKind::Binary(op, _, _) => {
