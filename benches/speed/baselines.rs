@@ -439,6 +439,30 @@ pub fn last_move(n: usize) -> u32 {
     zeros
 }
 
+/// Take 1 to 3 tokens, or pass once in the game while tokens are left:
+/// how many heaps `0..=n`, the pass unspent, the second player wins. The
+/// values are kept by heap and by whether the pass is spent (the spent
+/// one first: the unspent position's pass reads it).
+pub fn one_pass(n: usize) -> u32 {
+    let mut g = vec![[0u32; 2]; n + 1];
+    let mut mex = Mex::new();
+    let mut zeros = 0;
+    for h in 0..=n {
+        for spent in [1, 0] {
+            mex.clear();
+            for k in 1..=h.min(3) {
+                mex.insert(g[h - k][spent]);
+            }
+            if spent == 0 && h > 0 {
+                mex.insert(g[h][1]);
+            }
+            g[h][spent] = mex.value();
+        }
+        zeros += u32::from(g[h][0] == 0);
+    }
+    zeros
+}
+
 /// Take a prime number of tokens: the heaps up to `n` the second player
 /// wins, each heap's options every `k` up to it that is prime (the primes
 /// sieved once, tested with a look-up).

@@ -52,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 34] = [
+pub const ALL: [Workload; 35] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -434,6 +434,17 @@ pub const ALL: [Workload; 34] = [
         full: 5000,
         smoke: 300,
         baseline: |n| Answer::Seq(baselines::cold_take(n)),
+        octal: None,
+    },
+    Workload {
+        name: "one_pass",
+        file: "one_pass.game",
+        game: "heap",
+        params: &["n", "spent"],
+        shape: Shape::Value,
+        full: 1_000_000,
+        smoke: 1000,
+        baseline: |n| Answer::Value(baselines::one_pass(n).into()),
         octal: None,
     },
 ];
