@@ -189,3 +189,14 @@ fn explain_says_how_each_game_runs_and_what_slows_it() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     insta::assert_snapshot!(text(&out.stdout));
 }
+
+#[test]
+fn explain_says_when_the_item_limit_turns_the_compiled_rules_off() {
+    let script = "examples/take_1_to_3.game";
+    let low = grundy(&["run", "--max-items", "1000", "--explain", script]);
+    assert_eq!(low.status.code(), Some(0), "{}", text(&low.stderr));
+    let said = "compiled rules off: `--max-items 1000` is below 65536";
+    assert!(text(&low.stdout).contains(said), "{}", text(&low.stdout));
+    let usual = grundy(&["run", "--explain", script]);
+    assert!(!text(&usual.stdout).contains("compiled rules off"));
+}

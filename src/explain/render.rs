@@ -175,7 +175,7 @@ fn fixed(id: GameId, params: &[&str], defs: &Defs) -> String {
     };
     format!(
         "  every move passes {names} on unchanged: for each value other than an \
-         integer {is_given} (a list, set, tuple or string), the rules are made \
+         integer {is_given} (a list, set, tuple, string or boolean), the rules are made \
          again with {as_constants}, and compiled as a game of the other \
          parameters\n"
     )

@@ -320,6 +320,14 @@ impl Machine {
     pub(crate) fn compiled_rules(&self) -> bool {
         self.use_kernels && self.limits.max_items >= kernel::ITEMS_MAX
     }
+
+    /// `--max-items` and the longest list the compiled rules make, when
+    /// the limit is below it and so turns them off (see
+    /// [`Machine::compiled_rules`]): for `--explain` to say so.
+    pub fn items_limit_off(&self) -> Option<(usize, usize)> {
+        let (limit, longest) = (self.limits.max_items, kernel::ITEMS_MAX);
+        (self.use_kernels && limit < longest).then_some((limit, longest))
+    }
 }
 
 impl Machine {

@@ -14,13 +14,23 @@ impl Session {
     /// (see [`crate::explain::render`]); an error names what is unknown.
     pub fn explain(&self, only: Option<&str>) -> Result<String, String> {
         let m = &self.machine;
-        crate::explain::render(
+        let report = crate::explain::render(
             &m.defs,
             &self.sources,
             only,
             &m.interpreted,
             &m.compiled_queries,
-        )
+        )?;
+        // A limit that turns every compiled rule off is said first: the
+        // report below tells how the rules would run.
+        Ok(match m.items_limit_off() {
+            Some((limit, longest)) => format!(
+                "compiled rules off: `--max-items {limit}` is below {longest}, the longest list \
+                 they may make, so every position runs in the interpreter (about 10 to 100 \
+                 times slower); how each game would run with them:\n{report}"
+            ),
+            None => report,
+        })
     }
 
     /// `--debug ir`: the rules and statements of one source, as lowered.
