@@ -198,7 +198,7 @@ impl Graph {
             None => match &table.dense.form {
                 Some(form) => {
                     let ints = index::index_ints(form.arity(), node.index);
-                    form.fill(&ints[..form.arity().min(4)], out);
+                    form.fill(&ints, out);
                     true
                 }
                 // Four integers, which a kernel reads as a flat run.

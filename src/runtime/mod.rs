@@ -318,7 +318,7 @@ impl Machine {
     /// interpreter): a list that the limit forbids must get its error
     /// from the interpreter, as it would have without them.
     pub(crate) fn compiled_rules(&self) -> bool {
-        self.use_kernels && self.limits.max_items >= kernel::ITEMS_MAX
+        self.use_kernels && self.items_limit_off().is_none()
     }
 
     /// `--max-items` and the longest list the compiled rules make, when

@@ -24,6 +24,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// three-parameter game, `(a, b, c)`, are kept as [`place3`] says: in
 /// the cube, in row `(b, c)` (by its Szudzik number), column `a`; in a
 /// strip, in the strip's row, by the long argument.
+#[derive(Default)]
 pub struct Dense {
     /// The number of arguments of the dense positions (1, 2 or 3), or 0
     /// while the game has none.
@@ -53,26 +54,7 @@ pub struct Dense {
     /// value, marks it in progress and sets its value, three times the
     /// cube root of [`untriple`] otherwise (a tenth of an ask's work in
     /// a query over every square of a cube).
-    located: std::cell::Cell<(u32, u32, u32)>,
-}
-
-impl Default for Dense {
-    fn default() -> Dense {
-        Dense {
-            arity: 0,
-            pages: rows::Rows::default(),
-            spilled: FxHashMap::default(),
-            count: 0,
-            terminal: FxHashSet::default(),
-            slots: 0,
-            swept: None,
-            form: None,
-            axis: 0,
-            turned: false,
-            // No dense index is `u32::MAX` (see `index.rs`).
-            located: std::cell::Cell::new((u32::MAX, 0, 0)),
-        }
-    }
+    located: std::cell::Cell<Option<(u32, u32, u32)>>,
 }
 
 /// Where a game's dense slots are, for machine code to read: page (or
@@ -163,12 +145,13 @@ impl Dense {
         if self.arity != 3 {
             return locate(self.arity, self.axis, z);
         }
-        let (last, p, i) = self.located.get();
-        if last == z {
+        if let Some((last, p, i)) = self.located.get()
+            && last == z
+        {
             return (p as usize, i as usize);
         }
         let (p, i) = locate3(self.axis, z);
-        self.located.set((z, p as u32, i as u32));
+        self.located.set(Some((z, p as u32, i as u32)));
         (p, i)
     }
 

@@ -37,7 +37,7 @@ impl Dense {
             return false;
         }
         (self.axis, self.pages, self.slots) = (best, Rows::default(), 0);
-        self.located.set((u32::MAX, 0, 0));
+        self.located.set(None);
         for (abc, slot) in held {
             let (p, i) = place3(best, abc);
             self.grow(3, p, i)[i] = slot;
