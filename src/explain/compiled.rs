@@ -34,31 +34,12 @@ pub(super) fn compiled_move(
         _ => None,
     };
     let mut slow = Vec::new();
-    let how = match (&x, shape.fast) {
-        (None, _) if native => "machine code: no binder, one option".to_string(),
-        (None, _) => "compiled: no binder, one option".to_string(),
-        (Some(x), _) if native && shape.lists && shape.formed => {
-            format!(
-                "machine code: loop over `{x}`, each option's list of a few integers read from the \
-                 tables by its items"
-            )
-        }
-        (Some(x), _) if native && shape.lists => {
-            format!(
-                "machine code: loop over `{x}`, each option's list or set made in place and looked up"
-            )
-        }
-        (Some(x), _) if native && shape.packed => {
-            format!(
-                "machine code: loop over `{x}`, each option's arguments packed in place and looked up"
-            )
-        }
-        (Some(x), _) if native => {
-            format!("machine code: loop over `{x}`, each option's value read from the tables")
-        }
-        (Some(x), true) => format!("compiled: fast loop over `{x}`, options read by index"),
-        (Some(x), false) => format!("compiled: general loop over `{x}`, each option computed"),
-    };
+    let mut how = loop_kind(x.as_deref(), shape, native);
+    if let (Some(x), true) = (&x, shape.divisors) {
+        how.push_str(&format!(
+            "; `{x}` runs over the divisors its guard's `% {x} == 0` keeps, about 2√n of them"
+        ));
+    }
     // A loop named by a tuple (the index of a `zip`, a lifted
     // comprehension's) has no name to write a narrowing condition in.
     let named = x.as_deref().is_some_and(|x| !x.starts_with('(')) && shape.narrows;
@@ -92,6 +73,35 @@ pub(super) fn compiled_move(
         span: rule.span,
         how,
         slow,
+    }
+}
+
+/// Which loop runs a compiled move whose innermost binder is named `x`.
+fn loop_kind(x: Option<&str>, shape: &kernel::MoveShape, native: bool) -> String {
+    match (x, shape.fast) {
+        (None, _) if native => "machine code: no binder, one option".to_string(),
+        (None, _) => "compiled: no binder, one option".to_string(),
+        (Some(x), _) if native && shape.lists && shape.formed => {
+            format!(
+                "machine code: loop over `{x}`, each option's list of a few integers read from the \
+                 tables by its items"
+            )
+        }
+        (Some(x), _) if native && shape.lists => {
+            format!(
+                "machine code: loop over `{x}`, each option's list or set made in place and looked up"
+            )
+        }
+        (Some(x), _) if native && shape.packed => {
+            format!(
+                "machine code: loop over `{x}`, each option's arguments packed in place and looked up"
+            )
+        }
+        (Some(x), _) if native => {
+            format!("machine code: loop over `{x}`, each option's value read from the tables")
+        }
+        (Some(x), true) => format!("compiled: fast loop over `{x}`, options read by index"),
+        (Some(x), false) => format!("compiled: general loop over `{x}`, each option computed"),
     }
 }
 

@@ -16,6 +16,7 @@ mod common;
 mod arith;
 mod bools;
 mod calls;
+mod divisors;
 mod listing;
 mod lists;
 mod queries;

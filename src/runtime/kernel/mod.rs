@@ -181,6 +181,11 @@ enum Narrow {
     /// `f(x) < g` (strict) or `f(x) <= g`, `f` non-decreasing in `x` for
     /// `x >= 0`: ends the loop where it first fails (`k * k <= n`).
     Monotone(bool, Num, Num),
+    /// `n % x == 0`, `n` free of `x`: the loop runs over the divisors of
+    /// `n` in its window, in increasing order ([`narrow::divisors`]), where
+    /// that takes fewer steps. Always the last of a move's narrowing
+    /// conjuncts; those after it are tested per divisor.
+    Divides(Num),
 }
 
 /// A node term of the fast loop: the game and its arguments as linear

@@ -87,7 +87,7 @@ const LARGE: usize = 200;
 /// other conjunct ends them, for the ones after it are only tested where
 /// it holds (and it may fail).
 fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
-    guard
+    let mut narrow: Vec<Narrow> = guard
         .iter()
         .map_while(|c| match c.as_linear() {
             _ if !c.uses(x) => Some(Narrow::Once),
@@ -95,9 +95,16 @@ fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
             None => c
                 .as_affine(x)
                 .map(|(op, d)| Narrow::Affine(op, d))
-                .or_else(|| c.as_monotone(x).map(|(s, f, g)| Narrow::Monotone(s, f, g))),
+                .or_else(|| c.as_monotone(x).map(|(s, f, g)| Narrow::Monotone(s, f, g)))
+                .or_else(|| c.as_divides(x).map(Narrow::Divides)),
         })
-        .collect()
+        .collect();
+    // The divisors are the loop itself: the conjuncts after them are
+    // tested per divisor.
+    if let Some(at) = narrow.iter().position(|n| matches!(n, Narrow::Divides(_))) {
+        narrow.truncate(at + 1);
+    }
+    narrow
 }
 
 /// [`narrowing`] for parameters of any size: the conjuncts that do not
@@ -295,6 +302,22 @@ impl Arg {
 }
 
 impl Move {
+    /// Whether every conjunct of the guard narrows the loop or is tested
+    /// once, so that the loop's options need no test: not when the loop
+    /// runs over divisors ([`Narrow::Divides`]), which it finds by tests.
+    pub(super) fn narrowed_whole(&self) -> bool {
+        self.narrow.len() == self.guard.len() && self.divides().is_none()
+    }
+
+    /// The dividend `n` of the conjunct `n % x == 0` whose divisors the
+    /// innermost binder's loop runs over, if it does ([`Narrow::Divides`]).
+    pub(super) fn divides(&self) -> Option<&Num> {
+        match self.narrow.last() {
+            Some(Narrow::Divides(n)) => Some(n),
+            _ => None,
+        }
+    }
+
     /// Whether the move's target was computed, a `sum` of a comprehension
     /// among its terms. The interpreter waits for such an option's
     /// positions in the order of the sum it makes, which keeps its
@@ -337,7 +360,7 @@ impl Move {
             Domain::Range(lo, hi, _) => lo.calls() || hi.calls(),
             _ => false,
         });
-        long && !point && one_integer && !calls && self.narrow.len() == self.guard.len()
+        long && !point && one_integer && !calls && self.narrowed_whole()
     }
 }
 

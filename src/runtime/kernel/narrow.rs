@@ -1,8 +1,9 @@
 //! How a guard condition narrows the innermost binder's loop, beyond the
 //! linear forms of [`super::expr::Lin`]: comparisons affine in the binder
 //! with coefficients free of it (`k * min(a, b) <= max(a, b)`), conditions
-//! that only grow with it (`k * k <= n`), the interval a comparison leaves
-//! of a window, and the point `!=` cuts out of it.
+//! that only grow with it (`k * k <= n`), divisibility (`n % d == 0`),
+//! the interval a comparison leaves of a window, and the point `!=` cuts
+//! out of it.
 
 use super::expr::{Cond, Num, SLOT_LIMIT};
 use super::{Eval, Stop};
@@ -101,6 +102,25 @@ impl Cond {
         (f.uses(x) && !g.uses(x) && f.rising(x)).then(|| (strict, f.clone(), g.clone()))
     }
 
+    /// `n % x == 0` (or `0 == n % x`) with `n` free of `x`: `n`. The
+    /// values of `x` where it holds are the divisors of `n`, which a loop
+    /// finds in about `2√n` steps ([`divisors`]) rather than testing each.
+    pub fn as_divides(&self, x: Slot) -> Option<Num> {
+        let Cond::Cmp(BinOp::Eq, a, b) = self else {
+            return None;
+        };
+        let rem = match (a, b) {
+            (r, Num::Const(0)) | (Num::Const(0), r) => r,
+            _ => return None,
+        };
+        let Num::Bin(BinOp::Rem, n, d) = rem else {
+            return None;
+        };
+        let binder = matches!(**d, Num::Slot(s) if s == x)
+            || matches!(&**d, Num::Lin(l) if l.c == 0 && l.terms.as_slice() == [(x, 1)]);
+        (binder && !n.uses(x)).then(|| (**n).clone())
+    }
+
     /// A comparison affine in slot `x`, as `a - b  op  0` (see [`Affine`]).
     pub fn as_affine(&self, x: Slot) -> Option<(BinOp, Affine)> {
         let Cond::Cmp(
@@ -152,6 +172,40 @@ impl Num {
             _ => false,
         }
     }
+}
+
+/// The divisors of `n >= 1` in `lo..hi` (`1 <= lo`), in increasing
+/// order, as `each` is given them, when finding them costs fewer steps
+/// than the window is long; `false` (and no call) when it does not.
+/// Those up to `s = isqrt(n)` are tested one by one; each larger one is
+/// `n / q` for a divisor `q < s`, found by testing the `q` from `s` down
+/// (the quotients rising), between the `q` whose quotients reach into the
+/// window.
+pub fn divisors(n: i64, (lo, hi): (i64, i64), mut each: impl FnMut(i64) -> Eval<()>) -> Eval<bool> {
+    debug_assert!(n >= 1 && lo >= 1);
+    let s = n.isqrt();
+    let (small, q_hi, q_lo) = divisor_steps(n, s, (lo, hi));
+    if (small.1 - small.0).max(0) + (q_hi - q_lo + 1).max(0) >= hi - lo {
+        return Ok(false);
+    }
+    for d in small.0..small.1 {
+        if n % d == 0 {
+            each(d)?;
+        }
+    }
+    for q in (q_lo..=q_hi).rev() {
+        if n % q == 0 && n / q > s {
+            each(n / q)?;
+        }
+    }
+    Ok(true)
+}
+
+/// The steps of [`divisors`]: the small divisors' window `lo..min(hi, s +
+/// 1)`, and the `q` from `min(s, n / lo)` down to `n / hi + 1`, whose
+/// quotients `n / q` of the divisors `q` lie in `lo..hi`.
+pub fn divisor_steps(n: i64, s: i64, (lo, hi): (i64, i64)) -> ((i64, i64), i64, i64) {
+    ((lo, hi.min(s + 1)), s.min(n / lo), n / hi + 1)
 }
 
 /// The most points `!=` conjuncts may cut out of a binder's window; a
@@ -225,6 +279,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn divisors_are_found_in_order_in_any_window() {
+        for n in 1..=300 {
+            for lo in 1..=40 {
+                for hi in lo..=n + 3 {
+                    let want: Vec<i64> = (lo..hi).filter(|d| n % d == 0).collect();
+                    let mut found = Vec::new();
+                    let enumerated = divisors(n, (lo, hi), |d| {
+                        found.push(d);
+                        Ok(())
+                    });
+                    match enumerated {
+                        Ok(true) => assert_eq!(found, want, "{n} {lo}..{hi}"),
+                        Ok(false) => assert!(found.is_empty()),
+                        Err(_) => panic!("no error"),
+                    }
+                }
+            }
+        }
+        // Long windows take the enumeration.
+        assert_eq!(divisors(1 << 20, (1, 1 << 20), |_| Ok(())), Ok(true));
+        assert_eq!(divisors(7, (1, 3), |_| Ok(())), Ok(false));
+    }
+
+    #[test]
+    fn divisibility_by_the_binder_is_recognised() {
+        let (x, n) = (Num::Slot(0), Num::Slot(1));
+        let rem = |a: Num, b: Num| bin(BinOp::Rem, a, b);
+        let eq0 = |r: Num| Cond::Cmp(BinOp::Eq, r, Num::Const(0));
+        assert!(eq0(rem(n.clone(), x.clone())).as_divides(0).is_some());
+        let zero_first = Cond::Cmp(BinOp::Eq, Num::Const(0), rem(n.clone(), x.clone()));
+        assert!(zero_first.as_divides(0).is_some());
+        // `x % n`, `(n + x) % x`, `n % x == 1`: no.
+        assert!(eq0(rem(x.clone(), n.clone())).as_divides(0).is_none());
+        let mixed = bin(BinOp::Add, n.clone(), x.clone());
+        assert!(eq0(rem(mixed, x.clone())).as_divides(0).is_none());
+        let one = Cond::Cmp(BinOp::Eq, rem(n.clone(), x.clone()), Num::Const(1));
+        assert!(one.as_divides(0).is_none());
     }
 
     fn bin(op: BinOp, a: Num, b: Num) -> Num {

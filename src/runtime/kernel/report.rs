@@ -20,6 +20,9 @@ pub struct MoveShape {
     pub narrowed: usize,
     /// How many conjuncts the guard has.
     pub conjuncts: usize,
+    /// Whether the innermost binder runs over the divisors of a number,
+    /// its guard asking `n % x == 0` (see `narrow::divisors`).
+    pub divisors: bool,
     /// Whether a condition could narrow the innermost binder: it binds
     /// one integer (not an item split in two, nor a pair).
     pub narrows: bool,
@@ -53,9 +56,10 @@ impl Kernel {
 fn shape(rule: &crate::ir::MoveIr, types: &Types) -> Option<MoveShape> {
     let m = compile_move(rule, types)?;
     Some(MoveShape {
-        fast: m.fast.is_some() && m.narrow.len() == m.guard.len(),
+        fast: m.fast.is_some() && m.narrowed_whole(),
         narrowed: m.narrow.len(),
         conjuncts: m.guard.len(),
+        divisors: m.divides().is_some(),
         narrows: !matches!(m.binders.last(), Some((_, Domain::Split(..)))),
         // A boolean among integers is read from the tables as they are.
         lists: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 != 0)),

@@ -4,7 +4,7 @@
 
 use super::expr::{Cond, Num, SLOT_LIMIT};
 use super::listing::Listing;
-use super::narrow::{HOLES, Hole, hole, solve};
+use super::narrow::{self, HOLES, Hole, hole, solve};
 use super::plan::Plan;
 use super::{Domain, Eval, Marks, Move, Narrow, Stop};
 use crate::defs::Defs;
@@ -335,6 +335,11 @@ impl<'a> Run<'a> {
                     (*op, d0, step)
                 }
                 Narrow::Monotone(..) => unreachable!("taken above"),
+                // The loop itself, over the window left (see `window`).
+                Narrow::Divides(_) => {
+                    rest = i;
+                    break;
+                }
             };
             if op != BinOp::Ne {
                 let (lo, hi) = values.bounds();
@@ -425,6 +430,22 @@ impl<'a> Run<'a> {
             && let Some(plan) = Plan::new(nodes, heaps, x, values, f, self)?
         {
             return plan.run(values, self.marks, self.poll);
+        }
+        if let (Some(Narrow::Divides(n)), Values::Range(lo, hi)) = (rule.narrow.get(rest), values)
+            && *lo >= 1
+        {
+            let n = n.eval(f, self.defs)?;
+            let after = &rule.guard[rest + 1..];
+            let each = |d: i64| {
+                f[x as usize] = d;
+                self.each(rule, after, f)
+            };
+            // `n % x` holds for every `x` where `n` is 0, and a negative
+            // `n` has the divisors of `-n`: those windows are tested
+            // value by value.
+            if n >= 1 && narrow::divisors(n, (*lo, *hi), each)? {
+                return Ok(());
+            }
         }
         values.try_each(|k| {
             f[x as usize] = k;

@@ -38,6 +38,7 @@ pub(super) fn linear_free(moves: &[Move]) -> bool {
                 // Its parts are checked against the limit when evaluated.
                 Narrow::Affine(..) => true,
                 Narrow::Monotone(_, f, g) => num(f) && num(g),
+                Narrow::Divides(n) => num(n),
             })
             && m.terms.iter().all(term)
     })

@@ -30,7 +30,7 @@ impl Emit<'_, '_> {
     /// Counts the iterations of a loop over `from..to` before it starts,
     /// leaving the position to the kernel's run past the budget. (Both
     /// ends are within the slots' limit: no overflow.)
-    fn charge(&mut self, from: Value, to: Value) {
+    pub(super) fn charge(&mut self, from: Value, to: Value) {
         let len = self.b.ins().isub(to, from);
         let zero = self.int(0);
         let len = self.b.ins().smax(len, zero);
@@ -141,6 +141,9 @@ impl Emit<'_, '_> {
                 } else {
                     let x = rule.binders[i].0;
                     let (lo, hi, tested) = self.narrowed(rule, x, (lo, hi), done)?;
+                    if let Some(n) = rule.divides().filter(|_| tested + 1 == rule.narrow.len()) {
+                        return self.divisor_loops(rule, n, (lo, hi), tested);
+                    }
                     self.each(lo, hi, |e, k, next| {
                         e.b.def_var(slot, k);
                         e.option(rule, tested, next)

@@ -9,6 +9,7 @@
 //! one-integer game, a four-integer game's row and a group's sweep in
 //! `sweep`; which function to build in `kind`.
 
+mod divisors;
 mod floor;
 mod forms;
 mod func;
