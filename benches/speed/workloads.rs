@@ -52,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 35] = [
+pub const ALL: [Workload; 36] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -293,6 +293,19 @@ pub const ALL: [Workload; 35] = [
     Workload {
         name: "prime_take",
         file: "prime_take.game",
+        game: "take",
+        params: &["n"],
+        shape: Shape::Value,
+        full: 20_000,
+        smoke: 300,
+        baseline: |n| Answer::Value(baselines::prime_take(n).into()),
+        octal: None,
+    },
+    // The same game, each prime tested by trial division in the guard
+    // (grundy keeps each value's test once per game): the baseline sieves.
+    Workload {
+        name: "prime_fn",
+        file: "prime_fn.game",
         game: "take",
         params: &["n"],
         shape: Shape::Value,

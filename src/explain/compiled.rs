@@ -40,6 +40,12 @@ pub(super) fn compiled_move(
             "; `{x}` runs over the divisors its guard's `% {x} == 0` keeps, about 2√n of them"
         ));
     }
+    if let (Some(x), true) = (&x, shape.kept) {
+        how.push_str(&format!(
+            "; `{x}` runs over the values where its guard's conditions of `{x}` alone hold, \
+             each evaluated once per game"
+        ));
+    }
     // A loop named by a tuple (the index of a `zip`, a lifted
     // comprehension's) has no name to write a narrowing condition in.
     let named = x.as_deref().is_some_and(|x| !x.starts_with('(')) && shape.narrows;

@@ -17,6 +17,7 @@ mod arith;
 mod bools;
 mod calls;
 mod divisors;
+mod filters;
 mod listing;
 mod lists;
 mod queries;

@@ -117,6 +117,15 @@ impl Kernel {
         self.levels
     }
 
+    /// How many values of their binders the conjuncts the rules keep once
+    /// per game ([`super::filter`]) were evaluated at.
+    pub fn filtered(&self) -> usize {
+        (self.moves.iter())
+            .filter_map(|m| m.filter())
+            .map(|f| f.evaluated())
+            .sum()
+    }
+
     /// The strip the game's positions lie in, if it has one (see
     /// [`Strip`]).
     pub fn strip(&self) -> Option<Strip> {

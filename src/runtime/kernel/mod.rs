@@ -23,6 +23,7 @@
 
 mod calls;
 mod expr;
+mod filter;
 mod levels;
 pub mod listing;
 mod marks;
@@ -186,6 +187,11 @@ enum Narrow {
     /// that takes fewer steps. Always the last of a move's narrowing
     /// conjuncts; those after it are tested per divisor.
     Divides(Num),
+    /// A conjunct that reads `x` and no other slot of the position or the
+    /// move (`is_prime(k)`): evaluated once per game and value, the loop
+    /// runs over the values where it holds ([`filter`]). Last, as
+    /// [`Narrow::Divides`] is.
+    Filter(Box<filter::Filter>),
 }
 
 /// A node term of the fast loop: the game and its arguments as linear

@@ -4,6 +4,7 @@
 //! exist).
 
 use super::expr::{Cond, Num, conjuncts, num_in};
+use super::filter::Filter;
 use super::seq::{self, Comp, Seq};
 use super::{Arg, Domain, LinearNode, Move, Narrow, Term, Types, plan, run};
 use crate::builtins::Builtin;
@@ -34,9 +35,13 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         })
         .collect::<Option<Vec<_>>>()?;
     let mut guard = Vec::new();
+    let asked = types.asked.borrow().len();
     if let Some(g) = &rule.guard {
         conjuncts(g, &mut guard, types)?;
     }
+    // A guard that asks positions' values reads the tables: nothing of it
+    // is kept once per game.
+    let asks = types.asked.borrow().len() > asked;
     let terms: Vec<Term> = match &rule.target {
         TargetIr::Terms(terms) => terms
             .iter()
@@ -65,7 +70,13 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
     Some(Move {
         narrow: match types.wide {
             true => x.map_or_else(Vec::new, |x| checked_narrowing(&guard, x)),
-            false => x.map_or_else(Vec::new, |x| narrowing(&guard, x)),
+            false => x.map_or_else(Vec::new, |x| {
+                let free = (binders.iter().map(|(s, _)| *s))
+                    .chain(0..types.arity as Slot)
+                    .filter(|s| *s != x)
+                    .collect::<Vec<_>>();
+                narrowing(&guard, (x, &free), (!asks).then(|| types.slots()))
+            }),
         },
         fast: x_linear.and_then(|x| fast_terms(&terms, x)),
         binders,
@@ -86,7 +97,11 @@ const LARGE: usize = 200;
 /// and linear comparisons (`!=` included: it cuts a point out). The first
 /// other conjunct ends them, for the ones after it are only tested where
 /// it holds (and it may fail).
-fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
+/// A conjunct that reads `x` and none of the slots `free` (the
+/// parameters and the other binders) is a [`Narrow::Filter`] when `kept`
+/// gives the number of slots (`None`: the guard asks values).
+fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), kept: Option<usize>) -> Vec<Narrow> {
+    let alone = |c: &Cond| free.iter().all(|s| !c.uses(*s));
     let mut narrow: Vec<Narrow> = guard
         .iter()
         .map_while(|c| match c.as_linear() {
@@ -96,12 +111,20 @@ fn narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
                 .as_affine(x)
                 .map(|(op, d)| Narrow::Affine(op, d))
                 .or_else(|| c.as_monotone(x).map(|(s, f, g)| Narrow::Monotone(s, f, g)))
-                .or_else(|| c.as_divides(x).map(Narrow::Divides)),
+                .or_else(|| c.as_divides(x).map(Narrow::Divides))
+                .or_else(|| {
+                    let slots = kept.filter(|_| alone(c))?;
+                    // With the conjuncts of the binder alone after it.
+                    let at = guard.iter().position(|g| std::ptr::eq(g, c))?;
+                    let more = guard[at + 1..].iter().take_while(|c| alone(c)).count();
+                    let conds = &guard[at..=at + more];
+                    Some(Narrow::Filter(Box::new(Filter::new(conds, x, slots))))
+                }),
         })
         .collect();
-    // The divisors are the loop itself: the conjuncts after them are
-    // tested per divisor.
-    if let Some(at) = narrow.iter().position(|n| matches!(n, Narrow::Divides(_))) {
+    // The divisors, or the values kept, are the loop itself: the
+    // conjuncts after them are tested per value.
+    if let Some(at) = narrow.iter().position(Narrow::is_loop) {
         narrow.truncate(at + 1);
     }
     narrow
@@ -301,12 +324,30 @@ impl Arg {
     }
 }
 
+impl Narrow {
+    /// Whether it makes the loop itself ([`Narrow::Divides`],
+    /// [`Narrow::Filter`]) rather than cutting its window.
+    fn is_loop(&self) -> bool {
+        matches!(self, Narrow::Divides(_) | Narrow::Filter(_))
+    }
+}
+
 impl Move {
     /// Whether every conjunct of the guard narrows the loop or is tested
     /// once, so that the loop's options need no test: not when the loop
-    /// runs over divisors ([`Narrow::Divides`]), which it finds by tests.
+    /// runs over divisors ([`Narrow::Divides`]), which it finds by tests,
+    /// or over the values a [`Narrow::Filter`] keeps.
     pub(super) fn narrowed_whole(&self) -> bool {
-        self.narrow.len() == self.guard.len() && self.divides().is_none()
+        self.narrow.len() == self.guard.len() && !self.narrow.iter().any(Narrow::is_loop)
+    }
+
+    /// The filter whose kept values the innermost binder's loop runs
+    /// over, if it does ([`Narrow::Filter`]).
+    pub(super) fn filter(&self) -> Option<&Filter> {
+        match self.narrow.last() {
+            Some(Narrow::Filter(f)) => Some(f),
+            _ => None,
+        }
     }
 
     /// The dividend `n` of the conjunct `n % x == 0` whose divisors the

@@ -23,6 +23,9 @@ pub struct MoveShape {
     /// Whether the innermost binder runs over the divisors of a number,
     /// its guard asking `n % x == 0` (see `narrow::divisors`).
     pub divisors: bool,
+    /// Whether it runs over the values that conjuncts of the binder alone
+    /// keep, evaluated once per game (see `kernel::filter`).
+    pub kept: bool,
     /// Whether a condition could narrow the innermost binder: it binds
     /// one integer (not an item split in two, nor a pair).
     pub narrows: bool,
@@ -57,9 +60,10 @@ fn shape(rule: &crate::ir::MoveIr, types: &Types) -> Option<MoveShape> {
     let m = compile_move(rule, types)?;
     Some(MoveShape {
         fast: m.fast.is_some() && m.narrowed_whole(),
-        narrowed: m.narrow.len(),
+        narrowed: m.narrow.len() + m.filter().map_or(0, |f| f.conjuncts() - 1),
         conjuncts: m.guard.len(),
         divisors: m.divides().is_some(),
+        kept: m.filter().is_some(),
         narrows: !matches!(m.binders.last(), Some((_, Domain::Split(..)))),
         // A boolean among integers is read from the tables as they are.
         lists: (m.terms.iter()).any(|t| matches!(t, Term::Flat(_, h, _) if h >> 8 != 0)),

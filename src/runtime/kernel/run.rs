@@ -3,6 +3,7 @@
 //! ([`super::plan`]) does not take.
 
 use super::expr::{Cond, Num, SLOT_LIMIT};
+use super::filter::Filter;
 use super::listing::Listing;
 use super::narrow::{self, HOLES, Hole, hole, solve};
 use super::plan::Plan;
@@ -336,7 +337,7 @@ impl<'a> Run<'a> {
                 }
                 Narrow::Monotone(..) => unreachable!("taken above"),
                 // The loop itself, over the window left (see `window`).
-                Narrow::Divides(_) => {
+                Narrow::Divides(_) | Narrow::Filter(_) => {
                     rest = i;
                     break;
                 }
@@ -430,6 +431,16 @@ impl<'a> Run<'a> {
             && let Some(plan) = Plan::new(nodes, heaps, x, values, f, self)?
         {
             return plan.run(values, self.marks, self.poll);
+        }
+        if let (Some(Narrow::Filter(kept)), Values::Range(lo, hi)) = (rule.narrow.get(rest), values)
+            && Filter::covers((*lo, *hi))
+        {
+            kept.fill((*lo, *hi), self.defs)?;
+            let after = &rule.guard[rest + kept.conjuncts()..];
+            return kept.each((*lo, *hi), |k| {
+                f[x as usize] = k;
+                self.each(rule, after, f)
+            });
         }
         if let (Some(Narrow::Divides(n)), Values::Range(lo, hi)) = (rule.narrow.get(rest), values)
             && *lo >= 1

@@ -376,3 +376,45 @@ fn sums_of_comprehensions_of_positions_have_machine_code() {
         assert!(!compiles(&source), "{rules}");
     }
 }
+
+/// A conjunct of the binder alone (`ones(k) == 2`, `k % 3 != 1`) is
+/// evaluated once per game and value, however many positions loop over
+/// the value: 300 values for the positions 0..=300, not the 45,000 a
+/// test at every position would make. Conjuncts that read the position,
+/// or follow one that does, are not kept.
+#[test]
+fn conjuncts_of_the_binder_alone_are_evaluated_once_per_value() {
+    for (rules, kept) in [
+        ("move t(k in 1..=n) if ones(k) == 2 -> g(n - k)", true),
+        (
+            "move t(k in 1..=n) if k % 3 != 1 and ones(k) < 4 -> g(n - k)",
+            true,
+        ),
+        (
+            "move t(k in 1..=n) if 2 * k <= n + 1 and ones(k) == 2 -> g(n - k)",
+            true,
+        ),
+        ("move t(k in 1..=n) if ones(k + n) == 2 -> g(n - k)", false),
+        (
+            "move t(k in 1..=n) if (n + k) % 4 != 0 and ones(k) == 2 -> g(n - k)",
+            false,
+        ),
+    ] {
+        let source = format!(
+            "fn ones(k) = if k == 0 then 0 else k % 2 + ones(k / 2)\n\
+             game g(n) {{\n {rules}\n}}\ntable(g, 0..=300)\n"
+        );
+        for native in [false, true] {
+            let (mut session, _) = loaded("");
+            session.machine.use_native = native;
+            session.machine.native_after = 0;
+            assert_eq!(session.run("test.game", &source).exit_code(), 0, "{source}");
+            let kernel = session.machine.kernel(0).expect("compiles");
+            let evaluated = kernel.filtered();
+            match kept {
+                true => assert!((1..=300).contains(&evaluated), "{rules}: {evaluated}"),
+                false => assert_eq!(evaluated, 0, "{rules}"),
+            }
+        }
+    }
+}

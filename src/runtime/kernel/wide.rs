@@ -39,6 +39,7 @@ pub(super) fn linear_free(moves: &[Move]) -> bool {
                 Narrow::Affine(..) => true,
                 Narrow::Monotone(_, f, g) => num(f) && num(g),
                 Narrow::Divides(n) => num(n),
+                Narrow::Filter(f) => cond(f.cond()),
             })
             && m.terms.iter().all(term)
     })

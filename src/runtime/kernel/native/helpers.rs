@@ -6,6 +6,7 @@ use super::{BAIL, Ctx, MISSING, deep, query};
 use crate::graph::{ABSENT, IN_PROGRESS};
 use crate::runtime::kernel::Stop;
 use crate::runtime::kernel::calls::Func;
+use crate::runtime::kernel::filter::Filter;
 use crate::runtime::kernel::seq;
 
 /// A call of a compiled function with the `n` arguments at `args`, run
@@ -167,4 +168,19 @@ fn in_place(ctx: &Ctx, v: u64) -> bool {
     // SAFETY: the marks outlive the call; the machine code only writes
     // the mex's marks, which `missed` is not.
     !ctx.deep.is_null() && v != IN_PROGRESS && unsafe { (*ctx.marks).missed } == 0
+}
+
+/// [`Filter::fill`] of the window `lo..hi`, for the machine code: 0 when
+/// the conjunct was evaluated at each of its values, 1 when it failed at
+/// one (the run bails, and the interpreter meets the error).
+pub(super) extern "C" fn filter(ctx: *mut Ctx, filter: *const Filter, lo: i64, hi: i64) -> u64 {
+    // SAFETY: the machine code passes on the context it was called with,
+    // and a filter of the kernel whose code it is, which owns the code.
+    let (ctx, filter) = unsafe { (&*ctx, &*filter) };
+    if ctx.defs.is_null() {
+        return 1;
+    }
+    // SAFETY: the definitions outlive the call.
+    let defs = unsafe { &*ctx.defs };
+    u64::from(filter.fill((lo, hi), defs).is_err())
 }

@@ -58,6 +58,8 @@ pub struct Types {
     /// no expression is a linear form, which is evaluated unchecked (see
     /// [`crate::runtime::kernel::compile_wide`]).
     pub(in crate::runtime::kernel) wide: bool,
+    /// The game's number of parameters: slots `0..arity`.
+    pub(in crate::runtime::kernel) arity: usize,
 }
 
 impl Types {
@@ -88,6 +90,7 @@ impl Types {
             asked_at: Default::default(),
             calls: None,
             wide: false,
+            arity: game.arity,
         };
         let mut named = Vec::new();
         for rule in &game.moves {
@@ -320,6 +323,11 @@ impl Types {
     }
 
     /// The shapes of the parameters.
+    /// The number of slots of the game's frame.
+    pub fn slots(&self) -> usize {
+        self.shapes.len()
+    }
+
     pub fn params(&self, arity: usize) -> &[Shape] {
         &self.shapes[..arity]
     }

@@ -123,7 +123,7 @@ impl Emit<'_, '_> {
     /// `to` (inclusive) when not `up`, told the block that goes on to
     /// the next; then goes on after the loop. Uncharged: the caller
     /// counted its steps.
-    fn counted_loop(
+    pub(super) fn counted_loop(
         &mut self,
         (from, to): (Value, Value),
         up: bool,

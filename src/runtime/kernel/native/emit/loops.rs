@@ -144,6 +144,9 @@ impl Emit<'_, '_> {
                     if let Some(n) = rule.divides().filter(|_| tested + 1 == rule.narrow.len()) {
                         return self.divisor_loops(rule, n, (lo, hi), tested);
                     }
+                    if let Some(kept) = rule.filter().filter(|_| tested + 1 == rule.narrow.len()) {
+                        return self.filtered_loop(rule, kept, (lo, hi), tested);
+                    }
                     self.each(lo, hi, |e, k, next| {
                         e.b.def_var(slot, k);
                         e.option(rule, tested, next)

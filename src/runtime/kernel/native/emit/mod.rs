@@ -10,6 +10,7 @@
 //! `sweep`; which function to build in `kind`.
 
 mod divisors;
+mod filtered;
 mod floor;
 mod forms;
 mod func;
@@ -61,15 +62,16 @@ pub struct Helpers {
     pub collect: FuncRef,
     pub collect_items: FuncRef,
     pub sets_apart: FuncRef,
+    pub filter: FuncRef,
     /// Whether `unusual` and `unusual3` are trampolines that keep every
     /// register and return through the context's `ret` (see
     /// [`keeps_registers`]).
     pub kept: bool,
 }
 
-impl From<[FuncRef; 14]> for Helpers {
+impl From<[FuncRef; 15]> for Helpers {
     /// The helpers in the order [`super::jit`] declares them.
-    fn from(refs: [FuncRef; 14]) -> Helpers {
+    fn from(refs: [FuncRef; 15]) -> Helpers {
         Helpers {
             pow: refs[0],
             isqrt: refs[1],
@@ -85,6 +87,7 @@ impl From<[FuncRef; 14]> for Helpers {
             collect: refs[11],
             collect_items: refs[12],
             sets_apart: refs[13],
+            filter: refs[14],
             kept: false,
         }
     }
@@ -170,6 +173,7 @@ pub fn function(
         asking: false,
         sets: helpers.sets,
         sets_apart: helpers.sets_apart,
+        filter: helpers.filter,
         flat: helpers.flat,
         query: helpers.query,
         tick: matches!(kind, Kind::Query(_)).then_some(helpers.tick),
@@ -269,6 +273,9 @@ struct Emit<'a, 'f> {
     isqrt: FuncRef,
     gcd: FuncRef,
     narrow: FuncRef,
+    /// The helper that evaluates a [`crate::runtime::kernel::Narrow::Filter`]
+    /// over a window ([`super::helpers::filter`]).
+    filter: FuncRef,
     /// The helper that reads an option's value the code does not read
     /// itself ([`super::helpers::unusual`]), and its context.
     unusual: FuncRef,

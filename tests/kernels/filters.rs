@@ -1,0 +1,102 @@
+//! Conjuncts of the innermost binder alone, evaluated once per game and
+//! value (src/runtime/kernel/filter.rs; the machine code's loop over the
+//! values kept in src/runtime/kernel/native/emit/filtered.rs): the
+//! options, their order, the values and the errors stay the
+//! interpreter's.
+
+use super::*;
+
+const FNS: &str = "fn ones(k) = if k == 0 then 0 else k % 2 + ones(k / 2)\n\
+                   fn is_prime(k) = k >= 2 and all([k % d != 0 for d in 2..=isqrt(k)])\n\
+                   let S = {1, 4, 9, 16, 25, 36, 49, 64}\n";
+
+/// Windows of every shape, filters of functions, globals and arithmetic,
+/// conjuncts before and after, and several filters in a row.
+#[test]
+fn loops_over_the_values_kept_agree_with_the_interpreter() {
+    for (domain, guard, target) in [
+        ("1..=n", "is_prime(k)", "g(n - k)"),
+        ("1..=n", "ones(k) == 2", "g(n - k)"),
+        ("0..n", "k % 3 != 1 and ones(k) <= 2", "g(k)"),
+        (
+            "1..=n",
+            "2 * k <= n + 1 and is_prime(k) and (n - k) % 4 != 2",
+            "g(n - k)",
+        ),
+        ("1..=n", "k in S or k % 10 == 7", "g(n - k) + *(k % 3)"),
+        ("-4..=n", "k * k % 7 == 2 and k >= 1", "g(n - k)"),
+        (
+            "1..=n / 2",
+            "not is_prime(k) and ones(k) != 1",
+            "g(k) + g(n - k)",
+        ),
+        ("60..=n", "k % 60 < 5", "g(n - k)"),
+        ("1..=n", "(let u = k * k in u % 11 < 3)", "g(n - k)"),
+    ] {
+        let text = format!(
+            "{FNS}game g(n) {{\n move m(k in {domain}) if {guard} -> {target}\n}}\n\
+             [value(g(n)) for n in 0..300]\nmoves(g(97))\nmoves(g(256))\n"
+        );
+        agree(&text);
+    }
+}
+
+/// A conjunct that fails at some value fails where the interpreter's
+/// does: at the first position whose loop reaches it, along the same
+/// play, whatever the values kept before.
+#[test]
+fn errors_of_the_values_kept_are_the_interpreters() {
+    same_error(
+        "game g(n) { move m(k in 1..=n) if 100 / (k - 50) > 1 -> g(n - k) }\nvalue(g(30))\nvalue(g(70))\n",
+        "division by zero",
+    );
+    same_error(
+        "game g(n) { move m(k in 1..=n) if [5, 6, 7, 8][k] > 6 -> g(n - k) }\nvalue(g(3))\nvalue(g(9))\n",
+        "index",
+    );
+    // Past 64 bits from k = 5 on.
+    same_error(
+        "game g(n) { move m(k in 1..=n) if k ** 30 % 7 == 1 -> g(n - k) }\nvalue(g(4))\nvalue(g(9))\n",
+        "overflow",
+    );
+}
+
+fn filter_file() -> impl Strategy<Value = String> {
+    let window = prop::sample::select(vec!["1..=n", "0..n", "-3..n", "n / 2..=n", "1..=n / 3"]);
+    let alone = prop::sample::select(vec![
+        "ones(k) == 2",
+        "k % 4 != 1",
+        "is_prime(k)",
+        "k in S",
+        "k * k % 5 < 2",
+        "100 / (k - 37) > -3",
+    ]);
+    let before = prop::sample::select(vec![
+        "",
+        "k <= n and ",
+        "n > 3 and ",
+        "(n + k) % 3 != 0 and ",
+    ]);
+    let after = prop::sample::select(vec![
+        "",
+        " and k != n - k",
+        " and ones(k) < 3",
+        " and (n - k) % 5 != 1",
+    ]);
+    let target = prop::sample::select(vec!["g(n - 1 - abs(k) % n)", "g(n / 2) + *(k % 4)"]);
+    (window, before, alone, after, target).prop_map(|(window, before, alone, after, target)| {
+        format!(
+            "{FNS}game g(n) {{\n move m(k in {window}) if n > 0 and {before}{alone}{after} -> {target}\n}}\n\
+             [value(g(n)) for n in 0..150]\nmoves(g(64))\n"
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(cases(48))]
+
+    #[test]
+    fn random_conjuncts_of_the_binder_agree_with_the_interpreter(file in filter_file()) {
+        compare(&file)?;
+    }
+}
