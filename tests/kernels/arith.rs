@@ -235,3 +235,30 @@ fn a_loops_bounds_divided_by_an_outer_binder_agree() {
         ));
     }
 }
+
+/// A linear condition on the innermost binder with a coefficient of 1 or
+/// -1 (`k <= n`, `n - k > 3`, `k == n - 5`) cuts the loop's window in the
+/// machine code itself, without the helper that solves the others
+/// (`2 * k < n`): every comparison, both signs, windows the condition
+/// keeps whole, cuts, or empties, agree with the interpreter.
+#[test]
+fn windows_cut_by_unit_linear_conditions_agree() {
+    for cond in [
+        "k <= n - 3",
+        "k < n / 2 + 1",
+        "n - k > 3",
+        "n - k >= 7",
+        "k > n - 9",
+        "k >= n / 3",
+        "k == n - 5",
+        "n - k == 4",
+        "k - 2 * n < -30",
+        "3 - k < 0 - n / 4",
+    ] {
+        let text = format!(
+            "game g(n) {{\n move t(k in 1..=n + 2) if {cond} and k <= n -> g(n - k) + *(k % 3)\n}}\n\
+             [value(g(n)) for n in 0..400]\n"
+        );
+        agree(&text);
+    }
+}

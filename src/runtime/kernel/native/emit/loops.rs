@@ -224,6 +224,12 @@ impl Emit<'_, '_> {
     ) -> Option<(Value, Value, usize)> {
         let mut tested = 0;
         for (j, narrow) in rule.narrow.iter().enumerate() {
+            // A coefficient of 1 or -1 (`k <= n`, `n - k >= 2`): the
+            // window solved here, with no call.
+            let unit = match narrow {
+                Narrow::Linear(_, d) => Some(d.coef(x)).filter(|c| c.abs() == 1),
+                _ => None,
+            };
             let (op, d0, step) = match narrow {
                 // Evaluated once: it holds for every value of `x` or for
                 // none (an error bails, and the kernel's run decides).
@@ -256,16 +262,65 @@ impl Emit<'_, '_> {
             let len = self.b.ins().isub(hi, lo);
             let zero = self.int(0);
             let len = self.b.ins().smax(len, zero);
-            let op = self.int(NARROWING.iter().position(|o| *o == op)? as i64);
-            let call = self.b.ins().call(self.narrow, &[op, start, step, len]);
-            let window = self.b.inst_results(call)[0];
-            let from = self.b.ins().band_imm_s(window, 0xffff_ffff);
-            let to = self.b.ins().ushr_imm_s(window, 32);
+            let (from, to) = match unit {
+                Some(s) => self.unit_window(op, start, s, len)?,
+                None => {
+                    let op = self.int(NARROWING.iter().position(|o| *o == op)? as i64);
+                    let call = self.b.ins().call(self.narrow, &[op, start, step, len]);
+                    let window = self.b.inst_results(call)[0];
+                    let from = self.b.ins().band_imm_s(window, 0xffff_ffff);
+                    (from, self.b.ins().ushr_imm_s(window, 32))
+                }
+            };
             hi = self.b.ins().iadd(lo, to);
             lo = self.b.ins().iadd(lo, from);
             tested = j + 1;
         }
         Some((lo, hi, tested))
+    }
+
+    /// [`solve`] of a step of `s`, 1 or -1, as machine code: the offsets
+    /// `from..to` in `0..len` where `start + s * t  op  0`.
+    fn unit_window(
+        &mut self,
+        op: BinOp,
+        start: Value,
+        s: i64,
+        len: Value,
+    ) -> Option<(Value, Value)> {
+        let zero = self.int(0);
+        let clamp = |e: &mut Self, v: Value| {
+            let v = e.b.ins().smax(v, zero);
+            e.b.ins().smin(v, len)
+        };
+        // `sign * (start + s * t) <= c`: with `sign * s` 1, the offsets
+        // up to `c - sign * start`; with -1, those from `sign * start - c`.
+        let le = |e: &mut Self, sign: i64, c: i64| {
+            let d = match sign {
+                1 => start,
+                _ => e.b.ins().ineg(start),
+            };
+            if sign * s == 1 {
+                let minus = e.b.ins().ineg(d);
+                let to = e.b.ins().iadd_imm_s(minus, c + 1);
+                (zero, clamp(e, to))
+            } else {
+                let from = e.b.ins().iadd_imm_s(d, -c);
+                (clamp(e, from), len)
+            }
+        };
+        let (a, b) = match op {
+            BinOp::Lt => le(self, 1, -1),
+            BinOp::Le => le(self, 1, 0),
+            BinOp::Gt => le(self, -1, -1),
+            BinOp::Ge => le(self, -1, 0),
+            BinOp::Eq => {
+                let ((a, b), (c, d)) = (le(self, 1, 0), le(self, -1, 0));
+                (self.b.ins().smax(a, c), self.b.ins().smin(b, d))
+            }
+            _ => return None,
+        };
+        Some((a, self.b.ins().smax(b, a)))
     }
 
     /// Where `fx(x) < g` (or `<=`), with `fx` non-decreasing for `x >= 0`,
