@@ -101,10 +101,8 @@ impl Emit<'_, '_> {
         self.b.def_var(self.work, one);
         for rule in &kernel.moves {
             // For the helpers, which count options without values by the
-            // move as written.
-            let at = offset_of!(super::super::Ctx, rule) as i32;
-            let i = self.int(i64::from(rule.share));
-            self.b.ins().store(trusted(), i, self.ctx, at);
+            // move as written: stored where one is called.
+            self.share = i64::from(rule.share);
             let done = self.b.create_block();
             self.binders(rule, 0, done)?;
             self.b.switch_to_block(done);

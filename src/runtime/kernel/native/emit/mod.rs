@@ -162,6 +162,7 @@ pub fn function(
         marks_frame: None,
         views: params[5],
         tables: Vec::new(),
+        share: 0,
         targets,
         pow: helpers.pow,
         isqrt: helpers.isqrt,
@@ -267,6 +268,10 @@ struct Emit<'a, 'f> {
     /// The dense table of each target, read once per call, and where
     /// their views are.
     tables: Vec<Table>,
+    /// The move being emitted, as its share of the options without values
+    /// is named ([`super::Ctx::rule`]): stored in the context before a
+    /// helper that records one is called, not once per move.
+    share: i64,
     views: Value,
     targets: &'a [(crate::value::GameId, usize)],
     pow: FuncRef,
@@ -415,12 +420,21 @@ impl Emit<'_, '_> {
     /// for a helper that records an option without a value (see
     /// `Marks::option`).
     fn note_option(&mut self) {
+        self.note_rule();
         let count = match self.asking {
             true => self.int(crate::runtime::kernel::ASKED.into()),
             false => self.b.use_var(self.count),
         };
         let at = offset_of!(super::Ctx, options) as i32;
         self.b.ins().store(trusted(), count, self.ctx, at);
+    }
+
+    /// Stores the move being made ([`Emit::share`]) in the context, for a
+    /// helper that records an option without a value.
+    fn note_rule(&mut self) {
+        let rule = self.int(self.share);
+        let at = offset_of!(super::Ctx, rule) as i32;
+        self.b.ins().store(trusted(), rule, self.ctx, at);
     }
 
     /// Goes on only where `failed` is false.

@@ -117,6 +117,7 @@ impl Emit<'_, '_> {
         let offset = self.b.ins().ishl_imm_s(from, 3);
         let run = self.b.ins().iadd(self.arena, offset);
         let target = self.int(index as i64);
+        self.note_rule();
         let call = self.b.ins().call(self.flat, &[self.ctx, target, run, len]);
         let v = self.b.inst_results(call)[0];
         self.helper_value(v)
