@@ -3,7 +3,7 @@
 //! through the helper for anything else.
 
 use super::{Emit, Table, trusted};
-use crate::graph::{DENSE_END, Dense, LONG_MAX, SIDE3_MAX, STRIP3_ROWS};
+use crate::graph::{DENSE_END, Dense, SIDE3_MAX, STRIP3_ROWS};
 use crate::runtime::kernel::expr::Num;
 use crate::runtime::kernel::seq::Comp;
 use crate::runtime::kernel::{ITEMS_MAX, Term};
@@ -147,13 +147,11 @@ impl Emit<'_, '_> {
                 self.outside_to(*n, (0, DENSE_END.into()), slow);
                 self.page_place(*n)
             }
-            [a, b] => {
-                // Past the square, only a strip's rows are long enough
-                // to hold a slot there.
-                self.outside_to(*a, (0, LONG_MAX), slow);
-                self.outside_to(*b, (0, LONG_MAX), slow);
-                (*a, *b)
-            }
+            // No test of the pair's own: a negative argument is past
+            // every row and every row's length (compared unsigned), and a
+            // slot a row holds past the dense pairs (its length a power
+            // of two, a strip's up to 2²⁴) is absent, the slow path's.
+            [a, b] => (*a, *b),
             [a, b, c] => {
                 // The cube's only: a strip's triple is read by the slow
                 // path (a strip's code here costs three heaps 14% of its
