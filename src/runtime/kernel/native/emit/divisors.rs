@@ -32,7 +32,6 @@ impl Emit<'_, '_> {
         (lo, hi): (Value, Value),
         tested: usize,
     ) -> Option<()> {
-        let slot = self.slot_var(rule.binders.last()?.0 as usize);
         let [work, sized, fast, plain, after] = self.blocks();
         let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
         self.b.ins().brif(empty, after, &[], work, &[]);
@@ -92,6 +91,21 @@ impl Emit<'_, '_> {
             e.divisor_option(rule, tested, (above, d), next)
         })?;
         self.b.ins().jump(after, &[]);
+        self.tested_loop(rule, (lo, hi), tested, (plain, after))
+    }
+
+    /// In block `plain`, the loop of `rule`'s innermost binder over every
+    /// value of `lo..hi`, each tested from conjunct `tested` on; then on
+    /// to `after`, where it goes on: the loop a divisor's or a filter's
+    /// falls back to.
+    pub(super) fn tested_loop(
+        &mut self,
+        rule: &Move,
+        (lo, hi): (Value, Value),
+        tested: usize,
+        (plain, after): (Block, Block),
+    ) -> Option<()> {
+        let slot = self.slot_var(rule.binders.last()?.0 as usize);
         self.b.switch_to_block(plain);
         self.each(lo, hi, |e, k, next| {
             e.b.def_var(slot, k);

@@ -88,13 +88,6 @@ impl Emit<'_, '_> {
             e.option(rule, tested + kept.conjuncts(), head)
         })?;
         self.b.ins().jump(after, &[]);
-        self.b.switch_to_block(plain);
-        self.each(lo, hi, |e, k, next| {
-            e.b.def_var(slot, k);
-            e.option(rule, tested, next)
-        })?;
-        self.b.ins().jump(after, &[]);
-        self.b.switch_to_block(after);
-        Some(())
+        self.tested_loop(rule, (lo, hi), tested, (plain, after))
     }
 }
