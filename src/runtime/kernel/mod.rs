@@ -42,6 +42,7 @@ mod run;
 mod seq;
 mod strip;
 mod terms;
+mod values;
 pub(crate) use seq::ITEMS_MAX;
 mod wide;
 

@@ -21,6 +21,7 @@ mod loops;
 mod marks;
 mod memo;
 mod mex;
+mod narrowing;
 mod over;
 mod query;
 mod reads;
