@@ -395,6 +395,10 @@ impl Emit<'_, '_> {
             .into_iter()
             .map(|s| (s, self.b.use_var(self.slots[s])))
             .collect();
+        // In the layout, for `Emit::hoisted` to put code at its end: a
+        // block just switched to (the next move's, after the last) holds
+        // no instruction yet.
+        self.b.ensure_inserted_block();
         let before = self.b.current_block().expect("a loop entered from a block");
         self.loops.push(Loop {
             slots,
