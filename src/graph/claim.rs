@@ -3,6 +3,7 @@
 //! time with no arguments made, within the room the limits leave; and
 //! how far a board sweep has gone.
 
+use super::form::Form;
 use super::{DENSE_END, Dense, Graph};
 use crate::value::{GameId, NodeId};
 
@@ -72,14 +73,19 @@ impl Graph {
     /// `Dense::claim_rect` of `game`'s positions `(a, b)`, `a` in `rows`
     /// and `b` in `cols` (inclusive, within [`SIDE_MAX`](super::SIDE_MAX)),
     /// when the graph has room for them within `room` positions: how many
-    /// it made.
+    /// it made. Positions of two integers when `form` is `None`; else of
+    /// the form of that code (see [`super::form_code`]), which must be
+    /// the table's already, of two free integers (`g(n, spent)`).
     pub fn claim_rect(
         &mut self,
-        game: GameId,
+        (game, form): (GameId, Option<u64>),
         (rows, cols): ((usize, usize), (usize, usize)),
         room: usize,
     ) -> Option<usize> {
         let table = self.games.get_mut(game as usize)?;
+        if table.dense.form.as_ref().map(Form::code) != form {
+            return None;
+        }
         let made = table
             .dense
             .claim_rect(rows, cols, room.saturating_sub(self.total))?;

@@ -263,6 +263,48 @@ impl Graph {
         Some(Some(table.hashed_node(game, index)))
     }
 
+    /// The flat run of `game`'s position of the form of code `form` whose
+    /// free integers are `ints`, into `out`: when that is the form of the
+    /// game's dense table (a strip of `g(n, spent)` is swept by its
+    /// integers, `spent` as 0 or 1).
+    pub fn formed_run(
+        &self,
+        (game, form): (GameId, u64),
+        ints: &[i64],
+        out: &mut Vec<i64>,
+    ) -> bool {
+        let Some(f) = self
+            .games
+            .get(game as usize)
+            .and_then(|t| t.dense.form.as_ref())
+        else {
+            return false;
+        };
+        if f.code() != form || f.arity() != ints.len() {
+            return false;
+        }
+        f.fill(ints, out);
+        true
+    }
+
+    /// The free integers of `node`, a position of its game's dense
+    /// table's form, into `out` (see [`Graph::formed_run`]); false for
+    /// a position of another form or none.
+    pub fn free_args(&self, node: NodeId, out: &mut Vec<i64>) -> bool {
+        let Some(form) = (self.games.get(node.game as usize)).and_then(|t| t.dense.form.as_ref())
+        else {
+            return false;
+        };
+        let mut run = Vec::new();
+        let mut ints = [0; super::FREE_MAX];
+        if !self.flat_args(node, &mut run) || !form.ints(&run, &mut ints) {
+            return false;
+        }
+        out.clear();
+        out.extend_from_slice(&ints[..form.arity()]);
+        true
+    }
+
     /// [`Graph::insert`] of arguments given as a flat run (the caller has
     /// checked it is new and within limits).
     pub fn insert_flat(&mut self, game: GameId, run: &[i64]) -> NodeId {

@@ -272,9 +272,26 @@ impl Searcher<'_> {
     /// The views as the graph is now.
     fn refresh(&self) {
         for ((game, n), view) in self.targets.iter().zip(self.views) {
-            let dense = self.machine.graph.dense(*game).filter(|d| d.arity() == *n);
+            // A table of list positions is read where a position asked
+            // has its form (the machine code compares the forms' codes).
+            let dense =
+                (self.machine.graph.dense(*game)).filter(|d| d.arity() == *n || d.is_formed());
             view.set(dense.map_or(View::EMPTY, Dense::view));
         }
+    }
+
+    /// The strip's rows ahead of the position `args` of `game` asked now,
+    /// of the kind `form` says (see [`crate::runtime::kernel::Strip`]),
+    /// swept when the asks go up its rows one at a time.
+    fn strip_ahead(&mut self, game: GameId, args: [i64; 2], form: Option<u64>) -> Option<()> {
+        let kernel = self.machine.kernel(game).filter(|k| k.short());
+        if let Some(strip) = kernel.and_then(|k| k.strip()).filter(|s| s.form == form)
+            && let (n, col) = (args[strip.long], args[1 - strip.long])
+            && let Some(ahead) = self.turns.ask((game, col), n)
+        {
+            self.machine.sweep_strip_range((game, col), ahead).ok()?;
+        }
+        Some(())
     }
 }
 
@@ -290,15 +307,7 @@ impl Asker for Searcher<'_> {
                     self.turns.reached((game, 0), reached);
                 }
             }
-            [_, _] => {
-                let kernel = self.machine.kernel(game).filter(|k| k.short());
-                if let Some(strip) = kernel.and_then(|k| k.strip())
-                    && let (n, col) = (args[strip.long], args[1 - strip.long])
-                    && let Some(ahead) = self.turns.ask((game, col), n)
-                {
-                    self.machine.sweep_strip_range((game, col), ahead).ok()?;
-                }
-            }
+            [a, b] => self.strip_ahead(game, [a, b], None)?,
             _ => {}
         }
         let value = self.machine.node_value(node).ok();
@@ -310,6 +319,20 @@ impl Asker for Searcher<'_> {
     fn value_flat(&mut self, game: GameId, run: &[i64]) -> Option<u64> {
         flat::well_formed(run).then_some(())?;
         let node = self.machine.intern_flat(game, run)?;
+        // A position with a boolean, of a game whose positions lie in a
+        // strip (`heap(n, false)` for n = 0, 1, 2, ...).
+        let mut ints = Vec::new();
+        if let Some(form) = self.machine.kernel(game).and_then(|k| k.strip()?.form)
+            && self
+                .machine
+                .graph
+                .dense(game)
+                .is_some_and(|d| d.view().form == form)
+            && self.machine.graph.free_args(node, &mut ints)
+            && let [a, b] = ints[..]
+        {
+            self.strip_ahead(game, [a, b], Some(form))?;
+        }
         let value = self.machine.node_value(node).ok();
         self.refresh();
         value

@@ -368,9 +368,11 @@ fn compile_typed(
         && !kernel.asks;
     if kernel.arity == 2 && kernel.lists.is_none() {
         kernel.levels = levels::levels(&kernel.moves, id);
-        if kernel.levels.is_none() {
-            kernel.strip = strip::strip(&kernel.moves, id);
-        }
+    }
+    // Two integers, or an integer and a boolean (held as 0 or 1).
+    let ints = (kernel.lists.iter().flatten()).all(|s| *s == Shape::Int);
+    if kernel.arity == 2 && ints && kernel.levels.is_none() {
+        kernel.strip = strip::strip(&kernel.moves, id);
     }
     if kernel.moves.iter().any(Move::plan_wins) {
         kernel.native.set(None).ok();

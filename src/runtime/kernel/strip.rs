@@ -6,7 +6,8 @@
 //! that [`Strip`] allows (`runtime/sweep/strip.rs`).
 
 use super::expr::Num;
-use super::{Domain, Move, Term, run};
+use super::{Arg, Domain, Move, Term, run};
+use crate::graph::flat;
 use crate::ir::Slot;
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
@@ -24,6 +25,13 @@ pub struct Strip {
     pub cols: (i64, i64),
     /// ... or, when this is set, the position's own.
     pub keeps: bool,
+    /// The code of the form of the game's positions
+    /// ([`crate::graph::form_code`]) when they hold a boolean
+    /// (`g(n, spent)`): the dense table keeps them by their integers, a
+    /// boolean as 0 or 1, as it keeps a pair's. `None` for two integers.
+    pub form: Option<u64>,
+    /// Whether the short argument is a boolean (its columns 0 and 1).
+    pub flag: bool,
 }
 
 impl Strip {
@@ -62,6 +70,9 @@ pub(super) fn strip(moves: &[Move], game: GameId) -> Option<Strip> {
 fn columns(moves: &[Move], game: GameId, narrow: usize) -> Option<Strip> {
     let mut cols: Option<(i64, i64)> = None;
     let mut keeps = false;
+    // The header of the positions' flat run, when they hold a boolean
+    // (`Some(None)` once a target of two integers was met).
+    let mut form: Option<Option<i64>> = None;
     for _ in 0..WIDEST {
         let mut found = cols;
         let mut pending = false;
@@ -71,13 +82,9 @@ fn columns(moves: &[Move], game: GameId, narrow: usize) -> Option<Strip> {
                 bounds.insert(0, (narrow as Slot, cols));
             }
             for term in &m.terms {
-                let arg = match term {
-                    Term::Node(g, args) if *g == game => match args.as_slice() {
-                        [_, _] => &args[narrow],
-                        _ => return None,
-                    },
-                    Term::Node(..) | Term::Heap(_) => continue,
-                    Term::Flat(..) | Term::Sum(_) => return None,
+                let arg = match own_arg(term, game, narrow, &mut form)? {
+                    Some(arg) => arg,
+                    None => continue,
                 };
                 if matches!(arg, Num::Slot(s) if *s as usize == narrow) {
                     keeps = true;
@@ -104,11 +111,43 @@ fn columns(moves: &[Move], game: GameId, narrow: usize) -> Option<Strip> {
                 long: 1 - narrow,
                 cols: (lo, hi),
                 keeps,
+                form: form.flatten().map(|h| crate::graph::form_code(h, &[])),
+                flag: form.flatten().is_some_and(|h| flat::is_bool(h, narrow)),
             });
         }
         cols = found;
     }
     None
+}
+
+/// The argument `narrow` of `term`, when it is a position of `game`
+/// (`Some(None)` for a term of another game, which the strip does not
+/// hold). Every position of `game` the rules make must be of the same
+/// kind, two integers or the same run with a boolean (`form`, the
+/// header of those met so far): `None` otherwise, and for a sum or a
+/// position with lists.
+fn own_arg<'a>(
+    term: &'a Term,
+    game: GameId,
+    narrow: usize,
+    form: &mut Option<Option<i64>>,
+) -> Option<Option<&'a Num>> {
+    let (header, arg) = match term {
+        Term::Node(g, args) if *g == game => match args.as_slice() {
+            [_, _] => (None, &args[narrow]),
+            _ => return None,
+        },
+        Term::Flat(g, header, args) if *g == game => match args.as_slice() {
+            [Arg::Int(a), Arg::Int(b)] => (Some(*header), [a, b][narrow]),
+            _ => return None,
+        },
+        Term::Node(..) | Term::Heap(_) => return Some(None),
+        Term::Flat(..) | Term::Sum(_) => return None,
+    };
+    if *form.get_or_insert(header) != header {
+        return None;
+    }
+    Some(Some(arg))
 }
 
 /// The lowest and highest value of each of `m`'s binders whose domain
@@ -190,6 +229,11 @@ fn ends(n: &Num, bounds: &[(Slot, (i64, i64))], high: bool) -> Option<i64> {
                 BinOp::Add => a.checked_add(b),
                 _ => a.checked_sub(b),
             }
+        }
+        // Either branch: a boolean passed as `k == 2` is 0 or 1.
+        Num::If(_, a, b) => {
+            let (a, b) = (ends(a, bounds, high)?, ends(b, bounds, high)?);
+            Some(if high { a.max(b) } else { a.min(b) })
         }
         // A remainder by a positive constant, rounded down: from 0 to
         // the constant less one, whatever the number divided.

@@ -278,7 +278,15 @@ fn games_keeping_one_argument_among_a_few_values_are_strips() {
         let source = format!("game g(a, b) {{\n {rules}\n}}\n");
         kernel(&source).expect(rules).strip()
     };
-    let of = |long, cols, keeps| Some(super::Strip { long, cols, keeps });
+    let of = |long, cols, keeps| {
+        Some(super::Strip {
+            long,
+            cols,
+            keeps,
+            form: None,
+            flag: false,
+        })
+    };
     for (rules, expected) in [
         // The heap and the last move's size.
         (
@@ -323,6 +331,31 @@ fn games_keeping_one_argument_among_a_few_values_are_strips() {
     ] {
         assert_eq!(strip(rules), None, "{rules}");
     }
+}
+
+#[test]
+fn games_of_an_integer_and_a_boolean_are_strips_of_their_form() {
+    let strip = |rules: &str| {
+        let source = format!("game g(n, s) {{\n {rules}\n}}\n");
+        kernel(&source).expect(rules).strip()
+    };
+    let seen = |rules: &str| strip(rules).map(|s| (s.long, s.cols, s.keeps, s.flag));
+    // A pass spent once: `true` and the position's own.
+    let rules = "move t(k in 1..=3) if k <= n -> g(n - k, s)\n \
+                 move p if not s and n > 0 -> g(n, true)";
+    assert_eq!(seen(rules), Some((0, (1, 1), true, true)));
+    let form = strip(rules).and_then(|s| s.form);
+    // A turn flipped by every move, or by some (an `if`).
+    let flipped = "move t(k in 1..=3) if k <= n and (s or k < 3) -> g(n - k, not s)";
+    assert_eq!(seen(flipped), Some((0, (0, 1), false, true)));
+    let some = "move t(k in 1..=2) if k <= n -> g(n - k, if k == 1 then not s else s)";
+    assert_eq!(seen(some), Some((0, (0, 1), false, true)));
+    // The same form whatever the moves: the header marks the boolean.
+    assert_eq!(strip(flipped).and_then(|s| s.form), form);
+    assert!(form.is_some());
+    // Two integers: no form.
+    let ints = "move t(k in 1..=3) if k <= n -> g(n - k, 1 - s)";
+    assert_eq!(strip(ints).map(|s| (s.form, s.flag)), Some((None, false)));
 }
 
 #[test]

@@ -248,7 +248,7 @@ impl Machine {
         let rows = (r0 as usize, r1.min((want - 1 - q * c0) / p) as usize);
         let cols = (c0 as usize, c1.min((want - 1 - p * r0) / q) as usize);
         let room = self.sweep_room();
-        self.graph.claim_rect(game, (rows, cols), room)?;
+        self.graph.claim_rect((game, None), (rows, cols), room)?;
         Some(want)
     }
 
@@ -386,7 +386,7 @@ impl Machine {
             let claim = |graph: &mut graph::Graph, side: usize| {
                 side > 0
                     && graph
-                        .claim_rect(game, ((0, side - 1), (0, side - 1)), room)
+                        .claim_rect((game, None), ((0, side - 1), (0, side - 1)), room)
                         .is_some()
             };
             match claim(&mut self.graph, side) {

@@ -32,7 +32,10 @@ impl Machine {
         let long = strip.long;
         // Rows past the dense strips are hashed, and their options found
         // in place by the machine code (`native/deep.rs`).
-        let Some(at) = self.pair(node).filter(|at| at[long] < graph::LONG_MAX) else {
+        let Some(at) = self
+            .pair(node, strip)
+            .filter(|at| at[long] < graph::LONG_MAX)
+        else {
             return Ok(None);
         };
         let own = at[1 - long];
@@ -42,7 +45,7 @@ impl Machine {
         // column 7, with the strip's found from column 0) is not.
         let below = |c: &NodeId| {
             c.game == node.game
-                && self.pair(*c).is_some_and(|c| {
+                && self.pair(*c, strip).is_some_and(|c| {
                     let col = c[1 - long];
                     c[long] < at[long]
                         && at[long] - c[long] <= GAP
@@ -89,7 +92,7 @@ impl Machine {
                 self.poll()?;
             }
             let valued = (cols.iter())
-                .all(|c| self.graph.int_value(game, &strip.place(low - 1, *c)) < ABSENT);
+                .all(|c| self.strip_value((game, strip), strip.place(low - 1, *c)) < ABSENT);
             if valued {
                 return Ok(Some(low));
             }
@@ -147,17 +150,13 @@ impl Machine {
             }
             for col in &cols {
                 let args = strip.place(row, *col);
-                match self.graph.int_value(game, &args) {
+                match self.strip_value((game, strip), args) {
                     v if v < ABSENT => continue,
                     // A position on the search path is the search's.
                     IN_PROGRESS => return Ok(found),
                     _ => {}
                 }
-                let position = match self.graph.len() < room {
-                    true => self.intern_ints(game, &args),
-                    false => self.graph.find_ints(game, &args),
-                };
-                let Some(position) = position else {
+                let Some(position) = self.strip_position((game, strip), args, room) else {
                     return Ok(found);
                 };
                 if !self.kernel_finds_value(position, &mut ignored)? {
@@ -220,7 +219,8 @@ impl Machine {
             // A position the machine code left: the kernel's run, then
             // the same row again (its positions with values are passed
             // over).
-            let valued = match self.graph.find_ints(game, &strip.place(stopped, col)) {
+            let at = strip.place(stopped, col);
+            let valued = match self.strip_position((game, strip), at, 0) {
                 Some(at) => self.kernel_finds_value(at, &mut Vec::new())?,
                 None => false,
             };
@@ -246,7 +246,8 @@ impl Machine {
             let ([a0, b0], [a1, b1]) = (strip.place(row, c0), strip.place(end - 1, c1));
             ((a0 as usize, a1 as usize), (b0 as usize, b1 as usize))
         };
-        self.graph.claim_rect(game, rect((c0, c1)), room)?;
+        let table = (game, strip.form);
+        self.graph.claim_rect(table, rect((c0, c1)), room)?;
         // The extra column where its slots can be made, and (when the
         // first argument runs long) within the slots the rows hold for
         // the strip's own columns: column 50 beside columns 1 to 4 would
@@ -255,17 +256,60 @@ impl Machine {
         let fits = |c: i64| strip.long == 1 || c < width;
         Some(
             extra.filter(|c| {
-                fits(*c) && self.graph.claim_rect(game, rect((*c, *c)), room).is_some()
+                fits(*c) && self.graph.claim_rect(table, rect((*c, *c)), room).is_some()
             }),
         )
     }
 
-    /// The two integers of `node`, a position of a two-integer game.
-    fn pair(&self, node: NodeId) -> Option<[i64; 2]> {
+    /// The two integers of `node`, a position of the strip's game: its
+    /// arguments, or the free integers of its form (a boolean as 0 or 1).
+    fn pair(&self, node: NodeId, strip: Strip) -> Option<[i64; 2]> {
         let mut args = Vec::with_capacity(2);
-        match self.graph.int_args(node, &mut args) {
+        let found = match strip.form {
+            None => self.graph.int_args(node, &mut args),
+            Some(_) => self.graph.free_args(node, &mut args),
+        };
+        match found {
             true => args.try_into().ok(),
             false => None,
+        }
+    }
+
+    /// The value slot of the strip's position `args` (see [`Machine::pair`]),
+    /// [`ABSENT`] when there is no such position.
+    fn strip_value(&self, (game, strip): (GameId, Strip), args: [i64; 2]) -> u64 {
+        let Some(form) = strip.form else {
+            return self.graph.int_value(game, &args);
+        };
+        let mut run = Vec::new();
+        match self.graph.formed_run((game, form), &args, &mut run) {
+            true => self.graph.flat_value(game, &run),
+            false => ABSENT,
+        }
+    }
+
+    /// The strip's position `args`: found, or made while the graph holds
+    /// fewer than `room` positions.
+    fn strip_position(
+        &mut self,
+        (game, strip): (GameId, Strip),
+        args: [i64; 2],
+        room: usize,
+    ) -> Option<NodeId> {
+        let make = self.graph.len() < room;
+        let Some(form) = strip.form else {
+            return match make {
+                true => self.intern_ints(game, &args),
+                false => self.graph.find_ints(game, &args),
+            };
+        };
+        let mut run = Vec::new();
+        if !self.graph.formed_run((game, form), &args, &mut run) {
+            return None;
+        }
+        match make {
+            true => self.intern_flat(game, &run),
+            false => self.graph.find_flat(game, &run),
         }
     }
 }

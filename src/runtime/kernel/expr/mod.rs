@@ -16,7 +16,7 @@ mod compile;
 mod cond;
 mod members;
 pub(super) use compile::value_of;
-pub use compile::{bool_in, cond_in, conjuncts, num_in, pair_in};
+pub use compile::{ASKED_FLAT, bool_in, cond_in, conjuncts, num_in, pair_in};
 pub use members::Members;
 use std::rc::Rc;
 

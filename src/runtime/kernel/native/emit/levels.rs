@@ -184,7 +184,11 @@ impl Emit<'_, '_> {
     ) -> Option<()> {
         let strip = kernel.strip()?;
         let (c0, c1) = strip.cols;
-        let own = self.table(own, 0);
+        let mut own = self.table(own, 0);
+        // A table of positions with a boolean counts its rows as a form's.
+        if strip.form.is_some() {
+            own.count = own.form_count;
+        }
         let extra = self.b.ins().sshr_imm_s(from, 32);
         let extra = self.b.ins().iadd_imm_s(extra, -1);
         let from = self.b.ins().band_imm_s(from, 0xffff_ffff);

@@ -135,6 +135,34 @@ impl Emit<'_, '_> {
     /// query's helper, its length negated to tell it from integers.
     pub(super) fn query_flat(&mut self, game: GameId, header: i64, args: &[Arg]) -> Option<Value> {
         self.tick?;
+        // A position of a fixed form (`g(n, false)`, `g([a, b])`): read
+        // from the table where it holds that form, as one of integers is.
+        let asked = (game, crate::runtime::kernel::expr::ASKED_FLAT);
+        let index = self.targets.iter().position(|t| *t == asked);
+        let form = crate::runtime::kernel::forms::static_form(header, args);
+        if let (Some(index), Some(form)) = (index, form)
+            && form.lets.is_empty()
+        {
+            let ints = (form.ints.iter())
+                .map(|n| self.num(n))
+                .collect::<Option<Vec<_>>>()?;
+            let value = self.b.declare_var(I64);
+            let [slow, join] = self.blocks();
+            self.b.set_cold_block(slow);
+            let table = self.table(self.views, index);
+            self.read_dense(table, (&ints, form.code), value, (slow, join));
+            self.b.switch_to_block(slow);
+            let v = self.query_flat_asked(game, header, args)?;
+            self.b.def_var(value, v);
+            self.b.ins().jump(join, &[]);
+            self.b.switch_to_block(join);
+            return Some(self.b.use_var(value));
+        }
+        self.query_flat_asked(game, header, args)
+    }
+
+    /// [`Emit::query_flat`] by the query's helper.
+    fn query_flat_asked(&mut self, game: GameId, header: i64, args: &[Arg]) -> Option<Value> {
         let top = self.b.use_var(self.top);
         let from = self.run_copied(header, args)?;
         let to = self.b.use_var(self.top);
