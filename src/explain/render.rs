@@ -129,10 +129,15 @@ fn games(
             } else {
                 ""
             };
+            let cols = match (s.flag, s.cols) {
+                (true, (0, 0)) => "is false".to_string(),
+                (true, (1, 1)) => "is true".to_string(),
+                (true, _) => "is true or false".to_string(),
+                (false, (lo, hi)) => format!("is in {lo}..={hi}"),
+            };
             out += &format!(
-                "  a strip: every option's {short} is in {}..={}{own}; \
-                 swept row by row of {long}, each position once\n",
-                s.cols.0, s.cols.1
+                "  a strip: every option's {short} {cols}{own}; \
+                 swept row by row of {long}, each position once\n"
             );
         }
         for m in &report.moves {
