@@ -104,7 +104,8 @@ fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), kept: Option<usize>) ->
     let alone = |c: &Cond| free.iter().all(|s| !c.uses(*s));
     let mut narrow: Vec<Narrow> = guard
         .iter()
-        .map_while(|c| match c.as_linear() {
+        .enumerate()
+        .map_while(|(at, c)| match c.as_linear() {
             _ if !c.uses(x) => Some(Narrow::Once),
             Some((op, d)) => Some(Narrow::Linear(op, d)),
             None => c
@@ -115,7 +116,6 @@ fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), kept: Option<usize>) ->
                 .or_else(|| {
                     let slots = kept.filter(|_| alone(c))?;
                     // With the conjuncts of the binder alone after it.
-                    let at = guard.iter().position(|g| std::ptr::eq(g, c))?;
                     let more = guard[at + 1..].iter().take_while(|c| alone(c)).count();
                     let conds = &guard[at..=at + more];
                     Some(Narrow::Filter(Box::new(Filter::new(conds, x, slots))))
