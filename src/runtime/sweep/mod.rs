@@ -198,7 +198,7 @@ impl Machine {
             None => return Ok(None),
         };
         self.graph.set_swept(node.game, key, (from, claimed));
-        let mut found = false;
+        let (mut found, mut left) = (false, None);
         while from < to {
             self.poll()?;
             let Scratch { marks, views, .. } = &mut self.scratch;
@@ -213,10 +213,14 @@ impl Machine {
             // A position the machine code left: the kernel's run, then the
             // same level again (its positions with values are passed over).
             let col = (level - levels.weights.0 * row) / levels.weights.1;
-            let valued = match self.graph.find_ints(node.game, &[row, col]) {
-                Some(at) => self.kernel_finds_value(at, &mut Vec::new())?,
-                None => false,
-            };
+            // Left twice, the code did not pass over the value just found:
+            // the rest is the search's (never a loop without progress).
+            let valued = left.replace((row, col)) != Some((row, col));
+            let valued = valued
+                && match self.graph.find_ints(node.game, &[row, col]) {
+                    Some(at) => self.kernel_finds_value(at, &mut Vec::new())?,
+                    None => false,
+                };
             if !valued {
                 self.graph.set_swept(node.game, key, (level, claimed));
                 return Ok(Some(found));

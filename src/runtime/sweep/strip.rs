@@ -198,6 +198,10 @@ impl Machine {
         // not again for each position the code leaves (every third row
         // of a game whose positions `n % 3 == 0` have no move).
         let mut claimed = low;
+        // The position the code left last: left again, it is the code's
+        // to pass over and it did not, so the rest is the kernel's run's
+        // (never a loop that makes no progress).
+        let mut left = None;
         while row < top {
             self.poll()?;
             if row >= claimed {
@@ -220,6 +224,9 @@ impl Machine {
             // the same row again (its positions with values are passed
             // over).
             let at = strip.place(stopped, col);
+            if left.replace(at) == Some(at) {
+                return Ok((row, false));
+            }
             let valued = match self.strip_position((game, strip), at, 0) {
                 Some(at) => self.kernel_finds_value(at, &mut Vec::new())?,
                 None => false,
