@@ -111,6 +111,26 @@ fn scattered_positions_do_not_each_take_a_page() {
     );
 }
 
+/// A heap and a boolean (a pass, once in the game), asked heap after heap:
+/// the positions are a strip of two columns, two slots a row with the
+/// row's place, address and length. Two million positions take about 36
+/// MB with the binary's own (at most 46 before rows of a boolean took two
+/// slots, not four); the bound is about 24 bytes a position.
+#[test]
+fn positions_of_a_heap_and_a_boolean_take_a_few_slots_a_heap() {
+    const BOUND_KIB: u64 = 48 << 10;
+    let script = "game heap(n, spent) {\n    move take(k in 1..=3) if k <= n -> heap(n - k, spent)\n    \
+                  move pass() if not spent and n > 0 -> heap(n, true)\n}\n\
+                  len([n for n in 0..1000000 if value(heap(n, false)) == 0])\n";
+    let (kib, out) = peak_kib(script);
+    // Lost: 0, then the heaps 4k + 1 from 5 (a pass answers a pass).
+    assert_eq!(out.trim(), "250000", "{out}");
+    assert!(
+        kib < BOUND_KIB,
+        "peak memory {kib} KiB, bound {BOUND_KIB} KiB"
+    );
+}
+
 /// `len` of a comprehension counts its items instead of keeping them: a
 /// list of two million integers takes 48 MB (24 bytes an item).
 #[test]

@@ -201,8 +201,9 @@ impl Dense {
         let len = (i + 1).next_power_of_two();
         match arity {
             1 => len.clamp(16, PAGE),
-            // A strip's row of a few columns takes a few slots.
-            _ => len.max(4),
+            // A strip's row of a few columns takes a few slots (two for
+            // a boolean).
+            _ => len.max(2),
         }
     }
 
