@@ -111,19 +111,34 @@ impl Emit<'_, '_> {
             .iter()
             .map(|a| self.num(a))
             .collect::<Option<Vec<_>>>()?;
+        self.read_or_ask(index, (&given, 0), |e| {
+            let at = e.on_stack(&given);
+            let game = e.int(game.into());
+            let n = e.int(given.len() as i64);
+            let call = e.b.ins().call(e.query, &[e.ctx, game, at, n]);
+            let v = e.b.inst_results(call)[0];
+            let failed = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
+            e.bail_if(failed);
+            Some(v)
+        })
+    }
+
+    /// The value at `ints` of the form `code` (0: integers) in the table
+    /// of the query's target `index`, read inline where it is there with
+    /// a value, else what `ask` gives on the cold path.
+    fn read_or_ask(
+        &mut self,
+        index: usize,
+        (ints, code): (&[Value], u64),
+        ask: impl FnOnce(&mut Self) -> Option<Value>,
+    ) -> Option<Value> {
         let value = self.b.declare_var(I64);
         let [slow, join] = self.blocks();
         self.b.set_cold_block(slow);
         let table = self.table(self.views, index);
-        self.read_dense(table, (&given, 0), value, (slow, join));
+        self.read_dense(table, (ints, code), value, (slow, join));
         self.b.switch_to_block(slow);
-        let at = self.on_stack(&given);
-        let game = self.int(game.into());
-        let n = self.int(given.len() as i64);
-        let call = self.b.ins().call(self.query, &[self.ctx, game, at, n]);
-        let v = self.b.inst_results(call)[0];
-        let failed = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
-        self.bail_if(failed);
+        let v = ask(self)?;
         self.b.def_var(value, v);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
@@ -146,17 +161,9 @@ impl Emit<'_, '_> {
             let ints = (form.ints.iter())
                 .map(|n| self.num(n))
                 .collect::<Option<Vec<_>>>()?;
-            let value = self.b.declare_var(I64);
-            let [slow, join] = self.blocks();
-            self.b.set_cold_block(slow);
-            let table = self.table(self.views, index);
-            self.read_dense(table, (&ints, form.code), value, (slow, join));
-            self.b.switch_to_block(slow);
-            let v = self.query_flat_asked(game, header, args)?;
-            self.b.def_var(value, v);
-            self.b.ins().jump(join, &[]);
-            self.b.switch_to_block(join);
-            return Some(self.b.use_var(value));
+            return self.read_or_ask(index, (&ints, form.code), |e| {
+                e.query_flat_asked(game, header, args)
+            });
         }
         self.query_flat_asked(game, header, args)
     }
