@@ -41,6 +41,27 @@ fn loops_over_the_values_kept_agree_with_the_interpreter() {
     }
 }
 
+/// A binder of two names (`(i, v) in enumerate(s)`) is not the last
+/// binder's to keep once: a conjunct that reads its second name changes
+/// with it. `(k ^ k) < v` was once taken for `k`'s alone, evaluated with
+/// whatever `v` held first, and every option of `l([3, 3])` was lost.
+#[test]
+fn a_conjunct_of_a_split_binders_second_name_is_no_filter() {
+    for guard in [
+        "(k ^ k) < v",
+        "(k ^ k) != v",
+        "k * 0 + 2 <= v",
+        "is_prime(k + v)",
+    ] {
+        let text = format!(
+            "{FNS}game l(s) {{\n move m((i, v) in enumerate(s), k in 1..=v) if {guard} -> \
+             l(sorted([t for t in s[:i] + [v - k] + s[i + 1:] if t > 0])) + *(i % 2)\n}}\n\
+             len(moves(l([3, 3])))\n[value(l(s)) for s in [[3], [3, 3], [1, 3, 3], [2, 4, 5]]]\n"
+        );
+        agree(&text);
+    }
+}
+
 /// A conjunct that fails at some value fails where the interpreter's
 /// does: at the first position whose loop reaches it, along the same
 /// play, whatever the values kept before.

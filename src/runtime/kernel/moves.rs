@@ -71,7 +71,15 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         narrow: match types.wide {
             true => x.map_or_else(Vec::new, |x| checked_narrowing(&guard, x)),
             false => x.map_or_else(Vec::new, |x| {
+                // A binder of two names (`(i, v) in enumerate(s)`) frees
+                // both: a conjunct that reads `v` is not the last binder's
+                // alone.
+                let split = binders.iter().filter_map(|(_, d)| match d {
+                    Domain::Split(_, _, b) => Some(*b),
+                    _ => None,
+                });
                 let free = (binders.iter().map(|(s, _)| *s))
+                    .chain(split)
                     .chain(0..types.arity as Slot)
                     .filter(|s| *s != x)
                     .collect::<Vec<_>>();
