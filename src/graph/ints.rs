@@ -287,11 +287,13 @@ impl Graph {
         true
     }
 
-    /// The free integers of `node`, a position of its game's dense
-    /// table's form, into `out` (see [`Graph::formed_run`]); false for
-    /// a position of another form or none.
-    pub fn free_args(&self, node: NodeId, out: &mut Vec<i64>) -> bool {
-        let Some(form) = (self.games.get(node.game as usize)).and_then(|t| t.dense.form.as_ref())
+    /// The free integers of `node`, a position of the form of code `form`
+    /// that is its game's dense table's, into `out` (the inverse of
+    /// [`Graph::formed_run`]); false for a position of another form or
+    /// none, or a table of another form.
+    pub fn free_args(&self, (node, form): (NodeId, u64), out: &mut Vec<i64>) -> bool {
+        let table = self.games.get(node.game as usize);
+        let Some(form) = (table.and_then(|t| t.dense.form.as_ref())).filter(|f| f.code() == form)
         else {
             return false;
         };

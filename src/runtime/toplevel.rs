@@ -323,12 +323,7 @@ impl Asker for Searcher<'_> {
         // strip (`heap(n, false)` for n = 0, 1, 2, ...).
         let mut ints = Vec::new();
         if let Some(form) = self.machine.kernel(game).and_then(|k| k.strip()?.form)
-            && self
-                .machine
-                .graph
-                .dense(game)
-                .is_some_and(|d| d.view().form == form)
-            && self.machine.graph.free_args(node, &mut ints)
+            && self.machine.graph.free_args((node, form), &mut ints)
             && let [a, b] = ints[..]
         {
             self.strip_ahead(game, [a, b], Some(form))?;

@@ -67,7 +67,7 @@ impl Dense {
         // The dense pairs are closed downwards: the far corner's being
         // dense makes the whole rectangle dense.
         // A form's free integers index it as two integers would.
-        let pairs = self.arity == 2 || self.arity == 0 && self.form.is_none();
+        let pairs = self.arity == 2 || self.fits(2);
         if !pairs || a0 > a1 || b0 > b1 || dense2(a1 as i64, b1 as i64).is_none() {
             return None;
         }

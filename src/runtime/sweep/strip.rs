@@ -274,7 +274,7 @@ impl Machine {
         let mut args = Vec::with_capacity(2);
         let found = match strip.form {
             None => self.graph.int_args(node, &mut args),
-            Some(_) => self.graph.free_args(node, &mut args),
+            Some(form) => self.graph.free_args((node, form), &mut args),
         };
         match found {
             true => args.try_into().ok(),
