@@ -287,6 +287,20 @@ impl Graph {
         true
     }
 
+    /// The position of `game` whose integers are `ints`: its arguments,
+    /// or, given the code of its table's form, its free integers (see
+    /// [`Graph::formed_run`]); `None` when it is not interned.
+    pub fn find_formed(&self, (game, form): (GameId, Option<u64>), ints: &[i64]) -> Option<NodeId> {
+        let Some(form) = form else {
+            return self.find_ints(game, ints);
+        };
+        let mut run = Vec::new();
+        match self.formed_run((game, form), ints, &mut run) {
+            true => self.find_flat(game, &run),
+            false => None,
+        }
+    }
+
     /// The free integers of `node`, a position of the form of code `form`
     /// that is its game's dense table's, into `out` (the inverse of
     /// [`Graph::formed_run`]); false for a position of another form or

@@ -23,6 +23,7 @@ mod lists;
 mod queries;
 mod search;
 mod sweeps;
+mod tuples;
 
 use common::Engine;
 use common::differ::{

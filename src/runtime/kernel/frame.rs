@@ -54,6 +54,9 @@ impl Kernel {
         let Some((&header, mut rest)) = args.split_first() else {
             return false;
         };
+        if let Some(split) = &self.split {
+            return split.load(header, rest, frame) && frame[..self.arity].iter().all(small);
+        }
         // An empty list or set is one of pairs where the rules take one.
         let expected = flat::header(shapes.iter().copied()) | self.bools;
         let exact = header == expected;
@@ -86,5 +89,61 @@ impl Kernel {
             }
         }
         true
+    }
+}
+
+/// How a position's tuples are split into a kernel's integer parameters
+/// (see `normalize/split.rs`): the header of its flat run, and how many
+/// integers each argument holds (a tuple's length, or 1 for an integer).
+#[derive(Clone, Debug)]
+pub(super) struct Split {
+    header: i64,
+    widths: Vec<(Shape, usize)>,
+}
+
+impl Split {
+    pub(super) fn new(params: &[(Shape, usize)]) -> Split {
+        Split {
+            header: flat::header(params.iter().map(|(s, _)| *s)),
+            widths: params.to_vec(),
+        }
+    }
+
+    /// The code of the form of the positions the kernel loads.
+    pub(super) fn form(&self) -> u64 {
+        let lens: Vec<usize> = (self.widths.iter())
+            .filter(|(s, _)| *s != Shape::Int)
+            .map(|(_, n)| *n)
+            .collect();
+        crate::graph::form_code(self.header, &lens)
+    }
+
+    /// Loads the flat run of header `header` and arguments `rest` into
+    /// the integer slots at the start of `frame`: when it has this
+    /// header, and each tuple its length.
+    fn load(&self, header: i64, mut rest: &[i64], frame: &mut [i64]) -> bool {
+        if header != self.header {
+            return false;
+        }
+        let mut at = 0;
+        for (shape, n) in &self.widths {
+            let items = match shape {
+                Shape::Int => rest.get(..1),
+                _ => rest
+                    .split_first()
+                    .filter(|(len, _)| **len == *n as i64)
+                    .and_then(|(_, tail)| {
+                        rest = tail;
+                        tail.get(..*n)
+                    }),
+            };
+            let Some(items) = items else {
+                return false;
+            };
+            frame[at..at + items.len()].copy_from_slice(items);
+            at += items.len();
+            rest = &rest[items.len()..];
+        }
+        rest.is_empty()
     }
 }

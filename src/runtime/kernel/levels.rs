@@ -32,6 +32,10 @@ pub struct Levels {
     /// save beyond the dense tables' last row or column (see the module).
     pub rows: (i64, i64),
     pub cols: (i64, i64),
+    /// The code of the form of the game's positions when they are tuples
+    /// split into the two integers (`king((x, y))`: see
+    /// `normalize/split.rs`), whose table is a form's.
+    pub form: Option<u64>,
 }
 
 impl Levels {
@@ -54,6 +58,7 @@ impl Levels {
             weights: (p, q),
             rows: (r0, r1),
             cols: (c0, c1),
+            ..
         } = *self;
         [p, q, r0, r1, c0, c1]
     }
@@ -62,8 +67,9 @@ impl Levels {
 /// The levels of `game`'s positions, whose rules are `moves`, when every
 /// move is a shift by constants inside a box of non-negative rows and
 /// columns (within the dense tables), and some weights make every shift
-/// lower the level.
-pub(super) fn levels(moves: &[Move], game: GameId) -> Option<Levels> {
+/// lower the level. The positions of a game whose tuples are split into
+/// two integers are those of the form of code `form`.
+pub(super) fn levels(moves: &[Move], (game, form): (GameId, Option<u64>)) -> Option<Levels> {
     let mut shifts = Vec::new();
     // Each coordinate's lowest and highest value an option can take.
     let mut ends = [(i64::MAX, i64::MIN); 2];
@@ -73,15 +79,7 @@ pub(super) fn levels(moves: &[Move], game: GameId) -> Option<Levels> {
         }
         let bounds = [bound(&m.guard, 0), bound(&m.guard, 1)];
         for term in &m.terms {
-            let Term::Node(g, args) = term else {
-                return None;
-            };
-            let [x, y] = args.as_slice() else {
-                return None;
-            };
-            if *g != game {
-                return None;
-            }
+            let [x, y] = own_pair(term, (game, form))?;
             let shift = [shift(x, 0)?, shift(y, 1)?];
             for (i, (lo, hi)) in ends.iter_mut().enumerate() {
                 let (d, (below, above)) = (shift[i], bounds[i]);
@@ -116,7 +114,27 @@ pub(super) fn levels(moves: &[Move], game: GameId) -> Option<Levels> {
         weights,
         rows,
         cols,
+        form,
     })
+}
+
+/// The two integers of `term`, a position of `game`: its arguments, or
+/// the items of its tuple when its form is `form`.
+fn own_pair(term: &Term, (game, form): (GameId, Option<u64>)) -> Option<[&Num; 2]> {
+    match (term, form) {
+        (Term::Node(g, args), None) if *g == game => match args.as_slice() {
+            [x, y] => Some([x, y]),
+            _ => None,
+        },
+        (Term::Flat(g, header, args), Some(code)) if *g == game => {
+            let formed = super::forms::static_form(*header, args)?;
+            match (formed.ints.as_slice(), formed.lets.is_empty()) {
+                ([x, y], true) if formed.code == code => Some([*x, *y]),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// An interval of integers, both ends included.

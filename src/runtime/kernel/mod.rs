@@ -250,6 +250,9 @@ pub struct Kernel {
     /// Which parameters are booleans, as a flat run's header marks them
     /// ([`flat::bool_bit`]).
     bools: i64,
+    /// How a position's tuples are split into the integer parameters,
+    /// when they are (see `normalize/split.rs`).
+    split: Option<frame::Split>,
     /// Whether integer parameters may be of any size (see [`wide`]).
     wide: bool,
     /// Whether every option is one position (no heaps, no sums): then a
@@ -308,6 +311,44 @@ fn compile_typed(
     if game.arity > flat::ARITY_MAX {
         return None;
     }
+    // A tuple state read item by item: the same rules of integers.
+    if hints.is_empty()
+        && !wide
+        && let Some(split) = crate::runtime::normalize::split::tuples(game, id)
+        && let Some(kernel) = compile_split(&split, id, defs, max_depth)
+    {
+        return Some(kernel);
+    }
+    let kernel = compile_rules(game, (id, hints), defs, (max_depth, wide))?;
+    Some(finish(kernel, wide))
+}
+
+/// The kernel of a game whose tuple parameters are split into integers
+/// (see `normalize/split.rs`): the split rules compiled as integer
+/// rules, then told the shapes of the positions they load.
+fn compile_split(
+    split: &crate::runtime::normalize::split::Split,
+    id: GameId,
+    defs: &Defs,
+    max_depth: usize,
+) -> Option<Kernel> {
+    let mut kernel = compile_rules(&split.game, (id, &[]), defs, (max_depth, false))?;
+    if kernel.lists.is_some() || kernel.arity != split.game.arity {
+        return None;
+    }
+    kernel.lists = Some(vec![Shape::Int; kernel.arity]);
+    kernel.split = Some(frame::Split::new(&split.params));
+    Some(finish(kernel, false))
+}
+
+/// The rules of `game` compiled, before the shapes of its boards are
+/// found.
+fn compile_rules(
+    game: &GameIr,
+    (id, hints): (GameId, &[Shape]),
+    defs: &Defs,
+    (max_depth, wide): (usize, bool),
+) -> Option<Kernel> {
     let calls = Calls::new(callees::of_rules(game, defs), max_depth);
     let mut types = Types::hinted(game, id, hints).with_calls(calls.clone());
     types.wide = wide;
@@ -347,6 +388,7 @@ fn compile_typed(
         targets,
         lists: types.has_lists().then(|| types.params(game.arity).to_vec()),
         bools: types.bool_bits(),
+        split: None,
         wide: false,
         single: false,
         levels: None,
@@ -358,16 +400,24 @@ fn compile_typed(
         asks,
     };
     kernel.wide = wide::linear_free(&kernel.moves);
+    Some(kernel)
+}
+
+/// `kernel` with what its machine code needs to know of its moves: the
+/// order of its board, its strip.
+fn finish(mut kernel: Kernel, wide: bool) -> Kernel {
     if wide {
-        return Some(kernel);
+        return kernel;
     }
+    let id = kernel.game;
     // A position missed by a guard that asks its value is no option: a
     // run that misses one is run again once it has a value.
     kernel.single = (kernel.moves.iter())
         .all(|m| matches!(m.terms.as_slice(), [Term::Node(..) | Term::Flat(..)]))
         && !kernel.asks;
-    if kernel.arity == 2 && kernel.lists.is_none() {
-        kernel.levels = levels::levels(&kernel.moves, id);
+    let form = kernel.split.as_ref().map(frame::Split::form);
+    if kernel.arity == 2 && (kernel.lists.is_none() || form.is_some()) {
+        kernel.levels = levels::levels(&kernel.moves, (id, form));
     }
     // Two integers, or an integer and a boolean (held as 0 or 1).
     let ints = (kernel.lists.iter().flatten()).all(|s| *s == Shape::Int);
@@ -377,7 +427,7 @@ fn compile_typed(
     if kernel.moves.iter().any(Move::plan_wins) {
         kernel.native.set(None).ok();
     }
-    Some(kernel)
+    kernel
 }
 
 /// Whether the rules of `game` call no function and ask no query: a
@@ -439,6 +489,14 @@ impl Kernel {
     /// linear forms take: [`compile_wide`]'s twin runs them.
     pub fn too_wide(&self, args: &[i64]) -> bool {
         !self.wide && self.lists.is_none() && args.iter().any(|a| a.abs() >= expr::SLOT_LIMIT)
+    }
+
+    /// The code of the form of the game's positions whose free integers
+    /// its sweeps run over: tuples split into the parameters, or a strip's
+    /// integer and boolean; `None` for positions of integers.
+    pub fn own_form(&self) -> Option<u64> {
+        let split = self.split.as_ref().map(frame::Split::form);
+        split.or(self.strip.and_then(|s| s.form))
     }
 
     /// Whether the rules take list arguments: then a position's arguments

@@ -223,8 +223,19 @@ fn boards_of_constant_shifts_inside_a_box_have_levels() {
         weights: (1, 1),
         rows: (1, 50),
         cols: (1, 50),
+        form: None,
     };
     assert_eq!(levels, Some(expected));
+    // The same board, its square a tuple read item by item.
+    let tuple = "let N = 50\ngame g(p) {\n move jump((dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)])\n \
+                 if 1 <= p[0] + dx <= N and 1 <= p[1] + dy <= N -> g((p[0] + dx, p[1] + dy))\n}\n";
+    let levels = kernel(tuple).expect("compiles").levels().expect("levels");
+    assert_eq!(
+        (levels.weights, levels.rows, levels.cols),
+        ((1, 1), (1, 50), (1, 50))
+    );
+    let header = crate::graph::flat::header([crate::graph::Shape::Tuple].into_iter());
+    assert_eq!(levels.form, Some(crate::graph::form_code(header, &[2])));
     // Shifts that only x + 2y lowers; a box from the moves' own bounds.
     let steep = "game g(x, y) {\n move a if 0 <= x <= 37 and 2 <= y and y - 2 <= 30 -> g(x + 3, y - 2)\n \
                  move b if 0 <= x - 1 and x <= 40 and 5 <= y and y <= 20 -> g(x - 1, y)\n}\n";

@@ -83,6 +83,7 @@ mod logic;
 mod member;
 mod names;
 mod solved;
+pub mod split;
 mod targets;
 mod unroll;
 mod uses;

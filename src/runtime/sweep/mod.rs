@@ -217,7 +217,10 @@ impl Machine {
             // the rest is the search's (never a loop without progress).
             let valued = left.replace((row, col)) != Some((row, col));
             let valued = valued
-                && match self.graph.find_ints(node.game, &[row, col]) {
+                && match self
+                    .graph
+                    .find_formed((node.game, levels.form), &[row, col])
+                {
                     Some(at) => self.kernel_finds_value(at, &mut Vec::new())?,
                     None => false,
                 };
@@ -252,7 +255,8 @@ impl Machine {
         let rows = (r0 as usize, r1.min((want - 1 - q * c0) / p) as usize);
         let cols = (c0 as usize, c1.min((want - 1 - p * r0) / q) as usize);
         let room = self.sweep_room();
-        self.graph.claim_rect((game, None), (rows, cols), room)?;
+        self.graph
+            .claim_rect((game, levels.form), (rows, cols), room)?;
         Some(want)
     }
 

@@ -303,20 +303,16 @@ impl Machine {
         args: [i64; 2],
         room: usize,
     ) -> Option<NodeId> {
-        let make = self.graph.len() < room;
+        if self.graph.len() >= room {
+            return self.graph.find_formed((game, strip.form), &args);
+        }
         let Some(form) = strip.form else {
-            return match make {
-                true => self.intern_ints(game, &args),
-                false => self.graph.find_ints(game, &args),
-            };
+            return self.intern_ints(game, &args);
         };
         let mut run = Vec::new();
-        if !self.graph.formed_run((game, form), &args, &mut run) {
-            return None;
-        }
-        match make {
+        match self.graph.formed_run((game, form), &args, &mut run) {
             true => self.intern_flat(game, &run),
-            false => self.graph.find_flat(game, &run),
+            false => None,
         }
     }
 }

@@ -175,9 +175,10 @@ impl Native {
         (code, args, positions): (Code, (u64, u64), u32),
         (marks, views): (&mut Marks, &mut Vec<View>),
     ) -> Option<(u64, bool)> {
-        // A strip of positions with a boolean is read by its form's free
-        // integers, as one of pairs is by its arguments.
-        let form = kernel.strip.and_then(|s| s.form);
+        // A strip of positions with a boolean, or a board of tuples, is
+        // read by its form's free integers, as one of pairs is by its
+        // arguments.
+        let form = kernel.own_form();
         let own = graph.dense(game).filter(|d| match form {
             None => d.arity() == kernel.arity,
             Some(code) => d.free() == kernel.arity && d.view().form == code,

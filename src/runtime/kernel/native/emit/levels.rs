@@ -26,7 +26,11 @@ impl Emit<'_, '_> {
     ) -> Option<()> {
         let levels = kernel.levels()?;
         let ((p, q), (r0, r1), (c0, c1)) = (levels.weights, levels.rows, levels.cols);
-        let own = self.table(own, 0);
+        let mut own = self.table(own, 0);
+        // A table of tuple positions counts its rows as a form's.
+        if levels.form.is_some() {
+            own.count = own.form_count;
+        }
         let (s, a, total) = (
             self.b.declare_var(I64),
             self.b.declare_var(I64),

@@ -1,0 +1,249 @@
+//! Tuple parameters split into integers. A game whose state is a tuple
+//! of a fixed length, `king(p)` with moves to `king((p[0] - dx, p[1] -
+//! dy))`, reads it only item by item: its rules are the same rules of
+//! as many integer parameters, `p[0]` and `p[1]` read as two slots. The
+//! compiled rules then run it as a game of integers (with its sweeps,
+//! boards and strips), while its positions stay tuples: the game's own
+//! targets still make `king((x, y))`, and a position is loaded into the
+//! integer slots only when it is a tuple of that length (see
+//! `kernel/frame.rs`); any other is the interpreter's.
+//!
+//! A parameter is split when every read of it is `p[i]` with a constant
+//! `i` in `0..len`, and every position of the game its rules make passes
+//! a tuple (or a list) of `len` items written out there, `len` at least
+//! two. The parameters that are not split keep one slot each.
+
+use super::inline::map_pattern;
+use super::walk::{Rewrite, each_child, map_children, rewrite_move};
+use crate::graph::Shape;
+use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
+use crate::value::{GameId, Value};
+
+/// The most integers a game's parameters are split into.
+const SPLIT_MAX: usize = 8;
+
+/// A game's rules with its tuple parameters split: the rules, whose
+/// parameters are integers, and for each parameter as written its shape
+/// and how many integers it holds (1 for an integer).
+pub struct Split {
+    pub game: GameIr,
+    pub params: Vec<(Shape, usize)>,
+}
+
+/// `game` (of id `id`) with its tuple parameters split (see the
+/// module), or `None` when none can be.
+pub fn tuples(game: &GameIr, id: GameId) -> Option<Split> {
+    let mut params: Vec<Option<(Shape, usize)>> = vec![None; game.arity];
+    let mut apart = vec![false; game.arity];
+    // The lengths the game's own positions give each parameter.
+    let mut fits = true;
+    for rule in &game.moves {
+        for e in rule.exprs() {
+            own(e, id, &mut |args| fits &= passed(args, &mut params));
+            reads(e, game.arity, &mut apart);
+        }
+        if let TargetIr::Terms(terms) = &rule.target {
+            for t in terms {
+                if let TermIr::Node(g, args, _) = t
+                    && *g == id
+                {
+                    fits &= passed(args, &mut params);
+                }
+            }
+        }
+        for (p, _) in &rule.binders {
+            binds_param(p, game.arity, &mut apart);
+        }
+        for (_, e) in rule.named.iter().flatten() {
+            reads(e, game.arity, &mut apart);
+        }
+    }
+    let widths: Vec<(Shape, usize)> = (params.iter().zip(&apart))
+        .map(|(p, apart)| match p {
+            Some((shape, len)) if *shape != Shape::Int && !apart => (*shape, *len),
+            _ => (Shape::Int, 1),
+        })
+        .collect();
+    let total: usize = widths.iter().map(|(_, n)| n).sum();
+    if !fits || total == game.arity || total > SPLIT_MAX {
+        return None;
+    }
+    let mut bases = Vec::with_capacity(game.arity);
+    let mut at = 0;
+    for (_, n) in &widths {
+        bases.push(at as Slot);
+        at += n;
+    }
+    let mut moved = Moved {
+        arity: game.arity as Slot,
+        total: total as Slot,
+        split: (widths.iter().zip(&bases))
+            .map(|((s, n), b)| (*s != Shape::Int).then_some((*b, *n)))
+            .collect(),
+        bases,
+        failed: false,
+    };
+    let moves: Vec<MoveIr> = (game.moves.iter())
+        .map(|m| rewrite_move(m, 0, &mut moved))
+        .collect();
+    if moved.failed {
+        return None;
+    }
+    Some(Split {
+        game: GameIr {
+            name: game.name.clone(),
+            arity: total,
+            slots: game.slots.max(game.arity) - game.arity + total,
+            moves,
+            def: game.def.clone(),
+        },
+        params: widths,
+    })
+}
+
+/// Calls `f` on the arguments of each position of game `id` that `ir`
+/// makes.
+fn own(ir: &Ir, id: GameId, f: &mut dyn FnMut(&[Ir])) {
+    if let IrKind::Apply(g, args) = &ir.kind
+        && *g == id
+    {
+        f(args);
+    }
+    each_child(ir, &mut |c| own(c, id, f));
+}
+
+/// Records the collections `args`, a position of the game, passes:
+/// whether each parameter still has one shape and length of items
+/// written out (a parameter given anything else is not split).
+fn passed(args: &[Ir], params: &mut [Option<(Shape, usize)>]) -> bool {
+    if args.len() != params.len() {
+        return false;
+    }
+    for (a, p) in args.iter().zip(params.iter_mut()) {
+        let here = match &a.kind {
+            IrKind::Tuple(items) => Some((Shape::Tuple, items.len())),
+            IrKind::List(items) => Some((Shape::List, items.len())),
+            IrKind::Const(Value::Tuple(items)) => Some((Shape::Tuple, items.len())),
+            IrKind::Const(Value::List(items)) => Some((Shape::List, items.len())),
+            _ => None,
+        };
+        let here = here.filter(|(_, n)| *n >= 2);
+        match (here, &p) {
+            (Some(h), None) => *p = Some(h),
+            (Some(h), Some(was)) if h == *was => {}
+            // Marked as not to be split, for good.
+            _ => *p = Some((Shape::Int, 0)),
+        }
+    }
+    true
+}
+
+/// Marks in `apart` each parameter that `ir` reads otherwise than as
+/// `p[i]` with a constant `i`, or binds again.
+fn reads(ir: &Ir, arity: usize, apart: &mut [bool]) {
+    let param = |x: &Ir| matches!(x.kind, IrKind::Local(s) if (s as usize) < arity);
+    match &ir.kind {
+        IrKind::Index(x, i) if param(x) && item(i).is_some() => return,
+        IrKind::Local(s) if (*s as usize) < arity => apart[*s as usize] = true,
+        IrKind::Let(p, ..) => binds_param(p, arity, apart),
+        IrKind::Comprehension { clauses, .. } => {
+            for c in clauses {
+                if let crate::ir::ClauseIr::For(p, _) = c {
+                    binds_param(p, arity, apart);
+                }
+            }
+        }
+        _ => {}
+    }
+    each_child(ir, &mut |c| reads(c, arity, apart));
+}
+
+/// A pattern that binds a parameter's slot again keeps it whole.
+fn binds_param(p: &PatIr, arity: usize, apart: &mut [bool]) {
+    let mut bound = rustc_hash::FxHashSet::default();
+    super::inline::pattern_slots(p, &mut bound);
+    for s in bound {
+        if (s as usize) < arity {
+            apart[s as usize] = true;
+        }
+    }
+}
+
+/// The constant index `i`, when it is a non-negative integer.
+fn item(i: &Ir) -> Option<usize> {
+    match i.kind {
+        IrKind::Const(Value::Int(k)) if k >= 0 => usize::try_from(k).ok(),
+        _ => None,
+    }
+}
+
+/// The rewrite: parameter `j` at slots `bases[j]..`, the item `p[i]` of a
+/// split one at `bases[j] + i`, every other slot after the `total`
+/// parameters' slots.
+struct Moved {
+    arity: Slot,
+    total: Slot,
+    bases: Vec<Slot>,
+    /// For each parameter split, its first slot and its length.
+    split: Vec<Option<(Slot, usize)>>,
+    /// Set when an item's index is past its tuple's length.
+    failed: bool,
+}
+
+impl Moved {
+    fn to(&self, s: Slot) -> Slot {
+        match s < self.arity {
+            true => self.bases[s as usize],
+            false => s - self.arity + self.total,
+        }
+    }
+
+    fn moved(&mut self, ir: &Ir) -> Ir {
+        let kind = match &ir.kind {
+            IrKind::Index(x, i) => match (&x.kind, item(i)) {
+                (IrKind::Local(s), Some(k)) if *s < self.arity => match self.split[*s as usize] {
+                    Some((base, len)) if k < len => IrKind::Local(base + k as Slot),
+                    Some(_) => {
+                        self.failed = true;
+                        return ir.clone();
+                    }
+                    None => return map_children(ir, &mut |e| self.moved(e)),
+                },
+                _ => return map_children(ir, &mut |e| self.moved(e)),
+            },
+            IrKind::Local(s) => IrKind::Local(self.to(*s)),
+            IrKind::Let(p, value, body) => IrKind::Let(
+                map_pattern(p, &|s| self.to(s)),
+                Box::new(self.moved(value)),
+                Box::new(self.moved(body)),
+            ),
+            IrKind::Comprehension { set, elem, clauses } => IrKind::Comprehension {
+                set: *set,
+                elem: Box::new(self.moved(elem)),
+                clauses: (clauses.iter())
+                    .map(|c| match c {
+                        crate::ir::ClauseIr::For(p, d) => {
+                            crate::ir::ClauseIr::For(map_pattern(p, &|s| self.to(s)), self.moved(d))
+                        }
+                        crate::ir::ClauseIr::If(c) => crate::ir::ClauseIr::If(self.moved(c)),
+                    })
+                    .collect(),
+            },
+            _ => return map_children(ir, &mut |e| self.moved(e)),
+        };
+        Ir {
+            kind,
+            span: ir.span,
+        }
+    }
+}
+
+impl Rewrite for Moved {
+    fn expr(&mut self, ir: &Ir) -> Ir {
+        self.moved(ir)
+    }
+
+    fn slot(&self, slot: Slot) -> Slot {
+        self.to(slot)
+    }
+}
