@@ -161,12 +161,16 @@ fn the_random_files_are_mostly_valid_games() {
         assert_ne!(phase, Some(Phase::Check), "{file}\n{err}");
         match phase {
             None => ok += 1,
+            // Out of time (a debug build on a busy machine): says nothing
+            // of the file.
+            Some(Phase::Limit) if err.contains("time limit") => {}
             Some(_) => failed += 1,
         }
     }
+    let judged = ok + failed;
     assert!(
-        ok >= 25,
-        "only {ok} of 100 random files ran cleanly ({failed} failed)"
+        judged >= 20 && ok * 4 >= judged,
+        "only {ok} of {judged} random files that finished in time ran cleanly"
     );
 }
 
