@@ -38,6 +38,9 @@ pub struct GameReport {
     pub levels: Option<kernel::Levels>,
     /// A strip, swept row by row (see [`kernel::Strip`]).
     pub strip: Option<kernel::Strip>,
+    /// The number of integers its tuple parameters are split into, when
+    /// they are (see `runtime/normalize/split.rs`).
+    pub split: Option<usize>,
     pub moves: Vec<MoveReport>,
 }
 
@@ -124,6 +127,7 @@ pub(crate) fn game_numbered(game: &GameIr, id: GameId, defs: &Defs) -> GameRepor
         native,
         levels: kernel.as_ref().and_then(kernel::Kernel::levels),
         strip: kernel.as_ref().and_then(kernel::Kernel::strip),
+        split: kernel.as_ref().and_then(kernel::Kernel::split_ints),
         moves,
     }
 }

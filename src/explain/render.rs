@@ -105,7 +105,18 @@ fn games(
             }
             _ => {}
         }
-        if let (Some(l), [x, y]) = (report.levels, params.as_slice()) {
+        // A tuple read item by item: its items, as the rules read them.
+        let items: Vec<String> = match (report.split, params.as_slice()) {
+            (Some(n), [p]) => {
+                out += &format!(
+                    "  its state {p} read item by item: run as {n} integers, {p}[0] to {p}[{}]\n",
+                    n - 1
+                );
+                (0..n).map(|i| format!("{p}[{i}]")).collect()
+            }
+            _ => params.iter().map(|p| p.to_string()).collect(),
+        };
+        if let (Some(l), [x, y]) = (report.levels, items.as_slice()) {
             let (p, q) = l.weights;
             let weight = |k: i64, v: &str| match k {
                 1 => v.to_string(),
@@ -209,17 +220,37 @@ fn compiled_queries<'q>(
             sources.location(q.span),
             excerpt(sources, q.span)
         );
-        for &(game, xs, ys) in &q.swept {
-            let Some(g) = defs.game(game) else { continue };
+        for (game, ends) in &q.swept {
+            let Some(g) = defs.game(*game) else { continue };
             let params: Vec<&str> = g.def.params.iter().map(|p| &*p.node).collect();
-            let [x, y] = params.as_slice() else { continue };
-            out += &format!(
-                "    swept first, as a table is: {}({x}, {y}) for {x} in {}..{}, {y} in {}..{}\n",
-                g.name, xs.0, xs.1, ys.0, ys.1
-            );
+            out += &swept(&g.name, &params, ends);
         }
     }
     out
+}
+
+/// A rectangle or box a query swept first: `g(x, y) for x in 0..9, y in
+/// 0..9`, or for a tuple `g(p) for the items of p in 0..9, 0..9, 0..9`.
+fn swept(name: &str, params: &[&str], ends: &[crate::runtime::kernel::query::Ends]) -> String {
+    let ranges: Vec<String> = ends.iter().map(|(lo, hi)| format!("{lo}..{hi}")).collect();
+    let how = match ends.len() {
+        2 => "as a table is",
+        _ => "row by row of its cube",
+    };
+    if let [p] = params {
+        return format!(
+            "    swept first, {how}: {name}({p}) for the items of {p} in {}\n",
+            ranges.join(", ")
+        );
+    }
+    let each: Vec<String> = (params.iter().zip(&ranges))
+        .map(|(p, r)| format!("{p} in {r}"))
+        .collect();
+    format!(
+        "    swept first, {how}: {name}({}) for {}\n",
+        params.join(", "),
+        each.join(", ")
+    )
 }
 
 /// The source of `span` on one line, cut to 48 characters.

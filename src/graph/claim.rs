@@ -82,13 +82,41 @@ impl Graph {
         (rows, cols): ((usize, usize), (usize, usize)),
         room: usize,
     ) -> Option<usize> {
+        self.claim_with((game, form), room, |dense, most| {
+            dense.claim_rect(rows, cols, most)
+        })
+    }
+
+    /// `Dense::claim_cube` of `game`'s positions `(a, b, c)`, `a` in `cols`
+    /// and `(b, c)` of Szudzik number in `rows` (inclusive), as
+    /// [`Graph::claim_rect`] claims pairs: of three integers when `form`
+    /// is `None`, else of three free integers of the form of that code.
+    pub fn claim_cube(
+        &mut self,
+        (game, form): (GameId, Option<u64>),
+        (rows, cols): ((usize, usize), (usize, usize)),
+        room: usize,
+    ) -> Option<usize> {
+        self.claim_with((game, form), room, |dense, most| {
+            dense.claim_cube(rows, cols, most)
+        })
+    }
+
+    /// Runs `claim` on `game`'s dense table, whose form must be the one of
+    /// code `form` (or none), with the room left for new positions: how
+    /// many it made.
+    fn claim_with(
+        &mut self,
+        (game, form): (GameId, Option<u64>),
+        room: usize,
+        claim: impl FnOnce(&mut Dense, usize) -> Option<usize>,
+    ) -> Option<usize> {
+        let most = room.saturating_sub(self.total);
         let table = self.games.get_mut(game as usize)?;
         if table.dense.form.as_ref().map(Form::code) != form {
             return None;
         }
-        let made = table
-            .dense
-            .claim_rect(rows, cols, room.saturating_sub(self.total))?;
+        let made = claim(&mut table.dense, most)?;
         self.total += made;
         self.swept += made;
         Some(made)

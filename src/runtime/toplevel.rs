@@ -76,7 +76,14 @@ impl Machine {
                 && self.intern_ints(game, &[xs.0, ys.0]).is_some()
             {
                 self.sweep_rectangle(game, xs, ys).ok()?;
-                swept.push((game, xs, ys));
+                swept.push((game, vec![xs, ys]));
+            }
+        }
+        // A box of three integers asked in order is swept row by row of
+        // its cube, as a rectangle is.
+        for (game, ends, tuple) in q.boxes(&self.defs) {
+            if self.sweep_box(game, ends, tuple).ok()? {
+                swept.push((game, ends.to_vec()));
             }
         }
         let views: Vec<Cell<View>> = vec![Cell::new(View::EMPTY); q.targets.len()];
@@ -124,12 +131,13 @@ pub const QUERIES_KEPT: usize = 100;
 /// A top-level query its machine code answered, as `--explain` tells it:
 /// where it is, how many elements its loops make (as
 /// [`query::Query::iterations`] counts them), and the rectangles of
-/// two-integer games swept before it, each a game and its two ranges.
+/// two-integer games and boxes of three swept before it, each a game and
+/// its ranges.
 #[derive(Clone, Debug)]
 pub struct CompiledQuery {
     pub span: crate::span::Span,
     pub iterations: u64,
-    pub swept: Vec<(GameId, query::Ends, query::Ends)>,
+    pub swept: Vec<(GameId, Vec<query::Ends>)>,
 }
 
 /// The search, answering a query's machine code, and the views of the

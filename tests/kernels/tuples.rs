@@ -11,16 +11,18 @@ use grundy::SharedBuffer;
 use grundy::session::Session;
 use proptest::prelude::*;
 
-/// The items of the state, as the rules read them.
+/// The items of the state, as the rules read them: a tuple's, or the
+/// game's integer parameters.
 const ITEMS: [&str; 3] = ["p[0]", "p[1]", "p[2]"];
+const INTS: [&str; 3] = ["a", "b", "c"];
 
-/// A move of a game of a tuple of `len` items: a shift by constants over
-/// a few tuples (a board's), or a binder `k` taken from one item; a
-/// random guard over the items; the target a tuple or (one in a few) a
-/// list written out, or the tuple whole (then nothing is split).
-fn tuple_move(len: usize) -> impl Strategy<Value = String> {
-    let items = ITEMS[..len].to_vec();
-    let mut vars = items.clone();
+/// A move of a game of `len` items (a tuple's, or integers when not
+/// `tuple`): a shift by constants over a few tuples (a board's), or a
+/// binder `k` taken from one item; a random guard over the items; the
+/// target a tuple or (one in a few) a list written out, or integers.
+fn state_move(len: usize, tuple: bool) -> impl Strategy<Value = String> {
+    let names = if tuple { ITEMS } else { INTS };
+    let mut vars = names[..len].to_vec();
     vars.push("k");
     let shape = prop::sample::select(vec!["(", "(", "(", "["]);
     (
@@ -31,13 +33,17 @@ fn tuple_move(len: usize) -> impl Strategy<Value = String> {
         prop::option::weighted(0.2, expr(vars)),
     )
         .prop_map(move |(at, shift, guard, open, odd)| {
-            let close = if open == "(" { ")" } else { "]" };
-            // Either `k` lowers one item, or the tuple shifts by constants.
+            let (open, close) = match (tuple, open) {
+                (false, _) => ("", ""),
+                (true, "(") => ("(", ")"),
+                _ => ("[", "]"),
+            };
+            // Either `k` lowers one item, or the state shifts by constants.
             let args: Vec<String> = (0..len)
                 .map(|i| match (i == at, &odd) {
-                    (true, Some(e)) => format!("{} - ({e}) % 3 - k", ITEMS[i]),
-                    (true, None) => format!("{} - k", ITEMS[i]),
-                    _ => format!("{} + {}", ITEMS[i], shift[i]),
+                    (true, Some(e)) => format!("{} - ({e}) % 3 - k", names[i]),
+                    (true, None) => format!("{} - k", names[i]),
+                    _ => format!("{} + {}", names[i], shift[i]),
                 })
                 .collect();
             let guard = guard.map_or(String::new(), |g| format!(" and {g}"));
@@ -50,35 +56,45 @@ fn tuple_move(len: usize) -> impl Strategy<Value = String> {
         })
 }
 
-/// A file of such a game of `len` items, every state of a small box
-/// asked, a sum, a state of another length, a list for the tuple, and its
-/// moves listed.
-fn tuple_file(len: usize) -> impl Strategy<Value = String> {
+/// A file of such a game of `len` items, asked over a box of states by
+/// a query (which may sweep it first), along a line, in a sum, for a
+/// state of another length and a list for the tuple, and its moves
+/// listed.
+fn state_file(len: usize, tuple: bool) -> impl Strategy<Value = String> {
     (
-        prop::collection::vec(tuple_move(len), 1..=3),
+        prop::collection::vec(state_move(len, tuple), 1..=3),
         prop::bool::weighted(0.2),
     )
         .prop_map(move |(moves, whole)| {
             // One in a few reads the state whole too: left as a tuple.
-            let whole = match whole {
-                true => "    move w if len(p) > 9 -> g(p)\n",
-                false => "",
+            let whole = match (whole, tuple) {
+                (true, true) => "    move w if len(p) > 9 -> g(p)\n",
+                _ => "",
             };
             let body: String = moves.concat();
-            let state = |x: &str| match len {
-                2 => format!("({x}, 5)"),
-                _ => format!("({x}, 5, 3)"),
+            let names = &["x", "y", "z"][..len];
+            let state = |xs: &[&str]| match tuple {
+                true => format!("({})", xs.join(", ")),
+                false => xs.join(", "),
+            };
+            let at = |x: &str| state(&[&[x, "5", "3"][..len]].concat());
+            let loops: String = names.iter().map(|x| format!(" for {x} in 0..9")).collect();
+            let params = if tuple { "p" } else { &INTS[..len].join(", ") };
+            let other = match tuple {
+                true => "value(g((4, 4, 4, 4)))\nvalue(g([4, 4]))\n",
+                false => "",
             };
             format!(
-                "game g(p) {{\n{body}{whole}}}\n\
+                "game g({params}) {{\n{body}{whole}}}\n\
+                 len([1{loops} if value(g({})) == 0])\n\
                  [value(g({})) for x in 0..12]\n\
-                 value(g({}) + g({}))\nwinner(g({}))\nmoves(g({}))\n\
-                 value(g((4, 4, 4, 4)))\nvalue(g([4, 4]))\n",
-                state("x"),
-                state("7"),
-                state("11"),
-                state("9"),
-                state("6")
+                 value(g({}) + g({}))\nwinner(g({}))\nmoves(g({}))\n{other}",
+                state(names),
+                at("x"),
+                at("7"),
+                at("11"),
+                at("9"),
+                at("6")
             )
         })
 }
@@ -87,12 +103,17 @@ proptest! {
     #![proptest_config(cases(64))]
 
     #[test]
-    fn games_of_a_pair_agree_with_the_interpreter(file in tuple_file(2)) {
+    fn games_of_a_pair_agree_with_the_interpreter(file in state_file(2, true)) {
         compare(&file)?;
     }
 
     #[test]
-    fn games_of_a_triple_agree_with_the_interpreter(file in tuple_file(3)) {
+    fn games_of_a_triple_agree_with_the_interpreter(file in state_file(3, true)) {
+        compare(&file)?;
+    }
+
+    #[test]
+    fn boxes_of_three_integers_agree_with_the_interpreter(file in state_file(3, false)) {
         compare(&file)?;
     }
 }
@@ -149,4 +170,52 @@ fn a_state_of_another_shape_is_the_interpreters() {
     // and a triple moves as its first two items do; 7 and 1 are *1 and *1.
     assert_eq!(printed, "0\n0\n0\n0\n");
     crate::common::differ::same_error(&format!("{game}value(g((1,)))\n"), "out of range");
+}
+
+/// A king in a box stepping towards the corner, its square a tuple or
+/// three integers.
+fn king(tuple: bool) -> String {
+    let (params, x, y, z, to) = match tuple {
+        true => (
+            "p",
+            "p[0]",
+            "p[1]",
+            "p[2]",
+            "king((p[0] - dx, p[1] - dy, p[2] - dz))",
+        ),
+        false => ("x, y, z", "x", "y", "z", "king(x - dx, y - dy, z - dz)"),
+    };
+    format!(
+        "let N = 40\n\
+         let DIRS = [(dx, dy, dz) for dx in 0..=1 for dy in 0..=1 for dz in 0..=1 if dx + dy + dz > 0]\n\
+         game king({params}) {{\n    move step((dx, dy, dz) in DIRS) if {x} >= dx and {y} >= dy and {z} >= dz\n        \
+         -> {to}\n}}\n"
+    )
+}
+
+/// Asked square by square over a box, the king's cube is swept row by row
+/// by the machine code first, each square run once, whether its square is
+/// a tuple or three integers; not searched square by square. A square is
+/// lost exactly when its three coordinates are even (the king's game is
+/// Nim-like in each coordinate mod 2), so (N / 2)³ of them.
+#[test]
+fn a_box_of_three_integers_or_a_triple_asked_square_by_square_is_swept_as_a_cube() {
+    for (tuple, square) in [(true, "(x, y, z)"), (false, "x, y, z")] {
+        let game = king(tuple);
+        assert!(machine_code_for(&game, "king"));
+        let text = format!(
+            "{game}len([1 for x in 0..N for y in 0..N for z in 0..N if value(king({square})) == 0])\n"
+        );
+        let (session, printed) = Engine::Native.run("king.game", &text);
+        assert_eq!(printed, format!("{}\n", 20 * 20 * 20));
+        // 64,000 squares: a search of each would run every one.
+        let runs = session.machine.kernel_runs;
+        assert!(runs < 1_000, "{runs} squares run one at a time");
+        let asked = format!(
+            "[value(king({})) for x in 0..6]\nmoves(king({}))\n",
+            square.replace('y', "3").replace('z', "2"),
+            square.replace('x', "5").replace('y', "4").replace('z', "1")
+        );
+        agree(&format!("{game}{asked}"));
+    }
 }

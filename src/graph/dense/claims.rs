@@ -2,10 +2,12 @@
 //! a run of one-integer positions, or of a rectangle of pairs, made
 //! unknown at once, within the room the table may take.
 
+use super::places::STRIP3_ROWS;
 use super::{
     Dense, FREE_SLOTS, PAGE, PAGE_BITS, ROW_SLOTS, SLOT_ABSENT, SLOT_UNKNOWN, SLOTS_PER_POSITION,
     dense2, locate,
 };
+use crate::graph::SIDE3_MAX;
 
 impl Dense {
     /// Makes the absent slots of `from..to` (one-argument positions)
@@ -71,9 +73,40 @@ impl Dense {
         if !pairs || a0 > a1 || b0 > b1 || dense2(a1 as i64, b1 as i64).is_none() {
             return None;
         }
+        self.claim_rows(2, (a0, a1), (b0, b1), most)
+    }
+
+    /// Makes the absent slots of the cube's rows `r0..=r1` (the Szudzik
+    /// numbers of `(b, c)`), columns `a0..=a1` (three-argument positions
+    /// `(a, b, c)`) unknown, as [`Dense::claim_rect`] does: when the
+    /// cube's columns lie along the first argument (see `places.rs`).
+    pub(in crate::graph) fn claim_cube(
+        &mut self,
+        (r0, r1): (usize, usize),
+        (a0, a1): (usize, usize),
+        most: usize,
+    ) -> Option<usize> {
+        let side = SIDE3_MAX as usize;
+        let triples = self.arity == 3 || (self.arity == 0 && self.form.is_none());
+        if !triples || self.axis != 0 || r0 > r1 || a0 > a1 || a1 >= side || r1 >= side * side {
+            return None;
+        }
+        let rows = (STRIP3_ROWS + r0, STRIP3_ROWS + r1);
+        self.claim_rows(3, rows, (a0, a1), most)
+    }
+
+    /// The claim of a rectangle of rows (pages) `a0..=a1`, columns
+    /// `b0..=b1`, of a table of `arity` (2 or 3) whose positions lie there.
+    fn claim_rows(
+        &mut self,
+        arity: usize,
+        (a0, a1): (usize, usize),
+        (b0, b1): (usize, usize),
+        most: usize,
+    ) -> Option<usize> {
         // Rows not made yet are counted whole, with no slot read; new
         // rows cost their place, address and length too.
-        let (width, held) = (Dense::grown(2, b1), self.pages.len().min(a1 + 1));
+        let (width, held) = (Dense::grown(arity, b1), self.pages.len().min(a1 + 1));
         let fresh = (a1 + 1) - held.max(a0);
         let new_rows = fresh * (width + ROW_SLOTS) + a0.saturating_sub(held) * ROW_SLOTS;
         let fresh_absent = fresh * (b1 - b0 + 1);
@@ -97,7 +130,7 @@ impl Dense {
         for a in a0..held {
             // A row's length, as `get(a).len()` (0 for a row without slots).
             if (self.pages.lens[a] as usize) < width {
-                self.grow(2, a, b1);
+                self.grow(arity, a, b1);
             }
         }
         self.pages.span_mut(a0..held.max(a0), b0..=b1, |slots| {
@@ -114,7 +147,7 @@ impl Dense {
         let fresh_rows = held.max(a0)..a1 + 1;
         self.pages
             .span_mut(fresh_rows, b0..=b1, |slots| slots.fill(SLOT_UNKNOWN));
-        self.arity = 2;
+        self.arity = arity;
         self.count += absent;
         Some(absent)
     }

@@ -199,3 +199,26 @@ fn claiming_a_rectangle_counts_what_it_makes_by_either_path() {
     let unknown = (0..200).all(|a| (0..5).all(|b| dense.get(z(a, b)) == UNKNOWN));
     assert!(unknown && dense.get(z(0, 5)) == ABSENT && dense.get(z(200, 0)) == ABSENT);
 }
+
+#[test]
+fn a_cube_claimed_by_rows_makes_its_triples_unknown() {
+    let mut dense = Dense::default();
+    let z = dense3(1, 2, 0).unwrap();
+    assert!(dense.take(3, z, &[1, 2, 0]));
+    dense.set(z, 4);
+    // Rows (b, c) of Szudzik number 0..9 (b, c below 3), columns a in 0..5.
+    assert_eq!(dense.claim_cube((0, 8), (0, 4), usize::MAX), Some(44));
+    assert_eq!(dense.count, 45);
+    for (a, b, c) in [(0, 0, 0), (4, 2, 2), (3, 0, 2), (0, 2, 1)] {
+        let z = dense3(a, b, c).unwrap();
+        assert_eq!(dense.get_ints(z, &[a, b, c]), UNKNOWN, "({a}, {b}, {c})");
+    }
+    assert_eq!(dense.get(dense3(1, 2, 0).unwrap()), 4);
+    assert_eq!(dense.get(dense3(5, 0, 0).unwrap()), ABSENT);
+    assert_eq!(dense.get(dense3(0, 3, 0).unwrap()), ABSENT);
+    // No more than `most`, and never a table of pairs.
+    assert_eq!(dense.claim_cube((0, 15), (0, 9), 10), None);
+    let mut pairs = Dense::default();
+    assert!(pairs.take(2, dense2(1, 1).unwrap(), &[1, 1]));
+    assert_eq!(pairs.claim_cube((0, 3), (0, 3), usize::MAX), None);
+}

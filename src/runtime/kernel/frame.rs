@@ -118,6 +118,19 @@ impl Split {
         crate::graph::form_code(self.header, &lens)
     }
 
+    /// The flat run of the position whose integers are `ints`, into `out`.
+    pub(super) fn run(&self, mut ints: &[i64], out: &mut Vec<i64>) {
+        out.push(self.header);
+        for (shape, n) in &self.widths {
+            let n = (*n).min(ints.len());
+            if *shape != Shape::Int {
+                out.push(n as i64);
+            }
+            out.extend_from_slice(&ints[..n]);
+            ints = &ints[n..];
+        }
+    }
+
     /// Loads the flat run of header `header` and arguments `rest` into
     /// the integer slots at the start of `frame`: when it has this
     /// header, and each tuple its length.

@@ -111,6 +111,13 @@ impl Kernel {
         }
     }
 
+    /// Whether the game's positions are three integers, or a tuple split
+    /// into three (see `normalize/split.rs`): then its machine code sweeps
+    /// the rows of their cube ([`Kernel::native_cube`]).
+    pub fn cube(&self) -> bool {
+        self.arity == 3 && (self.lists.is_none() || self.split.is_some())
+    }
+
     /// The order of the board's levels, if the game has one (see
     /// [`Levels`]).
     pub fn levels(&self) -> Option<Levels> {
@@ -169,6 +176,28 @@ impl Kernel {
         let run = (game, (from, to), extra);
         match self.native() {
             Some(native) => native.strip(self, (defs, graph), run, marks, views),
+            None => ((from, 0), false),
+        }
+    }
+
+    /// The rows `from..to` of the cube of a three-integer game (the
+    /// Szudzik numbers of `(b, c)`), columns `0..width`, those of its
+    /// positions `(a, b, c)` without a value yet, found by the machine code
+    /// in turn and written into the game's dense table, whose slots for
+    /// them must exist. Returns where it stopped: `(to, 0)` when done, the
+    /// row and column of the first position it left to [`Kernel::mex`]
+    /// (or `(from, 0)` when there is no such machine code), or the row
+    /// where it paused after enough work (true).
+    pub fn native_cube(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, (from, to), width): (GameId, (i64, i64), i64),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> ((i64, i64), bool) {
+        let run = (game, (from, to), width);
+        match self.native() {
+            Some(native) => native.cube(self, (defs, graph), run, marks, views),
             None => ((from, 0), false),
         }
     }

@@ -499,6 +499,22 @@ impl Kernel {
         split.or(self.strip.and_then(|s| s.form))
     }
 
+    /// The number of integers the game's tuple parameters are split into,
+    /// when they are (see `normalize/split.rs`).
+    pub fn split_ints(&self) -> Option<usize> {
+        self.split.as_ref().map(|_| self.arity)
+    }
+
+    /// The flat run of the game's position whose free integers are
+    /// `ints`, into `out`, when its tuples are split (see
+    /// [`Kernel::own_form`]); else `out` is left empty.
+    pub fn own_run(&self, ints: &[i64], out: &mut Vec<i64>) {
+        out.clear();
+        if let Some(split) = &self.split {
+            split.run(ints, out);
+        }
+    }
+
     /// Whether the rules take list arguments: then a position's arguments
     /// come as a flat run ([`flat`]).
     pub fn takes_lists(&self) -> bool {

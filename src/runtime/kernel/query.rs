@@ -80,6 +80,9 @@ pub struct Query {
     /// The two-integer games it asks of its two outermost names, each
     /// with whether it asks `(outer, inner)` (else `(inner, outer)`).
     asked_at: Vec<(GameId, bool)>,
+    /// The games it asks of its three outermost names in order, each with
+    /// whether it asks them as one tuple (`g((x, y, z))`).
+    asked_in_box: Vec<(GameId, bool)>,
 }
 
 /// The query `ir` (normalised: see [`crate::runtime::normalize::expr`]),
@@ -146,12 +149,24 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         [Clause::For(a, _), Clause::For(b, _), ..] => (Some(*a), Some(*b)),
         _ => (None, None),
     };
-    let asked_at = (types.asked_at.take().into_iter())
-        .filter_map(|(game, slots)| match (slots.as_slice(), outer, inner) {
-            ([x, y], Some(a), Some(b)) if (*x, *y) == (a, b) => Some((game, true)),
-            ([x, y], Some(a), Some(b)) if (*x, *y) == (b, a) => Some((game, false)),
-            _ => None,
-        })
+    let three = match comp.clauses.as_slice() {
+        [Clause::For(a, _), Clause::For(b, _), Clause::For(c, _), ..] => Some([*a, *b, *c]),
+        _ => None,
+    };
+    let asked = types.asked_at.take();
+    let asked_at = (asked.iter())
+        .filter_map(
+            |(game, slots, tuple)| match (slots.as_slice(), outer, inner) {
+                _ if *tuple => None,
+                ([x, y], Some(a), Some(b)) if (*x, *y) == (a, b) => Some((*game, true)),
+                ([x, y], Some(a), Some(b)) if (*x, *y) == (b, a) => Some((*game, false)),
+                _ => None,
+            },
+        )
+        .collect();
+    let asked_in_box = (asked.iter())
+        .filter(|(_, slots, _)| three.is_some_and(|t| slots.as_slice() == t))
+        .map(|(game, _, tuple)| (*game, *tuple))
         .collect();
     targets.sort_unstable();
     targets.dedup();
@@ -164,6 +179,7 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         collect,
         calls,
         asked_at,
+        asked_in_box,
     })
 }
 
@@ -305,6 +321,34 @@ impl Query {
                 true => (*game, xs, ys),
                 false => (*game, ys, xs),
             })
+            .collect()
+    }
+
+    /// The boxes of three-integer games it asks about: `value(g(x, y, z))`
+    /// (or `g((x, y, z))`, true) with `x`, `y` and `z` its three outermost
+    /// names in order, each over a range whose ends are constants. The
+    /// caller may sweep them first.
+    pub fn boxes(&self, defs: &Defs) -> Vec<(GameId, [Ends; 3], bool)> {
+        let mut frame = vec![0; self.slots];
+        let mut ends = Vec::new();
+        for clause in self.comp.clauses.iter().take(3) {
+            let Clause::For(_, Source::Range(lo, hi, inclusive)) = clause else {
+                return Vec::new();
+            };
+            let fixed = |n: &Num| (0..self.slots as Slot).all(|s| !n.uses(s));
+            if !fixed(lo) || !fixed(hi) {
+                return Vec::new();
+            }
+            match range_ends((lo, hi, *inclusive), &mut frame, defs) {
+                Some(e) if e.0 < e.1 => ends.push(e),
+                _ => return Vec::new(),
+            }
+        }
+        let Ok(ends) = <[Ends; 3]>::try_from(ends) else {
+            return Vec::new();
+        };
+        (self.asked_in_box.iter())
+            .map(|(game, tuple)| (*game, ends, *tuple))
             .collect()
     }
 

@@ -12,6 +12,7 @@ use crate::runtime::kernel::Kernel;
 use crate::runtime::{Machine, RtResult, Scratch};
 use crate::value::{GameId, NodeId};
 
+mod cube;
 mod evidence;
 mod group;
 mod quad;
@@ -125,8 +126,9 @@ impl Machine {
         if !matches!(arity, 2 | 3) {
             return Ok(None);
         }
-        let start = match plain {
-            2 => self.native_sweep(game, (0, end), room)?,
+        let start = match (plain, arity) {
+            (2, _) => self.native_sweep(game, (0, end), room)?,
+            (_, 3) if self.sweep_cube_below(game, end, room)? => end,
             _ => 0,
         };
         let mut found = start > 0;

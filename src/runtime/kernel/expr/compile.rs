@@ -4,7 +4,7 @@
 use super::{Cond, Lin, Members, Num};
 use crate::builtins::Builtin;
 use crate::graph::{Shape, flat};
-use crate::ir::{Ir, IrKind, PatIr};
+use crate::ir::{Ir, IrKind, PatIr, Slot};
 use crate::runtime::kernel::calls;
 use crate::runtime::kernel::seq::{Comp, Fold, Rows, Seq, Types};
 use std::rc::Rc;
@@ -251,19 +251,31 @@ pub(in crate::runtime::kernel) fn value_of(apply: &Ir, t: &Types) -> Option<Num>
         // Lists, tuples, sets or strings among them: asked by the
         // position's flat run, in a query.
         t.queries.then_some(())?;
-        let (header, args) = crate::runtime::kernel::Arg::compile(args, t)?;
+        let (header, compiled) = crate::runtime::kernel::Arg::compile(args, t)?;
         t.asked.borrow_mut().push((*game, ASKED_FLAT));
-        return Some(Num::Ask(*game, Box::new((header, args))));
+        if let [arg] = args.as_slice()
+            && let IrKind::Tuple(items) = &arg.kind
+            && let Some(slots) = names(items)
+        {
+            t.asked_at.borrow_mut().push((*game, slots, true));
+        }
+        return Some(Num::Ask(*game, Box::new((header, compiled))));
     };
     t.asked.borrow_mut().push((*game, args.len()));
-    let names = args.iter().map(|a| match a.kind {
-        IrKind::Local(s) => Some(s),
-        _ => None,
-    });
-    if let Some(slots) = names.collect::<Option<Vec<_>>>() {
-        t.asked_at.borrow_mut().push((*game, slots));
+    if let Some(slots) = names(args) {
+        t.asked_at.borrow_mut().push((*game, slots, false));
     }
     Some(Num::Value(*game, nums))
+}
+
+/// The slots of `args` when each is a name.
+fn names(args: &[Ir]) -> Option<Vec<Slot>> {
+    (args.iter())
+        .map(|a| match a.kind {
+            IrKind::Local(s) => Some(s),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The number of arguments [`Types::asked`] notes for a position asked by

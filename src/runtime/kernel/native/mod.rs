@@ -116,6 +116,8 @@ pub struct Native {
     levels: Option<Code>,
     /// For a strip swept by rows ([`Kernel::native_strip`]).
     strip: Option<Code>,
+    /// For the rows of a three-integer game's cube ([`Kernel::native_cube`]).
+    cube: Option<Code>,
     _memory: Memory,
 }
 
@@ -162,12 +164,17 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         Some(_) => Some(jit.define(Kind::Strip(kernel), "strip")?),
         None => None,
     };
+    let cube = match kernel.cube() {
+        true => Some(jit.define(Kind::Cube(kernel), "cube")?),
+        false => None,
+    };
     let (code, memory) = jit.finish()?;
     Some(Native {
         mex: code(mex),
         sweep: sweep.map(&code),
         levels: levels.map(&code),
-        strip: strip.map(code),
+        strip: strip.map(&code),
+        cube: cube.map(code),
         _memory: memory,
     })
 }

@@ -146,6 +146,27 @@ impl Native {
             .unwrap_or(((from, 0), false))
     }
 
+    /// [`Kernel::native_cube`]: the cube's rows `from..to`, columns
+    /// `0..width`.
+    pub fn cube(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, (from, to), width): (GameId, (i64, i64), i64),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> ((i64, i64), bool) {
+        let Some(code) = self.cube.filter(|_| from < to && width > 0) else {
+            return ((from, 0), false);
+        };
+        let positions = (to - from).saturating_mul(width);
+        let positions = positions.clamp(1, u32::MAX.into()) as u32;
+        let first = (from as u64) | ((width as u64) << 32);
+        let run = (code, (first, to as u64), positions);
+        self.counted_run(kernel, (defs, graph), game, run, (marks, views))
+            .unwrap_or(((from, 0), false))
+    }
+
     /// [`Native::own_run`] of a function that walks by two counters and
     /// returns them as one (`high << 32 | low`): the counters where it
     /// stopped, and whether it paused.

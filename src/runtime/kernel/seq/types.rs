@@ -49,8 +49,9 @@ pub struct Types {
     /// shared by the types of every move.
     pub(in crate::runtime::kernel) asked: Rc<std::cell::RefCell<Vec<(GameId, usize)>>>,
     /// Those whose arguments are names, with the names' slots (`value(g(x,
-    /// y))`): what a query asks of the rectangle its loops go over.
-    pub(in crate::runtime::kernel) asked_at: std::cell::RefCell<Vec<(GameId, Vec<Slot>)>>,
+    /// y))`), or one tuple of names (`value(g((x, y, z)))`, true): what a
+    /// query asks of the rectangle or box its loops go over.
+    pub(in crate::runtime::kernel) asked_at: std::cell::RefCell<Vec<(GameId, Vec<Slot>, bool)>>,
     /// The functions the rules call, compiled as calls (see
     /// [`crate::runtime::kernel::calls`]).
     pub(in crate::runtime::kernel) calls: Option<Rc<Calls>>,

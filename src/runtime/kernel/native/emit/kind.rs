@@ -19,6 +19,8 @@ pub enum Kind<'a> {
     Square(&'a Kernel),
     /// The rows of a strip (see [`crate::runtime::kernel::Strip`]).
     Strip(&'a Kernel),
+    /// The rows of a three-integer game's cube (see `Emit::cube`).
+    Cube(&'a Kernel),
     /// A row of a four-integer game's table (see `Emit::quad_row`).
     Quad(&'a Kernel),
     /// The sweep of games that move to one another (see `Emit::group_sweep`).
@@ -37,6 +39,7 @@ impl Kind<'_> {
             | Kind::Levels(k)
             | Kind::Square(k)
             | Kind::Strip(k)
+            | Kind::Cube(k)
             | Kind::Quad(k) => Some(k),
             Kind::Query(_) | Kind::Func(_) | Kind::Group(_) => None,
         }
@@ -52,6 +55,7 @@ impl Kind<'_> {
             Kind::Quad(_) => "quad",
             Kind::Group(_) => "group",
             Kind::Strip(_) => "strip",
+            Kind::Cube(_) => "cube",
             Kind::Query(_) => "query",
             Kind::Func(_) => "function",
         }

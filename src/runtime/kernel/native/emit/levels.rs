@@ -7,6 +7,7 @@
 //! strip.
 
 use super::{BUDGET, Emit, Table, trusted};
+use crate::graph::STRIP3_ROWS;
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I32, types::I64};
@@ -240,6 +241,76 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(next_row);
         let first = self.int(c0);
         self.b.def_var(col, first);
+        let rv = self.b.use_var(row);
+        let rv = self.b.ins().iadd_imm_s(rv, 1);
+        self.b.def_var(row, rv);
+        let at = self.b.ins().ishl_imm_s(rv, 32);
+        self.pause_or(total, head, at);
+        self.returns(stop, to, (row, col));
+        Some(())
+    }
+
+    /// The cube function: for each row `r` from `from` (the low half) to
+    /// `to` of the cube of a three-integer game (`(b, c)` of Szudzik
+    /// number `r`), each column `a` below `from`'s high half, the position
+    /// `(a, b, c)` valued when its slot is unknown. Returns `to << 32`
+    /// when done; `r << 32 | a` for the position it left to the kernel's
+    /// run; or, with [`super::super::PAUSED`] set, the row where it paused
+    /// after enough work.
+    pub(super) fn cube(
+        &mut self,
+        kernel: &Kernel,
+        (from, to): (Value, Value),
+        own: Value,
+    ) -> Option<()> {
+        let mut own = self.table(own, 0);
+        if kernel.own_form().is_some() {
+            own.count = own.form_count;
+        }
+        let width = self.b.ins().ushr_imm_s(from, 32);
+        let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
+        let (row, col, total, b, c) = (
+            self.b.declare_var(I64),
+            self.b.declare_var(I64),
+            self.b.declare_var(I64),
+            self.b.declare_var(I64),
+            self.b.declare_var(I64),
+        );
+        let zero = self.int(0);
+        self.b.def_var(row, from);
+        self.b.def_var(col, zero);
+        self.b.def_var(total, zero);
+        let [head, start, body, next, next_row, stop] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        // A row: its `(b, c)`, Szudzik's pairing undone.
+        self.b.switch_to_block(head);
+        let rv = self.b.use_var(row);
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, rv, to);
+        self.b.ins().brif(done, stop, &[], start, &[]);
+        self.b.switch_to_block(start);
+        let root = self.checked_call(self.isqrt, &[rv]);
+        let square = self.b.ins().imul(root, root);
+        let t = self.b.ins().isub(rv, square);
+        let low = self.b.ins().icmp(IntCC::SignedLessThan, t, root);
+        let beyond = self.b.ins().isub(t, root);
+        let bv = self.b.ins().select(low, t, root);
+        let cv = self.b.ins().select(low, root, beyond);
+        self.b.def_var(b, bv);
+        self.b.def_var(c, cv);
+        self.b.ins().jump(body, &[]);
+        self.b.switch_to_block(body);
+        let (rv, av) = (self.b.use_var(row), self.b.use_var(col));
+        let (bv, cv) = (self.b.use_var(b), self.b.use_var(c));
+        let page = self.b.ins().iadd_imm_s(rv, STRIP3_ROWS as i64);
+        self.value_unknown(kernel, (own, (page, av)), &[av, bv, cv], (total, next))?;
+        self.b.switch_to_block(next);
+        let av = self.b.use_var(col);
+        let av = self.b.ins().iadd_imm_s(av, 1);
+        self.b.def_var(col, av);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, av, width);
+        self.b.ins().brif(more, body, &[], next_row, &[]);
+        self.b.switch_to_block(next_row);
+        self.b.def_var(col, zero);
         let rv = self.b.use_var(row);
         let rv = self.b.ins().iadd_imm_s(rv, 1);
         self.b.def_var(row, rv);

@@ -131,6 +131,7 @@ pub fn function(
         | Kind::Levels(k)
         | Kind::Square(k)
         | Kind::Strip(k)
+        | Kind::Cube(k)
         | Kind::Quad(k) => (k.slots.max(k.arity), &k.targets, k.lists.clone()),
         Kind::Query(q) => (q.slots, &q.targets, None),
         Kind::Group(m) => {
@@ -210,6 +211,7 @@ pub fn function(
         Kind::Levels(kernel) => e.levels(kernel, (params[0], params[1]), params[6])?,
         Kind::Square(kernel) => e.square(kernel, (params[0], params[1]), params[6])?,
         Kind::Strip(kernel) => e.strip(kernel, (params[0], params[1]), params[6])?,
+        Kind::Cube(kernel) => e.cube(kernel, (params[0], params[1]), params[6])?,
         Kind::Quad(kernel) => e.quad_row(kernel, (params[0], params[1]), params[6])?,
         Kind::Group(m) => e.group_sweep(m.kernels, (params[0], params[1]), params[6])?,
         Kind::Query(query) => e.query(query)?,

@@ -48,6 +48,7 @@ impl Emit<'_, '_> {
         // the test would cost each option and never pass.
         if let Some((own, window)) = self.window
             && own == index
+            && given.len() <= 2
             && (window.row.is_none() || matches!(args[0], Num::Slot(0)))
         {
             self.read_below(window, &given, value, (slow, join));
