@@ -52,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 36] = [
+pub const ALL: [Workload; 37] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -185,6 +185,17 @@ pub const ALL: [Workload; 36] = [
         file: "knight.game",
         game: "knight",
         params: &["x", "y"],
+        shape: Shape::Value,
+        full: 2000,
+        smoke: 40,
+        baseline: |n| Answer::Value(baselines::knight(n)),
+        octal: None,
+    },
+    Workload {
+        name: "knight_tuple",
+        file: "knight_tuple.game",
+        game: "knight",
+        params: &["p"],
         shape: Shape::Value,
         full: 2000,
         smoke: 40,

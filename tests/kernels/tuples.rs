@@ -31,8 +31,9 @@ fn state_move(len: usize, tuple: bool) -> impl Strategy<Value = String> {
         prop::option::weighted(0.6, cond(vars.clone())),
         shape,
         prop::option::weighted(0.2, expr(vars)),
+        prop::bool::ANY,
     )
-        .prop_map(move |(at, shift, guard, open, odd)| {
+        .prop_map(move |(at, shift, guard, open, odd, helper)| {
             let (open, close) = match (tuple, open) {
                 (false, _) => ("", ""),
                 (true, "(") => ("(", ")"),
@@ -47,7 +48,14 @@ fn state_move(len: usize, tuple: bool) -> impl Strategy<Value = String> {
                 })
                 .collect();
             let guard = guard.map_or(String::new(), |g| format!(" and {g}"));
-            let bounds: Vec<String> = (0..len).map(|i| format!("0 <= {} < 12", args[i])).collect();
+            // Written out, or by a function (`inside(p[0] - k)`, its
+            // argument bound by a `let` when inlined).
+            let bounds: Vec<String> = (0..len)
+                .map(|i| match helper {
+                    true => format!("inside({})", args[i]),
+                    false => format!("0 <= {} < 12", args[i]),
+                })
+                .collect();
             format!(
                 "    move m(k in 1..=2) if {}{guard} -> g({open}{}{close})\n",
                 bounds.join(" and "),
@@ -85,7 +93,7 @@ fn state_file(len: usize, tuple: bool) -> impl Strategy<Value = String> {
                 false => "",
             };
             format!(
-                "game g({params}) {{\n{body}{whole}}}\n\
+                "fn inside(v) = 0 <= v < 12\ngame g({params}) {{\n{body}{whole}}}\n\
                  len([1{loops} if value(g({})) == 0])\n\
                  [value(g({})) for x in 0..12]\n\
                  value(g({}) + g({}))\nwinner(g({}))\nmoves(g({}))\n{other}",
@@ -119,8 +127,11 @@ proptest! {
 }
 
 /// A knight on a board, its square one tuple, moving towards the corner.
+/// Its bounds a function's, as knight.game's are: inlined, its arguments
+/// (items) bound by `let`s, which the split puts in place.
 const KNIGHT: &str = "let N = 300\nlet JUMPS = [(-2, 1), (-2, -1), (1, -2), (-1, -2)]\n\
-    game knight(p) {\n    move jump((dx, dy) in JUMPS) if 0 <= p[0] + dx < N and 0 <= p[1] + dy < N\n        \
+    fn inside(x, y) = 0 <= x < N and 0 <= y < N\n\
+    game knight(p) {\n    move jump((dx, dy) in JUMPS) if inside(p[0] + dx, p[1] + dy)\n        \
     -> knight((p[0] + dx, p[1] + dy))\n}\n";
 
 /// The same board, its square two integers.

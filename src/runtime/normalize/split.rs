@@ -212,11 +212,17 @@ impl Moved {
                 _ => return map_children(ir, &mut |e| self.moved(e)),
             },
             IrKind::Local(s) => IrKind::Local(self.to(*s)),
-            IrKind::Let(p, value, body) => IrKind::Let(
-                map_pattern(p, &|s| self.to(s)),
-                Box::new(self.moved(value)),
-                Box::new(self.moved(body)),
-            ),
+            IrKind::Let(p, value, body) => {
+                let (p, value) = (map_pattern(p, &|s| self.to(s)), self.moved(value));
+                let body = self.moved(body);
+                // A name bound to an item so as not to read it twice
+                // (`inside(p[0] + dx, ...)` inlined) is as cheap as a
+                // slot now: put in place, as the normaliser does.
+                if let Some(put) = super::inline::put_let(&p, &value, &body) {
+                    return put;
+                }
+                IrKind::Let(p, Box::new(value), Box::new(body))
+            }
             IrKind::Comprehension { set, elem, clauses } => IrKind::Comprehension {
                 set: *set,
                 elem: Box::new(self.moved(elem)),

@@ -27,16 +27,8 @@ impl Emit<'_, '_> {
     ) -> Option<()> {
         let levels = kernel.levels()?;
         let ((p, q), (r0, r1), (c0, c1)) = (levels.weights, levels.rows, levels.cols);
-        let mut own = self.table(own, 0);
-        // A table of tuple positions counts its rows as a form's.
-        if levels.form.is_some() {
-            own.count = own.form_count;
-        }
-        let (s, a, total) = (
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-        );
+        let own = self.own_table(own, levels.form.is_some());
+        let [s, a, total] = self.counters();
         let zero = self.int(0);
         self.b.def_var(s, from);
         self.b.def_var(a, zero);
@@ -92,6 +84,34 @@ impl Emit<'_, '_> {
         Some(())
     }
 
+    /// The view of the game's own table, whose rows a table of list,
+    /// tuple or boolean positions (`formed`) counts as its form's.
+    fn own_table(&mut self, own: Value, formed: bool) -> Table {
+        let mut own = self.table(own, 0);
+        if formed {
+            own.count = own.form_count;
+        }
+        own
+    }
+
+    /// The pair of Szudzik number `z`: `(r, s)` for `z = s² + r` with `r <
+    /// s`, else `(s, r - s)`.
+    fn unpair(&mut self, z: Value) -> (Value, Value) {
+        let root = self.checked_call(self.isqrt, &[z]);
+        let square = self.b.ins().imul(root, root);
+        let r = self.b.ins().isub(z, square);
+        let low = self.b.ins().icmp(IntCC::SignedLessThan, r, root);
+        let beyond = self.b.ins().isub(r, root);
+        let a = self.b.ins().select(low, r, root);
+        let b = self.b.ins().select(low, root, beyond);
+        (a, b)
+    }
+
+    /// `N` integer variables, for a function's counters.
+    fn counters<const N: usize>(&mut self) -> [Variable; N] {
+        std::array::from_fn(|_| self.b.declare_var(I64))
+    }
+
     /// The ends of a function that walks by two counters: `stop` returns
     /// `to << 32`, the bail block `high << 32 | low` of the counters
     /// where it left a position to the kernel's run.
@@ -118,20 +138,9 @@ impl Emit<'_, '_> {
         own: Value,
     ) -> Option<()> {
         let own = self.table(own, 0);
-        let (z, a, b, total) = (
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-        );
-        // The first position: Szudzik's pairing undone.
-        let root = self.checked_call(self.isqrt, &[from]);
-        let square = self.b.ins().imul(root, root);
-        let r = self.b.ins().isub(from, square);
-        let first = self.b.ins().icmp(IntCC::SignedLessThan, r, root);
-        let beyond = self.b.ins().isub(r, root);
-        let a0 = self.b.ins().select(first, r, root);
-        let b0 = self.b.ins().select(first, root, beyond);
+        let [z, a, b, total] = self.counters();
+        // The first position.
+        let (a0, b0) = self.unpair(from);
         let zero = self.int(0);
         self.b.def_var(z, from);
         self.b.def_var(a, a0);
@@ -189,19 +198,11 @@ impl Emit<'_, '_> {
     ) -> Option<()> {
         let strip = kernel.strip()?;
         let (c0, c1) = strip.cols;
-        let mut own = self.table(own, 0);
-        // A table of positions with a boolean counts its rows as a form's.
-        if strip.form.is_some() {
-            own.count = own.form_count;
-        }
+        let own = self.own_table(own, strip.form.is_some());
         let extra = self.b.ins().sshr_imm_s(from, 32);
         let extra = self.b.ins().iadd_imm_s(extra, -1);
         let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
-        let (row, col, total) = (
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-        );
+        let [row, col, total] = self.counters();
         let (zero, first) = (self.int(0), self.int(c0));
         self.b.def_var(row, from);
         self.b.def_var(col, first);
@@ -263,19 +264,10 @@ impl Emit<'_, '_> {
         (from, to): (Value, Value),
         own: Value,
     ) -> Option<()> {
-        let mut own = self.table(own, 0);
-        if kernel.own_form().is_some() {
-            own.count = own.form_count;
-        }
+        let own = self.own_table(own, kernel.own_form().is_some());
         let width = self.b.ins().ushr_imm_s(from, 32);
         let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
-        let (row, col, total, b, c) = (
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-            self.b.declare_var(I64),
-        );
+        let [row, col, total, b, c] = self.counters();
         let zero = self.int(0);
         self.b.def_var(row, from);
         self.b.def_var(col, zero);
@@ -288,13 +280,7 @@ impl Emit<'_, '_> {
         let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, rv, to);
         self.b.ins().brif(done, stop, &[], start, &[]);
         self.b.switch_to_block(start);
-        let root = self.checked_call(self.isqrt, &[rv]);
-        let square = self.b.ins().imul(root, root);
-        let t = self.b.ins().isub(rv, square);
-        let low = self.b.ins().icmp(IntCC::SignedLessThan, t, root);
-        let beyond = self.b.ins().isub(t, root);
-        let bv = self.b.ins().select(low, t, root);
-        let cv = self.b.ins().select(low, root, beyond);
+        let (bv, cv) = self.unpair(rv);
         self.b.def_var(b, bv);
         self.b.def_var(c, cv);
         self.b.ins().jump(body, &[]);
