@@ -114,6 +114,10 @@ fn games(
                 );
                 (0..n).map(|i| format!("{p}[{i}]")).collect()
             }
+            (Some(n), _) => {
+                out += &format!("  its tuples read item by item: run as {n} integers\n");
+                params.iter().map(|p| p.to_string()).collect()
+            }
             _ => params.iter().map(|p| p.to_string()).collect(),
         };
         if let (Some(l), [x, y]) = (report.levels, items.as_slice()) {

@@ -230,3 +230,20 @@ fn a_box_of_three_integers_or_a_triple_asked_square_by_square_is_swept_as_a_cube
         agree(&format!("{game}{asked}"));
     }
 }
+
+/// A heap beside a pair, the pair passed on unchanged by one move
+/// (`g(n - k, p)`) and read item by item by the others: split all the
+/// same (three integers), the positions still pairs, the values the
+/// interpreter's.
+#[test]
+fn a_tuple_passed_on_unchanged_is_split_beside_an_integer() {
+    let game = "game g(n, p) {\n    move a(k in 1..=2) if k <= n -> g(n - k, p)\n    \
+                move b(k in 1..=3) if k <= p[0] -> g(n, (p[0] - k, p[1]))\n    \
+                move c if p[1] > 0 and n > 0 -> g(n - 1, (p[0], p[1] - 1))\n}\n";
+    let explained = crate::common::explained(&format!("{game}value(g(3, (2, 2)))\n"));
+    assert!(explained.contains("run as 3 integers"), "{explained}");
+    agree(&format!(
+        "{game}[value(g(n, (4, 3))) for n in 0..12]\n\
+         len([1 for n in 0..12 for x in 0..12 if value(g(n, (x, 5))) == 0])\nmoves(g(5, (2, 2)))\n"
+    ));
+}

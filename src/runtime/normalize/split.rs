@@ -11,7 +11,9 @@
 //! A parameter is split when every read of it is `p[i]` with a constant
 //! `i` in `0..len`, and every position of the game its rules make passes
 //! a tuple (or a list) of `len` items written out there, `len` at least
-//! two. The parameters that are not split keep one slot each.
+//! two, or the parameter itself on unchanged (`g(n - k, p)`, which
+//! becomes the tuple of its items). The parameters that are not split
+//! keep one slot each.
 
 use super::inline::map_pattern;
 use super::walk::{Rewrite, each_child, map_children, rewrite_move};
@@ -37,25 +39,37 @@ pub fn tuples(game: &GameIr, id: GameId) -> Option<Split> {
     let mut apart = vec![false; game.arity];
     // The lengths the game's own positions give each parameter.
     let mut fits = true;
+    let arity = (game.arity, id);
     for rule in &game.moves {
         for e in rule.exprs() {
             own(e, id, &mut |args| fits &= passed(args, &mut params));
-            reads(e, game.arity, &mut apart);
         }
-        if let TargetIr::Terms(terms) = &rule.target {
-            for t in terms {
-                if let TermIr::Node(g, args, _) = t
-                    && *g == id
-                {
-                    fits &= passed(args, &mut params);
-                }
-            }
-        }
-        for (p, _) in &rule.binders {
+        for (p, domain) in &rule.binders {
+            reads(domain, arity, &mut apart);
             binds_param(p, game.arity, &mut apart);
         }
+        if let Some(guard) = &rule.guard {
+            reads(guard, arity, &mut apart);
+        }
         for (_, e) in rule.named.iter().flatten() {
-            reads(e, game.arity, &mut apart);
+            reads(e, arity, &mut apart);
+        }
+        match &rule.target {
+            TargetIr::Terms(terms) => {
+                for t in terms {
+                    match t {
+                        TermIr::Node(g, args, _) if *g == id => {
+                            fits &= passed(args, &mut params);
+                            own_args(args, arity, &mut apart);
+                        }
+                        TermIr::Node(_, args, _) => {
+                            args.iter().for_each(|a| reads(a, arity, &mut apart))
+                        }
+                        TermIr::Heap(k) => reads(k, arity, &mut apart),
+                    }
+                }
+            }
+            TargetIr::Dynamic(e) => reads(e, arity, &mut apart),
         }
     }
     let widths: Vec<(Shape, usize)> = (params.iter().zip(&apart))
@@ -78,9 +92,10 @@ pub fn tuples(game: &GameIr, id: GameId) -> Option<Split> {
         arity: game.arity as Slot,
         total: total as Slot,
         split: (widths.iter().zip(&bases))
-            .map(|((s, n), b)| (*s != Shape::Int).then_some((*b, *n)))
+            .map(|((s, n), b)| (*s != Shape::Int).then_some((*s, *b, *n)))
             .collect(),
         bases,
+        id,
         failed: false,
     };
     let moves: Vec<MoveIr> = (game.moves.iter())
@@ -119,7 +134,11 @@ fn passed(args: &[Ir], params: &mut [Option<(Shape, usize)>]) -> bool {
     if args.len() != params.len() {
         return false;
     }
-    for (a, p) in args.iter().zip(params.iter_mut()) {
+    for (i, (a, p)) in args.iter().zip(params.iter_mut()).enumerate() {
+        // Passed on unchanged (`g(n - k, p)`): as long as it is.
+        if matches!(a.kind, IrKind::Local(s) if s as usize == i) {
+            continue;
+        }
         let here = match &a.kind {
             IrKind::Tuple(items) => Some((Shape::Tuple, items.len())),
             IrKind::List(items) => Some((Shape::List, items.len())),
@@ -140,10 +159,11 @@ fn passed(args: &[Ir], params: &mut [Option<(Shape, usize)>]) -> bool {
 
 /// Marks in `apart` each parameter that `ir` reads otherwise than as
 /// `p[i]` with a constant `i`, or binds again.
-fn reads(ir: &Ir, arity: usize, apart: &mut [bool]) {
+fn reads(ir: &Ir, (arity, id): (usize, GameId), apart: &mut [bool]) {
     let param = |x: &Ir| matches!(x.kind, IrKind::Local(s) if (s as usize) < arity);
     match &ir.kind {
         IrKind::Index(x, i) if param(x) && item(i).is_some() => return,
+        IrKind::Apply(g, args) if *g == id => return own_args(args, (arity, id), apart),
         IrKind::Local(s) if (*s as usize) < arity => apart[*s as usize] = true,
         IrKind::Let(p, ..) => binds_param(p, arity, apart),
         IrKind::Comprehension { clauses, .. } => {
@@ -155,7 +175,18 @@ fn reads(ir: &Ir, arity: usize, apart: &mut [bool]) {
         }
         _ => {}
     }
-    each_child(ir, &mut |c| reads(c, arity, apart));
+    each_child(ir, &mut |c| reads(c, (arity, id), apart));
+}
+
+/// [`reads`] of the arguments of a position of the game itself, where a
+/// parameter passed on unchanged (`g(n - k, p)`) keeps it whole no more
+/// than a tuple of its items would.
+fn own_args(args: &[Ir], arity: (usize, GameId), apart: &mut [bool]) {
+    for (i, a) in args.iter().enumerate() {
+        if !matches!(a.kind, IrKind::Local(s) if s as usize == i) {
+            reads(a, arity, apart);
+        }
+    }
 }
 
 /// A pattern that binds a parameter's slot again keeps it whole.
@@ -184,13 +215,44 @@ struct Moved {
     arity: Slot,
     total: Slot,
     bases: Vec<Slot>,
-    /// For each parameter split, its first slot and its length.
-    split: Vec<Option<(Slot, usize)>>,
+    /// For each parameter split, its shape, first slot and length.
+    split: Vec<Option<(Shape, Slot, usize)>>,
+    /// The game, whose positions pass a split parameter on as its items.
+    id: GameId,
     /// Set when an item's index is past its tuple's length.
     failed: bool,
 }
 
 impl Moved {
+    /// The arguments of a position of the game itself: a split parameter
+    /// passed on unchanged becomes the tuple (or list) of its items.
+    fn own_args(&mut self, args: &[Ir]) -> Vec<Ir> {
+        let whole = |i: usize, a: &Ir| match (&a.kind, self.split.get(i)) {
+            (IrKind::Local(s), Some(Some((shape, base, len)))) if *s as usize == i => {
+                let items = (0..*len as Slot)
+                    .map(|k| Ir {
+                        kind: IrKind::Local(base + k),
+                        span: a.span,
+                    })
+                    .collect();
+                Some(match shape {
+                    Shape::List => IrKind::List(items),
+                    _ => IrKind::Tuple(items),
+                })
+            }
+            _ => None,
+        };
+        let made: Vec<Option<IrKind>> = (args.iter().enumerate())
+            .map(|(i, a)| whole(i, a))
+            .collect();
+        (args.iter().zip(made))
+            .map(|(a, made)| match made {
+                Some(kind) => Ir { kind, span: a.span },
+                None => self.moved(a),
+            })
+            .collect()
+    }
+
     fn to(&self, s: Slot) -> Slot {
         match s < self.arity {
             true => self.bases[s as usize],
@@ -202,7 +264,7 @@ impl Moved {
         let kind = match &ir.kind {
             IrKind::Index(x, i) => match (&x.kind, item(i)) {
                 (IrKind::Local(s), Some(k)) if *s < self.arity => match self.split[*s as usize] {
-                    Some((base, len)) if k < len => IrKind::Local(base + k as Slot),
+                    Some((_, base, len)) if k < len => IrKind::Local(base + k as Slot),
                     Some(_) => {
                         self.failed = true;
                         return ir.clone();
@@ -212,6 +274,7 @@ impl Moved {
                 _ => return map_children(ir, &mut |e| self.moved(e)),
             },
             IrKind::Local(s) => IrKind::Local(self.to(*s)),
+            IrKind::Apply(g, args) if *g == self.id => IrKind::Apply(*g, self.own_args(args)),
             IrKind::Let(p, value, body) => {
                 let (p, value) = (map_pattern(p, &|s| self.to(s)), self.moved(value));
                 let body = self.moved(body);
@@ -247,6 +310,13 @@ impl Moved {
 impl Rewrite for Moved {
     fn expr(&mut self, ir: &Ir) -> Ir {
         self.moved(ir)
+    }
+
+    fn node(&mut self, game: GameId, args: &[Ir], span: crate::span::Span) -> TermIr {
+        match game == self.id {
+            true => TermIr::Node(game, self.own_args(args), span),
+            false => TermIr::Node(game, args.iter().map(|a| self.moved(a)).collect(), span),
+        }
     }
 
     fn slot(&self, slot: Slot) -> Slot {
