@@ -6,7 +6,7 @@
 //! that [`Strip`] allows (`runtime/sweep/strip.rs`).
 
 use super::expr::Num;
-use super::{Arg, Domain, Move, Term, run};
+use super::{Domain, Move, Term, run};
 use crate::graph::flat;
 use crate::ir::Slot;
 use crate::syntax::ast::BinOp;
@@ -70,9 +70,10 @@ pub(super) fn strip(moves: &[Move], game: GameId) -> Option<Strip> {
 fn columns(moves: &[Move], game: GameId, narrow: usize) -> Option<Strip> {
     let mut cols: Option<(i64, i64)> = None;
     let mut keeps = false;
-    // The header of the positions' flat run, when they hold a boolean
-    // (`Some(None)` once a target of two integers was met).
-    let mut form: Option<Option<i64>> = None;
+    // The code and header of the positions' form, when they hold a
+    // boolean or are a tuple split into two integers (`Some(None)` once a
+    // target of two integers was met).
+    let mut form: Option<Option<(u64, i64)>> = None;
     for _ in 0..WIDEST {
         let mut found = cols;
         let mut pending = false;
@@ -111,8 +112,10 @@ fn columns(moves: &[Move], game: GameId, narrow: usize) -> Option<Strip> {
                 long: 1 - narrow,
                 cols: (lo, hi),
                 keeps,
-                form: form.flatten().map(|h| crate::graph::form_code(h, &[])),
-                flag: form.flatten().is_some_and(|h| flat::is_bool(h, narrow)),
+                form: form.flatten().map(|(code, _)| code),
+                flag: form
+                    .flatten()
+                    .is_some_and(|(_, h)| flat::is_bool(h, narrow)),
             });
         }
         cols = found;
@@ -123,24 +126,28 @@ fn columns(moves: &[Move], game: GameId, narrow: usize) -> Option<Strip> {
 /// The argument `narrow` of `term`, when it is a position of `game`
 /// (`Some(None)` for a term of another game, which the strip does not
 /// hold). Every position of `game` the rules make must be of the same
-/// kind, two integers or the same run with a boolean (`form`, the
+/// kind, two integers or the same form of two free integers (a run
+/// with a boolean, or a pair split into integers: `form`, the code and
 /// header of those met so far): `None` otherwise, and for a sum or a
-/// position with lists.
+/// position with other lists.
 fn own_arg<'a>(
     term: &'a Term,
     game: GameId,
     narrow: usize,
-    form: &mut Option<Option<i64>>,
+    form: &mut Option<Option<(u64, i64)>>,
 ) -> Option<Option<&'a Num>> {
     let (header, arg) = match term {
         Term::Node(g, args) if *g == game => match args.as_slice() {
             [_, _] => (None, &args[narrow]),
             _ => return None,
         },
-        Term::Flat(g, header, args) if *g == game => match args.as_slice() {
-            [Arg::Int(a), Arg::Int(b)] => (Some(*header), [a, b][narrow]),
-            _ => return None,
-        },
+        Term::Flat(g, header, args) if *g == game => {
+            let formed = super::forms::static_form(*header, args)?;
+            match (formed.ints.as_slice(), formed.lets.is_empty()) {
+                ([a, b], true) => (Some((formed.code, *header)), [*a, *b][narrow]),
+                _ => return None,
+            }
+        }
         Term::Node(..) | Term::Heap(_) => return Some(None),
         Term::Flat(..) | Term::Sum(_) => return None,
     };
