@@ -30,17 +30,9 @@ impl Emit<'_, '_> {
         let own = self.own_table(own, levels.form.is_some());
         let [s, a, total] = self.counters();
         let zero = self.int(0);
-        self.b.def_var(s, from);
-        self.b.def_var(a, zero);
-        self.b.def_var(total, zero);
         let [level, first, row, next_row, next_level, stop] = self.blocks();
-        self.b.ins().jump(level, &[]);
         // A level: its first row is the lowest whose column fits the box.
-        self.b.switch_to_block(level);
-        let sv = self.b.use_var(s);
-        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, sv, to);
-        self.b.ins().brif(done, stop, &[], first, &[]);
-        self.b.switch_to_block(first);
+        let sv = self.walk((s, a, total), (from, zero, to), (level, first, stop));
         let x = self.b.ins().iadd_imm_s(sv, -q * c1);
         let x = self.b.ins().smax(x, zero);
         let x = self.b.ins().iadd_imm_s(x, p - 1);
@@ -75,12 +67,7 @@ impl Emit<'_, '_> {
         // After a level: a pause after enough work, for the caller to look
         // at the clock.
         self.b.switch_to_block(next_level);
-        let sv = self.b.use_var(s);
-        let sv = self.b.ins().iadd_imm_s(sv, 1);
-        self.b.def_var(s, sv);
-        let at = self.b.ins().ishl_imm_s(sv, 32);
-        self.pause_or(total, level, at);
-        self.returns(stop, to, (s, a));
+        self.walk_on((s, a, total), None, (level, stop, to));
         Some(())
     }
 
@@ -105,6 +92,50 @@ impl Emit<'_, '_> {
         let a = self.b.ins().select(low, r, root);
         let b = self.b.ins().select(low, root, beyond);
         (a, b)
+    }
+
+    /// Starts a walk by two counters: `outer` from `from`, `inner` at
+    /// `first`, `total` at 0, then `head`, which goes to `stop` once
+    /// `outer` reaches `to` and to `body` before; the builder is left in
+    /// `body`, with `outer`'s value read in `head`.
+    fn walk(
+        &mut self,
+        (outer, inner, total): (Variable, Variable, Variable),
+        (from, first, to): (Value, Value, Value),
+        (head, body, stop): (Block, Block, Block),
+    ) -> Value {
+        let zero = self.int(0);
+        self.b.def_var(outer, from);
+        self.b.def_var(inner, first);
+        self.b.def_var(total, zero);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let at = self.b.use_var(outer);
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, at, to);
+        self.b.ins().brif(done, stop, &[], body, &[]);
+        self.b.switch_to_block(body);
+        at
+    }
+
+    /// The end of a walk's outer step ([`Emit::walk`]): `inner` back at
+    /// `first` (if given), `outer` one on, and back to `head` unless
+    /// `total` is past the budget (a pause at `outer`); then the
+    /// function's ends ([`Emit::returns`]).
+    fn walk_on(
+        &mut self,
+        (outer, inner, total): (Variable, Variable, Variable),
+        first: Option<Value>,
+        (head, stop, to): (Block, Block, Value),
+    ) {
+        if let Some(first) = first {
+            self.b.def_var(inner, first);
+        }
+        let at = self.b.use_var(outer);
+        let at = self.b.ins().iadd_imm_s(at, 1);
+        self.b.def_var(outer, at);
+        let at = self.b.ins().ishl_imm_s(at, 32);
+        self.pause_or(total, head, at);
+        self.returns(stop, to, (outer, inner));
     }
 
     /// `N` integer variables, for a function's counters.
@@ -203,17 +234,9 @@ impl Emit<'_, '_> {
         let extra = self.b.ins().iadd_imm_s(extra, -1);
         let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
         let [row, col, total] = self.counters();
-        let (zero, first) = (self.int(0), self.int(c0));
-        self.b.def_var(row, from);
-        self.b.def_var(col, first);
-        self.b.def_var(total, zero);
+        let first = self.int(c0);
         let [head, body, next, past, to_extra, next_row, stop] = self.blocks();
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(head);
-        let rv = self.b.use_var(row);
-        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, rv, to);
-        self.b.ins().brif(done, stop, &[], body, &[]);
-        self.b.switch_to_block(body);
+        self.walk((row, col, total), (from, first, to), (head, body, stop));
         let (rv, cv) = (self.b.use_var(row), self.b.use_var(col));
         let at = match strip.long {
             0 => (rv, cv),
@@ -241,13 +264,7 @@ impl Emit<'_, '_> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(next_row);
         let first = self.int(c0);
-        self.b.def_var(col, first);
-        let rv = self.b.use_var(row);
-        let rv = self.b.ins().iadd_imm_s(rv, 1);
-        self.b.def_var(row, rv);
-        let at = self.b.ins().ishl_imm_s(rv, 32);
-        self.pause_or(total, head, at);
-        self.returns(stop, to, (row, col));
+        self.walk_on((row, col, total), Some(first), (head, stop, to));
         Some(())
     }
 
@@ -269,17 +286,9 @@ impl Emit<'_, '_> {
         let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
         let [row, col, total, b, c] = self.counters();
         let zero = self.int(0);
-        self.b.def_var(row, from);
-        self.b.def_var(col, zero);
-        self.b.def_var(total, zero);
         let [head, start, body, next, next_row, stop] = self.blocks();
-        self.b.ins().jump(head, &[]);
         // A row: its `(b, c)`, Szudzik's pairing undone.
-        self.b.switch_to_block(head);
-        let rv = self.b.use_var(row);
-        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, rv, to);
-        self.b.ins().brif(done, stop, &[], start, &[]);
-        self.b.switch_to_block(start);
+        let rv = self.walk((row, col, total), (from, zero, to), (head, start, stop));
         let (bv, cv) = self.unpair(rv);
         self.b.def_var(b, bv);
         self.b.def_var(c, cv);
@@ -296,13 +305,7 @@ impl Emit<'_, '_> {
         let more = self.b.ins().icmp(IntCC::SignedLessThan, av, width);
         self.b.ins().brif(more, body, &[], next_row, &[]);
         self.b.switch_to_block(next_row);
-        self.b.def_var(col, zero);
-        let rv = self.b.use_var(row);
-        let rv = self.b.ins().iadd_imm_s(rv, 1);
-        self.b.def_var(row, rv);
-        let at = self.b.ins().ishl_imm_s(rv, 32);
-        self.pause_or(total, head, at);
-        self.returns(stop, to, (row, col));
+        self.walk_on((row, col, total), Some(zero), (head, stop, to));
         Some(())
     }
 
