@@ -1,0 +1,177 @@
+//! A game's rules compiled into a [`Kernel`]: its moves, the games its
+//! targets apply, and what its machine code needs to know of them (the
+//! order of a board, a strip); a tuple state read item by item compiled
+//! as integers (see `normalize/split.rs`).
+
+use super::moves::compile_move;
+use super::{Calls, Kernel, Move, Term, Types, callees, flat, frame, levels, strip, wide};
+use crate::defs::Defs;
+use crate::graph::Shape;
+use crate::ir::GameIr;
+use crate::value::GameId;
+use std::cell::{Cell, OnceCell};
+
+/// Compiles `game`'s rules (normalised: see [`crate::runtime::normalize`]), or
+/// says `None` when some part of them is not integer arithmetic the
+/// kernel knows. Their calls of functions nest at most `max_depth` deep
+/// (the session's `--max-depth`).
+pub fn compile(game: &GameIr, id: GameId, defs: &Defs, max_depth: usize) -> Option<Kernel> {
+    compile_hinted(game, (id, &[]), defs, max_depth)
+}
+
+/// [`compile`], the parameters typed as [`Types::hinted`] says.
+pub fn compile_hinted(
+    game: &GameIr,
+    (id, hints): (GameId, &[Shape]),
+    defs: &Defs,
+    max_depth: usize,
+) -> Option<Kernel> {
+    compile_typed(game, (id, hints), defs, (max_depth, false))
+}
+
+/// [`compile_hinted`], for parameters of any size when `wide` (see
+/// [`wide::compile_wide`]).
+pub(super) fn compile_typed(
+    game: &GameIr,
+    (id, hints): (GameId, &[Shape]),
+    defs: &Defs,
+    (max_depth, wide): (usize, bool),
+) -> Option<Kernel> {
+    if game.arity > flat::ARITY_MAX {
+        return None;
+    }
+    // A tuple state read item by item: the same rules of integers.
+    if hints.is_empty()
+        && !wide
+        && let Some(split) = crate::runtime::normalize::split::tuples(game, id)
+        && let Some(kernel) = compile_split(&split, id, defs, max_depth)
+    {
+        return Some(kernel);
+    }
+    let kernel = compile_rules(game, (id, hints), defs, (max_depth, wide))?;
+    Some(finish(kernel, wide))
+}
+
+/// The kernel of a game whose tuple parameters are split into integers
+/// (see `normalize/split.rs`): the split rules compiled as integer
+/// rules, then told the shapes of the positions they load.
+fn compile_split(
+    split: &crate::runtime::normalize::split::Split,
+    id: GameId,
+    defs: &Defs,
+    max_depth: usize,
+) -> Option<Kernel> {
+    let mut kernel = compile_rules(&split.game, (id, &[]), defs, (max_depth, false))?;
+    if kernel.lists.is_some() || kernel.arity != split.game.arity {
+        return None;
+    }
+    kernel.lists = Some(vec![Shape::Int; kernel.arity]);
+    kernel.split = Some(frame::Split::new(&split.params));
+    Some(finish(kernel, false))
+}
+
+/// The rules of `game` compiled, before the shapes of its boards are
+/// found.
+fn compile_rules(
+    game: &GameIr,
+    (id, hints): (GameId, &[Shape]),
+    defs: &Defs,
+    (max_depth, wide): (usize, bool),
+) -> Option<Kernel> {
+    let calls = Calls::new(callees::of_rules(game, defs), max_depth);
+    let mut types = Types::hinted(game, id, hints).with_calls(calls.clone());
+    types.wide = wide;
+    let moves: Vec<Move> = game
+        .moves
+        .iter()
+        .map(|m| compile_move(m, &types))
+        .collect::<Option<_>>()?;
+    if (moves.iter().flat_map(|m| &m.terms)).any(|t| t.made_apart(id, defs)) {
+        return None;
+    }
+    let mut targets = Vec::new();
+    moves
+        .iter()
+        .flat_map(|m| &m.terms)
+        .for_each(|t| t.targets(&mut targets));
+    // The positions a guard asks the value of (`value(sub(k)) == 0`),
+    // read as options are: of another game, which calls nothing that
+    // could ask in turn. A game that asks about itself, or about one that
+    // asks, is the interpreter's, whose `--max-depth` bounds the nesting.
+    let asked = types.asked.take();
+    if asked
+        .iter()
+        .any(|(g, _)| *g == id || !asks_nothing(defs, *g))
+    {
+        return None;
+    }
+    let asks = !asked.is_empty();
+    targets.extend(asked);
+    targets.sort_unstable();
+    targets.dedup();
+    let mut kernel = Kernel {
+        game: id,
+        arity: game.arity,
+        slots: game.slots,
+        moves,
+        targets,
+        lists: types.has_lists().then(|| types.params(game.arity).to_vec()),
+        bools: types.bool_bits(),
+        split: None,
+        wide: false,
+        single: false,
+        levels: None,
+        strip: None,
+        native: OnceCell::new(),
+        spent: Cell::new(0),
+        calls,
+        hints: hints.to_vec(),
+        asks,
+    };
+    kernel.wide = wide::linear_free(&kernel.moves);
+    Some(kernel)
+}
+
+/// `kernel` with what its machine code needs to know of its moves: the
+/// order of its board, its strip.
+fn finish(mut kernel: Kernel, wide: bool) -> Kernel {
+    if wide {
+        return kernel;
+    }
+    let id = kernel.game;
+    // A position missed by a guard that asks its value is no option: a
+    // run that misses one is run again once it has a value.
+    kernel.single = (kernel.moves.iter())
+        .all(|m| matches!(m.terms.as_slice(), [Term::Node(..) | Term::Flat(..)]))
+        && !kernel.asks;
+    let form = kernel.split.as_ref().map(frame::Split::form);
+    if kernel.arity == 2 && (kernel.lists.is_none() || form.is_some()) {
+        kernel.levels = levels::levels(&kernel.moves, (id, form));
+    }
+    // Two integers, or an integer and a boolean (held as 0 or 1).
+    let ints = (kernel.lists.iter().flatten()).all(|s| *s == Shape::Int);
+    if kernel.arity == 2 && ints && kernel.levels.is_none() {
+        kernel.strip = strip::strip(&kernel.moves, id);
+    }
+    if kernel.moves.iter().any(Move::plan_wins) {
+        kernel.native.set(None).ok();
+    }
+    kernel
+}
+
+/// Whether the rules of `game` call no function and ask no query: a
+/// position of it asked by another game's guard is evaluated without
+/// asking anything in turn.
+fn asks_nothing(defs: &Defs, game: GameId) -> bool {
+    use crate::ir::IrKind;
+    let asks = |ir: &crate::ir::Ir| match &ir.kind {
+        IrKind::CallFn(..) => true,
+        IrKind::CallBuiltin(b, _) => b.is_query(),
+        _ => false,
+    };
+    let rules = defs.game(game);
+    rules.is_some_and(|rules| {
+        (rules.moves.iter().flat_map(|m| m.exprs()))
+            .all(|e| !crate::runtime::normalize::any_node(e, &asks))
+    })
+}
