@@ -99,23 +99,27 @@ impl Kernel {
 pub(super) struct Split {
     header: i64,
     widths: Vec<(Shape, usize)>,
+    /// The code of the form of the positions the kernel loads.
+    form: u64,
 }
 
 impl Split {
     pub(super) fn new(params: &[(Shape, usize)]) -> Split {
+        let header = flat::header(params.iter().map(|(s, _)| *s));
+        let lens: Vec<usize> = (params.iter())
+            .filter(|(s, _)| *s != Shape::Int)
+            .map(|(_, n)| *n)
+            .collect();
         Split {
-            header: flat::header(params.iter().map(|(s, _)| *s)),
+            header,
             widths: params.to_vec(),
+            form: crate::graph::form_code(header, &lens),
         }
     }
 
     /// The code of the form of the positions the kernel loads.
     pub(super) fn form(&self) -> u64 {
-        let lens: Vec<usize> = (self.widths.iter())
-            .filter(|(s, _)| *s != Shape::Int)
-            .map(|(_, n)| *n)
-            .collect();
-        crate::graph::form_code(self.header, &lens)
+        self.form
     }
 
     /// The flat run of the position whose integers are `ints`, into `out`.
