@@ -82,6 +82,38 @@ fn errors_of_the_values_kept_are_the_interpreters() {
     );
 }
 
+/// A conjunct that reads none of the inner binders is evaluated once
+/// where it is first reached, its truth kept (`Held` in
+/// src/runtime/kernel/mod.rs): only where the conjuncts before it hold,
+/// so one that fails does so where the interpreter's does, and one that
+/// is never reached never fails; one of an outer binder is evaluated
+/// again for each of its values.
+#[test]
+fn conjuncts_held_over_a_loop_agree_with_the_interpreter() {
+    for guard in [
+        // Never reached: the division by zero never happens.
+        "k > n and 10 / (n - n) > 0",
+        "k % 2 == 1 and ones(n) < 3",
+        "k % 3 != 1 and n % 4 != 2 and is_prime(k + n)",
+        // An outer binder's: a new truth for each `a`.
+        "k <= a and ones(a) == 1",
+        "(k + a) % 2 == 0 and a % 3 != 0 and n > a",
+    ] {
+        let text = format!(
+            "{FNS}game g(n) {{\n move m(a in 0..3, k in 1..=n) if {guard} -> g(n - k) + *(a % 2)\n}}\n\
+             [value(g(n)) for n in 0..60]\nmoves(g(17))\n"
+        );
+        agree(&text);
+        runs_compiled_throughout(&text);
+    }
+    // Reached only past a dot: the error comes where it would.
+    same_error(
+        "game g(n) { move m(k in 1..=n) if k > 3 and 10 / (n - 9) > 0 -> g(n - k) }\n\
+         [value(g(n)) for n in 0..12]\n",
+        "division by zero",
+    );
+}
+
 fn filter_file() -> impl Strategy<Value = String> {
     let window = prop::sample::select(vec!["1..=n", "0..n", "-3..n", "n / 2..=n", "1..=n / 3"]);
     let alone = prop::sample::select(vec![

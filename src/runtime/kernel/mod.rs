@@ -197,6 +197,22 @@ enum Narrow {
     Filter(Box<filter::Filter>),
 }
 
+/// How often a conjunct of a guard past the narrowing ones needs
+/// evaluating: for every option, or, when it reads none of the inner
+/// binders, once where it is first reached in a position (or for each
+/// value of the deepest binder it reads), its truth kept for the options
+/// after. It is evaluated where it stands, after the conjuncts before it
+/// and only where they hold, so an error (which leaves the position to
+/// the interpreter) happens where it would.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Held {
+    PerOption,
+    /// It reads no binder.
+    Once,
+    /// It reads binder `i` and none after it.
+    PerValue(usize),
+}
+
 /// A node term of the fast loop: the game and its arguments as linear
 /// forms.
 #[derive(Debug)]
@@ -213,6 +229,9 @@ struct Move {
     guard: Vec<Cond>,
     /// How the leading conjuncts narrow the innermost binder.
     narrow: Vec<Narrow>,
+    /// How often each conjunct of the guard needs evaluating (see
+    /// [`Held`]).
+    held: Vec<Held>,
     terms: Vec<Term>,
     /// The node terms, when all are linear with one or two arguments, and
     /// the heaps, when none mentions the innermost binder.

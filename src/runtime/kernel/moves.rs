@@ -6,7 +6,7 @@
 use super::expr::{Cond, Num, conjuncts, num_in};
 use super::filter::Filter;
 use super::seq::{self, Comp, Seq};
-use super::{Arg, Domain, LinearNode, Move, Narrow, Term, Types, plan, run};
+use super::{Arg, Domain, Held, LinearNode, Move, Narrow, Term, Types, plan, run};
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind, PatIr, Slot, TargetIr, TermIr};
 use crate::syntax::ast::{BinOp, UnOp};
@@ -67,7 +67,9 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
     // Parameters of any size: a condition narrows only where it is
     // evaluated checked.
     let x_linear = x.filter(|_| !types.wide);
+    let held = held(&binders, &guard, asks);
     Some(Move {
+        held,
         narrow: match types.wide {
             true => x.map_or_else(Vec::new, |x| checked_narrowing(&guard, x)),
             false => x.map_or_else(Vec::new, |x| {
@@ -95,6 +97,24 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         named: super::listing::named(rule, types),
         share: rule.span.start,
     })
+}
+
+/// How often each conjunct of `guard` needs evaluating (see [`Held`]):
+/// a conjunct that reads no binder of the innermost loop is held, unless
+/// the guard asks positions' values, which change as the search goes.
+fn held(binders: &[(Slot, Domain)], guard: &[Cond], asks: bool) -> Vec<Held> {
+    let reads = |c: &Cond, (slot, domain): &(Slot, Domain)| {
+        c.uses(*slot) || matches!(domain, Domain::Split(_, _, b) if c.uses(*b))
+    };
+    let inner = binders.len().saturating_sub(1);
+    (guard.iter())
+        .map(|c| match binders.iter().rposition(|b| reads(c, b)) {
+            _ if asks || binders.is_empty() => Held::PerOption,
+            None => Held::Once,
+            Some(i) if i < inner => Held::PerValue(i),
+            Some(_) => Held::PerOption,
+        })
+        .collect()
 }
 
 /// The IR nodes of a move's guard and targets past which the machine code

@@ -20,6 +20,10 @@ pub struct MoveShape {
     pub narrowed: usize,
     /// How many conjuncts the guard has.
     pub conjuncts: usize,
+    /// Which conjuncts read none of the inner binders, and so are
+    /// evaluated once a position (or a value of an outer binder), not for
+    /// every option (see `Held`).
+    pub held: Vec<bool>,
     /// Whether the innermost binder runs over the divisors of a number,
     /// its guard asking `n % x == 0` (see `narrow::divisors`).
     pub divisors: bool,
@@ -62,6 +66,11 @@ fn shape(rule: &crate::ir::MoveIr, types: &Types) -> Option<MoveShape> {
         fast: m.fast.is_some() && m.narrowed_whole(),
         narrowed: m.narrow.len() + m.filter().map_or(0, |f| f.conjuncts() - 1),
         conjuncts: m.guard.len(),
+        held: m
+            .held
+            .iter()
+            .map(|h| *h != super::Held::PerOption)
+            .collect(),
         divisors: m.divides().is_some(),
         kept: m.filter().is_some(),
         narrows: !matches!(m.binders.last(), Some((_, Domain::Split(..)))),

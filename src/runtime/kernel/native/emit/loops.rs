@@ -2,16 +2,18 @@
 //! innermost range narrowed by the guard; and each option marked.
 
 use super::{Emit, trusted};
+use crate::runtime::kernel::expr::Cond;
 use crate::runtime::kernel::expr::{Num, SLOT_LIMIT};
 use crate::runtime::kernel::narrow::solve;
 use crate::runtime::kernel::run::Values;
-use crate::runtime::kernel::{Domain, Move, Term};
+use crate::runtime::kernel::{Domain, Held, Move, Term};
 use crate::syntax::ast::BinOp;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     Block, InstBuilder, StackSlotData, StackSlotKind, Value,
     types::{I8, I64},
 };
+use cranelift_frontend::Variable;
 
 use super::BUDGET;
 
@@ -105,6 +107,7 @@ impl Emit<'_, '_> {
         }
         let inner = |e: &mut Self, k: Value, next: Block| {
             e.b.def_var(slot, k);
+            e.forget_held(rule, i);
             e.binders(rule, i + 1, next)
         };
         let index = rule.binders[i].0 as usize;
@@ -177,7 +180,10 @@ impl Emit<'_, '_> {
             Domain::Seq(xs) => self.items_of(xs, &mut |e, k, next| inner(e, k, next))?,
             Domain::Split(how, xs, b) => {
                 let binding = super::lists::Binding::Two(*how, rule.binders[i].0, *b);
-                self.split_items(binding, xs, &mut |e, next| e.binders(rule, i + 1, next))?
+                self.split_items(binding, xs, &mut |e, next| {
+                    e.forget_held(rule, i);
+                    e.binders(rule, i + 1, next)
+                })?
             }
             Domain::Global(_) => return None,
         }
@@ -230,8 +236,11 @@ impl Emit<'_, '_> {
     /// `tested` conjuncts, which hold), then the option's value marked;
     /// jumps to `next` either way.
     pub(super) fn option(&mut self, rule: &Move, tested: usize, next: Block) -> Option<()> {
-        for c in &rule.guard[tested..] {
-            let holds = self.cond(c)?;
+        for (j, c) in rule.guard.iter().enumerate().skip(tested) {
+            let holds = match self.held.get(j).copied().flatten() {
+                Some(kept) => self.held_cond(c, kept)?,
+                None => self.cond(c)?,
+            };
             let go_on = self.b.create_block();
             self.b.ins().brif(holds, go_on, &[], next, &[]);
             self.b.switch_to_block(go_on);
@@ -266,6 +275,55 @@ impl Emit<'_, '_> {
         }
         self.mark(value, within, next);
         Some(())
+    }
+}
+
+impl Emit<'_, '_> {
+    /// A variable for each conjunct of `rule` that is held (see
+    /// [`Held`]), none evaluated yet.
+    pub(super) fn hold(&mut self, rule: &Move) {
+        let zero = self.int(0);
+        self.held = (rule.held.iter())
+            .map(|h| {
+                (*h != Held::PerOption).then(|| {
+                    let v = self.b.declare_var(I64);
+                    self.b.def_var(v, zero);
+                    v
+                })
+            })
+            .collect();
+    }
+
+    /// Forgets the truth of the conjuncts held for each value of binder
+    /// `i`, which has just taken a new one.
+    fn forget_held(&mut self, rule: &Move, i: usize) {
+        let zero = self.int(0);
+        for (h, v) in rule.held.iter().zip(&self.held) {
+            if let (Held::PerValue(at), Some(v)) = (h, v)
+                && *at == i
+            {
+                self.b.def_var(*v, zero);
+            }
+        }
+    }
+
+    /// The truth of the held conjunct `c`: evaluated the first time it is
+    /// reached, and kept in `kept` for the times after.
+    fn held_cond(&mut self, c: &Cond, kept: Variable) -> Option<Value> {
+        let known = self.b.use_var(kept);
+        let [eval, join] = [self.b.create_block(), self.b.create_block()];
+        self.b.append_block_param(join, I64);
+        let unknown = self.b.ins().icmp_imm_s(IntCC::Equal, known, 0);
+        self.b.ins().brif(unknown, eval, &[], join, &[known.into()]);
+        self.b.switch_to_block(eval);
+        let holds = self.cond(c)?;
+        let (yes, no) = (self.int(2), self.int(1));
+        let now = self.b.ins().select(holds, yes, no);
+        self.b.def_var(kept, now);
+        self.b.ins().jump(join, &[now.into()]);
+        self.b.switch_to_block(join);
+        let known = self.b.block_params(join)[0];
+        Some(self.b.ins().icmp_imm_s(IntCC::Equal, known, 2))
     }
 }
 

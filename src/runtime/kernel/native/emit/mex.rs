@@ -104,6 +104,7 @@ impl Emit<'_, '_> {
             // move as written: stored where one is called.
             self.share = i64::from(rule.share);
             let done = self.b.create_block();
+            self.hold(rule);
             self.binders(rule, 0, done)?;
             self.b.switch_to_block(done);
         }

@@ -192,6 +192,7 @@ pub fn function(
         lists,
         divisor_slot: None,
         divisors: 0,
+        held: Vec::new(),
         config,
     };
     e.b.def_var(e.stamp, params[4]);
@@ -356,6 +357,10 @@ struct Emit<'a, 'f> {
     /// In a sweep: the target that is the game's own one-integer
     /// position, and the position being swept (see [`Window`]).
     window: Option<(usize, Window)>,
+    /// For each conjunct of the move being made, the variable that keeps
+    /// its truth where it is held (see [`Held`]): 0 not yet evaluated,
+    /// 1 false, 2 true.
+    held: Vec<Option<Variable>>,
 }
 
 /// A loop being emitted: the slots it binds (a divisor bound outside the
