@@ -25,6 +25,9 @@ fn row_guard() -> impl Strategy<Value = String> {
         " and rows[y][x + 1] == \".\"",
         " and len([r for r in rows if r[0] == \"#\"]) < 2",
         " and y + 1 < len(rows) and rows[y + 1][x] == \".\"",
+        " and rows[y][-1] == \".\"",
+        " and rows[y][1:-1] != \"\"",
+        " and rows[y][x:][0] == rows[y][-len(rows[y]) + x]",
     ])
     .prop_map(str::to_string)
 }
@@ -40,6 +43,9 @@ fn row_rule() -> impl Strategy<Value = String> {
         "b(rows[:y] + rows[y + 1:]) + b([rows[y][x + 1:]])",
         "b(sorted(rows[:y] + [rows[y][:x]] + rows[y + 1:]))",
         "b(put(rows, y, x))",
+        "b(put(put(rows, y, x), y, len(rows[y]) - 1 - x))",
+        "b(rows[:y] + [rows[y][-len(rows[y]):x] + \"#\" + rows[y][x + 1:]] + rows[y + 1:])",
+        "b(rows[:y] + [rows[y][x + 1:] + rows[y][:x]] + rows[y + 1:])",
     ]);
     (target, row_guard()).prop_map(|(target, guard)| {
         format!(

@@ -307,21 +307,29 @@ impl Emit<'_, '_> {
     fn slice(&mut self, xs: &Seq, lo: Option<&Num>, hi: Option<&Num>) -> Option<(Value, Value)> {
         let (a, b) = self.seq(xs)?;
         let len = self.b.ins().isub(b, a);
-        let bound = |e: &mut Self, n: Option<&Num>, default: Value| -> Option<Value> {
-            let Some(n) = n else { return Some(default) };
-            let v = e.num(n)?;
-            let zero = e.int(0);
-            let from_end = e.b.ins().iadd(v, len);
-            let from_end = e.b.ins().smax(from_end, zero);
-            let plain = e.b.ins().smin(v, len);
-            let negative = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
-            Some(e.b.ins().select(negative, from_end, plain))
-        };
         let zero = self.int(0);
-        let from = bound(self, lo, zero)?;
-        let to = bound(self, hi, len)?;
+        let from = self.slice_bound(lo, len, zero)?;
+        let to = self.slice_bound(hi, len, len)?;
         let to = self.b.ins().smax(to, from);
         Some((self.b.ins().iadd(a, from), self.b.ins().iadd(a, to)))
+    }
+
+    /// An end of a slice of `len` items, `default` when not given: from
+    /// the end when negative, and clamped to `0..=len`.
+    pub(super) fn slice_bound(
+        &mut self,
+        n: Option<&Num>,
+        len: Value,
+        default: Value,
+    ) -> Option<Value> {
+        let Some(n) = n else { return Some(default) };
+        let v = self.num(n)?;
+        let zero = self.int(0);
+        let from_end = self.b.ins().iadd(v, len);
+        let from_end = self.b.ins().smax(from_end, zero);
+        let plain = self.b.ins().smin(v, len);
+        let negative = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
+        Some(self.b.ins().select(negative, from_end, plain))
     }
 }
 

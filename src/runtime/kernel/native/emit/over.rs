@@ -30,6 +30,10 @@ impl Emit<'_, '_> {
 
     /// `len(xs)`.
     pub(super) fn seq_len(&mut self, xs: &Seq) -> Option<Value> {
+        if let Seq::Word(w) = xs {
+            let w = self.num(w)?;
+            return Some(self.word_len(w));
+        }
         self.with_seq(xs, |e, (a, b)| Some(e.b.ins().isub(b, a)))
     }
 
@@ -37,6 +41,11 @@ impl Emit<'_, '_> {
     pub(super) fn seq_index(&mut self, xs: &Seq, i: &Num) -> Option<Value> {
         if let Seq::Row(rows, row) = xs {
             return self.row_item(rows, row, i);
+        }
+        if let Seq::Word(w) = xs {
+            let w = self.num(w)?;
+            let i = self.num(i)?;
+            return Some(self.word_char(w, i));
         }
         self.with_seq(xs, |e, (a, b)| {
             let i = e.num(i)?;
@@ -194,6 +203,15 @@ impl Emit<'_, '_> {
     /// `t` compared item by item at each place of `s` it fits (an empty
     /// `t` fits everywhere, once even in an empty `s`).
     pub(super) fn seq_within(&mut self, yes: bool, t: &Seq, s: &Seq) -> Option<Value> {
+        if let Some(needle) = constant_needle(t) {
+            return self.with_seq(s, |e, (c, d)| {
+                let end = e.b.ins().iadd_imm_s(d, 1 - needle.len() as i64);
+                let no = e.b.ins().iconst(I8, 0);
+                e.flag_over((c, end), (no, false, yes), |e, at| {
+                    e.matches_at(at, &needle)
+                })
+            });
+        }
         self.with_seq(t, |e, (a, b)| {
             let (c, d) = e.seq(s)?;
             let len = e.b.ins().isub(b, a);
@@ -213,8 +231,30 @@ impl Emit<'_, '_> {
         })
     }
 
+    /// Whether the items from `at` on are `needle`'s, as an `I8`: compared
+    /// in order up to the first that differs.
+    fn matches_at(&mut self, at: Value, needle: &[i64]) -> Value {
+        let done = self.b.create_block();
+        self.b.append_block_param(done, I8);
+        for (k, want) in needle.iter().enumerate() {
+            let there = self.b.ins().iadd_imm_s(at, k as i64);
+            let x = self.item(there);
+            let same = self.b.ins().icmp_imm_s(IntCC::Equal, x, *want);
+            if k + 1 == needle.len() {
+                self.b.ins().jump(done, &[same.into()]);
+            } else {
+                let more = self.b.create_block();
+                self.b.ins().brif(same, more, &[], done, &[same.into()]);
+                self.b.switch_to_block(more);
+            }
+        }
+        self.b.switch_to_block(done);
+        self.b.block_params(done)[0]
+    }
+
     /// [`Emit::flag_over`] with a `test` that may emit loops of its own,
-    /// or fail.
+    /// or fail. The loop stops at the first test that decides the flag
+    /// (a false one for `all`, a true one for any).
     fn flag_over_with(
         &mut self,
         (from, to): (Value, Value),
@@ -223,12 +263,23 @@ impl Emit<'_, '_> {
     ) -> Option<Value> {
         let flag = self.b.declare_var(I8);
         self.b.def_var(flag, start);
+        let join = self.b.create_block();
         self.each(from, to, |e, at, next| {
             let t = test(e, at)?;
-            e.fold_flag(flag, t, all);
-            e.b.ins().jump(next, &[]);
+            let decided = e.b.create_block();
+            // The loop's next step as the second target (see `Emit::each`).
+            let stops = match all {
+                true => e.b.ins().icmp_imm_s(IntCC::Equal, t, 0),
+                false => t,
+            };
+            e.b.ins().brif(stops, decided, &[], next, &[]);
+            e.b.switch_to_block(decided);
+            e.b.def_var(flag, t);
+            e.b.ins().jump(join, &[]);
             Some(())
         })?;
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
         let flag = self.b.use_var(flag);
         Some(self.negated_unless(flag, yes))
     }
@@ -283,3 +334,20 @@ impl Emit<'_, '_> {
         Some(self.negated_unless(found, !all))
     }
 }
+
+/// The items of a needle written out as constants (`"XXX" in s`), when
+/// they are at most [`NEEDLE_MAX`] and at least one: compared in place,
+/// with no loop over them.
+fn constant_needle(t: &Seq) -> Option<Vec<i64>> {
+    let Seq::Items(_, items) = t else { return None };
+    let needle = (items.iter())
+        .map(|i| match i {
+            Num::Const(k) => Some(*k),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    (1..=NEEDLE_MAX).contains(&needle.len()).then_some(needle)
+}
+
+/// The longest constant needle compared in place.
+const NEEDLE_MAX: usize = 8;
