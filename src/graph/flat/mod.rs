@@ -124,6 +124,13 @@ pub fn has_packed(h: i64) -> bool {
     ((h >> 3) | ((h >> 2) & (h | (h >> 1)))) & FIELD_ONES != 0
 }
 
+/// Whether the header `h` has a list or set of strings.
+#[inline]
+pub fn has_words(h: i64) -> bool {
+    // A field of 7 or 8: its highest bit, or its low three all set.
+    ((h >> 3) | (h & (h >> 1) & (h >> 2))) & FIELD_ONES != 0
+}
+
 /// Whether `run` is a flat run: its header's arguments, each list's
 /// items as many as its length says, and nothing after.
 pub fn well_formed(run: &[i64]) -> bool {

@@ -152,6 +152,32 @@ fn an_empty_list_of_pairs_is_looked_up_as_the_empty_list() {
 }
 
 #[test]
+fn a_header_tells_its_lists_of_strings_from_every_other_shape() {
+    let all = [
+        Shape::Int,
+        Shape::List,
+        Shape::Tuple,
+        Shape::Set,
+        Shape::Str,
+        Shape::Pairs,
+        Shape::PairSet,
+        Shape::Words,
+        Shape::WordSet,
+    ];
+    for at in 0..ARITY_MAX {
+        for shape in all {
+            for other in all {
+                let mut shapes = vec![other; ARITY_MAX];
+                shapes[at] = shape;
+                let h = header(shapes.into_iter());
+                let want = shape.of_words() || other.of_words();
+                assert_eq!(has_words(h), want, "{shape:?} at {at} among {other:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_string_is_its_code_points_and_no_list_of_them() {
     let word = Value::str("Hé!");
     let mut run = Vec::new();

@@ -16,7 +16,10 @@
 //! item, and a run of a dozen words, 8 bytes each, takes a dozen bytes
 //! and one or two: one short enough is kept in the key itself, with no
 //! allocation. A list or set of pairs packs each pair as its two halves,
-//! small numbers on most boards.
+//! small numbers on most boards, and a list or set of strings packs each
+//! string as its characters (1 to 127), the last with its top bit set
+//! (an empty string as 0x80 alone): a byte each, where the string packed
+//! in one integer would take eight in a frame.
 
 use super::flat;
 
@@ -152,8 +155,7 @@ fn with_units<T>(run: &[i64], f: impl FnOnce(&[i64]) -> T) -> T {
     if !run.first().is_some_and(|h| flat::has_packed(*h)) {
         return f(run);
     }
-    // A pair's halves are two units.
-    if 2 * run.len() <= FEW {
+    if units_most(run) <= FEW {
         let (mut all, mut n) = ([0; FEW], 0);
         units(run, |unit| {
             all[n] = unit;
@@ -161,10 +163,38 @@ fn with_units<T>(run: &[i64], f: impl FnOnce(&[i64]) -> T) -> T {
         });
         return f(&all[..n]);
     }
-    let mut all = Vec::with_capacity(2 * run.len());
+    let mut all = Vec::with_capacity(units_most(run));
     units(run, |unit| all.push(unit));
     f(&all)
 }
+
+/// The most units a run has: two a pair, and at most
+/// [`flat::WORD_MAX`] a string.
+#[inline]
+fn units_most(run: &[i64]) -> usize {
+    match run.first() {
+        Some(&h) if flat::has_words(h) => flat::WORD_MAX * run.len(),
+        _ => 2 * run.len(),
+    }
+}
+
+/// The units of the string packed in `w`: its characters, the last with
+/// its top bit set, or [`WORD_END`] alone for the empty string.
+#[inline]
+fn word_units(w: i64, mut f: impl FnMut(i64)) {
+    if w == 0 {
+        return f(WORD_END);
+    }
+    // Zeros after the last character: seven bits each.
+    let len = flat::WORD_MAX - w.trailing_zeros() as usize / 7;
+    for k in 0..len - 1 {
+        f((w >> flat::word_shift(k)) & 127);
+    }
+    f((w >> flat::word_shift(len - 1)) & 127 | WORD_END);
+}
+
+/// The bit that marks the last character of a string's units.
+const WORD_END: i64 = 0x80;
 
 /// Calls `f` with each integer `run` is packed as: its own, but each
 /// item of a list or set of pairs as the pair's two halves, which are
@@ -187,13 +217,14 @@ fn units_after_header(run: &[i64], mut f: impl FnMut(i64)) {
             f(items.len() as i64);
         }
         for &item in items {
-            match shape.of_pairs() {
-                true => {
+            match shape {
+                _ if shape.of_pairs() => {
                     let (x, y) = flat::unpack(item);
                     f(x);
                     f(y);
                 }
-                false => f(item),
+                _ if shape.of_words() => word_units(item, &mut f),
+                _ => f(item),
             }
         }
     }
@@ -232,8 +263,9 @@ pub fn unpack(bytes: &[u8], out: &mut Vec<i64>) {
 }
 
 /// Makes the [`units`] of a run at `run[start..]` the run again, in
-/// place: each pair's halves packed into one item (never more items than
-/// units, so each is written at or before where it was read).
+/// place: each pair's halves packed into one item, and each string's
+/// characters (never more items than units, so each is written at or
+/// before where it was read).
 fn from_units(run: &mut Vec<i64>, start: usize) {
     let h = run[start];
     let (mut read, mut write) = (start + 1, start + 1);
@@ -250,13 +282,26 @@ fn from_units(run: &mut Vec<i64>, start: usize) {
         put(run, run[read]);
         read += 1;
         for _ in 0..items {
-            match shape.of_pairs() {
-                true => {
+            match shape {
+                _ if shape.of_pairs() => {
                     let pair = flat::pack(run[read], run[read + 1]);
                     put(run, pair.expect("the halves of a packed pair"));
                     read += 2;
                 }
-                false => {
+                _ if shape.of_words() => {
+                    let (mut w, mut k) = (0, 0);
+                    loop {
+                        let c = run[read];
+                        read += 1;
+                        w |= (c & !WORD_END) << flat::word_shift(k);
+                        k += 1;
+                        if c & WORD_END != 0 {
+                            break;
+                        }
+                    }
+                    put(run, w);
+                }
+                _ => {
                     put(run, run[read]);
                     read += 1;
                 }
@@ -319,8 +364,7 @@ fn with_framed<T>(run: &[i64], f: impl FnOnce(&[u8]) -> T) -> T {
 #[inline]
 fn pack_bytes(run: &[i64], buf: &mut [u8; ON_STACK]) -> Option<usize> {
     let (&h, rest) = run.split_first()?;
-    // A pair is two units.
-    if 2 * run.len() + MAX_BYTES > ON_STACK {
+    if units_most(run) + MAX_BYTES > ON_STACK {
         return None;
     }
     // The header, its low bit 0: no frame, every item a byte.
@@ -335,7 +379,7 @@ fn pack_bytes(run: &[i64], buf: &mut [u8; ON_STACK]) -> Option<usize> {
     }
     // One list or set of pairs (tokens, a board's cells), the common
     // case: its length, then each pair's halves, in one loop.
-    if flat::arity(h) == 1 {
+    if flat::arity(h) == 1 && flat::shape(h, 0).of_pairs() {
         let (&len, items) = rest.split_first()?;
         buf[at] = len as u8;
         all |= len as u64;
@@ -348,12 +392,42 @@ fn pack_bytes(run: &[i64], buf: &mut [u8; ON_STACK]) -> Option<usize> {
         }
         return (all < 0x100).then_some(at + 2 * items.len());
     }
+    // One list or set of strings (a board's rows): its length, then each
+    // string's characters, which are ASCII and so bytes.
+    if flat::arity(h) == 1 && flat::shape(h, 0).of_words() {
+        let (&len, items) = rest.split_first()?;
+        buf[at] = len as u8;
+        at += 1;
+        for &w in items {
+            at = put_word(w, buf, at);
+        }
+        return (len < 0x100).then_some(at);
+    }
     units_after_header(run, |n| {
         all |= n as u64;
         buf[at] = n as u8;
         at += 1;
     });
     (all < 0x100).then_some(at)
+}
+
+/// Writes the units of the string packed in `w` ([`word_units`]) at
+/// `buf[at..]`, which has room for [`flat::WORD_MAX`]; returns where they
+/// end.
+#[inline]
+fn put_word(w: i64, buf: &mut [u8; ON_STACK], at: usize) -> usize {
+    let out = &mut buf[at..at + flat::WORD_MAX];
+    if w == 0 {
+        out[0] = WORD_END as u8;
+        return at + 1;
+    }
+    let len = flat::WORD_MAX - w.trailing_zeros() as usize / 7;
+    for (k, b) in out.iter_mut().enumerate().take(len) {
+        let shift = flat::word_shift(k);
+        *b = ((w >> shift) & 127) as u8;
+    }
+    out[len - 1] |= WORD_END as u8;
+    at + len
 }
 
 #[cfg(test)]

@@ -118,6 +118,39 @@ proptest! {
         prop_assert_eq!(back, run);
     }
 
+    /// Lists and sets of strings (rows of a board), alone or beside other
+    /// arguments, pack each string as its characters, the last marked:
+    /// a byte each, and they come back as they went. Two runs pack alike
+    /// only when they are the same.
+    #[test]
+    fn lists_of_strings_pack_a_byte_a_character_and_come_back(
+        words in prop::collection::vec(prop::collection::vec(1u8..128, 0..=9), 0..8),
+        other in prop::collection::vec(prop::collection::vec(1u8..128, 0..=9), 0..8),
+        beside in prop::option::of(-300i64..300),
+    ) {
+        let run_of = |words: &[Vec<u8>]| {
+            let mut shapes = vec![flat::Shape::Words];
+            shapes.extend(beside.map(|_| flat::Shape::Int));
+            let mut run = vec![flat::header(shapes.into_iter()), words.len() as i64];
+            run.extend(words.iter().map(|w| flat::pack_word(std::str::from_utf8(w).unwrap()).unwrap()));
+            run.extend(beside);
+            run
+        };
+        let (run, run2) = (run_of(&words), run_of(&other));
+        let (mut out, mut out2) = (Vec::new(), Vec::new());
+        pack(&run, &mut out);
+        pack(&run2, &mut out2);
+        let chars: usize = words.iter().map(|w| w.len().max(1)).sum();
+        if beside.is_none_or(|n| (0..0x100).contains(&n)) {
+            // The header's two bytes, the length and the characters.
+            prop_assert_eq!(out.len(), 2 + 1 + chars + usize::from(beside.is_some()));
+        }
+        prop_assert_eq!(out == out2, run == run2);
+        let mut back = Vec::new();
+        unpack(&out, &mut back);
+        prop_assert_eq!(back, run);
+    }
+
     /// A position of one list or set of pairs (a board's cells), packed
     /// by its own loop: its header, its length and each half a byte where
     /// they all are bytes, else in a frame; back as it went either way.
