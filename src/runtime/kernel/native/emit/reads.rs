@@ -3,7 +3,7 @@
 //! through the helper for anything else.
 
 use super::{Emit, Table, trusted};
-use crate::graph::{DENSE_END, Dense, SIDE3_MAX, STRIP3_ROWS};
+use crate::graph::{DENSE_END, Dense, LONG3_MAX, SIDE3_MAX, STRIP3_ROWS, STRIP3_WIDTH};
 use crate::runtime::kernel::expr::Num;
 use crate::runtime::kernel::seq::Comp;
 use crate::runtime::kernel::{ITEMS_MAX, Term};
@@ -143,6 +143,7 @@ impl Emit<'_, '_> {
                 }
             }
         };
+        let mut strip = None;
         let place = match args {
             [n] => {
                 self.outside_to(*n, (0, DENSE_END.into()), slow);
@@ -154,12 +155,15 @@ impl Emit<'_, '_> {
             // of two, a strip's up to 2²⁴) is absent, the slow path's.
             [a, b] => (*a, *b),
             [a, b, c] => {
-                // The cube's only: a strip's triple is read by the slow
-                // path (a strip's code here costs three heaps 14% of its
-                // instructions). The cube's rows follow the strips'.
-                for x in [a, b, c] {
+                // The cube's rows follow the strips'. A long first
+                // argument is read out of line, below.
+                let long = self.b.create_block();
+                self.b.set_cold_block(long);
+                for x in [b, c] {
                     self.outside_to(*x, (0, SIDE3_MAX), slow);
                 }
+                self.outside_to(*a, (0, SIDE3_MAX), long);
+                strip = Some((long, (*a, *b, *c)));
                 let row = self.szudzik(*b, *c);
                 (self.b.ins().iadd_imm_s(row, STRIP3_ROWS as i64), *a)
             }
@@ -170,6 +174,28 @@ impl Emit<'_, '_> {
         };
         let at = self.slot_or(table, place, slow);
         self.read_slot(at, value, (slow, join));
+        if let Some((long, abc)) = strip {
+            self.b.switch_to_block(long);
+            let place = self.strip3_place(abc, slow);
+            let at = self.slot_or(table, place, slow);
+            self.read_slot(at, value, (slow, join));
+        }
+    }
+
+    /// Where the triple `(a, b, c)` of a long first argument is in a
+    /// table of triples whose cube has its columns along the first
+    /// argument: in the strip of a heap and two small counters
+    /// (`g(n, a, b)`), row `b * 8 + c`, column `a` past the cube. Another
+    /// strip's triple (or a table turned, whose view shows no rows) goes
+    /// to `slow`.
+    fn strip3_place(&mut self, (a, b, c): (Value, Value, Value), slow: Block) -> (Value, Value) {
+        for x in [b, c] {
+            self.outside_to(x, (0, STRIP3_WIDTH), slow);
+        }
+        self.outside_to(a, (SIDE3_MAX, LONG3_MAX), slow);
+        let row = self.b.ins().imul_imm_s(b, STRIP3_WIDTH);
+        let row = self.b.ins().iadd(row, c);
+        (row, self.b.ins().iadd_imm_s(a, -SIDE3_MAX))
     }
 
     /// Reads the slot at address `at` into `value` and goes to `join`;
