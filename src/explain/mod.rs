@@ -86,6 +86,15 @@ pub(crate) fn game_numbered(game: &GameIr, id: GameId, defs: &Defs) -> GameRepor
             (rules, kernel) = (indexed, Some(compiled));
         }
     }
+    // A tuple state run as integers: its moves as the kernel took them.
+    if kernel
+        .as_ref()
+        .and_then(kernel::Kernel::split_ints)
+        .is_some()
+        && let Some(split) = normalize::split::tuples(&rules, id)
+    {
+        rules = split.game;
+    }
     let types = kernel::Types::of(&rules, id);
     let compiled = kernel.is_some();
     let native = kernel.as_ref().is_some_and(kernel::Kernel::is_native);

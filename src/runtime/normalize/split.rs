@@ -139,6 +139,11 @@ fn passed(args: &[Ir], params: &mut [Option<(Shape, usize)>]) -> bool {
         if matches!(a.kind, IrKind::Local(s) if s as usize == i) {
             continue;
         }
+        // A tuple made inside `let`s (`let (x, y) = p in (x - 1, y)`).
+        let mut a = a;
+        while let IrKind::Let(_, _, body) = &a.kind {
+            a = body;
+        }
         let here = match &a.kind {
             IrKind::Tuple(items) => Some((Shape::Tuple, items.len())),
             IrKind::List(items) => Some((Shape::List, items.len())),
@@ -164,6 +169,11 @@ fn reads(ir: &Ir, (arity, id): (usize, GameId), apart: &mut [bool]) {
     match &ir.kind {
         IrKind::Index(x, i) if param(x) && item(i).is_some() => return,
         IrKind::Apply(g, args) if *g == id => return own_args(args, (arity, id), apart),
+        // `let (x, y) = p in body`: the items named.
+        IrKind::Let(p, value, body) if param(value) && names(p).is_some() => {
+            binds_param(p, arity, apart);
+            return reads(body, (arity, id), apart);
+        }
         IrKind::Local(s) if (*s as usize) < arity => apart[*s as usize] = true,
         IrKind::Let(p, ..) => binds_param(p, arity, apart),
         IrKind::Comprehension { clauses, .. } => {
@@ -197,6 +207,19 @@ fn binds_param(p: &PatIr, arity: usize, apart: &mut [bool]) {
         if (s as usize) < arity {
             apart[s as usize] = true;
         }
+    }
+}
+
+/// The names of a pattern of one level of names, `(x, y)`.
+fn names(p: &PatIr) -> Option<Vec<Slot>> {
+    match p {
+        PatIr::Tuple(parts, _) => (parts.iter())
+            .map(|q| match q {
+                PatIr::Slot(s) => Some(*s),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
     }
 }
 
@@ -253,6 +276,22 @@ impl Moved {
             .collect()
     }
 
+    /// For `let PATTERN = value` with `value` a split parameter and the
+    /// pattern one level of names: each name's slot (moved) and its
+    /// item's, or `None` inside when the lengths differ.
+    fn named_items(&self, p: &PatIr, value: &Ir) -> Option<Option<Vec<(Slot, Slot)>>> {
+        let IrKind::Local(s) = value.kind else {
+            return None;
+        };
+        let (_, base, len) = (*self.split.get(s as usize)?)?;
+        let names = names(p)?;
+        Some((names.len() == len).then(|| {
+            (names.iter().enumerate())
+                .map(|(k, n)| (self.to(*n), base + k as Slot))
+                .collect()
+        }))
+    }
+
     fn to(&self, s: Slot) -> Slot {
         match s < self.arity {
             true => self.bases[s as usize],
@@ -275,6 +314,28 @@ impl Moved {
             },
             IrKind::Local(s) => IrKind::Local(self.to(*s)),
             IrKind::Apply(g, args) if *g == self.id => IrKind::Apply(*g, self.own_args(args)),
+            IrKind::Let(p, value, body) if let Some(lets) = self.named_items(p, value) => {
+                // `let (x, y) = p in body`: each name bound to its item's
+                // slot, in order, as the pattern would bind them (a
+                // pattern of another length fails on every tuple the
+                // split rules take: they are not split).
+                let Some(lets) = lets else {
+                    self.failed = true;
+                    return ir.clone();
+                };
+                let body = self.moved(body);
+                return (lets.into_iter().rev()).fold(body, |body, (name, item)| Ir {
+                    kind: IrKind::Let(
+                        PatIr::Slot(name),
+                        Box::new(Ir {
+                            kind: IrKind::Local(item),
+                            span: ir.span,
+                        }),
+                        Box::new(body),
+                    ),
+                    span: ir.span,
+                });
+            }
             IrKind::Let(p, value, body) => {
                 let (p, value) = (map_pattern(p, &|s| self.to(s)), self.moved(value));
                 let body = self.moved(body);

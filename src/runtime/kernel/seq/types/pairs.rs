@@ -32,7 +32,7 @@ pub(super) fn params(game: &GameIr, shapes: &mut [Shape]) {
 
 impl Types {
     /// `rule` with each `let (x, y) = p in body` of a pair `p` (a slot
-    /// holding one, `ps[i]`, `(a, b)`) made `body` with `p[0]` and `p[1]`
+    /// holding a packed pair, `ps[i]`, `(a, b)`) made `body` with `p[0]` and `p[1]`
     /// read for `x` and `y`: a pair has two items, always, so the two
     /// read the same, and the compiled rules read the halves of a pair.
     pub fn pair_lets(&self, rule: &MoveIr) -> MoveIr {
@@ -50,6 +50,13 @@ impl Types {
         ) else {
             return ir;
         };
+        // A tuple parameter may hold other than two items, where the
+        // pattern fails: its halves read by index would not (a tuple
+        // state taken apart is split into integers instead, and loaded
+        // only when it has two: see `normalize/split.rs`).
+        if matches!(value.kind, IrKind::Local(s) if !self.is_pair(s)) {
+            return ir;
+        }
         let half = |k: i64| Ir {
             kind: IrKind::Index(
                 value.clone(),
