@@ -43,36 +43,39 @@ impl Mex {
         }
     }
 
-    /// Marks the xor of each pair of slots `pairs` gives, and of `heaps`,
-    /// as long as both slots hold values (below `plain`): the fast loop
-    /// of a sum of two positions (Kayles' `g(a) + g(n - k - a)`), with
-    /// the marks, the stamp and the count held in registers. Returns how
-    /// many it marked, and whether it stopped at a pair it did not mark
-    /// (taken from `pairs`, for the caller to evaluate).
+    /// Marks the xor of each pair of slots `a[i]` and `b[i]` for `i` from
+    /// `from` on (each read from the end where `A_BACK` or `B_BACK`),
+    /// and of `heaps`, as long as both slots hold values (below
+    /// `plain`): the fast loop of a sum of two positions (Kayles' `g(a) +
+    /// g(n - k - a)`), its loop apart in [`xors`], with no call in it (a
+    /// value past the marks leaves it, is kept, and the loop goes on).
+    /// Returns how many it marked, and whether it stopped at a pair it
+    /// did not mark (the next, for the caller to evaluate).
     #[inline(always)]
-    pub fn mark_xors<'s>(
+    pub fn mark_xors<const A_BACK: bool, const B_BACK: bool>(
         &mut self,
-        pairs: &mut impl Iterator<Item = (&'s u32, &'s u32)>,
-        heaps: u64,
-        plain: u32,
+        (a, b): (&[u32], &[u32]),
+        from: usize,
+        how: (u64, u32),
     ) -> (usize, bool) {
-        let (marks, large, stamp) = (&mut self.marks[..], &mut self.large, self.stamp);
-        let mut marked = 0;
-        let mut stopped = false;
-        for (&a, &b) in pairs {
-            if a.max(b) >= plain {
-                stopped = true;
-                break;
+        let len = a.len().min(b.len());
+        let (a, b) = (&a[..len], &b[..len]);
+        let (marks, stamp) = (&mut self.marks[..], self.stamp);
+        let mut i = from.min(len);
+        let stopped = loop {
+            // The pairs from `i` on, each slice forwards or backwards.
+            let xs = if A_BACK { &a[..len - i] } else { &a[i..] };
+            let ys = if B_BACK { &b[..len - i] } else { &b[i..] };
+            let (n, stop) = xors::<A_BACK, B_BACK>(marks, stamp, how, (xs, ys));
+            i += n;
+            match stop {
+                Stop::Large(v) => self.large.push(v),
+                Stop::Slow => break true,
+                Stop::End => break false,
             }
-            let v = u64::from(a ^ b) ^ heaps;
-            match marks.get_mut(v as usize) {
-                Some(m) => *m = stamp,
-                None => large.push(v),
-            }
-            marked += 1;
-        }
-        self.count += marked;
-        (marked, stopped)
+        };
+        self.count += i - from;
+        (i - from, stopped)
     }
 
     /// A value past the marks: rare, and kept out of the option loops so
@@ -152,6 +155,46 @@ impl Mex {
     }
 }
 
+/// Why [`xors`] stopped.
+enum Stop {
+    /// At the end of the pairs.
+    End,
+    /// At a pair whose slots do not both hold values: not marked.
+    Slow,
+    /// Past a value too large for the marks: counted, to be kept.
+    Large(u64),
+}
+
+/// Marks the xor of each pair `a[k]`, `b[k]` (read from the end where
+/// `A_BACK` or `B_BACK`) and of `heaps` in `marks` with `stamp`, up
+/// to the first pair not both below `plain` or the first value past the
+/// marks: how many it marked (that one included), and why it stopped.
+/// Apart, with no call in its loop, so that the loop's values stay in
+/// registers.
+#[inline(never)]
+fn xors<const A_BACK: bool, const B_BACK: bool>(
+    marks: &mut [u32],
+    stamp: u32,
+    (heaps, plain): (u64, u32),
+    (a, b): (&[u32], &[u32]),
+) -> (usize, Stop) {
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[..len], &b[..len]);
+    for k in 0..len {
+        let x = if A_BACK { a[len - 1 - k] } else { a[k] };
+        let y = if B_BACK { b[len - 1 - k] } else { b[k] };
+        if x.max(y) >= plain {
+            return (k, Stop::Slow);
+        }
+        let v = u64::from(x ^ y) ^ heaps;
+        match marks.get_mut(v as usize) {
+            Some(m) => *m = stamp,
+            None => return (k + 1, Stop::Large(v)),
+        }
+    }
+    (len, Stop::End)
+}
+
 #[cfg(test)]
 mod tests {
     use super::Mex;
@@ -179,23 +222,70 @@ mod tests {
         let mut m = Mex::default();
         m.start();
         let (a, b) = ([0u32, 1, 2, 7, 4], [1u32, 1, 0, u32::MAX, 4]);
-        let mut pairs = a.iter().zip(&b);
+        let plain = u32::MAX - 3;
         // 0 ^ 1, 1 ^ 1, 2 ^ 0, each ^ 4; then (7, MAX) is left to the caller.
-        assert_eq!(m.mark_xors(&mut pairs, 4, u32::MAX - 3), (3, true));
+        assert_eq!(
+            m.mark_xors::<false, false>((&a, &b), 0, (4, plain)),
+            (3, true)
+        );
         assert_eq!(m.count(), 3);
-        assert_eq!(m.mark_xors(&mut pairs, 0, u32::MAX - 3), (1, false));
+        assert_eq!(
+            m.mark_xors::<false, false>((&a, &b), 4, (0, plain)),
+            (1, false)
+        );
         // Marked: 5, 4, 6 and 0 (4 ^ 4): the mex is 1.
         assert_eq!(m.mex(), 1);
-        // A value past the marks is kept with the large ones.
+        // A value past the marks is kept with the large ones, and the
+        // pairs after it are marked too.
         m.start();
-        let (a, b) = ([5000u32], [1u32]);
+        let (a, b) = ([5000u32, 3], [1u32, 3]);
         assert_eq!(
-            m.mark_xors(&mut a.iter().zip(&b), 0, u32::MAX - 3),
-            (1, false)
+            m.mark_xors::<false, false>((&a, &b), 0, (0, plain)),
+            (2, false)
         );
         let mut out = Vec::new();
         m.marked(6000, &mut out);
-        assert_eq!((out, m.mex()), (vec![5001], 0));
+        assert_eq!((out, m.mex()), (vec![0, 5001], 1));
+    }
+
+    /// Read from either end, the pairs are those of the slices reversed:
+    /// the same values marked, and the same pair left to the caller.
+    #[test]
+    fn xors_read_from_the_end_pair_the_slices_reversed() {
+        let plain = u32::MAX - 3;
+        let (a, b) = ([0u32, 1, 2, 3, 9, 5], [7u32, 6, u32::MAX, 4, 2, 1]);
+        let (ra, rb): (Vec<u32>, Vec<u32>) = (
+            a.iter().rev().copied().collect(),
+            b.iter().rev().copied().collect(),
+        );
+        let run = |m: &mut Mex, back: (bool, bool), from: usize| match back {
+            (false, false) => m.mark_xors::<false, false>((&a, &b), from, (0, plain)),
+            (false, true) => m.mark_xors::<false, true>((&a, &b), from, (0, plain)),
+            (true, false) => m.mark_xors::<true, false>((&a, &b), from, (0, plain)),
+            (true, true) => m.mark_xors::<true, true>((&a, &b), from, (0, plain)),
+        };
+        for back in [(false, false), (false, true), (true, false), (true, true)] {
+            let xs: &[u32] = if back.0 { &ra } else { &a };
+            let ys: &[u32] = if back.1 { &rb } else { &b };
+            let (mut m, mut want) = (Mex::default(), Mex::default());
+            m.start();
+            want.start();
+            let mut at = 0;
+            loop {
+                let (n, stopped) = run(&mut m, back, at);
+                for k in at..at + n {
+                    want.mark(u64::from(xs[k] ^ ys[k]));
+                }
+                at += n;
+                if !stopped {
+                    break;
+                }
+                assert!(xs[at].max(ys[at]) >= plain, "{back:?} stopped at {at}");
+                at += 1;
+            }
+            assert_eq!(at, 6, "{back:?}");
+            assert_eq!((m.count(), m.mex()), (want.count(), want.mex()), "{back:?}");
+        }
     }
 
     #[test]

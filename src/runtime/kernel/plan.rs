@@ -150,16 +150,11 @@ impl<'g> Plan<'g> {
                 // Both runs whole inside their pages, a step of one each
                 // way (Kayles' `g(a) + g(n - k - a)`): slices, with no
                 // index checked per option.
-                let (a, b) = (a, b);
                 match (a, b) {
-                    ((a, false), (b, false)) => self.pair(a.iter().zip(b), from, marks)?,
-                    ((a, false), (b, true)) => {
-                        self.pair(a.iter().zip(b.iter().rev()), from, marks)?
-                    }
-                    ((a, true), (b, false)) => self.pair(a.iter().rev().zip(b), from, marks)?,
-                    ((a, true), (b, true)) => {
-                        self.pair(a.iter().rev().zip(b.iter().rev()), from, marks)?
-                    }
+                    ((a, false), (b, false)) => self.pair::<false, false>((a, b), from, marks)?,
+                    ((a, false), (b, true)) => self.pair::<false, true>((a, b), from, marks)?,
+                    ((a, true), (b, false)) => self.pair::<true, false>((a, b), from, marks)?,
+                    ((a, true), (b, true)) => self.pair::<true, true>((a, b), from, marks)?,
                 }
             }
             2 => {
@@ -193,21 +188,23 @@ fn slice_of((page, offset, step): (&[u32], i64, i64), len: i64) -> Option<(&[u32
 }
 
 impl Plan<'_> {
-    /// The options from `from` on, their two nodes' values read from
-    /// `slots` in turn.
+    /// The options from `from` on, their two nodes' values read from the
+    /// slices `ab` in turn (each backwards where its flag says).
     #[inline(always)]
-    fn pair<'s>(
+    fn pair<const A_BACK: bool, const B_BACK: bool>(
         &self,
-        slots: impl Iterator<Item = (&'s u32, &'s u32)>,
+        ab: (&[u32], &[u32]),
         from: i64,
         marks: &mut Marks,
     ) -> Eval<()> {
-        let (mut slots, mut u) = (slots, from);
+        let mut at = 0;
         loop {
-            match marks.mex.mark_xors(&mut slots, self.heaps, PLAIN) {
+            let how = (self.heaps, PLAIN);
+            match marks.mex.mark_xors::<A_BACK, B_BACK>(ab, at, how) {
                 (marked, true) => {
-                    self.option(u + marked as i64, marks)?;
-                    u += marked as i64 + 1;
+                    at += marked;
+                    self.option(from + at as i64, marks)?;
+                    at += 1;
                 }
                 (_, false) => return Ok(()),
             }
