@@ -365,7 +365,7 @@ fn packed(v: &Value, len: usize, out: &mut Vec<i64>, item: impl Fn(&Value) -> Op
 pub const WORD_MAX: usize = 9;
 
 /// The bits of each character of a packed string.
-const WORD_BITS: usize = 7;
+pub const WORD_BITS: usize = 7;
 
 /// The string `s` as one integer, when it has at most [`WORD_MAX`]
 /// characters, each ASCII but NUL: seven bits a character, the first
@@ -380,6 +380,16 @@ pub fn pack_word(s: &str) -> Option<i64> {
 /// Where character `k` of a packed string is.
 pub fn word_shift(k: usize) -> usize {
     WORD_BITS * (WORD_MAX - 1 - k)
+}
+
+/// The length of the string packed in `w`: its characters are nonzero,
+/// zeros after the last, so its trailing zeros tell.
+#[inline]
+pub fn word_len(w: i64) -> usize {
+    match w {
+        0 => 0,
+        _ => WORD_MAX - w.trailing_zeros() as usize / WORD_BITS,
+    }
 }
 
 /// The code points of the string packed in `w`, in order.

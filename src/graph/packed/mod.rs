@@ -182,11 +182,10 @@ fn units_most(run: &[i64]) -> usize {
 /// its top bit set, or [`WORD_END`] alone for the empty string.
 #[inline]
 fn word_units(w: i64, mut f: impl FnMut(i64)) {
-    if w == 0 {
+    let len = flat::word_len(w);
+    if len == 0 {
         return f(WORD_END);
     }
-    // Zeros after the last character: seven bits each.
-    let len = flat::WORD_MAX - w.trailing_zeros() as usize / 7;
     for k in 0..len - 1 {
         f((w >> flat::word_shift(k)) & 127);
     }
@@ -417,11 +416,11 @@ fn pack_bytes(run: &[i64], buf: &mut [u8; ON_STACK]) -> Option<usize> {
 #[inline]
 fn put_word(w: i64, buf: &mut [u8; ON_STACK], at: usize) -> usize {
     let out = &mut buf[at..at + flat::WORD_MAX];
-    if w == 0 {
+    let len = flat::word_len(w);
+    if len == 0 {
         out[0] = WORD_END as u8;
         return at + 1;
     }
-    let len = flat::WORD_MAX - w.trailing_zeros() as usize / 7;
     for (k, b) in out.iter_mut().enumerate().take(len) {
         let shift = flat::word_shift(k);
         *b = ((w >> shift) & 127) as u8;

@@ -170,7 +170,7 @@ fn reads(ir: &Ir, (arity, id): (usize, GameId), apart: &mut [bool]) {
         IrKind::Index(x, i) if param(x) && item(i).is_some() => return,
         IrKind::Apply(g, args) if *g == id => return own_args(args, (arity, id), apart),
         // `let (x, y) = p in body`: the items named.
-        IrKind::Let(p, value, body) if param(value) && names(p).is_some() => {
+        IrKind::Let(p, value, body) if param(value) && p.tuple_slots().is_some() => {
             binds_param(p, arity, apart);
             return reads(body, (arity, id), apart);
         }
@@ -207,19 +207,6 @@ fn binds_param(p: &PatIr, arity: usize, apart: &mut [bool]) {
         if (s as usize) < arity {
             apart[s as usize] = true;
         }
-    }
-}
-
-/// The names of a pattern of one level of names, `(x, y)`.
-fn names(p: &PatIr) -> Option<Vec<Slot>> {
-    match p {
-        PatIr::Tuple(parts, _) => (parts.iter())
-            .map(|q| match q {
-                PatIr::Slot(s) => Some(*s),
-                _ => None,
-            })
-            .collect(),
-        _ => None,
     }
 }
 
@@ -284,7 +271,7 @@ impl Moved {
             return None;
         };
         let (_, base, len) = (*self.split.get(s as usize)?)?;
-        let names = names(p)?;
+        let names = p.tuple_slots()?;
         Some((names.len() == len).then(|| {
             (names.iter().enumerate())
                 .map(|(k, n)| (self.to(*n), base + k as Slot))

@@ -196,8 +196,8 @@ pub(in crate::runtime::kernel::native::emit) fn in_word(xs: &Seq) -> bool {
     }
 }
 
+/// The bits of one character of a packed string.
+const WORD_BITS: i64 = crate::graph::flat::WORD_BITS as i64;
+
 /// The bits of a packed string's characters.
 const FIELD: i64 = WORD_BITS * WORD_MAX as i64;
-
-/// The bits of one character.
-const WORD_BITS: i64 = 7;
