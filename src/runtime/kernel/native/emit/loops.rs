@@ -312,17 +312,16 @@ impl Emit<'_, '_> {
     fn held_cond(&mut self, c: &Cond, kept: Variable) -> Option<Value> {
         let known = self.b.use_var(kept);
         let [eval, join] = [self.b.create_block(), self.b.create_block()];
-        self.b.append_block_param(join, I64);
         let unknown = self.b.ins().icmp_imm_s(IntCC::Equal, known, 0);
-        self.b.ins().brif(unknown, eval, &[], join, &[known.into()]);
+        self.b.ins().brif(unknown, eval, &[], join, &[]);
         self.b.switch_to_block(eval);
         let holds = self.cond(c)?;
         let (yes, no) = (self.int(2), self.int(1));
         let now = self.b.ins().select(holds, yes, no);
         self.b.def_var(kept, now);
-        self.b.ins().jump(join, &[now.into()]);
+        self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
-        let known = self.b.block_params(join)[0];
+        let known = self.b.use_var(kept);
         Some(self.b.ins().icmp_imm_s(IntCC::Equal, known, 2))
     }
 }
