@@ -33,13 +33,15 @@ impl Graph {
     /// machine code to evaluate in place: only where its slot exists, so
     /// that no row the running code reads moves. `None` for other
     /// arguments (then as [`Graph::intern_hashed_ints`] says); `Some(None)`
-    /// where it cannot be made so.
+    /// where it cannot be made so. With the node, its slot: it stays where
+    /// it is while no position is made in a row that does not hold its
+    /// slot (the recursion makes none).
     pub fn intern_in_strip(
         &mut self,
         game: GameId,
         args: &[i64],
         add: bool,
-    ) -> Option<Option<NodeId>> {
+    ) -> Option<Option<(NodeId, *mut u32)>> {
         let &[a, b, c] = args else { return None };
         let z = super::dense3(a, b, c).filter(|z| super::index::in_strip3(*z))?;
         let table = self.games.get_mut(game as usize)?;
@@ -47,14 +49,11 @@ impl Graph {
             return None;
         }
         let node = NodeId { game, index: z };
-        Some(match table.dense.get_ints(z, args) {
-            super::ABSENT if add && table.dense.take_held(3, z, args) => {
-                self.total += 1;
-                Some(node)
-            }
-            super::ABSENT => None,
-            _ => Some(node),
-        })
+        let held = table.dense.hold(3, z, args, add);
+        if let Some((true, _)) = held {
+            self.total += 1;
+        }
+        Some(held.map(|(_, slot)| (node, slot)))
     }
 
     /// Makes the positions `from..to` of a one-integer game that are not

@@ -220,3 +220,32 @@ fn triples_with_one_long_argument_and_two_short_ones_are_dense() {
     }
     assert!(graph.bytes(1) < 100_000 * 8, "{} bytes", graph.bytes(1));
 }
+
+/// A triple of a strip is found or made in place, with its slot: a value
+/// written there is the one the graph reads, and one too large for a
+/// slot has no code (it is set through the graph).
+#[test]
+#[allow(unsafe_code)] // the slot written as the machine code's recursion writes it
+fn a_strip_triple_is_made_in_place_with_its_slot() {
+    let mut graph = Graph::default();
+    // The row exists once a triple of it is: the strip's first position.
+    let first = graph.insert_ints(0, &[SIDE3_MAX, 1, 2]);
+    let args = [SIDE3_MAX + 1, 1, 2];
+    assert_eq!(graph.intern_in_strip(0, &args, false), Some(None));
+    let (node, slot) = graph.intern_in_strip(0, &args, true).unwrap().unwrap();
+    assert_ne!(node, first);
+    assert_eq!(graph.int_value(0, &args), UNKNOWN);
+    for value in [IN_PROGRESS, 7, UNKNOWN, 3] {
+        let code = Dense::slot_code(value).expect("a slot holds it");
+        // SAFETY: the slot just given, with no position made since.
+        unsafe { *slot = code };
+        assert_eq!(graph.int_value(0, &args), value);
+    }
+    let again = graph.intern_in_strip(0, &args, true).unwrap().unwrap();
+    assert_eq!(again, (node, slot), "found, not made again");
+    assert_eq!(Dense::slot_code(u64::from(u32::MAX)), None);
+    assert_eq!(Dense::slot_code(ABSENT), None);
+    // Neither a cube's triple nor a pair is in a strip.
+    assert_eq!(graph.intern_in_strip(0, &[1, 2, 3], true), None);
+    assert_eq!(graph.intern_in_strip(0, &[SIDE3_MAX, 1], true), None);
+}

@@ -263,19 +263,35 @@ impl Dense {
         true
     }
 
-    /// [`Dense::take`] of a position whose slot its page (or row) holds
-    /// already: never a page made or grown.
-    pub(super) fn take_held(&mut self, arity: usize, z: u32, ints: &[i64]) -> bool {
-        if self.arity != arity {
-            return false;
+    /// Whether the position `z` of `arity` integer arguments `ints` is
+    /// held, looked up and made in one placing: `false` when it was
+    /// there already; `true` when it was not, `add` is set and its
+    /// page (or row) holds its slot, which now has no value (no page is
+    /// made or grown); `None` otherwise. With it, its slot, for the
+    /// machine code's recursion to mark the
+    /// position in progress and set its value there ([`Dense::slot_code`])
+    /// with no lookup each time.
+    pub(super) fn hold(
+        &mut self,
+        arity: usize,
+        z: u32,
+        ints: &[i64],
+        add: bool,
+    ) -> Option<(bool, *mut u32)> {
+        if self.arity != arity || self.form.is_some() {
+            return None;
         }
         let (p, i) = place(arity, self.axis, z, ints);
-        match self.pages.get_mut(p).get_mut(i) {
-            Some(slot) => *slot = SLOT_UNKNOWN,
-            None => return false,
+        let slot = self.pages.get_mut(p).get_mut(i)?;
+        if *slot != SLOT_ABSENT {
+            return Some((false, slot));
         }
+        if !add {
+            return None;
+        }
+        *slot = SLOT_UNKNOWN;
         self.count += 1;
-        true
+        Some((true, slot))
     }
 
     /// Sets slot `z`. The search sets a slot two or three times per
@@ -293,6 +309,15 @@ impl Dense {
             return;
         }
         self.set_slow(z, (p, i), value, slot);
+    }
+
+    /// What a slot holds for `value` when the slot alone holds it: a plain
+    /// value, [`UNKNOWN`] or [`IN_PROGRESS`]; `None` for a value too large
+    /// for a slot (kept in [`Dense::spilled`] by [`Dense::set`]) or
+    /// [`ABSENT`].
+    pub fn slot_code(value: u64) -> Option<u32> {
+        let slot = Dense::slot_of(value);
+        (slot != SLOT_SPILLED && slot != SLOT_ABSENT).then_some(slot)
     }
 
     /// What slot `z` holds for `value`.

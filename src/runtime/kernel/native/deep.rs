@@ -29,7 +29,7 @@
 
 use super::{BAIL, Call, Code, MISSING};
 use crate::defs::Defs;
-use crate::graph::{Graph, IN_PROGRESS, UNKNOWN, View};
+use crate::graph::{Dense, Graph, IN_PROGRESS, UNKNOWN, View};
 use crate::runtime::kernel::marks::POLL_EVERY;
 use crate::runtime::kernel::{Kernel, Marks, Missing};
 use crate::value::{GameId, NodeId};
@@ -110,13 +110,15 @@ pub(super) unsafe fn evaluate(
     let graph = unsafe { &mut *d.graph };
     let room = graph.reached() < d.room.max_states;
     // A position not there a moment ago is added with no second probe.
-    let node = match graph.intern_in_strip(game, args, room) {
-        Some(node) => node,
-        None if absent && room => graph.add_hashed_ints(game, args)?,
-        None => graph.intern_hashed_ints(game, args, room)?,
+    let (node, slot) = match graph.intern_in_strip(game, args, room) {
+        Some(found) => found.map(|(node, slot)| (node, Some(slot))),
+        None if absent && room => graph.add_hashed_ints(game, args)?.map(|node| (node, None)),
+        None => graph
+            .intern_hashed_ints(game, args, room)?
+            .map(|node| (node, None)),
     }?;
     // SAFETY: as the caller promises.
-    unsafe { run_at(deep, node, args) }
+    unsafe { run_at(deep, (node, slot), args) }
 }
 
 /// [`evaluate`] of a position whose arguments are the flat run `run`
@@ -138,16 +140,22 @@ pub(super) unsafe fn evaluate_flat(deep: *mut Deep, game: GameId, run: &[i64]) -
     let room = graph.reached() < d.room.max_states;
     let node = graph.intern_hashed_flat(game, run, room)??;
     // SAFETY: as the caller promises.
-    unsafe { run_at(deep, node, run) }
+    unsafe { run_at(deep, (node, None), run) }
 }
 
 /// Runs the kernel's machine code on `node`, a position of its game
 /// with arguments `args` (integers, or a flat run for a kernel that
 /// takes lists) and no value yet, one depth down: as [`evaluate`] says.
+/// `slot`: its slot, where the caller has it already.
 ///
 /// # Safety
-/// As for [`evaluate`].
-unsafe fn run_at(deep: *mut Deep, node: NodeId, args: &[i64]) -> Option<u64> {
+/// As for [`evaluate`]; `slot` is `node`'s, as [`Graph::intern_in_strip`]
+/// gives it.
+unsafe fn run_at(
+    deep: *mut Deep,
+    (node, slot): (NodeId, Option<*mut u32>),
+    args: &[i64],
+) -> Option<u64> {
     // SAFETY: as the caller promises; dropped before the run below.
     let d = unsafe { &mut *deep };
     if d.room.pool.len() <= d.depth {
@@ -158,6 +166,16 @@ unsafe fn run_at(deep: *mut Deep, node: NodeId, args: &[i64]) -> Option<u64> {
     let marks = unsafe { &mut *marks };
     let mut arena = std::mem::take(&mut marks.frame);
     arena.clear();
+    // A triple of a strip is marked and set in its slot, found when it
+    // was made: the recursion makes no position where a row would grow,
+    // so the slot stays where it is for the whole run (as the rows the
+    // running code reads do). A hashed position is set by its number.
+    let set = |graph: &mut Graph, value: u64| match slot.zip(Dense::slot_code(value)) {
+        // SAFETY: the slot of `node`, in place for the run (see above);
+        // nothing else borrows the graph's rows while it is written.
+        Some((slot, code)) => unsafe { *slot = code },
+        None => graph.set_value(node, value),
+    };
     // A kernel that takes lists reads its arguments from the arena's
     // start, as its first run does (see `Native::mex`).
     if d.kernel.takes_lists() && !d.kernel.load(args, &mut arena) {
@@ -170,7 +188,7 @@ unsafe fn run_at(deep: *mut Deep, node: NodeId, args: &[i64]) -> Option<u64> {
         false => args.as_ptr(),
     };
     // SAFETY: as in `evaluate`.
-    unsafe { &mut *d.graph }.set_value(node, IN_PROGRESS);
+    set(unsafe { &mut *d.graph }, IN_PROGRESS);
     d.depth += 1;
     let call = Call {
         targets: &d.kernel.targets,
@@ -194,11 +212,11 @@ unsafe fn run_at(deep: *mut Deep, node: NodeId, args: &[i64]) -> Option<u64> {
         // Left to the kernel's run (an error, a cycle), or Ctrl-C or the
         // time limit: this position is the search's again.
         _ if stop || found == BAIL => {
-            graph.set_value(node, UNKNOWN);
+            set(graph, UNKNOWN);
             BAIL
         }
         MISSING => {
-            graph.set_value(node, UNKNOWN);
+            set(graph, UNKNOWN);
             if d.frontier.is_none() {
                 if marks.missing.is_empty() {
                     return Some(BAIL);
@@ -218,7 +236,7 @@ unsafe fn run_at(deep: *mut Deep, node: NodeId, args: &[i64]) -> Option<u64> {
         }
         found => {
             let (value, options) = (found & 0xffff_ffff, found >> 32);
-            graph.set_value(node, value);
+            set(graph, value);
             if options == 0 {
                 graph.set_terminal(node);
             }
