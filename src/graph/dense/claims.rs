@@ -141,12 +141,18 @@ impl Dense {
                 }
             }
         });
-        self.pages.push(a0, 0);
-        self.slots += self.pages.push(a1 + 1, width);
-        // The rows made just now hold nothing yet.
-        let fresh_rows = held.max(a0)..a1 + 1;
-        self.pages
-            .span_mut(fresh_rows, b0..=b1, |slots| slots.fill(SLOT_UNKNOWN));
+        self.pages.push(a0, 0, SLOT_ABSENT);
+        // The rows made just now hold nothing yet: made so at once when
+        // the rectangle is as wide as they are (a heap and a flag, a
+        // million rows of two), else a row at a time.
+        let whole = b0 == 0 && b1 + 1 == width;
+        let fill = if whole { SLOT_UNKNOWN } else { SLOT_ABSENT };
+        self.slots += self.pages.push(a1 + 1, width, fill);
+        if !whole {
+            let fresh_rows = held.max(a0)..a1 + 1;
+            self.pages
+                .span_mut(fresh_rows, b0..=b1, |slots| slots.fill(SLOT_UNKNOWN));
+        }
         self.arity = arity;
         self.count += absent;
         Some(absent)

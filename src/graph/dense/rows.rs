@@ -121,30 +121,34 @@ impl Rows {
         self.lens.reserve(more);
     }
 
-    /// New rows up to `to` (exclusive), each of `len` absent slots (a
-    /// power of two, or none): what the table gained, in slots. A strip makes a
-    /// million rows this way, each carved with no other work.
-    pub(super) fn push(&mut self, to: usize, len: usize) -> usize {
+    /// New rows up to `to` (exclusive), each of `len` slots (a power of
+    /// two, or none) that hold `fill`: what the table gained, in slots. A
+    /// strip makes a million rows this way, each carved with no other
+    /// work, and a run of them filled at once.
+    pub(super) fn push(&mut self, to: usize, len: usize, fill: u32) -> usize {
         self.reserve(to);
         let made = to.saturating_sub(self.len());
         let mut left = made;
         while left > 0 {
-            left -= match self.push_run(left, len) {
-                0 => self.push_one(len),
+            left -= match self.push_run(left, len, fill) {
+                0 => self.push_one(len, fill),
                 run => run,
             };
         }
         made * len
     }
 
-    /// One new row of `len` slots, carved as [`Rows::carve`] carves: 1.
-    fn push_one(&mut self, len: usize) -> usize {
+    /// One new row of `len` slots holding `fill`, carved as
+    /// [`Rows::carve`] carves: 1.
+    fn push_one(&mut self, len: usize, fill: u32) -> usize {
         let (at, addr) = match len {
             0 => (NONE, 0),
             _ => {
                 let at = self.carve(len, true);
-                let block = &self.blocks[at.block as usize];
-                (at, block[at.start as usize..].as_ptr() as usize)
+                let block = &mut self.blocks[at.block as usize];
+                let slots = &mut block[at.start as usize..];
+                slots[..len].fill(fill);
+                (at, slots.as_ptr() as usize)
             }
         };
         self.addrs.push(addr);
@@ -157,7 +161,7 @@ impl Rows {
     /// the shared block's end, as [`Rows::carve`] would carve them when
     /// no freed carve of their length is left: how many. A strip's
     /// million rows are made a block at a time.
-    fn push_run(&mut self, most: usize, len: usize) -> usize {
+    fn push_run(&mut self, most: usize, len: usize, fill: u32) -> usize {
         let class = len.trailing_zeros() as usize;
         let freed = self.free.get(class).is_some_and(|f| !f.is_empty());
         let Some(tail) = self
@@ -166,9 +170,10 @@ impl Rows {
         else {
             return 0;
         };
-        let block = &self.blocks[tail.block as usize];
+        let block = &mut self.blocks[tail.block as usize];
         let start = tail.start as usize;
         let run = (block.len().saturating_sub(start) / len).min(most);
+        block[start..start + run * len].fill(fill);
         let base = block[start..].as_ptr() as usize;
         for i in 0..run {
             self.at.push(At {
@@ -356,7 +361,7 @@ mod tests {
     fn rows_that_all_grow_give_back_the_blocks_they_leave() {
         let mut rows = Rows::default();
         let n = 50_000;
-        rows.push(n, 4);
+        rows.push(n, 4, SLOT_ABSENT);
         for len in [8, 16] {
             for p in 0..n {
                 rows.grow_shared(p, len);
@@ -376,11 +381,11 @@ mod tests {
     #[test]
     fn rows_pushed_a_block_at_a_time_lie_apart_at_their_addresses() {
         let mut rows = Rows::default();
-        rows.push(10, 4);
+        rows.push(10, 4, SLOT_ABSENT);
         // A carve of four left by a row that grew: the next row takes it.
         let left = (rows.at[3].block, rows.at[3].start);
         rows.grow_shared(3, 8);
-        rows.push(50_000, 4);
+        rows.push(50_000, 4, SLOT_ABSENT);
         let mark = |p: usize, i: usize| (p * 16 + i) as u32;
         for p in 0..rows.len() {
             for (i, slot) in rows.get_mut(p).iter_mut().enumerate() {

@@ -2,7 +2,7 @@
 //! three parameters, lists...), interned by their arguments. Each key is
 //! kept once, in `nodes` beside its value, which a lookup then reads in
 //! the same cache line; the hash table holds only the positions' numbers
-//! 4 bytes and a control byte each. One or two integers, the common case
+//! and hashes, 8 bytes and a control byte each. One or two integers, the common case
 //! (the divide-by-2/3/6 game from 10^15), are packed in the key itself,
 //! with no allocation; three or more integers, and integers with lists or
 //! tuples of integers (list states), are one flat run of integers

@@ -254,6 +254,17 @@ impl Machine {
             ((a0 as usize, a1 as usize), (b0 as usize, b1 as usize))
         };
         let table = (game, strip.form);
+        // An extra column beside the strip's own is made with them, in
+        // one pass over the rows (a heap and a flag: both columns).
+        if let Some(c) = extra
+            && (c + 1 == c0 || c == c1 + 1)
+            && self
+                .graph
+                .claim_rect(table, rect((c0.min(c), c1.max(c))), room)
+                .is_some()
+        {
+            return Some(Some(c));
+        }
         self.graph.claim_rect(table, rect((c0, c1)), room)?;
         // The extra column where its slots can be made, and (when the
         // first argument runs long) within the slots the rows hold for
