@@ -1,8 +1,8 @@
 //! The positions of a game that are not dense (negative or huge integers,
 //! three parameters, lists...), interned by their arguments. Each key is
 //! kept once, in `nodes` beside its value, which a lookup then reads in
-//! the same cache line; the hash table holds only the positions' numbers
-//! and hashes, 8 bytes and a control byte each. One or two integers, the common case
+//! the same cache line; the hash table holds only the positions' indices,
+//! 4 bytes and a control byte each. One or two integers, the common case
 //! (the divide-by-2/3/6 game from 10^15), are packed in the key itself,
 //! with no allocation; three or more integers, and integers with lists or
 //! tuples of integers (list states), are one flat run of integers
@@ -36,40 +36,11 @@ impl Node {
     }
 }
 
-/// A position's place in the hash table: its number, and its hash's
-/// 32 bits ([`short`]), with which the table grows without reading the
-/// positions' keys again (a million of them, scattered, at each doubling).
-#[derive(Clone, Copy)]
-struct Entry32 {
-    node: u32,
-    hash: u32,
-}
-
-/// The 32 bits of `hash` the table keeps.
-#[inline]
-fn short(hash: u64) -> u32 {
-    (hash >> 32) as u32
-}
-
-/// The hash the table is given for a position whose hash keeps `short`:
-/// its bucket from the low bits and its control byte from the high ones,
-/// both of the 32 kept, the same before and after the table grows.
-#[inline]
-fn spread(short: u32) -> u64 {
-    (u64::from(short) << 32) | u64::from(short)
-}
-
-/// [`spread`] of [`short`]: what every lookup and insertion passes.
-#[inline]
-fn kept(hash: u64) -> u64 {
-    spread(short(hash))
-}
-
 /// The hashed positions of one game, numbered from 0 in the order made.
 #[derive(Default)]
 pub struct Hashed {
     nodes: Vec<Node>,
-    index: HashTable<Entry32>,
+    index: HashTable<u32>,
     /// The numbers of the positions of one negative integer `n`, by
     /// `-n - 1` ([`NO_NODE`] where there is none), kept apart from the
     /// hash table: a game played on both sides of 0 (a token on the
@@ -115,9 +86,9 @@ impl Hashed {
             Some(key) => key.hash(),
             None => hash_values(args),
         };
-        let nodes = &self.nodes;
-        let same = |e: &Entry32| nodes[e.node as usize].key.holds(args, &p);
-        self.index.find(kept(hash), same).map(|e| e.node)
+        self.index
+            .find(hash, |i| self.nodes[*i as usize].key.holds(args, &p))
+            .copied()
     }
 
     /// Adds the position with arguments `args` (the caller has checked it
@@ -167,16 +138,16 @@ impl Hashed {
                 return Some(i);
             }
             [a] => self.index.find(
-                kept(hash_one(a)),
-                |e| matches!(nodes[e.node as usize].key, Key::One(x) if x == a),
+                hash_one(a),
+                |i| matches!(nodes[*i as usize].key, Key::One(x) if x == a),
             ),
             [a, b] => self.index.find(
-                kept(hash_two(a, b)),
-                |e| matches!(nodes[e.node as usize].key, Key::Two(x, y) if x == a && y == b),
+                hash_two(a, b),
+                |i| matches!(nodes[*i as usize].key, Key::Two(x, y) if x == a && y == b),
             ),
             _ => None,
         };
-        found.map(|e| e.node)
+        found.copied()
     }
 
     /// The number of the position of one or two integers `args`, added
@@ -199,17 +170,14 @@ impl Hashed {
         let next = self.nodes.len() as u32;
         let nodes = &mut self.nodes;
         let entry = self.index.entry(
-            kept(hash),
-            |e| nodes[e.node as usize].key.is(&key),
-            |e| spread(e.hash),
+            hash,
+            |i| nodes[*i as usize].key.is(&key),
+            |i| nodes[*i as usize].key.hash(),
         );
         match entry {
-            Entry::Occupied(found) => Some((found.get().node, false)),
+            Entry::Occupied(found) => Some((*found.get(), false)),
             Entry::Vacant(room) if add => {
-                room.insert(Entry32 {
-                    node: next,
-                    hash: short(hash),
-                });
+                room.insert(next);
                 nodes.push(Node::new(key));
                 Some((next, true))
             }
@@ -230,10 +198,9 @@ impl Hashed {
             _ => false,
         };
         if !numbered {
-            let hash = short(key.hash());
-            let entry = Entry32 { node: i, hash };
+            let nodes = &self.nodes;
             self.index
-                .insert_unique(spread(hash), entry, |e| spread(e.hash));
+                .insert_unique(key.hash(), i, |j| nodes[*j as usize].key.hash());
         }
         self.nodes.push(Node::new(key));
         i
@@ -243,10 +210,8 @@ impl Hashed {
     pub fn find_flat(&self, run: &[i64]) -> Option<u32> {
         let nodes = &self.nodes;
         packed::with_packed(run, |bytes| {
-            let same = |e: &Entry32| nodes[e.node as usize].key.packed() == Some(bytes);
-            self.index
-                .find(kept(hash_packed(bytes)), same)
-                .map(|e| e.node)
+            let same = |i: &u32| nodes[*i as usize].key.packed() == Some(bytes);
+            self.index.find(hash_packed(bytes), same).copied()
         })
     }
 
@@ -315,12 +280,12 @@ impl Hashed {
     }
 
     /// About how many bytes the positions take: each key with its value,
-    /// its place in the table (its number, its hash and a control byte), and what a
+    /// its place in the table (the index and a control byte), and what a
     /// key holds apart.
     pub fn bytes(&self) -> usize {
         let heap: usize = self.nodes.iter().map(|n| n.key.heap_bytes()).sum();
         self.nodes.capacity() * size_of::<Node>()
-            + self.index.capacity() * (size_of::<Entry32>() + 1)
+            + self.index.capacity() * (size_of::<u32>() + 1)
             + self.negatives.capacity() * size_of::<u32>()
             + heap
     }
