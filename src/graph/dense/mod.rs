@@ -268,9 +268,8 @@ impl Dense {
     /// there already; `true` when it was not, `add` is set and its
     /// page (or row) holds its slot, which now has no value (no page is
     /// made or grown); `None` otherwise. With it, its slot, for the
-    /// machine code's recursion to mark the
-    /// position in progress and set its value there ([`Dense::slot_code`])
-    /// with no lookup each time.
+    /// machine code's recursion to mark the position in progress and set
+    /// its value there ([`Dense::slot_code`]) with no lookup each time.
     pub(super) fn hold(
         &mut self,
         arity: usize,

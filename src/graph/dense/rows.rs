@@ -147,7 +147,10 @@ impl Rows {
                 let at = self.carve(len, true);
                 let block = &mut self.blocks[at.block as usize];
                 let slots = &mut block[at.start as usize..];
-                slots[..len].fill(fill);
+                // A carve's slots are absent already (see `place`).
+                if fill != SLOT_ABSENT {
+                    slots[..len].fill(fill);
+                }
                 (at, slots.as_ptr() as usize)
             }
         };
@@ -173,7 +176,10 @@ impl Rows {
         let block = &mut self.blocks[tail.block as usize];
         let start = tail.start as usize;
         let run = (block.len().saturating_sub(start) / len).min(most);
-        block[start..start + run * len].fill(fill);
+        // The block's end past its last carve is absent (`new_block`).
+        if fill != SLOT_ABSENT {
+            block[start..start + run * len].fill(fill);
+        }
         let base = block[start..].as_ptr() as usize;
         for i in 0..run {
             self.at.push(At {

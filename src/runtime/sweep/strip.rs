@@ -254,8 +254,14 @@ impl Machine {
             ((a0 as usize, a1 as usize), (b0 as usize, b1 as usize))
         };
         let table = (game, strip.form);
-        // An extra column beside the strip's own is made with them, in
-        // one pass over the rows (a heap and a flag: both columns).
+        // The extra column where its slots can be made, and (when the
+        // first argument runs long) within the slots the rows hold for
+        // the strip's own columns: column 50 beside columns 1 to 4 would
+        // make each row 16 times longer.
+        let width = (c1 as u64 + 1).next_power_of_two().max(4) as i64;
+        let extra = extra.filter(|c| strip.long == 1 || *c < width);
+        // One beside the strip's own is made with them, in one pass over
+        // the rows (a heap and a flag: both columns).
         if let Some(c) = extra
             && (c + 1 == c0 || c == c1 + 1)
             && self
@@ -266,17 +272,7 @@ impl Machine {
             return Some(Some(c));
         }
         self.graph.claim_rect(table, rect((c0, c1)), room)?;
-        // The extra column where its slots can be made, and (when the
-        // first argument runs long) within the slots the rows hold for
-        // the strip's own columns: column 50 beside columns 1 to 4 would
-        // make each row 16 times longer.
-        let width = (c1 as u64 + 1).next_power_of_two().max(4) as i64;
-        let fits = |c: i64| strip.long == 1 || c < width;
-        Some(
-            extra.filter(|c| {
-                fits(*c) && self.graph.claim_rect(table, rect((*c, *c)), room).is_some()
-            }),
-        )
+        Some(extra.filter(|c| self.graph.claim_rect(table, rect((*c, *c)), room).is_some()))
     }
 
     /// The two integers of `node`, a position of the strip's game: its
