@@ -20,6 +20,18 @@ pub fn run_counting(text: &str, engine: Engine) -> ((String, String, Option<Phas
     run_with(text, engine, |_| {})
 }
 
+/// [`run_counting`] with room for `max_states` positions.
+pub fn run_counting_among(
+    text: &str,
+    engine: Engine,
+    max_states: usize,
+) -> ((String, String, Option<Phase>), u64) {
+    run_with(text, engine, |m| {
+        m.limits.max_states = max_states;
+        m.limits.timeout = None;
+    })
+}
+
 /// [`run`] under `--max-depth max_depth`.
 pub fn run_at_depth(
     text: &str,

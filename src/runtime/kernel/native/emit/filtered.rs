@@ -42,6 +42,7 @@ impl Emit<'_, '_> {
         }
         let filter = self.int(kept as *const Filter as i64);
         let call = self.b.ins().call(self.filter, &[self.ctx, filter, lo, hi]);
+        self.forget_pages();
         let failed = self.b.inst_results(call)[0];
         self.bail_if(failed);
         // Words `first..=last`, each masked to the window.

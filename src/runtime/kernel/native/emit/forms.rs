@@ -69,7 +69,8 @@ impl Emit<'_, '_> {
         let value = self.b.declare_var(I64);
         // A table of integers, or of list positions of no form: the
         // helper's, with no length looked at.
-        let formless = self.b.ins().icmp_imm_s(IntCC::Equal, table.form, 0);
+        let form = self.form_of(table);
+        let formless = self.b.ins().icmp_imm_s(IntCC::Equal, form, 0);
         self.leave_if(formless, slow);
         // The run: the header, the integers before the list, its length
         // and items, the integers after.

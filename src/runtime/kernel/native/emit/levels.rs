@@ -74,11 +74,8 @@ impl Emit<'_, '_> {
     /// The view of the game's own table, whose rows a table of list,
     /// tuple or boolean positions (`formed`) counts as its form's.
     fn own_table(&mut self, own: Value, formed: bool) -> Table {
-        let mut own = self.table(own, 0);
-        if formed {
-            own.count = own.form_count;
-        }
-        own
+        let own = self.table(own, 0);
+        self.loaded(own.formed(formed))
     }
 
     /// The pair of Szudzik number `z`: `(r, s)` for `z = s² + r` with `r <
@@ -169,6 +166,7 @@ impl Emit<'_, '_> {
         own: Value,
     ) -> Option<()> {
         let own = self.table(own, 0);
+        let own = self.loaded(own);
         let [z, a, b, total] = self.counters();
         // The first position.
         let (a0, b0) = self.unpair(from);
@@ -361,9 +359,7 @@ impl Emit<'_, '_> {
         self.bail_if(none);
         let value = self.first_unmarked();
         self.b.ins().istore32(trusted(), value, window.slot, 0);
-        let stamp = self.b.use_var(self.stamp);
-        let stamp = self.b.ins().iadd_imm_s(stamp, 1);
-        self.b.def_var(self.stamp, stamp);
+        self.next_stamp();
         let work = self.b.use_var(self.work);
         let sum = self.b.use_var(total);
         let sum = self.b.ins().iadd(sum, work);

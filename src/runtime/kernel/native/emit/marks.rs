@@ -48,6 +48,18 @@ impl Emit<'_, '_> {
         }
     }
 
+    /// Goes on to the stamp of the next position a sweep values.
+    pub(super) fn next_stamp(&mut self) {
+        let stamp = self.stamp_now();
+        let stamp = self.b.ins().iadd_imm_s(stamp, 1);
+        match self.marks_frame {
+            Some(slot) => {
+                self.b.ins().stack_store(I64, stamp, slot, 16);
+            }
+            None => self.b.def_var(self.stamp, stamp),
+        }
+    }
+
     /// The address of the mex's mark for value `v`; bails when `v` is
     /// past the marks.
     pub(super) fn mark_at(&mut self, v: Value) -> Value {

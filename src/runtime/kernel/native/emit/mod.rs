@@ -26,6 +26,7 @@ mod over;
 mod query;
 mod reads;
 mod sweep;
+mod tables;
 mod values;
 
 pub use func::scalar;
@@ -33,7 +34,8 @@ pub use kind::Kind;
 pub use loops::narrow;
 pub use values::{gcd, isqrt, pow};
 
-use crate::graph::View;
+use tables::Table;
+
 use crate::runtime::kernel::Kernel;
 use crate::runtime::kernel::calls::Func;
 use cranelift_codegen::ir::{
@@ -193,10 +195,11 @@ pub fn function(
         divisor_slot: None,
         divisors: 0,
         held: Vec::new(),
+        pages: Vec::new(),
         config,
     };
     e.b.def_var(e.stamp, params[4]);
-    if matches!(kind, Kind::Mex(_)) {
+    if !matches!(kind, Kind::Query(_) | Kind::Func(_)) {
         e.keep_marks_in_frame(params[4]);
     }
     let none = e.int(0);
@@ -204,7 +207,16 @@ pub fn function(
     // A query's tables change as it asks the search: it reads their views
     // afresh at each use (see `query`).
     if !matches!(kind, Kind::Query(_)) {
-        e.tables = (0..targets.len()).map(|t| e.table(params[5], t)).collect();
+        let once = tables::read_once(&kind);
+        e.tables = (0..targets.len())
+            .map(|t| {
+                let table = e.table(params[5], t);
+                match once {
+                    true => e.loaded(table),
+                    false => table,
+                }
+            })
+            .collect();
     }
     match kind {
         Kind::Mex(kernel) => e.mex(kernel, params[0])?,
@@ -222,20 +234,6 @@ pub fn function(
     e.b.seal_all_blocks();
     e.b.finalize(config);
     Some(())
-}
-
-/// Where a dense table's pages are: their addresses, their lengths, and
-/// their number (see [`View`]).
-#[derive(Clone, Copy)]
-struct Table {
-    pages: Value,
-    lens: Value,
-    count: Value,
-    /// The code of the table's form (0: positions of integers).
-    form: Value,
-    /// The number of pages where the table holds list positions, else 0
-    /// (see [`View::form_count`]); `count` is then 0.
-    form_count: Value,
 }
 
 struct Emit<'a, 'f> {
@@ -361,6 +359,9 @@ struct Emit<'a, 'f> {
     /// its truth where it is held (see [`Held`]): 0 not yet evaluated,
     /// 1 false, 2 true.
     held: Vec<Option<Variable>>,
+    /// In a query, for each target of one integer, the page of its table
+    /// read last (see [`query::PageCache`]).
+    pages: Vec<Option<query::PageCache>>,
 }
 
 /// A loop being emitted: the slots it binds (a divisor bound outside the
@@ -472,18 +473,6 @@ impl Emit<'_, '_> {
         use crate::runtime::kernel::expr::SLOT_LIMIT;
         if !self.wide {
             self.bail_outside(v, 1 - SLOT_LIMIT, SLOT_LIMIT);
-        }
-    }
-
-    fn table(&mut self, views: Value, t: usize) -> Table {
-        let at = |field: usize| (t * size_of::<View>() + field) as i32;
-        let mut load = |field| self.b.ins().load(I64, trusted(), views, at(field));
-        Table {
-            pages: load(offset_of!(View, pages)),
-            lens: load(offset_of!(View, lens)),
-            count: load(offset_of!(View, count)),
-            form: load(offset_of!(View, form)),
-            form_count: load(offset_of!(View, form_count)),
         }
     }
 }

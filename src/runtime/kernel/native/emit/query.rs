@@ -11,10 +11,28 @@ use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
+use cranelift_frontend::Variable;
 use std::mem::offset_of;
 
 /// Loop iterations between two looks at the clock.
 const TICKS: i64 = 1 << 12;
+
+/// The page of a one-integer target's table that a query read last: its
+/// number ([`NO_PAGE`] when none), the address of its first slot and its
+/// length. A query reading `value(g(n))` for `n` in a range reads the
+/// same page again and again; with it kept, each read is a comparison and
+/// a load, not the table's view and the page's lookup afresh. Any helper
+/// that may run the search (which may grow the tables and move their
+/// pages) forgets every kept page ([`Emit::forget_pages`]).
+#[derive(Clone, Copy)]
+pub(super) struct PageCache {
+    page: Variable,
+    slots: Variable,
+    len: Variable,
+}
+
+/// A page number no position has (positions' pages are below 2¹⁵).
+const NO_PAGE: i64 = -1;
 
 impl Emit<'_, '_> {
     /// The query function: returns 0 with the result in the context's
@@ -29,6 +47,7 @@ impl Emit<'_, '_> {
             self.b.def_var(var, zero);
         }
         self.b.def_var(self.top, self.top0);
+        self.keep_pages();
         let (acc, seen) = (self.b.declare_var(I64), self.b.declare_var(I64));
         self.b.def_var(acc, zero);
         self.b.def_var(seen, zero);
@@ -116,6 +135,7 @@ impl Emit<'_, '_> {
             let game = e.int(game.into());
             let n = e.int(given.len() as i64);
             let call = e.b.ins().call(e.query, &[e.ctx, game, at, n]);
+            e.forget_pages();
             let v = e.b.inst_results(call)[0];
             let failed = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
             e.bail_if(failed);
@@ -135,14 +155,92 @@ impl Emit<'_, '_> {
         let value = self.b.declare_var(I64);
         let [slow, join] = self.blocks();
         self.b.set_cold_block(slow);
-        let table = self.table(self.views, index);
-        self.read_dense(table, (ints, code), value, (slow, join));
+        match (self.pages.get(index).copied().flatten(), ints, code) {
+            (Some(cache), [n], 0) => self.read_kept(index, cache, *n, value, (slow, join)),
+            _ => {
+                let table = self.table(self.views, index);
+                self.read_dense(table, (ints, code), value, (slow, join));
+            }
+        }
         self.b.switch_to_block(slow);
         let v = ask(self)?;
         self.b.def_var(value, v);
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Some(self.b.use_var(value))
+    }
+
+    /// Keeps a page ([`PageCache`]) for each target of one integer, none
+    /// kept yet.
+    fn keep_pages(&mut self) {
+        let ones = self.targets.iter().map(|(_, arity)| *arity == 1);
+        let ones: Vec<bool> = ones.collect();
+        self.pages = ones
+            .into_iter()
+            .map(|one| {
+                one.then(|| PageCache {
+                    page: self.b.declare_var(I64),
+                    slots: self.b.declare_var(I64),
+                    len: self.b.declare_var(I64),
+                })
+            })
+            .collect();
+        let zero = self.int(0);
+        for cache in self.pages.clone().into_iter().flatten() {
+            self.b.def_var(cache.slots, zero);
+            self.b.def_var(cache.len, zero);
+        }
+        self.forget_pages();
+    }
+
+    /// After a helper that may have run the search: no page is kept.
+    pub(super) fn forget_pages(&mut self) {
+        if self.pages.iter().all(Option::is_none) {
+            return;
+        }
+        let none = self.int(NO_PAGE);
+        for cache in self.pages.clone().into_iter().flatten() {
+            self.b.def_var(cache.page, none);
+        }
+    }
+
+    /// Reads the value of `n` in the table of target `index` into
+    /// `value` and goes to `join`, from the page kept where it is `n`'s,
+    /// else from the table's view, keeping `n`'s page; goes to `slow`
+    /// where the table holds no plain value for it.
+    fn read_kept(
+        &mut self,
+        index: usize,
+        cache: PageCache,
+        n: Value,
+        value: Variable,
+        (slow, join): (cranelift_codegen::ir::Block, cranelift_codegen::ir::Block),
+    ) {
+        let (page, place) = self.page_place(n);
+        let kept = self.b.use_var(cache.page);
+        let same = self.b.ins().icmp(IntCC::Equal, page, kept);
+        let len = self.b.use_var(cache.len);
+        // A kept page is one of the table's, below `DENSE_END`: a
+        // negative `n` has no page kept.
+        let inside = (self.b.ins()).icmp(IntCC::UnsignedLessThan, place, len);
+        let hit = self.b.ins().band(same, inside);
+        let [near, far] = self.blocks();
+        self.b.ins().brif(hit, near, &[], far, &[]);
+        self.b.switch_to_block(near);
+        let slots = self.b.use_var(cache.slots);
+        let offset = self.b.ins().imul_imm_s(place, 4);
+        let at = self.b.ins().iadd(slots, offset);
+        self.read_slot(at, value, (slow, join));
+        self.b.switch_to_block(far);
+        let table = self.table(self.views, index);
+        self.outside_to(n, (0, crate::graph::DENSE_END.into()), slow);
+        let (slots, len) = self.row_or(table, (page, place), slow);
+        self.b.def_var(cache.page, page);
+        self.b.def_var(cache.slots, slots);
+        self.b.def_var(cache.len, len);
+        let offset = self.b.ins().imul_imm_s(place, 4);
+        let at = self.b.ins().iadd(slots, offset);
+        self.read_slot(at, value, (slow, join));
     }
 
     /// `value(g(args))` in a query, of a position with collection
@@ -178,6 +276,7 @@ impl Emit<'_, '_> {
         let run = self.b.ins().iadd(self.arena, offset);
         let game = self.int(game.into());
         let call = self.b.ins().call(self.query, &[self.ctx, game, run, len]);
+        self.forget_pages();
         let v = self.b.inst_results(call)[0];
         let failed = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, v, 0);
         self.bail_if(failed);

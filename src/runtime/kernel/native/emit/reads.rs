@@ -67,6 +67,7 @@ impl Emit<'_, '_> {
                 .call(self.unusual3, &[self.ctx, target, a, b, c]),
             _ => self.b.ins().call(self.unusual, &[self.ctx, target, a, b]),
         };
+        self.forget_pages();
         let v = match self.kept {
             true => {
                 let ret = std::mem::offset_of!(super::super::Ctx, ret) as i32;
@@ -132,15 +133,10 @@ impl Emit<'_, '_> {
         let table = match form {
             0 => table,
             _ => {
-                let other = self
-                    .b
-                    .ins()
-                    .icmp_imm_s(IntCC::NotEqual, table.form, form as i64);
+                let code = self.form_of(table);
+                let other = (self.b.ins()).icmp_imm_s(IntCC::NotEqual, code, form as i64);
                 self.leave_if(other, slow);
-                Table {
-                    count: table.form_count,
-                    ..table
-                }
+                table.formed(true)
             }
         };
         let mut strip = None;
@@ -367,13 +363,25 @@ impl Emit<'_, '_> {
         (page, place): (Value, Value),
         elsewhere: Block,
     ) -> Value {
-        let out = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, page, table.count);
+        let (slots, _) = self.row_or(table, (page, place), elsewhere);
+        let at = self.b.ins().imul_imm_s(place, 4);
+        self.b.ins().iadd(slots, at)
+    }
+
+    /// The address of the first slot of page `page` of `table`, and the
+    /// page's length, going to `elsewhere` unless `place` is inside it.
+    pub(super) fn row_or(
+        &mut self,
+        table: Table,
+        (page, place): (Value, Value),
+        elsewhere: Block,
+    ) -> (Value, Value) {
+        let count = self.count_of(table);
+        let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, page, count);
         self.leave_if(out, elsewhere);
         let at = self.b.ins().imul_imm_s(page, 4);
-        let at = self.b.ins().iadd(table.lens, at);
+        let lens = self.lens_of(table);
+        let at = self.b.ins().iadd(lens, at);
         let len = self.b.ins().load(I32, trusted(), at, 0);
         let len = self.b.ins().uextend(I64, len);
         let out = self
@@ -382,9 +390,8 @@ impl Emit<'_, '_> {
             .icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
         self.leave_if(out, elsewhere);
         let at = self.b.ins().imul_imm_s(page, 8);
-        let at = self.b.ins().iadd(table.pages, at);
-        let slots = self.b.ins().load(I64, trusted(), at, 0);
-        let at = self.b.ins().imul_imm_s(place, 4);
-        self.b.ins().iadd(slots, at)
+        let pages = self.pages_of(table);
+        let at = self.b.ins().iadd(pages, at);
+        (self.b.ins().load(I64, trusted(), at, 0), len)
     }
 }

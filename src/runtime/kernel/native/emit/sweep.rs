@@ -4,7 +4,7 @@
 
 use super::trusted;
 use super::{Emit, Window};
-use crate::graph::SIDE4_MAX;
+use crate::graph::{Dense, SIDE4_MAX};
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
@@ -46,7 +46,9 @@ impl Emit<'_, '_> {
     }
 
     /// The loop of [`Emit::sweep`] by `step` from `n` to `to`, on to
-    /// `stop` after it.
+    /// `stop` after it: a page of the table at a time, its address and
+    /// length read once, then the positions of the page that the run
+    /// covers, each slot at its place in the page.
     fn sweep_loop(
         &mut self,
         kernel: &Kernel,
@@ -54,18 +56,41 @@ impl Emit<'_, '_> {
         (n, total, step): (Variable, Variable, i64),
         stop: Block,
     ) -> Option<()> {
-        let [head, body] = self.blocks();
+        let [head, page, inner, body] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let at = self.b.use_var(n);
         // The exit first, the body second: see `Emit::each`.
         let done = self.b.ins().icmp(IntCC::Equal, at, to);
-        self.b.ins().brif(done, stop, &[], body, &[]);
+        self.b.ins().brif(done, stop, &[], page, &[]);
+        self.b.switch_to_block(page);
+        let (index, place) = self.page_place(at);
+        let (slots, len) = self.row_or(own, (index, place), self.bail);
+        // Where this page's run ends: up, at the page's length (its
+        // places past it are the next look's, which bails on them);
+        // down, below its first place. Every place between is inside.
+        let first = self.b.ins().isub(at, place);
+        let end = match step {
+            1 => {
+                let past = self.b.ins().iadd(first, len);
+                self.b.ins().smin(to, past)
+            }
+            _ => {
+                let below = self.b.ins().iadd_imm_s(first, -1);
+                self.b.ins().smax(to, below)
+            }
+        };
+        self.b.ins().jump(inner, &[]);
+        self.b.switch_to_block(inner);
+        let at = self.b.use_var(n);
+        let done = self.b.ins().icmp(IntCC::Equal, at, end);
+        self.b.ins().brif(done, head, &[], body, &[]);
         self.b.switch_to_block(body);
         // The position's own slot first: the options just below it are
         // read beside it.
-        let (page, place) = self.page_place(at);
-        let slot = self.slot(own, page, place);
+        let place = self.b.ins().band_imm_s(at, Dense::PAGE as i64 - 1);
+        let offset = self.b.ins().imul_imm_s(place, 4);
+        let slot = self.b.ins().iadd(slots, offset);
         let window = Window {
             row: None,
             at,
@@ -76,7 +101,7 @@ impl Emit<'_, '_> {
         let next = self.b.ins().iadd_imm_s(at, step);
         self.b.def_var(n, next);
         // A pause after enough work, for the caller to look at the clock.
-        self.pause_or(total, head, next);
+        self.pause_or(total, inner, next);
         Some(())
     }
 }
@@ -96,6 +121,7 @@ impl Emit<'_, '_> {
         own: Value,
     ) -> Option<()> {
         let own = self.table(own, 0);
+        let own = self.loaded(own);
         let field = |e: &mut Self, v: Value, shift: i64, mask: i64| {
             let v = e.b.ins().ushr_imm_s(v, shift);
             e.b.ins().band_imm_s(v, mask)
@@ -164,7 +190,12 @@ impl Emit<'_, '_> {
         (from, to): (Value, Value),
         owns: Value,
     ) -> Option<()> {
-        let owns: Vec<super::Table> = (0..kernels.len()).map(|i| self.table(owns, i)).collect();
+        let owns: Vec<super::Table> = (0..kernels.len())
+            .map(|i| {
+                let own = self.table(owns, i);
+                self.loaded(own)
+            })
+            .collect();
         self.counted((from, to), |e, at, (total, next)| {
             let (page, place) = e.page_place(at);
             for (kernel, own) in kernels.iter().zip(owns) {

@@ -280,6 +280,7 @@ impl Emit<'_, '_> {
                 let func = self.int(at as i64);
                 let n = self.int(given.len() as i64);
                 let call = self.b.ins().call(self.call, &[self.ctx, func, stack, n]);
+                self.forget_pages();
                 self.returned(call)
             }
         })
@@ -293,6 +294,7 @@ impl Emit<'_, '_> {
         // The signature of every function (see `super::function`).
         let args = [stack, zero, zero, zero, zero, zero, zero, self.ctx];
         let call = self.b.ins().call(code, &args);
+        self.forget_pages();
         self.returned(call)
     }
 

@@ -1,0 +1,132 @@
+//! Where the machine code finds a dense table: the address of its view
+//! ([`View`]), and its fields, read once for the whole function or where
+//! each is used.
+//!
+//! Read once, a field is a value live through every loop of the
+//! function. Where the loops hold more values than registers, Cranelift's
+//! register allocator spills such values, and stores them again around
+//! every turn of a loop that does not use them: a one-integer sweep,
+//! whose options are mostly read beside the position's own slot, ran its
+//! option loops with four such stores and loads an option. Read where
+//! used, a field costs a load from the view each time it is used: a
+//! board's options, read a row or a level away at nearly every option,
+//! ran up to 15% slower so (wythoff, three_heaps).
+
+use super::{Emit, Kind, trusted};
+use crate::graph::View;
+use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
+use std::mem::offset_of;
+
+/// Whether the function `kind` reads its targets' tables' fields once:
+/// all but a one-integer sweep (and a group's), and a mex function,
+/// which reads most options through the helper.
+pub(super) fn read_once(kind: &Kind) -> bool {
+    !matches!(kind, Kind::Sweep(_) | Kind::Group(_) | Kind::Mex(_))
+}
+
+/// Where a dense table's view is ([`View`]: its pages' addresses, their
+/// lengths, their number), and its fields where they were read once.
+#[derive(Clone, Copy)]
+pub(super) struct Table {
+    /// The address of the view.
+    view: Value,
+    /// Its fields, where read once for the whole function.
+    loaded: Option<Loaded>,
+    /// Whether the pages counted are those of a table's list positions
+    /// ([`View::form_count`]), rather than its integers' ([`View::count`]).
+    formed: bool,
+}
+
+/// The fields of a table's view, read once (see [`View`]).
+#[derive(Clone, Copy)]
+struct Loaded {
+    count: Value,
+    form_count: Value,
+    lens: Value,
+    pages: Value,
+    form: Value,
+}
+
+impl Table {
+    /// The table, its pages counted as its list positions' where
+    /// `formed`.
+    pub(super) fn formed(self, formed: bool) -> Table {
+        Table { formed, ..self }
+    }
+}
+
+impl Emit<'_, '_> {
+    pub(super) fn table(&mut self, views: Value, t: usize) -> Table {
+        let view = match t {
+            0 => views,
+            _ => self
+                .b
+                .ins()
+                .iadd_imm_s(views, (t * size_of::<View>()) as i64),
+        };
+        Table {
+            view,
+            loaded: None,
+            formed: false,
+        }
+    }
+
+    /// `table` with its view's fields read here, once.
+    pub(super) fn loaded(&mut self, table: Table) -> Table {
+        let mut field = |offset| self.view_field(table, offset);
+        let fields = Loaded {
+            count: field(offset_of!(View, count)),
+            form_count: field(offset_of!(View, form_count)),
+            lens: field(offset_of!(View, lens)),
+            pages: field(offset_of!(View, pages)),
+            form: field(offset_of!(View, form)),
+        };
+        Table {
+            loaded: Some(fields),
+            ..table
+        }
+    }
+
+    /// The field at `offset` of `table`'s view.
+    pub(super) fn view_field(&mut self, table: Table, offset: usize) -> Value {
+        (self.b.ins()).load(I64, trusted(), table.view, offset as i32)
+    }
+
+    /// The addresses of `table`'s pages.
+    pub(super) fn pages_of(&mut self, table: Table) -> Value {
+        if let Some(loaded) = table.loaded {
+            return loaded.pages;
+        }
+        self.view_field(table, offset_of!(View, pages))
+    }
+
+    /// The lengths of `table`'s pages.
+    pub(super) fn lens_of(&mut self, table: Table) -> Value {
+        if let Some(loaded) = table.loaded {
+            return loaded.lens;
+        }
+        self.view_field(table, offset_of!(View, lens))
+    }
+
+    /// The number of `table`'s pages (of its list positions where it is
+    /// `formed`).
+    pub(super) fn count_of(&mut self, table: Table) -> Value {
+        match (table.loaded, table.formed) {
+            (Some(loaded), true) => return loaded.form_count,
+            (Some(loaded), false) => return loaded.count,
+            (None, _) => {}
+        }
+        match table.formed {
+            true => self.view_field(table, offset_of!(View, form_count)),
+            false => self.view_field(table, offset_of!(View, count)),
+        }
+    }
+
+    /// The code of `table`'s form (0: positions of integers).
+    pub(super) fn form_of(&mut self, table: Table) -> Value {
+        if let Some(loaded) = table.loaded {
+            return loaded.form;
+        }
+        self.view_field(table, offset_of!(View, form))
+    }
+}
