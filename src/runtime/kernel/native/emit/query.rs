@@ -10,29 +10,34 @@ use crate::runtime::kernel::query::{Element, Fold, Query};
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
+use cranelift_codegen::ir::{
+    Block, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value, types::I64,
+};
 use cranelift_frontend::Variable;
 use std::mem::offset_of;
 
 /// Loop iterations between two looks at the clock.
 const TICKS: i64 = 1 << 12;
 
-/// The page of a one-integer target's table that a query read last: its
-/// number ([`NO_PAGE`] when none), the address of its first slot and its
-/// length. A query reading `value(g(n))` for `n` in a range reads the
-/// same page again and again; with it kept, each read is a comparison and
-/// a load, not the table's view and the page's lookup afresh. Any helper
-/// that may run the search (which may grow the tables and move their
-/// pages) forgets every kept page ([`Emit::forget_pages`]).
+/// The page of a one-integer target's table that a query read last, in
+/// a slot of the frame: its first position, its length (0 when none is
+/// kept) and the address of its first slot. A query reading `value(g(n))`
+/// for `n` in a range reads the same page again and again; with it kept,
+/// each read is a comparison and a load, not the table's view and the
+/// page's lookup afresh. Any helper that may run the search (which may
+/// grow the tables and move their pages) forgets every kept page
+/// ([`Emit::forget_pages`]). In the frame rather than in variables, the
+/// three are not carried through the query's loops, whose other values
+/// already take the registers a call keeps.
 #[derive(Clone, Copy)]
 pub(super) struct PageCache {
-    page: Variable,
-    slots: Variable,
-    len: Variable,
+    slot: StackSlot,
 }
 
-/// A page number no position has (positions' pages are below 2¹⁵).
-const NO_PAGE: i64 = -1;
+/// Where [`PageCache`]'s fields are in its slot.
+const FIRST: i32 = 0;
+const LEN: i32 = 8;
+const SLOTS: i32 = 16;
 
 impl Emit<'_, '_> {
     /// The query function: returns 0 with the result in the context's
@@ -74,22 +79,24 @@ impl Emit<'_, '_> {
                 }
             };
             let so_far = e.b.use_var(acc);
-            let first = e.b.use_var(seen);
             let folded = match fold {
                 Fold::Count => e.b.ins().iadd_imm_s(so_far, 1),
                 Fold::Sum => e.checked(BinOp::Add, so_far, v),
                 Fold::Xor => e.b.ins().bxor(so_far, v),
+                // Whether an element came before: only these folds carry
+                // it through the loops.
                 Fold::Min | Fold::Max => {
+                    let first = e.b.use_var(seen);
                     let best = match fold {
                         Fold::Min => e.b.ins().smin(so_far, v),
                         _ => e.b.ins().smax(so_far, v),
                     };
+                    let one = e.int(1);
+                    e.b.def_var(seen, one);
                     e.b.ins().select(first, best, v)
                 }
             };
             e.b.def_var(acc, folded);
-            let one = e.int(1);
-            e.b.def_var(seen, one);
             e.b.ins().jump(next, &[]);
             Some(())
         })?;
@@ -178,18 +185,14 @@ impl Emit<'_, '_> {
         self.pages = ones
             .into_iter()
             .map(|one| {
-                one.then(|| PageCache {
-                    page: self.b.declare_var(I64),
-                    slots: self.b.declare_var(I64),
-                    len: self.b.declare_var(I64),
+                one.then(|| {
+                    let data = StackSlotData::new(StackSlotKind::ExplicitSlot, 24, 3);
+                    PageCache {
+                        slot: self.b.create_sized_stack_slot(data),
+                    }
                 })
             })
             .collect();
-        let zero = self.int(0);
-        for cache in self.pages.clone().into_iter().flatten() {
-            self.b.def_var(cache.slots, zero);
-            self.b.def_var(cache.len, zero);
-        }
         self.forget_pages();
     }
 
@@ -198,9 +201,9 @@ impl Emit<'_, '_> {
         if self.pages.iter().all(Option::is_none) {
             return;
         }
-        let none = self.int(NO_PAGE);
+        let none = self.int(0);
         for cache in self.pages.clone().into_iter().flatten() {
-            self.b.def_var(cache.page, none);
+            self.b.ins().stack_store(I64, none, cache.slot, LEN);
         }
     }
 
@@ -214,30 +217,31 @@ impl Emit<'_, '_> {
         cache: PageCache,
         n: Value,
         value: Variable,
-        (slow, join): (cranelift_codegen::ir::Block, cranelift_codegen::ir::Block),
+        (slow, join): (Block, Block),
     ) {
-        let (page, place) = self.page_place(n);
-        let kept = self.b.use_var(cache.page);
-        let same = self.b.ins().icmp(IntCC::Equal, page, kept);
-        let len = self.b.use_var(cache.len);
-        // A kept page is one of the table's, below `DENSE_END`: a
-        // negative `n` has no page kept.
-        let inside = (self.b.ins()).icmp(IntCC::UnsignedLessThan, place, len);
-        let hit = self.b.ins().band(same, inside);
+        let first = self.b.ins().stack_load(I64, I64, cache.slot, FIRST);
+        let len = self.b.ins().stack_load(I64, I64, cache.slot, LEN);
+        // Past the kept page's first position by less than its length,
+        // as one unsigned comparison: another page, or a negative `n`, is
+        // below it (a huge difference) or at least a page past it.
+        let place = self.b.ins().isub(n, first);
+        let hit = (self.b.ins()).icmp(IntCC::UnsignedLessThan, place, len);
         let [near, far] = self.blocks();
         self.b.ins().brif(hit, near, &[], far, &[]);
         self.b.switch_to_block(near);
-        let slots = self.b.use_var(cache.slots);
+        let slots = self.b.ins().stack_load(I64, I64, cache.slot, SLOTS);
         let offset = self.b.ins().imul_imm_s(place, 4);
         let at = self.b.ins().iadd(slots, offset);
         self.read_slot(at, value, (slow, join));
         self.b.switch_to_block(far);
         let table = self.table(self.views, index);
         self.outside_to(n, (0, crate::graph::DENSE_END.into()), slow);
+        let (page, place) = self.page_place(n);
         let (slots, len) = self.row_or(table, (page, place), slow);
-        self.b.def_var(cache.page, page);
-        self.b.def_var(cache.slots, slots);
-        self.b.def_var(cache.len, len);
+        let first = self.b.ins().isub(n, place);
+        self.b.ins().stack_store(I64, first, cache.slot, FIRST);
+        self.b.ins().stack_store(I64, len, cache.slot, LEN);
+        self.b.ins().stack_store(I64, slots, cache.slot, SLOTS);
         let offset = self.b.ins().imul_imm_s(place, 4);
         let at = self.b.ins().iadd(slots, offset);
         self.read_slot(at, value, (slow, join));

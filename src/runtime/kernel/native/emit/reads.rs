@@ -202,8 +202,8 @@ impl Emit<'_, '_> {
         value: cranelift_frontend::Variable,
         (slow, join): (Block, Block),
     ) {
-        let slot = self.b.ins().load(I32, trusted(), at, 0);
-        let slot = self.b.ins().uextend(I64, slot);
+        let narrow = self.b.ins().load(I32, trusted(), at, 0);
+        let slot = self.b.ins().uextend(I64, narrow);
         // Within the marks, a value is plain and markable in one test: a
         // plain value past them takes the slow path, which bails on it.
         let unusual = match self.within_marks {
@@ -211,9 +211,11 @@ impl Emit<'_, '_> {
                 let len = self.marks_len();
                 (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, slot, len)
             }
-            false => (self.b.ins()).icmp_imm_s(
+            // Compared as 32 bits, the mark is an immediate of the
+            // instruction rather than a constant loaded from memory.
+            false => (self.b.ins()).icmp_imm_u(
                 IntCC::UnsignedGreaterThanOrEqual,
-                slot,
+                narrow,
                 i64::from(Dense::PLAIN),
             ),
         };
