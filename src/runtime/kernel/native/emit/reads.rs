@@ -178,6 +178,24 @@ impl Emit<'_, '_> {
         }
     }
 
+    /// `at - n`: the `k` of an option `n = at - k` written without a test
+    /// of overflow (see [`Emit::range_of`]), which Cranelift does not
+    /// fold, else the difference.
+    fn below(&mut self, at: Value, n: Value) -> Value {
+        use cranelift_codegen::ir::{InstructionData, Opcode, ValueDef};
+        let dfg = &self.b.func.dfg;
+        if let ValueDef::Result(inst, 0) = dfg.value_def(n)
+            && let InstructionData::Binary {
+                opcode: Opcode::Isub,
+                args: [x, k],
+            } = dfg.insts[inst]
+            && x == at
+        {
+            return k;
+        }
+        self.b.ins().isub(at, n)
+    }
+
     /// Where the triple `(a, b, c)` of a long first argument is in a
     /// table of triples whose cube has its columns along the first
     /// argument: in the strip of a heap and two small counters
@@ -250,7 +268,7 @@ impl Emit<'_, '_> {
     ) {
         let n = *args.last().expect("a position of one or two integers");
         // 1 <= at - n <= place, as one unsigned comparison.
-        let below = self.b.ins().isub(window.at, n);
+        let below = self.below(window.at, n);
         let less = self.b.ins().iadd_imm_s(below, -1);
         let mut near = self
             .b

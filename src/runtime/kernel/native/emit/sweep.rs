@@ -4,7 +4,7 @@
 
 use super::trusted;
 use super::{Emit, Window};
-use crate::graph::{Dense, SIDE4_MAX};
+use crate::graph::{DENSE_END, Dense, SIDE4_MAX};
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
@@ -97,12 +97,25 @@ impl Emit<'_, '_> {
             place,
             slot,
         };
-        self.valued(kernel, &[at], window, total)?;
+        self.valued_at(kernel, window, total)?;
         let next = self.b.ins().iadd_imm_s(at, step);
         self.b.def_var(n, next);
         // A pause after enough work, for the caller to look at the clock.
         self.pause_or(total, inner, next);
         Some(())
+    }
+}
+
+impl Emit<'_, '_> {
+    /// [`Emit::valued`] for the one-integer position `window.at` of a
+    /// sweep, known to be in `0..DENSE_END` while its options are made:
+    /// `n - k` with `k` a small binder then needs no test of overflow.
+    fn valued_at(&mut self, kernel: &Kernel, window: Window, total: Variable) -> Option<()> {
+        let outer = self.known[0];
+        self.known[0] = Some((0, i64::from(DENSE_END) - 1));
+        let valued = self.valued(kernel, &[window.at], window, total);
+        self.known[0] = outer;
+        valued
     }
 }
 
@@ -213,7 +226,7 @@ impl Emit<'_, '_> {
                     place,
                     slot,
                 };
-                e.valued(kernel, &[at], window, total)?;
+                e.valued_at(kernel, window, total)?;
                 e.b.ins().jump(after, &[]);
                 e.b.switch_to_block(after);
             }

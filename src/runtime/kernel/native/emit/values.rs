@@ -158,6 +158,18 @@ impl Emit<'_, '_> {
                 let Num::Slot(s) = **by else { return None };
                 self.floor_invariant(*op, a, (d, s as usize))
             }
+            // No overflow where the operands' ranges rule it out.
+            Num::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), x, y)
+                if self.range_of(n).is_some() =>
+            {
+                let (a, b) = (self.num(x)?, self.num(y)?);
+                let ins = self.b.ins();
+                match op {
+                    BinOp::Add => ins.iadd(a, b),
+                    BinOp::Sub => ins.isub(a, b),
+                    _ => ins.imul(a, b),
+                }
+            }
             Num::Bin(op, a, b) => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
                 self.binary(*op, a, b)?
@@ -240,6 +252,25 @@ impl Emit<'_, '_> {
                     hi = hi.checked_add(x.max(y))?;
                 }
                 Some((lo, hi))
+            }
+            Num::Bin(op, x, y) => {
+                let ((a, b), (c, d)) = (self.range_of(x)?, self.range_of(y)?);
+                match op {
+                    BinOp::Add => Some((a.checked_add(c)?, b.checked_add(d)?)),
+                    BinOp::Sub => Some((a.checked_sub(d)?, b.checked_sub(c)?)),
+                    BinOp::Mul => {
+                        let corners = [a.checked_mul(c)?, a.checked_mul(d)?];
+                        let corners =
+                            [corners[0], corners[1], b.checked_mul(c)?, b.checked_mul(d)?];
+                        Some((*corners.iter().min()?, *corners.iter().max()?))
+                    }
+                    // Bits shifted out of a non-negative number by less
+                    // than 63: none lost where the largest keeps them.
+                    BinOp::Shl if a >= 0 && c >= 0 && d < 63 => {
+                        Some((a << c, b.checked_mul(1 << d)?))
+                    }
+                    _ => None,
+                }
             }
             _ => None,
         }
