@@ -262,3 +262,30 @@ fn windows_cut_by_unit_linear_conditions_agree() {
         agree(&text);
     }
 }
+
+/// Sums, differences and products whose operands' ranges rule out an
+/// overflow are left unchecked in the machine code (a swept position is
+/// known to be below 2³¹, a binder over constants within them): they
+/// agree with the interpreter, and where the ranges do not rule it out
+/// (a product past 2⁶³), the interpreter's overflow error stands.
+#[test]
+fn arithmetic_of_ranged_operands_agrees_up_to_its_limits() {
+    let clean = "game b(n) {\n move p(i in 0..20) if (1 << i) <= n -> b(n - (1 << i))\n\
+                 move q(k in 1..=3) if n * 1000 * k < 7000 and k <= n -> b(n - k)\n}\n\
+                 table(b, 0..3000)\nlen([n for n in 0..3000 if value(b(n)) == 0])\n";
+    let out = agree(clean);
+    assert!(out.contains("b(n), n = 0..=2999"), "{out}");
+    runs_compiled_throughout(clean);
+    // Past 2^63 only from n = 2,048 (k = 2, 3): the machine code runs by
+    // then.
+    for product in [
+        "n * 2251799813685248 * k",
+        "(n - 9) * 1048576 * 2147483648 * k",
+    ] {
+        let text = format!(
+            "game o(n) {{\n move t(k in 1..=3) if k <= n and {product} != 0 -> o(n - k)\n}}\n\
+             table(o, 0..3000)\n"
+        );
+        same_error(&text, "integer overflow");
+    }
+}
