@@ -23,6 +23,7 @@ mod memo;
 mod mex;
 mod narrowing;
 mod over;
+mod pages;
 mod query;
 mod reads;
 mod sweep;
@@ -218,6 +219,11 @@ pub fn function(
             })
             .collect();
     }
+    // A mex function values one position a call: a page kept would
+    // rarely be read again before the call ends.
+    if !matches!(kind, Kind::Func(_) | Kind::Mex(_)) {
+        e.keep_pages();
+    }
     match kind {
         Kind::Mex(kernel) => e.mex(kernel, params[0])?,
         Kind::Sweep(kernel) => e.sweep(kernel, (params[0], params[1]), params[6])?,
@@ -359,9 +365,9 @@ struct Emit<'a, 'f> {
     /// its truth where it is held (see [`Held`]): 0 not yet evaluated,
     /// 1 false, 2 true.
     held: Vec<Option<Variable>>,
-    /// In a query, for each target of one integer, the page of its table
-    /// read last (see [`query::PageCache`]).
-    pages: Vec<Option<query::PageCache>>,
+    /// For each target of one integer, the page of its table read last
+    /// (see [`pages::PageCache`]).
+    pages: Vec<Option<pages::PageCache>>,
 }
 
 /// A loop being emitted: the slots it binds (a divisor bound outside the

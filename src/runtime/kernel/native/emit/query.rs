@@ -10,34 +10,11 @@ use crate::runtime::kernel::query::{Element, Fold, Query};
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{
-    Block, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value, types::I64,
-};
-use cranelift_frontend::Variable;
+use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
 use std::mem::offset_of;
 
 /// Loop iterations between two looks at the clock.
 const TICKS: i64 = 1 << 12;
-
-/// The page of a one-integer target's table that a query read last, in
-/// a slot of the frame: its first position, its length (0 when none is
-/// kept) and the address of its first slot. A query reading `value(g(n))`
-/// for `n` in a range reads the same page again and again; with it kept,
-/// each read is a comparison and a load, not the table's view and the
-/// page's lookup afresh. Any helper that may run the search (which may
-/// grow the tables and move their pages) forgets every kept page
-/// ([`Emit::forget_pages`]). In the frame rather than in variables, the
-/// three are not carried through the query's loops, whose other values
-/// already take the registers a call keeps.
-#[derive(Clone, Copy)]
-pub(super) struct PageCache {
-    slot: StackSlot,
-}
-
-/// Where [`PageCache`]'s fields are in its slot.
-const FIRST: i32 = 0;
-const LEN: i32 = 8;
-const SLOTS: i32 = 16;
 
 impl Emit<'_, '_> {
     /// The query function: returns 0 with the result in the context's
@@ -52,7 +29,6 @@ impl Emit<'_, '_> {
             self.b.def_var(var, zero);
         }
         self.b.def_var(self.top, self.top0);
-        self.keep_pages();
         let (acc, seen) = (self.b.declare_var(I64), self.b.declare_var(I64));
         self.b.def_var(acc, zero);
         self.b.def_var(seen, zero);
@@ -163,7 +139,10 @@ impl Emit<'_, '_> {
         let [slow, join] = self.blocks();
         self.b.set_cold_block(slow);
         match (self.pages.get(index).copied().flatten(), ints, code) {
-            (Some(cache), [n], 0) => self.read_kept(index, cache, *n, value, (slow, join)),
+            (Some(cache), [n], 0) => {
+                let table = self.table(self.views, index);
+                self.read_kept(table, cache, *n, value, (slow, join))
+            }
             _ => {
                 let table = self.table(self.views, index);
                 self.read_dense(table, (ints, code), value, (slow, join));
@@ -175,76 +154,6 @@ impl Emit<'_, '_> {
         self.b.ins().jump(join, &[]);
         self.b.switch_to_block(join);
         Some(self.b.use_var(value))
-    }
-
-    /// Keeps a page ([`PageCache`]) for each target of one integer, none
-    /// kept yet.
-    fn keep_pages(&mut self) {
-        let ones = self.targets.iter().map(|(_, arity)| *arity == 1);
-        let ones: Vec<bool> = ones.collect();
-        self.pages = ones
-            .into_iter()
-            .map(|one| {
-                one.then(|| {
-                    let data = StackSlotData::new(StackSlotKind::ExplicitSlot, 24, 3);
-                    PageCache {
-                        slot: self.b.create_sized_stack_slot(data),
-                    }
-                })
-            })
-            .collect();
-        self.forget_pages();
-    }
-
-    /// After a helper that may have run the search: no page is kept.
-    pub(super) fn forget_pages(&mut self) {
-        if self.pages.iter().all(Option::is_none) {
-            return;
-        }
-        let none = self.int(0);
-        for cache in self.pages.clone().into_iter().flatten() {
-            self.b.ins().stack_store(I64, none, cache.slot, LEN);
-        }
-    }
-
-    /// Reads the value of `n` in the table of target `index` into
-    /// `value` and goes to `join`, from the page kept where it is `n`'s,
-    /// else from the table's view, keeping `n`'s page; goes to `slow`
-    /// where the table holds no plain value for it.
-    fn read_kept(
-        &mut self,
-        index: usize,
-        cache: PageCache,
-        n: Value,
-        value: Variable,
-        (slow, join): (Block, Block),
-    ) {
-        let first = self.b.ins().stack_load(I64, I64, cache.slot, FIRST);
-        let len = self.b.ins().stack_load(I64, I64, cache.slot, LEN);
-        // Past the kept page's first position by less than its length,
-        // as one unsigned comparison: another page, or a negative `n`, is
-        // below it (a huge difference) or at least a page past it.
-        let place = self.b.ins().isub(n, first);
-        let hit = (self.b.ins()).icmp(IntCC::UnsignedLessThan, place, len);
-        let [near, far] = self.blocks();
-        self.b.ins().brif(hit, near, &[], far, &[]);
-        self.b.switch_to_block(near);
-        let slots = self.b.ins().stack_load(I64, I64, cache.slot, SLOTS);
-        let offset = self.b.ins().imul_imm_s(place, 4);
-        let at = self.b.ins().iadd(slots, offset);
-        self.read_slot(at, value, (slow, join));
-        self.b.switch_to_block(far);
-        let table = self.table(self.views, index);
-        self.outside_to(n, (0, crate::graph::DENSE_END.into()), slow);
-        let (page, place) = self.page_place(n);
-        let (slots, len) = self.row_or(table, (page, place), slow);
-        let first = self.b.ins().isub(n, place);
-        self.b.ins().stack_store(I64, first, cache.slot, FIRST);
-        self.b.ins().stack_store(I64, len, cache.slot, LEN);
-        self.b.ins().stack_store(I64, slots, cache.slot, SLOTS);
-        let offset = self.b.ins().imul_imm_s(place, 4);
-        let at = self.b.ins().iadd(slots, offset);
-        self.read_slot(at, value, (slow, join));
     }
 
     /// `value(g(args))` in a query, of a position with collection

@@ -46,14 +46,23 @@ impl Emit<'_, '_> {
         };
         // In a row only where the target names the row itself: elsewhere
         // the test would cost each option and never pass.
-        if let Some((own, window)) = self.window
-            && own == index
+        let own = self.window.is_some_and(|(own, _)| own == index);
+        if let Some((_, window)) = self.window
+            && own
             && given.len() <= 2
             && (window.row.is_none() || matches!(args[0], Num::Slot(0)))
         {
             self.read_below(window, &given, value, (slow, join));
         }
-        self.read_dense(self.tables[index], (&given, 0), value, (slow, join));
+        // Another game's page is kept: a loop over `k` reads `value(g(k))`
+        // along it. The game's own options far from the swept position
+        // are each in another page.
+        match (self.pages.get(index).copied().flatten(), given.as_slice()) {
+            (Some(cache), [n]) if !own => {
+                self.read_kept(self.tables[index], cache, *n, value, (slow, join));
+            }
+            _ => self.read_dense(self.tables[index], (&given, 0), value, (slow, join)),
+        }
         // Anything else is the helper's: a hashed position, a large value,
         // one without a value yet (then 0 here, and the position's marks
         // no longer count), one on the search path (bail).
