@@ -126,6 +126,19 @@ proptest! {
     }
 }
 
+/// A row that grows past nine characters (`"##"` put for one `.`) is no
+/// longer packed into one item: the kernels leave it to the interpreter,
+/// as they must, rather than place its tenth character past the word
+/// (once an overflow in a debug build, found by the test above).
+#[test]
+fn a_row_grown_past_a_word_is_left_to_the_interpreter() {
+    let file = "game b(rows) {\n    move m0(y in 0..len(rows), x in 0..len(rows[y])) \
+                if rows[y][x] == \".\" -> b(rows[:y] + [rows[y][:x] + \"##\" + rows[y][x + 1:]] + rows[y + 1:])\n}\n\
+                value(b([\".....\"]))\nvalue(b([\"...\", \"..\"]))\n\
+                [value(b(r)) for r in [[], [\"\"], [\".\"], [\"..\", \"#.\"], [\"....\"]]]\n";
+    assert_eq!(agree(file).lines().count(), 3);
+}
+
 /// Cram on rows of text and Cram on the set of its empty cells are one
 /// game: their values agree on every board up to 3 x 4, and the rows'
 /// game runs as machine code.

@@ -270,8 +270,10 @@ fn windows_cut_by_unit_linear_conditions_agree() {
 /// (a product past 2⁶³), the interpreter's overflow error stands.
 #[test]
 fn arithmetic_of_ranged_operands_agrees_up_to_its_limits() {
+    // A binder over an empty range (`i in 70..5`) makes no option.
     let clean = "game b(n) {\n move p(i in 0..20) if (1 << i) <= n -> b(n - (1 << i))\n\
-                 move q(k in 1..=3) if n * 1000 * k < 7000 and k <= n -> b(n - k)\n}\n\
+                 move q(k in 1..=3) if n * 1000 * k < 7000 and k <= n -> b(n - k)\n\
+                 move e(i in 70..5) if n > 0 -> b(n - (1 << i))\n}\n\
                  table(b, 0..3000)\nlen([n for n in 0..3000 if value(b(n)) == 0])\n";
     let out = agree(clean);
     assert!(out.contains("b(n), n = 0..=2999"), "{out}");

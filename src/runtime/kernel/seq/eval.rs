@@ -259,10 +259,12 @@ pub fn pack(xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {
     let (a, b) = xs.eval(f, defs)?;
     let fits =
         b - a <= crate::graph::flat::WORD_MAX && f[a..b].iter().all(|c| (1..128).contains(c));
-    let w = (f[a..b].iter().enumerate())
-        .fold(0, |w, (k, c)| w | c << crate::graph::flat::word_shift(k));
+    // Packed only where it fits: a character past the word has no place.
+    let w = fits.then(|| {
+        (f[a..b].iter().enumerate()).fold(0, |w, (k, c)| w | c << crate::graph::flat::word_shift(k))
+    });
     f.truncate(mark);
-    fits.then_some(w).ok_or(Stop::Bail)
+    w.ok_or(Stop::Bail)
 }
 
 /// `t in s` of two strings: whether `t` runs somewhere in `s` (the

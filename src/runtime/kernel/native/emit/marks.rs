@@ -9,9 +9,9 @@ use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, StackSlotData, StackSlotKind, Value};
 
 impl Emit<'_, '_> {
-    /// Keeps the marks' address, their length and the stamp `stamp`
-    /// (which a mex function never changes) in a slot of the frame, read
-    /// at each use. Carried as values, they are live through every loop
+    /// Keeps the marks' address, their length and the stamp `stamp` in a
+    /// slot of the frame, read at each use (a sweep goes on to the next
+    /// stamp there for each position: [`Emit::next_stamp`]). Carried as values, they are live through every loop
     /// of the function: the register allocator then keeps them in
     /// registers at a loop's head and stores and reloads them around each
     /// item of a loop over a list's items, which does not use them.

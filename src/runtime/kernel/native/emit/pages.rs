@@ -17,7 +17,11 @@ use cranelift_frontend::Variable;
 /// kept, each read is a comparison and a load, not the page's lookup
 /// afresh (and, in a query, the table's view). Any helper that may run
 /// the search (which may grow the tables and move their pages) forgets
-/// every kept page ([`Emit::forget_pages`]). In the frame rather than in
+/// every kept page ([`Emit::forget_pages`]): in a query, its helper that
+/// asks the search. Elsewhere the helpers read a graph they cannot
+/// change; the pages are forgotten after them all the same, so that a
+/// helper that one day changes it cannot leave a page read after it
+/// moved. In the frame rather than in
 /// variables, the three are not carried through the loops, whose other
 /// values already take the registers a call keeps.
 #[derive(Clone, Copy)]

@@ -266,7 +266,9 @@ impl Emit<'_, '_> {
                     }
                     // Bits shifted out of a non-negative number by less
                     // than 63: none lost where the largest keeps them.
-                    BinOp::Shl if a >= 0 && c >= 0 && d < 63 => {
+                    // (Bounds the wrong way round, of an empty binder,
+                    // give none.)
+                    BinOp::Shl if 0 <= a && a <= b && 0 <= c && c <= d && d < 63 => {
                         Some((a << c, b.checked_mul(1 << d)?))
                     }
                     _ => None,
