@@ -74,8 +74,8 @@ impl Emit<'_, '_> {
     /// The view of the game's own table, whose rows a table of list,
     /// tuple or boolean positions (`formed`) counts as its form's.
     fn own_table(&mut self, own: Value, formed: bool) -> Table {
-        let own = self.table(own, 0);
-        self.loaded(own.formed(formed))
+        let own = self.table(own, 0).formed(formed);
+        self.loaded(own)
     }
 
     /// The pair of Szudzik number `z`: `(r, s)` for `z = s² + r` with `r <
@@ -165,8 +165,7 @@ impl Emit<'_, '_> {
         (from, to): (Value, Value),
         own: Value,
     ) -> Option<()> {
-        let own = self.table(own, 0);
-        let own = self.loaded(own);
+        let own = self.table_once(own, 0);
         let [z, a, b, total] = self.counters();
         // The first position.
         let (a0, b0) = self.unpair(from);

@@ -11,10 +11,11 @@ use cranelift_codegen::ir::{Block, InstBuilder, StackSlotData, StackSlotKind, Va
 impl Emit<'_, '_> {
     /// Keeps the marks' address, their length and the stamp `stamp` in a
     /// slot of the frame, read at each use (a sweep goes on to the next
-    /// stamp there for each position: [`Emit::next_stamp`]). Carried as values, they are live through every loop
-    /// of the function: the register allocator then keeps them in
-    /// registers at a loop's head and stores and reloads them around each
-    /// item of a loop over a list's items, which does not use them.
+    /// stamp there for each position: [`Emit::next_stamp`]). Carried as
+    /// values, they are live through every loop of the function: the
+    /// register allocator then keeps them in registers at a loop's head
+    /// and stores and reloads them around each item of a loop over a
+    /// list's items, which does not use them.
     pub(super) fn keep_marks_in_frame(&mut self, stamp: Value) {
         let data = StackSlotData::new(StackSlotKind::ExplicitSlot, 24, 3);
         let slot = self.b.create_sized_stack_slot(data);

@@ -210,12 +210,9 @@ pub fn function(
     if !matches!(kind, Kind::Query(_)) {
         let once = tables::read_once(&kind);
         e.tables = (0..targets.len())
-            .map(|t| {
-                let table = e.table(params[5], t);
-                match once {
-                    true => e.loaded(table),
-                    false => table,
-                }
+            .map(|t| match once {
+                true => e.table_once(params[5], t),
+                false => e.table(params[5], t),
             })
             .collect();
     }

@@ -21,9 +21,9 @@ use cranelift_frontend::Variable;
 /// asks the search. Elsewhere the helpers read a graph they cannot
 /// change; the pages are forgotten after them all the same, so that a
 /// helper that one day changes it cannot leave a page read after it
-/// moved. In the frame rather than in
-/// variables, the three are not carried through the loops, whose other
-/// values already take the registers a call keeps.
+/// moved. In the frame rather than in variables, the three are not
+/// carried through the loops, whose other values already take the
+/// registers a call keeps.
 #[derive(Clone, Copy)]
 pub(super) struct PageCache {
     slot: StackSlot,
@@ -38,12 +38,10 @@ impl Emit<'_, '_> {
     /// Keeps a page ([`PageCache`]) for each target of one integer, none
     /// kept yet.
     pub(super) fn keep_pages(&mut self) {
-        let ones = self.targets.iter().map(|(_, arity)| *arity == 1);
-        let ones: Vec<bool> = ones.collect();
-        self.pages = ones
-            .into_iter()
-            .map(|one| {
-                one.then(|| {
+        let targets = self.targets;
+        self.pages = (targets.iter())
+            .map(|(_, arity)| {
+                (*arity == 1).then(|| {
                     let data = StackSlotData::new(StackSlotKind::ExplicitSlot, 24, 3);
                     PageCache {
                         slot: self.b.create_sized_stack_slot(data),
@@ -88,8 +86,7 @@ impl Emit<'_, '_> {
         self.b.ins().brif(hit, near, &[], far, &[]);
         self.b.switch_to_block(near);
         let slots = self.b.ins().stack_load(I64, I64, cache.slot, SLOTS);
-        let offset = self.b.ins().imul_imm_s(place, 4);
-        let at = self.b.ins().iadd(slots, offset);
+        let at = self.slot_at(slots, place);
         self.read_slot(at, value, (slow, join));
         self.b.switch_to_block(far);
         self.outside_to(n, (0, crate::graph::DENSE_END.into()), slow);
@@ -99,8 +96,7 @@ impl Emit<'_, '_> {
         self.b.ins().stack_store(I64, first, cache.slot, FIRST);
         self.b.ins().stack_store(I64, len, cache.slot, LEN);
         self.b.ins().stack_store(I64, slots, cache.slot, SLOTS);
-        let offset = self.b.ins().imul_imm_s(place, 4);
-        let at = self.b.ins().iadd(slots, offset);
+        let at = self.slot_at(slots, place);
         self.read_slot(at, value, (slow, join));
     }
 }

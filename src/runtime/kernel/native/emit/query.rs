@@ -138,15 +138,10 @@ impl Emit<'_, '_> {
         let value = self.b.declare_var(I64);
         let [slow, join] = self.blocks();
         self.b.set_cold_block(slow);
+        let table = self.table(self.views, index);
         match (self.pages.get(index).copied().flatten(), ints, code) {
-            (Some(cache), [n], 0) => {
-                let table = self.table(self.views, index);
-                self.read_kept(table, cache, *n, value, (slow, join))
-            }
-            _ => {
-                let table = self.table(self.views, index);
-                self.read_dense(table, (ints, code), value, (slow, join));
-            }
+            (Some(cache), [n], 0) => self.read_kept(table, cache, *n, value, (slow, join)),
+            _ => self.read_dense(table, (ints, code), value, (slow, join)),
         }
         self.b.switch_to_block(slow);
         let v = ask(self)?;

@@ -393,8 +393,14 @@ impl Emit<'_, '_> {
         elsewhere: Block,
     ) -> Value {
         let (slots, _) = self.row_or(table, (page, place), elsewhere);
-        let at = self.b.ins().imul_imm_s(place, 4);
-        self.b.ins().iadd(slots, at)
+        self.slot_at(slots, place)
+    }
+
+    /// The address of slot `place` of the page whose first slot is at
+    /// `slots`.
+    pub(super) fn slot_at(&mut self, slots: Value, place: Value) -> Value {
+        let offset = self.b.ins().imul_imm_s(place, 4);
+        self.b.ins().iadd(slots, offset)
     }
 
     /// The address of the first slot of page `page` of `table`, and the

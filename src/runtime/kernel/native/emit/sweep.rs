@@ -4,7 +4,7 @@
 
 use super::trusted;
 use super::{Emit, Window};
-use crate::graph::{DENSE_END, Dense, SIDE4_MAX};
+use crate::graph::{DENSE_END, SIDE4_MAX};
 use crate::runtime::kernel::Kernel;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
@@ -88,9 +88,8 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(body);
         // The position's own slot first: the options just below it are
         // read beside it.
-        let place = self.b.ins().band_imm_s(at, Dense::PAGE as i64 - 1);
-        let offset = self.b.ins().imul_imm_s(place, 4);
-        let slot = self.b.ins().iadd(slots, offset);
+        let (_, place) = self.page_place(at);
+        let slot = self.slot_at(slots, place);
         let window = Window {
             row: None,
             at,
@@ -133,8 +132,7 @@ impl Emit<'_, '_> {
         (first, second): (Value, Value),
         own: Value,
     ) -> Option<()> {
-        let own = self.table(own, 0);
-        let own = self.loaded(own);
+        let own = self.table_once(own, 0);
         let field = |e: &mut Self, v: Value, shift: i64, mask: i64| {
             let v = e.b.ins().ushr_imm_s(v, shift);
             e.b.ins().band_imm_s(v, mask)
@@ -204,10 +202,7 @@ impl Emit<'_, '_> {
         owns: Value,
     ) -> Option<()> {
         let owns: Vec<super::Table> = (0..kernels.len())
-            .map(|i| {
-                let own = self.table(owns, i);
-                self.loaded(own)
-            })
+            .map(|i| self.table_once(owns, i))
             .collect();
         self.counted((from, to), |e, at, (total, next)| {
             let (page, place) = e.page_place(at);

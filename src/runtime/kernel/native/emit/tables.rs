@@ -57,6 +57,7 @@ impl Table {
 }
 
 impl Emit<'_, '_> {
+    /// Table `t` of the views at `views`, its fields read where used.
     pub(super) fn table(&mut self, views: Value, t: usize) -> Table {
         let view = match t {
             0 => views,
@@ -88,46 +89,47 @@ impl Emit<'_, '_> {
         }
     }
 
+    /// Table `t` of the views at `views`, its fields read here, once.
+    pub(super) fn table_once(&mut self, views: Value, t: usize) -> Table {
+        let table = self.table(views, t);
+        self.loaded(table)
+    }
+
     /// The field at `offset` of `table`'s view.
-    pub(super) fn view_field(&mut self, table: Table, offset: usize) -> Value {
+    fn view_field(&mut self, table: Table, offset: usize) -> Value {
         (self.b.ins()).load(I64, trusted(), table.view, offset as i32)
+    }
+
+    /// A field of `table`'s view: `kept` of the fields read once, else
+    /// the one at `offset`, read here.
+    fn field_of(&mut self, table: Table, kept: fn(&Loaded) -> Value, offset: usize) -> Value {
+        match &table.loaded {
+            Some(loaded) => kept(loaded),
+            None => self.view_field(table, offset),
+        }
     }
 
     /// The addresses of `table`'s pages.
     pub(super) fn pages_of(&mut self, table: Table) -> Value {
-        if let Some(loaded) = table.loaded {
-            return loaded.pages;
-        }
-        self.view_field(table, offset_of!(View, pages))
+        self.field_of(table, |l| l.pages, offset_of!(View, pages))
     }
 
     /// The lengths of `table`'s pages.
     pub(super) fn lens_of(&mut self, table: Table) -> Value {
-        if let Some(loaded) = table.loaded {
-            return loaded.lens;
-        }
-        self.view_field(table, offset_of!(View, lens))
+        self.field_of(table, |l| l.lens, offset_of!(View, lens))
     }
 
     /// The number of `table`'s pages (of its list positions where it is
     /// `formed`).
     pub(super) fn count_of(&mut self, table: Table) -> Value {
-        match (table.loaded, table.formed) {
-            (Some(loaded), true) => return loaded.form_count,
-            (Some(loaded), false) => return loaded.count,
-            (None, _) => {}
-        }
         match table.formed {
-            true => self.view_field(table, offset_of!(View, form_count)),
-            false => self.view_field(table, offset_of!(View, count)),
+            true => self.field_of(table, |l| l.form_count, offset_of!(View, form_count)),
+            false => self.field_of(table, |l| l.count, offset_of!(View, count)),
         }
     }
 
     /// The code of `table`'s form (0: positions of integers).
     pub(super) fn form_of(&mut self, table: Table) -> Value {
-        if let Some(loaded) = table.loaded {
-            return loaded.form;
-        }
-        self.view_field(table, offset_of!(View, form))
+        self.field_of(table, |l| l.form, offset_of!(View, form))
     }
 }

@@ -259,9 +259,12 @@ impl Emit<'_, '_> {
                     BinOp::Add => Some((a.checked_add(c)?, b.checked_add(d)?)),
                     BinOp::Sub => Some((a.checked_sub(d)?, b.checked_sub(c)?)),
                     BinOp::Mul => {
-                        let corners = [a.checked_mul(c)?, a.checked_mul(d)?];
-                        let corners =
-                            [corners[0], corners[1], b.checked_mul(c)?, b.checked_mul(d)?];
+                        let corners = [
+                            a.checked_mul(c)?,
+                            a.checked_mul(d)?,
+                            b.checked_mul(c)?,
+                            b.checked_mul(d)?,
+                        ];
                         Some((*corners.iter().min()?, *corners.iter().max()?))
                     }
                     // Bits shifted out of a non-negative number by less
