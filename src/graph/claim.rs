@@ -4,13 +4,31 @@
 //! how far a board sweep has gone.
 
 use super::form::Form;
-use super::{DENSE_END, Dense, Graph};
+use super::{DENSE_END, Dense, Graph, View};
 use crate::value::{GameId, NodeId};
 
 impl Graph {
     /// The dense positions of `game`, for the compiled rules to read.
     pub fn dense(&self, game: GameId) -> Option<&Dense> {
         self.games.get(game as usize).map(|t| &t.dense)
+    }
+
+    /// What compiled rules read the positions of `game` of `n` integers
+    /// through: its dense table where its positions have `n` integers
+    /// (or a form), and its hashed positions of one or two.
+    pub fn target_view(&self, game: GameId, n: usize) -> View {
+        let Some(table) = self.games.get(game as usize) else {
+            return View::EMPTY;
+        };
+        let d = &table.dense;
+        let mut view = match d.arity() == n || d.is_formed() {
+            true => d.view(),
+            false => View::EMPTY,
+        };
+        if matches!(n, 1 | 2) {
+            view.hashed = table.hashed.probe() as u64;
+        }
+        view
     }
 
     /// [`Graph::insert`] of the dense position in slot `z` of a game whose

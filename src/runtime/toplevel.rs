@@ -7,7 +7,7 @@ use super::kernel::query::{self, Asker};
 use super::kernel::{Func, Stop};
 use super::{Machine, RtResult, builtins::answer, normalize};
 use crate::builtins::Builtin;
-use crate::graph::{Dense, Shape, View, flat};
+use crate::graph::{Shape, View, flat};
 use crate::ir::{Ir, IrKind};
 use crate::value::{GameId, Value};
 use std::cell::Cell;
@@ -282,9 +282,7 @@ impl Searcher<'_> {
         for ((game, n), view) in self.targets.iter().zip(self.views) {
             // A table of list positions is read where a position asked
             // has its form (the machine code compares the forms' codes).
-            let dense =
-                (self.machine.graph.dense(*game)).filter(|d| d.arity() == *n || d.is_formed());
-            view.set(dense.map_or(View::EMPTY, Dense::view));
+            view.set(self.machine.graph.target_view(*game, *n));
         }
     }
 

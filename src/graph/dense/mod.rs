@@ -76,6 +76,10 @@ pub struct View {
     /// The pages of a table of list positions, read where a target's
     /// form is the table's; 0 in a table of integers.
     pub form_count: u64,
+    /// The address of the [`crate::graph::Probe`] of the game's hashed
+    /// positions of one or two integers, for a target of that many; 0
+    /// for none.
+    pub hashed: u64,
 }
 
 impl View {
@@ -86,6 +90,7 @@ impl View {
         count: 0,
         form: 0,
         form_count: 0,
+        hashed: 0,
     };
 }
 
@@ -392,6 +397,7 @@ impl Dense {
             count: if form.is_some() { 0 } else { count },
             form: form.map_or(0, super::form::Form::code),
             form_count: if form.is_some() { count } else { 0 },
+            hashed: 0,
         }
     }
 

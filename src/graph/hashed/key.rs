@@ -11,8 +11,12 @@ use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
-/// A position's arguments.
+/// A position's arguments. Laid out by its kind's byte, then each kind's
+/// fields as C lays them out: the machine code reads the integers of
+/// [`Key::One`] and [`Key::Two`] 8 and 16 bytes in
+/// ([`super::KEY_AT`]).
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub(super) enum Key {
     One(i64),
     Two(i64, i64),
@@ -41,20 +45,6 @@ pub(super) fn packed(args: &[Value]) -> Option<Key> {
         }
         _ => None,
     }
-}
-
-#[inline]
-pub(super) fn hash_one(a: i64) -> u64 {
-    let mut h = FxHasher::default();
-    (1u8, a).hash(&mut h);
-    h.finish()
-}
-
-#[inline]
-pub(super) fn hash_two(a: i64, b: i64) -> u64 {
-    let mut h = FxHasher::default();
-    (2u8, a, b).hash(&mut h);
-    h.finish()
 }
 
 /// The hash of a flat run packed in `bytes` ([`packed::pack`]): a lookup
@@ -102,8 +92,8 @@ impl Key {
 
     pub(super) fn hash(&self) -> u64 {
         match self {
-            Key::One(a) => hash_one(*a),
-            Key::Two(a, b) => hash_two(*a, *b),
+            Key::One(a) => super::hash_one(*a),
+            Key::Two(a, b) => super::hash_two(*a, *b),
             Key::Short(..) | Key::Long(_) => hash_packed(self.packed().expect("a flat run")),
             Key::Values(values) => hash_values(values),
         }

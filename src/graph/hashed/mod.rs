@@ -9,19 +9,25 @@
 //! ([`super::flat`]), packed in bytes ([`super::packed`]) and kept in
 //! the key itself when short; other arguments are shared values.
 
+mod ints;
 mod key;
 
 use super::flat::{self, in_run};
 use super::packed;
 use crate::value::Value;
 use hashbrown::HashTable;
-use hashbrown::hash_table::Entry;
-use key::{Key, hash_one, hash_packed, hash_two, hash_values, packed};
+use ints::{Ints, hash_one, hash_two};
+use key::{Key, hash_packed, hash_values, packed};
 use std::borrow::Cow;
 use std::cell::RefCell;
 
+pub use ints::{MIX, Probe, TURN};
+
 /// A hashed position: its key and its value slot (see
-/// [`crate::graph::UNKNOWN`]).
+/// [`crate::graph::UNKNOWN`]). Laid out as C lays it out, for the
+/// machine code to read a key of one or two integers and the value
+/// ([`NODE_BYTES`], [`KEY_AT`], [`VALUE_AT`]).
+#[repr(C)]
 struct Node {
     key: Key,
     value: u64,
@@ -36,10 +42,25 @@ impl Node {
     }
 }
 
+/// The bytes of a hashed position, for the machine code.
+pub const NODE_BYTES: usize = size_of::<Node>();
+/// Where a position's first integer is, for the machine code: a key of
+/// one or two integers is its kind's byte, then the integers (see
+/// [`Key`]'s layout).
+pub const KEY_AT: usize = std::mem::offset_of!(Node, key) + 8;
+/// Where a position's value slot is, for the machine code.
+pub const VALUE_AT: usize = std::mem::offset_of!(Node, value);
+
 /// The hashed positions of one game, numbered from 0 in the order made.
 #[derive(Default)]
 pub struct Hashed {
     nodes: Vec<Node>,
+    /// The positions of one or two integers (see [`ints`]).
+    ints: Ints,
+    /// Where the machine code finds `ints` and `nodes`: kept up to date
+    /// as they grow, at an address that does not move.
+    probe: Box<Probe>,
+    /// The other positions.
     index: HashTable<u32>,
     /// The numbers of the positions of one negative integer `n`, by
     /// `-n - 1` ([`NO_NODE`] where there is none), kept apart from the
@@ -76,11 +97,10 @@ impl Hashed {
             }
         }
         let p = packed(args);
-        if let Some(Key::One(a)) = p
-            && a < 0
-            && let Some(i) = self.find_negative(a)
-        {
-            return Some(i);
+        match p {
+            Some(Key::One(a)) => return self.find_ints(&[a]),
+            Some(Key::Two(a, b)) => return self.find_ints(&[a, b]),
+            _ => {}
         }
         let hash = match &p {
             Some(key) => key.hash(),
@@ -131,58 +151,34 @@ impl Hashed {
     #[inline]
     pub fn find_ints(&self, args: &[i64]) -> Option<u32> {
         let nodes = &self.nodes;
-        let found = match *args {
+        match *args {
             [a] if a < 0
                 && let Some(i) = self.find_negative(a) =>
             {
-                return Some(i);
+                Some(i)
             }
-            [a] => self.index.find(
+            [a] => self.ints.find(
                 hash_one(a),
-                |i| matches!(nodes[*i as usize].key, Key::One(x) if x == a),
+                |i| matches!(nodes[i as usize].key, Key::One(x) if x == a),
             ),
-            [a, b] => self.index.find(
+            [a, b] => self.ints.find(
                 hash_two(a, b),
-                |i| matches!(nodes[*i as usize].key, Key::Two(x, y) if x == a && y == b),
+                |i| matches!(nodes[i as usize].key, Key::Two(x, y) if x == a && y == b),
             ),
             _ => None,
-        };
-        found.copied()
+        }
     }
 
     /// The number of the position of one or two integers `args`, added
-    /// if it is new and `add` (true with the number when it was added):
-    /// one hash and one probe for both.
+    /// if it is new and `add` (true with the number when it was added).
     pub fn intern_ints(&mut self, args: &[i64], add: bool) -> Option<(u32, bool)> {
-        let (hash, key) = match *args {
-            [a] if a < 0
-                && let Some(i) = self.find_negative(a) =>
-            {
-                return Some((i, false));
-            }
-            [a] if a < 0 && self.negative_slot(a).is_some() && self.find_ints(args).is_none() => {
-                return add.then(|| (self.insert_key(Key::One(a)), true));
-            }
-            [a] => (hash_one(a), Key::One(a)),
-            [a, b] => (hash_two(a, b), Key::Two(a, b)),
-            _ => return None,
-        };
-        let next = self.nodes.len() as u32;
-        let nodes = &mut self.nodes;
-        let entry = self.index.entry(
-            hash,
-            |i| nodes[*i as usize].key.is(&key),
-            |i| nodes[*i as usize].key.hash(),
-        );
-        match entry {
-            Entry::Occupied(found) => Some((*found.get(), false)),
-            Entry::Vacant(room) if add => {
-                room.insert(next);
-                nodes.push(Node::new(key));
-                Some((next, true))
-            }
-            Entry::Vacant(_) => None,
+        if !matches!(args.len(), 1 | 2) {
+            return None;
         }
+        if let Some(i) = self.find_ints(args) {
+            return Some((i, false));
+        }
+        add.then(|| (self.insert_ints(args), true))
     }
 
     /// [`Hashed::insert`] of one or two integers (the caller has checked
@@ -193,17 +189,35 @@ impl Hashed {
 
     fn insert_key(&mut self, key: Key) -> u32 {
         let i = self.nodes.len() as u32;
-        let numbered = match key {
-            Key::One(a) if a < 0 => self.number_negative(a, i),
-            _ => false,
-        };
-        if !numbered {
-            let nodes = &self.nodes;
-            self.index
-                .insert_unique(key.hash(), i, |j| nodes[*j as usize].key.hash());
+        match key {
+            Key::One(a) if a < 0 && self.number_negative(a, i) => {}
+            Key::One(a) => self.ints.insert(hash_one(a), i),
+            Key::Two(a, b) => self.ints.insert(hash_two(a, b), i),
+            _ => {
+                let nodes = &self.nodes;
+                self.index
+                    .insert_unique(key.hash(), i, |j| nodes[*j as usize].key.hash());
+            }
         }
         self.nodes.push(Node::new(key));
+        self.sync_probe();
         i
+    }
+
+    /// Points the [`Probe`] at the table and the positions where they are now.
+    fn sync_probe(&mut self) {
+        let (slots, mask) = self.ints.place();
+        *self.probe = Probe {
+            slots,
+            mask,
+            nodes: self.nodes.as_ptr() as usize,
+        };
+    }
+
+    /// The address of the [`Probe`] of the positions of one or two
+    /// integers, fixed for as long as these positions are.
+    pub fn probe(&self) -> usize {
+        &*self.probe as *const Probe as usize
     }
 
     /// [`Hashed::find`] of arguments given as a flat run.
@@ -286,6 +300,7 @@ impl Hashed {
         let heap: usize = self.nodes.iter().map(|n| n.key.heap_bytes()).sum();
         self.nodes.capacity() * size_of::<Node>()
             + self.index.capacity() * (size_of::<u32>() + 1)
+            + self.ints.bytes()
             + self.negatives.capacity() * size_of::<u32>()
             + heap
     }
@@ -305,7 +320,7 @@ mod tests {
             .into_iter()
             .map(|a| (a, h.insert_ints(&[a])))
             .collect();
-        assert_eq!(h.index.len(), 2, "the far one and 5 are hashed");
+        assert_eq!(h.ints.len(), 2, "the far one and 5 are hashed");
         for (a, i) in &made {
             assert_eq!(h.find_ints(&[*a]), Some(*i), "{a}");
             assert_eq!(h.find(&[Value::Int(*a)]), Some(*i), "{a}");
@@ -319,10 +334,10 @@ mod tests {
         // Added by intern_ints, in the array where it reaches.
         let (i, added) = h.intern_ints(&[-4], true).unwrap();
         assert!(added);
-        assert_eq!((h.find_ints(&[-4]), h.index.len()), (Some(i), 2));
+        assert_eq!((h.find_ints(&[-4]), h.ints.len()), (Some(i), 2));
         let (j, _) = h.intern_ints(&[i64::MIN], true).unwrap();
         assert_eq!(
-            (h.find(&[Value::Int(i64::MIN)]), h.index.len()),
+            (h.find(&[Value::Int(i64::MIN)]), h.ints.len()),
             (Some(j), 3)
         );
     }
