@@ -88,3 +88,22 @@ fn the_recursion_counts_every_position_it_adds() {
                 value(sum([d(10 ** 15 + i) for i in 0..3000]))\n";
     counts_every_position(text, 9000);
 }
+
+/// Options found by the machine code's own probe of the hashed positions
+/// (`emit/hashed.rs`), of one and of two integers, as the table grows
+/// through several sizes, and a position in progress met by the probe
+/// (a cycle): all as the interpreter finds them.
+#[test]
+fn positions_the_machine_code_probes_for_have_the_interpreters_values() {
+    let one = "game d(n) {\n move by(k in {2, 3, 6}) if n > 0 -> d(n / k)\n}\n\
+               value(sum([d(10 ** 15 + i) for i in 0..500]))\n\
+               table(d, 10 ** 15..10 ** 15 + 8)\n";
+    assert_eq!(agree(one).lines().count(), 4);
+    let two = "game e(a, b) {\n move h if a > 0 -> e(a / 2, b)\n move t if b > 0 -> e(a, b / 3)\n\
+               move both if a > 0 and b > 0 -> e(a / 5, b / 5)\n}\n\
+               value(sum([e(10 ** 9 + i, 10 ** 5 - 3 * i) for i in 0..8]))\n";
+    assert_eq!(agree(two).lines().count(), 1);
+    let cycle = "game c(n) {\n move h if n > 1 -> c(n / 2)\n move back if n == 95367431 -> c(10 ** 14)\n}\n\
+                 value(c(10 ** 14))\n";
+    same_error(cycle, "can be reached from itself");
+}

@@ -24,7 +24,7 @@ pub(super) mod query;
 use super::marks::POLL_EVERY;
 use super::{Found, Kernel, Marks, Stop};
 use crate::defs::Defs;
-use crate::graph::{Dense, Graph, View};
+use crate::graph::{Graph, View};
 use crate::value::GameId;
 use cranelift_jit::JITModule;
 use emit::Kind;
@@ -81,6 +81,12 @@ pub(super) struct Ctx<'a> {
     /// A kernel's mex run's: the recursion that evaluates the options of
     /// its own game in place (see [`deep`]); null in any other call.
     deep: *mut deep::Deep<'a>,
+    /// The views of the targets, in their order: where the machine code
+    /// finds a target's hashed positions (`emit/hashed.rs`). Read from
+    /// here, rather than passed, so that the only value a read of them
+    /// needs beside its arguments is the context, which every helper's
+    /// call needs already.
+    views: *const View,
 }
 
 /// `n` zeros, in memory whose pages the system gives when first used.
@@ -319,6 +325,7 @@ impl Call<'_> {
             depth: 0,
             deepest: 0,
             deep: self.deep,
+            views: self.views.as_ptr(),
         };
         // SAFETY: the arguments are what `code` was generated to take
         // (the mex function's point to the kernel's arity of integers);
@@ -366,10 +373,7 @@ fn views_of(
         }
         // A table of list positions is read where a target has its form
         // (the machine code compares the forms' codes).
-        let dense = graph
-            .dense(*game)
-            .filter(|d| d.arity() == *n || d.is_formed());
-        views.push(dense.map_or(View::EMPTY, Dense::view));
+        views.push(graph.target_view(*game, *n));
     }
     true
 }

@@ -89,6 +89,8 @@ impl NativeQuery {
             depth: 0,
             deepest: 0,
             deep: std::ptr::null_mut(),
+            // A `Cell<View>` is laid out as a `View`.
+            views: views.as_ptr().cast::<View>(),
         };
         // SAFETY: a query's function reads its context (`ctx`, which
         // outlives the call), the arena (writable up to its capacity,

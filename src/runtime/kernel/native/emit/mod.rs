@@ -14,6 +14,7 @@ mod filtered;
 mod floor;
 mod forms;
 mod func;
+mod hashed;
 mod kind;
 mod levels;
 mod lists;
@@ -153,6 +154,7 @@ pub fn function(
         missing: b.declare_var(I64),
         option_missing: b.declare_var(I64),
         keeps_marks: matches!(kind, Kind::Mex(_)),
+        probes: matches!(kind, Kind::Mex(_)),
         bits: kind.kernel().is_some_and(Kernel::few_options),
         within_marks: false,
         top: b.declare_var(I64),
@@ -310,6 +312,14 @@ struct Emit<'a, 'f> {
     /// function's).
     option_missing: Variable,
     keeps_marks: bool,
+    /// Whether reads of hashed positions probe their table here
+    /// (`hashed.rs`): in the mex function only, which runs one position
+    /// and is what a memoized recursion over huge heaps runs. In a
+    /// sweep's loop, the probe's code made Cranelift's register allocator
+    /// spill the sweep's own values around every position (the
+    /// subtraction game: 20% more instructions), for options that are
+    /// nearly all dense.
+    probes: bool,
     /// The helpers that sort a list or make a set, and read a position
     /// with list arguments.
     sets: FuncRef,

@@ -63,10 +63,17 @@ impl Emit<'_, '_> {
             }
             _ => self.read_dense(self.tables[index], (&given, 0), value, (slow, join)),
         }
-        // Anything else is the helper's: a hashed position, a large value,
-        // one without a value yet (then 0 here, and the position's marks
-        // no longer count), one on the search path (bail).
+        // A hashed position with a value is read here; anything else is
+        // the helper's: a large value, one without a value yet (then 0
+        // here, and the position's marks no longer count), one on the
+        // search path (bail).
         self.b.switch_to_block(slow);
+        let got = self.b.create_block();
+        self.b.set_cold_block(got);
+        self.b.append_block_param(got, I64);
+        if given.len() <= 2 && self.probes {
+            self.probe_hashed(index, &given, got);
+        }
         self.note_option();
         let target = self.int(index as i64);
         let call = match given.len() {
@@ -85,6 +92,9 @@ impl Emit<'_, '_> {
             false => self.b.inst_results(call)[0],
         };
         let v = self.helper_value(v);
+        self.b.ins().jump(got, &[v.into()]);
+        self.b.switch_to_block(got);
+        let v = self.b.block_params(got)[0];
         if self.within_marks {
             let len = self.marks_len();
             let past = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, v, len);

@@ -1,0 +1,214 @@
+//! The read of a position of one or two integers among its game's hashed
+//! positions (a heap of 10^15 divided by 2, 3 or 6), done by the machine
+//! code itself: it probes the table of [`crate::graph::Probe`] as
+//! `graph::hashed::ints` does, and only a position not there, or there
+//! without a value, goes to the helper. A memoized recursion over huge
+//! heaps finds most of its options there: the heap halved, and the heap
+//! thirded, of consecutive heaps are mostly the same.
+
+use super::{Emit, trusted};
+use crate::graph::{KEY_AT, MIX, NODE_BYTES, Probe, TURN, VALUE_AT, View};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I64};
+use std::mem::offset_of;
+
+/// Slot values at or past this are no value ([`crate::graph::UNKNOWN`],
+/// in progress, large values the graph keeps apart).
+const NO_VALUE: i64 = 1 << 62;
+/// How many slots the machine code looks at: a table at most three
+/// quarters full finds a position in 2.5 on average.
+const PROBES: usize = 4;
+
+impl Emit<'_, '_> {
+    /// Looks for the position of target `target`'s game with arguments
+    /// `given` (one or two) among its hashed positions: goes to `got`
+    /// with its value if it is there with one, else on, in a block of its
+    /// own. Every block is cold: a game whose options are dense comes
+    /// here only for the few it has not valued yet.
+    ///
+    /// The probe looks at [`PROBES`] slots at most, one after another
+    /// with no loop: a loop inside a sweep's loop made Cranelift's
+    /// register allocator spill the sweep's own values around every
+    /// position (the subtraction game: 20% more instructions). A position
+    /// further on is the helper's, which looks on.
+    pub(super) fn probe_hashed(&mut self, target: usize, given: &[Value], got: Block) {
+        let miss = self.b.create_block();
+        self.b.set_cold_block(miss);
+        let probe = self.hashed_of(target);
+        let none = self.b.ins().icmp_imm_s(IntCC::Equal, probe, 0);
+        self.cold_unless(none, miss);
+        let field = |e: &mut Self, at: usize| e.b.ins().load(I64, trusted(), probe, at as i32);
+        let slots = field(self, offset_of!(Probe, slots));
+        let mask = field(self, offset_of!(Probe, mask));
+        let nodes = field(self, offset_of!(Probe, nodes));
+        let hash = self.hash_of(given);
+        let tag = self.b.ins().ushr_imm_s(hash, 32);
+        let mut at = self.b.ins().band(tag, mask);
+        for _ in 0..PROBES {
+            // A slot: empty (not there), another tag (on), or the
+            // position's number, whose key then decides.
+            let offset = self.b.ins().ishl_imm_s(at, 3);
+            let address = self.b.ins().iadd(slots, offset);
+            let slot = self.b.ins().load(I64, trusted(), address, 0);
+            // An empty slot is 0 (`graph::hashed::ints::EMPTY`).
+            let empty = self.b.ins().icmp_imm_s(IntCC::Equal, slot, 0);
+            self.cold_unless(empty, miss);
+            let [compare, next] = self.blocks();
+            self.b.set_cold_block(compare);
+            self.b.set_cold_block(next);
+            let slot_tag = self.b.ins().ushr_imm_s(slot, 32);
+            let same = self.b.ins().icmp(IntCC::Equal, slot_tag, tag);
+            self.b.ins().brif(same, compare, &[], next, &[]);
+            self.b.switch_to_block(compare);
+            self.found(nodes, (slot, given), [got, next, miss]);
+            self.b.switch_to_block(next);
+            let after = self.b.ins().iadd_imm_s(at, 1);
+            at = self.b.ins().band(after, mask);
+        }
+        self.b.ins().jump(miss, &[]);
+        self.b.switch_to_block(miss);
+    }
+
+    /// Where `slot` is a position whose arguments are `given`: to `got`
+    /// with its value if it has one, to `next` if it is another
+    /// position, else to `miss`, the helper.
+    fn found(
+        &mut self,
+        nodes: Value,
+        (slot, given): (Value, &[Value]),
+        [got, next, miss]: [Block; 3],
+    ) {
+        // The position's number plus one: its node is a node further on.
+        let number = self.b.ins().band_imm_s(slot, 0xffff_ffff);
+        let offset = self.b.ins().imul_imm_s(number, NODE_BYTES as i64);
+        let past = self.b.ins().iadd(nodes, offset);
+        let node = self.b.ins().iadd_imm_s(past, -(NODE_BYTES as i64));
+        let mut same = None;
+        for (i, arg) in given.iter().enumerate() {
+            let key = (self.b.ins()).load(I64, trusted(), node, (KEY_AT + 8 * i) as i32);
+            let equal = self.b.ins().icmp(IntCC::Equal, key, *arg);
+            same = Some(match same {
+                None => equal,
+                Some(before) => self.b.ins().band(before, equal),
+            });
+        }
+        let same = same.expect("one or two arguments");
+        let hit = self.b.create_block();
+        self.b.set_cold_block(hit);
+        self.b.ins().brif(same, hit, &[], next, &[]);
+        self.b.switch_to_block(hit);
+        let v = (self.b.ins()).load(I64, trusted(), node, VALUE_AT as i32);
+        let valued = (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThan, v, NO_VALUE);
+        self.b.ins().brif(valued, got, &[v.into()], miss, &[]);
+    }
+
+    /// Goes to `elsewhere` where `c` holds, else on in a cold block.
+    fn cold_unless(&mut self, c: Value, elsewhere: Block) {
+        let go_on = self.b.create_block();
+        self.b.set_cold_block(go_on);
+        self.b.ins().brif(c, elsewhere, &[], go_on, &[]);
+        self.b.switch_to_block(go_on);
+    }
+
+    /// The hash of one or two integers (`graph::hashed::ints`).
+    fn hash_of(&mut self, given: &[Value]) -> Value {
+        let first = self.b.ins().imul_imm_s(given[0], MIX as i64);
+        match given {
+            [_, b] => {
+                let turned = self.b.ins().rotl_imm_s(first, i64::from(TURN));
+                let mixed = self.b.ins().bxor(turned, *b);
+                self.b.ins().imul_imm_s(mixed, MIX as i64)
+            }
+            _ => first,
+        }
+    }
+
+    /// The address of target `target`'s game's [`Probe`] (0 for none),
+    /// read here from the context's views (see `Ctx::views`).
+    fn hashed_of(&mut self, target: usize) -> Value {
+        let at = offset_of!(super::super::Ctx, views) as i32;
+        let views = self.b.ins().load(I64, trusted(), self.ctx, at);
+        let at = target * size_of::<View>() + offset_of!(View, hashed);
+        self.b.ins().load(I64, trusted(), views, at as i32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::graph::{Graph, KEY_AT, MIX, NODE_BYTES, Probe, TURN, VALUE_AT};
+    use crate::value::Value;
+
+    /// What the machine code does (see `probe_hashed`), done in Rust
+    /// from the same constants: the value of `args`, if found within
+    /// `PROBES` slots with one.
+    #[allow(unsafe_code)]
+    fn probed(probe: u64, args: &[i64]) -> Option<u64> {
+        // SAFETY: `probe` is a live graph's, read as the machine code
+        // reads it, with nothing changing the graph meanwhile.
+        unsafe {
+            let p = &*(probe as *const Probe);
+            let mut hash = (args[0] as u64).wrapping_mul(MIX);
+            if let [_, b] = args {
+                hash = (hash.rotate_left(TURN) ^ *b as u64).wrapping_mul(MIX);
+            }
+            let tag = hash >> 32;
+            let mut at = tag & p.mask;
+            for _ in 0..super::PROBES {
+                let slot = *((p.slots as *const u64).add(at as usize));
+                if slot == 0 {
+                    return None;
+                }
+                let node = p.nodes + ((slot & 0xffff_ffff) as usize - 1) * NODE_BYTES;
+                let key = |i: usize| *((node + KEY_AT + 8 * i) as *const i64);
+                if slot >> 32 == tag && (0..args.len()).all(|i| key(i) == args[i]) {
+                    let v = *((node + VALUE_AT) as *const u64);
+                    return (v < super::NO_VALUE as u64).then_some(v);
+                }
+                at = (at + 1) & p.mask;
+            }
+            None
+        }
+    }
+
+    #[test]
+    fn the_probe_finds_what_the_graph_holds_as_the_machine_code_reads_it() {
+        let mut graph = Graph::default();
+        let huge = 1_000_000_000_000_000i64;
+        let (one, two) = (0, 1);
+        for k in 0..3000 {
+            let node = graph.insert(one, &[Value::Int(huge + 3 * k)]);
+            if k % 5 != 0 {
+                graph.set_value(node, (k % 7) as u64);
+            }
+            let node = graph.insert(two, &[Value::Int(huge - k), Value::Int(-huge + k)]);
+            graph.set_value(node, (k % 11) as u64);
+        }
+        let (probe1, probe2) = (
+            graph.target_view(one, 1).hashed,
+            graph.target_view(two, 2).hashed,
+        );
+        assert!(probe1 != 0 && probe2 != 0);
+        let (mut found, mut far, mut far2) = (0, 0, 0);
+        for k in 0..3000 {
+            match probed(probe1, &[huge + 3 * k]) {
+                Some(v) => {
+                    assert_eq!(v, (k % 7) as u64, "{k}");
+                    found += 1;
+                }
+                None if k % 5 == 0 => {}
+                None => far += 1,
+            }
+            match probed(probe2, &[huge - k, -huge + k]) {
+                Some(v) => assert_eq!(v, (k % 11) as u64, "{k}"),
+                None => far2 += 1,
+            }
+            assert_eq!(probed(probe1, &[huge + 3 * k + 1]), None);
+            assert_eq!(probed(probe2, &[huge - k, -huge + k + 1]), None);
+        }
+        // Nearly all are found within the slots the machine code looks at
+        // (the rest by the helper): a table near three quarters full,
+        // probed linearly, keeps about one key in ten further on.
+        assert!(found > 2300 && far < 100, "found {found}, {far} further on");
+        assert!(far2 < 600, "{far2} pairs further on");
+    }
+}
