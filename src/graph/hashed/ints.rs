@@ -3,7 +3,9 @@
 //! as well as Rust: a table of 8-byte slots, each a position's number
 //! plus one in its low half (0: an empty slot, so that a new table is
 //! the system's zeroed pages) and the high half of its hash (its tag)
-//! in its high half, probed linearly from the slot the tag names. The machine code
+//! in its high half, probed linearly from the slot the tag's top bits
+//! name (those of a product mixed from every bit of the key: keys that
+//! differ only in their high bits would share the tag's low bits). The machine code
 //! finds a position's value without leaving its loop: the table's
 //! address and size, and the address of the positions themselves, are
 //! kept in a [`Probe`] at a fixed address, which the views of the
@@ -26,7 +28,7 @@ pub const TURN: u32 = 26;
 /// The slots of an empty table, for the machine code to find nothing in.
 static NONE: [u64; 1] = [EMPTY];
 
-/// The hash of the one integer `a`: the product's high bits are mixed
+/// The hash of the one integer `a`: the product's top bits are mixed
 /// from all of `a`'s, and the tag is the high half.
 #[inline]
 pub fn hash_one(a: i64) -> u64 {
@@ -40,22 +42,25 @@ pub fn hash_two(a: i64, b: i64) -> u64 {
 }
 
 /// What the machine code reads to probe the table (see the module's
-/// doc): the slots' address, one less than their number, and the
-/// address of the positions (`Node`s), which a slot's number indexes.
+/// doc): the slots' address, one less than their number, how far a tag
+/// is shifted to name its first slot, and the address of the positions
+/// (`Node`s), which a slot's number indexes.
 #[repr(C)]
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Probe {
     pub slots: usize,
     pub mask: u64,
+    pub shift: u64,
     pub nodes: usize,
 }
 
 impl Default for Probe {
     fn default() -> Probe {
-        let (slots, mask) = Ints::default().place();
+        let (slots, mask, shift) = Ints::default().place();
         Probe {
             slots,
             mask,
+            shift,
             nodes: 0,
         }
     }
@@ -74,12 +79,23 @@ impl Ints {
         self.len
     }
 
-    /// The slots, and one less than their number, as [`Probe`] gives them.
-    pub fn place(&self) -> (usize, u64) {
+    /// The slots, one less than their number, and the shift of a tag
+    /// to its first slot, as [`Probe`] gives them.
+    pub fn place(&self) -> (usize, u64, u64) {
         match self.slots.is_empty() {
-            true => (NONE.as_ptr() as usize, 0),
-            false => (self.slots.as_ptr() as usize, self.slots.len() as u64 - 1),
+            true => (NONE.as_ptr() as usize, 0, 32),
+            false => (
+                self.slots.as_ptr() as usize,
+                self.slots.len() as u64 - 1,
+                self.shift(),
+            ),
         }
+    }
+
+    /// How far a tag is shifted to name its first slot: its top bits,
+    /// as many as number the slots.
+    fn shift(&self) -> u64 {
+        32 - u64::from(self.slots.len().trailing_zeros())
     }
 
     /// The number of the position whose hash is `hash` and for which
@@ -91,7 +107,7 @@ impl Ints {
         }
         let tag = hash >> 32;
         let mask = self.slots.len() - 1;
-        let mut at = tag as usize & mask;
+        let mut at = (tag >> self.shift()) as usize;
         loop {
             let slot = self.slots[at];
             if slot == EMPTY {
@@ -108,6 +124,7 @@ impl Ints {
     /// Adds position `node`, whose hash is `hash` (the caller has checked
     /// it is new).
     pub fn insert(&mut self, hash: u64, node: u32) {
+        debug_assert!(node < u32::MAX, "a slot holds the number plus one");
         // Grown at three quarters full: a miss then looks at about 8.5
         // slots on average, a find at 2.5, all in a line or two.
         if 4 * (self.len + 1) > 3 * self.slots.len() {
@@ -119,7 +136,7 @@ impl Ints {
 
     fn place_slot(&mut self, slot: u64) {
         let mask = self.slots.len() - 1;
-        let mut at = (slot >> 32) as usize & mask;
+        let mut at = (slot >> 32 >> self.shift()) as usize;
         while self.slots[at] != EMPTY {
             at = (at + 1) & mask;
         }
@@ -155,7 +172,7 @@ mod tests {
             t.insert(hash_one(*k), n as u32);
         }
         assert_eq!(t.len(), keys.len());
-        let (_, mask) = t.place();
+        let (_, mask, _) = t.place();
         assert!(
             (mask + 1) as usize * 3 >= 4 * keys.len(),
             "at most 3/4 full"
@@ -172,5 +189,16 @@ mod tests {
         assert_eq!(u.find(42 << 32, |i| i == 1), Some(1));
         assert_eq!(u.find(42 << 32, |_| false), None);
         assert_ne!(hash_two(1, 2), hash_two(2, 1));
+        // Keys apart only in their high bits start at slots far apart.
+        let mut high = Ints::default();
+        let keys: Vec<i64> = (0..1000).map(|k| k << 48).collect();
+        for (n, k) in keys.iter().enumerate() {
+            high.insert(hash_one(*k), n as u32);
+        }
+        let firsts: std::collections::HashSet<u64> = keys
+            .iter()
+            .map(|k| hash_one(*k) >> 32 >> high.shift())
+            .collect();
+        assert!(firsts.len() > 500, "{} first slots", firsts.len());
     }
 }

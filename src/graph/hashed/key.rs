@@ -18,8 +18,8 @@ use std::rc::Rc;
 #[derive(Clone, Debug)]
 #[repr(u8)]
 pub(super) enum Key {
-    One(i64),
-    Two(i64, i64),
+    One(i64) = super::ONE_KIND,
+    Two(i64, i64) = super::TWO_KIND,
     /// A flat run packed, of at most [`SHORT`] bytes: their number, and
     /// the bytes, the rest zero.
     Short(u8, [u8; SHORT]),

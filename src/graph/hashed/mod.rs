@@ -1,10 +1,12 @@
 //! The positions of a game that are not dense (negative or huge integers,
 //! three parameters, lists...), interned by their arguments. Each key is
 //! kept once, in `nodes` beside its value, which a lookup then reads in
-//! the same cache line; the hash table holds only the positions' indices,
-//! 4 bytes and a control byte each. One or two integers, the common case
-//! (the divide-by-2/3/6 game from 10^15), are packed in the key itself,
-//! with no allocation; three or more integers, and integers with lists or
+//! the same cache line; the hash tables hold only the positions' indices.
+//! One or two integers, the common case (the divide-by-2/3/6 game from
+//! 10^15), are packed in the key itself, with no allocation, and indexed
+//! by a table of their own that the machine code probes too ([`ints`]:
+//! 8 bytes a slot, the index and the hash's high half); the others by
+//! hashbrown's (4 bytes and a control byte a slot); three or more integers, and integers with lists or
 //! tuples of integers (list states), are one flat run of integers
 //! ([`super::flat`]), packed in bytes ([`super::packed`]) and kept in
 //! the key itself when short; other arguments are shared values.
@@ -19,7 +21,7 @@ use hashbrown::HashTable;
 use ints::{Ints, hash_one, hash_two};
 use key::{Key, hash_packed, hash_values, packed};
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 pub use ints::{MIX, Probe, TURN};
 
@@ -48,6 +50,11 @@ pub const NODE_BYTES: usize = size_of::<Node>();
 /// one or two integers is its kind's byte, then the integers (see
 /// [`Key`]'s layout).
 pub const KEY_AT: usize = std::mem::offset_of!(Node, key) + 8;
+/// Where a position's key's kind is, for the machine code: a byte,
+/// [`ONE_KIND`] or [`TWO_KIND`] for one or two integers.
+pub const KIND_AT: usize = std::mem::offset_of!(Node, key);
+pub const ONE_KIND: u8 = 0;
+pub const TWO_KIND: u8 = 1;
 /// Where a position's value slot is, for the machine code.
 pub const VALUE_AT: usize = std::mem::offset_of!(Node, value);
 
@@ -58,8 +65,9 @@ pub struct Hashed {
     /// The positions of one or two integers (see [`ints`]).
     ints: Ints,
     /// Where the machine code finds `ints` and `nodes`: kept up to date
-    /// as they grow, at an address that does not move.
-    probe: Box<Probe>,
+    /// as they grow, in a cell at an address that does not move, so that
+    /// the address given out stays good for as long as the positions.
+    probe: Box<Cell<Probe>>,
     /// The other positions.
     index: HashTable<u32>,
     /// The numbers of the positions of one negative integer `n`, by
@@ -189,8 +197,12 @@ impl Hashed {
 
     fn insert_key(&mut self, key: Key) -> u32 {
         let i = self.nodes.len() as u32;
+        let numbered = match key {
+            Key::One(a) if a < 0 => self.number_negative(a, i),
+            _ => false,
+        };
         match key {
-            Key::One(a) if a < 0 && self.number_negative(a, i) => {}
+            _ if numbered => {}
             Key::One(a) => self.ints.insert(hash_one(a), i),
             Key::Two(a, b) => self.ints.insert(hash_two(a, b), i),
             _ => {
@@ -206,18 +218,19 @@ impl Hashed {
 
     /// Points the [`Probe`] at the table and the positions where they are now.
     fn sync_probe(&mut self) {
-        let (slots, mask) = self.ints.place();
-        *self.probe = Probe {
+        let (slots, mask, shift) = self.ints.place();
+        self.probe.set(Probe {
             slots,
             mask,
+            shift,
             nodes: self.nodes.as_ptr() as usize,
-        };
+        });
     }
 
     /// The address of the [`Probe`] of the positions of one or two
     /// integers, fixed for as long as these positions are.
     pub fn probe(&self) -> usize {
-        &*self.probe as *const Probe as usize
+        self.probe.as_ptr() as usize
     }
 
     /// [`Hashed::find`] of arguments given as a flat run.
@@ -294,8 +307,7 @@ impl Hashed {
     }
 
     /// About how many bytes the positions take: each key with its value,
-    /// its place in the table (the index and a control byte), and what a
-    /// key holds apart.
+    /// its place in its table, and what a key holds apart.
     pub fn bytes(&self) -> usize {
         let heap: usize = self.nodes.iter().map(|n| n.key.heap_bytes()).sum();
         self.nodes.capacity() * size_of::<Node>()

@@ -7,7 +7,9 @@
 //! thirded, of consecutive heaps are mostly the same.
 
 use super::{Emit, trusted};
-use crate::graph::{KEY_AT, MIX, NODE_BYTES, Probe, TURN, VALUE_AT, View};
+use crate::graph::{
+    KEY_AT, KIND_AT, MIX, NODE_BYTES, ONE_KIND, Probe, TURN, TWO_KIND, VALUE_AT, View,
+};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I64};
 use std::mem::offset_of;
@@ -40,10 +42,12 @@ impl Emit<'_, '_> {
         let field = |e: &mut Self, at: usize| e.b.ins().load(I64, trusted(), probe, at as i32);
         let slots = field(self, offset_of!(Probe, slots));
         let mask = field(self, offset_of!(Probe, mask));
+        let shift = field(self, offset_of!(Probe, shift));
         let nodes = field(self, offset_of!(Probe, nodes));
         let hash = self.hash_of(given);
         let tag = self.b.ins().ushr_imm_s(hash, 32);
-        let mut at = self.b.ins().band(tag, mask);
+        // Its first slot: the tag's top bits (`graph::hashed::ints`).
+        let mut at = self.b.ins().ushr(tag, shift);
         for _ in 0..PROBES {
             // A slot: empty (not there), another tag (on), or the
             // position's number, whose key then decides.
@@ -83,7 +87,14 @@ impl Emit<'_, '_> {
         let offset = self.b.ins().imul_imm_s(number, NODE_BYTES as i64);
         let past = self.b.ins().iadd(nodes, offset);
         let node = self.b.ins().iadd_imm_s(past, -(NODE_BYTES as i64));
-        let mut same = None;
+        // Its kind first: a game redefined with another arity keeps its
+        // old positions beside the new.
+        let kind = match given.len() {
+            1 => ONE_KIND,
+            _ => TWO_KIND,
+        };
+        let byte = (self.b.ins()).uload8(I64, trusted(), node, KIND_AT as i32);
+        let mut same = Some(self.b.ins().icmp_imm_s(IntCC::Equal, byte, i64::from(kind)));
         for (i, arg) in given.iter().enumerate() {
             let key = (self.b.ins()).load(I64, trusted(), node, (KEY_AT + 8 * i) as i32);
             let equal = self.b.ins().icmp(IntCC::Equal, key, *arg);
@@ -135,7 +146,9 @@ impl Emit<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::graph::{Graph, KEY_AT, MIX, NODE_BYTES, Probe, TURN, VALUE_AT};
+    use crate::graph::{
+        Graph, KEY_AT, KIND_AT, MIX, NODE_BYTES, ONE_KIND, Probe, TURN, TWO_KIND, VALUE_AT,
+    };
     use crate::value::Value;
 
     /// What the machine code does (see `probe_hashed`), done in Rust
@@ -152,7 +165,7 @@ mod tests {
                 hash = (hash.rotate_left(TURN) ^ *b as u64).wrapping_mul(MIX);
             }
             let tag = hash >> 32;
-            let mut at = tag & p.mask;
+            let mut at = tag >> p.shift;
             for _ in 0..super::PROBES {
                 let slot = *((p.slots as *const u64).add(at as usize));
                 if slot == 0 {
@@ -160,7 +173,12 @@ mod tests {
                 }
                 let node = p.nodes + ((slot & 0xffff_ffff) as usize - 1) * NODE_BYTES;
                 let key = |i: usize| *((node + KEY_AT + 8 * i) as *const i64);
-                if slot >> 32 == tag && (0..args.len()).all(|i| key(i) == args[i]) {
+                let kind = *((node + KIND_AT) as *const u8);
+                let kind_is = if args.len() == 1 { ONE_KIND } else { TWO_KIND };
+                if slot >> 32 == tag
+                    && kind == kind_is
+                    && (0..args.len()).all(|i| key(i) == args[i])
+                {
                     let v = *((node + VALUE_AT) as *const u64);
                     return (v < super::NO_VALUE as u64).then_some(v);
                 }
