@@ -25,6 +25,9 @@ pub const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 /// in the second.
 pub const TURN: u32 = 26;
 
+/// No empty slot: the table has none (see [`Ints::find_or_room`]).
+const NO_ROOM: usize = usize::MAX;
+
 /// The slots of an empty table, for the machine code to find nothing in.
 static NONE: [u64; 1] = [EMPTY];
 
@@ -102,8 +105,16 @@ impl Ints {
     /// `same` holds, if there is one.
     #[inline]
     pub fn find(&self, hash: u64, same: impl Fn(u32) -> bool) -> Option<u32> {
+        self.find_or_room(hash, same).ok()
+    }
+
+    /// [`Ints::find`], or where the position would go: the empty slot
+    /// that ended the probe ([`NO_ROOM`] in a table with no slots), for
+    /// [`Ints::insert_at`].
+    #[inline]
+    pub fn find_or_room(&self, hash: u64, same: impl Fn(u32) -> bool) -> Result<u32, usize> {
         if self.slots.is_empty() {
-            return None;
+            return Err(NO_ROOM);
         }
         let tag = hash >> 32;
         let mask = self.slots.len() - 1;
@@ -111,14 +122,25 @@ impl Ints {
         loop {
             let slot = self.slots[at];
             if slot == EMPTY {
-                return None;
+                return Err(at);
             }
             let node = (slot as u32).wrapping_sub(1);
             if slot >> 32 == tag && same(node) {
-                return Some(node);
+                return Ok(node);
             }
             at = (at + 1) & mask;
         }
+    }
+
+    /// [`Ints::insert`] into `room`, where [`Ints::find_or_room`] found no
+    /// such position just now: one probe for both, unless the table grows.
+    pub fn insert_at(&mut self, room: usize, hash: u64, node: u32) {
+        if room == NO_ROOM || 4 * (self.len + 1) > 3 * self.slots.len() {
+            return self.insert(hash, node);
+        }
+        debug_assert!(node < u32::MAX, "a slot holds the number plus one");
+        self.slots[room] = (hash >> 32) << 32 | (u64::from(node) + 1);
+        self.len += 1;
     }
 
     /// Adds position `node`, whose hash is `hash` (the caller has checked
@@ -188,6 +210,14 @@ mod tests {
         u.insert(42 << 32, 1);
         assert_eq!(u.find(42 << 32, |i| i == 1), Some(1));
         assert_eq!(u.find(42 << 32, |_| false), None);
+        // Found, or added where the probe ended.
+        let room = u.find_or_room(7 << 32, |_| false).unwrap_err();
+        u.insert_at(room, 7 << 32, 2);
+        assert_eq!(u.find_or_room(7 << 32, |i| i == 2), Ok(2));
+        let mut empty = Ints::default();
+        let room = empty.find_or_room(7 << 32, |_| true).unwrap_err();
+        empty.insert_at(room, 7 << 32, 0);
+        assert_eq!(empty.find(7 << 32, |i| i == 0), Some(0));
         assert_ne!(hash_two(1, 2), hash_two(2, 1));
         // Keys apart only in their high bits start at slots far apart.
         let mut high = Ints::default();

@@ -178,15 +178,37 @@ impl Hashed {
     }
 
     /// The number of the position of one or two integers `args`, added
-    /// if it is new and `add` (true with the number when it was added).
+    /// if it is new and `add` (true with the number when it was added):
+    /// one hash and one probe for both.
     pub fn intern_ints(&mut self, args: &[i64], add: bool) -> Option<(u32, bool)> {
-        if !matches!(args.len(), 1 | 2) {
-            return None;
+        let (hash, key) = match *args {
+            // Negative ones may be numbered apart (see `negatives`).
+            [a] if a < 0 => {
+                if let Some(i) = self.find_ints(args) {
+                    return Some((i, false));
+                }
+                return add.then(|| (self.insert_ints(args), true));
+            }
+            [a] => (hash_one(a), Key::One(a)),
+            [a, b] => (hash_two(a, b), Key::Two(a, b)),
+            _ => return None,
+        };
+        let nodes = &self.nodes;
+        // One probe for both: found, or added where the probe ended.
+        match self
+            .ints
+            .find_or_room(hash, |i| nodes[i as usize].key.is(&key))
+        {
+            Ok(i) => Some((i, false)),
+            Err(room) if add => {
+                let i = self.nodes.len() as u32;
+                self.ints.insert_at(room, hash, i);
+                self.nodes.push(Node::new(key));
+                self.sync_probe();
+                Some((i, true))
+            }
+            Err(_) => None,
         }
-        if let Some(i) = self.find_ints(args) {
-            return Some((i, false));
-        }
-        add.then(|| (self.insert_ints(args), true))
     }
 
     /// [`Hashed::insert`] of one or two integers (the caller has checked
