@@ -63,16 +63,26 @@ impl Emit<'_, '_> {
             }
             _ => self.read_dense(self.tables[index], (&given, 0), value, (slow, join)),
         }
-        // A hashed position with a value is read here; anything else is
-        // the helper's: a large value, one without a value yet (then 0
-        // here, and the position's marks no longer count), one on the
-        // search path (bail).
         self.b.switch_to_block(slow);
+        let v = self.read_slow(index, &given, [a, b, c]);
+        self.b.def_var(value, v);
+        self.b.ins().jump(join, &[]);
+        self.b.switch_to_block(join);
+        Some(self.b.use_var(value))
+    }
+
+    /// The value of target `index`'s position `given` (also as the
+    /// helper takes it: `abc`) where the dense tables had none, from the
+    /// current block. A hashed position with a value is read here;
+    /// anything else is the helper's: a large value, one without a value
+    /// yet (then 0 here, and the position's marks no longer count), one
+    /// on the search path (bail).
+    fn read_slow(&mut self, index: usize, given: &[Value], [a, b, c]: [Value; 3]) -> Value {
         let got = self.b.create_block();
         self.b.set_cold_block(got);
         self.b.append_block_param(got, I64);
         if given.len() <= 2 && self.probes {
-            self.probe_hashed(index, &given, got);
+            self.probe_hashed(index, given, got);
         }
         self.note_option();
         let target = self.int(index as i64);
@@ -100,10 +110,7 @@ impl Emit<'_, '_> {
             let past = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, v, len);
             self.bail_if(past);
         }
-        self.b.def_var(value, v);
-        self.b.ins().jump(join, &[]);
-        self.b.switch_to_block(join);
-        Some(self.b.use_var(value))
+        v
     }
 
     /// A [`Term::Sum`]'s value: the xor of its items' terms, as the
