@@ -33,7 +33,9 @@ pub use dense::places::STRIP3_ROWS;
 pub use dense::{Dense, View};
 pub use flat::Shape;
 use hashed::Hashed;
-pub use hashed::{KEY_AT, KIND_AT, MIX, NODE_BYTES, ONE_KIND, Probe, TURN, TWO_KIND, VALUE_AT};
+pub use hashed::{
+    EMPTY_SLOT, KEY_AT, KIND_AT, MIX, NODE_BYTES, ONE_KIND, Probe, TURN, TWO_KIND, VALUE_AT,
+};
 use index::dense_args;
 pub use index::{
     DENSE_END, LONG_MAX, LONG3_MAX, SIDE_MAX, SIDE3_MAX, SIDE4_MAX, STRIP_WIDTH, STRIP3_WIDTH,

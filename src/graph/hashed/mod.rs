@@ -23,7 +23,7 @@ use key::{Key, hash_packed, hash_values, packed};
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
-pub use ints::{MIX, Probe, TURN};
+pub use ints::{EMPTY as EMPTY_SLOT, MIX, Probe, TURN};
 
 /// A hashed position: its key and its value slot (see
 /// [`crate::graph::UNKNOWN`]). Laid out as C lays it out, for the

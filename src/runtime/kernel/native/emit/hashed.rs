@@ -8,7 +8,7 @@
 
 use super::{Emit, trusted};
 use crate::graph::{
-    KEY_AT, KIND_AT, MIX, NODE_BYTES, ONE_KIND, Probe, TURN, TWO_KIND, VALUE_AT, View,
+    EMPTY_SLOT, KEY_AT, KIND_AT, MIX, NODE_BYTES, ONE_KIND, Probe, TURN, TWO_KIND, VALUE_AT, View,
 };
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I64};
@@ -54,8 +54,7 @@ impl Emit<'_, '_> {
             let offset = self.b.ins().ishl_imm_s(at, 3);
             let address = self.b.ins().iadd(slots, offset);
             let slot = self.b.ins().load(I64, trusted(), address, 0);
-            // An empty slot is 0 (`graph::hashed::ints::EMPTY`).
-            let empty = self.b.ins().icmp_imm_s(IntCC::Equal, slot, 0);
+            let empty = (self.b.ins()).icmp_imm_s(IntCC::Equal, slot, EMPTY_SLOT as i64);
             self.cold_unless(empty, miss);
             let [compare, next] = self.blocks();
             self.b.set_cold_block(compare);
@@ -147,7 +146,8 @@ impl Emit<'_, '_> {
 #[cfg(test)]
 mod tests {
     use crate::graph::{
-        Graph, KEY_AT, KIND_AT, MIX, NODE_BYTES, ONE_KIND, Probe, TURN, TWO_KIND, VALUE_AT,
+        EMPTY_SLOT, Graph, KEY_AT, KIND_AT, MIX, NODE_BYTES, ONE_KIND, Probe, TURN, TWO_KIND,
+        VALUE_AT,
     };
     use crate::value::Value;
 
@@ -168,7 +168,7 @@ mod tests {
             let mut at = tag >> p.shift;
             for _ in 0..super::PROBES {
                 let slot = *((p.slots as *const u64).add(at as usize));
-                if slot == 0 {
+                if slot == EMPTY_SLOT {
                     return None;
                 }
                 let node = p.nodes + ((slot & 0xffff_ffff) as usize - 1) * NODE_BYTES;
