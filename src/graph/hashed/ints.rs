@@ -214,6 +214,19 @@ mod tests {
         let room = u.find_or_room(7 << 32, |_| false).unwrap_err();
         u.insert_at(room, 7 << 32, 2);
         assert_eq!(u.find_or_room(7 << 32, |i| i == 2), Ok(2));
+        // Added where a probe ended, when the table must grow first: the
+        // room found is not used, and every key is still found.
+        let mut full = Ints::default();
+        for k in 0..12 {
+            full.insert(hash_one(k), k as u32);
+        }
+        assert_eq!(full.place().1, 15, "16 slots, 12 of them full");
+        let room = full.find_or_room(hash_one(12), |_| false).unwrap_err();
+        full.insert_at(room, hash_one(12), 12);
+        assert_eq!(full.place().1, 31, "grown to 32");
+        for k in 0..13 {
+            assert_eq!(full.find(hash_one(k), |i| i == k as u32), Some(k as u32));
+        }
         let mut empty = Ints::default();
         let room = empty.find_or_room(7 << 32, |_| true).unwrap_err();
         empty.insert_at(room, 7 << 32, 0);

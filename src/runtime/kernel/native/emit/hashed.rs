@@ -203,6 +203,9 @@ mod tests {
             graph.target_view(two, 2).hashed,
         );
         assert!(probe1 != 0 && probe2 != 0);
+        // A game with no hashed positions: one empty slot, found empty.
+        let none = Probe::default();
+        assert_eq!(probed(&none as *const Probe as u64, &[huge]), None);
         for k in 0..3000 {
             let want = (k % 5 != 0).then_some((k % 7) as u64);
             assert_eq!(probed(probe1, &[huge + 3 * k]), want, "{k}");
