@@ -3,17 +3,17 @@
 //! as well as Rust: a table of 8-byte slots, each a position's number
 //! plus one in its low half (0: an empty slot, so that a new table is
 //! the system's zeroed pages) and the high half of its hash (its tag)
-//! in its high half, probed linearly from the slot the tag's top bits
-//! name (those of a product mixed from every bit of the key: keys that
-//! differ only in their high bits would share the tag's low bits). The machine code
-//! finds a position's value without leaving its loop: the table's
-//! address and size, and the address of the positions themselves, are
-//! kept in a [`Probe`] at a fixed address, which the views of the
-//! compiled rules point to ([`crate::graph::View::hashed`]).
+//! in its high half. A probe goes on linearly from the slot the tag's
+//! top bits name: those of a product, mixed from every bit of the key
+//! (keys that differ only in their high bits would share the tag's low
+//! bits). The machine code finds a position's value without leaving its
+//! loop: the table's address and size, and the address of the positions
+//! themselves, are kept in a [`Probe`] at a fixed address, which the
+//! views of the compiled rules point to ([`crate::graph::View::hashed`]).
 //!
 //! A tag is kept whole, so a lookup compares a position's arguments only
 //! where 32 bits of their hash agree, and the table grows without
-//! hashing its keys again: a slot's place is its tag's low bits.
+//! hashing its keys again: a slot's place comes from its tag.
 
 /// An empty slot.
 pub const EMPTY: u64 = 0;
