@@ -44,6 +44,13 @@ pub fn hash_two(a: i64, b: i64) -> u64 {
     (hash_one(a).rotate_left(TURN) ^ b as u64).wrapping_mul(MIX)
 }
 
+/// The slot of position `node`, whose hash is `hash`: the tag, and the
+/// number plus one (see the module's doc).
+fn slot(hash: u64, node: u32) -> u64 {
+    debug_assert!(node < u32::MAX, "a slot holds the number plus one");
+    (hash >> 32) << 32 | (u64::from(node) + 1)
+}
+
 /// What the machine code reads to probe the table (see the module's
 /// doc): the slots' address, one less than their number, how far a tag
 /// is shifted to name its first slot, and the address of the positions
@@ -135,25 +142,28 @@ impl Ints {
     /// [`Ints::insert`] into `room`, where [`Ints::find_or_room`] found no
     /// such position just now: one probe for both, unless the table grows.
     pub fn insert_at(&mut self, room: usize, hash: u64, node: u32) {
-        if room == NO_ROOM || 4 * (self.len + 1) > 3 * self.slots.len() {
+        if room == NO_ROOM || self.must_grow() {
             return self.insert(hash, node);
         }
-        debug_assert!(node < u32::MAX, "a slot holds the number plus one");
-        self.slots[room] = (hash >> 32) << 32 | (u64::from(node) + 1);
+        self.slots[room] = slot(hash, node);
         self.len += 1;
     }
 
     /// Adds position `node`, whose hash is `hash` (the caller has checked
     /// it is new).
     pub fn insert(&mut self, hash: u64, node: u32) {
-        debug_assert!(node < u32::MAX, "a slot holds the number plus one");
-        // Grown at three quarters full: a miss then looks at about 8.5
-        // slots on average, a find at 2.5, all in a line or two.
-        if 4 * (self.len + 1) > 3 * self.slots.len() {
+        if self.must_grow() {
             self.grow();
         }
-        self.place_slot((hash >> 32) << 32 | (u64::from(node) + 1));
+        self.place_slot(slot(hash, node));
         self.len += 1;
+    }
+
+    /// Whether one more position would fill the table past three
+    /// quarters: a miss then looks at about 8.5 slots on average, a find
+    /// at 2.5, all in a line or two.
+    fn must_grow(&self) -> bool {
+        4 * (self.len + 1) > 3 * self.slots.len()
     }
 
     fn place_slot(&mut self, slot: u64) {

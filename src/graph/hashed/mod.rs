@@ -6,10 +6,11 @@
 //! 10^15), are packed in the key itself, with no allocation, and indexed
 //! by a table of their own that the machine code probes too ([`ints`]:
 //! 8 bytes a slot, the index and the hash's high half); the others by
-//! hashbrown's (4 bytes and a control byte a slot); three or more integers, and integers with lists or
-//! tuples of integers (list states), are one flat run of integers
-//! ([`super::flat`]), packed in bytes ([`super::packed`]) and kept in
-//! the key itself when short; other arguments are shared values.
+//! hashbrown's (4 bytes and a control byte a slot). Three or more
+//! integers, and integers with lists or tuples of integers (list
+//! states), are one flat run of integers ([`super::flat`]), packed in
+//! bytes ([`super::packed`]) and kept in the key itself when short;
+//! other arguments are shared values.
 
 mod ints;
 mod key;

@@ -2,7 +2,7 @@
 //! option's value that it does not read itself, a position with list
 //! arguments, a set made, a compiled function run.
 
-use super::{BAIL, Ctx, MISSING, deep, query};
+use super::{BAIL, Ctx, MISSING, VALUED, deep, query};
 use crate::graph::{ABSENT, IN_PROGRESS};
 use crate::runtime::kernel::Stop;
 use crate::runtime::kernel::calls::Func;
@@ -93,7 +93,7 @@ pub(super) extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: 
     // SAFETY: a kernel's call sets the graph, which outlives it.
     let v = unsafe { &*ctx.graph }.flat_value(game, run);
     // SAFETY: as in `unusual3`.
-    if v >= 1 << 62
+    if v >= VALUED
         && in_place(ctx, v)
         && let Some(found) = unsafe { deep::evaluate_flat(ctx.deep, game, run) }
     {
@@ -115,7 +115,7 @@ pub(super) extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: 
 /// to xor safely).
 fn code(known: Result<Option<u64>, Stop>) -> u64 {
     match known {
-        Ok(Some(v)) if v < 1 << 62 => v,
+        Ok(Some(v)) if v < VALUED => v,
         Ok(None) => MISSING,
         _ => BAIL,
     }
@@ -140,7 +140,7 @@ pub(super) extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c:
     let args = &all[..n];
     // SAFETY: as in `flat`.
     let v = unsafe { &*ctx.graph }.int_value(game, args);
-    if v < 1 << 62 {
+    if v < VALUED {
         return v;
     }
     if in_place(ctx, v) {

@@ -41,6 +41,12 @@ pub const MISSING: u64 = u64::MAX - 1;
 /// Set in what the sweep returns when it paused after enough work.
 pub const PAUSED: u64 = 1 << 63;
 
+/// The graph's value slots below this are values; at or past it, the
+/// graph's marks of a position without one ([`crate::graph::UNKNOWN`],
+/// in progress, absent), which the helpers and the machine code leave to
+/// the kernel's run.
+const VALUED: u64 = 1 << 62;
+
 /// What [`helpers::unusual`] needs: the graph, the marks (for the options without
 /// a value), and the kernel's targets; and where the mex function says
 /// how much work it did.

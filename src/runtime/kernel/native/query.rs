@@ -5,7 +5,7 @@
 //! graph: so the query's code reads no table itself, and the context it
 //! is given holds no graph.
 
-use super::{ARENA, Code, Ctx, Jit, Memory};
+use super::{ARENA, Code, Ctx, Jit, Memory, VALUED};
 use crate::graph::View;
 use crate::runtime::kernel::Stop;
 use crate::runtime::kernel::calls::Func;
@@ -143,7 +143,7 @@ pub(super) extern "C" fn value(ctx: *mut Ctx, game: i64, args: *const i64, n: i6
         false => asker.value(game, args),
     };
     match value {
-        Some(v) if v < 1 << 62 => v as i64,
+        Some(v) if v < VALUED => v as i64,
         _ => -1,
     }
 }

@@ -6,6 +6,7 @@
 //! heaps finds most of its options there: the heap halved, and the heap
 //! thirded, of consecutive heaps are mostly the same.
 
+use super::super::VALUED;
 use super::{Emit, trusted};
 use crate::graph::{
     EMPTY_SLOT, KEY_AT, KIND_AT, MIX, NODE_BYTES, ONE_KIND, Probe, TURN, TWO_KIND, VALUE_AT, View,
@@ -14,9 +15,6 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I64};
 use std::mem::offset_of;
 
-/// Slot values at or past this are no value ([`crate::graph::UNKNOWN`],
-/// in progress, large values the graph keeps apart).
-const NO_VALUE: i64 = 1 << 62;
 impl Emit<'_, '_> {
     /// Looks for the position of target `target`'s game with arguments
     /// `given` (one or two) among its hashed positions: goes to `got`
@@ -107,7 +105,7 @@ impl Emit<'_, '_> {
         self.b.ins().brif(same, hit, &[], next, &[]);
         self.b.switch_to_block(hit);
         let v = (self.b.ins()).load(I64, trusted(), node, VALUE_AT as i32);
-        let valued = (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThan, v, NO_VALUE);
+        let valued = (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThan, v, VALUED as i64);
         self.b.ins().brif(valued, got, &[v.into()], miss, &[]);
     }
 
@@ -178,7 +176,7 @@ mod tests {
                     && (0..args.len()).all(|i| key(i) == args[i])
                 {
                     let v = *((node + VALUE_AT) as *const u64);
-                    return (v < super::NO_VALUE as u64).then_some(v);
+                    return (v < super::VALUED).then_some(v);
                 }
                 at = (at + 1) & p.mask;
             }
