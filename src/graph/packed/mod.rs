@@ -361,9 +361,9 @@ fn with_framed<T>(run: &[i64], f: impl FnOnce(&[u8]) -> T) -> T {
 /// the units as bytes. `None`, with `buf` written over, when one is not,
 /// or the run is long.
 #[inline]
-fn pack_bytes(run: &[i64], buf: &mut [u8; ON_STACK]) -> Option<usize> {
+fn pack_bytes<const N: usize>(run: &[i64], buf: &mut [u8; N]) -> Option<usize> {
     let (&h, rest) = run.split_first()?;
-    if units_most(run) + MAX_BYTES > ON_STACK {
+    if units_most(run) + MAX_BYTES > N {
         return None;
     }
     // The header, its low bit 0: no frame, every item a byte.
@@ -412,19 +412,26 @@ fn pack_bytes(run: &[i64], buf: &mut [u8; ON_STACK]) -> Option<usize> {
 
 /// Writes the units of the string packed in `w` ([`word_units`]) at
 /// `buf[at..]`, which has room for [`flat::WORD_MAX`]; returns where they
-/// end.
+/// end. The characters are spread from seven bits to eight in place
+/// (halves, quarters, eighths of a word) rather than one at a time.
 #[inline]
-fn put_word(w: i64, buf: &mut [u8; ON_STACK], at: usize) -> usize {
+fn put_word<const N: usize>(w: i64, buf: &mut [u8; N], at: usize) -> usize {
+    const _: () = assert!(flat::WORD_MAX == 9 && flat::WORD_BITS == 7);
     let out = &mut buf[at..at + flat::WORD_MAX];
     let len = flat::word_len(w);
     if len == 0 {
         out[0] = WORD_END as u8;
         return at + 1;
     }
-    for (k, b) in out.iter_mut().enumerate().take(len) {
-        let shift = flat::word_shift(k);
-        *b = ((w >> shift) & 127) as u8;
-    }
+    // The first character is in bits 56 to 62; the other eight, from
+    // the last up, seven bits each below it.
+    let x = w as u64;
+    let low = x & ((1 << 56) - 1);
+    let low = (low & 0x0fff_ffff) | (low & 0x00ff_ffff_f000_0000) << 4;
+    let low = (low & 0x0000_3fff_0000_3fff) | (low & 0x0fff_c000_0fff_c000) << 2;
+    let low = (low & 0x007f_007f_007f_007f) | (low & 0x3f80_3f80_3f80_3f80) << 1;
+    out[0] = (x >> 56) as u8 & 127;
+    out[1..].copy_from_slice(&u64::to_be_bytes(low));
     out[len - 1] |= WORD_END as u8;
     at + len
 }
