@@ -324,6 +324,17 @@ impl Dense {
         (slot != SLOT_SPILLED && slot != SLOT_ABSENT).then_some(slot)
     }
 
+    /// The value a slot holding `code` says, as [`Dense::at`] reads it:
+    /// `None` for a value spilled out of the slot, or no position.
+    pub fn code_value(code: u32) -> Option<u64> {
+        match code {
+            v if v < Dense::PLAIN => Some(v.into()),
+            SLOT_UNKNOWN => Some(UNKNOWN),
+            SLOT_IN_PROGRESS => Some(IN_PROGRESS),
+            _ => None,
+        }
+    }
+
     /// What slot `z` holds for `value`.
     #[inline]
     fn slot_of(value: u64) -> u32 {

@@ -121,6 +121,37 @@ pub(super) unsafe fn evaluate(
     unsafe { run_at(deep, (node, slot), args) }
 }
 
+/// [`evaluate`] of a triple in a strip of the game's dense table, asked
+/// before anything has looked it up: its slot is found (the position
+/// made, if it is new) in one placing, and read. Its value, if it has
+/// one; else it is run as [`evaluate`] runs it. `None` where the usual
+/// path decides: not such a triple, in progress, a value too large for
+/// its slot, or the recursion ending or out of room. A recursion's option
+/// of three integers took two placings (its value looked up, then the
+/// position made): a heap and two counters spent a seventh of their
+/// instructions on the first.
+///
+/// # Safety
+/// As for [`evaluate`].
+pub(super) unsafe fn evaluate_strip(deep: *mut Deep, game: GameId, args: &[i64]) -> Option<u64> {
+    // SAFETY: as the caller promises; dropped before the run below.
+    let d = unsafe { &mut *deep };
+    if d.frontier.is_some() || game != d.kernel.game || d.depth >= DEPTH || d.kernel.takes_lists() {
+        return None;
+    }
+    // SAFETY: as in `evaluate`.
+    let graph = unsafe { &mut *d.graph };
+    let room = graph.reached() < d.room.max_states;
+    let (node, slot) = graph.intern_in_strip(game, args, room)??;
+    // SAFETY: the slot of `node`, as `intern_in_strip` gives it; nothing
+    // else borrows the graph's rows.
+    match Dense::code_value(unsafe { *slot })? {
+        UNKNOWN => unsafe { run_at(deep, (node, Some(slot)), args) },
+        IN_PROGRESS => None,
+        value => Some(value),
+    }
+}
+
 /// [`evaluate`] of a position whose arguments are the flat run `run`
 /// ([`crate::graph::flat`]), of a kernel that takes lists.
 ///

@@ -138,6 +138,13 @@ pub(super) extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c:
     let (game, n) = ctx.targets[target as usize];
     let all = [a, b, c];
     let args = &all[..n];
+    // SAFETY: as in `deep::evaluate` below.
+    if n == 3
+        && in_recursion(ctx)
+        && let Some(found) = unsafe { deep::evaluate_strip(ctx.deep, game, args) }
+    {
+        return found;
+    }
     // SAFETY: as in `flat`.
     let v = unsafe { &*ctx.graph }.int_value(game, args);
     if v < VALUED {
@@ -165,9 +172,15 @@ pub(super) extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c:
 /// evaluated after it, as the interpreter's search does, and the first
 /// error is met on the same play.
 fn in_place(ctx: &Ctx, v: u64) -> bool {
+    v != IN_PROGRESS && in_recursion(ctx)
+}
+
+/// Whether the run is a recursion's that has met no option without a
+/// value (see [`in_place`]).
+fn in_recursion(ctx: &Ctx) -> bool {
     // SAFETY: the marks outlive the call; the machine code only writes
     // the mex's marks, which `missed` is not.
-    !ctx.deep.is_null() && v != IN_PROGRESS && unsafe { (*ctx.marks).missed } == 0
+    !ctx.deep.is_null() && unsafe { (*ctx.marks).missed } == 0
 }
 
 /// [`Filter::fill`] of the window `lo..hi`, for the machine code: 0 when
