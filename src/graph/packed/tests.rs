@@ -99,6 +99,23 @@ fn pairs_pack_as_their_halves_and_come_back_whole() {
 }
 
 proptest! {
+    /// A string's characters spread from seven bits to eight a word at a
+    /// time (`put_word`) are its units one at a time (`word_units`): each
+    /// character a byte, the last marked, at any offset in the buffer.
+    #[test]
+    fn a_word_is_written_as_its_units(
+        chars in prop::collection::vec(1u8..128, 0..=9),
+        at in 0usize..200,
+    ) {
+        let w = flat::pack_word(std::str::from_utf8(&chars).unwrap()).unwrap();
+        let mut units = Vec::new();
+        word_units(w, |u| units.push(u as u8));
+        let mut buf = [0xaau8; ON_STACK];
+        let end = put_word(w, &mut buf, at);
+        prop_assert_eq!(&buf[at..end], &units[..]);
+        prop_assert!(buf[..at].iter().all(|b| *b == 0xaa));
+    }
+
     #[test]
     fn lists_and_sets_of_pairs_come_back_as_they_went(
         pairs in prop::collection::vec((any::<i32>(), -3i64..3), 0..12),
