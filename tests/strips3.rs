@@ -8,7 +8,8 @@
 mod common;
 
 use common::Engine;
-use common::differ::{agree, same_error};
+use common::differ::{agree, compare_among, same_error};
+use proptest::prelude::*;
 
 /// The rules: take 1 to 4, never as many as either of the last two
 /// moves; the long argument first, in the middle or last.
@@ -59,6 +60,14 @@ fn strips_of_triples_have_the_values_computed_directly() {
         let hashed = Engine::hashed(&session, 3);
         assert_eq!(hashed, 0, "{hashed} positions hashed");
         let graph = &session.machine.graph;
+        // The machine code sweeps the strips of the heaps the queries ask
+        // in turn, every pair of counters in the box at each: those the
+        // search has not made yet (8 of f's 25 a heap are never reached
+        // from `f(x, 0, 0)`) are the sweep's, not the search's (`reached`).
+        if engine == Engine::Native {
+            let swept = graph.len() - graph.reached();
+            assert!(swept > 5 * (n - 2_048), "{swept} positions swept");
+        }
         // A few rows of the heap's length each, not a row per heap: a few
         // bytes a position.
         for game in 0..3 {
@@ -94,4 +103,71 @@ fn strips_of_triples_agree_with_the_interpreter() {
     let cycle = "game f(n, a, b) {\n move take(k in 1..=4) if 40 * k * k <= n and k != a and k != b -> f(n - 40 * k * k, k, a)\n\
                  move back if n == 1040 and a == 2 -> f(1200, 0, 0)\n}\nvalue(f(1200, 0, 0))\n";
     same_error(cycle, "can be reached from itself");
+}
+
+/// One move of a random game of a heap and two small counters, `g(n, a,
+/// b)`: the counters it leaves stay among 0 to 4 whatever they were.
+fn strip3_move() -> impl Strategy<Value = String> {
+    let sizes = prop::sample::select(vec!["1..=3", "[1, 2, 4]", "{1, 3}", "1..=4"]);
+    let guard = prop::sample::select(vec![
+        "k <= n",
+        "k <= n and k != a",
+        "k <= n and k != a and k != b",
+        "k <= n and a + k != b + 2",
+    ]);
+    let first = prop::sample::select(vec!["k", "a", "(a + k) % 3", "b", "min(a + 1, 4)"]);
+    let second = prop::sample::select(vec!["a", "k", "b", "(b + 1) % 4"]);
+    (sizes, guard, first, second).prop_map(|(sizes, guard, first, second)| {
+        format!("move m(k in {sizes}) if {guard} -> g(n - k, {first}, {second})")
+    })
+}
+
+/// A random game of [`strip3_move`]s asked for every heap across the
+/// cube's edge (1,024), so that its strips are swept ahead of the query,
+/// perhaps with a move that fails in the rows swept or leads back up (a
+/// cycle).
+fn strip3_file() -> impl Strategy<Value = String> {
+    let moves = prop::collection::vec(strip3_move(), 1..=3);
+    let trouble = prop_oneof![
+        Just(String::new()),
+        (1030i64..1150).prop_map(|e| format!("move z if n == {e} -> g(n / (a - a), 0, 0)\n")),
+        (1030i64..1150)
+            .prop_map(|e| format!("move up if n == {e} and a == 1 -> g(n + 70, 1, 0)\n")),
+    ];
+    (moves, trouble, 1100i64..1200, 0i64..3, 0i64..3).prop_map(|(moves, trouble, top, c, d)| {
+        format!(
+            "game g(n, a, b) {{\n{}\n{trouble}}}\n\
+             len([x for x in 990..{top} if value(g(x, {c}, {d})) == 0])\n",
+            moves.join("\n")
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Random strips of triples, swept past the cube: the interpreter's
+    /// values, errors and cycles, with room for every position below the
+    /// heaps asked.
+    #[test]
+    fn random_strips_of_triples_agree_with_the_interpreter(file in strip3_file()) {
+        compare_among(&file, 60_000)?;
+    }
+}
+
+/// `--explain` says which argument runs long and the box the others
+/// keep to; a game whose counter grows with the heap has no strips.
+#[test]
+fn explain_names_the_strips_and_their_box() {
+    let explained = common::explained(RULES);
+    assert!(
+        explained.contains(
+            "f(n, a, b): compiled to machine code\n  strips: from a = b = 0, every option's a is \
+             in 0..=4 and its b in 0..=4; past the cube (a 1024 side), swept row by row of n"
+        ),
+        "{explained}"
+    );
+    assert!(explained.contains("l(a, b, n): compiled to machine code\n  strips"));
+    let growing = "game g(n, a, b) {\n move m(k in 1..=2) if k <= n -> g(n - k, a + k, b)\n}\n";
+    let explained = common::explained(growing);
+    assert!(!explained.contains("strips"), "{explained}");
 }

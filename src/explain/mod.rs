@@ -38,6 +38,10 @@ pub struct GameReport {
     pub levels: Option<kernel::Levels>,
     /// A strip, swept row by row (see [`kernel::Strip`]).
     pub strip: Option<kernel::Strip>,
+    /// Strips of triples, swept row by row of the argument that runs
+    /// long (see [`kernel::strip3`]): it, and the box the other two keep
+    /// to from 0 and 0.
+    pub strip3: Option<(usize, [(i64, i64); 2])>,
     /// The number of integers its tuple parameters are split into, when
     /// they are (see `runtime/normalize/split.rs`).
     pub split: Option<usize>,
@@ -136,6 +140,9 @@ pub(crate) fn game_numbered(game: &GameIr, id: GameId, defs: &Defs) -> GameRepor
         native,
         levels: kernel.as_ref().and_then(kernel::Kernel::levels),
         strip: kernel.as_ref().and_then(kernel::Kernel::strip),
+        strip3: kernel
+            .as_ref()
+            .and_then(|k| Some((k.strip3()?, k.strip3_box([0, 0])?))),
         split: kernel.as_ref().and_then(kernel::Kernel::split_ints),
         moves,
     }

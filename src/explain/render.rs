@@ -155,6 +155,19 @@ fn games(
                  swept row by row of {long}, each position once\n"
             );
         }
+        if let (Some((long, [(a0, a1), (b0, b1)])), [_, _, _]) = (report.strip3, params.as_slice())
+        {
+            let [i, j] = crate::runtime::kernel::strip3::shorts(long);
+            out += &format!(
+                "  strips: from {a} = {b} = 0, every option's {a} is in {a0}..={a1} and its {b} \
+                 in {b0}..={b1}; past the cube (a {side} side), swept row by row of {n}, each \
+                 position once\n",
+                a = params[i],
+                b = params[j],
+                n = params[long],
+                side = crate::graph::SIDE3_MAX,
+            );
+        }
         for m in &report.moves {
             out += &format!(
                 "  move {} ({}): {}\n",

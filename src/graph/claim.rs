@@ -119,6 +119,23 @@ impl Graph {
         })
     }
 
+    /// `Dense::claim_strip3` of `game`'s triples whose argument `long`
+    /// runs long past the cube: the pairs of short arguments in `cells`,
+    /// the long one in `longs` (inclusive, from the cube's side), as
+    /// [`Graph::claim_rect`] claims pairs.
+    pub fn claim_strip3(
+        &mut self,
+        (game, long): (GameId, usize),
+        (cells, longs): ([(usize, usize); 2], (usize, usize)),
+        room: usize,
+    ) -> Option<usize> {
+        let side = super::SIDE3_MAX as usize;
+        let cols = (longs.0.checked_sub(side)?, longs.1.checked_sub(side)?);
+        self.claim_with((game, None), room, |dense, most| {
+            dense.claim_strip3(long, cells, cols, most)
+        })
+    }
+
     /// Runs `claim` on `game`'s dense table, whose form must be the one of
     /// code `form` (or none), with the room left for new positions: how
     /// many it made.

@@ -7,7 +7,7 @@ use super::kernel::query::{self, Asker};
 use super::kernel::{Func, Stop};
 use super::{Machine, RtResult, builtins::answer, normalize};
 use crate::builtins::Builtin;
-use crate::graph::{Shape, View, flat};
+use crate::graph::{STRIP3_WIDTH, Shape, View, flat};
 use crate::ir::{Ir, IrKind};
 use crate::value::{GameId, Value};
 use std::cell::Cell;
@@ -301,6 +301,27 @@ impl Searcher<'_> {
     }
 }
 
+impl Searcher<'_> {
+    /// The rows of the strips of triples ahead of the position `args` of
+    /// `game` asked now (see [`crate::runtime::kernel::strip3`]), swept
+    /// when the asks go up the long argument one at a time with the
+    /// same short ones.
+    fn strip3_ahead(&mut self, game: GameId, args: [i64; 3]) -> Option<()> {
+        let kernel = self.machine.kernel(game).filter(|k| k.short());
+        if let Some(long) = kernel.and_then(|k| k.strip3())
+            && let [i, j] = crate::runtime::kernel::strip3::shorts(long)
+            && let seed = [args[i], args[j]]
+            && (0..STRIP3_WIDTH).contains(&seed[0])
+            && (0..STRIP3_WIDTH).contains(&seed[1])
+            && let Some(ahead) =
+                (self.turns).ask((game, seed[0] * STRIP3_WIDTH + seed[1]), args[long])
+        {
+            self.machine.sweep_strip3_range((game, seed), ahead).ok()?;
+        }
+        Some(())
+    }
+}
+
 impl Asker for Searcher<'_> {
     fn value(&mut self, game: GameId, args: &[i64]) -> Option<u64> {
         let node = self.machine.intern_ints(game, args)?;
@@ -314,6 +335,7 @@ impl Asker for Searcher<'_> {
                 }
             }
             [a, b] => self.strip_ahead(game, [a, b], None)?,
+            [a, b, c] => self.strip3_ahead(game, [a, b, c])?,
             _ => {}
         }
         let value = self.machine.node_value(node).ok();

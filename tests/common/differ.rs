@@ -64,6 +64,12 @@ fn run_with(
 /// Runs `file` with the interpreter, the kernels and the machine code,
 /// and checks that they agree, as far as they must.
 pub fn compare(file: &str) -> Result<(), TestCaseError> {
+    compare_among(file, 3_000)
+}
+
+/// [`compare`] with room for `max_states` positions.
+pub fn compare_among(file: &str, max_states: usize) -> Result<(), TestCaseError> {
+    let run = |file: &str, engine| run_with(file, engine, |m| m.limits.max_states = max_states).0;
     let interpreted = run(file, Engine::Interpreter);
     for compiled in [run(file, Engine::Kernels), run(file, Engine::Native)] {
         if interpreted.2 == Some(Phase::Limit) {
@@ -95,7 +101,7 @@ pub fn compare(file: &str) -> Result<(), TestCaseError> {
             } else if is_cycle(&compiled) {
                 prop_assert_eq!(&compiled.0, &interpreted.0, "{}", file);
             } else if compiled.2 == Some(Phase::Runtime) {
-                error_before_the_limit(file, &compiled)?;
+                error_before_the_limit(file, &compiled, 10 * max_states)?;
             } else {
                 prop_assert_eq!(compiled.2, Some(Phase::Limit), "{}\n{}", file, compiled.1);
             }
@@ -133,8 +139,9 @@ pub fn compare(file: &str) -> Result<(), TestCaseError> {
 fn error_before_the_limit(
     file: &str,
     compiled: &(String, String, Option<Phase>),
+    roomy: usize,
 ) -> Result<(), TestCaseError> {
-    let roomy = run_with(file, Engine::Interpreter, |m| m.limits.max_states = 30_000).0;
+    let roomy = run_with(file, Engine::Interpreter, |m| m.limits.max_states = roomy).0;
     if roomy.2 == Some(Phase::Limit) {
         prop_assert!(compiled.0.starts_with(roomy.0.as_str()), "{}", file);
     } else {

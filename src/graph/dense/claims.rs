@@ -7,7 +7,7 @@ use super::{
     Dense, FREE_SLOTS, PAGE, PAGE_BITS, ROW_SLOTS, SLOT_ABSENT, SLOT_UNKNOWN, SLOTS_PER_POSITION,
     dense2, locate,
 };
-use crate::graph::SIDE3_MAX;
+use crate::graph::{LONG3_MAX, SIDE3_MAX, STRIP3_WIDTH};
 
 impl Dense {
     /// Makes the absent slots of `from..to` (one-argument positions)
@@ -93,6 +93,36 @@ impl Dense {
         }
         let rows = (STRIP3_ROWS + r0, STRIP3_ROWS + r1);
         self.claim_rows(3, rows, (a0, a1), most)
+    }
+
+    /// Makes the absent slots of the strips of triples whose argument
+    /// `long` runs long unknown, as [`Dense::claim_rect`] does: for each
+    /// pair `(s, t)` of short arguments in `cells`, the strip row of the
+    /// pair, columns `c0..=c1` (the long argument less the cube's side;
+    /// see `places::place3`). How many it made; `None` when the table may
+    /// not take them all (some rows may be claimed then).
+    pub(in crate::graph) fn claim_strip3(
+        &mut self,
+        long: usize,
+        [(s0, s1), (t0, t1)]: [(usize, usize); 2],
+        (c0, c1): (usize, usize),
+        most: usize,
+    ) -> Option<usize> {
+        let w = STRIP3_WIDTH as usize;
+        let triples = self.arity == 3 || (self.arity == 0 && self.form.is_none());
+        let long_most = (LONG3_MAX - SIDE3_MAX) as usize;
+        if !triples || long > 2 || s0 > s1 || t0 > t1 || s1 >= w || t1 >= w || c0 > c1 {
+            return None;
+        }
+        if c1 >= long_most {
+            return None;
+        }
+        let mut made = 0;
+        for s in s0..=s1 {
+            let row = long * w * w + s * w;
+            made += self.claim_rows(3, (row + t0, row + t1), (c0, c1), most.checked_sub(made)?)?;
+        }
+        Some(made)
     }
 
     /// The claim of a rectangle of rows (pages) `a0..=a1`, columns

@@ -4,7 +4,7 @@
 //! as integers (see `normalize/split.rs`).
 
 use super::moves::compile_move;
-use super::{Calls, Kernel, Move, Term, Types, callees, flat, frame, levels, strip, wide};
+use super::{Calls, Kernel, Move, Term, Types, callees, flat, frame, levels, strip, strip3, wide};
 use crate::defs::Defs;
 use crate::graph::Shape;
 use crate::ir::GameIr;
@@ -122,6 +122,7 @@ fn compile_rules(
         single: false,
         levels: None,
         strip: None,
+        strip3: None,
         native: OnceCell::new(),
         spent: Cell::new(0),
         calls,
@@ -152,6 +153,9 @@ fn finish(mut kernel: Kernel, wide: bool) -> Kernel {
     let ints = (kernel.lists.iter().flatten()).all(|s| *s == Shape::Int);
     if kernel.arity == 2 && ints && kernel.levels.is_none() {
         kernel.strip = strip::strip(&kernel.moves, id);
+    }
+    if kernel.arity == 3 && kernel.lists.is_none() {
+        kernel.strip3 = strip3::strip3(&kernel.moves, id);
     }
     if kernel.moves.iter().any(Move::plan_wins) {
         kernel.native.set(None).ok();

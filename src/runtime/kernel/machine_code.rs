@@ -159,6 +159,41 @@ impl Kernel {
         }
     }
 
+    /// The argument that runs long in the game's strips of triples, if
+    /// its positions lie in some (see [`super::strip3`]).
+    pub fn strip3(&self) -> Option<usize> {
+        self.strip3
+    }
+
+    /// The box of short arguments the positions reached from a position
+    /// with short arguments `seed` keep to (see [`super::strip3::close`]).
+    pub fn strip3_box(&self, seed: [i64; 2]) -> Option<[(i64, i64); 2]> {
+        super::strip3::close(&self.moves, self.game, self.strip3?, seed)
+    }
+
+    /// The rows `from..to` of the long argument of the strips of triples
+    /// (see [`super::strip3`]), each pair of short arguments of `cells` in
+    /// turn, those of its positions without a value yet, found by the
+    /// machine code and written into the game's dense table, whose slots
+    /// for them must exist. Returns where it stopped: `(to, 0)` when done,
+    /// the row and the pair's strip row (`s * STRIP3_WIDTH + t`) of the
+    /// first position it left to [`Kernel::mex`] (or `(from, 0)` when
+    /// there is no such machine code), or the row where it paused after
+    /// enough work (true).
+    pub fn native_strip3(
+        &self,
+        (defs, graph): (&Defs, &Graph),
+        (game, (from, to), cells): (GameId, (i64, i64), [(i64, i64); 2]),
+        marks: &mut Marks,
+        views: &mut Vec<crate::graph::View>,
+    ) -> ((i64, i64), bool) {
+        let run = (game, (from, to), cells);
+        match self.native() {
+            Some(native) => native.strip3(self, (defs, graph), run, marks, views),
+            None => ((from, 0), false),
+        }
+    }
+
     /// The rows `from..to` of the strip (see [`Strip`]), in its columns
     /// and column `extra` if any, those of its positions without a value yet, found by the machine code in turn
     /// and written into the game's dense table, whose slots for them must

@@ -42,6 +42,7 @@ pub mod report;
 mod run;
 mod seq;
 mod strip;
+pub mod strip3;
 mod terms;
 mod values;
 pub(crate) use seq::ITEMS_MAX;
@@ -286,6 +287,9 @@ pub struct Kernel {
     /// How a two-integer game's positions lie when one argument keeps
     /// to a few values (see [`strip`]).
     strip: Option<Strip>,
+    /// For a three-integer game whose positions keep two arguments among
+    /// a few small values: the one that runs long (see [`strip3`]).
+    strip3: Option<usize>,
     /// The same rules in machine code, when they compile to it: compiled
     /// on first need (see [`Kernel::native_mex`]), `None` inside when they
     /// do not, or the fast loop runs them faster ([`Move::plan_wins`]).

@@ -159,7 +159,7 @@ fn own_arg<'a>(
 
 /// The lowest and highest value of each of `m`'s binders whose domain
 /// has constant ends, outermost first, by slot.
-fn binder_bounds(m: &Move) -> Vec<(Slot, (i64, i64))> {
+pub(super) fn binder_bounds(m: &Move) -> Vec<(Slot, (i64, i64))> {
     let mut bounds: Vec<(Slot, (i64, i64))> = Vec::new();
     for (slot, domain) in &m.binders {
         let span = match domain {
@@ -184,7 +184,7 @@ fn binder_bounds(m: &Move) -> Vec<(Slot, (i64, i64))> {
 }
 
 /// The lowest and highest value `n` takes, when both are known.
-fn span(n: &Num, bounds: &[(Slot, (i64, i64))]) -> Option<(i64, i64)> {
+pub(super) fn span(n: &Num, bounds: &[(Slot, (i64, i64))]) -> Option<(i64, i64)> {
     lower(n, bounds).zip(upper(n, bounds))
 }
 

@@ -327,7 +327,10 @@ impl Machine {
                         self.sweep_square(node.game, (node.index, room), chain)?
                     }
                     Some(reach) => self.sweep_quad(node.game, (node.index, reach), chain)?,
-                    None => self.sweep_strip(node, waited)?,
+                    None => match self.sweep_strip(node, waited)? {
+                        None => self.sweep_strip3(node, waited)?,
+                        swept => swept,
+                    },
                 },
                 swept => swept,
             };

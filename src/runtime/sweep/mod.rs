@@ -17,6 +17,7 @@ mod evidence;
 mod group;
 mod quad;
 mod strip;
+mod strip3;
 mod up;
 
 use evidence::FREELY;

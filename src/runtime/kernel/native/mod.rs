@@ -130,6 +130,8 @@ pub struct Native {
     strip: Option<Code>,
     /// For the rows of a three-integer game's cube ([`Kernel::native_cube`]).
     cube: Option<Code>,
+    /// For the rows of its strips ([`Kernel::native_strip3`]).
+    strip3: Option<Code>,
     _memory: Memory,
 }
 
@@ -180,13 +182,18 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         true => Some(jit.define(Kind::Cube(kernel), "cube")?),
         false => None,
     };
+    let strip3 = match kernel.strip3 {
+        Some(_) => Some(jit.define(Kind::Strip3(kernel), "strip3")?),
+        None => None,
+    };
     let (code, memory) = jit.finish()?;
     Some(Native {
         mex: code(mex),
         sweep: sweep.map(&code),
         levels: levels.map(&code),
         strip: strip.map(&code),
-        cube: cube.map(code),
+        cube: cube.map(&code),
+        strip3: strip3.map(code),
         _memory: memory,
     })
 }

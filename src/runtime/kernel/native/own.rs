@@ -167,6 +167,37 @@ impl Native {
             .unwrap_or(((from, 0), false))
     }
 
+    /// [`Kernel::native_strip3`]: the strips' rows `from..to`, each pair
+    /// of short arguments in the box `cells`.
+    pub fn strip3(
+        &self,
+        kernel: &Kernel,
+        (defs, graph): (&Defs, &Graph),
+        (game, (from, to), cells): (GameId, (i64, i64), [(i64, i64); 2]),
+        marks: &mut Marks,
+        views: &mut Vec<View>,
+    ) -> ((i64, i64), bool) {
+        let [(s0, s1), (t0, t1)] = cells;
+        let fits = |v: i64| (0..crate::graph::STRIP3_WIDTH).contains(&v);
+        let past = crate::graph::SIDE3_MAX <= from && to <= crate::graph::LONG3_MAX;
+        let Some(code) = self
+            .strip3
+            .filter(|_| from < to && past && [s0, s1, t0, t1].into_iter().all(fits))
+        else {
+            return ((from, 0), false);
+        };
+        let positions = (to - from).saturating_mul((s1 - s0 + 1) * (t1 - t0 + 1));
+        let positions = positions.clamp(1, u32::MAX.into()) as u32;
+        let first = (from as u64)
+            | (s0 as u64) << 32
+            | (s1 as u64) << 36
+            | (t0 as u64) << 40
+            | (t1 as u64) << 44;
+        let run = (code, (first, to as u64), positions);
+        self.counted_run(kernel, (defs, graph), game, run, (marks, views))
+            .unwrap_or(((from, 0), false))
+    }
+
     /// [`Native::own_run`] of a function that walks by two counters and
     /// returns them as one (`high << 32 | low`): the counters where it
     /// stopped, and whether it paused.

@@ -21,6 +21,8 @@ pub enum Kind<'a> {
     Strip(&'a Kernel),
     /// The rows of a three-integer game's cube (see `Emit::cube`).
     Cube(&'a Kernel),
+    /// The rows of a three-integer game's strips (see `Emit::strip3`).
+    Strip3(&'a Kernel),
     /// A row of a four-integer game's table (see `Emit::quad_row`).
     Quad(&'a Kernel),
     /// The sweep of games that move to one another (see `Emit::group_sweep`).
@@ -40,6 +42,7 @@ impl Kind<'_> {
             | Kind::Square(k)
             | Kind::Strip(k)
             | Kind::Cube(k)
+            | Kind::Strip3(k)
             | Kind::Quad(k) => Some(k),
             Kind::Query(_) | Kind::Func(_) | Kind::Group(_) => None,
         }
@@ -56,6 +59,7 @@ impl Kind<'_> {
             Kind::Group(_) => "group",
             Kind::Strip(_) => "strip",
             Kind::Cube(_) => "cube",
+            Kind::Strip3(_) => "strip3",
             Kind::Query(_) => "query",
             Kind::Func(_) => "function",
         }

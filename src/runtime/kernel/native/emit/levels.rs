@@ -265,6 +265,70 @@ impl Emit<'_, '_> {
         Some(())
     }
 
+    /// The function of the strips of triples (see
+    /// [`crate::runtime::kernel::strip3`]): for each row `n` of the long
+    /// argument from `from` (its low half) to `to`, past the cube, each
+    /// pair `(s, t)` of short arguments in the box `from`'s high half
+    /// holds (four bits each: the least `s`, the greatest, the least `t`,
+    /// the greatest), the position valued when its slot is unknown: in
+    /// the strip row `s * 8 + t` of the long argument's block, column `n`
+    /// less the cube's side. Returns `to << 32` when done; `n << 32 | p`,
+    /// `p` the pair's strip row `s * 8 + t`, for the position it left to
+    /// the kernel's run; or, with [`super::super::PAUSED`] set, the row
+    /// where it paused after enough work.
+    pub(super) fn strip3(
+        &mut self,
+        kernel: &Kernel,
+        (from, to): (Value, Value),
+        own: Value,
+    ) -> Option<()> {
+        use crate::graph::{SIDE3_MAX, STRIP3_WIDTH};
+        let long = kernel.strip3()?;
+        let own = self.own_table(own, false);
+        let [s0, s1, t0, t1] = [32, 36, 40, 44].map(|at| {
+            let v = self.b.ins().ushr_imm_s(from, at);
+            self.b.ins().band_imm_s(v, 15)
+        });
+        let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
+        let [row, pair, total] = self.counters();
+        let w = STRIP3_WIDTH;
+        let first = self.b.ins().imul_imm_s(s0, w);
+        let first = self.b.ins().iadd(first, t0);
+        let [head, body, next, next_s, next_row, stop] = self.blocks();
+        self.walk((row, pair, total), (from, first, to), (head, body, stop));
+        let (n, p) = (self.b.use_var(row), self.b.use_var(pair));
+        let s = self.b.ins().ushr_imm_s(p, w.trailing_zeros() as i64);
+        let t = self.b.ins().band_imm_s(p, w - 1);
+        let args = match long {
+            0 => [n, s, t],
+            1 => [s, n, t],
+            _ => [s, t, n],
+        };
+        let page = self.b.ins().iadd_imm_s(p, long as i64 * w * w);
+        let col = self.b.ins().iadd_imm_s(n, -SIDE3_MAX);
+        self.value_unknown(kernel, (own, (page, col)), &args, (total, next))?;
+        // The next pair: `t` up to its greatest, then the next `s` from
+        // the least `t`, then the next row's first pair.
+        self.b.switch_to_block(next);
+        let p = self.b.use_var(pair);
+        let t = self.b.ins().band_imm_s(p, w - 1);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, t, t1);
+        let on = self.b.ins().iadd_imm_s(p, 1);
+        self.b.def_var(pair, on);
+        self.b.ins().brif(more, head, &[], next_s, &[]);
+        self.b.switch_to_block(next_s);
+        let s = self.b.ins().ushr_imm_s(p, w.trailing_zeros() as i64);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, s, s1);
+        let s = self.b.ins().iadd_imm_s(s, 1);
+        let on = self.b.ins().imul_imm_s(s, w);
+        let on = self.b.ins().iadd(on, t0);
+        self.b.def_var(pair, on);
+        self.b.ins().brif(more, head, &[], next_row, &[]);
+        self.b.switch_to_block(next_row);
+        self.walk_on((row, pair, total), Some(first), (head, stop, to));
+        Some(())
+    }
+
     /// The cube function: for each row `r` from `from` (the low half) to
     /// `to` of the cube of a three-integer game (`(b, c)` of Szudzik
     /// number `r`), each column `a` below `from`'s high half, the position

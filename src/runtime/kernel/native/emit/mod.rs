@@ -136,6 +136,7 @@ pub fn function(
         | Kind::Square(k)
         | Kind::Strip(k)
         | Kind::Cube(k)
+        | Kind::Strip3(k)
         | Kind::Quad(k) => (k.slots.max(k.arity), &k.targets, k.lists.clone()),
         Kind::Query(q) => (q.slots, &q.targets, None),
         Kind::Group(m) => {
@@ -230,6 +231,7 @@ pub fn function(
         Kind::Square(kernel) => e.square(kernel, (params[0], params[1]), params[6])?,
         Kind::Strip(kernel) => e.strip(kernel, (params[0], params[1]), params[6])?,
         Kind::Cube(kernel) => e.cube(kernel, (params[0], params[1]), params[6])?,
+        Kind::Strip3(kernel) => e.strip3(kernel, (params[0], params[1]), params[6])?,
         Kind::Quad(kernel) => e.quad_row(kernel, (params[0], params[1]), params[6])?,
         Kind::Group(m) => e.group_sweep(m.kernels, (params[0], params[1]), params[6])?,
         Kind::Query(query) => e.query(query)?,

@@ -1,0 +1,94 @@
+//! Strips of triples: a three-integer game two of whose arguments stay
+//! among a few small values, as in `g(n - k, k, a)` with `k in 1..=4`
+//! (a heap and the sizes of the last two moves). Past the dense cube its
+//! positions lie in the strips of the dense table (`graph/index.rs`,
+//! `STRIP3_WIDTH`), a row for each pair of small values and the long
+//! argument along it; the hand-written program fills them heap after
+//! heap, every pair of the box at each, and so does the sweep these
+//! allow (`runtime/sweep/strip3.rs`).
+
+use super::strip::{binder_bounds, span};
+use super::{Move, Term};
+use crate::graph::STRIP3_WIDTH;
+use crate::ir::Slot;
+use crate::value::GameId;
+
+/// The most rounds the box is grown in before it is given up.
+const ROUNDS: usize = 2 * STRIP3_WIDTH as usize;
+
+/// The argument of `game`'s three-integer positions that runs long, when
+/// the other two keep to a box of small values from the smallest pair
+/// (see [`close`]).
+pub(super) fn strip3(moves: &[Move], game: GameId) -> Option<usize> {
+    (0..3).find(|&long| close(moves, game, long, [0, 0]).is_some())
+}
+
+/// The arguments other than `long`, in order.
+pub fn shorts(long: usize) -> [usize; 2] {
+    match long {
+        0 => [1, 2],
+        1 => [0, 2],
+        _ => [0, 1],
+    }
+}
+
+/// The box (each short argument's least and greatest value, in the order
+/// of [`shorts`]) that the positions of `game` reached from one whose
+/// short arguments are `seed` keep to, whatever their long argument: the
+/// least box holding the seed that every option of a position in it is
+/// in, grown round by round from the seed. `None` when an option's short
+/// argument is not known to keep to a few values (it depends on the long
+/// one, or on a binder over a range that is not constant), one leaves
+/// `0..STRIP3_WIDTH`, or a target is a position of `game` that is not
+/// three integers, a sum or a list.
+pub(super) fn close(
+    moves: &[Move],
+    game: GameId,
+    long: usize,
+    seed: [i64; 2],
+) -> Option<[(i64, i64); 2]> {
+    let shorts = shorts(long);
+    let inside = |v: i64| (0..STRIP3_WIDTH).contains(&v);
+    if !seed.iter().all(|v| inside(*v)) {
+        return None;
+    }
+    let mut cols = seed.map(|v| (v, v));
+    for _ in 0..ROUNDS {
+        let mut found = cols;
+        for m in moves {
+            let mut bounds = binder_bounds(m);
+            for (k, s) in shorts.iter().enumerate() {
+                bounds.insert(0, (*s as Slot, cols[k]));
+            }
+            for term in &m.terms {
+                let Some(args) = own_args(term, game)? else {
+                    continue;
+                };
+                for (k, s) in shorts.iter().enumerate() {
+                    let (lo, hi) = span(&args[*s], &bounds)?;
+                    if !inside(lo) || !inside(hi) {
+                        return None;
+                    }
+                    found[k] = (found[k].0.min(lo), found[k].1.max(hi));
+                }
+            }
+        }
+        if found == cols {
+            return Some(cols);
+        }
+        cols = found;
+    }
+    None
+}
+
+/// The arguments of `term` when it is a position of `game` of three
+/// integers; `Some(None)` for a term of another game or a heap, which the
+/// strip does not hold; `None` for anything else of `game`'s, a sum or a
+/// list position.
+fn own_args(term: &Term, game: GameId) -> Option<Option<&[super::expr::Num]>> {
+    match term {
+        Term::Node(g, args) if *g == game => (args.len() == 3).then_some(Some(args.as_slice())),
+        Term::Node(..) | Term::Heap(_) => Some(None),
+        Term::Flat(..) | Term::Sum(_) => None,
+    }
+}
