@@ -81,6 +81,32 @@ fn strips_of_triples_have_the_values_computed_directly() {
     }
 }
 
+/// The heap last or in the middle, whose cube's columns are turned
+/// along it (`graph/dense/triples.rs`): its strips are swept all the
+/// same, each heap's pairs of counters by the machine code.
+#[test]
+fn strips_are_swept_with_the_heap_in_any_place() {
+    let n = 30_000;
+    let g = no_repeat(n);
+    let zeros = |a: usize, b: usize| g.iter().filter(|v| v[a][b] == 0).count();
+    for (ask, (a, b)) in [
+        (
+            format!("len([x for x in 0..={n} if value(l(1, 2, x)) == 0])"),
+            (1, 2),
+        ),
+        (
+            format!("len([x for x in 0..={n} if value(m(0, x, 0)) == 0])"),
+            (0, 0),
+        ),
+    ] {
+        let (session, printed) = Engine::Native.run("turned.game", &format!("{RULES}{ask}\n"));
+        assert_eq!(printed, format!("{}\n", zeros(a, b)));
+        let graph = &session.machine.graph;
+        let swept = graph.len() - graph.reached();
+        assert!(swept > 3 * (n - 2_048), "{ask}: {swept} positions swept");
+    }
+}
+
 /// Steps of 40, 160, 360 and 640, never as large as either of the last
 /// two: a few hundred positions across the cube's edge, within a
 /// differential run's, each argument long in turn.
@@ -122,6 +148,42 @@ fn strip3_move() -> impl Strategy<Value = String> {
     })
 }
 
+/// `text` with the arguments of each position of `g` (its parameters,
+/// targets and asks, written heap first) put in the order `long` says:
+/// the heap first, in the middle or last.
+fn laid_out(text: &str, long: usize) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("g(") {
+        out += &rest[..at + 2];
+        rest = &rest[at + 2..];
+        // The three arguments, each up to its comma or the closing
+        // parenthesis at depth zero.
+        let (mut args, mut depth, mut start, mut end) = (Vec::new(), 0, 0, 0);
+        for (i, c) in rest.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' if depth == 0 => {
+                    args.push(rest[start..i].trim().to_string());
+                    end = i;
+                    break;
+                }
+                ')' => depth -= 1,
+                ',' if depth == 0 => {
+                    args.push(rest[start..i].trim().to_string());
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        let heap = args.remove(0);
+        args.insert(long, heap);
+        out += &args.join(", ");
+        rest = &rest[end..];
+    }
+    out + rest
+}
+
 /// A random game of [`strip3_move`]s asked for every heap across the
 /// cube's edge (1,024), so that its strips are swept ahead of the query,
 /// perhaps with a move that fails in the rows swept or leads back up (a
@@ -134,13 +196,29 @@ fn strip3_file() -> impl Strategy<Value = String> {
         (1030i64..1150)
             .prop_map(|e| format!("move up if n == {e} and a == 1 -> g(n + 70, 1, 0)\n")),
     ];
-    (moves, trouble, 1100i64..1200, 0i64..3, 0i64..3).prop_map(|(moves, trouble, top, c, d)| {
-        format!(
+    let asked = (1100i64..1200, 0i64..3, 0i64..3, 0usize..3);
+    (moves, trouble, asked).prop_map(|(moves, trouble, (top, c, d, long))| {
+        let text = format!(
             "game g(n, a, b) {{\n{}\n{trouble}}}\n\
              len([x for x in 990..{top} if value(g(x, {c}, {d})) == 0])\n",
             moves.join("\n")
-        )
+        );
+        laid_out(&text, long)
     })
+}
+
+/// The heap put in the middle or last: the same rules otherwise.
+#[test]
+fn a_layout_moves_the_heap_in_every_position() {
+    let text = "game g(n, a, b) {\nmove m(k in 1..=3) if k <= n -> g(n - k, min(a + 1, 4), (b + k) % 3)\n}\n\
+                value(g(x, 0, 1))\n";
+    assert_eq!(laid_out(text, 0), text);
+    assert_eq!(
+        laid_out(text, 2),
+        "game g(a, b, n) {\nmove m(k in 1..=3) if k <= n -> g(min(a + 1, 4), (b + k) % 3, n - k)\n}\n\
+         value(g(0, 1, x))\n"
+    );
+    assert!(laid_out(text, 1).contains("-> g(min(a + 1, 4), n - k, (b + k) % 3)"));
 }
 
 proptest! {

@@ -131,9 +131,16 @@ impl Graph {
     ) -> Option<usize> {
         let side = super::SIDE3_MAX as usize;
         let cols = (longs.0.checked_sub(side)?, longs.1.checked_sub(side)?);
-        self.claim_with((game, None), room, |dense, most| {
-            dense.claim_strip3(long, cells, cols, most)
-        })
+        let most = room.saturating_sub(self.total);
+        let table = self.games.get_mut(game as usize)?;
+        if table.dense.form.is_some() {
+            return None;
+        }
+        // Rows claimed before one that could not be are positions too.
+        let (made, all) = table.dense.claim_strip3(long, cells, cols, most);
+        self.total += made;
+        self.swept += made;
+        all.then_some(made)
     }
 
     /// Runs `claim` on `game`'s dense table, whose form must be the one of

@@ -99,30 +99,32 @@ impl Dense {
     /// `long` runs long unknown, as [`Dense::claim_rect`] does: for each
     /// pair `(s, t)` of short arguments in `cells`, the strip row of the
     /// pair, columns `c0..=c1` (the long argument less the cube's side;
-    /// see `places::place3`). How many it made; `None` when the table may
-    /// not take them all (some rows may be claimed then).
+    /// see `places::place3`). How many it made, and whether it made them
+    /// all: the rows of a value of `s` are claimed together, and those
+    /// claimed before some the table may not take stay claimed.
     pub(in crate::graph) fn claim_strip3(
         &mut self,
         long: usize,
         [(s0, s1), (t0, t1)]: [(usize, usize); 2],
         (c0, c1): (usize, usize),
         most: usize,
-    ) -> Option<usize> {
+    ) -> (usize, bool) {
         let w = STRIP3_WIDTH as usize;
         let triples = self.arity == 3 || (self.arity == 0 && self.form.is_none());
         let long_most = (LONG3_MAX - SIDE3_MAX) as usize;
-        if !triples || long > 2 || s0 > s1 || t0 > t1 || s1 >= w || t1 >= w || c0 > c1 {
-            return None;
-        }
-        if c1 >= long_most {
-            return None;
+        let inside = long <= 2 && s0 <= s1 && t0 <= t1 && s1 < w && t1 < w;
+        if !triples || !inside || c0 > c1 || c1 >= long_most {
+            return (0, false);
         }
         let mut made = 0;
         for s in s0..=s1 {
             let row = long * w * w + s * w;
-            made += self.claim_rows(3, (row + t0, row + t1), (c0, c1), most.checked_sub(made)?)?;
+            match self.claim_rows(3, (row + t0, row + t1), (c0, c1), most - made) {
+                Some(rows) => made += rows,
+                None => return (made, false),
+            }
         }
-        Some(made)
+        (made, true)
     }
 
     /// The claim of a rectangle of rows (pages) `a0..=a1`, columns

@@ -400,8 +400,12 @@ impl Dense {
     pub fn view(&self) -> View {
         let (count, form) = (self.pages.len() as u64, self.form.as_ref());
         // The machine code reads a cube's triples by columns along the
-        // first argument only; others take the slow path.
-        let count = if self.axis == 0 { count } else { 0 };
+        // first argument only; others take the slow path. The strips'
+        // rows, which come first, are where they are whatever the axis.
+        let count = match self.axis {
+            0 => count,
+            _ => count.min(places::STRIP3_ROWS as u64),
+        };
         View {
             pages: self.pages.addrs.as_ptr() as usize,
             lens: self.pages.lens.as_ptr() as usize,

@@ -73,8 +73,10 @@ mod tests {
             assert_eq!(dense.get_ints(z, &[a, b, n]), (n % 7) as u64);
         }
         assert_eq!(dense.get(dense3(2, 2, 5).unwrap()), crate::graph::ABSENT);
-        // The machine code reads only a cube along the first argument.
-        assert_eq!(dense.view().count, 0);
+        // The machine code reads only a cube along the first argument: a
+        // turned one shows it the strips' rows alone, whatever the axis.
+        let rows = dense.pages.len().min(super::super::places::STRIP3_ROWS);
+        assert_eq!(dense.view().count, rows as u64);
         let z = dense3(9, 9, 9).unwrap();
         assert!(dense.take(3, z, &[]) && dense.get(z) == UNKNOWN);
     }

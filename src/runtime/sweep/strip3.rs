@@ -86,7 +86,7 @@ impl Machine {
         };
         let strips = (node.game, long, cells);
         match self.strip3_bottom(strips, n)? {
-            Some(low) if n - low >= SHORTEST => self.strip3_rows(strips, (low, n)).map(Some),
+            Some(low) if n - low >= SHORTEST => self.strip3_rows(strips, (low, n)),
             _ => Ok(None),
         }
     }
@@ -136,8 +136,10 @@ impl Machine {
     /// chunk of rows at a time, their slots made first, with the kernel's
     /// run taking each position the code leaves. Stops at a position
     /// whose options are not all known, which is the search's; returns
-    /// whether it ran to the end.
-    fn strip3_rows(&mut self, strips: Strips, (low, top): (i64, i64)) -> RtResult<bool> {
+    /// whether it found any value, as [`Machine::sweep_strip`] does
+    /// (`Some(false)` keeps the search from sweeping again), or `None`
+    /// when the game has no machine code for it (yet).
+    fn strip3_rows(&mut self, strips: Strips, (low, top): (i64, i64)) -> RtResult<Option<bool>> {
         let (game, long, cells) = strips;
         let [(s0, s1), (t0, t1)] = cells;
         let per_row = (s1 - s0 + 1) * (t1 - t0 + 1);
@@ -146,11 +148,16 @@ impl Machine {
         let top = top.min(low.saturating_add((free / 2) as i64 / per_row));
         let positions = (top - low).saturating_mul(per_row);
         let positions = u32::try_from(positions).unwrap_or(u32::MAX);
-        let Some(kernel) = self.sweeping(game, positions) else {
-            return Ok(false);
+        let Some(kernel) = self
+            .sweeping(game, positions)
+            .filter(|k| k.strip3() == Some(long))
+        else {
+            return Ok(None);
         };
         let usize_cells = cells.map(|(lo, hi)| (lo as usize, hi as usize));
         let (mut row, mut claimed, mut left) = (low, low, None);
+        // Whether any row was finished, or any position left valued.
+        let mut found = false;
         while row < top {
             self.poll()?;
             if row >= claimed {
@@ -161,7 +168,7 @@ impl Machine {
                     .claim_strip3((game, long), (usize_cells, longs), room)
                     .is_none()
                 {
-                    return Ok(false);
+                    return Ok(Some(found));
                 }
                 claimed = end;
             }
@@ -169,6 +176,7 @@ impl Machine {
             let graph = (&self.defs, &self.graph);
             let run = (game, (row, claimed), cells);
             let ((stopped, pair), paused) = kernel.native_strip3(graph, run, marks, views);
+            found |= stopped > row;
             row = stopped;
             if paused || stopped >= claimed {
                 continue;
@@ -177,17 +185,19 @@ impl Machine {
             // same row again (its positions with values are passed over).
             // Left twice, the code did not pass over the value just found:
             // the rest is the search's (never a loop without progress).
+            // The position is one of those claimed: found, never made.
             let pair = [pair / STRIP3_WIDTH, pair % STRIP3_WIDTH];
             let at = Self::strip3_place(strips, stopped, pair);
             let valued = left.replace(at) != Some(at)
-                && match self.intern_ints(game, &at) {
+                && match self.graph.find_ints(game, &at) {
                     Some(node) => self.kernel_finds_value(node, &mut Vec::new())?,
                     None => false,
                 };
             if !valued {
-                return Ok(false);
+                return Ok(Some(found));
             }
+            found = true;
         }
-        Ok(true)
+        Ok(Some(found || top > low))
     }
 }

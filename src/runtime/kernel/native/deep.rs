@@ -126,7 +126,8 @@ pub(super) unsafe fn evaluate(
 /// made, if it is new) in one placing, and read. Its value, if it has
 /// one; else it is run as [`evaluate`] runs it. `None` where the usual
 /// path decides: not such a triple, in progress, a value too large for
-/// its slot, or the recursion ending or out of room. A recursion's option
+/// its slot, the recursion ending or out of room, or a triple hashed
+/// before its strip's row reached it. A recursion's option
 /// of three integers took two placings (its value looked up, then the
 /// position made): a heap and two counters spent a seventh of their
 /// instructions on the first.
@@ -141,6 +142,11 @@ pub(super) unsafe fn evaluate_strip(deep: *mut Deep, game: GameId, args: &[i64])
     }
     // SAFETY: as in `evaluate`.
     let graph = unsafe { &mut *d.graph };
+    // A triple hashed before its strip's row reached it is the usual
+    // lookup's, not made again in the row.
+    if graph.find_hashed_ints(game, args).is_some() {
+        return None;
+    }
     let room = graph.reached() < d.room.max_states;
     let (node, slot) = graph.intern_in_strip(game, args, room)??;
     // SAFETY: the slot of `node`, as `intern_in_strip` gives it; nothing
