@@ -38,35 +38,51 @@ fn unzigzag(z: u64) -> i64 {
     (z >> 1) as i64 ^ -((z & 1) as i64)
 }
 
+/// An unsigned integer [`put_varying`] writes: 64 bits where a number
+/// fits them (a 128-bit loop cost a lookup a tenth of its packing), else
+/// 128.
+trait Varying: Copy + PartialOrd + std::ops::ShrAssign<u32> {
+    /// The least number that takes more than a byte.
+    const BYTE_PAST: Self;
+    /// The low byte.
+    fn low(self) -> u8;
+}
+
+impl Varying for u64 {
+    const BYTE_PAST: u64 = 0x80;
+    fn low(self) -> u8 {
+        self as u8
+    }
+}
+
+impl Varying for u128 {
+    const BYTE_PAST: u128 = 0x80;
+    fn low(self) -> u8 {
+        self as u8
+    }
+}
+
 /// Writes `z` seven bits a byte at `buf[at..]`; returns where it ends.
 #[inline]
-fn put_varying(mut z: u128, buf: &mut [u8], mut at: usize) -> usize {
-    while z >= 0x80 {
-        buf[at] = z as u8 | 0x80;
+fn put_varying<T: Varying>(mut z: T, buf: &mut [u8], mut at: usize) -> usize {
+    while z >= T::BYTE_PAST {
+        buf[at] = z.low() | 0x80;
         z >>= 7;
         at += 1;
     }
-    buf[at] = z as u8;
+    buf[at] = z.low();
     at + 1
 }
 
 /// [`put_varying`] of a run's header without a frame, at the start of
-/// `buf`: in 64-bit arithmetic when it fits, as headers do (the 128-bit
-/// loop cost a lookup a tenth of its packing).
+/// `buf`: in 64-bit arithmetic when it fits, as headers do.
 #[inline]
 fn put_header(h: i64, buf: &mut [u8]) -> usize {
     let z = zigzag(h);
-    if z >> 63 != 0 {
-        return put_varying(u128::from(z) << 1, buf, 0);
+    match z >> 63 {
+        0 => put_varying(z << 1, buf, 0),
+        _ => put_varying(u128::from(z) << 1, buf, 0),
     }
-    let (mut z, mut at) = (z << 1, 0);
-    while z >= 0x80 {
-        buf[at] = z as u8 | 0x80;
-        z >>= 7;
-        at += 1;
-    }
-    buf[at] = z as u8;
-    at + 1
 }
 
 /// The number written seven bits a byte from `bytes[*at..]`, with `at`
