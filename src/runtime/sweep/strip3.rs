@@ -105,8 +105,10 @@ impl Machine {
     /// for a sweep. Found by halving, as the rows with all their values
     /// are those below where the sweeps reached: a walk down, row by row,
     /// took a search that waited at each of a million heaps a million
-    /// lookups each time. (A row with all its values above one without
-    /// makes the sweep start lower than it need, and pass over values.)
+    /// lookups each time. (Where a row with all its values lies above
+    /// one without, the sweep may start above the latter: the machine
+    /// code then leaves a position whose options have no values, and the
+    /// sweep stops there, for the search.)
     fn strip3_bottom(&mut self, strips: Strips, row: i64) -> RtResult<Option<i64>> {
         let (game, _, [(s0, s1), (t0, t1)]) = strips;
         let cells = (s1 - s0 + 1) * (t1 - t0 + 1);
