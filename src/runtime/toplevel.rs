@@ -299,9 +299,7 @@ impl Searcher<'_> {
         }
         Some(())
     }
-}
 
-impl Searcher<'_> {
     /// The rows of the strips of triples ahead of the position `args` of
     /// `game` asked now (see [`crate::runtime::kernel::strip3`]), swept
     /// when the asks go up the long argument one at a time with the
