@@ -192,11 +192,7 @@ impl Dense {
 
     #[cold]
     fn unusual(&self, p: usize, i: usize, slot: u32) -> u64 {
-        match slot {
-            SLOT_UNKNOWN => UNKNOWN,
-            SLOT_IN_PROGRESS => IN_PROGRESS,
-            _ => self.spilled[&self.index(p, i)],
-        }
+        Dense::code_value(slot).unwrap_or_else(|| self.spilled[&self.index(p, i)])
     }
 
     /// The length page (or row) `p` grows to when place `i` is set, in a

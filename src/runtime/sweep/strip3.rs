@@ -58,7 +58,10 @@ impl Machine {
     ) -> RtResult<Option<bool>> {
         const SHORTEST: i64 = 64;
         const GAP: i64 = 4;
-        let Some(long) = self.kernel(node.game).and_then(|k| k.strip3()) else {
+        let Some(kernel) = self.kernel(node.game) else {
+            return Ok(None);
+        };
+        let Some(long) = kernel.strip3() else {
             return Ok(None);
         };
         let triple = |graph: &graph::Graph, node: NodeId| {
@@ -78,10 +81,7 @@ impl Machine {
             return Ok(None);
         }
         let [i, j] = shorts(long);
-        let cells = self
-            .kernel(node.game)
-            .and_then(|k| k.strip3_box([at[i], at[j]]));
-        let Some(cells) = cells else {
+        let Some(cells) = kernel.strip3_box([at[i], at[j]]) else {
             return Ok(None);
         };
         let strips = (node.game, long, cells);
