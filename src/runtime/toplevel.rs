@@ -11,6 +11,7 @@ use crate::graph::{STRIP3_WIDTH, Shape, View, flat};
 use crate::ir::{Ir, IrKind};
 use crate::value::{GameId, Value};
 use std::cell::Cell;
+use std::rc::Rc;
 
 impl Machine {
     /// Evaluates a top-level statement's expression `ir`, with `frame`
@@ -39,7 +40,7 @@ impl Machine {
         use Builtin::{Len, Max, Min, Sum, Winner};
         match ir.kind {
             IrKind::CallBuiltin(Len | Sum | Min | Max | Builtin::Value | Winner, _) => {}
-            IrKind::Comprehension { set: false, .. } => {}
+            IrKind::Comprehension { .. } => {}
             _ => return None,
         }
         let max_depth = self.limits.max_depth;
@@ -58,8 +59,11 @@ impl Machine {
             true => u64::from(self.native_after) * ARITHMETIC_COST,
             false => u64::from(self.native_after),
         };
+        // Loops inside each element (`all([p % q != 0 for q in
+        // 2..=isqrt(p)])`) weigh as theirs.
         let iterations = q.iterations(&self.defs);
-        if iterations < worth {
+        let arithmetic = u64::from(self.native_after) * ARITHMETIC_COST;
+        if iterations < worth && q.work(&self.defs) < arithmetic {
             return None;
         }
         let code = q.native()?;
@@ -114,9 +118,13 @@ impl Machine {
             iterations,
             swept,
         });
+        let items = match q.items() {
+            Some(_) => rows,
+            None => collected.into_iter().map(Value::Int).collect(),
+        };
         Some(match (q.collect, q.winner) {
-            (true, _) if q.items().is_some() => Value::list(rows),
-            (true, _) => Value::list(collected.into_iter().map(Value::Int).collect()),
+            (true, _) if q.set => Value::Set(Rc::new(items.into_iter().collect())),
+            (true, _) => Value::list(items),
             (false, true) => answer(Winner, result as u64),
             (false, false) => Value::Int(result),
         })

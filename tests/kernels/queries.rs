@@ -70,6 +70,20 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
             "[{}, {0}, {0, 1}, {0, 1, 2}]",
         ),
         ("sum([n * n for n in 0..100 if n % 3 == 1])", "106161"),
+        // Sets made: of integers, of pairs, of lists, kept by a `let`.
+        (
+            "{(x * y) % 7 for x in 0..30 for y in 0..30}",
+            "{0, 1, 2, 3, 4, 5, 6}",
+        ),
+        (
+            "{(x % 3, value(g(x))) for x in 0..30 if x % 2 == 0}",
+            "{(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2)}",
+        ),
+        ("{[x % 2, x % 3] for x in 0..0}", "{}"),
+        (
+            "let L = {n for n in 0..40 if value(g(n)) == 0}\nprint(len(L), 8 in L, 9 in L)",
+            "10 true false",
+        ),
         (
             "let ADJ = [[j for j in i + 1..min(50, i + 4) if (i + j) % 3 != 0] for i in 0..50]\n\
              print(len(ADJ), ADJ[0], ADJ[48], ADJ[49])",
@@ -111,6 +125,39 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
         let (interpreted, counted) = run_counting(&text, Engine::Native);
         assert_eq!((counted, &interpreted.2), (0, &None), "{query}");
         assert_eq!(interpreted, run(&text, Engine::Interpreter), "{query}");
+    }
+}
+
+/// A query that asks no position but loops inside each element (`all([p %
+/// q != 0 for q in ...])`, or a function's call) is compiled as `grundy
+/// run` weighs it, by the work of those loops too: the primes below
+/// 20,000 made by trial division, as a list, a set or through a function,
+/// are compiled; the same below 50 are not worth compiling. Each agrees
+/// with the interpreter and with a sieve.
+#[test]
+fn a_query_is_weighed_by_the_loops_inside_its_elements() {
+    let sieve = |n: usize| {
+        (2..=n)
+            .filter(|p| (2..*p).all(|q| q * q > *p || p % q != 0))
+            .count()
+    };
+    let test = "all([p % q != 0 for q in 2..=isqrt(p)])";
+    for (n, compiled) in [(20_000, 1), (50, 0)] {
+        for make in [
+            format!("let P = [p for p in 2..={n} if {test}]\n"),
+            format!("let P = {{p for p in 2..={n} if {test}}}\n"),
+            format!("fn is_prime(p) = {test}\nlet P = [p for p in 2..={n} if is_prime(p)]\n"),
+        ] {
+            let text = format!("{make}print(len(P))\n");
+            let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+            Engine::Native.apply(&mut session.machine);
+            session.machine.native_after = grundy::runtime::NATIVE_AFTER;
+            assert_eq!(session.run("primes.game", &text).error, None);
+            assert_eq!(session.machine.queries_compiled, compiled, "{text}");
+            let printed = run(&text, Engine::Interpreter);
+            assert_eq!(printed, (format!("{}\n", sieve(n)), String::new(), None));
+            assert_eq!(run(&text, Engine::Native), printed, "{text}");
+        }
     }
 }
 

@@ -47,6 +47,7 @@ mod terms;
 mod values;
 pub(crate) use seq::ITEMS_MAX;
 mod wide;
+mod work;
 
 use crate::defs::Defs;
 use crate::graph::Graph;

@@ -22,6 +22,7 @@ use super::calls::Calls;
 use super::expr::{Cond, Num, num_in, value_of};
 use super::native::query as native;
 use super::seq::{Clause, Comp, Seq, Source, Types};
+use super::work;
 use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::graph::Shape;
@@ -75,6 +76,9 @@ pub struct Query {
     /// hands to the asker one by one (see [`Asker::collect`]) while it
     /// counts them.
     pub collect: bool,
+    /// Whether the list collected is made a set (`let PRIMES = {p for p
+    /// in 2..=N if ...}`).
+    pub set: bool,
     /// The functions it calls, which the compiled calls refer to.
     pub(super) calls: Option<Rc<Calls>>,
     /// The two-integer games it asks of its two outermost names, each
@@ -93,8 +97,9 @@ pub struct Query {
 pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Query> {
     // A comprehension alone (see `Query::collect`).
     let collect = matches!(ir.kind, IrKind::Comprehension { .. });
+    let set = matches!(ir.kind, IrKind::Comprehension { set: true, .. });
     let (fold, winner, list) = match &ir.kind {
-        IrKind::Comprehension { set: false, .. } => (Fold::Count, false, ir),
+        IrKind::Comprehension { .. } => (Fold::Count, false, ir),
         IrKind::CallBuiltin(b, args) => match (b, args.as_slice()) {
             (Builtin::Len, [arg]) => (Fold::Count, false, arg),
             (Builtin::Sum, [arg]) => (Fold::Sum, false, arg),
@@ -110,14 +115,12 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         },
         _ => return None,
     };
-    let IrKind::Comprehension {
-        set: false,
-        elem,
-        clauses,
-    } = &list.kind
-    else {
+    let IrKind::Comprehension { elem, clauses, .. } = &list.kind else {
         return None;
     };
+    if set != matches!(list.kind, IrKind::Comprehension { set: true, .. }) {
+        return None;
+    }
     // The functions it calls are normalised only for a query of this shape.
     let calls = Calls::new(callees::of_expr(ir, defs), max_depth);
     let types = Types::top_level(ir).with_calls(calls.clone());
@@ -177,42 +180,11 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         targets,
         winner,
         collect,
+        set,
         calls,
         asked_at,
         asked_in_box,
     })
-}
-
-/// The integers `lo..hi` of a loop's range `lo..hi` (or `lo..=hi`), its
-/// ends evaluated in `frame` ahead of the query, when they are arithmetic.
-fn range_ends(
-    (lo, hi, inclusive): (&Num, &Num, bool),
-    frame: &mut Vec<i64>,
-    defs: &Defs,
-) -> Option<Ends> {
-    if !arithmetic(lo) || !arithmetic(hi) {
-        return None;
-    }
-    let lo = lo.eval(frame, defs).ok()?;
-    let hi = hi
-        .eval(frame, defs)
-        .ok()?
-        .checked_add(i64::from(inclusive))?;
-    Some((lo, hi))
-}
-
-/// Whether `n` is arithmetic on integers alone, quick to evaluate ahead of
-/// the query: no call, no list, no position's value.
-fn arithmetic(n: &Num) -> bool {
-    match n {
-        Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Lin(_) | Num::Global(_) => true,
-        Num::Neg(a) | Num::BitNot(a) | Num::Abs(a) | Num::Isqrt(a) | Num::Bits(_, a) => {
-            arithmetic(a)
-        }
-        Num::Bin(_, a, b) | Num::Gcd(a, b) | Num::Let(_, a, b) => arithmetic(a) && arithmetic(b),
-        Num::Extremum(_, items) => items.iter().all(arithmetic),
-        _ => false,
-    }
 }
 
 /// Whether a comparison has `winner(...)` on one side.
@@ -254,20 +226,22 @@ impl Query {
     /// as `a`'s last value); a range whose ends cannot be had so counts
     /// once.
     pub fn iterations(&self, defs: &Defs) -> u64 {
-        let mut total: u64 = 1;
+        work::leading(&self.comp, &mut vec![0; self.slots], defs)
+    }
+
+    /// About how much work the query's loops do, as iterations of
+    /// arithmetic: [`Query::iterations`] times one for each element and
+    /// the iterations of the loops inside it (`all([p % q != 0 for q in
+    /// 2..=isqrt(p)])` in a condition), with a call of a user function as
+    /// [`work::CALL`].
+    pub fn work(&self, defs: &Defs) -> u64 {
         let mut frame = vec![0; self.slots];
-        for clause in &self.comp.clauses {
-            let Clause::For(slot, Source::Range(lo, hi, inclusive)) = clause else {
-                break;
-            };
-            let Some((lo, hi)) = range_ends((lo, hi, *inclusive), &mut frame, defs) else {
-                continue;
-            };
-            let len = hi.saturating_sub(lo);
-            total = total.saturating_mul(len.max(0) as u64);
-            frame[*slot as usize] = hi.saturating_sub(1).max(lo);
-        }
-        total
+        let count = work::leading(&self.comp, &mut frame, defs);
+        let each = work::per_element(&self.comp, &mut frame, defs, |e, f, d| match e {
+            Element::Num(n) => work::num(n, f, d),
+            Element::Items(xs, _) => work::seq(xs, f, d),
+        });
+        count.saturating_mul(each.saturating_add(1))
     }
 
     /// The values its outermost loop runs over, `lo..hi`, when it is a
@@ -310,7 +284,7 @@ impl Query {
         let mut frame = vec![0; self.slots];
         let mut ends = |at: i64| {
             frame[x as usize] = at;
-            range_ends((ylo, yhi, *yincl), &mut frame, defs)
+            work::range_ends((ylo, yhi, *yincl), &mut frame, defs)
         };
         let (Some(first), Some(last)) = (ends(xs.0), ends(xs.1 - 1)) else {
             return Vec::new();
@@ -339,7 +313,7 @@ impl Query {
             if !fixed(lo) || !fixed(hi) {
                 return Vec::new();
             }
-            match range_ends((lo, hi, *inclusive), &mut frame, defs) {
+            match work::range_ends((lo, hi, *inclusive), &mut frame, defs) {
                 Some(e) if e.0 < e.1 => ends.push(e),
                 _ => return Vec::new(),
             }
