@@ -108,7 +108,14 @@ impl Machine {
             None if self.use_native && kernel.counts_work() => {
                 let before = marks.work();
                 let result = kernel.mex(&self.defs, &self.graph, args, marks, &mut stop);
-                kernel.ran(1 + marks.work().wrapping_sub(before) as u64);
+                // A step of rules over lists walks them: it weighs as
+                // many steps as the position's flat run is long.
+                let weight = match kernel.takes_lists() {
+                    true => args.len().max(1) as u64,
+                    false => 1,
+                };
+                let steps = 1 + marks.work().wrapping_sub(before) as u64;
+                kernel.ran(steps.saturating_mul(weight));
                 result
             }
             None => kernel.mex(&self.defs, &self.graph, args, marks, &mut stop),
