@@ -330,28 +330,45 @@ impl Emit<'_, '_> {
     /// The index of `(a, b, c)` in the dense cube, all three non-negative
     /// and small enough ([`crate::graph::dense3`]): `s³` for the shells
     /// below `s = max(a, b, c)`, then where `(a, b, c)` is in its shell.
+    /// Written by which of `a < max(b, c)` holds, each case a sum whose
+    /// terms but one are the same for the other arguments fixed: a loop
+    /// over one argument's values (an option of a four-integer game taking
+    /// from one heap) has Cranelift compute those terms once, before it,
+    /// where the formula by `s` was computed whole at every option.
     pub(super) fn cube_index(&mut self, a: Value, b: Value, c: Value) -> Value {
-        let s = self.b.ins().smax(a, b);
-        let s = self.b.ins().smax(s, c);
-        let width = self.b.ins().imul_imm_s(s, 2);
+        let m = self.b.ins().smax(b, c);
+        let [low, high, join] = self.blocks();
+        self.b.append_block_param(join, I64);
+        let below = self.b.ins().icmp(IntCC::SignedLessThan, a, m);
+        self.b.ins().brif(below, low, &[], high, &[]);
+        // a < m = s: m³ + a (2m + 1), then b where b < m, else m + c.
+        self.b.switch_to_block(low);
+        let square = self.b.ins().imul(m, m);
+        let cube = self.b.ins().imul(square, m);
+        let width = self.b.ins().imul_imm_s(m, 2);
         let width = self.b.ins().iadd_imm_s(width, 1);
-        // a < s: a (2s + 1), then b where b < s, else s + c.
-        let b_low = self.b.ins().icmp(IntCC::SignedLessThan, b, s);
-        let s_c = self.b.ins().iadd(s, c);
-        let inner = self.b.ins().select(b_low, b, s_c);
-        let below = self.b.ins().imul(a, width);
-        let below = self.b.ins().iadd(below, inner);
-        // a = s: s (2s + 1) + b (s + 1) + c.
-        let top = self.b.ins().imul(s, width);
-        let s1 = self.b.ins().iadd_imm_s(s, 1);
-        let bs = self.b.ins().imul(b, s1);
-        let top = self.b.ins().iadd(top, bs);
-        let top = self.b.ins().iadd(top, c);
-        let a_low = self.b.ins().icmp(IntCC::SignedLessThan, a, s);
-        let within = self.b.ins().select(a_low, below, top);
-        let cube = self.b.ins().imul(s, s);
-        let cube = self.b.ins().imul(cube, s);
-        self.b.ins().iadd(cube, within)
+        let shells = self.b.ins().imul(a, width);
+        let before = self.b.ins().iadd(cube, shells);
+        let b_low = self.b.ins().icmp(IntCC::SignedLessThan, b, m);
+        let m_c = self.b.ins().iadd(m, c);
+        let inner = self.b.ins().select(b_low, b, m_c);
+        let index = self.b.ins().iadd(before, inner);
+        self.b.ins().jump(join, &[index.into()]);
+        // a = s: a³ + a (2a + 1), then b (a + 1) + c.
+        self.b.switch_to_block(high);
+        let square = self.b.ins().imul(a, a);
+        let cube = self.b.ins().imul(square, a);
+        let width = self.b.ins().imul_imm_s(a, 2);
+        let width = self.b.ins().iadd_imm_s(width, 1);
+        let shells = self.b.ins().imul(a, width);
+        let before = self.b.ins().iadd(cube, shells);
+        let a1 = self.b.ins().iadd_imm_s(a, 1);
+        let rows = self.b.ins().imul(b, a1);
+        let inner = self.b.ins().iadd(rows, c);
+        let index = self.b.ins().iadd(before, inner);
+        self.b.ins().jump(join, &[index.into()]);
+        self.b.switch_to_block(join);
+        self.b.block_params(join)[0]
     }
 
     /// What a helper that reads an option's value returned, as a value:
