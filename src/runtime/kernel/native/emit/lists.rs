@@ -68,8 +68,32 @@ impl Emit<'_, '_> {
         let dest = self.b.ins().iadd(self.arena, dest);
         let src = self.b.ins().ishl_imm_s(from, 3);
         let src = self.b.ins().iadd(self.arena, src);
+        // One or two items, the most a string's words or a short list's
+        // slice takes, are copied here: a call of `memcpy` for them cost
+        // more than the copy, and the registers it may change.
+        let [short, first, second, more, done] = self.blocks();
+        let few = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, len, 2);
+        self.b.ins().brif(few, short, &[], more, &[]);
+        self.b.switch_to_block(short);
+        let none = self.b.ins().icmp_imm_u(IntCC::Equal, len, 0);
+        self.b.ins().brif(none, done, &[], first, &[]);
+        self.b.switch_to_block(first);
+        let item = self.b.ins().load(I64, trusted(), src, 0);
+        self.b.ins().store(trusted(), item, dest, 0);
+        let one = self.b.ins().icmp_imm_u(IntCC::Equal, len, 1);
+        self.b.ins().brif(one, done, &[], second, &[]);
+        self.b.switch_to_block(second);
+        let item = self.b.ins().load(I64, trusted(), src, 8);
+        self.b.ins().store(trusted(), item, dest, 8);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(more);
         let bytes = self.b.ins().ishl_imm_s(len, 3);
         self.b.call_memcpy(self.config, dest, src, bytes);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
         self.b.def_var(self.top, end);
         Some(())
     }
