@@ -1,7 +1,9 @@
 //! A top-level statement's expression, compiled when it is a query over
-//! a long comprehension ([`kernel::query`]): `len([... if value(g(x, y))
-//! == 0])` over a board, `winner(sum([g(i) for i in 0..N]))`. Everything
-//! else, and any query the machine code leaves, the interpreter evaluates.
+//! a comprehension long enough, or with loops long enough inside its
+//! elements ([`kernel::query`]): `len([... if value(g(x, y)) == 0])` over
+//! a board, `winner(sum([g(i) for i in 0..N]))`, `{p for p in 2..=N if
+//! all([p % q != 0 for q in 2..=isqrt(p)])}`. Everything else, and any
+//! query the machine code leaves, the interpreter evaluates.
 
 use super::kernel::query::{self, Asker};
 use super::kernel::{Func, Stop};
@@ -34,8 +36,7 @@ impl Machine {
     }
 
     /// `ir`'s value by its machine code, when it is a query worth
-    /// compiling (as many elements as [`Machine::native_after`] at least)
-    /// and the code finishes it.
+    /// compiling ([`Machine::worth_compiling`]) and the code finishes it.
     fn compiled_query(&mut self, ir: &Ir, slots: usize) -> Option<Value> {
         use Builtin::{Len, Max, Min, Sum, Winner};
         match ir.kind {
@@ -53,43 +54,11 @@ impl Machine {
         let (ir, slots) = normalize::expr(ir, slots, &self.defs);
         let ir = self.made_applications(&ir);
         let q = query::compile(&ir, slots, &self.defs, max_depth)?;
-        // Arithmetic alone costs the interpreter less than a position
-        // does: compiled only when it is long.
-        let worth = match q.targets.is_empty() {
-            true => u64::from(self.native_after) * ARITHMETIC_COST,
-            false => u64::from(self.native_after),
-        };
-        // Loops inside each element (`all([p % q != 0 for q in
-        // 2..=isqrt(p)])`) weigh as theirs.
-        let iterations = q.iterations(&self.defs);
-        let arithmetic = u64::from(self.native_after) * ARITHMETIC_COST;
-        if iterations < worth && q.work(&self.defs) < arithmetic {
+        if !self.worth_compiling(&q) {
             return None;
         }
         let code = q.native()?;
-        // A board asked square by square in order is swept first, as a
-        // table's is: each position would otherwise be run alone. (A
-        // board of constant shifts is swept by levels as the search
-        // meets it, which suits its moves better.)
-        let mut swept = Vec::new();
-        for (game, xs, ys) in q.rectangles(&self.defs) {
-            let levels = self.kernel(game).is_some_and(|k| k.levels().is_some());
-            if !levels
-                && xs.0 < xs.1
-                && ys.0 < ys.1
-                && self.intern_ints(game, &[xs.0, ys.0]).is_some()
-            {
-                self.sweep_rectangle(game, xs, ys).ok()?;
-                swept.push((game, vec![xs, ys]));
-            }
-        }
-        // A box of three integers asked in order is swept row by row of
-        // its cube, as a rectangle is.
-        for (game, ends, tuple) in q.boxes(&self.defs) {
-            if self.sweep_box(game, ends, tuple).ok()? {
-                swept.push((game, ends.to_vec()));
-            }
-        }
+        let swept = self.swept_first(&q)?;
         let views: Vec<Cell<View>> = vec![Cell::new(View::EMPTY); q.targets.len()];
         let max_items = self.limits.max_items;
         let mut searcher = Searcher {
@@ -113,6 +82,7 @@ impl Machine {
         if self.compiled_queries.len() == QUERIES_KEPT {
             self.compiled_queries.pop_front();
         }
+        let iterations = q.iterations(&self.defs);
         self.compiled_queries.push_back(CompiledQuery {
             span: ir.span,
             iterations,
@@ -128,6 +98,47 @@ impl Machine {
             (false, true) => answer(Winner, result as u64),
             (false, false) => Value::Int(result),
         })
+    }
+
+    /// Whether compiling query `q` pays: it asks positions of as many
+    /// elements as [`Machine::native_after`]; or its work as arithmetic
+    /// ([`query::Query::work`]: its elements, with the loops and calls
+    /// inside each) is [`ARITHMETIC_COST`] times that, the interpreter
+    /// running an iteration of arithmetic in a fraction of a position's
+    /// time.
+    fn worth_compiling(&self, q: &query::Query) -> bool {
+        let positions = u64::from(self.native_after);
+        let arithmetic = positions * ARITHMETIC_COST;
+        (!q.targets.is_empty() && q.iterations(&self.defs) >= positions)
+            || q.work(&self.defs) >= arithmetic
+    }
+
+    /// Sweeps what query `q` asks in order, as a table's is, before it
+    /// runs: each position would otherwise be run alone. The games and
+    /// ranges swept; `None` where a sweep stopped on an error.
+    fn swept_first(&mut self, q: &query::Query) -> Option<Vec<(GameId, Vec<query::Ends>)>> {
+        // A board asked square by square (a board of constant shifts is
+        // swept by levels as the search meets it, which suits its moves
+        // better).
+        let mut swept = Vec::new();
+        for (game, xs, ys) in q.rectangles(&self.defs) {
+            let levels = self.kernel(game).is_some_and(|k| k.levels().is_some());
+            if !levels
+                && xs.0 < xs.1
+                && ys.0 < ys.1
+                && self.intern_ints(game, &[xs.0, ys.0]).is_some()
+            {
+                self.sweep_rectangle(game, xs, ys).ok()?;
+                swept.push((game, vec![xs, ys]));
+            }
+        }
+        // A box of three integers, row by row of its cube.
+        for (game, ends, tuple) in q.boxes(&self.defs) {
+            if self.sweep_box(game, ends, tuple).ok()? {
+                swept.push((game, ends.to_vec()));
+            }
+        }
+        Some(swept)
     }
 }
 
@@ -164,9 +175,10 @@ struct Searcher<'a> {
     max_items: usize,
 }
 
-/// How many times [`Machine::native_after`] a query that asks no
-/// position's value runs at least to be compiled: the interpreter runs an
-/// iteration of arithmetic alone in a fraction of a position's time.
+/// How many times [`Machine::native_after`] the work of a query, counted
+/// in iterations of arithmetic, is at least to be compiled by it alone:
+/// the interpreter runs an iteration of arithmetic in a fraction of a
+/// position's time.
 const ARITHMETIC_COST: u64 = 16;
 
 /// The positions of a one-integer game a query asks in turn (`[n for n

@@ -93,7 +93,7 @@ pub struct Query {
 /// whose binders are in a frame of `slots` slots; `None` when it is not
 /// one of the shapes above. One that asks no position's value (arithmetic
 /// alone, such as a `let` of adjacency lists) is compiled too: the caller
-/// weighs its length ([`Query::targets`] is empty).
+/// weighs its work ([`Query::targets`] is empty; see [`Query::work`]).
 pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Query> {
     // A comprehension alone (see `Query::collect`).
     let collect = matches!(ir.kind, IrKind::Comprehension { .. });
@@ -118,7 +118,9 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
     let IrKind::Comprehension { elem, clauses, .. } = &list.kind else {
         return None;
     };
-    if set != matches!(list.kind, IrKind::Comprehension { set: true, .. }) {
+    // A set folded (`len({...})`) counts its items once each: the
+    // interpreter's.
+    if !collect && matches!(list.kind, IrKind::Comprehension { set: true, .. }) {
         return None;
     }
     // The functions it calls are normalised only for a query of this shape.
@@ -226,7 +228,7 @@ impl Query {
     /// as `a`'s last value); a range whose ends cannot be had so counts
     /// once.
     pub fn iterations(&self, defs: &Defs) -> u64 {
-        work::leading(&self.comp, &mut vec![0; self.slots], defs)
+        work::leading_iterations(&self.comp, &mut vec![0; self.slots], defs)
     }
 
     /// About how much work the query's loops do, as iterations of
@@ -236,7 +238,7 @@ impl Query {
     /// [`work::CALL`].
     pub fn work(&self, defs: &Defs) -> u64 {
         let mut frame = vec![0; self.slots];
-        let count = work::leading(&self.comp, &mut frame, defs);
+        let count = work::leading_iterations(&self.comp, &mut frame, defs);
         let each = work::per_element(&self.comp, &mut frame, defs, |e, f, d| match e {
             Element::Num(n) => work::num(n, f, d),
             Element::Items(xs, _) => work::seq(xs, f, d),

@@ -6,7 +6,7 @@
 //! an estimate, never a bound: a range whose ends cannot be had ahead of
 //! the run counts once.
 
-use super::expr::{Cond, Num};
+use super::expr::{Cond, Num, SLOT_LIMIT};
 use super::query::Ends;
 use super::seq::{Clause, Comp, Seq, Source};
 use crate::defs::Defs;
@@ -49,9 +49,10 @@ fn arithmetic(n: &Num) -> bool {
 }
 
 /// The lengths of `comp`'s leading ranges multiplied, each evaluated with
-/// the loops outside it at their last values, which are left in `frame`;
-/// a range whose ends cannot be had counts once.
-pub(super) fn leading<E>(comp: &Comp<E>, frame: &mut Vec<i64>, defs: &Defs) -> u64 {
+/// the loops outside it at their last values, which are left in `frame`
+/// (within what a slot holds: the linear forms' arithmetic is unchecked
+/// within that); a range whose ends cannot be had counts once.
+pub(super) fn leading_iterations<E>(comp: &Comp<E>, frame: &mut Vec<i64>, defs: &Defs) -> u64 {
     let mut total: u64 = 1;
     for clause in &comp.clauses {
         let Clause::For(slot, Source::Range(lo, hi, inclusive)) = clause else {
@@ -61,11 +62,12 @@ pub(super) fn leading<E>(comp: &Comp<E>, frame: &mut Vec<i64>, defs: &Defs) -> u
             continue;
         };
         total = total.saturating_mul(hi.saturating_sub(lo).max(0) as u64);
-        let at = *slot as usize;
-        if frame.len() <= at {
-            frame.resize(at + 1, 0);
+        // Every binder's slot is in the statement's frame; its value is
+        // kept within what a slot holds.
+        let last = hi.saturating_sub(1).max(lo);
+        if let Some(at) = frame.get_mut(*slot as usize) {
+            *at = last.clamp(1 - SLOT_LIMIT, SLOT_LIMIT - 1);
         }
-        frame[at] = hi.saturating_sub(1).max(lo);
     }
     total
 }
@@ -100,7 +102,7 @@ fn nested<E>(
     defs: &Defs,
     elem: impl Fn(&E, &mut Vec<i64>, &Defs) -> u64,
 ) -> u64 {
-    let count = leading(comp, frame, defs);
+    let count = leading_iterations(comp, frame, defs);
     let each = per_element(comp, frame, defs, elem);
     count.saturating_mul(each.saturating_add(1))
 }
@@ -125,7 +127,16 @@ pub(super) fn num(n: &Num, frame: &mut Vec<i64>, defs: &Defs) -> u64 {
         }
         Num::Pack(xs) | Num::Len(xs) | Num::Fold(_, xs) => seq(xs, frame, defs),
         Num::Index(xs, i) => seq(xs, frame, defs).saturating_add(num(i, frame, defs)),
-        _ => 0,
+        // A position's value asked costs what its arguments do here: the
+        // caller weighs the positions a query asks apart.
+        Num::Value(_, args) => (args.iter()).fold(0, |w, a| w.saturating_add(num(a, frame, defs))),
+        Num::Const(_)
+        | Num::Slot(_)
+        | Num::Named(_)
+        | Num::Bail
+        | Num::Lin(_)
+        | Num::Global(_)
+        | Num::Ask(..) => 0,
     }
 }
 

@@ -109,9 +109,10 @@ impl Machine {
                 let before = marks.work();
                 let result = kernel.mex(&self.defs, &self.graph, args, marks, &mut stop);
                 // A step of rules over lists walks them: it weighs as
-                // many steps as the position's flat run is long.
+                // many steps as the position's flat run is long (up to
+                // 64: a game of long lists still runs a few positions).
                 let weight = match kernel.takes_lists() {
-                    true => args.len().max(1) as u64,
+                    true => args.len().clamp(1, 64) as u64,
                     false => 1,
                 };
                 let steps = 1 + marks.work().wrapping_sub(before) as u64;

@@ -52,10 +52,10 @@ impl Emit<'_, '_> {
     }
 
     /// Pushes the items `from..to` (none where `to <= from`), which are
-    /// below the arena's top: with one test of the room, and `memcpy`.
-    /// A loop of items here would carry every value the function keeps
-    /// through it, and the register allocator moves them in and out of
-    /// the frame around each item.
+    /// below the arena's top: with one test of the room, and `memcpy`
+    /// for more than two. A loop of items here would carry every value
+    /// the function keeps through it, and the register allocator moves
+    /// them in and out of the frame around each item.
     fn copy(&mut self, (from, to): (Value, Value)) -> Option<()> {
         let top = self.b.use_var(self.top);
         let len = self.b.ins().isub(to, from);
