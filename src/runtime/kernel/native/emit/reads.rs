@@ -343,12 +343,7 @@ impl Emit<'_, '_> {
         self.b.ins().brif(below, low, &[], high, &[]);
         // a < m = s: m³ + a (2m + 1), then b where b < m, else m + c.
         self.b.switch_to_block(low);
-        let square = self.b.ins().imul(m, m);
-        let cube = self.b.ins().imul(square, m);
-        let width = self.b.ins().imul_imm_s(m, 2);
-        let width = self.b.ins().iadd_imm_s(width, 1);
-        let shells = self.b.ins().imul(a, width);
-        let before = self.b.ins().iadd(cube, shells);
+        let before = self.cube_before(m, a);
         let b_low = self.b.ins().icmp(IntCC::SignedLessThan, b, m);
         let m_c = self.b.ins().iadd(m, c);
         let inner = self.b.ins().select(b_low, b, m_c);
@@ -356,12 +351,7 @@ impl Emit<'_, '_> {
         self.b.ins().jump(join, &[index.into()]);
         // a = s: a³ + a (2a + 1), then b (a + 1) + c.
         self.b.switch_to_block(high);
-        let square = self.b.ins().imul(a, a);
-        let cube = self.b.ins().imul(square, a);
-        let width = self.b.ins().imul_imm_s(a, 2);
-        let width = self.b.ins().iadd_imm_s(width, 1);
-        let shells = self.b.ins().imul(a, width);
-        let before = self.b.ins().iadd(cube, shells);
+        let before = self.cube_before(a, a);
         let a1 = self.b.ins().iadd_imm_s(a, 1);
         let rows = self.b.ins().imul(b, a1);
         let inner = self.b.ins().iadd(rows, c);
@@ -369,6 +359,18 @@ impl Emit<'_, '_> {
         self.b.ins().jump(join, &[index.into()]);
         self.b.switch_to_block(join);
         self.b.block_params(join)[0]
+    }
+
+    /// The triples of the cube before those of shell `s` whose first
+    /// argument is `a`: `s³` of the shells below, and `a (2s + 1)` of
+    /// the shell's own, each first argument below `a` holding `2s + 1`.
+    fn cube_before(&mut self, s: Value, a: Value) -> Value {
+        let square = self.b.ins().imul(s, s);
+        let cube = self.b.ins().imul(square, s);
+        let width = self.b.ins().imul_imm_s(s, 2);
+        let width = self.b.ins().iadd_imm_s(width, 1);
+        let shell = self.b.ins().imul(a, width);
+        self.b.ins().iadd(cube, shell)
     }
 
     /// What a helper that reads an option's value returned, as a value:
