@@ -28,9 +28,10 @@ FN = re.compile(r"^c?fn=\(\d+\) (.*)$")
 ROW = re.compile(r"^\s*[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+\d+ (\s*)(\S.*)$")
 SECTION = re.compile(r"([^/]*):\((\.text(?:\.[^)]*)?)\)$")
 ARCHIVE = re.compile(r"^(lib[A-Za-z0-9_]+)-[0-9a-f]+\.rlib\(")
-# Functions that only contention runs, whichever runs the profile caught.
+# Functions that run only when threads contend for a lock: kept whether
+# or not a profiled run happened to contend.
 ALWAYS = re.compile(r"3std3sys4sync")
-PREFIX = re.compile(r"^\.text\.(?:unlikely\.|hot\.|startup\.)?")
+PREFIX = re.compile(r"^\.text\.(?:unlikely\.)?")
 
 
 def sections(path):
@@ -43,7 +44,9 @@ def sections(path):
                 continue
             indent, text = m.groups()
             s = SECTION.search(text)
-            if s:
+            if s and re.match(r"\.text\.(?:hot|startup)\.", s.group(2)):
+                current = None  # not written back below: the compiler makes none
+            elif s:
                 current = s.group(2)
                 if current == ".text":
                     # Code assembled without a section per function: the
@@ -81,6 +84,8 @@ def ran(path):
 
 def main():
     out, pairs = sys.argv[1], sys.argv[2:]
+    if not pairs or len(pairs) % 2:
+        sys.exit(__doc__)
     runs, profiles = collections.Counter(), []
     for link_map, folder in zip(pairs[::2], pairs[1::2]):
         held = sections(link_map)
@@ -104,4 +109,5 @@ def main():
     print("%d sections from %d runs" % (len(order), len(profiles)))
 
 
-main()
+if __name__ == "__main__":
+    main()
