@@ -169,10 +169,8 @@ fn moves_past_the_item_limit_are_counted_not_held() {
     }
 }
 
-/// The names and sizes of the sections of the ELF64 little-endian file
-/// at `path`, in the order of its section table. Only the headers and the
-/// names are read: a test that read the whole binary would raise this
-/// process's peak, which the children spawned after it inherit.
+/// Where the code is placed: in the optimised builds of x86-64 Linux
+/// that place it (build.rs sets `grundy_code_unplaced` where it does not).
 #[cfg(all(
     target_os = "linux",
     target_env = "gnu",
@@ -180,69 +178,68 @@ fn moves_past_the_item_limit_are_counted_not_held() {
     target_pointer_width = "64",
     not(grundy_code_unplaced)
 ))]
-fn elf_sections(path: &str) -> Vec<(String, u64)> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(path).expect("the grundy binary");
-    let mut read = |at: u64, len: usize| -> Vec<u8> {
-        let mut buf = vec![0; len];
-        file.seek(SeekFrom::Start(at))
-            .expect("a seek in the binary");
-        file.read_exact(&mut buf).expect("the binary's headers");
-        buf
-    };
-    let word = |bytes: &[u8], at: usize, n: usize| -> u64 {
-        bytes[at..at + n]
-            .iter()
-            .rev()
-            .fold(0, |acc, &b| (acc << 8) | u64::from(b))
-    };
-    let header = read(0, 64);
-    // The magic number, 64-bit (class 2), little-endian (data 1).
-    assert_eq!(
-        &header[..6],
-        b"\x7fELF\x02\x01",
-        "not a little-endian ELF64 file"
-    );
-    let table = word(&header, 0x28, 8);
-    let size = word(&header, 0x3a, 2) as usize;
-    let count = word(&header, 0x3c, 2) as usize;
-    let entries = read(table, size * count);
-    let entry = |i: usize| &entries[i * size..(i + 1) * size];
-    let names = entry(word(&header, 0x3e, 2) as usize);
-    let strings = read(word(names, 0x18, 8), word(names, 0x20, 8) as usize);
-    (0..count)
-        .map(|i| {
-            let start = word(entry(i), 0, 4) as usize;
-            let len = strings[start..].iter().position(|&b| b == 0).unwrap_or(0);
-            let name = String::from_utf8_lossy(&strings[start..start + len]).into_owned();
-            (name, word(entry(i), 0x20, 8))
-        })
-        .collect()
-}
+mod placed {
+    /// The names and sizes of the sections of the ELF64 little-endian file
+    /// at `path`, in the order of its section table. Only the headers and the
+    /// names are read: a test that read the whole binary would raise this
+    /// process's peak, which the children spawned after it inherit.
+    fn elf_sections(path: &str) -> Vec<(String, u64)> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = std::fs::File::open(path).expect("the grundy binary");
+        let mut read = |at: u64, len: usize| -> Vec<u8> {
+            let mut buf = vec![0; len];
+            file.seek(SeekFrom::Start(at))
+                .expect("a seek in the binary");
+            file.read_exact(&mut buf).expect("the binary's headers");
+            buf
+        };
+        let word = |bytes: &[u8], at: usize, n: usize| -> u64 {
+            bytes[at..at + n]
+                .iter()
+                .rev()
+                .fold(0, |acc, &b| (acc << 8) | u64::from(b))
+        };
+        let header = read(0, 64);
+        // The magic number, 64-bit (class 2), little-endian (data 1).
+        assert_eq!(
+            &header[..6],
+            b"\x7fELF\x02\x01",
+            "not a little-endian ELF64 file"
+        );
+        let table = word(&header, 0x28, 8);
+        let size = word(&header, 0x3a, 2) as usize;
+        let count = word(&header, 0x3c, 2) as usize;
+        let entries = read(table, size * count);
+        let entry = |i: usize| &entries[i * size..(i + 1) * size];
+        let names = entry(word(&header, 0x3e, 2) as usize);
+        let strings = read(word(names, 0x18, 8), word(names, 0x20, 8) as usize);
+        (0..count)
+            .map(|i| {
+                let start = word(entry(i), 0, 4) as usize;
+                let len = strings[start..].iter().position(|&b| b == 0).unwrap_or(0);
+                let name = String::from_utf8_lossy(&strings[start..start + len]).into_owned();
+                (name, word(entry(i), 0x20, 8))
+            })
+            .collect()
+    }
 
-/// The functions runs need are linked together, before the rest of the
-/// code (`link/often.ld`, `build.rs`): scattered over the binary, they
-/// kept about 2 MiB more of it resident in every run. A build that
-/// cannot place them (its own linker, legacy symbol names) says so and
-/// sets `grundy_code_unplaced`.
-#[test]
-#[cfg(all(
-    target_os = "linux",
-    target_env = "gnu",
-    target_arch = "x86_64",
-    target_pointer_width = "64",
-    not(grundy_code_unplaced)
-))]
-fn the_code_runs_need_is_linked_together() {
-    let sections = elf_sections(env!("CARGO_BIN_EXE_grundy"));
-    let at = |name: &str| sections.iter().position(|(n, _)| n == name);
-    let (Some(often), Some(text)) = (at(".text.often"), at(".text")) else {
-        panic!("no `.text.often` before `.text`: {sections:?}");
-    };
-    assert!(often < text, "{sections:?}");
-    let size = sections[often].1;
-    assert!(
-        (512 << 10..8 << 20).contains(&size),
-        "`.text.often` holds {size} bytes"
-    );
+    /// The functions runs need are linked together, before the rest of the
+    /// code (`link/often.ld`, `build.rs`): scattered over the binary, they
+    /// kept about 2 MiB more of it resident in every run. A build that
+    /// cannot place them (its own linker, legacy symbol names) says so and
+    /// sets `grundy_code_unplaced`.
+    #[test]
+    fn the_code_runs_need_is_linked_together() {
+        let sections = elf_sections(env!("CARGO_BIN_EXE_grundy"));
+        let at = |name: &str| sections.iter().position(|(n, _)| n == name);
+        let (Some(often), Some(text)) = (at(".text.often"), at(".text")) else {
+            panic!("no `.text.often` before `.text`: {sections:?}");
+        };
+        assert!(often < text, "{sections:?}");
+        let size = sections[often].1;
+        assert!(
+            (512 << 10..8 << 20).contains(&size),
+            "`.text.often` holds {size} bytes"
+        );
+    }
 }
