@@ -14,9 +14,9 @@ with the build's flags and features (a legacy symbol's `17h<hash>E`, a
 crate's `Cs<hash>_` in a v0 symbol and the back-references `B<n>_` after
 it), become `*`, and each line also names the section as a promoted local
 (`.llvm.<n>`) and as a cold function (`.text.unlikely.`), so that it still
-matches in other builds. The functions
-that the most runs executed come first, so that what every run needs is
-packed together. See link/README.md.
+matches in other builds. The functions that the most runs executed come
+first, so that what every run needs is packed together. See
+link/README.md.
 """
 import collections
 import glob
@@ -83,9 +83,9 @@ def ran(path):
 
 
 def main():
-    out, pairs = sys.argv[1], sys.argv[2:]
-    if not pairs or len(pairs) % 2:
+    if len(sys.argv) < 4 or len(sys.argv) % 2:
         sys.exit(__doc__)
+    out, pairs = sys.argv[1], sys.argv[2:]
     runs, profiles = collections.Counter(), []
     for link_map, folder in zip(pairs[::2], pairs[1::2]):
         held = sections(link_map)
