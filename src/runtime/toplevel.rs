@@ -54,7 +54,8 @@ impl Machine {
         let (ir, slots) = normalize::expr(ir, slots, &self.defs);
         let ir = self.made_applications(&ir);
         let q = query::compile(&ir, slots, &self.defs, max_depth)?;
-        if !self.worth_compiling(&q) {
+        let iterations = q.iterations(&self.defs);
+        if !self.worth_compiling(&q, iterations) {
             return None;
         }
         let code = q.native()?;
@@ -82,7 +83,6 @@ impl Machine {
         if self.compiled_queries.len() == QUERIES_KEPT {
             self.compiled_queries.pop_front();
         }
-        let iterations = q.iterations(&self.defs);
         self.compiled_queries.push_back(CompiledQuery {
             span: ir.span,
             iterations,
@@ -100,17 +100,17 @@ impl Machine {
         })
     }
 
-    /// Whether compiling query `q` pays: it asks positions of as many
-    /// elements as [`Machine::native_after`]; or its work as arithmetic
+    /// Whether compiling query `q`, whose outer loops run `iterations`
+    /// times, pays: it asks positions of as many elements as
+    /// [`Machine::native_after`]; or its work as arithmetic
     /// ([`query::Query::work`]: its elements, with the loops and calls
     /// inside each) is [`ARITHMETIC_COST`] times that, the interpreter
     /// running an iteration of arithmetic in a fraction of a position's
     /// time.
-    fn worth_compiling(&self, q: &query::Query) -> bool {
+    fn worth_compiling(&self, q: &query::Query, iterations: u64) -> bool {
         let positions = u64::from(self.native_after);
         let arithmetic = positions * ARITHMETIC_COST;
-        (!q.targets.is_empty() && q.iterations(&self.defs) >= positions)
-            || q.work(&self.defs) >= arithmetic
+        (!q.targets.is_empty() && iterations >= positions) || q.work(&self.defs) >= arithmetic
     }
 
     /// Sweeps what query `q` asks in order, as a table's is, before it
