@@ -107,3 +107,26 @@ fn positions_the_machine_code_probes_for_have_the_interpreters_values() {
                  value(c(10 ** 14))\n";
     same_error(cycle, "can be reached from itself");
 }
+
+/// A query that asks hashed positions one after another has each valued
+/// by the machine code's recursion from it, without the search's set-up
+/// (`Machine::value_in_place`), with the interpreter's values. Where the
+/// recursion cannot finish them (a chain deeper than it nests), the
+/// search does, and after 64 such the query stops trying, so that a
+/// game's positions are not each run twice.
+#[test]
+fn hashed_positions_a_query_asks_are_valued_in_place() {
+    let divide = "game d(n) {\n move by(k in {2, 3, 6}) if n > 0 -> d(n / k)\n}\n\
+                  value(sum([d(10 ** 15 + i) for i in 0..600]))\n";
+    agree(divide);
+    let (session, _) = Engine::Native.run("d.game", divide);
+    // All but the first, whose search compiles the machine code.
+    assert_eq!(session.machine.in_place, (599, 0));
+    // c(10^12 + k) is k mod 2: lost for the even multiples of 121.
+    let chain = "game c(n) {\n move a if n > 10 ** 12 -> c(n - 1)\n}\n\
+                 len([x for x in 0..1000 if value(c(10 ** 12 + 121 * x)) == 0])\n";
+    let (session, printed) = Engine::Native.run("c.game", chain);
+    assert_eq!(printed, "500\n");
+    let (done, left) = session.machine.in_place;
+    assert_eq!(left, 64, "{done} valued in place");
+}

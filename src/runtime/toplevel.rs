@@ -343,6 +343,11 @@ impl Searcher<'_> {
 impl Asker for Searcher<'_> {
     fn value(&mut self, game: GameId, args: &[i64]) -> Option<u64> {
         let node = self.machine.intern_ints(game, args)?;
+        // A hashed position (no sweep reaches it) of a game with machine
+        // code: valued by it directly, which changes no dense table.
+        if let Some(value) = self.machine.value_in_place(node, args) {
+            return Some(value);
+        }
         match *args {
             [n] => {
                 if let Some(ahead) = self.turns.ask((game, 0), n)

@@ -39,6 +39,25 @@ impl Kernel {
         native.mex(self, (defs, graph, room), args, (marks, views), poll)
     }
 
+    /// Whether the machine code is compiled (and compiled to something).
+    pub fn compiled(&self) -> bool {
+        matches!(self.native.get(), Some(Some(_)))
+    }
+
+    /// [`native::Native::value_in_place`] of `node`, with arguments
+    /// `args`, when the machine code is compiled already; `None` leaves
+    /// the position to the search.
+    pub fn native_in_place(
+        &self,
+        (defs, graph, room): (&Defs, &mut Graph, native::deep::Room),
+        (node, args): (crate::value::NodeId, &[i64]),
+        views: &mut Vec<crate::graph::View>,
+        poll: &mut dyn FnMut() -> bool,
+    ) -> Option<u64> {
+        let native = self.native.get()?.as_ref()?;
+        native.value_in_place(self, (defs, graph, room), (node, args), views, poll)
+    }
+
     /// Whether the work of runs of [`Kernel::mex`] is to be counted with
     /// [`Kernel::ran`]: while the machine code is not compiled yet.
     pub fn counts_work(&self) -> bool {

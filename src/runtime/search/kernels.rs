@@ -49,6 +49,51 @@ impl Machine {
         }
     }
 
+    /// The value of `node`, a hashed position with the integer arguments
+    /// `args` that a query asks, found by its game's machine code as a
+    /// recursion's first run, without the search's set-up (see
+    /// [`kernel::Native::value_in_place`]); `None` leaves it to
+    /// [`Machine::node_value`]. A game whose recursions mostly end short
+    /// (chains deeper than the recursion goes) is not tried again, so
+    /// that its positions are not run twice.
+    pub(in crate::runtime) fn value_in_place(&mut self, node: NodeId, args: &[i64]) -> Option<u64> {
+        let (done, left) = self.in_place;
+        let hopeless = left >= 64 && left > done / 8;
+        if !self.use_native || node.index < crate::graph::DENSE_END || hopeless {
+            return None;
+        }
+        if self.graph.value(node) != crate::graph::UNKNOWN || !self.ready_kernel(node.game) {
+            return None;
+        }
+        let Some((_, Some(kernel))) = &self.kernels[node.game as usize] else {
+            return None;
+        };
+        // Arguments past the kernel's linear forms: its twin's, once
+        // compiled (see `run_kernel_once`).
+        let kernel = match kernel.too_wide(args) {
+            false => kernel,
+            true => compiled_for(&self.wide_kernels, &self.defs, node.game)?.as_ref()?,
+        };
+        // Before it is compiled, the search's runs count the work that
+        // decides it.
+        if !kernel.compiled() {
+            return None;
+        }
+        let Scratch { views, deep, .. } = &mut self.scratch;
+        let mut stop = stop_asked(&self.cancel, self.deadline);
+        let room = kernel::Room {
+            pool: deep,
+            max_states: self.limits.max_states,
+        };
+        let graph = (&self.defs, &mut self.graph, room);
+        let found = kernel.native_in_place(graph, (node, args), views, &mut stop);
+        match found {
+            Some(_) => self.in_place.0 += 1,
+            None => self.in_place.1 += 1,
+        }
+        found
+    }
+
     /// One run of [`Machine::run_kernel`]; [`Ran::Asked`] when it missed
     /// only values its guards ask, which are found now.
     fn run_kernel_once(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {

@@ -188,7 +188,7 @@ pub(super) unsafe fn evaluate_flat(deep: *mut Deep, game: GameId, run: &[i64]) -
 /// # Safety
 /// As for [`evaluate`]; `slot` is `node`'s, as [`Graph::intern_in_strip`]
 /// gives it.
-unsafe fn run_at(
+pub(super) unsafe fn run_at(
     deep: *mut Deep,
     (node, slot): (NodeId, Option<*mut u32>),
     args: &[i64],

@@ -25,7 +25,7 @@ use super::marks::POLL_EVERY;
 use super::{Found, Kernel, Marks, Stop};
 use crate::defs::Defs;
 use crate::graph::{Graph, View};
-use crate::value::GameId;
+use crate::value::{GameId, NodeId};
 use cranelift_jit::JITModule;
 use emit::Kind;
 use jit::Jit;
@@ -272,6 +272,55 @@ impl Native {
             MISSING => Some(Err(Stop::Missing)),
             _ => Some(Ok((found & 0xffff_ffff, (found >> 32) as usize))),
         }
+    }
+}
+
+impl Native {
+    /// The value of `node`, a hashed position of the kernel's own game
+    /// with the integer arguments `args` and no value yet, found as a
+    /// recursion's first run (see [`deep`]): its options without values
+    /// are evaluated in place, as below it. A query that asks hashed
+    /// positions one after another (the divide-by-2/3/6 game from 10^15)
+    /// so skips the search's set-up for each. `None` where the recursion
+    /// leaves the position (an option it cannot evaluate, an error, a
+    /// cycle, Ctrl-C): it and the positions interned below it are left
+    /// without values, for the search, which then runs it as before.
+    /// `views` is a buffer.
+    pub fn value_in_place(
+        &self,
+        kernel: &Kernel,
+        (defs, graph, room): (&Defs, &mut Graph, deep::Room),
+        (node, args): (NodeId, &[i64]),
+        views: &mut Vec<View>,
+        poll: &mut dyn FnMut() -> bool,
+    ) -> Option<u64> {
+        if kernel.takes_lists() || args.len() != kernel.arity {
+            return None;
+        }
+        if !views_of(&kernel.targets, (defs, graph), views) {
+            return None;
+        }
+        let graph: *mut Graph = graph;
+        let views: &[View] = views;
+        let mut deep = deep::Deep {
+            code: self.mex,
+            kernel,
+            defs,
+            graph,
+            views,
+            room,
+            poll,
+            depth: 0,
+            work: 0,
+            next_poll: POLL_EVERY,
+            frontier: None,
+        };
+        // SAFETY: the recursion is this frame's, and nothing borrows it
+        // or the graph's hashed positions during the run; `node` is a
+        // hashed position of the kernel's game, whose slot is not a
+        // strip's.
+        let found = unsafe { deep::run_at(&mut deep, (node, None), args)? };
+        (found < VALUED).then_some(found)
     }
 }
 
