@@ -7,7 +7,7 @@
 mod common;
 
 use common::Engine;
-use common::differ::{agree, compare, same_error};
+use common::differ::{agree, compare, compare_among, same_error};
 use grundy::SharedBuffer;
 use grundy::session::Session;
 use proptest::prelude::*;
@@ -106,6 +106,45 @@ fn strips_past_the_square_have_the_values_computed_directly() {
     }
 }
 
+/// A strip swept far enough that its rows are made a thousand and more at
+/// once: they are a run (`graph/dense/rows/run.rs`), read by the machine
+/// code from their number alone, and the values are the direct
+/// computation's. A position in a column past the run's rows' width
+/// (`g(n - 100, 40)`, whose options are `g(n - 100, 0)`'s) ends the run,
+/// and every row keeps its values, read as rows of their own.
+#[test]
+fn rows_made_a_thousand_at_a_time_are_a_run_with_the_same_values() {
+    let n = 20_000;
+    let g = last_move(n);
+    let zeros = |col: usize| g.iter().filter(|v| v[col] == 0).count();
+    let rules =
+        "game g(n, last) {\n move take(k in 1..=3) if k <= n and k != last -> g(n - k, k)\n}\n";
+    let swept = format!("{rules}len([x for x in 0..={n} if value(g(x, 0)) == 0])\n");
+    let (session, printed) = Engine::Native.run("run.game", &swept);
+    assert_eq!(printed, format!("{}\n", zeros(0)));
+    let in_run = session.machine.graph.rows_in_run(0);
+    assert!(in_run > n / 2, "{in_run} rows in a run");
+    let asks = format!(
+        "{swept}[value(g({n}, 0)), value(g({m}, 2)), value(g({f}, 40))]\n\
+         len([x for x in 0..={n} if value(g(x, 3)) == 0])\n",
+        m = n - 7,
+        f = n - 100
+    );
+    let want = format!(
+        "{}\n[{}, {}, {}]\n{}\n",
+        zeros(0),
+        g[n][0],
+        g[n - 7][2],
+        g[n - 100][0],
+        zeros(3)
+    );
+    for engine in [Engine::Kernels, Engine::Native] {
+        let (session, printed) = engine.run("run.game", &asks);
+        assert_eq!(printed, want);
+        assert_eq!(session.machine.graph.rows_in_run(0), 0, "the run ended");
+    }
+}
+
 /// One move of a random strip game: a range of sizes, a condition, and
 /// the column the option takes.
 fn strip_move() -> impl Strategy<Value = String> {
@@ -131,14 +170,14 @@ fn strip_move() -> impl Strategy<Value = String> {
 /// A random game whose options keep the column among a few values, asked
 /// far enough up for its strip to be swept, perhaps with a move that
 /// fails some rows down or leads back up (a cycle).
-fn strip_file() -> impl Strategy<Value = String> {
+fn strip_file(heaps: std::ops::Range<i64>) -> impl Strategy<Value = String> {
     let moves = prop::collection::vec(strip_move(), 1..=3);
     let trouble = prop_oneof![
         Just(String::new()),
         (1i64..200).prop_map(|e| format!("move z if n == {e} -> g(n / (c - c), 0)\n")),
         (1i64..200).prop_map(|e| format!("move up if n == {e} and c == 1 -> g(n + 70, 1)\n")),
     ];
-    (moves, trouble, 100i64..400, 0i64..3).prop_map(|(moves, trouble, n, c)| {
+    (moves, trouble, heaps, 0i64..3).prop_map(|(moves, trouble, n, c)| {
         format!(
             "game g(n, c) {{\n{}\n{trouble}}}\nvalue(g({n}, {c}))\n\
              len([x for x in 0..{n} if value(g(x, {c})) == 0])\n",
@@ -151,8 +190,18 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     /// Random strips: the same values, errors and cycles on every path.
     #[test]
-    fn random_strips_agree_with_the_interpreter(file in strip_file()) {
+    fn random_strips_agree_with_the_interpreter(file in strip_file(100..400)) {
         compare(&file)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    /// Random strips asked thousands of rows up, with room for sweeps
+    /// that make a thousand rows and more at once: runs of rows.
+    #[test]
+    fn random_long_strips_agree_with_the_interpreter(file in strip_file(2500..4000)) {
+        compare_among(&file, 40_000)?;
     }
 }
 

@@ -92,15 +92,16 @@ impl Graph {
     /// when the graph has room for them within `room` positions: how many
     /// it made. Positions of two integers when `form` is `None`; else of
     /// the form of that code (see [`super::form_code`]), which must be
-    /// the table's already, of two free integers (`g(n, spent)`).
+    /// the table's already, of two free integers (`g(n, spent)`). New
+    /// rows may be a run where `run` (see `Dense::claim_rect`).
     pub fn claim_rect(
         &mut self,
         (game, form): (GameId, Option<u64>),
         (rows, cols): ((usize, usize), (usize, usize)),
-        room: usize,
+        (room, run): (usize, bool),
     ) -> Option<usize> {
         self.claim_with((game, form), room, |dense, most| {
-            dense.claim_rect(rows, cols, most)
+            dense.claim_rect(rows, cols, (most, run))
         })
     }
 

@@ -30,7 +30,7 @@ mod ints;
 mod packed;
 
 pub use dense::places::STRIP3_ROWS;
-pub use dense::{Dense, View};
+pub use dense::{Dense, RUN_BLOCK, View};
 pub use flat::Shape;
 use hashed::Hashed;
 pub use hashed::{
@@ -313,6 +313,14 @@ impl Graph {
             let known = self.nodes(g).filter(|(_, v)| *v < ABSENT).count();
             (g, self.games[g as usize].len(), known)
         })
+    }
+
+    /// How many rows of `game`'s dense table are a run's (see
+    /// `dense/rows/run.rs`): for tests.
+    pub fn rows_in_run(&self, game: GameId) -> usize {
+        self.games
+            .get(game as usize)
+            .map_or(0, |t| t.dense.rows_in_run())
     }
 
     /// About how many bytes the nodes of `game` take: the dense pages, and

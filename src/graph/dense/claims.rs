@@ -59,12 +59,13 @@ impl Dense {
     /// Makes the absent slots of rows `a0..=a1`, columns `b0..=b1`
     /// (two-argument positions) unknown, if the table may take them all
     /// (see [`Dense::may_take`]) and they are at most `most`: how many it
-    /// made.
+    /// made. New rows are a run where `run` (a strip's, whose machine
+    /// code reads runs) and enough of one length are made at once.
     pub(in crate::graph) fn claim_rect(
         &mut self,
         (a0, a1): (usize, usize),
         (b0, b1): (usize, usize),
-        most: usize,
+        (most, run): (usize, bool),
     ) -> Option<usize> {
         // The dense pairs are closed downwards: the far corner's being
         // dense makes the whole rectangle dense.
@@ -73,7 +74,7 @@ impl Dense {
         if !pairs || a0 > a1 || b0 > b1 || dense2(a1 as i64, b1 as i64).is_none() {
             return None;
         }
-        self.claim_rows(2, (a0, a1), (b0, b1), most)
+        self.claim_rows(2, (a0, a1), (b0, b1), (most, run))
     }
 
     /// Makes the absent slots of the cube's rows `r0..=r1` (the Szudzik
@@ -92,7 +93,7 @@ impl Dense {
             return None;
         }
         let rows = (STRIP3_ROWS + r0, STRIP3_ROWS + r1);
-        self.claim_rows(3, rows, (a0, a1), most)
+        self.claim_rows(3, rows, (a0, a1), (most, false))
     }
 
     /// Makes the absent slots of the strips of triples whose argument
@@ -119,7 +120,7 @@ impl Dense {
         let mut made = 0;
         for s in s0..=s1 {
             let row = long * w * w + s * w;
-            match self.claim_rows(3, (row + t0, row + t1), (c0, c1), most - made) {
+            match self.claim_rows(3, (row + t0, row + t1), (c0, c1), (most - made, false)) {
                 Some(rows) => made += rows,
                 None => return (made, false),
             }
@@ -134,7 +135,7 @@ impl Dense {
         arity: usize,
         (a0, a1): (usize, usize),
         (b0, b1): (usize, usize),
-        most: usize,
+        (most, run): (usize, bool),
     ) -> Option<usize> {
         // Rows not made yet are counted whole, with no slot read; new
         // rows cost their place, address and length too.
@@ -161,7 +162,7 @@ impl Dense {
         let mut absent = fresh_absent;
         for a in a0..held {
             // A row's length, as `get(a).len()` (0 for a row without slots).
-            if (self.pages.lens[a] as usize) < width {
+            if self.pages.row_len(a) < width {
                 self.grow(arity, a, b1);
             }
         }
@@ -173,13 +174,13 @@ impl Dense {
                 }
             }
         });
-        self.pages.push(a0, 0, SLOT_ABSENT);
+        self.slots += self.pages.push(a0, 0, SLOT_ABSENT, false);
         // The rows made just now hold nothing yet: made so at once when
         // the rectangle is as wide as they are (a heap and a flag, a
         // million rows of two), else a row at a time.
         let whole = b0 == 0 && b1 + 1 == width;
         let fill = if whole { SLOT_UNKNOWN } else { SLOT_ABSENT };
-        self.slots += self.pages.push(a1 + 1, width, fill);
+        self.slots += self.pages.push(a1 + 1, width, fill, run);
         if !whole {
             let fresh_rows = held.max(a0)..a1 + 1;
             self.pages

@@ -59,8 +59,11 @@ pub struct Dense {
 
 /// Where a game's dense slots are, for machine code to read: page (or
 /// row) `p` starts at `pages[p]` and holds `lens[p]` slots, for `p` below
-/// `count`. Valid until the table next changes shape: while the graph is
-/// not written to.
+/// `count`; row `count + d`, for `d` below `run_count`, is the run's (see
+/// `run.rs`): it holds `1 << run_shift` slots, from slot `s % RUN_BLOCK`
+/// of block `s / RUN_BLOCK` (at `run_pages`), where `s = d << run_shift`.
+/// Valid until the table next changes shape: while the graph is not
+/// written to.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct View {
@@ -80,6 +83,13 @@ pub struct View {
     /// positions of one or two integers, for a target of that many; 0
     /// for none.
     pub hashed: u64,
+    /// The addresses of the run's blocks, its rows' length's power of
+    /// two, and its rows read as integers' and as list positions' (0 for
+    /// the kind the table does not hold, as `count` and `form_count`).
+    pub run_pages: usize,
+    pub run_shift: u64,
+    pub run_count: u64,
+    pub form_run_count: u64,
 }
 
 impl View {
@@ -91,6 +101,10 @@ impl View {
         form: 0,
         form_count: 0,
         hashed: 0,
+        run_pages: 0,
+        run_shift: 0,
+        run_count: 0,
+        form_run_count: 0,
     };
 }
 
@@ -394,21 +408,32 @@ impl Dense {
 
     /// Where the slots are, for compiled rules to read.
     pub fn view(&self) -> View {
-        let (count, form) = (self.pages.len() as u64, self.form.as_ref());
+        let form = self.form.as_ref();
+        let (apart, (run_pages, run_shift, run)) = (self.pages.apart(), self.pages.run_view());
         // The machine code reads a cube's triples by columns along the
         // first argument only; others take the slow path. The strips'
         // rows, which come first, are where they are whatever the axis.
-        let count = match self.axis {
-            0 => count,
-            _ => count.min(places::STRIP3_ROWS as u64),
+        let most = match self.axis {
+            0 => u64::MAX,
+            _ => places::STRIP3_ROWS as u64,
+        };
+        let count = (apart as u64).min(most);
+        let run = run.min(most - count);
+        let (ints, formed) = match form {
+            Some(_) => (0, 1),
+            None => (1, 0),
         };
         View {
             pages: self.pages.addrs.as_ptr() as usize,
             lens: self.pages.lens.as_ptr() as usize,
-            count: if form.is_some() { 0 } else { count },
+            count: count * ints,
             form: form.map_or(0, super::form::Form::code),
-            form_count: if form.is_some() { count } else { 0 },
+            form_count: count * formed,
             hashed: 0,
+            run_pages,
+            run_shift,
+            run_count: run * ints,
+            form_run_count: run * formed,
         }
     }
 
@@ -459,6 +484,11 @@ impl Dense {
         self.swept = None;
     }
 
+    /// How many of its rows are a run's.
+    pub(super) fn rows_in_run(&self) -> usize {
+        self.pages.len() - self.pages.apart()
+    }
+
     pub(super) fn bytes(&self) -> usize {
         self.pages.bytes()
             + self.spilled.capacity() * (size_of::<(u32, u64)>() + 1)
@@ -470,6 +500,7 @@ mod claims;
 mod gaps;
 pub(super) mod places;
 mod rows;
+pub use rows::RUN_BLOCK;
 #[cfg(test)]
 mod tests;
 mod triples;

@@ -182,8 +182,14 @@ fn claiming_a_rectangle_counts_what_it_makes_by_either_path() {
     let mut dense = Dense::default();
     // Columns 1..=3 of rows 0..=99; then columns 0..=3 of rows 50..=149,
     // half of them held already.
-    assert_eq!(dense.claim_rect((0, 99), (1, 3), usize::MAX), Some(300));
-    assert_eq!(dense.claim_rect((50, 149), (0, 3), usize::MAX), Some(250));
+    assert_eq!(
+        dense.claim_rect((0, 99), (1, 3), (usize::MAX, false)),
+        Some(300)
+    );
+    assert_eq!(
+        dense.claim_rect((50, 149), (0, 3), (usize::MAX, false)),
+        Some(250)
+    );
     let z = |a: i64, b: i64| dense2(a, b).unwrap();
     assert_eq!(
         (dense.get(z(10, 0)), dense.get(z(60, 0))),
@@ -192,9 +198,9 @@ fn claiming_a_rectangle_counts_what_it_makes_by_either_path() {
     // Rows 0..=199, columns 0..=4: 450 absent (columns 0 and 4 of the
     // first rows, column 4 of the next, 50 new rows), more than 449 but
     // fewer than the rectangle's 1,000 slots, so they are counted first.
-    assert_eq!(dense.claim_rect((0, 199), (0, 4), 449), None);
+    assert_eq!(dense.claim_rect((0, 199), (0, 4), (449, false)), None);
     assert_eq!((dense.count, dense.get(z(10, 0))), (550, ABSENT));
-    assert_eq!(dense.claim_rect((0, 199), (0, 4), 450), Some(450));
+    assert_eq!(dense.claim_rect((0, 199), (0, 4), (450, false)), Some(450));
     assert_eq!(dense.count, 1000);
     let unknown = (0..200).all(|a| (0..5).all(|b| dense.get(z(a, b)) == UNKNOWN));
     assert!(unknown && dense.get(z(0, 5)) == ABSENT && dense.get(z(200, 0)) == ABSENT);

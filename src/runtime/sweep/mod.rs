@@ -259,7 +259,7 @@ impl Machine {
         let cols = (c0 as usize, c1.min((want - 1 - p * r0) / q) as usize);
         let room = self.sweep_room();
         self.graph
-            .claim_rect((game, levels.form), (rows, cols), room)?;
+            .claim_rect((game, levels.form), (rows, cols), (room, false))?;
         Some(want)
     }
 
@@ -397,7 +397,7 @@ impl Machine {
             let claim = |graph: &mut graph::Graph, side: usize| {
                 side > 0
                     && graph
-                        .claim_rect((game, None), ((0, side - 1), (0, side - 1)), room)
+                        .claim_rect((game, None), ((0, side - 1), (0, side - 1)), (room, false))
                         .is_some()
             };
             match claim(&mut self.graph, side) {

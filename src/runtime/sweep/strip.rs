@@ -266,13 +266,17 @@ impl Machine {
             && (c + 1 == c0 || c == c1 + 1)
             && self
                 .graph
-                .claim_rect(table, rect((c0.min(c), c1.max(c))), room)
+                .claim_rect(table, rect((c0.min(c), c1.max(c))), (room, true))
                 .is_some()
         {
             return Some(Some(c));
         }
-        self.graph.claim_rect(table, rect((c0, c1)), room)?;
-        Some(extra.filter(|c| self.graph.claim_rect(table, rect((*c, *c)), room).is_some()))
+        self.graph.claim_rect(table, rect((c0, c1)), (room, true))?;
+        Some(extra.filter(|c| {
+            self.graph
+                .claim_rect(table, rect((*c, *c)), (room, true))
+                .is_some()
+        }))
     }
 
     /// The two integers of `node`, a position of the strip's game: its

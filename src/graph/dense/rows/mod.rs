@@ -7,13 +7,21 @@
 //!
 //! Blocks are never reallocated: a row's address, which machine code
 //! reads (`View`), changes only when the row itself grows.
+//!
+//! A table's last rows, when many of one length are pushed at once, are
+//! a [`Run`] instead: laid one after another, with no place, address or
+//! length of their own.
 
-/// The most slots of a shared block (64 KiB).
-const BLOCK: usize = 1 << 14;
+/// The most slots of a shared block (64 KiB), as a run's.
+const BLOCK: usize = run::RUN_BLOCK;
 /// Rows longer than this have a block of their own.
 const SHARED_MOST: usize = 1 << 4;
 /// What a fresh slot holds.
 use super::SLOT_ABSENT;
+mod run;
+
+pub use run::RUN_BLOCK;
+use run::{RUN_FEWEST, Run};
 
 /// Where a row is: its block (`NONE` for a row without slots) and its
 /// first slot there.
@@ -44,13 +52,30 @@ pub(super) struct Rows {
     /// The slots of every block, carved or not, and of the shared ones.
     held: usize,
     shared: usize,
+    /// The last rows, when they are a run: then `at`, `addrs` and `lens`
+    /// are the rows before it.
+    run: Option<Run>,
 }
 
 impl Rows {
     /// The number of rows, with or without slots.
     #[inline]
     pub(super) fn len(&self) -> usize {
+        self.at.len() + self.run.as_ref().map_or(0, |r| r.rows)
+    }
+
+    /// The rows with a place, address and length of their own: all those
+    /// before the run, if there is one.
+    pub(super) fn apart(&self) -> usize {
         self.at.len()
+    }
+
+    /// Row `p`'s length, in slots.
+    pub(super) fn row_len(&self, p: usize) -> usize {
+        match self.lens.get(p) {
+            Some(len) => *len as usize,
+            None => self.run_place(p).map_or(0, |(_, _, len)| len),
+        }
     }
 
     /// Row `p`'s slots (none past the last row).
@@ -64,7 +89,10 @@ impl Rows {
                 }
                 None => &[],
             },
-            None => &[],
+            None => match self.run_place(p) {
+                Some((block, start, len)) => &self.blocks[block][start..start + len],
+                None => &[],
+            },
         }
     }
 
@@ -79,7 +107,10 @@ impl Rows {
                 }
                 None => &mut [],
             },
-            None => &mut [],
+            None => match self.run_place(p) {
+                Some((block, start, len)) => &mut self.blocks[block][start..start + len],
+                None => &mut [],
+            },
         }
     }
 
@@ -100,21 +131,32 @@ impl Rows {
         mut f: impl FnMut(&mut [u32]),
     ) {
         let (c0, c1) = (*cols.start(), *cols.end());
-        let (Some(at), Some(lens)) = (self.at.get(rows.clone()), self.lens.get(rows)) else {
-            return;
-        };
-        for (at, &len) in at.iter().zip(lens) {
-            if c1 < len as usize
-                && let Some(block) = self.blocks.get_mut(at.block as usize)
-            {
-                let start = at.start as usize;
-                f(&mut block[start + c0..=start + c1]);
+        let apart = rows.start.min(self.apart())..rows.end.min(self.apart());
+        if let (Some(at), Some(lens)) = (self.at.get(apart.clone()), self.lens.get(apart)) {
+            for (at, &len) in at.iter().zip(lens) {
+                if c1 < len as usize
+                    && let Some(block) = self.blocks.get_mut(at.block as usize)
+                {
+                    let start = at.start as usize;
+                    f(&mut block[start + c0..=start + c1]);
+                }
             }
+        }
+        let Some(run) = &self.run else { return };
+        if c1 >= run.width() {
+            return;
+        }
+        for p in rows.start.max(run.first)..rows.end.min(run.end()) {
+            let (block, start) = run.place(p).expect("a row of the run");
+            f(&mut self.blocks[block][start + c0..=start + c1]);
         }
     }
 
     /// Room for `rows` rows in all, made at once.
     pub(super) fn reserve(&mut self, rows: usize) {
+        if self.run.is_some() {
+            return;
+        }
         let more = rows.saturating_sub(self.len());
         self.at.reserve(more);
         self.addrs.reserve(more);
@@ -124,10 +166,26 @@ impl Rows {
     /// New rows up to `to` (exclusive), each of `len` slots (a power of
     /// two, or none) that hold `fill`: what the table gained, in slots. A
     /// strip makes a million rows this way, each carved with no other
-    /// work, and a run of them filled at once.
-    pub(super) fn push(&mut self, to: usize, len: usize, fill: u32) -> usize {
-        self.reserve(to);
+    /// work, and a run of them filled at once; as a [`Run`] where `run`
+    /// and they are many and short, or the last rows are a run already
+    /// of that length.
+    pub(super) fn push(&mut self, to: usize, len: usize, fill: u32, run: bool) -> usize {
         let made = to.saturating_sub(self.len());
+        if let Some(run) = &self.run {
+            // A row without slots is one of the run's, its slots absent.
+            match len == run.width() || (len == 0 && fill == SLOT_ABSENT) {
+                true => return self.extend_run(to, fill),
+                false => self.end_run(),
+            }
+        } else if run
+            && made >= RUN_FEWEST
+            && (1..=SHARED_MOST).contains(&len)
+            && len.is_power_of_two()
+        {
+            self.run = Some(Run::new(self.len(), len));
+            return self.extend_run(to, fill);
+        }
+        self.reserve(to);
         let mut left = made;
         while left > 0 {
             left -= match self.push_run(left, len, fill) {
@@ -202,6 +260,17 @@ impl Rows {
     /// and it is short; rows up to `p` are made without slots. Returns
     /// the slots the table gained.
     pub(super) fn grow(&mut self, p: usize, len: usize, share: bool) -> usize {
+        if let Some(run) = &self.run
+            && p >= run.first
+        {
+            match len <= run.width() {
+                // Rows up to `p` made in the run, as rows without slots
+                // would be before it.
+                true if p >= run.end() => return self.extend_run(p + 1, SLOT_ABSENT),
+                true => return 0,
+                false => self.end_run(),
+            }
+        }
         if self.at.len() <= p {
             self.at.resize(p + 1, NONE);
             self.addrs.resize(p + 1, 0);
@@ -316,7 +385,8 @@ impl Rows {
     /// The memory the rows take, in bytes.
     pub(super) fn bytes(&self) -> usize {
         let free: usize = self.free.iter().map(Vec::capacity).sum();
-        self.held * size_of::<u32>()
+        self.run.as_ref().map_or(0, Run::bytes)
+            + self.held * size_of::<u32>()
             + self.blocks.capacity() * size_of::<Box<[u32]>>()
             + self.live.capacity() * size_of::<u32>()
             + self.at.capacity() * size_of::<At>()
@@ -327,110 +397,4 @@ impl Rows {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rows_keep_their_slots_as_they_grow_and_reuse_what_they_leave() {
-        let mut rows = Rows::default();
-        assert_eq!(rows.get(3), &[] as &[u32]);
-        assert_eq!(rows.grow_shared(2, 4), 4);
-        assert_eq!(
-            (rows.len(), rows.get(0).len(), rows.get(2).len()),
-            (3, 0, 4)
-        );
-        rows.get_mut(2).copy_from_slice(&[1, 2, 3, 4]);
-        assert_eq!(rows.grow_shared(0, 4), 4);
-        rows.get_mut(0)[3] = 9;
-        // Row 2 moves; row 5 takes the carve it left.
-        assert_eq!(rows.grow_shared(2, 8), 4);
-        assert_eq!(rows.get(2)[..4], [1, 2, 3, 4]);
-        assert!(rows.get(2)[4..].iter().all(|s| *s == SLOT_ABSENT));
-        rows.grow_shared(5, 4);
-        assert!(rows.get(5).iter().all(|s| *s == SLOT_ABSENT));
-        assert_eq!(rows.get(0), &[SLOT_ABSENT, SLOT_ABSENT, SLOT_ABSENT, 9]);
-        assert_eq!(rows.grow_shared(2, 8), 0);
-        // A long row has a block of its own, and keeps its slots too.
-        rows.grow_shared(2, SHARED_MOST * 2);
-        assert_eq!(rows.get(2)[..4], [1, 2, 3, 4]);
-        rows.get_mut(2)[SHARED_MOST] = 7;
-        rows.grow_shared(2, SHARED_MOST * 4);
-        assert_eq!(rows.get(2)[SHARED_MOST], 7);
-        for p in 0..rows.len() {
-            let ptr = rows.get(p).as_ptr() as usize;
-            assert!(rows.get(p).is_empty() || ptr == rows.addrs[p]);
-            assert_eq!(rows.get(p).len(), rows.lens[p] as usize);
-        }
-    }
-
-    #[test]
-    fn rows_that_all_grow_give_back_the_blocks_they_leave() {
-        let mut rows = Rows::default();
-        let n = 50_000;
-        rows.push(n, 4, SLOT_ABSENT);
-        for len in [8, 16] {
-            for p in 0..n {
-                rows.grow_shared(p, len);
-                rows.get_mut(p)[len - 1] = p as u32;
-            }
-        }
-        for p in 0..n {
-            assert_eq!(rows.get(p)[15], p as u32);
-        }
-        // The slots of rows of 16, and at most a block or two left over
-        // beside each length's last (against 28 slots a row kept).
-        assert!(rows.held <= n * 16 + 6 * BLOCK, "{}", rows.held);
-        let live: usize = rows.blocks.iter().map(|b| b.len()).sum();
-        assert_eq!(live, rows.held);
-    }
-
-    #[test]
-    fn rows_pushed_a_block_at_a_time_lie_apart_at_their_addresses() {
-        let mut rows = Rows::default();
-        rows.push(10, 4, SLOT_ABSENT);
-        // A carve of four left by a row that grew: the next row takes it.
-        let left = (rows.at[3].block, rows.at[3].start);
-        rows.grow_shared(3, 8);
-        rows.push(50_000, 4, SLOT_ABSENT);
-        let mark = |p: usize, i: usize| (p * 16 + i) as u32;
-        for p in 0..rows.len() {
-            for (i, slot) in rows.get_mut(p).iter_mut().enumerate() {
-                *slot = mark(p, i);
-            }
-        }
-        let mut live = vec![0; rows.blocks.len()];
-        for p in 0..rows.len() {
-            let slots = rows.get(p);
-            assert!(
-                slots.iter().enumerate().all(|(i, s)| *s == mark(p, i)),
-                "row {p}"
-            );
-            assert_eq!(slots.as_ptr() as usize, rows.addrs[p]);
-            assert_eq!(slots.len(), rows.lens[p] as usize);
-            live[rows.at[p].block as usize] += 1;
-        }
-        assert_eq!(live, rows.live);
-        assert_eq!(
-            (rows.at[10].block, rows.at[10].start),
-            left,
-            "the carve left"
-        );
-    }
-
-    #[test]
-    fn many_short_rows_share_blocks() {
-        let mut rows = Rows::default();
-        for p in 0..100_000 {
-            rows.grow_shared(p, 4);
-            rows.get_mut(p)[p % 4] = p as u32;
-        }
-        for p in 0..100_000 {
-            assert_eq!(rows.get(p)[p % 4], p as u32);
-        }
-        // Full blocks, and the smaller ones the first rows took.
-        assert!(rows.blocks.len() <= 100_000 * 4 / BLOCK + 16);
-        // 16 bytes of slots and 20 of place, address and length a row,
-        // and the vectors' room to grow: against 68 for a `Vec` each.
-        assert!(rows.bytes() < 100_000 * 48);
-    }
-}
+mod tests;

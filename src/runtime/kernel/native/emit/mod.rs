@@ -36,7 +36,7 @@ pub use kind::Kind;
 pub use loops::narrow;
 pub use values::{gcd, isqrt, pow};
 
-use tables::Table;
+use tables::{Table, reads_runs};
 
 use crate::runtime::kernel::Kernel;
 use crate::runtime::kernel::calls::Func;
@@ -156,6 +156,7 @@ pub fn function(
         option_missing: b.declare_var(I64),
         keeps_marks: matches!(kind, Kind::Mex(_)),
         probes: matches!(kind, Kind::Mex(_)),
+        runs: reads_runs(&kind),
         bits: kind.kernel().is_some_and(Kernel::few_options),
         within_marks: false,
         top: b.declare_var(I64),
@@ -213,9 +214,12 @@ pub fn function(
     if !matches!(kind, Kind::Query(_)) {
         let once = tables::read_once(&kind);
         e.tables = (0..targets.len())
-            .map(|t| match once {
-                true => e.table_once(params[5], t),
-                false => e.table(params[5], t),
+            .map(|t| {
+                let table = e.table(params[5], t).of_arity(targets[t].1);
+                match once {
+                    true => e.loaded(table),
+                    false => table,
+                }
             })
             .collect();
     }
@@ -322,6 +326,9 @@ struct Emit<'a, 'f> {
     /// subtraction game: 20% more instructions), for options that are
     /// nearly all dense.
     probes: bool,
+    /// Whether its reads of dense tables read a run's rows too (see
+    /// `tables::reads_runs`).
+    runs: bool,
     /// The helpers that sort a list or make a set, and read a position
     /// with list arguments.
     sets: FuncRef,

@@ -139,6 +139,7 @@ impl Emit<'_, '_> {
         let [slow, join] = self.blocks();
         self.b.set_cold_block(slow);
         let table = self.table(self.views, index);
+        let table = table.of_arity(self.targets[index].1);
         match (self.pages.get(index).copied().flatten(), ints, code) {
             (Some(cache), [n], 0) => self.read_kept(table, cache, *n, value, (slow, join)),
             _ => self.read_dense(table, (ints, code), value, (slow, join)),

@@ -14,7 +14,9 @@
 
 use super::{Emit, Kind, trusted};
 use crate::graph::View;
-use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
+use cranelift_codegen::ir::{
+    InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value, types::I64,
+};
 use std::mem::offset_of;
 
 /// Whether the function `kind` reads its targets' tables' fields once:
@@ -23,6 +25,24 @@ use std::mem::offset_of;
 /// hashed game of sets (multiples) 3% more instructions.
 pub(super) fn read_once(kind: &Kind) -> bool {
     !matches!(kind, Kind::Sweep(_) | Kind::Group(_))
+}
+
+/// Whether the function `kind` reads the rows of tables' runs (see
+/// [`View`]): the functions of a game whose pairs lie in a strip, whose
+/// sweeps make runs (`runtime/sweep/strip.rs`: a strip of triples has
+/// long rows, by its long argument), and
+/// queries and functions, which may read any game's. Elsewhere a read
+/// past a table's rows of their own goes where a read outside the table
+/// goes (the helper), and a board's reads, which are most of its
+/// sweep's work, keep their registers: each read of a run costs a branch
+/// and a path beside it, around which the register allocator kept the
+/// table's fields on the stack (the knight's board: 8% more
+/// instructions).
+pub(super) fn reads_runs(kind: &Kind) -> bool {
+    match kind.kernel() {
+        Some(k) => k.strip().is_some(),
+        None => !matches!(kind, Kind::Group(_)),
+    }
 }
 
 /// Where a dense table's view is ([`View`]: its pages' addresses, their
@@ -36,9 +56,13 @@ pub(super) struct Table {
     /// Whether the pages counted are those of a table's list positions
     /// ([`View::form_count`]), rather than its integers' ([`View::count`]).
     formed: bool,
+    /// Whether its reads read its run's rows too (see [`reads_runs`]).
+    pub(super) runs: bool,
 }
 
-/// The fields of a table's view, read once (see [`View`]).
+/// The fields of a table's view, read once (see [`View`]), and the
+/// view's address, kept in the frame for the reads of its run (see
+/// [`Emit::run_of`]).
 #[derive(Clone, Copy)]
 struct Loaded {
     count: Value,
@@ -46,6 +70,10 @@ struct Loaded {
     lens: Value,
     pages: Value,
     form: Value,
+    view: StackSlot,
+    /// The run's fields (`run_count`, `form_run_count`, `run_shift`,
+    /// `run_pages`), in a function that reads runs.
+    run: Option<[Value; 4]>,
 }
 
 impl Table {
@@ -53,6 +81,15 @@ impl Table {
     /// `formed`.
     pub(super) fn formed(self, formed: bool) -> Table {
         Table { formed, ..self }
+    }
+
+    /// The table of a target of `arity` integers: a run's rows are a
+    /// strip's, of two or three; a one-integer game's pages are long.
+    pub(super) fn of_arity(self, arity: usize) -> Table {
+        Table {
+            runs: self.runs && arity >= 2,
+            ..self
+        }
     }
 }
 
@@ -70,11 +107,15 @@ impl Emit<'_, '_> {
             view,
             loaded: None,
             formed: false,
+            runs: self.runs,
         }
     }
 
     /// `table` with its view's fields read here, once.
     pub(super) fn loaded(&mut self, table: Table) -> Table {
+        let data = StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3);
+        let view = self.b.create_sized_stack_slot(data);
+        self.b.ins().stack_store(I64, table.view, view, 0);
         let mut field = |offset| self.view_field(table, offset);
         let fields = Loaded {
             count: field(offset_of!(View, count)),
@@ -82,7 +123,19 @@ impl Emit<'_, '_> {
             lens: field(offset_of!(View, lens)),
             pages: field(offset_of!(View, pages)),
             form: field(offset_of!(View, form)),
+            view,
+            run: None,
         };
+        let run = table.runs.then(|| {
+            [
+                offset_of!(View, run_count),
+                offset_of!(View, form_run_count),
+                offset_of!(View, run_shift),
+                offset_of!(View, run_pages),
+            ]
+            .map(|offset| self.view_field(table, offset))
+        });
+        let fields = Loaded { run, ..fields };
         Table {
             loaded: Some(fields),
             ..table
@@ -126,6 +179,48 @@ impl Emit<'_, '_> {
             true => self.field_of(table, |l| l.form_count, offset_of!(View, form_count)),
             false => self.field_of(table, |l| l.count, offset_of!(View, count)),
         }
+    }
+
+    /// The number of `table`'s pages (or rows) of their own and of its
+    /// run's rows (of its list positions' where it is `formed`), the
+    /// power of two of their length, and the addresses of its blocks:
+    /// read where used, in the run's path only, so that the values the
+    /// other reads use are not live in it.
+    /// A table whose fields were read once has its view's address read
+    /// from the frame here, so that the address is not live, in a
+    /// register or spilled and reloaded, through the loops that read the
+    /// table's other rows (a board's reads took three loads more each).
+    pub(super) fn run_of(&mut self, table: Table) -> [Value; 4] {
+        if let Some(Loaded {
+            run: Some([ints, lists, shift, pages]),
+            ..
+        }) = table.loaded
+        {
+            let count = self.count_of(table);
+            let rows = if table.formed { lists } else { ints };
+            return [count, rows, shift, pages];
+        }
+        let table = match table.loaded {
+            Some(loaded) => Table {
+                view: self.b.ins().stack_load(I64, I64, loaded.view, 0),
+                ..table
+            },
+            None => table,
+        };
+        let (apart, count) = match table.formed {
+            true => (
+                offset_of!(View, form_count),
+                offset_of!(View, form_run_count),
+            ),
+            false => (offset_of!(View, count), offset_of!(View, run_count)),
+        };
+        [
+            apart,
+            count,
+            offset_of!(View, run_shift),
+            offset_of!(View, run_pages),
+        ]
+        .map(|offset| self.view_field(table, offset))
     }
 
     /// The code of `table`'s form (0: positions of integers).
