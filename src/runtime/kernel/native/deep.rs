@@ -282,7 +282,30 @@ pub(super) unsafe fn run_at(
     })
 }
 
-impl Deep<'_> {
+impl<'a> Deep<'a> {
+    /// A recursion whose first run is of `code`, the mex function of
+    /// `kernel`, reading the graph through `views`.
+    pub(super) fn new(
+        code: Code,
+        (kernel, defs, graph, views): (&'a Kernel, &'a Defs, *mut Graph, &'a [View]),
+        room: Room<'a>,
+        poll: &'a mut dyn FnMut() -> bool,
+    ) -> Deep<'a> {
+        Deep {
+            code,
+            kernel,
+            defs,
+            graph,
+            views,
+            room,
+            poll,
+            depth: 0,
+            work: 0,
+            next_poll: POLL_EVERY,
+            frontier: None,
+        }
+    }
+
     /// Counts `work` done by a run below; whether to stop (Ctrl-C, the
     /// time limit), looked at every [`POLL_EVERY`] units.
     fn charge(&mut self, work: usize) -> bool {

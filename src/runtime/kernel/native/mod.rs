@@ -21,7 +21,6 @@ mod jit;
 mod own;
 pub(super) mod query;
 
-use super::marks::POLL_EVERY;
 use super::{Found, Kernel, Marks, Stop};
 use crate::defs::Defs;
 use crate::graph::{Graph, View};
@@ -232,19 +231,8 @@ impl Native {
         };
         let graph: *mut Graph = graph;
         let views: &[View] = views;
-        let mut deep = room.map(|room| deep::Deep {
-            code: self.mex,
-            kernel,
-            defs,
-            graph,
-            views,
-            room,
-            poll: &mut *poll,
-            depth: 0,
-            work: 0,
-            next_poll: POLL_EVERY,
-            frontier: None,
-        });
+        let mut deep = room
+            .map(|room| deep::Deep::new(self.mex, (kernel, defs, graph, views), room, &mut *poll));
         let call = Call {
             targets: &kernel.targets,
             single: kernel.single,
@@ -302,19 +290,7 @@ impl Native {
         }
         let graph: *mut Graph = graph;
         let views: &[View] = views;
-        let mut deep = deep::Deep {
-            code: self.mex,
-            kernel,
-            defs,
-            graph,
-            views,
-            room,
-            poll,
-            depth: 0,
-            work: 0,
-            next_poll: POLL_EVERY,
-            frontier: None,
-        };
+        let mut deep = deep::Deep::new(self.mex, (kernel, defs, graph, views), room, poll);
         // SAFETY: the recursion is this frame's, and nothing borrows it
         // or the graph's hashed positions during the run; `node` is a
         // hashed position of the kernel's game, whose slot is not a
