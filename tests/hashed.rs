@@ -112,8 +112,8 @@ fn positions_the_machine_code_probes_for_have_the_interpreters_values() {
 /// by the machine code's recursion from it, without the search's set-up
 /// (`Machine::value_in_place`), with the interpreter's values. Where the
 /// recursion cannot finish them (a chain deeper than it nests), the
-/// search does, and after 64 such the query stops trying, so that a
-/// game's positions are not each run twice.
+/// search does, and after 64 such the query stops trying for that game,
+/// so that its positions are not each run twice, and only for it.
 #[test]
 fn hashed_positions_a_query_asks_are_valued_in_place() {
     let divide = "game d(n) {\n move by(k in {2, 3, 6}) if n > 0 -> d(n / k)\n}\n\
@@ -121,12 +121,15 @@ fn hashed_positions_a_query_asks_are_valued_in_place() {
     agree(divide);
     let (session, _) = Engine::Native.run("d.game", divide);
     // All but the first, whose search compiles the machine code.
-    assert_eq!(session.machine.in_place, (599, 0));
+    assert_eq!(session.machine.in_place, [(599, 0)]);
     // c(10^12 + k) is k mod 2: lost for the even multiples of 121.
-    let chain = "game c(n) {\n move a if n > 10 ** 12 -> c(n - 1)\n}\n\
-                 len([x for x in 0..1000 if value(c(10 ** 12 + 121 * x)) == 0])\n";
-    let (session, printed) = Engine::Native.run("c.game", chain);
-    assert_eq!(printed, "500\n");
-    let (done, left) = session.machine.in_place;
+    let chain = format!(
+        "game c(n) {{\n move a if n > 10 ** 12 -> c(n - 1)\n}}\n\
+         len([x for x in 0..1000 if value(c(10 ** 12 + 121 * x)) == 0])\n{divide}"
+    );
+    let (session, printed) = Engine::Native.run("c.game", &chain);
+    assert!(printed.starts_with("500\n"), "{printed}");
+    let (done, left) = session.machine.in_place[0];
     assert_eq!(left, 64, "{done} valued in place");
+    assert_eq!(session.machine.in_place[1], (599, 0), "another game's");
 }

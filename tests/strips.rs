@@ -138,11 +138,10 @@ fn rows_made_a_thousand_at_a_time_are_a_run_with_the_same_values() {
         g[n - 100][0],
         zeros(3)
     );
-    for engine in [Engine::Kernels, Engine::Native] {
-        let (session, printed) = engine.run("run.game", &asks);
-        assert_eq!(printed, want);
-        assert_eq!(session.machine.graph.rows_in_run(0), 0, "the run ended");
-    }
+    assert_eq!(Engine::Kernels.run("run.game", &asks).1, want);
+    let (session, printed) = Engine::Native.run("run.game", &asks);
+    assert_eq!(printed, want);
+    assert_eq!(session.machine.graph.rows_in_run(0), 0, "the run ended");
 }
 
 /// One move of a random strip game: a range of sizes, a condition, and

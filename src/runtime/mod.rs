@@ -159,10 +159,11 @@ pub struct Machine {
     /// How many positions a kernel ran one at a time (not in a sweep):
     /// for tests.
     pub kernel_runs: u64,
-    /// How many hashed positions a query asked were valued in place
-    /// ([`Machine::value_in_place`]), and how many the recursion left to
-    /// the search: the first is for tests, both for when to stop trying.
-    pub in_place: (u64, u64),
+    /// For each game, how many hashed positions a query asked were
+    /// valued in place ([`Machine::value_in_place`]), and how many the
+    /// recursion left to the search: for tests, and for when to stop
+    /// trying.
+    pub in_place: Vec<(u64, u64)>,
     /// For each game with compiled rules, how many of its positions the
     /// interpreter ran instead (arguments the compiled rules do not take,
     /// such as strings, or a value or an error only the interpreter
@@ -363,7 +364,7 @@ impl Machine {
             moves_listed: 0,
             compiled_queries: Default::default(),
             kernel_runs: 0,
-            in_place: (0, 0),
+            in_place: Vec::new(),
             interpreted: Vec::new(),
             instances: Default::default(),
             scratch: Scratch::default(),

@@ -344,8 +344,11 @@ impl Asker for Searcher<'_> {
     fn value(&mut self, game: GameId, args: &[i64]) -> Option<u64> {
         let node = self.machine.intern_ints(game, args)?;
         // A hashed position (no sweep reaches it) of a game with machine
-        // code: valued by it directly, which changes no dense table.
+        // code: valued by it directly. The recursion changes no dense
+        // table, but interning the position may have (a cube turned to
+        // another axis before the triple was hashed).
         if let Some(value) = self.machine.value_in_place(node, args) {
+            self.refresh();
             return Some(value);
         }
         match *args {

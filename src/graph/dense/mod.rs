@@ -234,7 +234,8 @@ impl Dense {
         }
         let (p, i) = locate(arity, self.axis, z);
         let len = self.pages.get(p).len();
-        let rows = self.pages.len().max(p + 1) * ROW_SLOTS;
+        let made = (p + 1).saturating_sub(self.pages.len());
+        let rows = self.pages.len() * ROW_SLOTS + made * self.pages.new_row_slots(ROW_SLOTS);
         let after = self.slots + rows + Dense::grown(arity, i).saturating_sub(len);
         i < len || after <= FREE_SLOTS.max(SLOTS_PER_POSITION * (self.count + 1))
     }

@@ -45,15 +45,15 @@ impl Kernel {
     }
 
     /// [`native::Native::value_in_place`] of `node`, with arguments
-    /// `args`, when the machine code is compiled already; `None` leaves
-    /// the position to the search.
+    /// `args`, when the machine code is compiled already (`None` where
+    /// it is not).
     pub fn native_in_place(
         &self,
         (defs, graph, room): (&Defs, &mut Graph, native::deep::Room),
         (node, args): (crate::value::NodeId, &[i64]),
         views: &mut Vec<crate::graph::View>,
         poll: &mut dyn FnMut() -> bool,
-    ) -> Option<u64> {
+    ) -> Option<Option<u64>> {
         let native = self.native.get()?.as_ref()?;
         native.value_in_place(self, (defs, graph, room), (node, args), views, poll)
     }

@@ -53,11 +53,13 @@ impl Machine {
     /// `args` that a query asks, found by its game's machine code as a
     /// recursion's first run, without the search's set-up (see
     /// [`kernel::Native::value_in_place`]); `None` leaves it to
-    /// [`Machine::node_value`]. A game whose recursions mostly end short
-    /// (chains deeper than the recursion goes) is not tried again, so
-    /// that its positions are not run twice.
+    /// [`Machine::node_value`]. A game whose recursions end short (chains
+    /// deeper than the recursion goes) 64 times, and more than once in
+    /// nine tries, is not tried again, so that its positions are not
+    /// each run twice.
     pub(in crate::runtime) fn value_in_place(&mut self, node: NodeId, args: &[i64]) -> Option<u64> {
-        let (done, left) = self.in_place;
+        let game = node.game as usize;
+        let (done, left) = self.in_place.get(game).copied().unwrap_or_default();
         let hopeless = left >= 64 && left > done / 8;
         if !self.use_native || node.index < crate::graph::DENSE_END || hopeless {
             return None;
@@ -86,10 +88,13 @@ impl Machine {
             max_states: self.limits.max_states,
         };
         let graph = (&self.defs, &mut self.graph, room);
-        let found = kernel.native_in_place(graph, (node, args), views, &mut stop);
+        let found = kernel.native_in_place(graph, (node, args), views, &mut stop)?;
+        if self.in_place.len() <= game {
+            self.in_place.resize(game + 1, (0, 0));
+        }
         match found {
-            Some(_) => self.in_place.0 += 1,
-            None => self.in_place.1 += 1,
+            Some(_) => self.in_place[game].0 += 1,
+            None => self.in_place[game].1 += 1,
         }
         found
     }

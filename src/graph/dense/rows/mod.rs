@@ -70,6 +70,13 @@ impl Rows {
         self.at.len()
     }
 
+    /// The slots a row made past the last costs, beside its own: a run's
+    /// length (its slots, absent, are made with it), else a row's place,
+    /// address and length, `apart` slots' worth.
+    pub(super) fn new_row_slots(&self, apart: usize) -> usize {
+        self.run.as_ref().map_or(apart, |r| r.width().max(apart))
+    }
+
     /// Row `p`'s length, in slots.
     pub(super) fn row_len(&self, p: usize) -> usize {
         match self.lens.get(p) {
@@ -171,19 +178,20 @@ impl Rows {
     /// of that length.
     pub(super) fn push(&mut self, to: usize, len: usize, fill: u32, run: bool) -> usize {
         let made = to.saturating_sub(self.len());
+        if made == 0 {
+            return 0;
+        }
         if let Some(run) = &self.run {
-            // A row without slots is one of the run's, its slots absent.
-            match len == run.width() || (len == 0 && fill == SLOT_ABSENT) {
-                true => return self.extend_run(to, fill),
+            // A shorter row (or one without slots) is one of the run's,
+            // its slots past `len` absent; a longer one ends it.
+            match len <= run.width() {
+                true => return self.extend_run(to, (fill, len)),
                 false => self.end_run(),
             }
-        } else if run
-            && made >= RUN_FEWEST
-            && (1..=SHARED_MOST).contains(&len)
-            && len.is_power_of_two()
-        {
+        }
+        if run && made >= RUN_FEWEST && (1..=SHARED_MOST).contains(&len) && len.is_power_of_two() {
             self.run = Some(Run::new(self.len(), len));
-            return self.extend_run(to, fill);
+            return self.extend_run(to, (fill, len));
         }
         self.reserve(to);
         let mut left = made;
@@ -266,7 +274,7 @@ impl Rows {
             match len <= run.width() {
                 // Rows up to `p` made in the run, as rows without slots
                 // would be before it.
-                true if p >= run.end() => return self.extend_run(p + 1, SLOT_ABSENT),
+                true if p >= run.end() => return self.extend_run(p + 1, (SLOT_ABSENT, 0)),
                 true => return 0,
                 false => self.end_run(),
             }

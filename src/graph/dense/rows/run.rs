@@ -97,10 +97,10 @@ impl Rows {
         Some((block, start, run.width()))
     }
 
-    /// The run's rows made up to `to` (exclusive), their slots holding
-    /// `fill`, in new blocks of its own as it needs them: the slots
-    /// the table gained.
-    pub(super) fn extend_run(&mut self, to: usize, fill: u32) -> usize {
+    /// The run's rows made up to `to` (exclusive), in new blocks of its
+    /// own as it needs them, the first `cols` slots of each holding
+    /// `fill` and the others absent: the slots the table gained.
+    pub(super) fn extend_run(&mut self, to: usize, (fill, cols): (u32, usize)) -> usize {
         let Some(mut run) = self.run.take() else {
             return 0;
         };
@@ -115,9 +115,15 @@ impl Rows {
             }
             let block = *run.blocks.last().expect("a block") as usize;
             let rows = ((RUN_BLOCK - used) >> run.shift).min(to - run.end());
-            // A new block's slots are absent already.
-            if fill != SLOT_ABSENT {
-                self.blocks[block][used..used + (rows << run.shift)].fill(fill);
+            // A block's slots past its rows are absent already.
+            let slots = &mut self.blocks[block][used..used + (rows << run.shift)];
+            let width = run.width();
+            match fill != SLOT_ABSENT && cols > 0 {
+                true if cols >= width => slots.fill(fill),
+                true => slots
+                    .chunks_exact_mut(width)
+                    .for_each(|row| row[..cols].fill(fill)),
+                false => {}
             }
             self.live[block] += rows as u32;
             run.rows += rows;

@@ -187,11 +187,18 @@ fn a_row_of_a_run_that_grows_ends_it_and_every_row_stays_where_it_was() {
     // A row of another length after it, with no run now: its own.
     rows.push(n + 5000, 8, SLOT_ABSENT, false);
     assert_eq!(rows.apart(), n + 5000);
-    // Pushing rows of another length ends a run too.
+    // Longer rows pushed after a run end it, and start one of their own.
     let mut rows = Rows::default();
     rows.push(2000, 2, 3, true);
     rows.push(4000, 4, 9, true);
-    assert!(rows.run.is_none());
+    assert_eq!(rows.apart(), 2000);
+    assert!(rows.run.as_ref().is_some_and(|r| r.width() == 4));
     assert!((0..2000).all(|p| rows.get(p) == [3, 3]));
     assert!((2000..4000).all(|p| rows.get(p) == [9; 4]));
+    // Shorter ones join it, their other slots absent; none made, none
+    // ends it.
+    assert_eq!(rows.push(4100, 2, 5, true), 400);
+    assert_eq!(rows.push(4100, 16, 5, true), 0);
+    assert_eq!(rows.apart(), 2000);
+    assert!((4000..4100).all(|p| rows.get(p) == [5, 5, SLOT_ABSENT, SLOT_ABSENT]));
 }

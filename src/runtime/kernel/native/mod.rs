@@ -269,10 +269,12 @@ impl Native {
     /// recursion's first run (see [`deep`]): its options without values
     /// are evaluated in place, as below it. A query that asks hashed
     /// positions one after another (the divide-by-2/3/6 game from 10^15)
-    /// so skips the search's set-up for each. `None` where the recursion
-    /// leaves the position (an option it cannot evaluate, an error, a
-    /// cycle, Ctrl-C): it and the positions interned below it are left
-    /// without values, for the search, which then runs it as before.
+    /// so skips the search's set-up for each. `Some(None)` where the
+    /// recursion leaves the position (an option it cannot evaluate, an
+    /// error, a cycle, Ctrl-C): it and the positions whose runs were
+    /// under way below it are left without values (those it finished
+    /// keep theirs), for the search, which then runs it as before;
+    /// `None` where it is not one to run so (lists, another arity).
     /// `views` is a buffer.
     pub fn value_in_place(
         &self,
@@ -281,7 +283,7 @@ impl Native {
         (node, args): (NodeId, &[i64]),
         views: &mut Vec<View>,
         poll: &mut dyn FnMut() -> bool,
-    ) -> Option<u64> {
+    ) -> Option<Option<u64>> {
         if kernel.takes_lists() || args.len() != kernel.arity {
             return None;
         }
@@ -296,7 +298,7 @@ impl Native {
         // hashed position of the kernel's game, whose slot is not a
         // strip's.
         let found = unsafe { deep::run_at(&mut deep, (node, None), args)? };
-        (found < VALUED).then_some(found)
+        Some((found < VALUED).then_some(found))
     }
 }
 

@@ -14,9 +14,7 @@
 
 use super::{Emit, Kind, trusted};
 use crate::graph::View;
-use cranelift_codegen::ir::{
-    InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value, types::I64,
-};
+use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
 use std::mem::offset_of;
 
 /// Whether the function `kind` reads its targets' tables' fields once:
@@ -60,9 +58,7 @@ pub(super) struct Table {
     pub(super) runs: bool,
 }
 
-/// The fields of a table's view, read once (see [`View`]), and the
-/// view's address, kept in the frame for the reads of its run (see
-/// [`Emit::run_of`]).
+/// The fields of a table's view, read once (see [`View`]).
 #[derive(Clone, Copy)]
 struct Loaded {
     count: Value,
@@ -70,7 +66,6 @@ struct Loaded {
     lens: Value,
     pages: Value,
     form: Value,
-    view: StackSlot,
     /// The run's fields (`run_count`, `form_run_count`, `run_shift`,
     /// `run_pages`), in a function that reads runs.
     run: Option<[Value; 4]>,
@@ -113,9 +108,6 @@ impl Emit<'_, '_> {
 
     /// `table` with its view's fields read here, once.
     pub(super) fn loaded(&mut self, table: Table) -> Table {
-        let data = StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3);
-        let view = self.b.create_sized_stack_slot(data);
-        self.b.ins().stack_store(I64, table.view, view, 0);
         let mut field = |offset| self.view_field(table, offset);
         let fields = Loaded {
             count: field(offset_of!(View, count)),
@@ -123,7 +115,6 @@ impl Emit<'_, '_> {
             lens: field(offset_of!(View, lens)),
             pages: field(offset_of!(View, pages)),
             form: field(offset_of!(View, form)),
-            view,
             run: None,
         };
         let run = table.runs.then(|| {
@@ -184,12 +175,8 @@ impl Emit<'_, '_> {
     /// The number of `table`'s pages (or rows) of their own and of its
     /// run's rows (of its list positions' where it is `formed`), the
     /// power of two of their length, and the addresses of its blocks:
-    /// read where used, in the run's path only, so that the values the
-    /// other reads use are not live in it.
-    /// A table whose fields were read once has its view's address read
-    /// from the frame here, so that the address is not live, in a
-    /// register or spilled and reloaded, through the loops that read the
-    /// table's other rows (a board's reads took three loads more each).
+    /// read once with its other fields where it reads runs, else where
+    /// used.
     pub(super) fn run_of(&mut self, table: Table) -> [Value; 4] {
         if let Some(Loaded {
             run: Some([ints, lists, shift, pages]),
@@ -200,13 +187,6 @@ impl Emit<'_, '_> {
             let rows = if table.formed { lists } else { ints };
             return [count, rows, shift, pages];
         }
-        let table = match table.loaded {
-            Some(loaded) => Table {
-                view: self.b.ins().stack_load(I64, I64, loaded.view, 0),
-                ..table
-            },
-            None => table,
-        };
         let (apart, count) = match table.formed {
             true => (
                 offset_of!(View, form_count),
