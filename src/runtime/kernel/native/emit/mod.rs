@@ -27,6 +27,7 @@ mod over;
 mod pages;
 mod query;
 mod reads;
+mod rows;
 mod sweep;
 mod tables;
 mod values;
