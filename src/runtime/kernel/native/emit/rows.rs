@@ -55,11 +55,13 @@ impl Emit<'_, '_> {
         elsewhere: Block,
         with_len: bool,
     ) -> (Value, Option<Value>) {
+        let count = self.count_of(table);
         if !table.runs {
+            let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, page, count);
+            self.leave_if(out, elsewhere);
             let (slots, len) = self.own_row_or(table, (page, place), elsewhere);
             return (slots, Some(len));
         }
-        let count = self.count_of(table);
         let [apart, run, join] = self.blocks();
         self.b.append_block_param(join, I64);
         if with_len {
@@ -71,7 +73,7 @@ impl Emit<'_, '_> {
         // falls through to them, and jumps over them to a page of its
         // own.
         self.b.switch_to_block(run);
-        let (slots, len) = self.run_row_or(table, (page, place), elsewhere);
+        let (slots, len) = self.run_row_or(table, (page, count, place), elsewhere);
         let args = [slots.into(), len.into()];
         self.b.ins().jump(join, &args[..1 + usize::from(with_len)]);
         self.b.switch_to_block(apart);
@@ -88,10 +90,10 @@ impl Emit<'_, '_> {
     fn run_row_or(
         &mut self,
         table: Table,
-        (page, place): (Value, Value),
+        (page, count, place): (Value, Value, Value),
         elsewhere: Block,
     ) -> (Value, Value) {
-        let [count, rows, shift, blocks] = self.run_of(table);
+        let [rows, shift, blocks] = self.run_of(table);
         let d = self.b.ins().isub(page, count);
         let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, d, rows);
         self.leave_if(out, elsewhere);
@@ -109,19 +111,13 @@ impl Emit<'_, '_> {
         (self.b.ins().iadd(base, offset), len)
     }
 
-    /// [`Emit::row_or`] of a page (or row) of its own, below the count;
-    /// elsewhere past it where the function reads no runs.
+    /// [`Emit::row_or`] of a page (or row) of its own, below the count.
     fn own_row_or(
         &mut self,
         table: Table,
         (page, place): (Value, Value),
         elsewhere: Block,
     ) -> (Value, Value) {
-        if !table.runs {
-            let count = self.count_of(table);
-            let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, page, count);
-            self.leave_if(out, elsewhere);
-        }
         let at = self.b.ins().imul_imm_s(page, 4);
         let lens = self.lens_of(table);
         let at = self.b.ins().iadd(lens, at);

@@ -172,31 +172,20 @@ impl Emit<'_, '_> {
         }
     }
 
-    /// The number of `table`'s pages (or rows) of their own and of its
-    /// run's rows (of its list positions' where it is `formed`), the
-    /// power of two of their length, and the addresses of its blocks:
-    /// read once with its other fields where it reads runs, else where
-    /// used.
-    pub(super) fn run_of(&mut self, table: Table) -> [Value; 4] {
-        if let Some(Loaded {
-            run: Some([ints, lists, shift, pages]),
-            ..
-        }) = table.loaded
-        {
-            let count = self.count_of(table);
-            let rows = if table.formed { lists } else { ints };
-            return [count, rows, shift, pages];
+    /// The number of rows of `table`'s run (of its list positions' where
+    /// it is `formed`), the power of two of their length, and the
+    /// addresses of its blocks: read once with its other fields where it
+    /// reads runs, else where used.
+    pub(super) fn run_of(&mut self, table: Table) -> [Value; 3] {
+        if let Some([ints, lists, shift, pages]) = table.loaded.and_then(|l| l.run) {
+            return [if table.formed { lists } else { ints }, shift, pages];
         }
-        let (apart, count) = match table.formed {
-            true => (
-                offset_of!(View, form_count),
-                offset_of!(View, form_run_count),
-            ),
-            false => (offset_of!(View, count), offset_of!(View, run_count)),
+        let rows = match table.formed {
+            true => offset_of!(View, form_run_count),
+            false => offset_of!(View, run_count),
         };
         [
-            apart,
-            count,
+            rows,
             offset_of!(View, run_shift),
             offset_of!(View, run_pages),
         ]
