@@ -14,12 +14,24 @@
 //! meets the error at the same value, in the same position, as it would
 //! have anyway: the conjunct is tested at every value of the window.
 //!
+//! A conjunct may also ask another position's value, as in `move take(k
+//! in 1..=n) if value(sub(k)) == 0`: a position's value never changes
+//! once it has one, so the conjunct holds or fails for `k` whatever the
+//! position too, once `sub(k)` has one. The values it asks (`value(g(..))`
+//! of arguments of `k` alone) are lifted out of it and read from the
+//! graph before it is evaluated ([`Filter::fill`]); the values are kept
+//! up to the first whose asked position has no value yet, or where
+//! anything else fails, and the loop tests the conjunct at each value
+//! from there, as it would without the filter, asking the search for the
+//! positions missing.
+//!
 //! [`Narrow::Filter`]: super::Narrow::Filter
 
 use super::Eval;
-use super::expr::Cond;
+use super::expr::{ASKS, Cond, Num};
 use crate::defs::Defs;
 use crate::ir::Slot;
+use crate::value::GameId;
 use std::cell::{Cell, RefCell};
 
 /// Values of the binder at or past this are not kept (the loop tests
@@ -41,7 +53,23 @@ pub struct Filter {
     /// The address of the words of [`Bits::holds`], for the machine code,
     /// which reads it again after anything that may have grown them.
     words: Cell<*const u64>,
+    /// The positions' values `cond` asks, lifted out of it.
+    asked: Vec<Asked>,
 }
+
+/// A position's value `value(game(args))` a conjunct asks, of arguments
+/// of the binder alone: read before the conjunct is evaluated, into a
+/// slot of its own, which the conjunct reads instead.
+#[derive(Debug)]
+struct Asked {
+    game: GameId,
+    args: Vec<Num>,
+    slot: Slot,
+}
+
+/// What reads the value of a position of integers for [`Filter::fill`]:
+/// `None` where it has none yet.
+pub type Values<'a> = &'a dyn Fn(GameId, &[i64]) -> Option<i64>;
 
 #[derive(Debug, Default)]
 struct Bits {
@@ -49,27 +77,41 @@ struct Bits {
     known: Vec<u64>,
     /// Bit `k`: whether it holds there.
     holds: Vec<u64>,
-    /// The slots the conjunct reads and binds.
+    /// The slots the conjunct reads and binds, and the values it asks.
     frame: Vec<i64>,
+    /// The arguments of an asked position.
+    args: Vec<i64>,
 }
 
 impl Filter {
     /// The filter of the conjuncts `conds` (in the order the guard tests
-    /// them) of binder `x`, in a game of `slots` slots.
-    pub fn new(conds: &[Cond], x: Slot, slots: usize) -> Filter {
+    /// them) of binder `x`, in a game of `slots` slots: `None` when they
+    /// ask a position's value other than of arguments of `x` alone.
+    pub fn new(conds: &[Cond], x: Slot, slots: usize) -> Option<Filter> {
         let cond = (conds.iter().cloned())
             .reduce(|a, b| Cond::And(Box::new(a), Box::new(b)))
             .unwrap_or(Cond::Const(true));
-        Filter {
+        let mut lift = Lift {
+            x,
+            slots,
+            asked: Vec::new(),
+        };
+        let cond = lift.cond(&cond);
+        if cond.uses(ASKS) {
+            return None;
+        }
+        let frame = vec![0; slots + lift.asked.len()];
+        Some(Filter {
             cond,
             conjuncts: conds.len(),
             x,
             bits: RefCell::new(Bits {
-                frame: vec![0; slots],
+                frame,
                 ..Bits::default()
             }),
             words: Cell::new(std::ptr::null()),
-        }
+            asked: lift.asked,
+        })
     }
 
     pub fn cond(&self) -> &Cond {
@@ -88,9 +130,13 @@ impl Filter {
 
     /// Evaluates the conjunct at each value of `lo..hi` (which
     /// [`Filter::covers`]) not evaluated yet; stops at one where it fails.
-    pub fn fill(&self, (lo, hi): (i64, i64), defs: &Defs) -> Eval<()> {
+    /// Returns where the values evaluated end: `hi`, or, for a conjunct
+    /// that asks positions' values, the first value where one it asks
+    /// has none yet in `values` (or there are no `values`), or where
+    /// anything else fails (the loop tests the conjunct from there).
+    pub fn fill(&self, (lo, hi): (i64, i64), defs: &Defs, values: Option<Values>) -> Eval<i64> {
         if lo >= hi {
-            return Ok(());
+            return Ok(hi);
         }
         let mut bits = self.bits.borrow_mut();
         let words = (hi as usize).div_ceil(64);
@@ -104,24 +150,53 @@ impl Filter {
             known,
             holds,
             frame,
+            args,
         } = &mut *bits;
         let mut k = lo;
         while k < hi {
             let (w, b) = ((k >> 6) as usize, k & 63);
-            // A whole word known: passed over.
-            if b == 0 && known[w] == u64::MAX && k + 64 <= hi {
-                k += 64;
+            // The rest of a word known: passed over.
+            if known[w] >> b == u64::MAX >> b {
+                k = (k | 63) + 1;
                 continue;
             }
             if known[w] >> b & 1 == 0 {
                 frame[self.x as usize] = k;
-                let yes = self.cond.eval(frame, defs)?;
+                let yes = match self.asked.is_empty() {
+                    true => self.cond.eval(frame, defs)?,
+                    false => match self.asking(values, frame, args, defs) {
+                        Some(yes) => yes,
+                        None => return Ok(k),
+                    },
+                };
                 known[w] |= 1 << b;
                 holds[w] |= u64::from(yes) << b;
             }
             k += 1;
         }
-        Ok(())
+        Ok(hi)
+    }
+
+    /// The conjunct at the value in `frame`, the values it asks read
+    /// from `values` first: `None` where one has none yet, or anything
+    /// fails.
+    fn asking(
+        &self,
+        values: Option<Values>,
+        frame: &mut Vec<i64>,
+        args: &mut Vec<i64>,
+        defs: &Defs,
+    ) -> Option<bool> {
+        let values = values?;
+        for asked in &self.asked {
+            args.clear();
+            for a in &asked.args {
+                let n = a.eval(frame, defs).ok()?;
+                args.push(n);
+            }
+            frame[asked.slot as usize] = values(asked.game, args)?;
+        }
+        self.cond.eval(frame, defs).ok()
     }
 
     /// Calls `each` on the values of `lo..hi`, all evaluated ([`Filter::fill`]),
@@ -162,6 +237,62 @@ impl Filter {
     }
 }
 
+/// Lifts the positions' values a conjunct asks out of it (see
+/// [`Asked`]): those of arguments of binder `x` alone, in comparisons and
+/// arithmetic, each into a slot past the game's `slots`. Others stay, and
+/// the conjunct then still asks ([`ASKS`]).
+struct Lift {
+    x: Slot,
+    slots: usize,
+    asked: Vec<Asked>,
+}
+
+impl Lift {
+    fn cond(&mut self, c: &Cond) -> Cond {
+        match c {
+            Cond::Cmp(op, a, b) => Cond::Cmp(*op, self.num(a), self.num(b)),
+            Cond::And(a, b) => Cond::And(self.boxed(a), self.boxed(b)),
+            Cond::Or(a, b) => Cond::Or(self.boxed(a), self.boxed(b)),
+            Cond::Not(a) => Cond::Not(self.boxed(a)),
+            Cond::If(c, a, b) => Cond::If(self.boxed(c), self.boxed(a), self.boxed(b)),
+            other => other.clone(),
+        }
+    }
+
+    fn boxed(&mut self, c: &Cond) -> Box<Cond> {
+        Box::new(self.cond(c))
+    }
+
+    fn num(&mut self, n: &Num) -> Num {
+        match n {
+            Num::Value(game, args) if args.iter().all(|a| self.of_x_alone(a)) => {
+                let slot = (self.slots + self.asked.len()) as Slot;
+                self.asked.push(Asked {
+                    game: *game,
+                    args: args.clone(),
+                    slot,
+                });
+                Num::Slot(slot)
+            }
+            Num::Bin(op, a, b) => Num::Bin(*op, self.one(a), self.one(b)),
+            Num::Neg(a) => Num::Neg(self.one(a)),
+            Num::BitNot(a) => Num::BitNot(self.one(a)),
+            Num::Abs(a) => Num::Abs(self.one(a)),
+            Num::If(c, a, b) => Num::If(self.boxed(c), self.one(a), self.one(b)),
+            other => other.clone(),
+        }
+    }
+
+    fn one(&mut self, n: &Num) -> Box<Num> {
+        Box::new(self.num(n))
+    }
+
+    /// Whether `a` reads no slot but the binder's, and asks nothing.
+    fn of_x_alone(&self, a: &Num) -> bool {
+        !a.uses(ASKS) && (0..self.slots as Slot).all(|s| s == self.x || !a.uses(s))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::expr::Num;
@@ -171,7 +302,7 @@ mod tests {
     /// `k % 3 == 1` as a filter of slot 0.
     fn filter() -> Filter {
         let rem = Num::Bin(BinOp::Rem, Box::new(Num::Slot(0)), Box::new(Num::Const(3)));
-        Filter::new(&[Cond::Cmp(BinOp::Eq, rem, Num::Const(1))], 0, 1)
+        Filter::new(&[Cond::Cmp(BinOp::Eq, rem, Num::Const(1))], 0, 1).expect("asks nothing")
     }
 
     fn kept(f: &Filter, window: (i64, i64)) -> Vec<i64> {
@@ -197,12 +328,103 @@ mod tests {
             (7, 7),
             (900, 901),
         ] {
-            f.fill((lo, hi), &defs).unwrap();
+            assert_eq!(f.fill((lo, hi), &defs, None), Ok(hi));
             let want: Vec<i64> = (lo..hi).filter(|k| k % 3 == 1).collect();
             assert_eq!(kept(&f, (lo, hi)), want, "{lo}..{hi}");
         }
         assert!(Filter::covers((0, FILTER_END)));
+        assert_eq!(f.fill((10, 5), &defs, None), Ok(5), "an empty window");
+    }
+
+    /// `value(g(k + 1)) == 0` as a filter of slot 0, in a frame of one.
+    fn asking() -> Filter {
+        let k1 = Num::Bin(BinOp::Add, Box::new(Num::Slot(0)), Box::new(Num::Const(1)));
+        let asked = Num::Value(7, vec![k1]);
+        Filter::new(&[Cond::Cmp(BinOp::Eq, asked, Num::Const(0))], 0, 1).expect("of k alone")
+    }
+
+    /// The values a conjunct asks are read before it is evaluated; the
+    /// values are kept up to the first whose position has no value yet,
+    /// and from there once it has one. With no reader nothing is kept.
+    #[test]
+    fn values_are_kept_up_to_the_first_position_asked_without_a_value() {
+        let defs = Defs::default();
+        let f = asking();
+        // g(m) is lost where m % 3 == 0; known below `known`.
+        let values = |known: i64| {
+            move |game: GameId, args: &[i64]| {
+                assert_eq!(game, 7);
+                let m = args[0];
+                (m < known).then_some(i64::from(m % 3 != 0))
+            }
+        };
+        assert_eq!(f.fill((0, 50), &defs, None), Ok(0));
+        assert_eq!(f.fill((0, 50), &defs, Some(&values(20))), Ok(19));
+        assert_eq!(kept(&f, (0, 19)), vec![2, 5, 8, 11, 14, 17]);
+        assert_eq!(f.evaluated(), 19);
+        assert_eq!(f.fill((0, 50), &defs, Some(&values(100))), Ok(50));
+        let want: Vec<i64> = (0..50).filter(|k| (k + 1) % 3 == 0).collect();
+        assert_eq!(kept(&f, (0, 50)), want);
+        // Kept values are not asked again.
+        assert_eq!(f.fill((0, 50), &defs, Some(&|_, _| None)), Ok(50));
+        assert_eq!(f.evaluated(), 50);
+    }
+
+    /// A conjunct that asks a position of more than the binder is no
+    /// filter; an asked value in arithmetic is.
+    #[test]
+    fn only_values_asked_of_the_binder_alone_are_lifted() {
+        let of = |args: Vec<Num>| {
+            let asked = Num::Bin(
+                BinOp::Mul,
+                Box::new(Num::Value(3, args)),
+                Box::new(Num::Const(2)),
+            );
+            Filter::new(&[Cond::Cmp(BinOp::Lt, asked, Num::Slot(0))], 0, 2)
+        };
+        assert!(of(vec![Num::Slot(0)]).is_some());
+        assert!(of(vec![Num::Slot(1)]).is_none());
+        assert!(of(vec![Num::Slot(0), Num::Slot(1)]).is_none());
         assert!(!Filter::covers((-1, 5)));
         assert!(!Filter::covers((0, FILTER_END + 1)));
+    }
+
+    /// A conjunct of the binder alone that asks another game's positions
+    /// (`value(sub(k)) == 0`) is kept once per game and value too, in the
+    /// machine code, which alone asks: a position's value does not change
+    /// once it has one. One that asks a position of the binder and the
+    /// position's own parameter, or a list position, is tested per option.
+    #[test]
+    fn conjuncts_that_ask_values_of_the_binder_alone_are_kept_once_per_value() {
+        for (guard, kept) in [
+            ("ask(k) == 0", true),
+            ("ask(2 * k + 1) != ask(k)", true),
+            ("k % 2 == 1 and ask(k) > 0", true),
+            ("ask(k + n) == 0", false),
+            ("ask(n - k) == 0", false),
+            ("listed(k) == 0", false),
+        ] {
+            let source = format!(
+                "game sub(n) {{ move t(k in {{1, 3, 4}}) if k <= n -> sub(n - k) }}\n\
+             game pos(s) {{ move t(i in 0..len(s)) if s[i] > 0 -> pos([s[i] - 1]) }}\n\
+             fn ask(m) = value(sub(m))\nfn listed(m) = value(pos([m]))\n\
+             game g(n) {{\n move t(k in 1..=n) if {guard} -> g(n - k)\n}}\ntable(g, 0..=300)\n"
+            );
+            let (mut session, _) = crate::session::loaded("");
+            session.machine.use_native = true;
+            session.machine.native_after = 0;
+            assert_eq!(session.run("test.game", &source).exit_code(), 0, "{source}");
+            let Some(crate::defs::Global::Game(g)) = session.machine.defs.lookup("g") else {
+                panic!("g is a game");
+            };
+            // A list position asked (`listed`) is not compiled at all.
+            let kernel = session.machine.kernel(g);
+            assert!(kernel.is_some() || !kept, "{guard} compiles");
+            let evaluated = kernel.map_or(0, |k| k.filtered());
+            match kept {
+                true => assert!((1..=300).contains(&evaluated), "{guard}: {evaluated}"),
+                false => assert_eq!(evaluated, 0, "{guard}"),
+            }
+        }
     }
 }

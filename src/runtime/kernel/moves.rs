@@ -85,7 +85,7 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
                     .chain(0..types.arity as Slot)
                     .filter(|s| *s != x)
                     .collect::<Vec<_>>();
-                narrowing(&guard, (x, &free), (!asks).then(|| types.slots()))
+                narrowing(&guard, (x, &free), types.slots())
             }),
         },
         fast: x_linear.and_then(|x| fast_terms(&terms, x)),
@@ -126,9 +126,9 @@ const LARGE: usize = 200;
 /// other conjunct ends them, for the ones after it are only tested where
 /// it holds (and it may fail).
 /// A conjunct that reads `x` and none of the slots `free` (the
-/// parameters and the other binders) is a [`Narrow::Filter`] when `kept`
-/// gives the number of slots (`None`: the guard asks values).
-fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), kept: Option<usize>) -> Vec<Narrow> {
+/// parameters and the other binders) is a [`Narrow::Filter`], in a game
+/// of `slots` slots, where it asks no position's value but of `x` alone.
+fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), slots: usize) -> Vec<Narrow> {
     let alone = |c: &Cond| free.iter().all(|s| !c.uses(*s));
     let mut narrow: Vec<Narrow> = guard
         .iter()
@@ -142,11 +142,13 @@ fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), kept: Option<usize>) ->
                 .or_else(|| c.as_monotone(x).map(|(s, f, g)| Narrow::Monotone(s, f, g)))
                 .or_else(|| c.as_divides(x).map(Narrow::Divides))
                 .or_else(|| {
-                    let slots = kept.filter(|_| alone(c))?;
+                    if !alone(c) {
+                        return None;
+                    }
                     // With the conjuncts of the binder alone after it.
                     let more = guard[at + 1..].iter().take_while(|c| alone(c)).count();
                     let conds = &guard[at..=at + more];
-                    Some(Narrow::Filter(Box::new(Filter::new(conds, x, slots))))
+                    Filter::new(conds, x, slots).map(|f| Narrow::Filter(Box::new(f)))
                 }),
         })
         .collect();

@@ -316,7 +316,11 @@ impl<'a> Run<'a> {
         if let (Some(Narrow::Filter(kept)), Values::Range(lo, hi)) = (rule.narrow.get(rest), values)
             && Filter::covers((*lo, *hi))
         {
-            kept.fill((*lo, *hi), self.defs)?;
+            // Values past where it stopped ask positions' values, which
+            // only the machine code asks.
+            if kept.fill((*lo, *hi), self.defs, None)? < *hi {
+                return Err(Stop::Bail);
+            }
             let after = &rule.guard[rest + kept.conjuncts()..];
             return kept.each((*lo, *hi), |k| {
                 f[x as usize] = k;

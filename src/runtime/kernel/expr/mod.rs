@@ -20,6 +20,10 @@ pub use compile::{ASKED_FLAT, bool_in, cond_in, conjuncts, num_in, pair_in};
 pub use members::Members;
 use std::rc::Rc;
 
+/// A slot no frame has, which every [`Num::Value`] and [`Num::Ask`]
+/// reads: `c.uses(ASKS)` tells whether `c` asks a position's value.
+pub const ASKS: Slot = Slot::MAX;
+
 /// Slots read by a [`Lin`] must hold less than this in magnitude; the
 /// kernel checks parameters and binder values against it.
 pub const SLOT_LIMIT: i64 = 1 << 31;
@@ -315,6 +319,7 @@ impl Num {
             Num::Extremum(_, items) => items.iter().any(|i| i.uses(slot)),
             Num::Len(xs) | Num::Fold(_, xs) | Num::Pack(xs) => xs.uses(slot),
             Num::Index(xs, i) => xs.uses(slot) || i.uses(slot),
+            Num::Value(..) | Num::Ask(..) if slot == ASKS => true,
             Num::Value(_, args) | Num::Call(_, args) => args.iter().any(|a| a.uses(slot)),
             Num::Ask(_, asked) => asked.1.iter().any(|a| a.uses(slot)),
         }

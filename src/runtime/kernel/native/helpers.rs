@@ -8,6 +8,7 @@ use crate::runtime::kernel::Stop;
 use crate::runtime::kernel::calls::Func;
 use crate::runtime::kernel::filter::Filter;
 use crate::runtime::kernel::seq;
+use crate::value::GameId;
 
 /// A call of a compiled function with the `n` arguments at `args`, run
 /// as the kernel's run runs it: 0 with the result in the context's
@@ -183,17 +184,31 @@ fn in_recursion(ctx: &Ctx) -> bool {
     !ctx.deep.is_null() && unsafe { (*ctx.marks).missed } == 0
 }
 
-/// [`Filter::fill`] of the window `lo..hi`, for the machine code: 0 when
-/// the conjunct was evaluated at each of its values, 1 when it failed at
-/// one (the run bails, and the interpreter meets the error).
+/// [`Filter::fill`] of the window `lo..hi`, for the machine code: where
+/// the values evaluated end (`hi`, or where a value the conjunct asks has
+/// none yet: the loop tests it from there), or [`FILTER_FAILED`] when it
+/// failed at one (the run bails, and the interpreter meets the error).
+/// The values asked are read from the graph, in a kernel's call; a
+/// query's, which has none, tests them all.
 pub(super) extern "C" fn filter(ctx: *mut Ctx, filter: *const Filter, lo: i64, hi: i64) -> u64 {
     // SAFETY: the machine code passes on the context it was called with,
     // and a filter of the kernel whose code it is, which owns the code.
     let (ctx, filter) = unsafe { (&*ctx, &*filter) };
     if ctx.defs.is_null() {
-        return 1;
+        return FILTER_FAILED;
     }
-    // SAFETY: the definitions outlive the call.
-    let defs = unsafe { &*ctx.defs };
-    u64::from(filter.fill((lo, hi), defs).is_err())
+    // SAFETY: the definitions outlive the call; so does the graph, which
+    // nothing changes during it.
+    let (defs, graph) = unsafe { (&*ctx.defs, ctx.graph.as_ref()) };
+    let read = |game: GameId, args: &[i64]| {
+        let v = graph?.int_value(game, args);
+        (v < VALUED).then_some(v as i64)
+    };
+    match filter.fill((lo, hi), defs, Some(&read)) {
+        Ok(end) => end as u64,
+        Err(_) => FILTER_FAILED,
+    }
 }
+
+/// What [`filter`] returns when the conjunct failed at a value.
+pub(super) const FILTER_FAILED: u64 = u64::MAX;

@@ -7,6 +7,7 @@
 use super::{Emit, trusted};
 use crate::runtime::kernel::Move;
 use crate::runtime::kernel::filter::{FILTER_END, Filter};
+use crate::runtime::kernel::native::helpers::FILTER_FAILED;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
 
@@ -23,8 +24,11 @@ impl Emit<'_, '_> {
         (lo, hi): (Value, Value),
         tested: usize,
     ) -> Option<()> {
+        let window_end = hi;
         let slot = self.slot_var(rule.binders.last()?.0 as usize);
         let [work, plain, after] = self.blocks();
+        // The values from `from` on are each tested.
+        let from = self.b.append_block_param(plain, I64);
         let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
         self.b.ins().brif(empty, after, &[], work, &[]);
         self.b.switch_to_block(work);
@@ -34,8 +38,8 @@ impl Emit<'_, '_> {
             .ins()
             .icmp_imm_s(IntCC::SignedGreaterThan, hi, FILTER_END);
         let out = self.b.ins().bor(below, past);
-        let [fill] = self.blocks();
-        self.b.ins().brif(out, plain, &[], fill, &[]);
+        let [fill, kept_some] = self.blocks();
+        self.b.ins().brif(out, plain, &[lo.into()], fill, &[]);
         self.b.switch_to_block(fill);
         if self.tick.is_none() {
             self.charge(lo, hi);
@@ -43,8 +47,22 @@ impl Emit<'_, '_> {
         let filter = self.int(kept as *const Filter as i64);
         let call = self.b.ins().call(self.filter, &[self.ctx, filter, lo, hi]);
         self.forget_pages();
-        let failed = self.b.inst_results(call)[0];
+        let kept_end = self.b.inst_results(call)[0];
+        let failed = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::Equal, kept_end, FILTER_FAILED as i64);
         self.bail_if(failed);
+        // The values kept are those up to `kept_end`; the rest are tested.
+        let none = self
+            .b
+            .ins()
+            .icmp(IntCC::SignedLessThanOrEqual, kept_end, lo);
+        self.b
+            .ins()
+            .brif(none, plain, &[kept_end.into()], kept_some, &[]);
+        self.b.switch_to_block(kept_some);
+        let hi = kept_end;
         // Words `first..=last`, each masked to the window.
         let first = self.b.ins().sshr_imm_s(lo, 6);
         let last = self.b.ins().iadd_imm_s(hi, -1);
@@ -88,7 +106,7 @@ impl Emit<'_, '_> {
             e.b.def_var(slot, k);
             e.option(rule, tested + kept.conjuncts(), head)
         })?;
-        self.b.ins().jump(after, &[]);
-        self.tested_loop(rule, (lo, hi), tested, (plain, after))
+        self.b.ins().jump(plain, &[kept_end.into()]);
+        self.tested_loop(rule, (from, window_end), tested, (plain, after))
     }
 }
