@@ -125,6 +125,7 @@ fn compile_rules(
         strip3: None,
         native: OnceCell::new(),
         spent: Cell::new(0),
+        alone: Cell::new(0),
         calls,
         hints: hints.to_vec(),
         asks,

@@ -10,6 +10,7 @@ use super::{COMPILE_AFTER, Domain, Found, Kernel, Levels, Marks, Stop, Strip, Te
 use crate::defs::Defs;
 use crate::graph::Graph;
 use crate::value::GameId;
+use std::cell::Cell;
 
 impl Kernel {
     /// [`Kernel::mex`] by the machine code; `None` when there is no
@@ -31,11 +32,18 @@ impl Kernel {
         poll: &mut dyn FnMut() -> bool,
         eager: bool,
     ) -> Option<Result<Found, Stop>> {
-        let native = match self.native.get() {
-            Some(native) => native.as_ref()?,
-            None if !eager && !self.asks && self.spent.get() < COMPILE_AFTER => return None,
-            None => self.native()?,
+        let early = |spent: &Cell<u64>| !eager && !self.asks && spent.get() < COMPILE_AFTER;
+        let (native, now) = match self.native.get() {
+            Some(native) => (native.as_ref()?, false),
+            None if early(&self.spent) => return None,
+            None => (self.native()?, true),
         };
+        // Machine code compiled before for a sweep has its mex function
+        // compiled on the same terms, once the positions run alone since
+        // have done the work.
+        if !native.has_mex() && !now && early(&self.alone) {
+            return None;
+        }
         native.mex(self, (defs, graph, room), args, (marks, views), poll)
     }
 
@@ -59,15 +67,24 @@ impl Kernel {
     }
 
     /// Whether the work of runs of [`Kernel::mex`] is to be counted with
-    /// [`Kernel::ran`]: while the machine code is not compiled yet.
+    /// [`Kernel::ran`]: while the machine code, or its mex function, is
+    /// not compiled yet.
     pub fn counts_work(&self) -> bool {
-        self.native.get().is_none()
+        match self.native.get() {
+            Some(Some(native)) => !native.has_mex(),
+            Some(None) => false,
+            None => true,
+        }
     }
 
     /// Counts the work a run of [`Kernel::mex`] did towards compiling the
     /// machine code.
     pub fn ran(&self, work: u64) {
-        self.spent.set(self.spent.get().saturating_add(work));
+        let spent = match self.native.get() {
+            Some(_) => &self.alone,
+            None => &self.spent,
+        };
+        spent.set(spent.get().saturating_add(work));
     }
 
     /// The machine code, compiled now if it was not.

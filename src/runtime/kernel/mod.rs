@@ -298,6 +298,10 @@ pub struct Kernel {
     /// The work the runs did before the machine code was compiled (see
     /// [`Kernel::ran`]).
     spent: Cell<u64>,
+    /// The same work of the positions run alone once the machine code is
+    /// compiled without its mex function (see `native::Native::mex`),
+    /// towards compiling that too.
+    alone: Cell<u64>,
     /// The functions the rules call, which the compiled calls refer to.
     calls: Option<Rc<Calls>>,
     /// The shapes of a position met that the parameters were typed by

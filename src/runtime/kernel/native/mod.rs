@@ -118,7 +118,13 @@ type Code =
 
 /// A kernel's machine code, and the module that owns its memory.
 pub struct Native {
-    mex: Code,
+    /// The function that runs one position: compiled with the others
+    /// when the kernel has no other, else on its first use, in a module
+    /// of its own ([`Native::mex_code`]). A game swept by dense index,
+    /// by levels, rows or a cube seldom runs a position alone (King's
+    /// moves in a box of 120³ never do), and its mex function cost about
+    /// as much to compile as the sweep.
+    mex: std::cell::OnceCell<Option<(Code, Memory)>>,
     /// The sweep by dense index: a game of one argument's, or of two
     /// (the square's: [`Kind::Square`]); of four, along a row
     /// ([`Kind::Quad`]).
@@ -162,7 +168,6 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     if let Some(calls) = &kernel.calls {
         jit.functions(&calls.made())?;
     }
-    let mex = jit.define(Kind::Mex(kernel), "mex")?;
     let sweep = match (kernel.arity, &kernel.lists) {
         (1, None) => Some(jit.define(Kind::Sweep(kernel), "sweep")?),
         (2, None) => Some(jit.define(Kind::Square(kernel), "square")?),
@@ -185,9 +190,20 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         Some(_) => Some(jit.define(Kind::Strip3(kernel), "strip3")?),
         None => None,
     };
+    let alone = [sweep, levels, strip, cube, strip3]
+        .iter()
+        .all(Option::is_none);
+    let mex = match alone {
+        true => Some(jit.define(Kind::Mex(kernel), "mex")?),
+        false => None,
+    };
     let (code, memory) = jit.finish()?;
+    let mex_cell = std::cell::OnceCell::new();
+    if let Some(mex) = mex {
+        mex_cell.set(Some((code(mex), Memory(None)))).ok();
+    }
     Some(Native {
-        mex: code(mex),
+        mex: mex_cell,
         sweep: sweep.map(&code),
         levels: levels.map(&code),
         strip: strip.map(&code),
@@ -197,7 +213,31 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     })
 }
 
+/// The mex function of `kernel` alone, in a module of its own (see
+/// [`Native::mex`]).
+fn compile_mex(kernel: &Kernel) -> Option<(Code, Memory)> {
+    let mut jit = Jit::new()?;
+    if let Some(calls) = &kernel.calls {
+        jit.functions(&calls.made())?;
+    }
+    let mex = jit.define(Kind::Mex(kernel), "mex")?;
+    let (code, memory) = jit.finish()?;
+    Some((code(mex), memory))
+}
+
 impl Native {
+    /// Whether the mex function is compiled (see [`Native::mex`]).
+    pub fn has_mex(&self) -> bool {
+        self.mex.get().is_some()
+    }
+
+    /// The mex function of `kernel`, whose machine code this is, compiled
+    /// now if it was not; `None` where it does not compile.
+    fn mex_code(&self, kernel: &Kernel) -> Option<Code> {
+        let compiled = self.mex.get_or_init(|| compile_mex(kernel));
+        compiled.as_ref().map(|(code, _)| *code)
+    }
+
     /// The value of the position with arguments `args` and its number of
     /// options, when every option's value is in the dense tables or is
     /// found in place (given `room`: see [`deep`]); `None` leaves the
@@ -213,6 +253,7 @@ impl Native {
         if kernel.lists.is_none() && args.len() != kernel.arity {
             return None;
         }
+        let mex = self.mex_code(kernel)?;
         if !views_of(&kernel.targets, (defs, graph), views) {
             return None;
         }
@@ -231,8 +272,8 @@ impl Native {
         };
         let graph: *mut Graph = graph;
         let views: &[View] = views;
-        let mut deep = room
-            .map(|room| deep::Deep::new(self.mex, (kernel, defs, graph, views), room, &mut *poll));
+        let mut deep =
+            room.map(|room| deep::Deep::new(mex, (kernel, defs, graph, views), room, &mut *poll));
         let call = Call {
             targets: &kernel.targets,
             single: kernel.single,
@@ -242,7 +283,7 @@ impl Native {
             own: std::ptr::null(),
             deep: deep.as_mut().map_or(std::ptr::null_mut(), |d| d as *mut _),
         };
-        let (found, work) = call.run(self.mex, (given as u64, 0), 1, (marks, &mut frame));
+        let (found, work) = call.run(mex, (given as u64, 0), 1, (marks, &mut frame));
         marks.frame = frame;
         if let Some(deep::Deep {
             frontier: Some(frontier),
@@ -287,12 +328,13 @@ impl Native {
         if kernel.takes_lists() || args.len() != kernel.arity {
             return None;
         }
+        let mex = self.mex_code(kernel)?;
         if !views_of(&kernel.targets, (defs, graph), views) {
             return None;
         }
         let graph: *mut Graph = graph;
         let views: &[View] = views;
-        let mut deep = deep::Deep::new(self.mex, (kernel, defs, graph, views), room, poll);
+        let mut deep = deep::Deep::new(mex, (kernel, defs, graph, views), room, poll);
         // SAFETY: the recursion is this frame's, and nothing borrows it
         // or the graph's hashed positions during the run; `node` is a
         // hashed position of the kernel's game, whose slot is not a
