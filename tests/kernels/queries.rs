@@ -70,6 +70,17 @@ fn queries_over_comprehensions_run_as_machine_code_and_agree() {
             "[{}, {0}, {0, 1}, {0, 1, 2}]",
         ),
         ("sum([n * n for n in 0..100 if n % 3 == 1])", "106161"),
+        // Floor division and modulo of a binder of a range between
+        // constants: unsigned where it is not negative, else floored.
+        (
+            "sum([7 * i % 15 + (3 * i + 2) / 5 for i in 0..100])",
+            "3675",
+        ),
+        (
+            "sum([(i - 50) % 7 * 10 + (i - 50) / 7 for i in 0..100])",
+            "2950",
+        ),
+        ("[x % 5 + x / 4 for x in 3..=9]", "[3, 5, 1, 2, 3, 5, 6]"),
         // Sets made: of integers, of pairs, of lists, kept by a `let`.
         (
             "{(x * y) % 7 for x in 0..30 for y in 0..30}",

@@ -232,11 +232,20 @@ impl Emit<'_, '_> {
     /// ones for a negative `a` and 0 otherwise, it is `((a ^ s) / d) ^ s`,
     /// exact for every `a`. The remainder `a - q * d` is in `0..d`, so the
     /// wrapping product and difference give it exactly.
-    pub(super) fn floor_by(&mut self, op: BinOp, a: Value, d: i64) -> Value {
+    pub(super) fn floor_by(&mut self, op: BinOp, (a, natural): (Value, bool), d: i64) -> Value {
         if d.count_ones() == 1 {
             return match op {
                 BinOp::Div => self.b.ins().sshr_imm_s(a, i64::from(d.trailing_zeros())),
                 _ => self.b.ins().band_imm_s(a, d - 1),
+            };
+        }
+        // Known not negative (`7 * i % 15` with `i` in `0..n`): floor is
+        // unsigned division, with no sign folded in and out.
+        if natural {
+            let by = self.int(d);
+            return match op {
+                BinOp::Div => self.b.ins().udiv(a, by),
+                _ => self.b.ins().urem(a, by),
             };
         }
         let ins = self.b.ins();

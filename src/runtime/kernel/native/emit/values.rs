@@ -150,8 +150,9 @@ impl Emit<'_, '_> {
                 if super::floor::cheap_divisor(by).is_some() =>
             {
                 let d = super::floor::cheap_divisor(by)?;
+                let natural = self.range_of(x).is_some_and(|(lo, _)| lo >= 0);
                 let a = self.num(x)?;
-                self.floor_by(*op, a, d)
+                self.floor_by(*op, (a, natural), d)
             }
             Num::Bin(op @ (BinOp::Div | BinOp::Rem), x, by) if self.invariant(by) => {
                 let (a, d) = (self.num(x)?, self.num(by)?);

@@ -2,6 +2,7 @@
 //! clause's range or list, `enumerate`, and each item of a list (within
 //! the slots' limit), each told the block that goes on to the next.
 
+use crate::runtime::kernel::Num;
 use crate::runtime::kernel::native::emit::Emit;
 use crate::runtime::kernel::seq::{Clause, Comp, Seq, Source, Split};
 use cranelift_codegen::ir::{Block, InstBuilder, Value};
@@ -131,10 +132,20 @@ impl Emit<'_, '_> {
             Clause::For(s, src) => {
                 let slot = self.slot_var(*s as usize);
                 self.enter_loop(vec![*s as usize]);
+                // A range between constants bounds the slot in the body
+                // (`7 * i % 15` then divides unsigned, reads skip checks).
+                let outer = self.known[*s as usize];
+                self.known[*s as usize] = match src {
+                    Source::Range(Num::Const(lo), Num::Const(hi), inclusive) => {
+                        hi.checked_sub(i64::from(!*inclusive)).map(|hi| (*lo, hi))
+                    }
+                    _ => None,
+                };
                 let emitted = self.source(src, &mut |e, k, step| {
                     e.b.def_var(slot, k);
                     e.clauses(comp, i + 1, elem, step)
                 });
+                self.known[*s as usize] = outer;
                 self.leave_loop();
                 emitted?;
                 self.b.ins().jump(next, &[]);
