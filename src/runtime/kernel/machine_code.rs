@@ -78,7 +78,8 @@ impl Kernel {
     }
 
     /// Counts the work a run of [`Kernel::mex`] did towards compiling the
-    /// machine code.
+    /// machine code, or, once it is compiled without it, its mex function
+    /// (see [`Kernel::native_mex`]).
     pub fn ran(&self, work: u64) {
         let spent = match self.native.get() {
             Some(_) => &self.alone,

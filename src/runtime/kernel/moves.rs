@@ -40,7 +40,8 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         conjuncts(g, &mut guard, types)?;
     }
     // A guard that asks positions' values reads the tables: nothing of it
-    // is kept once per game.
+    // is held over a loop (a conjunct of the innermost binder alone may
+    // still be kept once per game: see `filter`).
     let asks = types.asked.borrow().len() > asked;
     let terms: Vec<Term> = match &rule.target {
         TargetIr::Terms(terms) => terms
@@ -145,10 +146,14 @@ fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), slots: usize) -> Vec<Na
                     if !alone(c) {
                         return None;
                     }
-                    // With the conjuncts of the binder alone after it.
+                    // With the conjuncts of the binder alone after it, as
+                    // many as a filter takes (one that asks a value past
+                    // the first is tested per value).
                     let more = guard[at + 1..].iter().take_while(|c| alone(c)).count();
-                    let conds = &guard[at..=at + more];
-                    Filter::new(conds, x, slots).map(|f| Narrow::Filter(Box::new(f)))
+                    (at..=at + more).rev().find_map(|end| {
+                        let f = Filter::new(&guard[at..=end], x, slots)?;
+                        Some(Narrow::Filter(Box::new(f)))
+                    })
                 }),
         })
         .collect();

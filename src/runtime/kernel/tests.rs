@@ -96,6 +96,32 @@ fn a_kernel_compiles_its_machine_code_once_its_runs_took_long_enough() {
     assert!(!eager.counts_work());
 }
 
+/// Machine code compiled for a sweep leaves its mex function out: the
+/// positions run alone after it take the kernel's own run, their work
+/// counted, until they have done what compiling costs; then it is
+/// compiled, and they run as machine code.
+#[test]
+fn a_sweeps_machine_code_compiles_its_mex_function_once_positions_alone_did_the_work() {
+    let (mut session, _) = loaded("");
+    let rules = "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n}\n";
+    assert_eq!(session.run("test.game", rules).exit_code(), 0);
+    let kernel = first_game(&session.machine).unwrap();
+    assert!(kernel.is_native(), "compiled, as for a sweep");
+    assert!(kernel.counts_work(), "no mex function yet");
+    let m = &mut session.machine;
+    let (mut marks, mut views) = (super::Marks::default(), Vec::new());
+    let mut ask = |kernel: &super::Kernel| {
+        let given = (&m.defs, &mut m.graph, None);
+        kernel.native_mex(given, &[0], (&mut marks, &mut views), &mut || false, false)
+    };
+    assert!(ask(&kernel).is_none(), "left to the kernel's run");
+    kernel.ran(super::COMPILE_AFTER / 2);
+    assert!(ask(&kernel).is_none() && kernel.counts_work());
+    kernel.ran(super::COMPILE_AFTER / 2);
+    assert_eq!(ask(&kernel), Some(Ok((0, 0))));
+    assert!(!kernel.counts_work());
+}
+
 #[test]
 fn a_run_collects_more_waiting_options_as_the_search_asks() {
     for (shift, kept) in [(0, super::MISSING_MAX), (3, 8 * super::MISSING_MAX)] {

@@ -188,8 +188,8 @@ fn in_recursion(ctx: &Ctx) -> bool {
 /// the values evaluated end (`hi`, or where a value the conjunct asks has
 /// none yet: the loop tests it from there), or [`FILTER_FAILED`] when it
 /// failed at one (the run bails, and the interpreter meets the error).
-/// The values asked are read from the graph, in a kernel's call; a
-/// query's, which has none, tests them all.
+/// The values asked are read from the graph, which a kernel's call has
+/// (a query's has no definitions either: its filters fail, and it bails).
 pub(super) extern "C" fn filter(ctx: *mut Ctx, filter: *const Filter, lo: i64, hi: i64) -> u64 {
     // SAFETY: the machine code passes on the context it was called with,
     // and a filter of the kernel whose code it is, which owns the code.

@@ -226,7 +226,8 @@ fn compile_mex(kernel: &Kernel) -> Option<(Code, Memory)> {
 }
 
 impl Native {
-    /// Whether the mex function is compiled (see [`Native::mex`]).
+    /// Whether the mex function was compiled, or tried and found not to
+    /// compile (see [`Native::mex`]): nothing more to count towards it.
     pub fn has_mex(&self) -> bool {
         self.mex.get().is_some()
     }

@@ -41,9 +41,6 @@ impl Emit<'_, '_> {
         let [fill, kept_some] = self.blocks();
         self.b.ins().brif(out, plain, &[lo.into()], fill, &[]);
         self.b.switch_to_block(fill);
-        if self.tick.is_none() {
-            self.charge(lo, hi);
-        }
         let filter = self.int(kept as *const Filter as i64);
         let call = self.b.ins().call(self.filter, &[self.ctx, filter, lo, hi]);
         self.forget_pages();
@@ -53,6 +50,10 @@ impl Emit<'_, '_> {
             .ins()
             .icmp_imm_s(IntCC::Equal, kept_end, FILTER_FAILED as i64);
         self.bail_if(failed);
+        // The values kept are charged here, those tested by their loop.
+        if self.tick.is_none() {
+            self.charge(lo, kept_end);
+        }
         // The values kept are those up to `kept_end`; the rest are tested.
         let none = self
             .b
