@@ -119,8 +119,9 @@ type Code =
 /// A kernel's machine code, and the module that owns its memory.
 pub struct Native {
     /// The function that runs one position: compiled with the others
-    /// when the kernel has no other, else on its first use, in a module
-    /// of its own ([`Native::mex_code`]). A game swept by dense index,
+    /// when the kernel has no other or calls functions of its own
+    /// (compiled apart, it would compile them again), else when needed,
+    /// in a module of its own ([`Native::mex_code`]). A game swept by dense index,
     /// by levels, rows or a cube seldom runs a position alone (King's
     /// moves in a box of 120³ never do), and its mex function cost about
     /// as much to compile as the sweep.
@@ -190,10 +191,12 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
         Some(_) => Some(jit.define(Kind::Strip3(kernel), "strip3")?),
         None => None,
     };
+    // Compiled apart, the mex function would compile the rules' functions
+    // again: with them, it is compiled here.
     let alone = [sweep, levels, strip, cube, strip3]
         .iter()
         .all(Option::is_none);
-    let mex = match alone {
+    let mex = match alone || kernel.calls.is_some() {
         true => Some(jit.define(Kind::Mex(kernel), "mex")?),
         false => None,
     };
