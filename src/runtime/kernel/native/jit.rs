@@ -38,6 +38,11 @@ impl Jit {
         let mut flags = settings::builder();
         flags.set("opt_level", "speed").ok()?;
         flags.set("is_pic", "false").ok()?;
+        // Each function at a cache line of its own: where its loops fall
+        // then no longer depends on the functions compiled before it in
+        // the module (a sweep compiled first, rather than after the mex
+        // function, ran 10% longer with the same instructions).
+        flags.set("log2_min_function_alignment", "6").ok()?;
         // The generated IR is checked in debug builds (the tests and the
         // fuzzer), where a function that fails the check is not used and
         // the kernel's run takes its positions. In release builds the
