@@ -165,10 +165,7 @@ impl Drop for Memory {
 /// generator knows (a global read when run, a position of more than two
 /// arguments), or Cranelift is not available for this machine.
 pub fn compile(kernel: &Kernel) -> Option<Native> {
-    let mut jit = Jit::new()?;
-    if let Some(calls) = &kernel.calls {
-        jit.functions(&calls.made())?;
-    }
+    let mut jit = jit_of(kernel)?;
     let sweep = match (kernel.arity, &kernel.lists) {
         (1, None) => Some(jit.define(Kind::Sweep(kernel), "sweep")?),
         (2, None) => Some(jit.define(Kind::Square(kernel), "square")?),
@@ -216,13 +213,20 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     })
 }
 
-/// The mex function of `kernel` alone, in a module of its own (see
-/// [`Native::mex`]).
-fn compile_mex(kernel: &Kernel) -> Option<(Code, Memory)> {
+/// A module for `kernel`'s functions, the functions its rules call
+/// compiled in it first.
+fn jit_of(kernel: &Kernel) -> Option<Jit> {
     let mut jit = Jit::new()?;
     if let Some(calls) = &kernel.calls {
         jit.functions(&calls.made())?;
     }
+    Some(jit)
+}
+
+/// The mex function of `kernel` alone, in a module of its own (see
+/// [`Native::mex`]).
+fn compile_mex(kernel: &Kernel) -> Option<(Code, Memory)> {
+    let mut jit = jit_of(kernel)?;
     let mex = jit.define(Kind::Mex(kernel), "mex")?;
     let (code, memory) = jit.finish()?;
     Some((code(mex), memory))

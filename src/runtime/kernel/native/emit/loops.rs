@@ -350,10 +350,17 @@ fn unrolled(domain: &Domain) -> Option<Vec<i64>> {
 /// The values of a binder over constants, as an inclusive interval.
 fn constant_bounds(domain: &Domain) -> Option<(i64, i64)> {
     match domain {
-        Domain::Range(Num::Const(lo), Num::Const(hi), inclusive) => {
-            Some((*lo, hi.checked_sub(i64::from(!*inclusive))?))
-        }
+        Domain::Range(lo, hi, inclusive) => range_bounds((lo, hi, *inclusive)),
         Domain::Fixed(values) => Some(values.bounds()),
+        _ => None,
+    }
+}
+
+/// The values of a range between constants (a binder's, or a `for`
+/// clause's), as an inclusive interval.
+pub(super) fn range_bounds((lo, hi, inclusive): (&Num, &Num, bool)) -> Option<(i64, i64)> {
+    match (lo, hi) {
+        (Num::Const(lo), Num::Const(hi)) => Some((*lo, hi.checked_sub(i64::from(!inclusive))?)),
         _ => None,
     }
 }

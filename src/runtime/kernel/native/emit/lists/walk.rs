@@ -2,8 +2,8 @@
 //! clause's range or list, `enumerate`, and each item of a list (within
 //! the slots' limit), each told the block that goes on to the next.
 
-use crate::runtime::kernel::Num;
 use crate::runtime::kernel::native::emit::Emit;
+use crate::runtime::kernel::native::emit::loops::range_bounds;
 use crate::runtime::kernel::seq::{Clause, Comp, Seq, Source, Split};
 use cranelift_codegen::ir::{Block, InstBuilder, Value};
 use cranelift_frontend::Variable;
@@ -136,10 +136,8 @@ impl Emit<'_, '_> {
                 // (`7 * i % 15` then divides unsigned, reads skip checks).
                 let outer = self.known[*s as usize];
                 self.known[*s as usize] = match src {
-                    Source::Range(Num::Const(lo), Num::Const(hi), inclusive) => {
-                        hi.checked_sub(i64::from(!*inclusive)).map(|hi| (*lo, hi))
-                    }
-                    _ => None,
+                    Source::Range(lo, hi, inclusive) => range_bounds((lo, hi, *inclusive)),
+                    Source::Seq(_) => None,
                 };
                 let emitted = self.source(src, &mut |e, k, step| {
                     e.b.def_var(slot, k);
