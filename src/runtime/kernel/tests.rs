@@ -63,36 +63,49 @@ fn machine_code_is_compiled_only_for_enough_positions() {
     assert!(kernel.native_for(1, 4096));
 }
 
-#[test]
-fn a_kernel_compiles_its_machine_code_once_its_runs_took_long_enough() {
+/// A session that ran the rules of the subtraction game {1, 2, 3}, for
+/// the tests of when its machine code is compiled.
+fn take_three() -> crate::session::Session {
     let (mut session, _) = loaded("");
     let rules = "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n}\n";
     assert_eq!(session.run("test.game", rules).exit_code(), 0);
+    session
+}
+
+/// [`super::Kernel::native_mex`] of `kernel`'s position 0.
+fn run_zero(
+    m: &mut crate::runtime::Machine,
+    kernel: &super::Kernel,
+    eager: bool,
+) -> Option<Result<super::Found, super::Stop>> {
+    let (mut marks, mut views) = (super::Marks::default(), Vec::new());
+    let given = (&m.defs, &mut m.graph, None);
+    kernel.native_mex(given, &[0], (&mut marks, &mut views), &mut || false, eager)
+}
+
+#[test]
+fn a_kernel_compiles_its_machine_code_once_its_runs_took_long_enough() {
+    let mut session = take_three();
     let fresh = first_game(&session.machine).unwrap();
     let eager = first_game(&session.machine).unwrap();
     let m = &mut session.machine;
-    let (mut marks, mut views) = (super::Marks::default(), Vec::new());
-    let mut ask = |kernel: &super::Kernel, eager| {
-        let given = (&m.defs, &mut m.graph, None);
-        kernel.native_mex(given, &[0], (&mut marks, &mut views), &mut || false, eager);
-    };
     let kernel = fresh;
-    ask(&kernel, false);
+    run_zero(m, &kernel, false);
     assert!(
         kernel.counts_work(),
         "nothing compiled before any work was done"
     );
     kernel.ran(super::COMPILE_AFTER / 2);
-    ask(&kernel, false);
+    run_zero(m, &kernel, false);
     assert!(
         kernel.counts_work(),
         "half the work: still nothing compiled"
     );
     kernel.ran(super::COMPILE_AFTER / 2);
-    ask(&kernel, false);
+    run_zero(m, &kernel, false);
     assert!(!kernel.counts_work() && kernel.native.get().is_some_and(Option::is_some));
     // Eager (as tests run): compiled at the first position.
-    ask(&eager, true);
+    run_zero(m, &eager, true);
     assert!(!eager.counts_work());
 }
 
@@ -102,23 +115,19 @@ fn a_kernel_compiles_its_machine_code_once_its_runs_took_long_enough() {
 /// compiled, and they run as machine code.
 #[test]
 fn a_sweeps_machine_code_compiles_its_mex_function_once_positions_alone_did_the_work() {
-    let (mut session, _) = loaded("");
-    let rules = "game g(n) {\n move take(k in 1..=3) if k <= n -> g(n - k)\n}\n";
-    assert_eq!(session.run("test.game", rules).exit_code(), 0);
+    let mut session = take_three();
     let kernel = first_game(&session.machine).unwrap();
     assert!(kernel.is_native(), "compiled, as for a sweep");
     assert!(kernel.counts_work(), "no mex function yet");
     let m = &mut session.machine;
-    let (mut marks, mut views) = (super::Marks::default(), Vec::new());
-    let mut ask = |kernel: &super::Kernel| {
-        let given = (&m.defs, &mut m.graph, None);
-        kernel.native_mex(given, &[0], (&mut marks, &mut views), &mut || false, false)
-    };
-    assert!(ask(&kernel).is_none(), "left to the kernel's run");
+    assert!(
+        run_zero(m, &kernel, false).is_none(),
+        "left to the kernel's run"
+    );
     kernel.ran(super::COMPILE_AFTER / 2);
-    assert!(ask(&kernel).is_none() && kernel.counts_work());
+    assert!(run_zero(m, &kernel, false).is_none() && kernel.counts_work());
     kernel.ran(super::COMPILE_AFTER / 2);
-    assert_eq!(ask(&kernel), Some(Ok((0, 0))));
+    assert_eq!(run_zero(m, &kernel, false), Some(Ok((0, 0))));
     assert!(!kernel.counts_work());
 }
 
