@@ -22,9 +22,9 @@ pub(super) struct Jit {
     /// The helpers the machine code calls, in the order `new` declares
     /// them (see [`emit::Helpers`]).
     helpers: [cranelift_module::FuncId; 15],
-    /// `unusual` and `unusual3` behind trampolines that keep every
-    /// register (see [`kept`]), once a function needs them.
-    kept: Option<[cranelift_module::FuncId; 2]>,
+    /// `unusual`, `unusual3` and `flat` behind trampolines that keep
+    /// every register (see [`kept`]), once a function needs them.
+    kept: Option<[cranelift_module::FuncId; 3]>,
     defined: Vec<cranelift_module::FuncId>,
     /// The size of each function's machine code, in bytes, by id.
     sizes: Vec<(cranelift_module::FuncId, usize)>,
@@ -152,9 +152,9 @@ impl Jit {
         Some(id)
     }
 
-    /// The trampolines of `unusual` and `unusual3` that keep every
-    /// register, defined the first time a function calls them.
-    fn kept(&mut self) -> Option<[cranelift_module::FuncId; 2]> {
+    /// The trampolines of `unusual`, `unusual3` and `flat` that keep
+    /// every register, defined the first time a function calls them.
+    fn kept(&mut self) -> Option<[cranelift_module::FuncId; 3]> {
         if self.kept.is_none() {
             let Jit {
                 module,
@@ -165,7 +165,8 @@ impl Jit {
             } = self;
             let one = kept(module, (ctx, fctx), (helpers[4], 4, "kept"))?;
             let three = kept(module, (ctx, fctx), (helpers[5], 5, "kept3"))?;
-            self.kept = Some([one, three]);
+            let flat = kept(module, (ctx, fctx), (helpers[7], 4, "kept_flat"))?;
+            self.kept = Some([one, three, flat]);
         }
         self.kept
     }
@@ -183,7 +184,7 @@ impl Jit {
             .map(|id| module.declare_func_in_func(id, &mut ctx.func));
         let mut helpers = emit::Helpers::from(refs);
         if let Some(kept) = kept {
-            [helpers.unusual, helpers.unusual3] =
+            [helpers.unusual, helpers.unusual3, helpers.flat] =
                 kept.map(|id| module.declare_func_in_func(id, &mut ctx.func));
             helpers.kept = true;
         }

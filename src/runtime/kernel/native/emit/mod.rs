@@ -9,6 +9,7 @@
 //! one-integer game, a four-integer game's row and a group's sweep in
 //! `sweep`; which function to build in `kind`.
 
+mod bounds;
 mod divisors;
 mod filtered;
 mod floor;
@@ -69,8 +70,8 @@ pub struct Helpers {
     pub collect_items: FuncRef,
     pub sets_apart: FuncRef,
     pub filter: FuncRef,
-    /// Whether `unusual` and `unusual3` are trampolines that keep every
-    /// register and return through the context's `ret` (see
+    /// Whether `unusual`, `unusual3` and `flat` are trampolines that keep
+    /// every register and return through the context's `ret` (see
     /// [`keeps_registers`]).
     pub kept: bool,
 }
@@ -99,8 +100,8 @@ impl From<[FuncRef; 15]> for Helpers {
     }
 }
 
-/// Whether the function `kind` calls `unusual` and `unusual3` through
-/// trampolines that keep every register. A function over dense tables
+/// Whether the function `kind` calls `unusual`, `unusual3` and `flat`
+/// through trampolines that keep every register. A function over dense tables
 /// (a sweep, a board's levels, a square, a strip) calls them for the
 /// rare options outside the tables: without the trampolines, the values
 /// its loops carry across those calls are spilled around every item. The
@@ -301,8 +302,8 @@ struct Emit<'a, 'f> {
     /// The same for a position of three integers (a helper of its own,
     /// so that the common call passes no unused argument).
     unusual3: FuncRef,
-    /// Whether `unusual` and `unusual3` are the trampolines that keep
-    /// every register, and return through the context's `ret`: in a
+    /// Whether `unusual`, `unusual3` and `flat` are the trampolines that
+    /// keep every register, and return through the context's `ret`: in a
     /// function over dense tables ([`keeps_registers`]), which also bails
     /// at the first option without a value.
     kept: bool,

@@ -94,13 +94,7 @@ impl Emit<'_, '_> {
             _ => self.b.ins().call(self.unusual, &[self.ctx, target, a, b]),
         };
         self.forget_pages();
-        let v = match self.kept {
-            true => {
-                let ret = std::mem::offset_of!(super::super::Ctx, ret) as i32;
-                self.b.ins().load(I64, trusted(), self.ctx, ret)
-            }
-            false => self.b.inst_results(call)[0],
-        };
+        let v = self.helper_result(call);
         let v = self.helper_value(v);
         self.b.ins().jump(got, &[v.into()]);
         self.b.switch_to_block(got);
@@ -111,6 +105,19 @@ impl Emit<'_, '_> {
             self.bail_if(past);
         }
         v
+    }
+
+    /// What the helper called by `call` returned: its result, or through
+    /// a trampoline that keeps every register ([`Emit::kept`]) the
+    /// context's `ret`.
+    pub(super) fn helper_result(&mut self, call: cranelift_codegen::ir::Inst) -> Value {
+        match self.kept {
+            true => {
+                let ret = std::mem::offset_of!(super::super::Ctx, ret) as i32;
+                self.b.ins().load(I64, trusted(), self.ctx, ret)
+            }
+            false => self.b.inst_results(call)[0],
+        }
     }
 
     /// A [`Term::Sum`]'s value: the xor of its items' terms, as the
