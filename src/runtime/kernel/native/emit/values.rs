@@ -399,6 +399,11 @@ impl Emit<'_, '_> {
                 self.b.ins().icmp(compare(*op)?, a, b)
             }
             Cond::And(a, b) => {
+                if let Some((x, lo, hi)) = super::bounds::between(a, b)
+                    && let Some(inside) = self.within_bounds(x, (lo, hi))
+                {
+                    return Some(inside);
+                }
                 let a = self.cond(a)?;
                 self.choose(I8, a, |e| e.cond(b), |e| Some(e.b.ins().iconst(I8, 0)))?
             }
