@@ -307,17 +307,22 @@ fn an_expression_bounded_on_both_sides_is_tested_alike_in_every_spelling() {
     // them; every square's value is compared with the interpreter's.
     let printed = agree(board);
     assert_eq!(printed.lines().next(), Some("256"), "{printed}");
+    assert!(machine_code_for(board, "k"), "{board}");
     runs_compiled_throughout(board);
     // The binders unrolled, so that each bound is tested per option
-    // (a bound linear in a binder narrows its loop instead).
+    // (a bound linear in a binder narrows its loop instead); the upper
+    // bound first or second, the constant on either side, a span past
+    // `i64::MAX`, and an empty range, which stays two tests.
     let spellings = "let M = 9223372036854775807\nlet N = 12\ngame h(x, y) {\n\
                      move a((dx, dy) in [(-2, 1), (-1, -2), (1, -3)]) if 0 < x + dx and 13 > x + dx \
                      and y + dy >= -3 and y + dy <= N -> h(x + dx, y + dy)\n\
                      move b((dx, dy) in [(-1, 0), (0, -1)]) if x + dx >= -2 and N + 1 > x + dx \
                      and -M - 1 <= y + dy and y + dy <= 5 and y + dy >= -3 -> h(x + dx, y + dy)\n\
                      move c((dx, dy) in [(-1, -1), (-3, 1)]) if x + dx <= M and x + dx >= 1 \
-                     and 9 <= y + dy <= 4 -> h(x + dx, y + dy)\n}\n\
+                     and y + dy > -4 and y + dy < 5 -> h(x + dx, y + dy)\n\
+                     move d((dx, dy) in [(-1, -1)]) if 9 <= y + dy <= 4 -> h(x + dx, y + dy)\n}\n\
                      [value(h(x, y)) for x in -2..=N for y in -3..=N]\n";
     let printed = agree(spellings);
+    assert!(machine_code_for(spellings, "h"), "{spellings}");
     assert_eq!(printed.matches(", ").count(), 15 * 16 - 1, "{printed}");
 }

@@ -75,7 +75,8 @@ pub(super) struct Ctx<'a> {
     out: i64,
     /// A kernel's: the definitions its compiled functions read (null in
     /// a query's, whose asker has them); and where [`helpers::call`] writes what
-    /// a function returned.
+    /// a function returned, and the trampolines that keep every register
+    /// (`jit::kept`) what `unusual`, `unusual3` or `flat` returned.
     defs: *const Defs,
     ret: i64,
     /// How deep the machine code's calls of functions nest (see

@@ -5,13 +5,14 @@
 //! them an option, each two compares and branches before.
 
 use super::Emit;
+use crate::runtime::kernel::Move;
 use crate::runtime::kernel::expr::{Cond, Num};
 use crate::syntax::ast::BinOp;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value};
 
 /// What a comparison with a constant says of its other side: a least
-/// value, a greatest, or neither.
+/// value or a greatest.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Bound {
     Least(i64),
@@ -86,17 +87,30 @@ pub(super) fn between<'c>(a: &'c Cond, b: &'c Cond) -> Option<(&'c Num, i64, i64
 }
 
 impl Emit<'_, '_> {
+    /// Conjuncts `j` and `j + 1` of `rule`'s guard in one comparison,
+    /// where they bound one expression and neither is held (its truth
+    /// kept across options: see `Emit::held`): an 8-bit 0 or 1. `None` where they are
+    /// to be tested each in turn.
+    pub(super) fn bounded_pair(&mut self, rule: &Move, j: usize) -> Option<Value> {
+        let free = |e: &Self, i: usize| e.held.get(i).copied().flatten().is_none();
+        if !free(self, j) || !free(self, j + 1) {
+            return None;
+        }
+        let (x, lo, hi) = between(rule.guard.get(j)?, rule.guard.get(j + 1)?)?;
+        self.within_bounds(x, (lo, hi))
+    }
+
     /// `lo <= x <= hi` as an 8-bit 0 or 1, in one comparison; `None`
     /// for an empty range (the caller then tests each bound).
     pub(super) fn within_bounds(&mut self, x: &Num, (lo, hi): (i64, i64)) -> Option<Value> {
         let span = u64::try_from(i128::from(hi) - i128::from(lo)).ok()?;
         let v = self.num(x)?;
         let from_lo = self.b.ins().iadd_imm_s(v, lo.wrapping_neg());
-        Some(
-            self.b
-                .ins()
-                .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, from_lo, span as i64),
-        )
+        // The immediate is a word's bits, compared unsigned: a span past
+        // `i64::MAX` (from `-M - 1` to 5, say) is as exact as any.
+        let span = span.cast_signed();
+        let ins = self.b.ins();
+        Some(ins.icmp_imm_s(IntCC::UnsignedLessThanOrEqual, from_lo, span))
     }
 }
 

@@ -236,26 +236,20 @@ impl Emit<'_, '_> {
     /// `tested` conjuncts, which hold), then the option's value marked;
     /// jumps to `next` either way.
     pub(super) fn option(&mut self, rule: &Move, tested: usize, next: Block) -> Option<()> {
-        let mut conjuncts = rule.guard.iter().enumerate().skip(tested).peekable();
-        while let Some((j, c)) = conjuncts.next() {
-            let held = |e: &Self, j: usize| e.held.get(j).copied().flatten();
-            // Two conjuncts that bound one expression, one test.
-            let pair = conjuncts.peek().and_then(|(k, d)| {
-                let free = held(self, j).is_none() && held(self, *k).is_none();
-                free.then(|| super::bounds::between(c, d)).flatten()
-            });
-            let fused = match pair {
-                Some((x, lo, hi)) => self.within_bounds(x, (lo, hi)),
-                None => None,
-            };
-            let holds = match (fused, held(self, j)) {
-                (Some(inside), _) => {
-                    conjuncts.next();
+        let mut j = tested;
+        while let Some(c) = rule.guard.get(j) {
+            // Two conjuncts that bound one expression: one test.
+            let holds = match self.bounded_pair(rule, j) {
+                Some(inside) => {
+                    j += 1;
                     inside
                 }
-                (None, Some(kept)) => self.held_cond(c, kept)?,
-                (None, None) => self.cond(c)?,
+                None => match self.held.get(j).copied().flatten() {
+                    Some(kept) => self.held_cond(c, kept)?,
+                    None => self.cond(c)?,
+                },
             };
+            j += 1;
             let go_on = self.b.create_block();
             self.b.ins().brif(holds, go_on, &[], next, &[]);
             self.b.switch_to_block(go_on);

@@ -9,7 +9,7 @@ use crate::runtime::kernel::seq::Comp;
 use crate::runtime::kernel::{ITEMS_MAX, Term};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    Block, InstBuilder, Value,
+    Block, Inst, InstBuilder, Value,
     types::{I32, I64},
 };
 
@@ -107,17 +107,15 @@ impl Emit<'_, '_> {
         v
     }
 
-    /// What the helper called by `call` returned: its result, or through
-    /// a trampoline that keeps every register ([`Emit::kept`]) the
-    /// context's `ret`.
-    pub(super) fn helper_result(&mut self, call: cranelift_codegen::ir::Inst) -> Value {
-        match self.kept {
-            true => {
-                let ret = std::mem::offset_of!(super::super::Ctx, ret) as i32;
-                self.b.ins().load(I64, trusted(), self.ctx, ret)
-            }
-            false => self.b.inst_results(call)[0],
+    /// What the helper called by `call` returned: its result, or, called
+    /// through a trampoline that keeps every register ([`Emit::kept`]),
+    /// which returns nothing, the context's `ret` it wrote.
+    pub(super) fn helper_result(&mut self, call: Inst) -> Value {
+        if let Some(&v) = self.b.inst_results(call).first() {
+            return v;
         }
+        let ret = std::mem::offset_of!(super::super::Ctx, ret) as i32;
+        self.b.ins().load(I64, trusted(), self.ctx, ret)
     }
 
     /// A [`Term::Sum`]'s value: the xor of its items' terms, as the

@@ -119,6 +119,7 @@ impl Emit<'_, '_> {
         let target = self.int(index as i64);
         self.note_rule();
         let call = self.b.ins().call(self.flat, &[self.ctx, target, run, len]);
+        self.forget_pages();
         let v = self.helper_result(call);
         self.helper_value(v)
     }
