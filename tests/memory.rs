@@ -246,3 +246,19 @@ mod placed {
         );
     }
 }
+
+/// The maths library is left out of the program (src/main.rs, `maths`):
+/// its loading mapped about 0.4 MiB of it in every run. The loader lists
+/// what it loads, and stops, where `LD_TRACE_LOADED_OBJECTS` is set (as
+/// `ldd` has it do).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_maths_library_is_not_loaded() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .env("LD_TRACE_LOADED_OBJECTS", "1")
+        .output()
+        .expect("the grundy binary runs");
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(listed.contains("libc.so"), "not the loader's list: {listed}");
+    assert!(!listed.contains("libm.so"), "{listed}");
+}
