@@ -259,6 +259,9 @@ fn the_maths_library_is_not_loaded() {
         .output()
         .expect("the grundy binary runs");
     let listed = String::from_utf8_lossy(&out.stdout);
-    assert!(listed.contains("libc.so"), "not the loader's list: {listed}");
+    assert!(
+        listed.contains("libc.so"),
+        "not the loader's list: {listed}"
+    );
     assert!(!listed.contains("libm.so"), "{listed}");
 }
