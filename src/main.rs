@@ -1,6 +1,9 @@
 //! The `grundy` command line: `run`, `check`, `eval`, `graph`, `plot` and `repl` (the
 //! default when no command is given: `grundy FILE...` is `grundy repl FILE...`).
 
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod maths;
+
 use clap::{Parser, Subcommand};
 use grundy::draw::{GraphRequest, PlotRequest};
 use grundy::progress::{Clearing, Pulse, Watch};
@@ -491,29 +494,4 @@ fn main() {
     }
     let code = worker.join().unwrap_or(exit::SCRIPT_ERROR);
     std::process::exit(code);
-}
-
-/// The three functions of the C maths library that the dependencies call
-/// (indicatif's rates and estimates, plotters' axes), from the `libm`
-/// crate, a port of musl's. With no other reference to it, the linker
-/// (`--as-needed`) leaves the maths library out of the program, whose
-/// loading mapped about 0.4 MiB of it for every run, however short: the
-/// loader resolves each of its hundreds of functions' variants at start
-/// (BENCHMARKS.md, "Memory"). Only where that was measured: Linux, glibc.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-mod maths {
-    #[unsafe(no_mangle)]
-    extern "C" fn pow(x: f64, y: f64) -> f64 {
-        libm::pow(x, y)
-    }
-
-    #[unsafe(no_mangle)]
-    extern "C" fn log(x: f64) -> f64 {
-        libm::log(x)
-    }
-
-    #[unsafe(no_mangle)]
-    extern "C" fn log10(x: f64) -> f64 {
-        libm::log10(x)
-    }
 }

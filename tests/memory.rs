@@ -247,7 +247,7 @@ mod placed {
     }
 }
 
-/// The maths library is left out of the program (src/main.rs, `maths`):
+/// The maths library is left out of the program (src/maths.rs):
 /// its loading mapped about 0.4 MiB of it in every run. The loader lists
 /// what it loads, and stops, where `LD_TRACE_LOADED_OBJECTS` is set (as
 /// `ldd` has it do).

@@ -1,14 +1,13 @@
 //! The Cranelift IR of one kernel: the binders' loops, nested in the
 //! order written; each guard conjunct tested in turn, short-circuiting
-//! as the interpreter does (two that bound one expression by constants
-//! in one comparison, in `bounds`); the terms' values read from the dense tables
-//! and xored; each option's value marked; then the mex. Every check
-//! that fails jumps to one cold block that returns [`super::BAIL`]. The
-//! loops are in `loops`, the expressions and the reads of the options'
-//! values in `values`, the marks and the mex in `marks`, the mex
-//! function and the options of one position in `mex`, the sweep of a
-//! one-integer game, a four-integer game's row and a group's sweep in
-//! `sweep`; which function to build in `kind`.
+//! as the interpreter does (two that bound one expression as one test,
+//! in `bounds`); the terms' values read from the dense tables and xored;
+//! each option's value marked; then the mex. Every check that fails
+//! jumps to one cold block that returns [`super::BAIL`]. The loops are in
+//! `loops`, the expressions and the reads of the options' values in
+//! `values`, the marks and the mex in `marks`, the mex function and the
+//! options of one position in `mex`, the sweeps in `sweep`; which
+//! function to build in `kind`.
 
 mod bounds;
 mod divisors;
@@ -102,11 +101,10 @@ impl From<[FuncRef; 15]> for Helpers {
 }
 
 /// Whether the function `kind` calls `unusual`, `unusual3` and `flat`
-/// through trampolines that keep every register. A function over dense tables
-/// (a sweep, a board's levels, a square, a strip) calls them for the
-/// rare options outside the tables (`flat` for a position of a tuple or
-/// list state the table holds no value for): without the trampolines, the values
-/// its loops carry across those calls are spilled around every item. The
+/// through trampolines that keep every register. A function over dense
+/// tables (a sweep, a board's levels, a square, a strip) calls them for
+/// the rare options outside the tables: without the trampolines, the
+/// values its loops carry across those calls are spilled around every item. The
 /// mex function of a hashed game calls them for most options, where the
 /// trampoline's saves would cost more than they save.
 pub fn keeps_registers(kind: &Kind) -> bool {
