@@ -73,7 +73,7 @@ fn same(a: &Num, b: &Num) -> bool {
 
 /// The expression `a and b` bounds from both sides, and the bounds
 /// `lo..=hi`, where it is such a conjunction.
-pub(super) fn between<'c>(a: &'c Cond, b: &'c Cond) -> Option<(&'c Num, i64, i64)> {
+fn between<'c>(a: &'c Cond, b: &'c Cond) -> Option<(&'c Num, i64, i64)> {
     let ((x, p), (y, q)) = (bound(a)?, bound(b)?);
     if !same(x, y) {
         return None;
@@ -96,13 +96,20 @@ impl Emit<'_, '_> {
         if !free(self, j) || !free(self, j + 1) {
             return None;
         }
-        let (x, lo, hi) = between(rule.guard.get(j)?, rule.guard.get(j + 1)?)?;
+        self.bounded(rule.guard.get(j)?, rule.guard.get(j + 1)?)
+    }
+
+    /// `a and b` in one comparison, an 8-bit 0 or 1, where they bound
+    /// one expression by constants; `None` where they are to be tested
+    /// each in turn.
+    pub(super) fn bounded(&mut self, a: &Cond, b: &Cond) -> Option<Value> {
+        let (x, lo, hi) = between(a, b)?;
         self.within_bounds(x, (lo, hi))
     }
 
     /// `lo <= x <= hi` as an 8-bit 0 or 1, in one comparison; `None`
     /// for an empty range (the caller then tests each bound).
-    pub(super) fn within_bounds(&mut self, x: &Num, (lo, hi): (i64, i64)) -> Option<Value> {
+    fn within_bounds(&mut self, x: &Num, (lo, hi): (i64, i64)) -> Option<Value> {
         let span = u64::try_from(i128::from(hi) - i128::from(lo)).ok()?;
         let v = self.num(x)?;
         let from_lo = self.b.ins().iadd_imm_s(v, lo.wrapping_neg());

@@ -399,9 +399,7 @@ impl Emit<'_, '_> {
                 self.b.ins().icmp(compare(*op)?, a, b)
             }
             Cond::And(a, b) => {
-                if let Some((x, lo, hi)) = super::bounds::between(a, b)
-                    && let Some(inside) = self.within_bounds(x, (lo, hi))
-                {
+                if let Some(inside) = self.bounded(a, b) {
                     return Some(inside);
                 }
                 let a = self.cond(a)?;
