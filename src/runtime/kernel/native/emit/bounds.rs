@@ -89,8 +89,8 @@ fn between<'c>(a: &'c Cond, b: &'c Cond) -> Option<(&'c Num, i64, i64)> {
 impl Emit<'_, '_> {
     /// Conjuncts `j` and `j + 1` of `rule`'s guard in one comparison,
     /// where they bound one expression and neither is held (its truth
-    /// kept across options: see `Emit::held`): an 8-bit 0 or 1. `None` where they are
-    /// to be tested each in turn.
+    /// kept across options: see `Emit::held`): an 8-bit 0 or 1. `None`
+    /// where they are to be tested each in turn.
     pub(super) fn bounded_pair(&mut self, rule: &Move, j: usize) -> Option<Value> {
         let free = |e: &Self, i: usize| e.held.get(i).copied().flatten().is_none();
         if !free(self, j) || !free(self, j + 1) {

@@ -104,9 +104,9 @@ impl From<[FuncRef; 15]> for Helpers {
 /// through trampolines that keep every register. A function over dense
 /// tables (a sweep, a board's levels, a square, a strip) calls them for
 /// the rare options outside the tables: without the trampolines, the
-/// values its loops carry across those calls are spilled around every item. The
-/// mex function of a hashed game calls them for most options, where the
-/// trampoline's saves would cost more than they save.
+/// values its loops carry across those calls are spilled around every
+/// item. The mex function of a hashed game calls them for most options,
+/// where the trampoline's saves would cost more than they save.
 pub fn keeps_registers(kind: &Kind) -> bool {
     !matches!(kind, Kind::Mex(_) | Kind::Query(_) | Kind::Func(_))
 }
