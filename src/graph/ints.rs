@@ -4,7 +4,9 @@
 //! its key packs the integers themselves.
 
 use super::form::Form;
-use super::{ABSENT, DENSE_END, Graph, NodeTable, dense1, dense2, flat, int_index};
+use super::{
+    ABSENT, DENSE_END, Graph, IN_PROGRESS, NodeTable, UNKNOWN, dense1, dense2, flat, int_index,
+};
 use crate::value::{GameId, NodeId, Value};
 
 impl Graph {
@@ -66,6 +68,40 @@ impl Graph {
                 Some(table.hashed_node(game, index))
             }
         })
+    }
+
+    /// [`Graph::intern_hashed_ints`] for a recursion about to run the
+    /// position: its node and the value slot it held, which is marked
+    /// [`IN_PROGRESS`] when it held [`UNKNOWN`] (a new position included),
+    /// all in one probe and with no second look at its game's table.
+    pub fn claim_hashed_ints(
+        &mut self,
+        game: GameId,
+        args: &[i64],
+        add: bool,
+    ) -> Option<Option<(NodeId, u64)>> {
+        if !hashed_ints(args) {
+            return None;
+        }
+        let table = self.games.get_mut(game as usize)?;
+        let Some((index, new)) = table.hashed.intern_ints(args, add) else {
+            return Some(None);
+        };
+        let value = table.hashed.value(index);
+        if value == UNKNOWN {
+            table.hashed.set_value(index, IN_PROGRESS);
+        }
+        let node = match new {
+            false => NodeId {
+                game,
+                index: DENSE_END + index,
+            },
+            true => {
+                self.total += 1;
+                table.hashed_node(game, index)
+            }
+        };
+        Some(Some((node, value)))
     }
 
     /// The node of the new position `game(args)`, one or two integers

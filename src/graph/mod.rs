@@ -262,6 +262,14 @@ impl Graph {
         }
     }
 
+    /// [`Graph::set_value`] of a hashed position (`node.index` at least
+    /// [`DENSE_END`]), inlined: a recursion sets them by the million.
+    #[inline(always)]
+    pub fn set_hashed_value(&mut self, node: NodeId, value: u64) {
+        let i = node.index - DENSE_END;
+        self.games[node.game as usize].hashed.set_value(i, value);
+    }
+
     pub fn set_value(&mut self, node: NodeId, value: u64) {
         let table = &mut self.games[node.game as usize];
         match node.index.checked_sub(DENSE_END) {

@@ -249,3 +249,57 @@ fn a_strip_triple_is_made_in_place_with_its_slot() {
     assert_eq!(graph.intern_in_strip(0, &[1, 2, 3], true), None);
     assert_eq!(graph.intern_in_strip(0, &[SIDE3_MAX, 1], true), None);
 }
+
+#[test]
+fn a_claimed_hashed_position_is_marked_in_progress_once() {
+    let mut graph = Graph::default();
+    graph.insert_ints(0, &[1]);
+    let big = 1_000_000_000_000_000;
+    assert_eq!(graph.claim_hashed_ints(0, &[3], true), None, "dense");
+    assert_eq!(
+        graph.claim_hashed_ints(0, &[big], false),
+        Some(None),
+        "no room"
+    );
+    assert_eq!(graph.reached(), 1);
+    // Made, reported as it was (no value), and marked.
+    let Some(Some((node, UNKNOWN))) = graph.claim_hashed_ints(0, &[big], true) else {
+        panic!("a new position");
+    };
+    assert_eq!(graph.reached(), 2);
+    assert_eq!(graph.value(node), IN_PROGRESS);
+    assert_eq!(graph.find_ints(0, &[big]), Some(node));
+    // Claimed again while in progress: found as it is, no position made.
+    assert_eq!(
+        graph.claim_hashed_ints(0, &[big], true),
+        Some(Some((node, IN_PROGRESS)))
+    );
+    graph.set_hashed_value(node, 5);
+    assert_eq!(
+        graph.claim_hashed_ints(0, &[big], true),
+        Some(Some((node, 5)))
+    );
+    assert_eq!(graph.value(node), 5);
+    // A position left without a value is claimed again.
+    graph.set_value(node, UNKNOWN);
+    assert_eq!(
+        graph.claim_hashed_ints(0, &[big], false),
+        Some(Some((node, UNKNOWN)))
+    );
+    assert_eq!(graph.value(node), IN_PROGRESS);
+    // Two integers, and a negative one (numbered apart), alike.
+    let pair = graph
+        .claim_hashed_ints(0, &[big, -4], true)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (graph.find_ints(0, &[big, -4]), pair.1),
+        (Some(pair.0), UNKNOWN)
+    );
+    let negative = graph.claim_hashed_ints(0, &[-9], true).unwrap().unwrap();
+    assert_eq!(
+        (graph.find_ints(0, &[-9]), negative.1),
+        (Some(negative.0), UNKNOWN)
+    );
+    assert_eq!(graph.reached(), 4);
+}

@@ -285,6 +285,7 @@ impl Hashed {
         self.nodes[i as usize].value
     }
 
+    #[inline]
     pub fn set_value(&mut self, i: u32, value: u64) {
         self.nodes[i as usize].value = value;
     }

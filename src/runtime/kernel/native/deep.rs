@@ -29,7 +29,7 @@
 
 use super::{BAIL, Call, Code, MISSING};
 use crate::defs::Defs;
-use crate::graph::{Dense, Graph, IN_PROGRESS, UNKNOWN, View};
+use crate::graph::{DENSE_END, Dense, Graph, IN_PROGRESS, UNKNOWN, View};
 use crate::runtime::kernel::marks::POLL_EVERY;
 use crate::runtime::kernel::{Kernel, Marks, Missing};
 use crate::value::{GameId, NodeId};
@@ -121,6 +121,34 @@ pub(super) unsafe fn evaluate(
     unsafe { run_at(deep, (node, slot), args) }
 }
 
+/// [`evaluate`] of one or two integers too large to be dense, asked
+/// before anything has looked them up: found, or made, in one probe of
+/// the hashed positions, and its value read there or run. The usual
+/// path looked the position up (a probe), then made it (another), then
+/// marked it in progress: the divide-by-2/3/6 game's recursion spent a
+/// quarter of its instructions on those. `None` where the usual path
+/// decides: not such a position, in progress, the recursion ending or
+/// out of depth, another game's.
+///
+/// # Safety
+/// As for [`evaluate`].
+pub(super) unsafe fn evaluate_ints(deep: *mut Deep, game: GameId, args: &[i64]) -> Option<u64> {
+    // SAFETY: as the caller promises; dropped before the run below.
+    let d = unsafe { &mut *deep };
+    if d.frontier.is_some() || game != d.kernel.game || d.depth >= DEPTH || d.kernel.takes_lists() {
+        return None;
+    }
+    // SAFETY: as in `evaluate`.
+    let graph = unsafe { &mut *d.graph };
+    let room = graph.reached() < d.room.max_states;
+    match graph.claim_hashed_ints(game, args, room)?? {
+        // SAFETY: as the caller promises.
+        (node, UNKNOWN) => unsafe { run_marked(deep, (node, None), args, true) },
+        (_, IN_PROGRESS) => None,
+        (_, value) => Some(value),
+    }
+}
+
 /// [`evaluate`] of a triple in a strip of the game's dense table, asked
 /// before anything has looked it up: its slot is found (the position
 /// made, if it is new) in one placing, and read. Its value, if it has
@@ -193,6 +221,21 @@ pub(super) unsafe fn run_at(
     (node, slot): (NodeId, Option<*mut u32>),
     args: &[i64],
 ) -> Option<u64> {
+    // SAFETY: as the caller promises.
+    unsafe { run_marked(deep, (node, slot), args, false) }
+}
+
+/// [`run_at`], of a position already marked [`IN_PROGRESS`] when
+/// `marked` ([`Graph::claim_hashed_ints`] marks it as it finds it).
+///
+/// # Safety
+/// As for [`run_at`].
+unsafe fn run_marked(
+    deep: *mut Deep,
+    (node, slot): (NodeId, Option<*mut u32>),
+    args: &[i64],
+    marked: bool,
+) -> Option<u64> {
     // SAFETY: as the caller promises; dropped before the run below.
     let d = unsafe { &mut *deep };
     if d.room.pool.len() <= d.depth {
@@ -207,12 +250,7 @@ pub(super) unsafe fn run_at(
     // was made: the recursion makes no position where a row would grow,
     // so the slot stays where it is for the whole run (as the rows the
     // running code reads do). A hashed position is set by its number.
-    let set = |graph: &mut Graph, value: u64| match slot.zip(Dense::slot_code(value)) {
-        // SAFETY: the slot of `node`, in place for the run (see above);
-        // nothing else borrows the graph's rows while it is written.
-        Some((slot, code)) => unsafe { *slot = code },
-        None => graph.set_value(node, value),
-    };
+    let set = |graph: &mut Graph, value: u64| set_value(graph, (node, slot), value);
     // A kernel that takes lists reads its arguments from the arena's
     // start, as its first run does (see `Native::mex`).
     if d.kernel.takes_lists() && !d.kernel.load(args, &mut arena) {
@@ -224,8 +262,10 @@ pub(super) unsafe fn run_at(
         true => arena.as_ptr(),
         false => args.as_ptr(),
     };
-    // SAFETY: as in `evaluate`.
-    set(unsafe { &mut *d.graph }, IN_PROGRESS);
+    if !marked {
+        // SAFETY: as in `evaluate`.
+        set(unsafe { &mut *d.graph }, IN_PROGRESS);
+    }
     d.depth += 1;
     let call = Call {
         targets: &d.kernel.targets,
@@ -280,6 +320,21 @@ pub(super) unsafe fn run_at(
             value
         }
     })
+}
+
+/// Writes `value` as `node`'s: in `slot`, where the run has it and the
+/// value fits there, else by the node's number. Inlined: a closure for
+/// it was a call of 43 instructions, four times per position.
+#[inline(always)]
+fn set_value(graph: &mut Graph, (node, slot): (NodeId, Option<*mut u32>), value: u64) {
+    match slot.zip(Dense::slot_code(value)) {
+        // SAFETY: the slot of `node`, in place for the run (see
+        // `run_marked`); nothing else borrows the graph's rows while it
+        // is written.
+        Some((slot, code)) => unsafe { *slot = code },
+        None if node.index >= DENSE_END => graph.set_hashed_value(node, value),
+        None => graph.set_value(node, value),
+    }
 }
 
 impl<'a> Deep<'a> {

@@ -146,6 +146,13 @@ pub(super) extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c:
     {
         return found;
     }
+    // SAFETY: as in `deep::evaluate` below.
+    if n <= 2
+        && in_recursion(ctx)
+        && let Some(found) = unsafe { deep::evaluate_ints(ctx.deep, game, args) }
+    {
+        return found;
+    }
     // SAFETY: as in `flat`.
     let v = unsafe { &*ctx.graph }.int_value(game, args);
     if v < VALUED {
