@@ -178,3 +178,44 @@ fn a_square_swept_reads_the_options_beside_its_position_in_its_row_only() {
         assert_eq!(run_big(&text, engine), expected, "{engine:?}");
     }
 }
+
+/// A cube swept row by row finds, before each row, the rows of the
+/// options whose last two arguments do not change along it
+/// (src/runtime/kernel/native/emit/row_reads.rs): every option here is
+/// one, read from its own row, a row before it, a row after it (not
+/// valued yet when the sweep reads it), a row past the cube's side, a
+/// row of negative arguments, or one of the arguments swapped, and each
+/// value agrees with the interpreter's. The same for a king whose
+/// square is one tuple, read by its form.
+#[test]
+fn a_cubes_rows_read_along_a_row_are_found_once_per_row() {
+    let rows = "game g(a, b, c) {\n\
+                move own(k in 1..=2) if a >= k -> g(a - k, b, c)\n\
+                move below() if a > 0 and c > 0 -> g(a - 1, b, c - 1)\n\
+                move swapped() if a > 1 and b != c -> g(a - 2, c, b)\n\
+                move after() if a > 2 and b + c < 8 -> g(a - 3, b + 1, c)\n\
+                move far() if a == 5 -> g(a - 1, b + 2000, c)\n\
+                move under() if a == 4 and b < 2 -> g(a - 1, b - 2, c)\n\
+                move corner() if a > 0 and b + c > 0 -> g(a - 1, 0, 0)\n\
+                move back() if a > 6 -> g(a - 7, 2 * c, b + 1)\n}\n\
+                len([1 for a in 0..9 for b in 0..9 for c in 0..9 if value(g(a, b, c)) == 0])\n\
+                [value(g(a, b, c)) for a in 0..9 for b in 0..9 for c in 0..9]\n";
+    let printed = agree(rows);
+    assert!(machine_code_for(rows, "g"), "{rows}");
+    assert_eq!(
+        printed.lines().nth(1).map(|l| l.matches(", ").count()),
+        Some(728)
+    );
+    let king = "let N = 9\n\
+                let DIRS = [(dx, dy, dz) for dx in 0..=1 for dy in 0..=1 for dz in 0..=1 if dx + dy + dz > 0]\n\
+                game king(p) {\n move step((dx, dy, dz) in DIRS) if p[0] >= dx and p[1] >= dy \
+                and p[2] >= dz -> king((p[0] - dx, p[1] - dy, p[2] - dz))\n}\n\
+                len([1 for x in 0..N for y in 0..N for z in 0..N if value(king((x, y, z))) == 0])\n\
+                [value(king((x, y, z))) for x in 0..N for y in 0..N for z in 0..N]\n";
+    let printed = agree(king);
+    // The lost squares: all three coordinates even (each step changes
+    // one to three of them by one, and the king can always restore
+    // evenness), as the king's on a board of any dimension.
+    assert_eq!(printed.lines().next(), Some("125"), "{printed}");
+    runs_compiled_throughout(king);
+}

@@ -33,8 +33,13 @@ impl Emit<'_, '_> {
         let ints = (form.ints.iter())
             .map(|n| self.num(n))
             .collect::<Option<Vec<_>>>()?;
-        self.read_or_looked_up(index, (header, args), |e, value, exits| {
-            e.read_dense(e.tables[index], (&ints, form.code), value, exits);
+        let row = match form.ints[..] {
+            [_, b, c] => self.row_read(index, (b, c), form.code),
+            _ => None,
+        };
+        self.read_or_looked_up(index, (header, args), |e, value, exits| match row {
+            Some(row) => e.read_row(row, ints[0], value, exits),
+            None => e.read_dense(e.tables[index], (&ints, form.code), value, exits),
         })
     }
 

@@ -347,13 +347,15 @@ impl Emit<'_, '_> {
         let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
         let [row, col, total, b, c] = self.counters();
         let zero = self.int(0);
-        let [head, start, body, next, next_row, stop] = self.blocks();
-        // A row: its `(b, c)`, Szudzik's pairing undone.
+        let [head, start, prep, body, next, next_row, stop] = self.blocks();
+        // A row: its `(b, c)`, Szudzik's pairing undone; the rows its
+        // options read found in `prep`, filled once the loop is made.
         let rv = self.walk((row, col, total), (from, zero, to), (head, start, stop));
         let (bv, cv) = self.unpair(rv);
         self.b.def_var(b, bv);
         self.b.def_var(c, cv);
-        self.b.ins().jump(body, &[]);
+        self.b.ins().jump(prep, &[]);
+        self.row_reads = Some(super::row_reads::RowReads::new(prep));
         self.b.switch_to_block(body);
         let (rv, av) = (self.b.use_var(row), self.b.use_var(col));
         let (bv, cv) = (self.b.use_var(b), self.b.use_var(c));
@@ -367,6 +369,8 @@ impl Emit<'_, '_> {
         self.b.ins().brif(more, body, &[], next_row, &[]);
         self.b.switch_to_block(next_row);
         self.walk_on((row, col, total), Some(zero), (head, stop, to));
+        let reads = self.row_reads.take()?;
+        self.fill_row_reads(reads, (b, c), body);
         Some(())
     }
 

@@ -28,6 +28,7 @@ mod over;
 mod pages;
 mod query;
 mod reads;
+mod row_reads;
 mod rows;
 mod sweep;
 mod tables;
@@ -203,6 +204,7 @@ pub fn function(
         divisors: 0,
         held: Vec::new(),
         pages: Vec::new(),
+        row_reads: None,
         config,
     };
     e.b.def_var(e.stamp, params[4]);
@@ -386,6 +388,8 @@ struct Emit<'a, 'f> {
     /// For each target of one integer, the page of its table read last
     /// (see [`pages::PageCache`]).
     pages: Vec<Option<pages::PageCache>>,
+    /// In a cube's row loop, the rows found before it (`row_reads`).
+    row_reads: Option<row_reads::RowReads>,
 }
 
 /// A loop being emitted: the slots it binds (a divisor bound outside the

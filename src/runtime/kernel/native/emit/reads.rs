@@ -61,6 +61,9 @@ impl Emit<'_, '_> {
             (Some(cache), [n]) if !own => {
                 self.read_kept(self.tables[index], cache, *n, value, (slow, join));
             }
+            (_, [a, _, _]) if let Some(row) = self.row_read(index, (&args[1], &args[2]), 0) => {
+                self.read_row(row, *a, value, (slow, join));
+            }
             _ => self.read_dense(self.tables[index], (&given, 0), value, (slow, join)),
         }
         self.b.switch_to_block(slow);
@@ -321,7 +324,7 @@ impl Emit<'_, '_> {
     /// Szudzik's number of the pair `(a, b)`, both non-negative and small
     /// enough: `a² + a + b` where `a >= b`, else `b² + a`. The row of a
     /// triple `(_, a, b)` of the cube among the cube's rows (see [`Dense`]).
-    fn szudzik(&mut self, a: Value, b: Value) -> Value {
+    pub(super) fn szudzik(&mut self, a: Value, b: Value) -> Value {
         let ge = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, a, b);
         let (big, small) = (self.b.ins().smax(a, b), self.b.ins().smin(a, b));
         let square = self.b.ins().imul(big, big);

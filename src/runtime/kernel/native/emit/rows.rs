@@ -112,7 +112,7 @@ impl Emit<'_, '_> {
     }
 
     /// [`Emit::row_or`] of a page (or row) of its own, below the count.
-    fn own_row_or(
+    pub(super) fn own_row_or(
         &mut self,
         table: Table,
         (page, place): (Value, Value),
