@@ -181,31 +181,51 @@ fn a_square_swept_reads_the_options_beside_its_position_in_its_row_only() {
 
 /// A cube swept row by row finds, before each row, the rows of the
 /// options whose last two arguments do not change along it
-/// (src/runtime/kernel/native/emit/row_reads.rs): every option here is
-/// one, read from its own row, a row before it, a row after it (not
-/// valued yet when the sweep reads it), a row past the cube's side, a
-/// row of negative arguments, or one of the arguments swapped, and each
-/// value agrees with the interpreter's. The same for a king whose
-/// square is one tuple, read by its form.
+/// (src/runtime/kernel/native/emit/row_reads.rs). Every option here is
+/// one: read from its own row (before the position, or past the box),
+/// from a row swept before it (below, the arguments swapped, a constant
+/// row, a row of linear forms), from a row past the cube's side or of a
+/// negative argument, or at a negative column; only the box's last
+/// position reads a row not swept yet. The positions outside the cube
+/// are valued first, so that the sweep runs the whole box (a run of the
+/// kernel a position would mean it stopped), and every value agrees
+/// with the interpreter's. The same for a king whose square is one
+/// tuple, read by its form.
 #[test]
 fn a_cubes_rows_read_along_a_row_are_found_once_per_row() {
-    let rows = "game g(a, b, c) {\n\
-                move own(k in 1..=2) if a >= k -> g(a - k, b, c)\n\
-                move below() if a > 0 and c > 0 -> g(a - 1, b, c - 1)\n\
-                move swapped() if a > 1 and b != c -> g(a - 2, c, b)\n\
-                move after() if a > 2 and b + c < 8 -> g(a - 3, b + 1, c)\n\
+    // Every move but `past` and `first` lowers `a`, `past` goes where no
+    // move is left (`a < 9` in every guard), and `first` to the one
+    // position of the cube without a move (a position without one ends
+    // the sweep, for the kernel's run to value it): the game is finite.
+    let game = "game g(a, b, c) {\n\
+                move own(k in 1..=2) if a < 9 and a >= k -> g(a - k, b, c)\n\
+                move below() if a < 9 and a > 0 and c > 0 -> g(a - 1, b, c - 1)\n\
+                move swapped() if a < 9 and a > 1 and b > c -> g(a - 2, c, b)\n\
+                move corner() if a < 9 and a > 0 and b + c > 0 -> g(a - 1, 0, 0)\n\
+                move back() if a < 9 and a > 6 and b > c and c > 0 -> g(a - 7, c - 1, b)\n\
                 move far() if a == 5 -> g(a - 1, b + 2000, c)\n\
                 move under() if a == 4 and b < 2 -> g(a - 1, b - 2, c)\n\
-                move corner() if a > 0 and b + c > 0 -> g(a - 1, 0, 0)\n\
-                move back() if a > 6 -> g(a - 7, 2 * c, b + 1)\n}\n\
-                len([1 for a in 0..9 for b in 0..9 for c in 0..9 if value(g(a, b, c)) == 0])\n\
+                move negative() if a == 2 and c > 0 -> g(a - 5, b, c - 1)\n\
+                move past() if a == 1 -> g(a + 12, b, c)\n\
+                move after() if a == 8 and b == 8 and c == 8 -> g(a - 3, b + 1, c)\n\
+                move first() if a == 0 and b + c > 0 -> g(a, 0, 0)\n}\n";
+    let outside = "[value(g(4, b + 2000, c)) for b in 0..9 for c in 0..9]\n\
+                   [value(g(3, b - 2, c)) for b in 0..2 for c in 0..9]\n\
+                   [value(g(-3, b, c)) for b in 0..9 for c in 0..9]\n\
+                   [value(g(13, b, c)) for b in 0..9 for c in 0..9]\n\
+                   value(g(5, 9, 8))\n";
+    let cube = "len([1 for a in 0..9 for b in 0..9 for c in 0..9 if value(g(a, b, c)) == 0])\n\
                 [value(g(a, b, c)) for a in 0..9 for b in 0..9 for c in 0..9]\n";
-    let printed = agree(rows);
-    assert!(machine_code_for(rows, "g"), "{rows}");
-    assert_eq!(
-        printed.lines().nth(1).map(|l| l.matches(", ").count()),
-        Some(728)
-    );
+    let text = format!("{game}{outside}{cube}");
+    assert!(machine_code_for(&text, "g"), "{text}");
+    let printed = agree(&text);
+    assert_eq!(printed.lines().count(), 7, "{printed}");
+    // The cube swept whole: of its 729 positions, only (0, 0, 0) and the
+    // last, which reads a row not swept yet, run one at a time.
+    let runs = |text: &str| Engine::Native.run("cube.game", text).0.machine.kernel_runs;
+    let before = runs(&format!("{game}{outside}"));
+    let swept = runs(&text) - before;
+    assert!(swept < 8, "{swept} positions of the cube run one at a time");
     let king = "let N = 9\n\
                 let DIRS = [(dx, dy, dz) for dx in 0..=1 for dy in 0..=1 for dz in 0..=1 if dx + dy + dz > 0]\n\
                 game king(p) {\n move step((dx, dy, dz) in DIRS) if p[0] >= dx and p[1] >= dy \

@@ -27,7 +27,7 @@
 //!   about twice per position, and the Rust stack stays [`DEPTH`] runs
 //!   deep.
 
-use super::{BAIL, Call, Code, MISSING};
+use super::{BAIL, Call, Code, MISSING, VALUED};
 use crate::defs::Defs;
 use crate::graph::{DENSE_END, Dense, Graph, IN_PROGRESS, UNKNOWN, View};
 use crate::runtime::kernel::marks::POLL_EVERY;
@@ -127,8 +127,9 @@ pub(super) unsafe fn evaluate(
 /// path looked the position up (a probe), then made it (another), then
 /// marked it in progress: the divide-by-2/3/6 game's recursion spent a
 /// quarter of its instructions on those. `None` where the usual path
-/// decides: not such a position, in progress, the recursion ending or
-/// out of depth, another game's.
+/// decides: not such a position (dense, or of a kernel that takes
+/// lists), in progress, no room for it, the recursion ending or out of
+/// depth, another game's.
 ///
 /// # Safety
 /// As for [`evaluate`].
@@ -144,8 +145,8 @@ pub(super) unsafe fn evaluate_ints(deep: *mut Deep, game: GameId, args: &[i64]) 
     match graph.claim_hashed_ints(game, args, room)?? {
         // SAFETY: as the caller promises.
         (node, UNKNOWN) => unsafe { run_marked(deep, (node, None), args, true) },
-        (_, IN_PROGRESS) => None,
-        (_, value) => Some(value),
+        (_, value) if value < VALUED => Some(value),
+        _ => None,
     }
 }
 
@@ -254,6 +255,8 @@ unsafe fn run_marked(
     // A kernel that takes lists reads its arguments from the arena's
     // start, as its first run does (see `Native::mex`).
     if d.kernel.takes_lists() && !d.kernel.load(args, &mut arena) {
+        // Never a position marked already: only integers are claimed.
+        debug_assert!(!marked, "a claimed position left in progress");
         marks.frame = arena;
         return None;
     }
@@ -282,49 +285,67 @@ unsafe fn run_marked(
     // SAFETY: the run is over; nothing else borrows the recursion.
     let d = unsafe { &mut *deep };
     d.depth -= 1;
+    let stop = d.charge(work as usize);
     // SAFETY: as above.
     let graph = unsafe { &mut *d.graph };
-    let stop = d.charge(work as usize);
-    Some(match found {
-        // Left to the kernel's run (an error, a cycle), or Ctrl-C or the
-        // time limit: this position is the search's again.
-        _ if stop || found == BAIL => {
-            set(graph, UNKNOWN);
-            BAIL
-        }
-        MISSING => {
-            set(graph, UNKNOWN);
-            if d.frontier.is_none() {
-                if marks.missing.is_empty() {
-                    return Some(BAIL);
+    Some(d.ended(graph, ((node, slot), args), found, (stop, marks)))
+}
+
+impl Deep<'_> {
+    /// What a run of `node` (its slot `slot`, its arguments `args`) that
+    /// returned `found` leaves: its value set, or the position reset to
+    /// no value where the run left it to the search (`stop`: Ctrl-C or
+    /// the time limit), the recursion ending where it missed values
+    /// (`marks`: the options it missed). The run's result for its caller.
+    fn ended(
+        &mut self,
+        graph: &mut Graph,
+        ((node, slot), args): ((NodeId, Option<*mut u32>), &[i64]),
+        found: u64,
+        (stop, marks): (bool, &mut Marks),
+    ) -> u64 {
+        let set = |graph: &mut Graph, value: u64| set_value(graph, (node, slot), value);
+        match found {
+            // Left to the kernel's run (an error, a cycle), or Ctrl-C or the
+            // time limit: this position is the search's again.
+            _ if stop || found == BAIL => {
+                set(graph, UNKNOWN);
+                BAIL
+            }
+            MISSING => {
+                set(graph, UNKNOWN);
+                if self.frontier.is_none() {
+                    if marks.missing.is_empty() {
+                        return BAIL;
+                    }
+                    self.frontier = Some(Frontier {
+                        missing: std::mem::take(&mut marks.missing),
+                        args: std::mem::take(&mut marks.missing_args),
+                        play: Vec::new(),
+                        lengths: Vec::new(),
+                    });
                 }
-                d.frontier = Some(Frontier {
-                    missing: std::mem::take(&mut marks.missing),
-                    args: std::mem::take(&mut marks.missing_args),
-                    play: Vec::new(),
-                    lengths: Vec::new(),
-                });
+                // This position's run was under way when the recursion ended.
+                let frontier = self.frontier.as_mut().expect("set above");
+                frontier.play.extend_from_slice(args);
+                frontier.lengths.push(args.len() as u32);
+                MISSING
             }
-            // This position's run was under way when the recursion ended.
-            let frontier = d.frontier.as_mut().expect("set above");
-            frontier.play.extend_from_slice(args);
-            frontier.lengths.push(args.len() as u32);
-            MISSING
-        }
-        found => {
-            let (value, options) = (found & 0xffff_ffff, found >> 32);
-            set(graph, value);
-            if options == 0 {
-                graph.set_terminal(node);
+            found => {
+                let (value, options) = (found & 0xffff_ffff, found >> 32);
+                set(graph, value);
+                if options == 0 {
+                    graph.set_terminal(node);
+                }
+                value
             }
-            value
         }
-    })
+    }
 }
 
 /// Writes `value` as `node`'s: in `slot`, where the run has it and the
 /// value fits there, else by the node's number. Inlined: a closure for
-/// it was a call of 43 instructions, four times per position.
+/// it was a call of 43 instructions, twice a position.
 #[inline(always)]
 fn set_value(graph: &mut Graph, (node, slot): (NodeId, Option<*mut u32>), value: u64) {
     match slot.zip(Dense::slot_code(value)) {

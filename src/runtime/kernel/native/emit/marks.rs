@@ -167,3 +167,26 @@ impl Emit<'_, '_> {
         v
     }
 }
+
+impl Emit<'_, '_> {
+    /// Stores the option being made (its count so far) in the context,
+    /// for a helper that records an option without a value (see
+    /// `Marks::option`).
+    pub(super) fn note_option(&mut self) {
+        self.note_rule();
+        let count = match self.asking {
+            true => self.int(crate::runtime::kernel::ASKED.into()),
+            false => self.b.use_var(self.count),
+        };
+        let at = std::mem::offset_of!(super::super::Ctx, options) as i32;
+        self.b.ins().store(trusted(), count, self.ctx, at);
+    }
+
+    /// Stores the move being made ([`Emit::share`]) in the context, for a
+    /// helper that records an option without a value.
+    pub(super) fn note_rule(&mut self) {
+        let rule = self.int(self.share);
+        let at = std::mem::offset_of!(super::super::Ctx, rule) as i32;
+        self.b.ins().store(trusted(), rule, self.ctx, at);
+    }
+}

@@ -457,27 +457,6 @@ impl Emit<'_, '_> {
         self.b.ins().iconst(I64, n)
     }
 
-    /// Stores the option being made (its count so far) in the context,
-    /// for a helper that records an option without a value (see
-    /// `Marks::option`).
-    fn note_option(&mut self) {
-        self.note_rule();
-        let count = match self.asking {
-            true => self.int(crate::runtime::kernel::ASKED.into()),
-            false => self.b.use_var(self.count),
-        };
-        let at = offset_of!(super::Ctx, options) as i32;
-        self.b.ins().store(trusted(), count, self.ctx, at);
-    }
-
-    /// Stores the move being made ([`Emit::share`]) in the context, for a
-    /// helper that records an option without a value.
-    fn note_rule(&mut self) {
-        let rule = self.int(self.share);
-        let at = offset_of!(super::Ctx, rule) as i32;
-        self.b.ins().store(trusted(), rule, self.ctx, at);
-    }
-
     /// Goes on only where `failed` is false.
     fn bail_if(&mut self, failed: Value) {
         self.leave_if(failed, self.bail);

@@ -8,11 +8,15 @@
 //! read in the loop is a comparison and a load. Found at each option,
 //! the row cost bounds checks of `b'` and `c'`, Szudzik's pairing, the
 //! row's bounds and two loads, whose operands Cranelift kept on the
-//! stack: 25 instructions an option, 365 a position of the king's cube.
+//! stack: 25 instructions an option (the king's cube: 365 instructions
+//! a position in all, 223 since).
 //!
-//! The rows a function reads do not move while it runs (its tables'
-//! fields are read once: `tables::read_once`), so a row found before
-//! the loop is good for the whole row.
+//! A row found before the loop is good for the whole row: a sweep runs
+//! with no recursion (`Call::deep` null), so no helper its body calls
+//! makes a position or grows a table, and the rows it reads stay where
+//! they are (as its tables' fields, read once for the function,
+//! `tables::read_once`, do). Only the mex function's helpers make
+//! positions, and it has no cube's rows.
 
 use super::{Emit, Table};
 use crate::graph::{SIDE3_MAX, STRIP3_ROWS};
@@ -83,8 +87,8 @@ impl Emit<'_, '_> {
         (b, c): (&Num, &Num),
         form: u64,
     ) -> Option<(Variable, Variable)> {
-        let table = self.tables[target];
         let reads = self.row_reads.as_mut()?;
+        let table = self.tables[target];
         let (b, c) = (of_row(b)?, of_row(c)?);
         if table.runs {
             return None;
@@ -136,6 +140,8 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(reads.prep);
         let (b, c) = (self.b.use_var(b), self.b.use_var(c));
         for r in reads.rows {
+            // Not `Emit::lin`, which reads the slots of the position being
+            // valued: here, before any, the row's own `b` and `c`.
             let at = |e: &mut Self, lin: &Lin| {
                 let mut v = e.int(lin.c);
                 for (s, k) in &lin.terms {
@@ -155,8 +161,9 @@ impl Emit<'_, '_> {
 
     /// The first slot and length of the row `(b, c)` of the cube of
     /// `table` (its first `SIDE3_MAX` slots only: a first argument past
-    /// them is read from its strip), or a length of 0 where there is
-    /// none: no such row, or the table's positions not of form `form`.
+    /// them, whose position is in a strip, is the helper's), or a length
+    /// of 0 where there is none: no such row, or the table's positions
+    /// not of form `form`.
     fn row_of(&mut self, (table, form): (Table, u64), (b, c): (Value, Value)) -> (Value, Value) {
         let [found, join] = self.blocks();
         let none = self.b.create_block();
