@@ -84,7 +84,9 @@ impl Lin {
         self.eval(f) - self.coef(slot) * f[slot as usize]
     }
 
-    fn of(num: &Num) -> Option<Lin> {
+    /// `num` as a linear form, where it is one (sums, differences and
+    /// constant multiples of slots and linear forms).
+    pub(crate) fn of(num: &Num) -> Option<Lin> {
         let lin = match num {
             Num::Const(c) => Lin {
                 c: *c,

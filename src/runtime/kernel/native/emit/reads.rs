@@ -164,15 +164,7 @@ impl Emit<'_, '_> {
     ) {
         // A table of positions of another form is the helper's; one of
         // list positions shows integer arguments no pages.
-        let table = match form {
-            0 => table,
-            _ => {
-                let code = self.form_of(table);
-                let other = (self.b.ins()).icmp_imm_s(IntCC::NotEqual, code, form as i64);
-                self.leave_if(other, slow);
-                table.formed(true)
-            }
-        };
+        let table = self.of_form(table, form, slow);
         let mut strip = None;
         let place = match args {
             [n] => {

@@ -57,18 +57,7 @@ impl RowReads {
 /// `n` as a linear form of the row's own slots, 1 and 2 (`b` and `c`),
 /// if it is one: then it is the same all along the row.
 fn of_row(n: &Num) -> Option<Lin> {
-    let lin = match n {
-        Num::Const(c) => Lin {
-            c: *c,
-            terms: Vec::new(),
-        },
-        Num::Slot(s) => Lin {
-            c: 0,
-            terms: vec![(*s, 1)],
-        },
-        Num::Lin(l) => l.clone(),
-        _ => return None,
-    };
+    let lin = Lin::of(n)?;
     lin.terms
         .iter()
         .all(|(s, _)| matches!(s, 1 | 2))
@@ -170,16 +159,7 @@ impl Emit<'_, '_> {
         self.b.set_cold_block(none);
         self.b.append_block_param(join, I64);
         self.b.append_block_param(join, I64);
-        // As `Emit::read_dense` tests it.
-        let table = match form {
-            0 => table,
-            _ => {
-                let code = self.form_of(table);
-                let other = (self.b.ins()).icmp_imm_s(IntCC::NotEqual, code, form as i64);
-                self.leave_if(other, none);
-                table.formed(true)
-            }
-        };
+        let table = self.of_form(table, form, none);
         for x in [b, c] {
             self.outside_to(x, (0, SIDE3_MAX), none);
         }

@@ -14,7 +14,8 @@
 
 use super::{Emit, Kind, trusted};
 use crate::graph::View;
-use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I64};
 use std::mem::offset_of;
 
 /// Whether the function `kind` reads its targets' tables' fields once:
@@ -190,6 +191,19 @@ impl Emit<'_, '_> {
             offset_of!(View, run_pages),
         ]
         .map(|offset| self.view_field(table, offset))
+    }
+
+    /// `table` as read for positions of form `form` (0: integers): its
+    /// list positions' pages, where it holds that form; on to
+    /// `elsewhere` where it holds another.
+    pub(super) fn of_form(&mut self, table: Table, form: u64, elsewhere: Block) -> Table {
+        if form == 0 {
+            return table;
+        }
+        let code = self.form_of(table);
+        let other = (self.b.ins()).icmp_imm_s(IntCC::NotEqual, code, form as i64);
+        self.leave_if(other, elsewhere);
+        table.formed(true)
     }
 
     /// The code of `table`'s form (0: positions of integers).
