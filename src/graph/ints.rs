@@ -56,18 +56,26 @@ impl Graph {
         if !hashed_ints(args) {
             return None;
         }
-        let table = self.games.get_mut(game as usize)?;
-        Some(match table.hashed.intern_ints(args, add) {
-            None => None,
-            Some((index, false)) => Some(NodeId {
+        let found = self
+            .games
+            .get_mut(game as usize)?
+            .hashed
+            .intern_ints(args, add);
+        Some(found.map(|found| self.interned(game, found)))
+    }
+
+    /// The node of hashed position `index` of `game`, as
+    /// [`Hashed::intern_ints`](super::hashed::Hashed::intern_ints) found
+    /// it: made just now where `new`, and counted.
+    fn interned(&mut self, game: GameId, (index, new): (u32, bool)) -> NodeId {
+        if !new {
+            return NodeId {
                 game,
                 index: DENSE_END + index,
-            }),
-            Some((index, true)) => {
-                self.total += 1;
-                Some(table.hashed_node(game, index))
-            }
-        })
+            };
+        }
+        self.total += 1;
+        self.games[game as usize].hashed_node(game, index)
     }
 
     /// [`Graph::intern_hashed_ints`] for a recursion about to run the
@@ -83,25 +91,15 @@ impl Graph {
         if !hashed_ints(args) {
             return None;
         }
-        let table = self.games.get_mut(game as usize)?;
-        let Some((index, new)) = table.hashed.intern_ints(args, add) else {
+        let hashed = &mut self.games.get_mut(game as usize)?.hashed;
+        let Some((index, new)) = hashed.intern_ints(args, add) else {
             return Some(None);
         };
-        let value = table.hashed.value(index);
+        let value = hashed.value(index);
         if value == UNKNOWN {
-            table.hashed.set_value(index, IN_PROGRESS);
+            hashed.set_value(index, IN_PROGRESS);
         }
-        let node = match new {
-            false => NodeId {
-                game,
-                index: DENSE_END + index,
-            },
-            true => {
-                self.total += 1;
-                table.hashed_node(game, index)
-            }
-        };
-        Some(Some((node, value)))
+        Some(Some((self.interned(game, (index, new)), value)))
     }
 
     /// The node of the new position `game(args)`, one or two integers
@@ -115,8 +113,7 @@ impl Graph {
         let table = self.games.get_mut(game as usize)?;
         debug_assert!(table.hashed.find_ints(args).is_none(), "a new position");
         let index = table.hashed.insert_ints(args);
-        self.total += 1;
-        Some(Some(table.hashed_node(game, index)))
+        Some(Some(self.interned(game, (index, true))))
     }
 
     /// The value slot of `game(args)`, [`ABSENT`] when there is no such

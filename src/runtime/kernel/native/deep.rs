@@ -102,7 +102,7 @@ pub(super) unsafe fn evaluate(
         // The recursion is ending: nothing more is run.
         return Some(MISSING);
     }
-    if game != d.kernel.game || d.depth >= DEPTH || d.kernel.takes_lists() {
+    if !d.runs(game, false) {
         return None;
     }
     // SAFETY: the graph outlives the recursion; its hashed positions
@@ -136,7 +136,7 @@ pub(super) unsafe fn evaluate(
 pub(super) unsafe fn evaluate_ints(deep: *mut Deep, game: GameId, args: &[i64]) -> Option<u64> {
     // SAFETY: as the caller promises; dropped before the run below.
     let d = unsafe { &mut *deep };
-    if d.frontier.is_some() || game != d.kernel.game || d.depth >= DEPTH || d.kernel.takes_lists() {
+    if d.frontier.is_some() || !d.runs(game, false) {
         return None;
     }
     // SAFETY: as in `evaluate`.
@@ -166,7 +166,7 @@ pub(super) unsafe fn evaluate_ints(deep: *mut Deep, game: GameId, args: &[i64]) 
 pub(super) unsafe fn evaluate_strip(deep: *mut Deep, game: GameId, args: &[i64]) -> Option<u64> {
     // SAFETY: as the caller promises; dropped before the run below.
     let d = unsafe { &mut *deep };
-    if d.frontier.is_some() || game != d.kernel.game || d.depth >= DEPTH || d.kernel.takes_lists() {
+    if d.frontier.is_some() || !d.runs(game, false) {
         return None;
     }
     // SAFETY: as in `evaluate`.
@@ -198,7 +198,7 @@ pub(super) unsafe fn evaluate_flat(deep: *mut Deep, game: GameId, run: &[i64]) -
     if d.frontier.is_some() {
         return Some(MISSING);
     }
-    if game != d.kernel.game || d.depth >= DEPTH || !d.kernel.takes_lists() {
+    if !d.runs(game, true) {
         return None;
     }
     // SAFETY: as in `evaluate`.
@@ -380,6 +380,13 @@ impl<'a> Deep<'a> {
             next_poll: POLL_EVERY,
             frontier: None,
         }
+    }
+
+    /// Whether a position of `game` is one this recursion runs itself:
+    /// of the kernel's own game, with list arguments where the kernel
+    /// takes lists (`lists`) and integers where not, and not too deep.
+    fn runs(&self, game: GameId, lists: bool) -> bool {
+        game == self.kernel.game && self.depth < DEPTH && self.kernel.takes_lists() == lists
     }
 
     /// Counts `work` done by a run below; whether to stop (Ctrl-C, the
