@@ -239,3 +239,97 @@ fn a_cubes_rows_read_along_a_row_are_found_once_per_row() {
     assert_eq!(printed.lines().next(), Some("125"), "{printed}");
     runs_compiled_throughout(king);
 }
+
+/// A strip swept row by row (the long first argument fixed along a row,
+/// the short second one running along it) finds, before each row, the
+/// rows of the options whose first argument does not change along it
+/// (src/runtime/kernel/native/emit/row_reads.rs), a binder unrolled over
+/// constants counting as a constant, and its own row. The options read:
+/// rows below at constant columns (the last one past the columns of the
+/// other moves), at the binder's, at the position's own; a negative row;
+/// the position's own row. The strip is long enough for its later rows
+/// to be in the table's run (`graph/dense/rows/run.rs`). The positions
+/// outside the strip are valued first, so that the sweep runs the whole
+/// strip, and every value agrees with the interpreter's. The same for a
+/// strip of a heap and a boolean, and of a pair in one tuple, both read
+/// by their form.
+#[test]
+fn a_strips_rows_read_along_a_row_are_found_once_per_row() {
+    let game = "game g(n, s) {\n\
+                move last(k in 1..=3) if s < 4 and k <= n and k != s -> g(n - k, k)\n\
+                move same(k in 1..=2) if s < 4 and k <= n -> g(n - k, s)\n\
+                move wide() if s == 0 and n >= 4 -> g(n - 4, 7)\n\
+                move zero() if s < 4 and n >= 5 and n % 3 == 0 -> g(n - 5, 0)\n\
+                move negative() if s < 4 and n == 1 -> g(n - 3, s)\n\
+                move reset() if s > 0 and s < 8 -> g(n, 0)\n}\n";
+    let outside = "[value(g(-2, s)) for s in 0..8]\n";
+    // The top first: it waits for the rows below, and the strip is swept
+    // up to it (`runtime/sweep/strip.rs`).
+    let strip = "value(g(3000, 0))\n\
+                 len([1 for n in 0..=3000 for s in 0..8 if value(g(n, s)) == 0])\n\
+                 [value(g(n, s)) for n in 0..=3000 for s in 0..8]\n";
+    let text = format!("{game}{outside}{strip}");
+    assert!(machine_code_for(&text, "g"), "{text}");
+    let printed = agree_big(&text);
+    assert_eq!(printed.lines().count(), 4, "{printed}");
+    let runs = |text: &str| Engine::Native.run("strip.game", text).0.machine.kernel_runs;
+    let before = runs(&format!("{game}{outside}"));
+    let swept = runs(&format!("{game}{outside}value(g(3000, 0))\n")) - before;
+    assert!(
+        swept < 8,
+        "{swept} positions of the strip run one at a time"
+    );
+    let pass = "game heap(n, spent) {\n\
+                move take(k in 1..=3) if k <= n -> heap(n - k, spent)\n\
+                move pass() if not spent and n > 0 -> heap(n, true)\n}\n\
+                len([n for n in 0..=3000 if value(heap(n, false)) == 0])\n\
+                [value(heap(n, b)) for n in 0..=3000 for b in [false, true]]\n";
+    let printed = agree_big(pass);
+    let lost = |g: &dyn Fn(usize) -> usize| (0..=3000).filter(|n| g(*n) == 0).count().to_string();
+    // From the definition: spent, `n % 4`; unspent, the mex of the heaps
+    // below, unspent, and of the pass's.
+    let mut unspent = vec![0; 3001];
+    for n in 1..=3000 {
+        let mut seen: Vec<usize> = (1..=3.min(n)).map(|k| unspent[n - k]).collect();
+        seen.push(n % 4);
+        unspent[n] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    assert_eq!(
+        printed.lines().next(),
+        Some(&*lost(&|n| unspent[n])),
+        "{printed}"
+    );
+    runs_compiled_throughout(pass);
+    let tuple = "game t(p) {\n\
+                 move last(k in 1..=3) if k <= p[0] and k != p[1] -> t((p[0] - k, k))\n}\n\
+                 len([n for n in 0..=3000 if value(t((n, 0))) == 0])\n\
+                 [value(t((n, s))) for n in 0..=3000 for s in 0..4]\n";
+    let printed = agree_big(tuple);
+    // From the definition, by heap and the last move's size.
+    let mut last = vec![[0; 4]; 3001];
+    for n in 0..=3000 {
+        for s in 0..4 {
+            let seen: Vec<usize> = (1..=3.min(n))
+                .filter(|k| *k != s)
+                .map(|k| last[n - k][k])
+                .collect();
+            last[n][s] = (0..).find(|v| !seen.contains(v)).unwrap();
+        }
+    }
+    assert_eq!(
+        printed.lines().next(),
+        Some(&*lost(&|n| last[n][0])),
+        "{printed}"
+    );
+    runs_compiled_throughout(tuple);
+}
+
+/// What `text` prints, the same run by the interpreter, the kernels and
+/// the machine code, with room for the default number of positions.
+fn agree_big(text: &str) -> String {
+    let interpreted = run_big(text, Engine::Interpreter);
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run_big(text, engine), interpreted, "{engine:?}: {text}");
+    }
+    interpreted
+}

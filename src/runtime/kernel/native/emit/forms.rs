@@ -33,12 +33,17 @@ impl Emit<'_, '_> {
         let ints = (form.ints.iter())
             .map(|n| self.num(n))
             .collect::<Option<Vec<_>>>()?;
+        // The argument read along a row found before a sweep's row loop:
+        // a cube's first, a strip's second.
         let row = match form.ints[..] {
-            [_, b, c] => self.row_read(index, (b, c), form.code),
+            [_, b, c] => self
+                .row_read(index, &[b, c], form.code)
+                .map(|r| (r, ints[0])),
+            [n, _] => self.row_read(index, &[n], form.code).map(|r| (r, ints[1])),
             _ => None,
         };
         self.read_or_looked_up(index, (header, args), |e, value, exits| match row {
-            Some(row) => e.read_row(row, ints[0], value, exits),
+            Some((row, along)) => e.read_row(row, along, value, exits),
             None => e.read_dense(e.tables[index], (&ints, form.code), value, exits),
         })
     }

@@ -6,6 +6,7 @@
 //! (Szudzik's), shell after shell of the square; or by the rows of a
 //! strip.
 
+use super::row_reads::{Along, RowReads};
 use super::{BUDGET, Emit, Table, trusted};
 use crate::graph::STRIP3_ROWS;
 use crate::runtime::kernel::Kernel;
@@ -232,8 +233,25 @@ impl Emit<'_, '_> {
         let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
         let [row, col, total] = self.counters();
         let first = self.int(c0);
-        let [head, body, next, past, to_extra, next_row, stop] = self.blocks();
-        self.walk((row, col, total), (from, first, to), (head, body, stop));
+        let [
+            head,
+            start,
+            prep,
+            body,
+            next,
+            past,
+            to_extra,
+            next_row,
+            stop,
+        ] = self.blocks();
+        // A row: the rows its options read found in `prep` where the rows
+        // are along the first argument, filled once the loop is made.
+        self.walk((row, col, total), (from, first, to), (head, start, stop));
+        self.b.ins().jump(prep, &[]);
+        if strip.long == 0 {
+            self.row_reads = Some(RowReads::new(prep, Along::Strip));
+        }
+        self.b.switch_to_block(body);
         let (rv, cv) = (self.b.use_var(row), self.b.use_var(col));
         let at = match strip.long {
             0 => (rv, cv),
@@ -249,7 +267,7 @@ impl Emit<'_, '_> {
         let cv = self.b.ins().iadd_imm_s(cv, 1);
         self.b.def_var(col, cv);
         let end = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, cv, c1);
-        self.b.ins().brif(end, past, &[], head, &[]);
+        self.b.ins().brif(end, past, &[], body, &[]);
         self.b.switch_to_block(past);
         let some = self
             .b
@@ -258,10 +276,17 @@ impl Emit<'_, '_> {
         self.b.ins().brif(some, to_extra, &[], next_row, &[]);
         self.b.switch_to_block(to_extra);
         self.b.def_var(col, extra);
-        self.b.ins().jump(head, &[]);
+        self.b.ins().jump(body, &[]);
         self.b.switch_to_block(next_row);
         let first = self.int(c0);
         self.walk_on((row, col, total), Some(first), (head, stop, to));
+        match self.row_reads.take() {
+            Some(reads) => self.fill_row_reads(reads, &[row], body),
+            None => {
+                self.b.switch_to_block(prep);
+                self.b.ins().jump(body, &[]);
+            }
+        }
         Some(())
     }
 
@@ -355,7 +380,7 @@ impl Emit<'_, '_> {
         self.b.def_var(b, bv);
         self.b.def_var(c, cv);
         self.b.ins().jump(prep, &[]);
-        self.row_reads = Some(super::row_reads::RowReads::new(prep));
+        self.row_reads = Some(RowReads::new(prep, Along::Cube));
         self.b.switch_to_block(body);
         let (rv, av) = (self.b.use_var(row), self.b.use_var(col));
         let (bv, cv) = (self.b.use_var(b), self.b.use_var(c));
@@ -370,7 +395,7 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(next_row);
         self.walk_on((row, col, total), Some(zero), (head, stop, to));
         let reads = self.row_reads.take()?;
-        self.fill_row_reads(reads, (b, c), body);
+        self.fill_row_reads(reads, &[b, c], body);
         Some(())
     }
 
@@ -385,7 +410,17 @@ impl Emit<'_, '_> {
         args: &[Value],
         (total, next): (Variable, Block),
     ) -> Option<()> {
-        let at = self.slot(own, a, b);
+        let at = match self.own_row_read(own) {
+            // The row found before the loop: past its end, the kernel's.
+            Some((slots, len)) => {
+                let len = self.b.use_var(len);
+                let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, b, len);
+                self.bail_if(out);
+                let slots = self.b.use_var(slots);
+                self.slot_at(slots, b)
+            }
+            None => self.slot(own, a, b),
+        };
         let slot = self.b.ins().load(I32, trusted(), at, 0);
         let slot = self.b.ins().uextend(I64, slot);
         let unknown = self

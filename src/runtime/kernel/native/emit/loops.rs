@@ -88,20 +88,28 @@ impl Emit<'_, '_> {
         let Some((slot, domain)) = rule.binders.get(i) else {
             return self.option(rule, 0, done);
         };
-        let slot = self.slot_var(*slot as usize);
+        let index = *slot as usize;
+        let slot = self.slot_var(index);
         if i + 1 == rule.binders.len()
             && !rule.large
             && let Some(values) = unrolled(domain)
         {
             // A few constants: one copy of the options per value, where
-            // the constant folds into the guard and the targets.
-            for k in values {
+            // the constant folds into the guard and the targets (and is
+            // known, so that a sweep's row read before its loop may name
+            // it: `row_reads.rs`).
+            let outer = self.known[index];
+            let emitted = values.into_iter().try_for_each(|k| {
                 let next = self.b.create_block();
+                self.known[index] = Some((k, k));
                 let k = self.int(k);
                 self.b.def_var(slot, k);
                 self.option(rule, 0, next)?;
                 self.b.switch_to_block(next);
-            }
+                Some(())
+            });
+            self.known[index] = outer;
+            emitted?;
             self.b.ins().jump(done, &[]);
             return Some(());
         }
@@ -110,7 +118,6 @@ impl Emit<'_, '_> {
             e.forget_held(rule, i);
             e.binders(rule, i + 1, next)
         };
-        let index = rule.binders[i].0 as usize;
         let outer = self.known[index];
         self.known[index] = constant_bounds(domain);
         self.enter_loop(vec![index]);

@@ -61,8 +61,11 @@ impl Emit<'_, '_> {
             (Some(cache), [n]) if !own => {
                 self.read_kept(self.tables[index], cache, *n, value, (slow, join));
             }
-            (_, [a, _, _]) if let Some(row) = self.row_read(index, (&args[1], &args[2]), 0) => {
+            (_, [a, _, _]) if let Some(row) = self.row_read(index, &[&args[1], &args[2]], 0) => {
                 self.read_row(row, *a, value, (slow, join));
+            }
+            (_, [_, b]) if let Some(row) = self.row_read(index, &[&args[0]], 0) => {
+                self.read_row(row, *b, value, (slow, join));
             }
             _ => self.read_dense(self.tables[index], (&given, 0), value, (slow, join)),
         }

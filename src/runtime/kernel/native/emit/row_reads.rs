@@ -1,22 +1,31 @@
-//! Reads a cube's sweep finds the row of once per row. The cube function
-//! (`Emit::cube`) values a three-integer game's positions `(a, b, c)`
-//! row by row, `(b, c)` fixed and `a` running along the row. An option
-//! `(a', b', c')` whose `b'` and `c'` are linear in `b` and `c` alone (a
-//! king stepping towards a corner: `(a - 1, b, c - 1)`) lies in the same
-//! row of the table for the whole row: its row's first slot and length
-//! are found in a block before the row's loop, once, and the option's
-//! read in the loop is a comparison and a load. Found at each option,
-//! the row cost bounds checks of `b'` and `c'`, Szudzik's pairing, the
-//! row's bounds and two loads, whose operands Cranelift kept on the
-//! stack: 25 instructions an option (the king's cube: 365 instructions
-//! a position in all, 223 since).
+//! Reads a sweep finds the row of once per row, before the row's loop.
 //!
-//! A row found before the loop is good for the whole row: a sweep runs
+//! - The cube function (`Emit::cube`) values a three-integer game's
+//!   positions `(a, b, c)` row by row, `(b, c)` fixed and `a` running
+//!   along the row. An option `(a', b', c')` whose `b'` and `c'` are
+//!   linear in `b` and `c` alone (a king stepping towards a corner:
+//!   `(a - 1, b, c - 1)`) lies in the same row of the table for the whole
+//!   row. Found at each option, the row cost bounds checks of `b'` and
+//!   `c'`, Szudzik's pairing, the row's bounds and two loads, whose
+//!   operands Cranelift kept on the stack: 25 instructions an option (the
+//!   king's cube: 365 instructions a position in all, 223 since).
+//! - The strip function (`Emit::strip`) values a two-integer game's
+//!   positions `(n, s)` row by row, the long `n` fixed and the short `s`
+//!   running along the row (the strip's columns). An option `(n', s')`
+//!   whose `n'` is linear in `n` alone (`last_move(n - k, k)` for each
+//!   constant `k`) is in the same row for the whole row. Found at each
+//!   option, the row cost the choice between the table's own rows and
+//!   its run, the run's bounds, its block's address and the slot's: 22
+//!   instructions an option.
+//!
+//! Such a row's first slot and length are found in a block before the
+//! row's loop, once, and the option's read in the loop is a comparison
+//! and a load. A row found so is good for the whole row: a sweep runs
 //! with no recursion (`Call::deep` null), so no helper its body calls
 //! makes a position or grows a table, and the rows it reads stay where
 //! they are (as its tables' fields, read once for the function,
 //! `tables::read_once`, do). Only the mex function's helpers make
-//! positions, and it has no cube's rows.
+//! positions, and it sweeps no rows.
 
 use super::{Emit, Table};
 use crate::graph::{SIDE3_MAX, STRIP3_ROWS};
@@ -25,74 +34,136 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I64};
 use cranelift_frontend::Variable;
 
-/// The rows the body of one cube row's loop reads, each found in `prep`,
-/// the block before the loop.
+/// The rows the body of one row's loop reads, each found in `prep`, the
+/// block before the loop.
 pub(super) struct RowReads {
     prep: Block,
+    along: Along,
     rows: Vec<RowRead>,
 }
 
-/// One row read: target `target`'s row `(b', c')`, where `b'` and `c'`
-/// are the linear forms `b` and `c`, and the variables its first slot
-/// and length are kept in (a length of 0 where there is no such row).
+/// Which sweep's rows: those of a cube, `(b, c)` the same along a row
+/// (slots 1 and 2 of the position), or of a strip along its first
+/// argument, `n` the same along a row (slot 0).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Along {
+    Cube,
+    Strip,
+}
+
+impl Along {
+    /// The slots of the position that are the same all along a row.
+    fn slots(self) -> &'static [u32] {
+        match self {
+            Along::Cube => &[1, 2],
+            Along::Strip => &[0],
+        }
+    }
+}
+
+/// One row read: target `target`'s row (the swept table's own where
+/// `None`), named by the linear forms `row` of the row's own slots (`(b',
+/// c')` of a cube, `n'` of a strip), and the variables its first slot and
+/// length are kept in (a length of 0 where there is no such row).
 struct RowRead {
-    target: usize,
+    target: Option<usize>,
+    table: Table,
     /// The code of the positions' form (0: integer arguments).
     form: u64,
-    b: Lin,
-    c: Lin,
+    row: Vec<Lin>,
     slots: Variable,
     len: Variable,
 }
 
 impl RowReads {
-    pub(super) fn new(prep: Block) -> RowReads {
+    pub(super) fn new(prep: Block, along: Along) -> RowReads {
         RowReads {
             prep,
+            along,
             rows: Vec::new(),
         }
     }
 }
 
-/// `n` as a linear form of the row's own slots, 1 and 2 (`b` and `c`),
-/// if it is one: then it is the same all along the row.
-fn of_row(n: &Num) -> Option<Lin> {
+/// `n` as a linear form of the slots `slots` of the swept position, if it
+/// is one, any other slot a constant here (`known`: a binder unrolled):
+/// then it is the same all along the row.
+fn of_row(n: &Num, slots: &[u32], known: &[Option<(i64, i64)>]) -> Option<Lin> {
     let lin = Lin::of(n)?;
-    lin.terms
-        .iter()
-        .all(|(s, _)| matches!(s, 1 | 2))
-        .then_some(lin)
+    let mut row = Lin {
+        c: lin.c,
+        terms: Vec::new(),
+    };
+    for (s, k) in lin.terms {
+        match known.get(s as usize).copied().flatten() {
+            _ if slots.contains(&s) => row.terms.push((s, k)),
+            Some((lo, hi)) if lo == hi => row.c = row.c.checked_add(lo.checked_mul(k)?)?,
+            _ => return None,
+        }
+    }
+    Some(row)
 }
 
 impl Emit<'_, '_> {
-    /// The variables of the first slot and length of the row of target
-    /// `target`'s option of three integers, the last two `b` and `c`
-    /// (the free integers of form `form`, 0 for integer arguments),
-    /// found before the row's loop, where the function is a cube's and
-    /// the option's row is the same all along the row; `None` elsewhere.
+    /// The variables of the first slot and length of the row `row` of
+    /// target `target`'s option (the arguments that name a row: `b` and
+    /// `c` of a cube's triple, the first of a strip's pair; of the free
+    /// integers of form `form`, 0 for integer arguments), found before
+    /// the row's loop, where the function sweeps rows and the option's
+    /// row is the same all along the row; `None` elsewhere.
     pub(super) fn row_read(
         &mut self,
         target: usize,
-        (b, c): (&Num, &Num),
+        row: &[&Num],
         form: u64,
     ) -> Option<(Variable, Variable)> {
-        let reads = self.row_reads.as_mut()?;
+        let reads = self.row_reads.as_ref()?;
+        let along = reads.along;
         let table = self.tables[target];
-        let (b, c) = (of_row(b)?, of_row(c)?);
-        if table.runs {
+        let row = (row.iter())
+            .map(|n| of_row(n, along.slots(), &self.known))
+            .collect::<Option<Vec<_>>>()?;
+        // A cube's rows are the table's own, never its run's.
+        if row.len() != along.slots().len() || (along == Along::Cube && table.runs) {
             return None;
         }
-        let key = (target, form, &b, &c);
-        if let Some(r) = (reads.rows.iter()).find(|r| (r.target, r.form, &r.b, &r.c) == key) {
+        self.row_kept((Some(target), table, form), row)
+    }
+
+    /// The variables of the first slot and length of the swept position's
+    /// own row in `own`, the swept table, found before the row's loop
+    /// where the function sweeps rows; `None` elsewhere.
+    pub(super) fn own_row_read(&mut self, own: Table) -> Option<(Variable, Variable)> {
+        let along = self.row_reads.as_ref()?.along;
+        let row = (along.slots().iter())
+            .map(|s| Lin {
+                c: 0,
+                terms: vec![(*s, 1)],
+            })
+            .collect();
+        self.row_kept((None, own, 0), row)
+    }
+
+    /// The variables of row `row` of `table` (the target's, `None` for the
+    /// swept table's own), its positions of form `form`: those of a read
+    /// of the same row before, else new ones.
+    fn row_kept(
+        &mut self,
+        (target, table, form): (Option<usize>, Table, u64),
+        row: Vec<Lin>,
+    ) -> Option<(Variable, Variable)> {
+        let reads = self.row_reads.as_ref()?;
+        let key = (target, form, &row);
+        if let Some(r) = (reads.rows.iter()).find(|r| (r.target, r.form, &r.row) == key) {
             return Some((r.slots, r.len));
         }
         let (slots, len) = (self.b.declare_var(I64), self.b.declare_var(I64));
         let reads = self.row_reads.as_mut()?;
         reads.rows.push(RowRead {
             target,
+            table,
             form,
-            b,
-            c,
+            row,
             slots,
             len,
         });
@@ -117,31 +188,32 @@ impl Emit<'_, '_> {
         self.read_slot(at, value, (slow, join));
     }
 
-    /// Fills `reads.prep`, entered at the start of the row whose `(b, c)`
-    /// the variables `b` and `c` hold: each row
-    /// the loop reads found, then on to the loop's `body`.
-    pub(super) fn fill_row_reads(
-        &mut self,
-        reads: RowReads,
-        (b, c): (Variable, Variable),
-        body: Block,
-    ) {
+    /// Fills `reads.prep`, entered at the start of a row whose own slots
+    /// (see [`Along::slots`]) the variables `own` hold: each row the loop
+    /// reads found, then on to the loop's `body`.
+    pub(super) fn fill_row_reads(&mut self, reads: RowReads, own: &[Variable], body: Block) {
         self.b.switch_to_block(reads.prep);
-        let (b, c) = (self.b.use_var(b), self.b.use_var(c));
+        let slots = reads.along.slots();
+        let own: Vec<Value> = own.iter().map(|v| self.b.use_var(*v)).collect();
         for r in reads.rows {
             // Not `Emit::lin`, which reads the slots of the position being
-            // valued: here, before any, the row's own `b` and `c`.
+            // valued: here, before any, the row's own.
             let at = |e: &mut Self, lin: &Lin| {
                 let mut v = e.int(lin.c);
                 for (s, k) in &lin.terms {
-                    let s = if *s == 1 { b } else { c };
-                    let s = e.b.ins().imul_imm_s(s, *k);
+                    let at = slots.iter().position(|x| x == s).expect("a row's own slot");
+                    let s = e.b.ins().imul_imm_s(own[at], *k);
                     v = e.b.ins().iadd(v, s);
                 }
                 v
             };
-            let (rb, rc) = (at(self, &r.b), at(self, &r.c));
-            let (slots, len) = self.row_of((self.tables[r.target], r.form), (rb, rc));
+            let row: Vec<Value> = r.row.iter().map(|lin| at(self, lin)).collect();
+            let table = (r.table, r.form);
+            let (slots, len) = match row[..] {
+                [b, c] => self.row_of(table, (b, c)),
+                [n] => self.strip_row_of(table, n),
+                _ => unreachable!("a row is named by one or two integers"),
+            };
             self.b.def_var(r.slots, slots);
             self.b.def_var(r.len, len);
         }
@@ -169,10 +241,29 @@ impl Emit<'_, '_> {
         let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, row, count);
         self.b.ins().brif(out, none, &[], found, &[]);
         self.b.switch_to_block(found);
-        let zero = self.int(0);
-        let (slots, len) = self.own_row_or(table, (row, zero), none);
+        let (slots, len) = self.own_row_or(table, (row, None), none);
         let side = self.int(SIDE3_MAX);
         let len = self.b.ins().umin(len, side);
+        self.b.ins().jump(join, &[slots.into(), len.into()]);
+        self.b.switch_to_block(none);
+        let zero = self.int(0);
+        self.b.ins().jump(join, &[zero.into(), zero.into()]);
+        self.b.switch_to_block(join);
+        let params = self.b.block_params(join);
+        (params[0], params[1])
+    }
+
+    /// The first slot and length of row `n` of `table`, a strip's (its
+    /// own rows or its run's), or a length of 0 where there is none: no
+    /// such row, or the table's positions not of form `form`.
+    fn strip_row_of(&mut self, (table, form): (Table, u64), n: Value) -> (Value, Value) {
+        let join = self.b.create_block();
+        let none = self.b.create_block();
+        self.b.set_cold_block(none);
+        self.b.append_block_param(join, I64);
+        self.b.append_block_param(join, I64);
+        let table = self.of_form(table, form, none);
+        let (slots, len) = self.any_row_or(table, n, none);
         self.b.ins().jump(join, &[slots.into(), len.into()]);
         self.b.switch_to_block(none);
         let zero = self.int(0);

@@ -21,7 +21,7 @@ impl Emit<'_, '_> {
         (page, place): (Value, Value),
         elsewhere: Block,
     ) -> Value {
-        let (slots, _) = self.row_join(table, (page, place), elsewhere, false);
+        let (slots, _) = self.row_join(table, (page, Some(place)), elsewhere, false);
         self.slot_at(slots, place)
     }
 
@@ -42,16 +42,30 @@ impl Emit<'_, '_> {
         (page, place): (Value, Value),
         elsewhere: Block,
     ) -> (Value, Value) {
-        let (slots, len) = self.row_join(table, (page, place), elsewhere, true);
+        let (slots, len) = self.row_join(table, (page, Some(place)), elsewhere, true);
+        (slots, len.expect("asked for"))
+    }
+
+    /// The address of the first slot of row (or page) `page` of `table`,
+    /// and its length, going to `elsewhere` where it has none: a sweep's
+    /// row found before its loop reads it (see `row_reads.rs`).
+    pub(super) fn any_row_or(
+        &mut self,
+        table: Table,
+        page: Value,
+        elsewhere: Block,
+    ) -> (Value, Value) {
+        let (slots, len) = self.row_join(table, (page, None), elsewhere, true);
         (slots, len.expect("asked for"))
     }
 
     /// [`Emit::row_or`], the length only where `with_len`: a read of one
-    /// slot passes on only the address, in one register.
+    /// slot passes on only the address, in one register. With no
+    /// `place`, any row the table has is found.
     fn row_join(
         &mut self,
         table: Table,
-        (page, place): (Value, Value),
+        (page, place): (Value, Option<Value>),
         elsewhere: Block,
         with_len: bool,
     ) -> (Value, Option<Value>) {
@@ -90,7 +104,7 @@ impl Emit<'_, '_> {
     fn run_row_or(
         &mut self,
         table: Table,
-        (page, count, place): (Value, Value, Value),
+        (page, count, place): (Value, Value, Option<Value>),
         elsewhere: Block,
     ) -> (Value, Value) {
         let [rows, shift, blocks] = self.run_of(table);
@@ -99,8 +113,10 @@ impl Emit<'_, '_> {
         self.leave_if(out, elsewhere);
         let one = self.int(1);
         let len = self.b.ins().ishl(one, shift);
-        let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
-        self.leave_if(out, elsewhere);
+        if let Some(place) = place {
+            let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
+            self.leave_if(out, elsewhere);
+        }
         let slot = self.b.ins().ishl(d, shift);
         let block = (self.b.ins()).ushr_imm_s(slot, i64::from(RUN_BLOCK.trailing_zeros()));
         let at = self.b.ins().ishl_imm_s(block, 3);
@@ -115,7 +131,7 @@ impl Emit<'_, '_> {
     pub(super) fn own_row_or(
         &mut self,
         table: Table,
-        (page, place): (Value, Value),
+        (page, place): (Value, Option<Value>),
         elsewhere: Block,
     ) -> (Value, Value) {
         let at = self.b.ins().imul_imm_s(page, 4);
@@ -123,11 +139,10 @@ impl Emit<'_, '_> {
         let at = self.b.ins().iadd(lens, at);
         let len = self.b.ins().load(I32, trusted(), at, 0);
         let len = self.b.ins().uextend(I64, len);
-        let out = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
-        self.leave_if(out, elsewhere);
+        if let Some(place) = place {
+            let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, place, len);
+            self.leave_if(out, elsewhere);
+        }
         let at = self.b.ins().imul_imm_s(page, 8);
         let pages = self.pages_of(table);
         let at = self.b.ins().iadd(pages, at);
