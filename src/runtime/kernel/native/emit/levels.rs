@@ -245,11 +245,15 @@ impl Emit<'_, '_> {
             stop,
         ] = self.blocks();
         // A row: the rows its options read found in `prep` where the rows
-        // are along the first argument, filled once the loop is made.
+        // are along the first argument, filled once the loop is made (or
+        // moved on from the row before's).
+        let fresh = self.b.declare_var(I64);
+        let one = self.int(1);
+        self.b.def_var(fresh, one);
         self.walk((row, col, total), (from, first, to), (head, start, stop));
         self.b.ins().jump(prep, &[]);
         if strip.long == 0 {
-            self.row_reads = Some(RowReads::new(prep, Along::Strip));
+            self.row_reads = Some(RowReads::new(prep, Along::Strip).carried(fresh));
         }
         self.b.switch_to_block(body);
         let (rv, cv) = (self.b.use_var(row), self.b.use_var(col));

@@ -40,6 +40,11 @@ pub(super) struct RowReads {
     prep: Block,
     along: Along,
     rows: Vec<RowRead>,
+    /// Where the rows go on by one from row to row (a strip's): a
+    /// variable that is 1 until the first row's are found, after which a
+    /// row one past another found for the row before is that one, moved
+    /// on rather than found again (see [`Emit::fill_row_reads`]).
+    fresh: Option<Variable>,
 }
 
 /// Which sweep's rows: those of a cube, `(b, c)` the same along a row
@@ -81,7 +86,29 @@ impl RowReads {
             prep,
             along,
             rows: Vec::new(),
+            fresh: None,
         }
+    }
+
+    /// These reads, in a loop whose rows go on by one, with `fresh` 1
+    /// before its first row.
+    pub(super) fn carried(self, fresh: Variable) -> RowReads {
+        RowReads {
+            fresh: Some(fresh),
+            ..self
+        }
+    }
+}
+
+impl RowRead {
+    /// Whether `next` is the row one past this one, of the same table:
+    /// this row, at the next row of a strip, is `next` at this one.
+    fn moves_to(&self, next: &RowRead) -> bool {
+        let by_one = |r: &RowRead| matches!(&r.row[..], [lin] if lin.terms == [(0, 1)]);
+        (self.target, self.form) == (next.target, next.form)
+            && by_one(self)
+            && by_one(next)
+            && next.row[0].c.checked_sub(self.row[0].c) == Some(1)
     }
 }
 
@@ -190,12 +217,60 @@ impl Emit<'_, '_> {
 
     /// Fills `reads.prep`, entered at the start of a row whose own slots
     /// (see [`Along::slots`]) the variables `own` hold: each row the loop
-    /// reads found, then on to the loop's `body`.
+    /// reads found, then on to the loop's `body`. Where the rows go on by
+    /// one ([`RowReads::carried`]), a row after the first takes, for each
+    /// row read one below another, that other's first slot and length at
+    /// the row before: `g(n - 3, k)` at row `n` is `g(n - 2, k)` at row
+    /// `n - 1`. The sweep's helpers make no row (see the module), so a row
+    /// found stays where it is.
     pub(super) fn fill_row_reads(&mut self, reads: RowReads, own: &[Variable], body: Block) {
         self.b.switch_to_block(reads.prep);
-        let slots = reads.along.slots();
         let own: Vec<Value> = own.iter().map(|v| self.b.use_var(*v)).collect();
-        for r in reads.rows {
+        let along = reads.along;
+        let rows = &reads.rows;
+        let Some(fresh) = reads.fresh else {
+            self.find_rows(rows.iter(), along, &own);
+            self.b.ins().jump(body, &[]);
+            return;
+        };
+        let [all, moved] = self.blocks();
+        let first = self.b.use_var(fresh);
+        let zero = self.int(0);
+        self.b.def_var(fresh, zero);
+        self.b.ins().brif(first, all, &[], moved, &[]);
+        self.b.switch_to_block(all);
+        self.find_rows(rows.iter(), along, &own);
+        self.b.ins().jump(body, &[]);
+        self.b.switch_to_block(moved);
+        // From the lowest row up, so that each takes the next one's before
+        // that one moves on.
+        let mut order: Vec<&RowRead> = rows.iter().collect();
+        order.sort_by_key(|r| r.row.first().map(|lin| lin.c));
+        let mut found = Vec::new();
+        for r in order {
+            match rows.iter().find(|next| r.moves_to(next)) {
+                Some(next) => {
+                    let (slots, len) = (self.b.use_var(next.slots), self.b.use_var(next.len));
+                    self.b.def_var(r.slots, slots);
+                    self.b.def_var(r.len, len);
+                }
+                None => found.push(r),
+            }
+        }
+        self.find_rows(found.into_iter(), along, &own);
+        self.b.ins().jump(body, &[]);
+    }
+
+    /// Finds each of `rows` from the row's own slots, whose values are
+    /// `own`, into its variables.
+    fn find_rows<'r>(
+        &mut self,
+        rows: impl Iterator<Item = &'r RowRead>,
+        along: Along,
+        own: &[Value],
+    ) {
+        let slots = along.slots();
+        for r in rows {
             // Not `Emit::lin`, which reads the slots of the position being
             // valued: here, before any, the row's own.
             let at = |e: &mut Self, lin: &Lin| {
@@ -217,7 +292,6 @@ impl Emit<'_, '_> {
             self.b.def_var(r.slots, slots);
             self.b.def_var(r.len, len);
         }
-        self.b.ins().jump(body, &[]);
     }
 
     /// The first slot and length of the row `(b, c)` of the cube of
