@@ -272,6 +272,7 @@ fn a_strips_rows_read_along_a_row_are_found_once_per_row() {
     assert!(machine_code_for(&text, "g"), "{text}");
     let printed = agree_big(&text);
     assert_eq!(printed.lines().count(), 4, "{printed}");
+    let printed_g = printed.clone();
     let runs = |text: &str| Engine::Native.run("strip.game", text).0.machine.kernel_runs;
     let before = runs(&format!("{game}{outside}"));
     let swept = runs(&format!("{game}{outside}value(g(3000, 0))\n")) - before;
@@ -322,6 +323,36 @@ fn a_strips_rows_read_along_a_row_are_found_once_per_row() {
         "{printed}"
     );
     runs_compiled_throughout(tuple);
+    // The same strip turned, the long argument second: the table's rows
+    // are the strip's columns, each option's read at a row the option
+    // names, found once per row of the sweep. Its values are the first
+    // strip's.
+    let turned = "game h(s, n) {\n\
+                  move last(k in 1..=3) if s < 4 and k <= n and k != s -> h(k, n - k)\n\
+                  move same(k in 1..=2) if s < 4 and k <= n -> h(s, n - k)\n\
+                  move wide() if s == 0 and n >= 4 -> h(7, n - 4)\n\
+                  move zero() if s < 4 and n >= 5 and n % 3 == 0 -> h(0, n - 5)\n\
+                  move negative() if s < 4 and n == 1 -> h(s, n - 3)\n\
+                  move reset() if s > 0 and s < 8 -> h(0, n)\n}\n";
+    let outside = "[value(h(s, -2)) for s in 0..8]\n";
+    let strip = "value(h(0, 3000))\n\
+                 len([1 for n in 0..=3000 for s in 0..8 if value(h(s, n)) == 0])\n\
+                 [value(h(s, n)) for n in 0..=3000 for s in 0..8]\n";
+    let text = format!("{turned}{outside}{strip}");
+    assert_eq!(agree_big(&text), printed_g, "{text}");
+    let runs = |text: &str| {
+        Engine::Native
+            .run("turned.game", text)
+            .0
+            .machine
+            .kernel_runs
+    };
+    let before = runs(&format!("{turned}{outside}"));
+    let swept = runs(&format!("{turned}{outside}value(h(0, 3000))\n")) - before;
+    assert!(
+        swept < 8,
+        "{swept} positions of the turned strip run one at a time"
+    );
 }
 
 /// What `text` prints, the same run by the interpreter, the kernels and

@@ -252,9 +252,8 @@ impl Emit<'_, '_> {
         self.b.def_var(fresh, one);
         self.walk((row, col, total), (from, first, to), (head, start, stop));
         self.b.ins().jump(prep, &[]);
-        if strip.long == 0 {
-            self.row_reads = Some(RowReads::new(prep, Along::Strip).carried(fresh));
-        }
+        let along = Along::Strip(strip.long as u32);
+        self.row_reads = Some(RowReads::new(prep, along).carried(fresh));
         self.b.switch_to_block(body);
         let (rv, cv) = (self.b.use_var(row), self.b.use_var(col));
         let at = match strip.long {
@@ -284,13 +283,8 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(next_row);
         let first = self.int(c0);
         self.walk_on((row, col, total), Some(first), (head, stop, to));
-        match self.row_reads.take() {
-            Some(reads) => self.fill_row_reads(reads, &[row], body),
-            None => {
-                self.b.switch_to_block(prep);
-                self.b.ins().jump(body, &[]);
-            }
-        }
+        let reads = self.row_reads.take()?;
+        self.fill_row_reads(reads, &[row], body);
         Some(())
     }
 

@@ -48,12 +48,16 @@ pub(super) struct RowReads {
 }
 
 /// Which sweep's rows: those of a cube, `(b, c)` the same along a row
-/// (slots 1 and 2 of the position), or of a strip along its first
-/// argument, `n` the same along a row (slot 0).
+/// (slots 1 and 2 of the position), or of a strip whose long argument is
+/// the same along a row: `Strip(0)` the first (`g(n, last)`), whose rows
+/// of the table are the sweep's; `Strip(1)` the second (`g(last, n)`),
+/// whose rows of the table are its columns, each read along the sweep's
+/// row at a row of the table the option names (a constant, `g(k, n -
+/// k)` with `k` unrolled) found once per row all the same.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Along {
     Cube,
-    Strip,
+    Strip(u32),
 }
 
 impl Along {
@@ -61,8 +65,15 @@ impl Along {
     fn slots(self) -> &'static [u32] {
         match self {
             Along::Cube => &[1, 2],
-            Along::Strip => &[0],
+            Along::Strip(0) => &[0],
+            Along::Strip(_) => &[1],
         }
+    }
+
+    /// Whether the swept position's own row of the table is the same all
+    /// along the sweep's row.
+    fn own_row(self) -> bool {
+        !matches!(self, Along::Strip(1..))
     }
 }
 
@@ -104,10 +115,12 @@ impl RowRead {
     /// Whether `next` is the row one past this one, of the same table:
     /// this row, at the next row of a strip, is `next` at this one.
     fn moves_to(&self, next: &RowRead) -> bool {
-        let by_one = |r: &RowRead| matches!(&r.row[..], [lin] if lin.terms == [(0, 1)]);
+        // One slot, the sweep's row, by a weight of 1.
+        let by_one = |r: &RowRead| matches!(&r.row[..], [lin] if matches!(lin.terms[..], [(_, 1)]));
         (self.target, self.form) == (next.target, next.form)
             && by_one(self)
             && by_one(next)
+            && self.row[0].terms == next.row[0].terms
             && next.row[0].c.checked_sub(self.row[0].c) == Some(1)
     }
 }
@@ -162,6 +175,9 @@ impl Emit<'_, '_> {
     /// where the function sweeps rows; `None` elsewhere.
     pub(super) fn own_row_read(&mut self, own: Table) -> Option<(Variable, Variable)> {
         let along = self.row_reads.as_ref()?.along;
+        if !along.own_row() {
+            return None;
+        }
         let row = (along.slots().iter())
             .map(|s| Lin {
                 c: 0,
