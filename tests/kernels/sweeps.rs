@@ -364,3 +364,37 @@ fn agree_big(text: &str) -> String {
     }
     interpreted
 }
+
+/// A table of a strip's positions along its long argument, for each value
+/// of its short one (an axis of integers or booleans, or a fixed
+/// argument, the long one first or second), is swept a column at a time
+/// from the bottom (src/runtime/table/mod.rs, `sweep_strip_cells`): the
+/// positions run one at a time are a handful, not every cell, and the
+/// tables are the interpreter's.
+#[test]
+fn a_table_of_a_strip_is_swept_a_column_at_a_time() {
+    let heap = "game heap(n, spent) {\n\
+                move take(k in 1..=3) if k <= n -> heap(n - k, spent)\n\
+                move pass() if not spent and n > 0 -> heap(n, true)\n}\n";
+    let last = "game last(n, s) {\n\
+                move take(k in 1..=3) if k <= n and k != s -> last(n - k, k)\n}\n";
+    let turned = "game turned(s, n) {\n\
+                  move take(k in 1..=3) if k <= n and k != s -> turned(k, n - k)\n}\n";
+    for (game, table) in [
+        (heap, "table(heap, 0..=3000, [false, true])"),
+        (heap, "table(heap(_, false), 0..=3000)"),
+        (last, "table(last, 0..=3000, 0..4)"),
+        (last, "table(last, 0..=3000, [0])"),
+        (turned, "table(turned, [0, 2], 0..=3000)"),
+    ] {
+        let text = format!("{game}{table}\n");
+        let printed = agree_big(&text);
+        assert!(printed.len() > 6000, "{table}: {} bytes", printed.len());
+        let runs = Engine::Native
+            .run("table.game", &text)
+            .0
+            .machine
+            .kernel_runs;
+        assert!(runs < 16, "{table}: {runs} positions run one at a time");
+    }
+}

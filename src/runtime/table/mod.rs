@@ -161,6 +161,7 @@ impl Machine {
             }
             self.sweep_range(game, (*lo, *hi))?;
         }
+        self.sweep_strip_cells(game, (template, holes), axes, span)?;
         if let ([Axis::Range(a0, a1), Axis::Range(b0, b1)], [None, None]) = (axes, template) {
             // A two-integer game's: square shell by square shell.
             let first = [Value::Int(*a0), Value::Int(*b0)];
@@ -199,6 +200,58 @@ impl Machine {
         }
         self.pulse.table(0, 0);
         Ok(nims)
+    }
+
+    /// The cells of a table of a game whose positions lie in a strip (see
+    /// [`crate::runtime::kernel::Strip`]), asked along its long argument
+    /// by a range, each of its short argument's values asked (an axis, or
+    /// a fixed argument: `table(heap, 0..=N, [false])`, `table(heap(_,
+    /// false), 0..=N)`): swept from the bottom up, a column at a time, as
+    /// a query asking them in order sweeps them (`Searcher::strip_ahead`);
+    /// else each cell would be searched alone. Its first cell is made
+    /// first: it gives the game's table its form, if any.
+    fn sweep_strip_cells(
+        &mut self,
+        game: u32,
+        (template, holes): (&[Option<Value>], &[usize]),
+        axes: &[Axis],
+        span: Span,
+    ) -> RtResult<()> {
+        let Some(strip) = self.kernel(game).and_then(|k| k.strip()) else {
+            return Ok(());
+        };
+        let (long, short) = (strip.long, 1 - strip.long);
+        let Some(Axis::Range(lo, hi)) = holes.iter().position(|h| *h == long).map(|i| &axes[i])
+        else {
+            return Ok(());
+        };
+        if lo >= hi {
+            return Ok(());
+        }
+        let cols = match (holes.iter().position(|h| *h == short), &template[short]) {
+            (Some(i), _) => axes[i].values(),
+            (None, Some(fixed)) => vec![fixed.clone()],
+            (None, None) => return Ok(()),
+        };
+        for col in cols {
+            let at = match col {
+                Value::Int(n) => n,
+                Value::Bool(b) => i64::from(b),
+                _ => continue,
+            };
+            let mut args = [Value::Int(*lo), col];
+            if long == 1 {
+                args.swap(0, 1);
+            }
+            // A first cell that cannot be made (no room) is met again
+            // below, where its error is reported.
+            let made =
+                self.graph.find(game, &args).is_some() || self.intern(game, &args, span).is_ok();
+            if made {
+                self.sweep_strip_range((game, at), (*lo, *hi))?;
+            }
+        }
+        Ok(())
     }
 
     /// The values of row `i` of a table of a family of integer positions,
