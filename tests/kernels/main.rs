@@ -511,6 +511,16 @@ fn three_file() -> impl Strategy<Value = String> {
         })
 }
 
+/// What `text` prints, the same run by the interpreter, the kernels and
+/// the machine code, with room for the default number of positions.
+fn agree_big(text: &str) -> String {
+    let interpreted = run_big(text, Engine::Interpreter);
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run_big(text, engine), interpreted, "{engine:?}: {text}");
+    }
+    interpreted
+}
+
 /// Runs `text` with the default limits; what it printed (it must not fail).
 fn run_big(text: &str, engine: Engine) -> String {
     let out = SharedBuffer::default();

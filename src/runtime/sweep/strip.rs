@@ -113,8 +113,12 @@ impl Machine {
         };
         let extra = (!strip.holds(col)).then_some(col);
         // From the lowest row without all its values: the rows just below
-        // those asked may have only some, the options of those asked.
+        // those asked may have only some, the options of those asked. A
+        // strip has no row below 0.
         let top = to.min(graph::LONG_MAX);
+        if top < 0 {
+            return Ok(());
+        }
         if let Some(low) = self.strip_bottom((game, strip), from.clamp(0, top), extra)? {
             self.strip_rows((game, strip), (low, top), extra)?;
         }

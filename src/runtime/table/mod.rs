@@ -209,7 +209,10 @@ impl Machine {
     /// false), 0..=N)`): swept from the bottom up, a column at a time, as
     /// a query asking them in order sweeps them (`Searcher::strip_ahead`);
     /// else each cell would be searched alone. Its first cell is made
-    /// first: it gives the game's table its form, if any.
+    /// first: it gives the game's table its form, if any. Each column's
+    /// sweep also values the strip's own columns in the rows it passes
+    /// (within half the room left, as any strip's sweep); after the first
+    /// column they are found valued.
     fn sweep_strip_cells(
         &mut self,
         game: u32,
@@ -217,15 +220,21 @@ impl Machine {
         axes: &[Axis],
         span: Span,
     ) -> RtResult<()> {
+        // A strip of a game of two parameters (not a pair split into its
+        // two integers, whose strip counts the pair's).
         let Some(strip) = self.kernel(game).and_then(|k| k.strip()) else {
             return Ok(());
         };
+        if template.len() != 2 {
+            return Ok(());
+        }
         let (long, short) = (strip.long, 1 - strip.long);
         let Some(Axis::Range(lo, hi)) = holes.iter().position(|h| *h == long).map(|i| &axes[i])
         else {
             return Ok(());
         };
-        if lo >= hi {
+        // A strip's rows are of a long argument from 0.
+        if lo >= hi || *lo < 0 {
             return Ok(());
         }
         let cols = match (holes.iter().position(|h| *h == short), &template[short]) {
@@ -234,9 +243,11 @@ impl Machine {
             (None, None) => return Ok(()),
         };
         for col in cols {
+            // Only the strip's own kind of column: another is no position
+            // the strip holds (`heap(n, 0)` of a strip of booleans).
             let at = match col {
-                Value::Int(n) => n,
-                Value::Bool(b) => i64::from(b),
+                Value::Int(n) if !strip.flag => n,
+                Value::Bool(b) if strip.flag => i64::from(b),
                 _ => continue,
             };
             let mut args = [Value::Int(*lo), col];

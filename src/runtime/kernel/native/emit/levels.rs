@@ -244,12 +244,9 @@ impl Emit<'_, '_> {
             next_row,
             stop,
         ] = self.blocks();
-        // A row: the rows its options read found in `prep` where the rows
-        // are along the first argument, filled once the loop is made (or
-        // moved on from the row before's).
-        let fresh = self.b.declare_var(I64);
-        let one = self.int(1);
-        self.b.def_var(fresh, one);
+        // A row: the rows its options read found in `prep`, filled once
+        // the loop is made (or moved on from the row before's).
+        let fresh = self.fresh_rows();
         self.walk((row, col, total), (from, first, to), (head, start, stop));
         self.b.ins().jump(prep, &[]);
         let along = Along::Strip(strip.long as u32);
@@ -409,14 +406,7 @@ impl Emit<'_, '_> {
         (total, next): (Variable, Block),
     ) -> Option<()> {
         let at = match self.own_row_read(own) {
-            // The row found before the loop: past its end, the kernel's.
-            Some((slots, len)) => {
-                let len = self.b.use_var(len);
-                let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, b, len);
-                self.bail_if(out);
-                let slots = self.b.use_var(slots);
-                self.slot_at(slots, b)
-            }
+            Some(row) => self.own_slot(row, b),
             None => self.slot(own, a, b),
         };
         let slot = self.b.ins().load(I32, trusted(), at, 0);

@@ -388,7 +388,8 @@ struct Emit<'a, 'f> {
     /// For each target of one integer, the page of its table read last
     /// (see [`pages::PageCache`]).
     pages: Vec<Option<pages::PageCache>>,
-    /// In a cube's row loop, the rows found before it (`row_reads`).
+    /// In a cube's or a strip's row loop, the rows found before it
+    /// (`row_reads`).
     row_reads: Option<row_reads::RowReads>,
 }
 

@@ -213,6 +213,28 @@ impl Emit<'_, '_> {
         Some((slots, len))
     }
 
+    /// A variable that is 1 until a loop of rows that go on by one has
+    /// found its first row's ([`RowReads::carried`]): defined before the
+    /// loop.
+    pub(super) fn fresh_rows(&mut self) -> Variable {
+        let fresh = self.b.declare_var(I64);
+        let one = self.int(1);
+        self.b.def_var(fresh, one);
+        fresh
+    }
+
+    /// The address of the swept position's slot `a` in its own row kept
+    /// in `(slots, len)` ([`Emit::own_row_read`]): past the row's end,
+    /// the kernel's run takes the position (the code bails), as it did
+    /// where the row was found at each position.
+    pub(super) fn own_slot(&mut self, (slots, len): (Variable, Variable), a: Value) -> Value {
+        let len = self.b.use_var(len);
+        let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, a, len);
+        self.bail_if(out);
+        let slots = self.b.use_var(slots);
+        self.slot_at(slots, a)
+    }
+
     /// Reads the slot `a` of the row kept in `(slots, len)` into `value`
     /// and goes to `join`; to `slow` past the row's end, or where the
     /// slot holds no plain value.
