@@ -337,45 +337,45 @@ impl Emit<'_, '_> {
     /// them, whose position is in a strip, is the helper's), or a length
     /// of 0 where there is none: no such row, or the table's positions
     /// not of form `form`.
-    fn row_of(&mut self, (table, form): (Table, u64), (b, c): (Value, Value)) -> (Value, Value) {
-        let [found, join] = self.blocks();
-        let none = self.b.create_block();
-        self.b.set_cold_block(none);
-        self.b.append_block_param(join, I64);
-        self.b.append_block_param(join, I64);
-        let table = self.of_form(table, form, none);
-        for x in [b, c] {
-            self.outside_to(x, (0, SIDE3_MAX), none);
-        }
-        let row = self.szudzik(b, c);
-        let row = self.b.ins().iadd_imm_s(row, STRIP3_ROWS as i64);
-        let count = self.count_of(table);
-        let out = (self.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, row, count);
-        self.b.ins().brif(out, none, &[], found, &[]);
-        self.b.switch_to_block(found);
-        let (slots, len) = self.own_row_or(table, (row, None), none);
-        let side = self.int(SIDE3_MAX);
-        let len = self.b.ins().umin(len, side);
-        self.b.ins().jump(join, &[slots.into(), len.into()]);
-        self.b.switch_to_block(none);
-        let zero = self.int(0);
-        self.b.ins().jump(join, &[zero.into(), zero.into()]);
-        self.b.switch_to_block(join);
-        let params = self.b.block_params(join);
-        (params[0], params[1])
+    fn row_of(&mut self, table: (Table, u64), (b, c): (Value, Value)) -> (Value, Value) {
+        self.row_or_none(table, |e, table, none| {
+            for x in [b, c] {
+                e.outside_to(x, (0, SIDE3_MAX), none);
+            }
+            let row = e.szudzik(b, c);
+            let row = e.b.ins().iadd_imm_s(row, STRIP3_ROWS as i64);
+            let count = e.count_of(table);
+            let out = (e.b.ins()).icmp(IntCC::UnsignedGreaterThanOrEqual, row, count);
+            e.leave_if(out, none);
+            let (slots, len) = e.own_row_or(table, (row, None), none);
+            let side = e.int(SIDE3_MAX);
+            (slots, e.b.ins().umin(len, side))
+        })
     }
 
     /// The first slot and length of row `n` of `table`, a strip's (its
     /// own rows or its run's), or a length of 0 where there is none: no
     /// such row, or the table's positions not of form `form`.
-    fn strip_row_of(&mut self, (table, form): (Table, u64), n: Value) -> (Value, Value) {
+    fn strip_row_of(&mut self, table: (Table, u64), n: Value) -> (Value, Value) {
+        self.row_or_none(table, |e, table, none| e.any_row_or(table, n, none))
+    }
+
+    /// The first slot and length of the row `find` finds in `table` (of
+    /// form `form`), which goes to the block it is given where there is
+    /// none: then a length of 0, as where the table's positions are not
+    /// of that form.
+    fn row_or_none(
+        &mut self,
+        (table, form): (Table, u64),
+        find: impl FnOnce(&mut Self, Table, Block) -> (Value, Value),
+    ) -> (Value, Value) {
         let join = self.b.create_block();
         let none = self.b.create_block();
         self.b.set_cold_block(none);
         self.b.append_block_param(join, I64);
         self.b.append_block_param(join, I64);
         let table = self.of_form(table, form, none);
-        let (slots, len) = self.any_row_or(table, n, none);
+        let (slots, len) = find(self, table, none);
         self.b.ins().jump(join, &[slots.into(), len.into()]);
         self.b.switch_to_block(none);
         let zero = self.int(0);
