@@ -57,6 +57,11 @@ pub(super) struct Table {
     formed: bool,
     /// Whether its reads read its run's rows too (see [`reads_runs`]).
     pub(super) runs: bool,
+    /// Whether reads of its list positions' rows do: as the function's
+    /// reads do, whatever the target's arity, since a game of one tuple
+    /// or of a heap and a boolean keeps its positions as rows of two or
+    /// three integers (`g((n - k, k))`, a strip of pairs).
+    runs_formed: bool,
 }
 
 /// The fields of a table's view, read once (see [`View`]).
@@ -76,7 +81,15 @@ impl Table {
     /// The table, its pages counted as its list positions' where
     /// `formed`.
     pub(super) fn formed(self, formed: bool) -> Table {
-        Table { formed, ..self }
+        let runs = match formed {
+            true => self.runs_formed,
+            false => self.runs,
+        };
+        Table {
+            formed,
+            runs,
+            ..self
+        }
     }
 
     /// The table of a target of `arity` integers: a run's rows are a
@@ -104,6 +117,7 @@ impl Emit<'_, '_> {
             loaded: None,
             formed: false,
             runs: self.runs,
+            runs_formed: self.runs,
         }
     }
 
