@@ -222,12 +222,12 @@ impl Machine {
     ) -> RtResult<()> {
         // A strip of a game of two parameters (not a pair split into its
         // two integers, whose strip counts the pair's).
-        let Some(strip) = self.kernel(game).and_then(|k| k.strip()) else {
-            return Ok(());
-        };
         if template.len() != 2 {
             return Ok(());
         }
+        let Some(strip) = self.kernel(game).and_then(|k| k.strip()) else {
+            return Ok(());
+        };
         let (long, short) = (strip.long, 1 - strip.long);
         let Some(Axis::Range(lo, hi)) = holes.iter().position(|h| *h == long).map(|i| &axes[i])
         else {
