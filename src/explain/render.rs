@@ -139,10 +139,11 @@ fn games(
         }
         if let (Some(s), [_, _]) = (report.strip, params.as_slice()) {
             let (long, short) = (params[s.long], params[1 - s.long]);
-            let own = if s.keeps {
-                " (or the position's own)"
-            } else {
-                ""
+            let own = match (s.down, s.keeps) {
+                (true, true) => " (or the position's own or any below it, down to those)",
+                (true, false) => " (or any below the position's own, down to those)",
+                (false, true) => " (or the position's own)",
+                (false, false) => "",
             };
             let cols = match (s.flag, s.cols) {
                 (true, (0, 0)) => "is false".to_string(),

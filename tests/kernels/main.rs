@@ -16,6 +16,7 @@ mod common;
 mod arith;
 mod bools;
 mod calls;
+mod counters;
 mod divisors;
 mod filters;
 mod listing;

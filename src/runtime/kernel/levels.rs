@@ -152,7 +152,7 @@ fn shift(n: &Num, slot: Slot) -> Option<i64> {
 /// The bounds below and above that the guard's conjuncts hold parameter
 /// `slot` to, from those that compare it alone with a constant
 /// (`x - 2 >= 1`), each `None` when none bounds it that way.
-fn bound(guard: &[Cond], slot: Slot) -> (Option<i64>, Option<i64>) {
+pub(super) fn bound(guard: &[Cond], slot: Slot) -> (Option<i64>, Option<i64>) {
     let (mut lo, mut hi) = (None::<i64>, None::<i64>);
     for c in guard {
         let Some((op, lin)) = c.as_linear() else {

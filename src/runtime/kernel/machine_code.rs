@@ -4,9 +4,9 @@
 //! chooses between them (short loops, few options, moves to another
 //! game at the same size).
 
-use super::Num;
 use super::moves::capped;
 use super::{COMPILE_AFTER, Domain, Found, Kernel, Levels, Marks, Stop, Strip, Term, native};
+use super::{Lin, Num};
 use crate::defs::Defs;
 use crate::graph::Graph;
 use crate::value::GameId;
@@ -232,7 +232,8 @@ impl Kernel {
     }
 
     /// The rows `from..to` of the strip (see [`Strip`]), in its columns
-    /// and column `extra` if any, those of its positions without a value yet, found by the machine code in turn
+    /// and columns `extra` (inclusive) if any, those of its positions
+    /// without a value yet, found by the machine code in turn
     /// and written into the game's dense table, whose slots for them must
     /// exist. Returns where it stopped: `(to, 0)` when done, the row and
     /// column of the first position it left to [`Kernel::mex`] (or
@@ -241,7 +242,7 @@ impl Kernel {
     pub fn native_strip(
         &self,
         (defs, graph): (&Defs, &Graph),
-        (game, (from, to), extra): (GameId, (i64, i64), Option<i64>),
+        (game, (from, to), extra): (GameId, (i64, i64), Option<(i64, i64)>),
         marks: &mut Marks,
         views: &mut Vec<crate::graph::View>,
     ) -> ((i64, i64), bool) {
@@ -281,12 +282,20 @@ impl Kernel {
     }
 
     /// Whether every move's loops run over a few values whatever the
-    /// position (`k in {1, 3, 4}`, `k in 1..=3`, no binder at all): then
+    /// position (`k in {1, 3, 4}`, `k in 1..=3`, `k in 1..=passes` of a
+    /// counter's strip's short argument `passes`, no binder at all): then
     /// sweeping positions beats running each alone, which it does not
     /// for `d in 1..n`, whose options cost more in a sweep's code.
     pub fn short(&self) -> bool {
+        // Up to the short argument of a counter's strip, which a sweep
+        // takes only among a few values (`k in 1..=passes`).
+        let narrow = |hi: &Num| {
+            self.strip.filter(|s| s.down).is_some_and(|s| {
+                Lin::of(hi).is_some_and(|l| l.terms.iter().all(|(x, _)| *x as usize == 1 - s.long))
+            })
+        };
         let few = |d: &Domain| match d {
-            Domain::Range(lo, hi, _) => lo.is_const() && capped(hi),
+            Domain::Range(lo, hi, _) => lo.is_const() && (capped(hi) || narrow(hi)),
             Domain::Items(_) | Domain::Global(_) | Domain::Fixed(_) => true,
             Domain::Seq(_) | Domain::Split(..) => false,
         };

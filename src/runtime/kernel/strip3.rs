@@ -56,7 +56,7 @@ pub(super) fn close(
     for _ in 0..ROUNDS {
         let mut found = cols;
         for m in moves {
-            let mut bounds = binder_bounds(m);
+            let mut bounds = binder_bounds(m, Vec::new());
             for (k, s) in shorts.iter().enumerate() {
                 bounds.insert(0, (*s as Slot, cols[k]));
             }

@@ -3,13 +3,15 @@
 use super::compile;
 use crate::session::loaded;
 
+mod strips;
+
 /// Whether the first game of `source` compiles, once its statements
 /// have run (so that its `let`s have values).
 fn compiles(source: &str) -> bool {
     kernel(source).is_some()
 }
 
-fn kernel(source: &str) -> Option<super::Kernel> {
+pub(super) fn kernel(source: &str) -> Option<super::Kernel> {
     let (mut session, _) = loaded("");
     assert_eq!(session.run("test.game", source).exit_code(), 0, "{source}");
     first_game(&session.machine)
@@ -316,92 +318,6 @@ fn boards_of_constant_shifts_inside_a_box_have_levels() {
             "{no_board}"
         );
     }
-}
-
-#[test]
-fn games_keeping_one_argument_among_a_few_values_are_strips() {
-    let strip = |rules: &str| {
-        let source = format!("game g(a, b) {{\n {rules}\n}}\n");
-        kernel(&source).expect(rules).strip()
-    };
-    let of = |long, cols, keeps| {
-        Some(super::Strip {
-            long,
-            cols,
-            keeps,
-            form: None,
-            flag: false,
-        })
-    };
-    for (rules, expected) in [
-        // The heap and the last move's size.
-        (
-            "move t(k in 1..=3) if k <= a and k != b -> g(a - k, k)",
-            of(0, (1, 3), false),
-        ),
-        (
-            "move t(k in [1, 2, 4]) if k <= b and k != a -> g(k, b - k)",
-            of(1, (1, 4), false),
-        ),
-        (
-            "move t(k in 1..=min(5, a)) -> g(a - k, k)\n move d if a > 0 -> g(a - 1, b)",
-            of(0, (1, 5), true),
-        ),
-        // A flag that moves flip, found from the column 0 on.
-        (
-            "move o if a >= 1 -> g(a - 1, 1 - b)\n move t if a >= 2 -> g(a - 2, b)",
-            of(0, (0, 1), true),
-        ),
-        (
-            "move m(k in 1..=5) if k <= a -> g(a - k, (b + k) % 3)",
-            of(0, (0, 2), false),
-        ),
-        (
-            "move o if a >= 1 -> g(a - 1, 1 - b % 2)",
-            of(0, (0, 1), false),
-        ),
-        (
-            "move z(k in {2, 7}) if k <= a -> g(a - k, 0) + g(k, 1)",
-            of(0, (0, 1), false),
-        ),
-    ] {
-        assert_eq!(strip(rules), expected, "{rules}");
-    }
-    for rules in [
-        // Both arguments run long, or the column grows.
-        "move t(k in 1..=a) -> g(a - k, 2 * k)",
-        "move t if a > 0 -> g(a - 1, b + 1)",
-        // Too many columns; negative ones.
-        "move t(k in 1..=40) if k <= a -> g(a - k, k)",
-        "move t(k in -2..=2) if 0 < a -> g(a - 1, k)",
-    ] {
-        assert_eq!(strip(rules), None, "{rules}");
-    }
-}
-
-#[test]
-fn games_of_an_integer_and_a_boolean_are_strips_of_their_form() {
-    let strip = |rules: &str| {
-        let source = format!("game g(n, s) {{\n {rules}\n}}\n");
-        kernel(&source).expect(rules).strip()
-    };
-    let seen = |rules: &str| strip(rules).map(|s| (s.long, s.cols, s.keeps, s.flag));
-    // A pass spent once: `true` and the position's own.
-    let rules = "move t(k in 1..=3) if k <= n -> g(n - k, s)\n \
-                 move p if not s and n > 0 -> g(n, true)";
-    assert_eq!(seen(rules), Some((0, (1, 1), true, true)));
-    let form = strip(rules).and_then(|s| s.form);
-    // A turn flipped by every move, or by some (an `if`).
-    let flipped = "move t(k in 1..=3) if k <= n and (s or k < 3) -> g(n - k, not s)";
-    assert_eq!(seen(flipped), Some((0, (0, 1), false, true)));
-    let some = "move t(k in 1..=2) if k <= n -> g(n - k, if k == 1 then not s else s)";
-    assert_eq!(seen(some), Some((0, (0, 1), false, true)));
-    // The same form whatever the moves: the header marks the boolean.
-    assert_eq!(strip(flipped).and_then(|s| s.form), form);
-    assert!(form.is_some());
-    // Two integers: no form.
-    let ints = "move t(k in 1..=3) if k <= n -> g(n - k, 1 - s)";
-    assert_eq!(strip(ints).map(|s| (s.form, s.flag)), Some((None, false)));
 }
 
 #[test]

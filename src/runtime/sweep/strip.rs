@@ -39,7 +39,9 @@ impl Machine {
             return Ok(None);
         };
         let own = at[1 - long];
-        let extra = (strip.keeps && !strip.holds(own)).then_some(own);
+        // The columns past the strip's the sweep fills: the position's
+        // own, and those below it of a counter counted down.
+        let extra = strip.extras(own, false);
         // An option a few rows below, in a column the sweep fills: one the
         // position's own column leads out of the strip's (`min(t, 3)` from
         // column 7, with the strip's found from column 0) is not.
@@ -49,7 +51,7 @@ impl Machine {
                     let col = c[1 - long];
                     c[long] < at[long]
                         && at[long] - c[long] <= GAP
-                        && (strip.holds(col) || extra == Some(col))
+                        && (strip.holds(col) || extra.is_some_and(|(a, b)| (a..=b).contains(&col)))
                 })
         };
         if !waited.iter().any(below) {
@@ -66,7 +68,7 @@ impl Machine {
     }
 
     /// The lowest row below `row` from which on no row of the strip (its
-    /// columns and column `extra`) has all its values; `None` when those
+    /// columns and columns `extra`) has all its values; `None` when those
     /// rows would fill more than half the room the graph has left for a
     /// sweep. The search may reach only a few of the strip's positions
     /// (one column in two, of a turn flag that only some moves flip), and
@@ -75,7 +77,7 @@ impl Machine {
         &mut self,
         (game, strip): (GameId, Strip),
         row: i64,
-        extra: Option<i64>,
+        extra: Option<(i64, i64)>,
     ) -> RtResult<Option<i64>> {
         let cols = strip.columns(extra);
         let free = self.sweep_room().saturating_sub(self.graph.len());
@@ -111,7 +113,7 @@ impl Machine {
         let Some(strip) = self.kernel(game).and_then(|k| k.strip()) else {
             return Ok(());
         };
-        let extra = (!strip.holds(col)).then_some(col);
+        let extra = strip.extras(col, true);
         // From the lowest row without all its values: the rows just below
         // those asked may have only some, the options of those asked. A
         // strip has no row below 0.
@@ -127,13 +129,13 @@ impl Machine {
 
     /// The positions of `game`'s strip in rows `low..top`: its columns by
     /// machine code where there is some, then those left, and those of
-    /// column `extra` too, position by position, while each finds all its
+    /// columns `extra` too, position by position, while each finds all its
     /// options known. Returns whether it found any value.
     fn strip_rows(
         &mut self,
         (game, strip): (GameId, Strip),
         (low, top): (i64, i64),
-        extra: Option<i64>,
+        extra: Option<(i64, i64)>,
     ) -> RtResult<bool> {
         let cols = strip.columns(extra);
         // At most half the room left for a sweep (see `strip_bottom`).
@@ -173,16 +175,16 @@ impl Machine {
         Ok(found)
     }
 
-    /// The strip's columns in rows `low..top`, and column `extra` if any,
+    /// The strip's columns in rows `low..top`, and columns `extra` if any,
     /// by the game's machine code, a chunk of rows at a time, their slots
     /// made first, with the kernel's run taking each position the code
     /// leaves. Returns the row below which all have values, and whether
-    /// those of column `extra` too.
+    /// those of columns `extra` too.
     fn strip_by_code(
         &mut self,
         (game, strip): (GameId, Strip),
         (low, top): (i64, i64),
-        mut extra: Option<i64>,
+        mut extra: Option<(i64, i64)>,
     ) -> RtResult<(i64, bool)> {
         const CHUNK: i64 = 1 << 14;
         let (c0, c1) = strip.cols;
@@ -242,15 +244,15 @@ impl Machine {
         Ok((row, with_extra))
     }
 
-    /// Makes the slots of the strip's rows `row..end`, and of column
-    /// `extra` there where it fits: `None` when the graph has no room for
-    /// the strip's own; else the extra column, if its slots were made.
+    /// Makes the slots of the strip's rows `row..end`, and of columns
+    /// `extra` there where they fit: `None` when the graph has no room for
+    /// the strip's own; else the extra columns, if their slots were made.
     fn claim_strip(
         &mut self,
         (game, strip): (GameId, Strip),
         (row, end): (i64, i64),
-        extra: Option<i64>,
-    ) -> Option<Option<i64>> {
+        extra: Option<(i64, i64)>,
+    ) -> Option<Option<(i64, i64)>> {
         let room = self.sweep_room();
         let (c0, c1) = strip.cols;
         let rect = |(c0, c1): (i64, i64)| {
@@ -258,27 +260,28 @@ impl Machine {
             ((a0 as usize, a1 as usize), (b0 as usize, b1 as usize))
         };
         let table = (game, strip.form);
-        // The extra column where its slots can be made, and (when the
+        // The extra columns where their slots can be made, and (when the
         // first argument runs long) within the slots the rows hold for
         // the strip's own columns: column 50 beside columns 1 to 4 would
-        // make each row 16 times longer.
+        // make each row 16 times longer. A counter counted down needs
+        // each column up to the one asked.
         let width = (c1 as u64 + 1).next_power_of_two().max(4) as i64;
-        let extra = extra.filter(|c| strip.long == 1 || *c < width);
-        // One beside the strip's own is made with them, in one pass over
-        // the rows (a heap and a flag: both columns).
-        if let Some(c) = extra
-            && (c + 1 == c0 || c == c1 + 1)
+        let extra = extra.filter(|(_, c)| strip.long == 1 || *c < width || strip.down);
+        // Those beside the strip's own are made with them, in one pass
+        // over the rows (a heap and a flag: both columns).
+        if let Some((e0, e1)) = extra
+            && (e1 + 1 == c0 || e0 == c1 + 1)
             && self
                 .graph
-                .claim_rect(table, rect((c0.min(c), c1.max(c))), (room, true))
+                .claim_rect(table, rect((c0.min(e0), c1.max(e1))), (room, true))
                 .is_some()
         {
-            return Some(Some(c));
+            return Some(extra);
         }
         self.graph.claim_rect(table, rect((c0, c1)), (room, true))?;
-        Some(extra.filter(|c| {
+        Some(extra.filter(|e| {
             self.graph
-                .claim_rect(table, rect((*c, *c)), (room, true))
+                .claim_rect(table, rect(*e), (room, true))
                 .is_some()
         }))
     }

@@ -120,13 +120,13 @@ impl Native {
             .unwrap_or(((from, 0), false))
     }
 
-    /// [`Kernel::native_strip`]: the strip's rows `from..to`, with column
-    /// `extra` if any.
+    /// [`Kernel::native_strip`]: the strip's rows `from..to`, with columns
+    /// `extra` if any (as [`Strip::extras`] makes them).
     pub fn strip(
         &self,
         kernel: &Kernel,
         (defs, graph): (&Defs, &Graph),
-        (game, (from, to), extra): (GameId, (i64, i64), Option<i64>),
+        (game, (from, to), extra): (GameId, (i64, i64), Option<(i64, i64)>),
         marks: &mut Marks,
         views: &mut Vec<View>,
     ) -> ((i64, i64), bool) {
@@ -136,11 +136,25 @@ impl Native {
         if from >= to {
             return ((from, 0), false);
         }
-        let cols = strip.cols.1 - strip.cols.0 + 1 + i64::from(extra.is_some());
+        // The last extra column, plus one, in the high half of the first
+        // row: the machine code knows the first from it (see
+        // `Strip::extras`), and takes no other.
+        let high = match extra {
+            None => 0,
+            Some((e0, e1))
+                if (0..u32::MAX.into()).contains(&e1)
+                    && e0 == strip.first(e1)
+                    && !strip.holds(e1) =>
+            {
+                e1 + 1
+            }
+            Some(_) => return ((from, 0), false),
+        };
+        let extras = extra.map_or(0, |(e0, e1)| e1 - e0 + 1);
+        let cols = strip.cols.1 - strip.cols.0 + 1 + extras;
         let positions = (to - from).saturating_mul(cols);
         let positions = positions.clamp(1, u32::MAX.into()) as u32;
-        // The extra column, plus one, in the high half of the first row.
-        let first = (from as u64) | ((extra.map_or(0, |c| c + 1) as u64) << 32);
+        let first = (from as u64) | ((high as u64) << 32);
         let run = (code, (first, to as u64), positions);
         self.counted_run(kernel, (defs, graph), game, run, (marks, views))
             .unwrap_or(((from, 0), false))

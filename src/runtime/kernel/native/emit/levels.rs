@@ -214,8 +214,9 @@ impl Emit<'_, '_> {
 
     /// The strip function (see [`crate::runtime::kernel::Strip`]): for
     /// each row from `from` to `to` of the long argument, each column of
-    /// the strip, then column `extra` (`from`'s high half less one, when
-    /// not negative), the position valued when its slot is unknown.
+    /// the strip, then the extra columns up to `e1` (`from`'s high half
+    /// less one, when not negative: see [`Strip::extras`]), the position
+    /// valued when its slot is unknown.
     /// Returns `to << 32` when done; `row << 32 | col` for the position it
     /// left to the kernel's run; or, with [`super::super::PAUSED`] set,
     /// the row where it paused after enough work.
@@ -228,8 +229,11 @@ impl Emit<'_, '_> {
         let strip = kernel.strip()?;
         let (c0, c1) = strip.cols;
         let own = self.own_table(own, strip.form.is_some());
-        let extra = self.b.ins().sshr_imm_s(from, 32);
-        let extra = self.b.ins().iadd_imm_s(extra, -1);
+        // The last extra column, `e1` (`from`'s high half less one; -1
+        // for none). The first is `e1` too, or for a counter counted down
+        // (`Strip::down`) the one past the strip's when `e1` is above.
+        let e1 = self.b.ins().sshr_imm_s(from, 32);
+        let e1 = self.b.ins().iadd_imm_s(e1, -1);
         let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
         let [row, col, total] = self.counters();
         let first = self.int(c0);
@@ -258,24 +262,31 @@ impl Emit<'_, '_> {
             _ => (cv, rv),
         };
         self.value_unknown(kernel, (own, at), &[at.0, at.1], (total, next))?;
-        // The next column: the strip's, then the extra one, then the next
-        // row's first.
+        // The next column: the strip's, then the extra ones (none of
+        // which is the strip's), then the next row's first.
         self.b.switch_to_block(next);
         let cv = self.b.use_var(col);
-        let was_extra = self.b.ins().icmp(IntCC::Equal, cv, extra);
-        self.leave_if(was_extra, next_row);
+        let was_last = self.b.ins().icmp(IntCC::Equal, cv, e1);
+        self.leave_if(was_last, next_row);
+        let end = self.b.ins().icmp_imm_s(IntCC::Equal, cv, c1);
         let cv = self.b.ins().iadd_imm_s(cv, 1);
         self.b.def_var(col, cv);
-        let end = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, cv, c1);
         self.b.ins().brif(end, past, &[], body, &[]);
         self.b.switch_to_block(past);
         let some = self
             .b
             .ins()
-            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, extra, 0);
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, e1, 0);
         self.b.ins().brif(some, to_extra, &[], next_row, &[]);
         self.b.switch_to_block(to_extra);
-        self.b.def_var(col, extra);
+        let e0 = match strip.down {
+            true => {
+                let next = self.int(c1 + 1);
+                self.b.ins().smin(e1, next)
+            }
+            false => e1,
+        };
+        self.b.def_var(col, e0);
         self.b.ins().jump(body, &[]);
         self.b.switch_to_block(next_row);
         let first = self.int(c0);
