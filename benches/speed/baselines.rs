@@ -463,6 +463,31 @@ pub fn one_pass(n: usize) -> u32 {
     zeros
 }
 
+/// Take 1 to 3 tokens, or spend one of the passes left while tokens are
+/// left: how many heaps `0..=n`, with three passes, the second player
+/// wins. The values are kept by heap and by the passes left, fewest
+/// first (a pass reads the heap's value with one fewer).
+pub fn passes(n: usize) -> u32 {
+    const PASSES: usize = 3;
+    let mut g = vec![[0u32; PASSES + 1]; n + 1];
+    let mut mex = Mex::new();
+    let mut zeros = 0;
+    for h in 0..=n {
+        for p in 0..=PASSES {
+            mex.clear();
+            for k in 1..=h.min(3) {
+                mex.insert(g[h - k][p]);
+            }
+            if p > 0 && h > 0 {
+                mex.insert(g[h][p - 1]);
+            }
+            g[h][p] = mex.value();
+        }
+        zeros += u32::from(g[h][PASSES] == 0);
+    }
+    zeros
+}
+
 /// Take a prime number of tokens: the heaps up to `n` the second player
 /// wins, each heap's options every `k` up to it that is prime (the primes
 /// sieved once, tested with a look-up).

@@ -52,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 37] = [
+pub const ALL: [Workload; 38] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -469,6 +469,17 @@ pub const ALL: [Workload; 37] = [
         full: 1_000_000,
         smoke: 1000,
         baseline: |n| Answer::Value(baselines::one_pass(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "passes",
+        file: "passes.game",
+        game: "heap",
+        params: &["n", "passes"],
+        shape: Shape::Value,
+        full: 1_000_000,
+        smoke: 1000,
+        baseline: |n| Answer::Value(baselines::passes(n).into()),
         octal: None,
     },
 ];
