@@ -193,11 +193,7 @@ fn move_columns(
     // The columns of the positions with this move: those the guard
     // allows (`passes > 0`) among the strip's found so far.
     let least = least(&m.guard, slot);
-    let most = super::levels::bound(&m.guard, slot).1;
-    let held = cols.map(|(lo, hi)| {
-        let (lo, hi) = (lo.max(least), most.map_or(hi, |g| g.min(hi)));
-        (lo <= hi).then_some((lo, hi))
-    });
+    let held = cols.map(|cols| guarded(&m.guard, slot, cols));
     let seed = match held {
         Some(Some(held)) => vec![(slot, held)],
         _ => Vec::new(),
@@ -231,6 +227,18 @@ fn move_columns(
         }
     }
     Some(())
+}
+
+/// The values among `cols` of argument `slot` (a strip's short one) of
+/// the positions that may have a move of guard `guard`: those its
+/// conjuncts comparing the argument alone with a constant allow; `None`
+/// when none.
+pub(super) fn guarded(guard: &[Cond], slot: Slot, (lo, hi): (i64, i64)) -> Option<(i64, i64)> {
+    let lo = lo.max(least(guard, slot));
+    let hi = super::levels::bound(guard, slot)
+        .1
+        .map_or(hi, |g| g.min(hi));
+    (lo <= hi).then_some((lo, hi))
 }
 
 /// The least column of a position with a move of guard `guard`: 0 (a
@@ -311,7 +319,7 @@ fn up_to_own(arg: &Lin, (m, slot): (&Move, Slot)) -> Option<(i64, i64)> {
 
 /// The least and most `arg` is above the position's own argument `slot`,
 /// when it is that argument plus what the binders of `bounds` make.
-fn shift(arg: &Num, slot: Slot, bounds: &[Bound]) -> Option<(i64, i64)> {
+pub(super) fn shift(arg: &Num, slot: Slot, bounds: &[Bound]) -> Option<(i64, i64)> {
     let lin = Lin::of(arg)?;
     if lin.coef(slot) != 1 {
         return None;

@@ -7,7 +7,8 @@
 //! heap, every pair of the box at each, and so does the sweep these
 //! allow (`runtime/sweep/strip3.rs`).
 
-use super::strip::{binder_bounds, span};
+use super::expr::Num;
+use super::strip::{Bound, binder_bounds, guarded, shift, span};
 use super::{Move, Term};
 use crate::graph::STRIP3_WIDTH;
 use crate::ir::Slot;
@@ -56,10 +57,9 @@ pub(super) fn close(
     for _ in 0..ROUNDS {
         let mut found = cols;
         for m in moves {
-            let mut bounds = binder_bounds(m, Vec::new());
-            for (k, s) in shorts.iter().enumerate() {
-                bounds.insert(0, (*s as Slot, cols[k]));
-            }
+            let Some(bounds) = move_bounds(m, (game, long), cols) else {
+                continue;
+            };
             for term in &m.terms {
                 let Some(args) = own_args(term, game)? else {
                     continue;
@@ -79,6 +79,47 @@ pub(super) fn close(
         cols = found;
     }
     None
+}
+
+/// The bounds of move `m`'s binders and of the short arguments of the
+/// positions in the box `cols` that have it: those its guard allows
+/// (`passes > 0`), or `None` when no position does. The sweep takes a
+/// row's pairs in order (the first short argument, then the second), so
+/// a box narrowed so must see every option in the same row before its
+/// position (`g(n, passes - 1, 0)` from `g(n, passes, last)`); else the
+/// box is the whole (a counter that an option in the same row takes
+/// past it would leave that position to the search).
+fn move_bounds(
+    m: &Move,
+    (game, long): (GameId, usize),
+    cols: [(i64, i64); 2],
+) -> Option<Vec<Bound>> {
+    let shorts = shorts(long).map(|s| s as Slot);
+    let whole: Vec<Bound> = shorts.into_iter().zip(cols).collect();
+    let held: Option<Vec<Bound>> = (shorts.into_iter().zip(cols))
+        .map(|(s, col)| Some((s, guarded(&m.guard, s, col)?)))
+        .collect();
+    if held.as_ref() == Some(&whole) {
+        return Some(binder_bounds(m, whole));
+    }
+    let bounds = binder_bounds(m, held.clone().unwrap_or_else(|| whole.clone()));
+    let before = |args: &[Num]| {
+        let row = shift(&args[long], long as Slot, &bounds);
+        let [s, t] = shorts.map(|x| shift(&args[x as usize], x, &bounds));
+        row.is_some_and(|(_, hi)| hi < 0)
+            || s.is_some_and(|(_, hi)| hi < 0)
+            || (s == Some((0, 0)) && t.is_some_and(|(_, hi)| hi < 0))
+    };
+    let ordered = (m.terms.iter()).all(|term| match own_args(term, game) {
+        Some(Some(args)) => before(args),
+        _ => true,
+    });
+    match (ordered, held) {
+        (true, Some(_)) => Some(bounds),
+        // No position in the box has the move.
+        (true, None) => None,
+        (false, _) => Some(binder_bounds(m, whole)),
+    }
 }
 
 /// The arguments of `term` when it is a position of `game` of three
