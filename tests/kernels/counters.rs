@@ -37,8 +37,8 @@ const TRIPLE: &str = "game g(n, passes, last) {\n\
                       move take(k in 1..=3) if k <= n and k != last -> g(n - k, passes, k)\n\
                       move pass() if passes > 0 and n > 0 -> g(n, passes - 1, 0)\n}\n";
 
-/// The same with a turn first and the counter second, which the strip of
-/// triples does not sweep (its rows take the first short argument first).
+/// The same with a turn first and the counter second: its rows' pairs
+/// are swept the counter first.
 const TURNED: &str = "game g(n, turn, passes) {\n\
                       move take(k in 1..=3) if k <= n -> g(n - k, 1 - turn, passes)\n\
                       move pass() if passes > 0 and n > 0 -> g(n, 1 - turn, passes - 1)\n}\n";
@@ -135,7 +135,9 @@ fn counters_spent_several_at_a_time_agree_with_the_interpreter() {
 /// values agree with the interpreter's above, at 3,000).
 #[test]
 fn a_counter_in_a_strip_of_triples_is_swept_past_the_cube() {
-    let text = format!("{TRIPLE}len([n for n in 0..=20000 if value(g(n, 2, 0)) == 0])\n");
-    let runs = alone(&text);
-    assert!(runs < 20_000, "{runs} positions run one at a time");
+    for (game, seed) in [(TRIPLE, "2, 0"), (TURNED, "0, 2")] {
+        let text = format!("{game}len([n for n in 0..=20000 if value(g(n, {seed})) == 0])\n");
+        let runs = alone(&text);
+        assert!(runs < 20_000, "{runs} positions run one at a time: {text}");
+    }
 }

@@ -123,6 +123,7 @@ fn compile_rules(
         levels: None,
         strip: None,
         strip3: None,
+        strip3_swapped: false,
         native: OnceCell::new(),
         spent: Cell::new(0),
         alone: Cell::new(0),
@@ -156,7 +157,9 @@ fn finish(mut kernel: Kernel, wide: bool) -> Kernel {
         kernel.strip = strip::strip(&kernel.moves, id);
     }
     if kernel.arity == 3 && kernel.lists.is_none() {
-        kernel.strip3 = strip3::strip3(&kernel.moves, id);
+        let order = strip3::strip3(&kernel.moves, id);
+        kernel.strip3 = order.map(|(long, _)| long);
+        kernel.strip3_swapped = order.is_some_and(|(_, swapped)| swapped);
     }
     if kernel.moves.iter().any(Move::plan_wins) {
         kernel.native.set(None).ok();

@@ -202,10 +202,17 @@ impl Kernel {
         self.strip3
     }
 
+    /// Whether a sweep of the strips of triples takes a row's pairs
+    /// second short argument first (see [`super::strip3::strip3`]).
+    pub fn strip3_swapped(&self) -> bool {
+        self.strip3_swapped
+    }
+
     /// The box of short arguments the positions reached from a position
     /// with short arguments `seed` keep to (see [`super::strip3::close`]).
     pub fn strip3_box(&self, seed: [i64; 2]) -> Option<[(i64, i64); 2]> {
-        super::strip3::close(&self.moves, self.game, self.strip3?, seed)
+        let order = (self.strip3?, self.strip3_swapped);
+        super::strip3::close(&self.moves, self.game, order, seed)
     }
 
     /// The rows `from..to` of the long argument of the strips of triples

@@ -291,6 +291,9 @@ pub struct Kernel {
     /// For a three-integer game whose positions keep two arguments among
     /// a few small values: the one that runs long (see [`strip3`]).
     strip3: Option<usize>,
+    /// Whether its sweep takes a row's pairs second short argument first
+    /// (see [`strip3::strip3`]).
+    strip3_swapped: bool,
     /// The same rules in machine code, when they compile to it: compiled
     /// on first need (see [`Kernel::native_mex`]), `None` inside when they
     /// do not, or the fast loop runs them faster ([`Move::plan_wins`]).

@@ -19,9 +19,14 @@ const ROUNDS: usize = 2 * STRIP3_WIDTH as usize;
 
 /// The argument of `game`'s three-integer positions that runs long, when
 /// the other two keep to a box of small values from the smallest pair
-/// (see [`close`]).
-pub(super) fn strip3(moves: &[Move], game: GameId) -> Option<usize> {
-    (0..3).find(|&long| close(moves, game, long, [0, 0]).is_some())
+/// (see [`close`]), and whether a row's pairs are swept second short
+/// argument first (`swapped`): where only that order meets an option in
+/// the same row before its position (`g(n, 1 - turn, passes - 1)`).
+pub(super) fn strip3(moves: &[Move], game: GameId) -> Option<(usize, bool)> {
+    let orders = (0..3).flat_map(|long| [(long, false), (long, true)]);
+    orders
+        .into_iter()
+        .find(|&order| close(moves, game, order, [0, 0]).is_some())
 }
 
 /// The arguments other than `long`, in order.
@@ -45,7 +50,7 @@ pub fn shorts(long: usize) -> [usize; 2] {
 pub(super) fn close(
     moves: &[Move],
     game: GameId,
-    long: usize,
+    (long, swapped): (usize, bool),
     seed: [i64; 2],
 ) -> Option<[(i64, i64); 2]> {
     let shorts = shorts(long);
@@ -57,7 +62,7 @@ pub(super) fn close(
     for _ in 0..ROUNDS {
         let mut found = cols;
         for m in moves {
-            let Some(bounds) = move_bounds(m, (game, long), cols) else {
+            let Some(bounds) = move_bounds(m, (game, long, swapped), cols) else {
                 continue;
             };
             for term in &m.terms {
@@ -84,14 +89,15 @@ pub(super) fn close(
 /// The bounds of move `m`'s binders and of the short arguments of the
 /// positions in the box `cols` that have it: those its guard allows
 /// (`passes > 0`), or `None` when no position does. The sweep takes a
-/// row's pairs in order (the first short argument, then the second), so
-/// a box narrowed so must see every option in the same row before its
-/// position (`g(n, passes - 1, 0)` from `g(n, passes, last)`); else the
-/// box is the whole (a counter that an option in the same row takes
-/// past it would leave that position to the search).
+/// row's pairs in order (the first short argument, then the second, or
+/// the other way round when `swapped`), so a box narrowed so must see
+/// every option in the same row before its position (`g(n, passes - 1,
+/// 0)` from `g(n, passes, last)`); else the box is the whole (a counter
+/// that an option in the same row takes past it would leave that
+/// position to the search).
 fn move_bounds(
     m: &Move,
-    (game, long): (GameId, usize),
+    (game, long, swapped): (GameId, usize, bool),
     cols: [(i64, i64); 2],
 ) -> Option<Vec<Bound>> {
     let shorts = shorts(long).map(|s| s as Slot);
@@ -105,7 +111,10 @@ fn move_bounds(
     let bounds = binder_bounds(m, held.clone().unwrap_or_else(|| whole.clone()));
     let before = |args: &[Num]| {
         let row = shift(&args[long], long as Slot, &bounds);
-        let [s, t] = shorts.map(|x| shift(&args[x as usize], x, &bounds));
+        let [mut s, mut t] = shorts.map(|x| shift(&args[x as usize], x, &bounds));
+        if swapped {
+            (s, t) = (t, s);
+        }
         row.is_some_and(|(_, hi)| hi < 0)
             || s.is_some_and(|(_, hi)| hi < 0)
             || (s == Some((0, 0)) && t.is_some_and(|(_, hi)| hi < 0))

@@ -301,7 +301,8 @@ impl Emit<'_, '_> {
     /// argument from `from` (its low half) to `to`, past the cube, each
     /// pair `(s, t)` of short arguments in the box `from`'s high half
     /// holds (four bits each: the least `s`, the greatest, the least `t`,
-    /// the greatest), the position valued when its slot is unknown: in
+    /// the greatest; `t` the outer loop when the kernel's strips are
+    /// swept so, `Kernel::strip3_swapped`), the position valued when its slot is unknown: in
     /// the strip row `s * 8 + t` of the long argument's block, column `n`
     /// less the cube's side. Returns `to << 32` when done; `n << 32 | p`,
     /// `p` the pair's strip row `s * 8 + t`, for the position it left to
@@ -339,20 +340,31 @@ impl Emit<'_, '_> {
         let col = self.b.ins().iadd_imm_s(n, -SIDE3_MAX);
         self.value_unknown(kernel, (own, (page, col)), &args, (total, next))?;
         // The next pair: `t` up to its greatest, then the next `s` from
-        // the least `t`, then the next row's first pair.
+        // the least `t`, then the next row's first pair; swapped, `s`
+        // first, then the next `t` from the least `s`.
         self.b.switch_to_block(next);
         let p = self.b.use_var(pair);
-        let t = self.b.ins().band_imm_s(p, w - 1);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, t, t1);
-        let on = self.b.ins().iadd_imm_s(p, 1);
+        let shift = w.trailing_zeros() as i64;
+        let swapped = kernel.strip3_swapped();
+        let (inner, inner_top, step) = match swapped {
+            false => (self.b.ins().band_imm_s(p, w - 1), t1, 1),
+            true => (self.b.ins().ushr_imm_s(p, shift), s1, w),
+        };
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, inner, inner_top);
+        let on = self.b.ins().iadd_imm_s(p, step);
         self.b.def_var(pair, on);
         self.b.ins().brif(more, head, &[], next_s, &[]);
         self.b.switch_to_block(next_s);
-        let s = self.b.ins().ushr_imm_s(p, w.trailing_zeros() as i64);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, s, s1);
-        let s = self.b.ins().iadd_imm_s(s, 1);
+        let s = self.b.ins().ushr_imm_s(p, shift);
+        let t = self.b.ins().band_imm_s(p, w - 1);
+        let (outer, outer_top) = if swapped { (t, t1) } else { (s, s1) };
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, outer, outer_top);
+        let (s, t) = match swapped {
+            false => (self.b.ins().iadd_imm_s(s, 1), t0),
+            true => (s0, self.b.ins().iadd_imm_s(t, 1)),
+        };
         let on = self.b.ins().imul_imm_s(s, w);
-        let on = self.b.ins().iadd(on, t0);
+        let on = self.b.ins().iadd(on, t);
         self.b.def_var(pair, on);
         self.b.ins().brif(more, head, &[], next_row, &[]);
         self.b.switch_to_block(next_row);
