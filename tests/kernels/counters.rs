@@ -129,15 +129,18 @@ fn counters_spent_several_at_a_time_agree_with_the_interpreter() {
     }
 }
 
-/// A counter in a strip of triples (the first of its two short
-/// arguments) is swept past the cube: asked by a query to 20,000 heaps,
-/// only the cube's positions run one at a time, not the strip's (the
-/// values agree with the interpreter's above, at 3,000).
+/// A counter in a strip of triples, its first short argument or its
+/// second behind a flag, is swept past the cube: asked by a query to
+/// 20,000 heaps, only the positions of the cube's first 1,024 rows run
+/// one at a time (12 and 6 pairs a row; 13,317 and 7,170 positions),
+/// not the strips' (31,630 and 25,211 with the box not narrowed or not
+/// swept the counter first). The values agree with the interpreter's
+/// above, at 3,000.
 #[test]
 fn a_counter_in_a_strip_of_triples_is_swept_past_the_cube() {
-    for (game, seed) in [(TRIPLE, "2, 0"), (TURNED, "0, 2")] {
+    for (game, seed, most) in [(TRIPLE, "2, 0", 14_000), (TURNED, "0, 2", 8_000)] {
         let text = format!("{game}len([n for n in 0..=20000 if value(g(n, {seed})) == 0])\n");
         let runs = alone(&text);
-        assert!(runs < 20_000, "{runs} positions run one at a time: {text}");
+        assert!(runs < most, "{runs} positions run one at a time: {text}");
     }
 }

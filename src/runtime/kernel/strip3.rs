@@ -115,9 +115,13 @@ fn move_bounds(
         if swapped {
             (s, t) = (t, s);
         }
+        // A lower row is swept before; in the same row, the first swept
+        // short argument lower, or the same and the other lower.
+        let same = row.is_some_and(|(_, hi)| hi <= 0);
         row.is_some_and(|(_, hi)| hi < 0)
-            || s.is_some_and(|(_, hi)| hi < 0)
-            || (s == Some((0, 0)) && t.is_some_and(|(_, hi)| hi < 0))
+            || (same
+                && (s.is_some_and(|(_, hi)| hi < 0)
+                    || (s == Some((0, 0)) && t.is_some_and(|(_, hi)| hi < 0))))
     };
     let ordered = (m.terms.iter()).all(|term| match own_args(term, game) {
         Some(Some(args)) => before(args),
@@ -125,7 +129,9 @@ fn move_bounds(
     });
     match (ordered, held) {
         (true, Some(_)) => Some(bounds),
-        // No position in the box has the move.
+        // No position in the box has the move. The order is checked
+        // first even so: from the box of `[0, 0]`, where no counter is
+        // spent yet, that check is what picks the order (`strip3`).
         (true, None) => None,
         (false, _) => Some(binder_bounds(m, whole)),
     }

@@ -174,6 +174,10 @@ fn counters_in_triples_are_strips_where_a_row_meets_its_options_first() {
     let second = "move t(k in 1..=3) if k <= n -> g(n - k, 1 - a, b)\n \
                   move p if b > 0 and n > 0 -> g(n, 1 - a, b - 1)";
     assert_eq!(long(second), Some((0, true)));
+    // An option in a higher row is swept after its position, whatever
+    // its short arguments: the box is not narrowed, and `b - 1` leaves it.
+    let higher = format!("{take}move p if b > 0 -> g(n + 1, a, b - 1)");
+    assert_eq!(long(&higher), None);
     // Without the guard, no strip either.
     let bare = format!("{take}move p if n > 0 -> g(n - 1, a - 1, 0)");
     assert_eq!(long(&bare), None);
