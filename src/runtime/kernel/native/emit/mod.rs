@@ -30,6 +30,7 @@ mod query;
 mod reads;
 mod row_reads;
 mod rows;
+mod strips;
 mod sweep;
 mod tables;
 mod values;
