@@ -166,9 +166,21 @@ fn strip_move() -> impl Strategy<Value = String> {
     })
 }
 
-/// A random game whose options keep the column among a few values, asked
-/// far enough up for its strip to be swept, perhaps with a move that
-/// fails some rows down or leads back up (a cycle).
+/// A move that counts the column down (a strip's `down`, item 40 of
+/// docs/architecture.md), spelled as users do, or none.
+fn counter_move() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        Just(""),
+        Just("move s if c > 0 and n > 0 -> g(n, c - 1)\n"),
+        Just("move s(j in 1..=c) if n > 0 -> g(n - 1, c - j)\n"),
+        Just("move s if c != 0 -> g(n, c - 1)\n"),
+        Just("move s(j in 1..=2) if c >= 2 and n > 1 -> g(n - 2, c - j)\n"),
+    ]
+}
+
+/// A random game whose options keep the column among a few values, or
+/// count it down, asked far enough up for its strip to be swept, perhaps
+/// with a move that fails some rows down or leads back up (a cycle).
 fn strip_file(heaps: std::ops::Range<i64>) -> impl Strategy<Value = String> {
     let moves = prop::collection::vec(strip_move(), 1..=3);
     let trouble = prop_oneof![
@@ -176,9 +188,9 @@ fn strip_file(heaps: std::ops::Range<i64>) -> impl Strategy<Value = String> {
         (1i64..200).prop_map(|e| format!("move z if n == {e} -> g(n / (c - c), 0)\n")),
         (1i64..200).prop_map(|e| format!("move up if n == {e} and c == 1 -> g(n + 70, 1)\n")),
     ];
-    (moves, trouble, heaps, 0i64..3).prop_map(|(moves, trouble, n, c)| {
+    (moves, counter_move(), trouble, heaps, 0i64..5).prop_map(|(moves, counter, trouble, n, c)| {
         format!(
-            "game g(n, c) {{\n{}\n{trouble}}}\nvalue(g({n}, {c}))\n\
+            "game g(n, c) {{\n{}\n{counter}{trouble}}}\nvalue(g({n}, {c}))\n\
              len([x for x in 0..{n} if value(g(x, {c})) == 0])\n",
             moves.join("\n")
         )
