@@ -44,7 +44,10 @@ impl Emit<'_, '_> {
         };
         self.read_or_looked_up(index, (header, args), |e, value, exits| match row {
             Some((row, along)) => e.read_row(row, along, value, exits),
-            None => e.read_dense(e.tables[index], (&ints, form.code), value, exits),
+            None => {
+                let table = e.dense_table(index, (form.code, ints.len()));
+                e.read_dense(table, (&ints, form.code), value, exits)
+            }
         })
     }
 

@@ -28,7 +28,7 @@ impl Emit<'_, '_> {
     ) -> Option<()> {
         let levels = kernel.levels()?;
         let ((p, q), (r0, r1), (c0, c1)) = (levels.weights, levels.rows, levels.cols);
-        let own = self.own_table(own, levels.form.is_some());
+        let own = self.own_table(own, (kernel, levels.form.is_some()));
         let [s, a, total] = self.counters();
         let zero = self.int(0);
         let [level, first, row, next_row, next_level, stop] = self.blocks();
@@ -73,10 +73,26 @@ impl Emit<'_, '_> {
     }
 
     /// The view of the game's own table, whose rows a table of list,
-    /// tuple or boolean positions (`formed`) counts as its form's.
-    pub(super) fn own_table(&mut self, own: Value, formed: bool) -> Table {
-        let own = self.table(own, 0).formed(formed);
-        self.loaded(own)
+    /// tuple or boolean positions (`formed`) counts as its form's; the
+    /// table the options of the same game then read ([`super::OwnRead`]),
+    /// where its form is the kernel's.
+    pub(super) fn own_table(&mut self, own: Value, (kernel, formed): (&Kernel, bool)) -> Table {
+        let code = kernel.own_form().unwrap_or(0);
+        let mut own = self.table(own, 0).formed(formed);
+        if formed {
+            own.checked = Some(code);
+        }
+        let own = self.loaded(own);
+        let target = self.targets.iter().position(|&(g, _)| g == kernel.game);
+        self.own_read = target
+            .filter(|_| formed == (code != 0))
+            .map(|target| super::OwnRead {
+                target,
+                code,
+                ints: kernel.arity,
+                table: own,
+            });
+        own
     }
 
     /// The pair of Szudzik number `z`: `(r, s)` for `z = s² + r` with `r <
@@ -225,7 +241,7 @@ impl Emit<'_, '_> {
         (from, to): (Value, Value),
         own: Value,
     ) -> Option<()> {
-        let own = self.own_table(own, kernel.own_form().is_some());
+        let own = self.own_table(own, (kernel, kernel.own_form().is_some()));
         let width = self.b.ins().ushr_imm_s(from, 32);
         let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
         let [row, col, total, b, c] = self.counters();

@@ -206,6 +206,7 @@ pub fn function(
         held: Vec::new(),
         pages: Vec::new(),
         row_reads: None,
+        own_read: None,
         config,
     };
     e.b.def_var(e.stamp, params[4]);
@@ -392,6 +393,27 @@ struct Emit<'a, 'f> {
     /// In a cube's or a strip's row loop, the rows found before it
     /// (`row_reads`).
     row_reads: Option<row_reads::RowReads>,
+    /// In a function that writes the game's own table, that table as its
+    /// options of the same game read it (see [`OwnRead`]).
+    own_read: Option<OwnRead>,
+}
+
+/// The game's own table, loaded once, in a function that writes it (a
+/// board's levels, a square, a strip, a cube): the options of the same
+/// game read it rather than the target's view of the same table, so the
+/// loops keep one set of its fields in registers, not two (the knight
+/// kept as a tuple spilled them, 20% more instructions), and a table of
+/// tuples or of positions with a boolean needs no test of its form at
+/// each option: the call checked it (`native/own.rs`).
+#[derive(Clone, Copy)]
+struct OwnRead {
+    /// The target that is the game itself.
+    target: usize,
+    /// The form code of its positions (0: integers).
+    code: u64,
+    /// The number of integers they are read by.
+    ints: usize,
+    table: Table,
 }
 
 /// A loop being emitted: the slots it binds (a divisor bound outside the

@@ -67,7 +67,10 @@ impl Emit<'_, '_> {
             (_, [_, b]) if let Some(row) = self.row_read(index, &[&args[0]], 0) => {
                 self.read_row(row, *b, value, (slow, join));
             }
-            _ => self.read_dense(self.tables[index], (&given, 0), value, (slow, join)),
+            _ => {
+                let table = self.dense_table(index, (0, given.len()));
+                self.read_dense(table, (&given, 0), value, (slow, join));
+            }
         }
         self.b.switch_to_block(slow);
         let v = self.read_slow(index, &given, [a, b, c]);
@@ -151,6 +154,17 @@ impl Emit<'_, '_> {
         })?;
         self.b.def_var(self.top, top);
         Some(self.b.use_var(acc))
+    }
+
+    /// The table target `index`'s positions of form `code` read by
+    /// `ints` integers are read in: the game's own, loaded once, where
+    /// the target is the game itself ([`super::OwnRead`]), else the
+    /// target's.
+    pub(super) fn dense_table(&self, index: usize, (code, ints): (u64, usize)) -> Table {
+        match self.own_read {
+            Some(o) if (o.target, o.code, o.ints) == (index, code, ints) => o.table,
+            _ => self.tables[index],
+        }
     }
 
     /// Reads the value of the position of one to three integers `args`,

@@ -28,7 +28,7 @@ impl Emit<'_, '_> {
     ) -> Option<()> {
         let strip = kernel.strip()?;
         let (c0, c1) = strip.cols;
-        let own = self.own_table(own, strip.form.is_some());
+        let own = self.own_table(own, (kernel, strip.form.is_some()));
         // The last extra column, `e1` (`from`'s high half less one; -1
         // for none). The first is `e1` too, or for a counter counted down
         // (`Strip::down`) the one past the strip's when `e1` is above.
@@ -116,7 +116,7 @@ impl Emit<'_, '_> {
     ) -> Option<()> {
         use crate::graph::{SIDE3_MAX, STRIP3_WIDTH};
         let long = kernel.strip3()?;
-        let own = self.own_table(own, false);
+        let own = self.own_table(own, (kernel, false));
         let [s0, s1, t0, t1] = [32, 36, 40, 44].map(|at| {
             let v = self.b.ins().ushr_imm_s(from, at);
             self.b.ins().band_imm_s(v, 15)

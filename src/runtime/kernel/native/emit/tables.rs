@@ -62,6 +62,10 @@ pub(super) struct Table {
     /// or of a heap and a boolean keeps its positions as rows of two or
     /// three integers (`g((n - k, k))`, a strip of pairs).
     runs_formed: bool,
+    /// The form code its caller has checked the table holds, for the
+    /// game's own table (see [`super::OwnRead`]): reads of that form need
+    /// no test of it.
+    pub(super) checked: Option<u64>,
 }
 
 /// The fields of a table's view, read once (see [`View`]).
@@ -118,6 +122,7 @@ impl Emit<'_, '_> {
             formed: false,
             runs: self.runs,
             runs_formed: self.runs,
+            checked: None,
         }
     }
 
@@ -213,6 +218,9 @@ impl Emit<'_, '_> {
     pub(super) fn of_form(&mut self, table: Table, form: u64, elsewhere: Block) -> Table {
         if form == 0 {
             return table;
+        }
+        if table.checked == Some(form) {
+            return table.formed(true);
         }
         let code = self.form_of(table);
         let other = (self.b.ins()).icmp_imm_s(IntCC::NotEqual, code, form as i64);
