@@ -120,6 +120,7 @@ fn columns(moves: &[Move], game: GameId, narrow: usize) -> Option<Strip> {
         let mut round = Round {
             found: cols,
             pending: false,
+            applies: false,
         };
         for m in moves {
             move_columns(m, (game, narrow), cols, &mut round, &mut seen)?;
@@ -129,6 +130,12 @@ fn columns(moves: &[Move], game: GameId, narrow: usize) -> Option<Strip> {
         }
         let (lo, hi) = round.found?;
         if lo < 0 || hi.checked_sub(lo)? >= WIDEST || (seen.down && seen.rises) {
+            return None;
+        }
+        // A strip whose positions have no move at all (`min(a, b) > 0`
+        // in every guard, for column 0) is no strip: each position of
+        // the board is the search's or its square's.
+        if round.found == cols && !round.pending && !round.applies {
             return None;
         }
         if round.found == cols && !round.pending {
@@ -154,6 +161,9 @@ struct Round {
     /// Whether an option's column depends on its position's, and no
     /// columns are known yet.
     pending: bool,
+    /// Whether some move may be made from a position of the columns
+    /// found so far.
+    applies: bool,
 }
 
 impl Round {
@@ -198,6 +208,7 @@ fn move_columns(
         Some(Some(held)) => vec![(slot, held)],
         _ => Vec::new(),
     };
+    round.applies |= !matches!(held, Some(None));
     let bounds = binder_bounds(m, seed);
     for term in &m.terms {
         let Some(args) = own_arg(term, game, &mut seen.form)? else {

@@ -1,7 +1,7 @@
 //! Integer and boolean expressions compiled from the IR, with the slots a
 //! [`Types`] says: `None` for what the compiled rules do not take.
 
-use super::{Cond, Lin, Members, Num};
+use super::{Cond, Lin, Members, Num, spelled};
 use crate::builtins::Builtin;
 use crate::graph::{Shape, flat};
 use crate::ir::{Ir, IrKind, PatIr, Slot};
@@ -23,14 +23,28 @@ pub fn conjuncts(ir: &Ir, out: &mut Vec<Cond>, t: &Types) -> Option<()> {
         }
         IrKind::Chain(operands, ops) => {
             for (i, op) in ops.iter().enumerate() {
-                out.push(comparison(*op, &operands[i], &operands[i + 1], t)?);
+                push_split(out, comparison(*op, &operands[i], &operands[i + 1], t)?);
             }
             Some(())
         }
         _ => {
-            out.push(cond_in(ir, t)?);
+            push_split(out, cond_in(ir, t)?);
             Some(())
         }
+    }
+}
+
+/// Pushes `c` on `out`, split at its `and`s: a condition spelled as
+/// several comparisons (`x in 1..=n`, `min(a, b) >= 1`: see
+/// `spelled.rs`) gives each as a conjunct, which bounds a loop or a board
+/// as one written so would.
+fn push_split(out: &mut Vec<Cond>, c: Cond) {
+    match c {
+        Cond::And(a, b) => {
+            push_split(out, *a);
+            push_split(out, *b);
+        }
+        c => out.push(c),
     }
 }
 
@@ -292,7 +306,12 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
         IrKind::Unary(UnOp::Not, a) => Cond::not(*cond(a)?),
         IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => match num_in(x, t) {
-            Some(x) => member(*op == BinOp::In, x, Seq::numbers(xs, t)?, t),
+            Some(x) => match range(xs, t)
+                .and_then(|r| spelled::in_range(*op == BinOp::In, x.clone(), r, t.wide))
+            {
+                Some(c) => c,
+                None => member(*op == BinOp::In, x, Seq::numbers(xs, t)?, t),
+            },
             None => character_in(*op == BinOp::In, x, xs, t)
                 .or_else(|| pair_member(*op == BinOp::In, x, xs, t))
                 .or_else(|| within(*op == BinOp::In, x, xs, t))
@@ -374,9 +393,22 @@ fn same(yes: bool, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
     (xs.shape(t) == ys.shape(t)).then(|| Cond::Same(yes, Box::new(xs), Box::new(ys)))
 }
 
-/// `a op b` of two integers.
+/// `a op b` of two integers (an extremum compared split into its items:
+/// see `spelled.rs`).
 fn numbers(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
-    Some(Cond::Cmp(op, num_in(a, t)?, num_in(b, t)?))
+    Some(spelled::compared(op, num_in(a, t)?, num_in(b, t)?))
+}
+
+/// The bounds of a range of integers written `lo..hi` or `lo..=hi` (the
+/// flag), or a constant one.
+fn range(xs: &Ir, t: &Types) -> Option<(Num, Num, bool)> {
+    match &xs.kind {
+        IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
+            Some((num_in(lo, t)?, num_in(hi, t)?, *op == BinOp::RangeIncl))
+        }
+        IrKind::Const(Value::Range(lo, hi)) => Some((Num::Const(*lo), Num::Const(*hi), false)),
+        _ => None,
+    }
 }
 
 fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {

@@ -15,6 +15,7 @@ use crate::value::{GameId, Value};
 mod compile;
 mod cond;
 mod members;
+mod spelled;
 pub(super) use compile::value_of;
 pub use compile::{ASKED_FLAT, bool_in, cond_in, conjuncts, num_in, pair_in};
 pub use members::Members;
