@@ -121,7 +121,7 @@ fn certain_calls(ir: &Ir, out: &mut Vec<Ir>) {
 
 /// Whether `a` and `b` are the same call of the same arguments, written
 /// with names, constants and operators.
-fn same(a: &Ir, b: &Ir) -> bool {
+pub(super) fn same(a: &Ir, b: &Ir) -> bool {
     let all =
         |xs: &[Ir], ys: &[Ir]| xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y));
     match (&a.kind, &b.kind) {

@@ -52,7 +52,7 @@ impl Normalizer<'_> {
         let mut lets = Vec::new();
         let mut params = Vec::with_capacity(args.len());
         for (p, arg) in args.iter().enumerate() {
-            if repeatable(arg) || uses::once_for_certain(body, p as Slot) {
+            if repeatable(arg) || few_items(arg) || uses::once_for_certain(body, p as Slot) {
                 params.push(arg.clone());
                 continue;
             }
@@ -142,7 +142,7 @@ pub(super) fn put_let(pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
     let PatIr::Slot(slot) = *pattern else {
         return None;
     };
-    (repeatable(value) || uses::once_for_certain(body, slot))
+    (repeatable(value) || few_items(value) || uses::once_for_certain(body, slot))
         .then(|| put(body, &|s| (s == slot).then(|| value.clone())))
 }
 
@@ -238,6 +238,16 @@ pub(super) fn repeatable(ir: &Ir) -> bool {
         IrKind::Const(_) | IrKind::Local(_) => true,
         _ => small(ir, &mut 12),
     }
+}
+
+/// Whether `ir` is a tuple of [`repeatable`] items: put in place of a
+/// parameter, `p[0]` of it is the item itself (see `fold` in `mod.rs`),
+/// so a helper given a square, `on_board((x + dx, y + dy))`, compares
+/// integers where a `let` of the tuple left the rules to the interpreter.
+/// Made again where it is read whole, which costs and changes nothing
+/// else: its items can neither fail nor differ.
+fn few_items(ir: &Ir) -> bool {
+    matches!(&ir.kind, IrKind::Tuple(items) if items.len() <= 4 && items.iter().all(repeatable))
 }
 
 /// Whether function `f` calls itself, directly or through others.

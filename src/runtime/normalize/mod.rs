@@ -172,6 +172,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         };
         let rule = member::constants(&rule).unwrap_or(rule);
         let rule = solved::binder(&rule).unwrap_or(rule);
+        let rule = solved::single(&rule).unwrap_or(rule);
         if moves.len() < unroll::UNROLL_MOVES {
             n.unroll(rule, 0, &mut moves);
         } else {
@@ -411,6 +412,25 @@ fn fold(ir: Ir) -> Ir {
             (Some(x), Some(y)) => crate::runtime::ops::arith(*op, x, y, ir.span)
                 .ok()
                 .map(Value::Int),
+            _ => None,
+        },
+        // An item of a tuple written out, whose items cannot fail (the
+        // interpreter makes them all): the item itself.
+        IrKind::Index(xs, i) => match (&xs.kind, int(i)) {
+            (IrKind::Tuple(items), Some(i)) if items.iter().all(inline::repeatable) => {
+                let at = if i < 0 { i + items.len() as i64 } else { i };
+                match usize::try_from(at).ok().and_then(|at| items.get(at)) {
+                    Some(item) => return item.clone(),
+                    None => None,
+                }
+            }
+            (IrKind::Const(Value::Tuple(items)), Some(i)) => {
+                let at = if i < 0 { i + items.len() as i64 } else { i };
+                usize::try_from(at)
+                    .ok()
+                    .and_then(|at| items.get(at))
+                    .cloned()
+            }
             _ => None,
         },
         IrKind::Tuple(items) => items
