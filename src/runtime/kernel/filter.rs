@@ -39,6 +39,10 @@ use std::cell::{Cell, RefCell};
 /// take 16 MB at most.
 pub const FILTER_END: i64 = 1 << 26;
 
+/// The shortest window a loop runs over by the list of values that hold
+/// rather than by the window's words (see [`Bits::list`]).
+pub const LISTED_FROM: i64 = 256;
+
 /// A conjunct of the innermost binder alone, and the values it was
 /// evaluated at (see the module).
 #[derive(Debug)]
@@ -53,6 +57,8 @@ pub struct Filter {
     /// The address of the words of [`Bits::holds`], for the machine code,
     /// which reads it again after anything that may have grown them.
     words: Cell<*const u64>,
+    /// The address of [`Bits::list`]'s values, likewise.
+    list: Cell<*const i64>,
     /// The positions' values `cond` asks, lifted out of it.
     asked: Vec<Asked>,
 }
@@ -81,6 +87,15 @@ struct Bits {
     frame: Vec<i64>,
     /// The arguments of an asked position.
     args: Vec<i64>,
+    /// The values where it holds in `listed`, in increasing order, then
+    /// `i64::MAX`: a loop over a long window (`p in 1..=n` of a
+    /// condition that holds rarely, `popcount(p) == 1`) runs over them
+    /// rather than over the window's words, at every position (for a
+    /// million positions, 15,000 words each; see [`Filter::list_from`]).
+    list: Vec<i64>,
+    /// The values the list covers, from the start of the first window
+    /// evaluated to the end of the last that went on from it.
+    listed: (i64, i64),
 }
 
 impl Filter {
@@ -108,9 +123,11 @@ impl Filter {
             x,
             bits: RefCell::new(Bits {
                 frame,
+                list: vec![i64::MAX],
                 ..Bits::default()
             }),
             words: Cell::new(std::ptr::null()),
+            list: Cell::new(std::ptr::null()),
             asked: lift.asked,
         })
     }
@@ -147,18 +164,30 @@ impl Filter {
             bits.holds.resize(len, 0);
             self.words.set(bits.holds.as_ptr());
         }
+        // The values the list covers are all evaluated: a window that
+        // grows at each position (`p in 1..=n`) evaluates its new values
+        // only, not its words again.
+        let (start, end) = bits.listed;
         let Bits {
             known,
             holds,
             frame,
             args,
+            ..
         } = &mut *bits;
-        let mut k = lo;
+        let mut k = match start <= lo && lo < end {
+            true => end.min(hi),
+            false => lo,
+        };
         while k < hi {
             let (w, b) = ((k >> 6) as usize, k & 63);
-            // The rest of a word known: passed over.
-            if known[w] >> b == u64::MAX >> b {
-                k = (k | 63) + 1;
+            // The window's part of a word known: passed over. (A window
+            // that ends inside a word, `k in 1..=min(n, 7)`, is asked of
+            // at each position, and was looked at a value at a time.)
+            let top = (hi - 1 - (k & !63)).min(63);
+            let window = (u64::MAX >> (63 - top)) & (u64::MAX << b);
+            if known[w] & window == window {
+                k = (k & !63) + top + 1;
                 continue;
             }
             if known[w] >> b & 1 == 0 {
@@ -175,7 +204,44 @@ impl Filter {
             }
             k += 1;
         }
+        self.extend_list(&mut bits, (lo, hi));
         Ok(hi)
+    }
+
+    /// Adds the values of `lo..hi`, all evaluated, to the list, where the
+    /// window starts inside the values it covers (or is the first).
+    fn extend_list(&self, bits: &mut std::cell::RefMut<Bits>, (lo, hi): (i64, i64)) {
+        let (start, end) = bits.listed;
+        if start == end && end == 0 {
+            bits.listed = (lo, lo);
+        }
+        let (start, end) = bits.listed;
+        if lo < start || lo > end || hi <= end {
+            return;
+        }
+        bits.list.pop();
+        for k in end..hi {
+            if bits.holds[(k >> 6) as usize] >> (k & 63) & 1 == 1 {
+                bits.list.push(k);
+            }
+        }
+        bits.list.push(i64::MAX);
+        bits.listed.1 = hi;
+        self.list.set(bits.list.as_ptr());
+    }
+
+    /// The place in the list of the first value at or past `lo` where
+    /// the list covers `lo..hi`, for a loop that runs over the values
+    /// from there while they are below `hi`; `None` where it does not.
+    pub fn list_from(&self, (lo, hi): (i64, i64)) -> Option<usize> {
+        let bits = self.bits.borrow();
+        let (start, end) = bits.listed;
+        (start <= lo && hi <= end).then(|| bits.list.partition_point(|v| *v < lo))
+    }
+
+    /// The address of [`Filter::list`]' cell, read by the machine code.
+    pub fn list_at(&self) -> *const *const i64 {
+        self.list.as_ptr() as *const *const i64
     }
 
     /// The conjunct at the value in `frame`, the values it asks read
@@ -206,6 +272,20 @@ impl Filter {
     pub fn each(&self, (lo, hi): (i64, i64), mut each: impl FnMut(i64) -> Eval<()>) -> Eval<()> {
         if lo >= hi {
             return Ok(());
+        }
+        // A long window the list covers: its values, read again after
+        // each (`each` may have grown the list).
+        if hi - lo >= LISTED_FROM
+            && let Some(mut at) = self.list_from((lo, hi))
+        {
+            loop {
+                let k = self.bits.borrow().list[at];
+                if k >= hi {
+                    return Ok(());
+                }
+                each(k)?;
+                at += 1;
+            }
         }
         let (first, last) = (lo >> 6, (hi - 1) >> 6);
         for w in first..=last {
@@ -340,6 +420,34 @@ mod tests {
         assert!(!Filter::covers((-1, 5)));
         assert!(!Filter::covers((0, FILTER_END + 1)));
         assert_eq!(f.fill((10, 5), &defs, None), Ok(5), "an empty window");
+    }
+
+    /// A window that grows from the same start, as `k in 1..=n` does at
+    /// each position, is listed: the list holds exactly the values that
+    /// hold, in order, a long window is run over by it, and a window that
+    /// ends inside a word is evaluated once, not at each fill; a window
+    /// starting elsewhere is not listed but still found.
+    #[test]
+    fn windows_growing_from_one_start_are_listed() {
+        let defs = Defs::default();
+        let f = filter();
+        for hi in [2, 8, 8, 70, 71, 300, 5000] {
+            assert_eq!(f.fill((1, hi), &defs, None), Ok(hi));
+            let want: Vec<i64> = (1..hi).filter(|k| k % 3 == 1).collect();
+            assert_eq!(kept(&f, (1, hi)), want, "1..{hi}");
+        }
+        assert_eq!(f.evaluated(), 4999, "each value once");
+        assert_eq!(f.list_from((1, 5000)), Some(0));
+        assert_eq!(f.list_from((300, 5000)), Some(100), "the first at or past 300: 301");
+        assert_eq!(f.list_from((0, 10)), None, "0 is not listed");
+        assert_eq!(f.list_from((1, 5001)), None, "5000 is not evaluated");
+        let want: Vec<i64> = (300..4000).filter(|k| k % 3 == 1).collect();
+        assert_eq!(kept(&f, (300, 4000)), want);
+        // Apart from the list's start: found by the words.
+        assert_eq!(f.fill((6000, 6100), &defs, None), Ok(6100));
+        assert_eq!(f.list_from((6000, 6100)), None);
+        let want: Vec<i64> = (6000..6100).filter(|k| k % 3 == 1).collect();
+        assert_eq!(kept(&f, (6000, 6100)), want);
     }
 
     /// `value(g(k + 1)) == 0` as a filter of slot 0, in a frame of one.

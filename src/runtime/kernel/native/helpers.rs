@@ -217,5 +217,16 @@ pub(super) extern "C" fn filter(ctx: *mut Ctx, filter: *const Filter, lo: i64, h
     }
 }
 
+/// The place in `filter`'s list of values that hold ([`Filter::list_from`])
+/// of the first at or past `lo`, where the list covers `lo..hi`, for the
+/// machine code to run over them; [`FILTER_FAILED`] where it does not.
+pub(super) extern "C" fn filter_from(_: *mut Ctx, filter: *const Filter, lo: i64, hi: i64) -> u64 {
+    // SAFETY: as in `filter`.
+    let filter = unsafe { &*filter };
+    filter
+        .list_from((lo, hi))
+        .map_or(FILTER_FAILED, |at| at as u64)
+}
+
 /// What [`filter`] returns when the conjunct failed at a value.
 pub(super) const FILTER_FAILED: u64 = u64::MAX;

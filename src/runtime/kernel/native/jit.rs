@@ -2,7 +2,7 @@
 //! code calls, each function defined from an [`emit::Kind`], and the
 //! memory that holds them once finished.
 
-use super::helpers::{call, filter, flat, sets, sets_apart, unusual, unusual3};
+use super::helpers::{call, filter, filter_from, flat, sets, sets_apart, unusual, unusual3};
 use super::{Code, Memory, emit, query};
 use crate::runtime::kernel::calls::Func;
 use cranelift_codegen::ir::{AbiParam, types};
@@ -21,7 +21,7 @@ pub(super) struct Jit {
     sig: cranelift_codegen::ir::Signature,
     /// The helpers the machine code calls, in the order `new` declares
     /// them (see [`emit::Helpers`]).
-    helpers: [cranelift_module::FuncId; 15],
+    helpers: [cranelift_module::FuncId; 16],
     /// `unusual`, `unusual3` and `flat` behind trampolines that keep
     /// every register (see [`kept`]), once a function needs them.
     kept: Option<[cranelift_module::FuncId; 3]>,
@@ -58,7 +58,7 @@ impl Jit {
             .finish(settings::Flags::new(flags))
             .ok()?;
         let mut builder = JITBuilder::with_isa(isa, cranelift_module::default_libcall_names());
-        let helpers: [(&str, *const u8, usize); 15] = [
+        let helpers: [(&str, *const u8, usize); 16] = [
             ("grundy_pow", emit::pow as *const u8, 2),
             ("grundy_isqrt", emit::isqrt as *const u8, 1),
             ("grundy_gcd", emit::gcd as *const u8, 2),
@@ -74,6 +74,7 @@ impl Jit {
             ("grundy_collect_items", query::collect_items as *const u8, 3),
             ("grundy_sets_apart", sets_apart as *const u8, 7),
             ("grundy_filter", filter as *const u8, 4),
+            ("grundy_filter_from", filter_from as *const u8, 4),
         ];
         for (name, at, _) in helpers {
             builder.symbol(name, at);

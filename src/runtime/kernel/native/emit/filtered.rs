@@ -6,7 +6,7 @@
 
 use super::{Emit, trusted};
 use crate::runtime::kernel::Move;
-use crate::runtime::kernel::filter::{FILTER_END, Filter};
+use crate::runtime::kernel::filter::{FILTER_END, Filter, LISTED_FROM};
 use crate::runtime::kernel::native::helpers::FILTER_FAILED;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value, types::I64};
@@ -38,8 +38,24 @@ impl Emit<'_, '_> {
             .ins()
             .icmp_imm_s(IntCC::SignedGreaterThan, hi, FILTER_END);
         let out = self.b.ins().bor(below, past);
-        let [fill, kept_some] = self.blocks();
-        self.b.ins().brif(out, plain, &[lo.into()], fill, &[]);
+        let [check, fill, known, kept_some] = self.blocks();
+        self.b.ins().brif(out, plain, &[lo.into()], check, &[]);
+        // A window inside the last one the helper evaluated to its end
+        // (`k in 1..=min(n, 7)`, the same at every position past 7) is
+        // evaluated already: the helper is not called again.
+        self.b.switch_to_block(check);
+        let place = self.filled_place();
+        let (done_hi, done_lo) = (
+            self.b.ins().stack_load(I64, I64, place, 0),
+            self.b.ins().stack_load(I64, I64, place, 8),
+        );
+        let above = self
+            .b
+            .ins()
+            .icmp(IntCC::SignedGreaterThanOrEqual, lo, done_lo);
+        let below = self.b.ins().icmp(IntCC::SignedLessThanOrEqual, hi, done_hi);
+        let inside = self.b.ins().band(above, below);
+        self.b.ins().brif(inside, known, &[hi.into()], fill, &[]);
         self.b.switch_to_block(fill);
         let filter = self.int(kept as *const Filter as i64);
         let call = self.b.ins().call(self.filter, &[self.ctx, filter, lo, hi]);
@@ -50,10 +66,17 @@ impl Emit<'_, '_> {
             .ins()
             .icmp_imm_s(IntCC::Equal, kept_end, FILTER_FAILED as i64);
         self.bail_if(failed);
-        // The values kept are charged here, those tested by their loop.
-        if self.tick.is_none() {
-            self.charge(lo, kept_end);
-        }
+        let whole = self.b.ins().icmp(IntCC::Equal, kept_end, hi);
+        let [note, noted] = self.blocks();
+        self.b.ins().brif(whole, note, &[], noted, &[]);
+        self.b.switch_to_block(note);
+        self.b.ins().stack_store(I64, hi, place, 0);
+        self.b.ins().stack_store(I64, lo, place, 8);
+        self.b.ins().jump(noted, &[]);
+        self.b.switch_to_block(noted);
+        self.b.ins().jump(known, &[kept_end.into()]);
+        self.b.switch_to_block(known);
+        let kept_end = self.b.append_block_param(known, I64);
         // The values kept are those up to `kept_end`; the rest are tested.
         let none = self
             .b
@@ -63,6 +86,12 @@ impl Emit<'_, '_> {
             .ins()
             .brif(none, plain, &[kept_end.into()], kept_some, &[]);
         self.b.switch_to_block(kept_some);
+        self.listed_loop(rule, kept, (lo, kept_end), tested, plain)?;
+        // The values kept are charged here, those tested by their loop
+        // (those of a list, each as it is taken).
+        if self.tick.is_none() {
+            self.charge(lo, kept_end);
+        }
         let hi = kept_end;
         // Words `first..=last`, each masked to the window.
         let first = self.b.ins().sshr_imm_s(lo, 6);
@@ -109,5 +138,60 @@ impl Emit<'_, '_> {
         })?;
         self.b.ins().jump(plain, &[kept_end.into()]);
         self.tested_loop(rule, (from, window_end), tested, (plain, after))
+    }
+
+    /// Where the window `lo..hi`, all kept, is long and the filter's list
+    /// of the values that hold covers it ([`Filter::list_from`]): a loop
+    /// over those values, then on to `plain` at `hi`. The builder is left
+    /// where it is not, for the loop over the window's words.
+    fn listed_loop(
+        &mut self,
+        rule: &Move,
+        kept: &Filter,
+        (lo, hi): (Value, Value),
+        tested: usize,
+        plain: cranelift_codegen::ir::Block,
+    ) -> Option<()> {
+        let slot = self.slot_var(rule.binders.last()?.0 as usize);
+        let [ask, listed, head, take, words] = self.blocks();
+        let long = self.b.ins().isub(hi, lo);
+        let long = (self.b.ins()).icmp_imm_s(IntCC::SignedGreaterThanOrEqual, long, LISTED_FROM);
+        self.b.ins().brif(long, ask, &[], words, &[]);
+        self.b.switch_to_block(ask);
+        let filter = self.int(kept as *const Filter as i64);
+        let call = self
+            .b
+            .ins()
+            .call(self.filter_from, &[self.ctx, filter, lo, hi]);
+        let first = self.b.inst_results(call)[0];
+        let none = (self.b.ins()).icmp_imm_s(IntCC::Equal, first, FILTER_FAILED as i64);
+        let at = self.b.declare_var(I64);
+        self.b.def_var(at, first);
+        self.b.ins().brif(none, words, &[], listed, &[]);
+        self.b.switch_to_block(listed);
+        self.b.ins().jump(head, &[]);
+        // Each value, read again after each option: a run below this one
+        // may have grown the list, and moved it.
+        self.b.switch_to_block(head);
+        let list_at = self.int(kept.list_at() as i64);
+        let values = self.b.ins().load(I64, trusted(), list_at, 0);
+        let i = self.b.use_var(at);
+        let offset = self.b.ins().ishl_imm_s(i, 3);
+        let place = self.b.ins().iadd(values, offset);
+        let k = self.b.ins().load(I64, trusted(), place, 0);
+        // The list ends with the largest integer, past every window.
+        let past = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, k, hi);
+        self.b.ins().brif(past, plain, &[hi.into()], take, &[]);
+        self.b.switch_to_block(take);
+        if self.tick.is_none() {
+            let k1 = self.b.ins().iadd_imm_s(k, 1);
+            self.charge(k, k1);
+        }
+        let next = self.b.ins().iadd_imm_s(i, 1);
+        self.b.def_var(at, next);
+        self.b.def_var(slot, k);
+        self.option(rule, tested + kept.conjuncts(), head)?;
+        self.b.switch_to_block(words);
+        Some(())
     }
 }

@@ -212,16 +212,29 @@ impl Emit<'_, '_> {
     }
 
     /// Sets the divisor of each place [`Emit::divisor_place`] made to 0,
-    /// at the start of the entry block `entry`, once the code is made.
+    /// and the first word of each [`Emit::filled_place`], at the start of
+    /// the entry block `entry`, once the code is made.
     pub(super) fn zero_divisors(&mut self, entry: Block) {
-        let Some(slot) = self.divisor_slot else {
-            return;
-        };
         let mut pos = FuncCursor::new(self.b.func).at_first_insertion_point(entry);
         let zero = pos.ins().iconst(I64, 0);
-        for place in 0..self.divisors {
-            pos.ins().stack_store(I64, zero, slot, 16 * place as i32);
+        if let Some(slot) = self.divisor_slot {
+            for place in 0..self.divisors {
+                pos.ins().stack_store(I64, zero, slot, 16 * place as i32);
+            }
         }
+        for slot in &self.filled {
+            pos.ins().stack_store(I64, zero, *slot, 0);
+        }
+    }
+
+    /// A place in the frame for the window a filter's helper last
+    /// evaluated to its end (see `filtered.rs`): its end, 0 on entry
+    /// ([`Emit::zero_divisors`]), then its start.
+    pub(super) fn filled_place(&mut self) -> StackSlot {
+        let data = StackSlotData::new(StackSlotKind::ExplicitSlot, 16, 3);
+        let slot = self.b.create_sized_stack_slot(data);
+        self.filled.push(slot);
+        slot
     }
 
     /// [`Emit::floor`] by the constant `d > 0` ([`cheap_divisor`]). By

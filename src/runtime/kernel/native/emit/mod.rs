@@ -72,15 +72,16 @@ pub struct Helpers {
     pub collect_items: FuncRef,
     pub sets_apart: FuncRef,
     pub filter: FuncRef,
+    pub filter_from: FuncRef,
     /// Whether `unusual`, `unusual3` and `flat` are trampolines that keep
     /// every register and return through the context's `ret` (see
     /// [`keeps_registers`]).
     pub kept: bool,
 }
 
-impl From<[FuncRef; 15]> for Helpers {
+impl From<[FuncRef; 16]> for Helpers {
     /// The helpers in the order [`super::jit`] declares them.
-    fn from(refs: [FuncRef; 15]) -> Helpers {
+    fn from(refs: [FuncRef; 16]) -> Helpers {
         Helpers {
             pow: refs[0],
             isqrt: refs[1],
@@ -97,6 +98,7 @@ impl From<[FuncRef; 15]> for Helpers {
             collect_items: refs[12],
             sets_apart: refs[13],
             filter: refs[14],
+            filter_from: refs[15],
             kept: false,
         }
     }
@@ -188,6 +190,7 @@ pub fn function(
         sets: helpers.sets,
         sets_apart: helpers.sets_apart,
         filter: helpers.filter,
+        filter_from: helpers.filter_from,
         flat: helpers.flat,
         query: helpers.query,
         tick: matches!(kind, Kind::Query(_)).then_some(helpers.tick),
@@ -203,6 +206,7 @@ pub fn function(
         lists,
         divisor_slot: None,
         divisors: 0,
+        filled: Vec::new(),
         held: Vec::new(),
         pages: Vec::new(),
         row_reads: None,
@@ -300,6 +304,7 @@ struct Emit<'a, 'f> {
     /// The helper that evaluates a [`crate::runtime::kernel::Narrow::Filter`]
     /// over a window ([`super::helpers::filter`]).
     filter: FuncRef,
+    filter_from: FuncRef,
     /// The helper that reads an option's value the code does not read
     /// itself ([`super::helpers::unusual`]), and its context.
     unusual: FuncRef,
@@ -369,6 +374,9 @@ struct Emit<'a, 'f> {
     /// holds, 16 bytes each (see [`Emit::divisor_place`]).
     divisor_slot: Option<cranelift_codegen::ir::StackSlot>,
     divisors: u32,
+    /// The places of the windows filters were evaluated over (see
+    /// [`Emit::filled_place`]).
+    filled: Vec<cranelift_codegen::ir::StackSlot>,
     /// The target's pointer size and calling convention, for `memcpy`.
     config: TargetFrontendConfig,
     /// The values each slot can take, where known while its loop is
