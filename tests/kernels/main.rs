@@ -23,6 +23,7 @@ mod listing;
 mod lists;
 mod queries;
 mod search;
+mod spellings;
 mod sweeps;
 mod tuples;
 
