@@ -99,7 +99,11 @@ pub(super) fn single(rule: &MoveIr) -> Option<MoveIr> {
             [e] if super::inline::repeatable(e) => e.clone(),
             _ => return None,
         },
-        IrKind::Binary(BinOp::RangeIncl, lo, hi) if super::hoist::same(lo, hi) => {
+        // Small constants (see `repeatable`): the sum cannot reach the
+        // largest integer, whose range `..=` refuses.
+        IrKind::Binary(BinOp::RangeIncl, lo, hi)
+            if super::hoist::same(lo, hi) && super::inline::repeatable(lo) =>
+        {
             let mut terms = Vec::new();
             sum(lo, 1, &mut terms)?;
             let ranged = |e: &Ir| {

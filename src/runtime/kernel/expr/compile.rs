@@ -23,28 +23,14 @@ pub fn conjuncts(ir: &Ir, out: &mut Vec<Cond>, t: &Types) -> Option<()> {
         }
         IrKind::Chain(operands, ops) => {
             for (i, op) in ops.iter().enumerate() {
-                push_split(out, comparison(*op, &operands[i], &operands[i + 1], t)?);
+                spelled::push_split(out, comparison(*op, &operands[i], &operands[i + 1], t)?);
             }
             Some(())
         }
         _ => {
-            push_split(out, cond_in(ir, t)?);
+            spelled::push_split(out, cond_in(ir, t)?);
             Some(())
         }
-    }
-}
-
-/// Pushes `c` on `out`, split at its `and`s: a condition spelled as
-/// several comparisons (`x in 1..=n`, `min(a, b) >= 1`: see
-/// `spelled.rs`) gives each as a conjunct, which bounds a loop or a board
-/// as one written so would.
-fn push_split(out: &mut Vec<Cond>, c: Cond) {
-    match c {
-        Cond::And(a, b) => {
-            push_split(out, *a);
-            push_split(out, *b);
-        }
-        c => out.push(c),
     }
 }
 
@@ -306,7 +292,7 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
         IrKind::Unary(UnOp::Not, a) => Cond::not(*cond(a)?),
         IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => match num_in(x, t) {
-            Some(x) => match range(xs, t)
+            Some(x) => match spelled::range(xs, t)
                 .and_then(|r| spelled::in_range(*op == BinOp::In, x.clone(), r, t.wide))
             {
                 Some(c) => c,
@@ -397,18 +383,6 @@ fn same(yes: bool, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
 /// see `spelled.rs`).
 fn numbers(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
     Some(spelled::compared(op, num_in(a, t)?, num_in(b, t)?))
-}
-
-/// The bounds of a range of integers written `lo..hi` or `lo..=hi` (the
-/// flag), or a constant one.
-fn range(xs: &Ir, t: &Types) -> Option<(Num, Num, bool)> {
-    match &xs.kind {
-        IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
-            Some((num_in(lo, t)?, num_in(hi, t)?, *op == BinOp::RangeIncl))
-        }
-        IrKind::Const(Value::Range(lo, hi)) => Some((Num::Const(*lo), Num::Const(*hi), false)),
-        _ => None,
-    }
 }
 
 fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {

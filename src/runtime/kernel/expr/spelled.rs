@@ -21,7 +21,10 @@
 //! below it, or a slot of rules whose slots are small).
 
 use super::{Cond, Num};
+use crate::ir::{Ir, IrKind};
+use crate::runtime::kernel::seq::Types;
 use crate::syntax::ast::BinOp;
+use crate::value::Value;
 
 /// `x in lo..hi` (`inclusive`: `lo..=hi`), or `not in` where `!yes`, of
 /// the integer `x` as the comparisons `lo <= x` and `x < hi` (or `x <=
@@ -107,4 +110,32 @@ fn safe(n: &Num) -> bool {
         n,
         Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Lin(_)
     )
+}
+
+/// Pushes `c` on `out`, split at its `and`s: a condition spelled as
+/// several comparisons (`x in 1..=n`, `min(a, b) >= 1`: see
+/// `spelled.rs`) gives each as a conjunct, which bounds a loop or a board
+/// as one written so would.
+pub(super) fn push_split(out: &mut Vec<Cond>, c: Cond) {
+    match c {
+        Cond::And(a, b) => {
+            push_split(out, *a);
+            push_split(out, *b);
+        }
+        c => out.push(c),
+    }
+}
+
+/// The bounds of a range of integers written `lo..hi` or `lo..=hi` (the
+/// flag), or a constant one.
+pub(super) fn range(xs: &Ir, t: &Types) -> Option<(Num, Num, bool)> {
+    match &xs.kind {
+        IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => Some((
+            super::compile::num_in(lo, t)?,
+            super::compile::num_in(hi, t)?,
+            *op == BinOp::RangeIncl,
+        )),
+        IrKind::Const(Value::Range(lo, hi)) => Some((Num::Const(*lo), Num::Const(*hi), false)),
+        _ => None,
+    }
 }

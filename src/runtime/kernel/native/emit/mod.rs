@@ -40,7 +40,7 @@ pub use kind::Kind;
 pub use loops::narrow;
 pub use values::{gcd, isqrt, pow};
 
-use tables::{Table, reads_runs};
+use tables::{OwnRead, Table, reads_runs};
 
 use crate::runtime::kernel::Kernel;
 use crate::runtime::kernel::calls::Func;
@@ -404,24 +404,6 @@ struct Emit<'a, 'f> {
     /// In a function that writes the game's own table, that table as its
     /// options of the same game read it (see [`OwnRead`]).
     own_read: Option<OwnRead>,
-}
-
-/// The game's own table, loaded once, in a function that writes it (a
-/// board's levels, a square, a strip, a cube): the options of the same
-/// game read it rather than the target's view of the same table, so the
-/// loops keep one set of its fields in registers, not two (the knight
-/// kept as a tuple spilled them, 20% more instructions), and a table of
-/// tuples or of positions with a boolean needs no test of its form at
-/// each option: the call checked it (`native/own.rs`).
-#[derive(Clone, Copy)]
-struct OwnRead {
-    /// The target that is the game itself.
-    target: usize,
-    /// The form code of its positions (0: integers).
-    code: u64,
-    /// The number of integers they are read by.
-    ints: usize,
-    table: Table,
 }
 
 /// A loop being emitted: the slots it binds (a divisor bound outside the

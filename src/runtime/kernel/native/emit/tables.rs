@@ -63,7 +63,7 @@ pub(super) struct Table {
     /// three integers (`g((n - k, k))`, a strip of pairs).
     runs_formed: bool,
     /// The form code its caller has checked the table holds, for the
-    /// game's own table (see [`super::OwnRead`]): reads of that form need
+    /// game's own table (see [`OwnRead`]): reads of that form need
     /// no test of it.
     pub(super) checked: Option<u64>,
 }
@@ -232,4 +232,22 @@ impl Emit<'_, '_> {
     pub(super) fn form_of(&mut self, table: Table) -> Value {
         self.field_of(table, |l| l.form, offset_of!(View, form))
     }
+}
+
+/// The game's own table, loaded once, in a function that writes it (a
+/// board's levels, a square, a strip, a cube): the options of the same
+/// game read it rather than the target's view of the same table, so the
+/// loops keep one set of its fields in registers, not two (the knight
+/// kept as a tuple spilled them, 20% more instructions), and a table of
+/// tuples or of positions with a boolean needs no test of its form at
+/// each option: the call checked it (`native/own.rs`).
+#[derive(Clone, Copy)]
+pub(super) struct OwnRead {
+    /// The target that is the game itself.
+    pub(super) target: usize,
+    /// The form code of its positions (0: integers).
+    pub(super) code: u64,
+    /// The number of integers they are read by.
+    pub(super) ints: usize,
+    pub(super) table: Table,
 }

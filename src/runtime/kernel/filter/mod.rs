@@ -36,7 +36,7 @@ use std::cell::{Cell, RefCell};
 
 /// Values of the binder at or past this are not kept (the loop tests
 /// the conjunct at each value instead): the bits for the values below
-/// take 16 MB at most.
+/// take 16 MB at most, and their list (see [`Bits::list`]) as much.
 pub const FILTER_END: i64 = 1 << 26;
 
 /// The shortest window a loop runs over by the list of values that hold
@@ -87,16 +87,27 @@ struct Bits {
     frame: Vec<i64>,
     /// The arguments of an asked position.
     args: Vec<i64>,
-    /// The values where it holds in `listed`, in increasing order, then
-    /// `i64::MAX`: a loop over a long window (`p in 1..=n` of a
-    /// condition that holds rarely, `popcount(p) == 1`) runs over them
-    /// rather than over the window's words, at every position (for a
-    /// million positions, 15,000 words each; see [`Filter::list_from`]).
+    /// The values evaluated one after another from the start of the
+    /// first window evaluated whole to the end of the last that went on
+    /// from them: a window that grows at each position (`p in 1..=n`)
+    /// evaluates only its new values.
+    run: (i64, i64),
+    /// The values where it holds from the run's start up to `listed`, in
+    /// increasing order, then `i64::MAX`: a loop over a long window (`p in
+    /// 1..=n` of a condition that holds rarely, `popcount(p) == 1`) runs
+    /// over them rather than over the window's words, at every position
+    /// (for a million positions, 15,000 words each; see
+    /// [`Filter::list_from`]). It stops growing where the values hold
+    /// more often than once in [`SPARSE`] (the words serve as well
+    /// there), so it takes a fraction of the bits' memory; it only
+    /// grows, so that a loop over it is never left reading values gone.
     list: Vec<i64>,
-    /// The values the list covers, from the start of the first window
-    /// evaluated to the end of the last that went on from it.
-    listed: (i64, i64),
+    listed: i64,
 }
+
+/// A list of the values that hold goes on while it has no more than one
+/// in this many of the run's values (and 64 besides).
+const SPARSE: i64 = 32;
 
 impl Filter {
     /// The filter of the conjuncts `conds` (in the order the guard tests
@@ -164,10 +175,10 @@ impl Filter {
             bits.holds.resize(len, 0);
             self.words.set(bits.holds.as_ptr());
         }
-        // The values the list covers are all evaluated: a window that
-        // grows at each position (`p in 1..=n`) evaluates its new values
-        // only, not its words again.
-        let (start, end) = bits.listed;
+        // The run's values are all evaluated: a window that grows at
+        // each position (`p in 1..=n`) evaluates its new values only, not
+        // its words again.
+        let (start, end) = bits.run;
         let Bits {
             known,
             holds,
@@ -208,25 +219,32 @@ impl Filter {
         Ok(hi)
     }
 
-    /// Adds the values of `lo..hi`, all evaluated, to the list, where the
-    /// window starts inside the values it covers (or is the first).
-    fn extend_list(&self, bits: &mut std::cell::RefMut<Bits>, (lo, hi): (i64, i64)) {
-        let (start, end) = bits.listed;
-        if start == end && end == 0 {
-            bits.listed = (lo, lo);
+    /// Adds `lo..hi`, all evaluated, to the run, where the window starts
+    /// inside it (or is the first evaluated whole), and the values that
+    /// hold to the list while it is sparse.
+    fn extend_list(&self, bits: &mut Bits, (lo, hi): (i64, i64)) {
+        if bits.run == (0, 0) {
+            bits.run = (lo, lo);
+            bits.listed = lo;
         }
-        let (start, end) = bits.listed;
+        let (start, end) = bits.run;
         if lo < start || lo > end || hi <= end {
             return;
         }
-        bits.list.pop();
-        for k in end..hi {
-            if bits.holds[(k >> 6) as usize] >> (k & 63) & 1 == 1 {
-                bits.list.push(k);
-            }
+        bits.run.1 = hi;
+        if bits.listed < end {
+            return;
         }
+        let most = 64 + (hi - start) / SPARSE;
+        let held = (end..hi).filter(|k| bits.holds[(k >> 6) as usize] >> (k & 63) & 1 == 1);
+        let new: Vec<i64> = held.collect();
+        if (bits.list.len() + new.len()) as i64 > most {
+            return;
+        }
+        bits.list.pop();
+        bits.list.extend(new);
         bits.list.push(i64::MAX);
-        bits.listed.1 = hi;
+        bits.listed = hi;
         self.list.set(bits.list.as_ptr());
     }
 
@@ -235,8 +253,8 @@ impl Filter {
     /// from there while they are below `hi`; `None` where it does not.
     pub fn list_from(&self, (lo, hi): (i64, i64)) -> Option<usize> {
         let bits = self.bits.borrow();
-        let (start, end) = bits.listed;
-        (start <= lo && hi <= end).then(|| bits.list.partition_point(|v| *v < lo))
+        let (start, listed) = (bits.run.0, bits.listed);
+        (start <= lo && hi <= listed).then(|| bits.list.partition_point(|v| *v < lo))
     }
 
     /// The address of [`Filter::list`]' cell, read by the machine code.
@@ -378,184 +396,4 @@ impl Lift {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::expr::Num;
-    use super::*;
-    use crate::syntax::ast::BinOp;
-
-    /// `k % 3 == 1` as a filter of slot 0.
-    fn filter() -> Filter {
-        let rem = Num::Bin(BinOp::Rem, Box::new(Num::Slot(0)), Box::new(Num::Const(3)));
-        Filter::new(&[Cond::Cmp(BinOp::Eq, rem, Num::Const(1))], 0, 1).expect("asks nothing")
-    }
-
-    fn kept(f: &Filter, window: (i64, i64)) -> Vec<i64> {
-        let mut out = Vec::new();
-        f.each(window, |k| {
-            out.push(k);
-            Ok(())
-        })
-        .unwrap();
-        out
-    }
-
-    #[test]
-    fn the_values_where_it_holds_are_found_in_any_window() {
-        let defs = Defs::default();
-        let f = filter();
-        for (lo, hi) in [
-            (0, 10),
-            (5, 200),
-            (63, 65),
-            (0, 1000),
-            (64, 128),
-            (7, 7),
-            (900, 901),
-        ] {
-            assert_eq!(f.fill((lo, hi), &defs, None), Ok(hi));
-            let want: Vec<i64> = (lo..hi).filter(|k| k % 3 == 1).collect();
-            assert_eq!(kept(&f, (lo, hi)), want, "{lo}..{hi}");
-        }
-        assert!(Filter::covers((0, FILTER_END)));
-        assert!(!Filter::covers((-1, 5)));
-        assert!(!Filter::covers((0, FILTER_END + 1)));
-        assert_eq!(f.fill((10, 5), &defs, None), Ok(5), "an empty window");
-    }
-
-    /// A window that grows from the same start, as `k in 1..=n` does at
-    /// each position, is listed: the list holds exactly the values that
-    /// hold, in order, a long window is run over by it, and a window that
-    /// ends inside a word is evaluated once, not at each fill; a window
-    /// starting elsewhere is not listed but still found.
-    #[test]
-    fn windows_growing_from_one_start_are_listed() {
-        let defs = Defs::default();
-        let f = filter();
-        for hi in [2, 8, 8, 70, 71, 300, 5000] {
-            assert_eq!(f.fill((1, hi), &defs, None), Ok(hi));
-            let want: Vec<i64> = (1..hi).filter(|k| k % 3 == 1).collect();
-            assert_eq!(kept(&f, (1, hi)), want, "1..{hi}");
-        }
-        assert_eq!(f.evaluated(), 4999, "each value once");
-        assert_eq!(f.list_from((1, 5000)), Some(0));
-        assert_eq!(f.list_from((300, 5000)), Some(100), "the first at or past 300: 301");
-        assert_eq!(f.list_from((0, 10)), None, "0 is not listed");
-        assert_eq!(f.list_from((1, 5001)), None, "5000 is not evaluated");
-        let want: Vec<i64> = (300..4000).filter(|k| k % 3 == 1).collect();
-        assert_eq!(kept(&f, (300, 4000)), want);
-        // Apart from the list's start: found by the words.
-        assert_eq!(f.fill((6000, 6100), &defs, None), Ok(6100));
-        assert_eq!(f.list_from((6000, 6100)), None);
-        let want: Vec<i64> = (6000..6100).filter(|k| k % 3 == 1).collect();
-        assert_eq!(kept(&f, (6000, 6100)), want);
-    }
-
-    /// `value(g(k + 1)) == 0` as a filter of slot 0, in a frame of one.
-    fn asking() -> Filter {
-        let k1 = Num::Bin(BinOp::Add, Box::new(Num::Slot(0)), Box::new(Num::Const(1)));
-        let asked = Num::Value(7, vec![k1]);
-        Filter::new(&[Cond::Cmp(BinOp::Eq, asked, Num::Const(0))], 0, 1).expect("of k alone")
-    }
-
-    /// The values a conjunct asks are read before it is evaluated; the
-    /// values are kept up to the first whose position has no value yet,
-    /// and from there once it has one. With no reader nothing is kept.
-    #[test]
-    fn values_are_kept_up_to_the_first_position_asked_without_a_value() {
-        let defs = Defs::default();
-        let f = asking();
-        // g(m) is lost where m % 3 == 0; known below `known`.
-        let values = |known: i64| {
-            move |game: GameId, args: &[i64]| {
-                assert_eq!(game, 7);
-                let m = args[0];
-                (m < known).then_some(i64::from(m % 3 != 0))
-            }
-        };
-        assert_eq!(f.fill((0, 50), &defs, None), Ok(0));
-        assert_eq!(f.fill((0, 50), &defs, Some(&values(20))), Ok(19));
-        assert_eq!(kept(&f, (0, 19)), vec![2, 5, 8, 11, 14, 17]);
-        assert_eq!(f.evaluated(), 19);
-        assert_eq!(f.fill((0, 50), &defs, Some(&values(100))), Ok(50));
-        let want: Vec<i64> = (0..50).filter(|k| (k + 1) % 3 == 0).collect();
-        assert_eq!(kept(&f, (0, 50)), want);
-        // Kept values are not asked again.
-        assert_eq!(f.fill((0, 50), &defs, Some(&|_, _| None)), Ok(50));
-        assert_eq!(f.evaluated(), 50);
-    }
-
-    /// A conjunct that asks a position of more than the binder is no
-    /// filter; an asked value in arithmetic is.
-    #[test]
-    fn only_values_asked_of_the_binder_alone_are_lifted() {
-        let of = |args: Vec<Num>| {
-            let asked = Num::Bin(
-                BinOp::Mul,
-                Box::new(Num::Value(3, args)),
-                Box::new(Num::Const(2)),
-            );
-            Filter::new(&[Cond::Cmp(BinOp::Lt, asked, Num::Slot(0))], 0, 2)
-        };
-        assert!(of(vec![Num::Slot(0)]).is_some());
-        assert!(of(vec![Num::Slot(1)]).is_none());
-        assert!(of(vec![Num::Slot(0), Num::Slot(1)]).is_none());
-        // Asked after an `and`, the value is not lifted.
-        let asked = Num::Value(3, vec![Num::Slot(0)]);
-        let after = Cond::And(
-            Box::new(Cond::Cmp(BinOp::Lt, Num::Slot(0), Num::Const(5))),
-            Box::new(Cond::Cmp(BinOp::Eq, asked, Num::Const(0))),
-        );
-        assert!(Filter::new(&[after], 0, 1).is_none());
-    }
-
-    /// A conjunct of the binder alone that asks another game's positions
-    /// (`value(sub(k)) == 0`) is kept once per game and value too, in the
-    /// machine code, which alone asks: a position's value does not change
-    /// once it has one. One that asks a position of the binder and the
-    /// position's own parameter, or a list position, is tested per option;
-    /// a value asked after an `and` is tested per option, the conjuncts
-    /// before it kept. The tables are the interpreter's.
-    #[test]
-    fn conjuncts_that_ask_values_of_the_binder_alone_are_kept_once_per_value() {
-        for (guard, kept) in [
-            ("ask(k) == 0", 300),
-            ("ask(2 * k + 1) != ask(k)", 300),
-            ("ask(k) > 0 and k % 2 == 1", 300),
-            ("k % 2 == 1 and ask(k) > 0", 300),
-            ("ask(k + n) == 0", 0),
-            ("ask(n - k) == 0", 0),
-            ("listed(k) == 0", 0),
-        ] {
-            let source = format!(
-                "game sub(n) {{ move t(k in {{1, 3, 4}}) if k <= n -> sub(n - k) }}\n\
-                 game pos(s) {{ move t(i in 0..len(s)) if s[i] > 0 -> pos([s[i] - 1]) }}\n\
-                 fn ask(m) = value(sub(m))\nfn listed(m) = value(pos([m]))\n\
-                 game g(n) {{\n move t(k in 1..=n) if {guard} -> g(n - k)\n}}\n\
-                 table(g, 0..=300)\n"
-            );
-            let mut tables = Vec::new();
-            for native in [true, false] {
-                let out = crate::SharedBuffer::default();
-                let mut session =
-                    crate::session::Session::new(Box::new(out.clone()), Box::new(std::io::sink()));
-                session.machine.use_native = native;
-                session.machine.use_kernels = native;
-                session.machine.native_after = 0;
-                assert_eq!(session.run("test.game", &source).exit_code(), 0, "{source}");
-                tables.push(out.0.borrow().clone());
-                if !native {
-                    continue;
-                }
-                let Some(crate::defs::Global::Game(g)) = session.machine.defs.lookup("g") else {
-                    panic!("g is a game");
-                };
-                // A list position asked (`listed`) is not compiled at all.
-                let kernel = session.machine.kernel(g);
-                assert!(kernel.is_some() || kept == 0, "{guard} compiles");
-                assert_eq!(kernel.map_or(0, |k| k.filtered()), kept, "{guard}");
-            }
-            assert_eq!(tables[0], tables[1], "{guard}");
-            assert!(tables[0].len() > 300, "{guard}: a table printed");
-        }
-    }
-}
+mod tests;
