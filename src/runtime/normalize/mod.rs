@@ -170,6 +170,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
             Some(lifted) => n.move_rule(&lifted),
             None => rule,
         };
+        let rule = member::less_items(&rule).unwrap_or(rule);
         let rule = member::constants(&rule).unwrap_or(rule);
         let rule = solved::binder(&rule).unwrap_or(rule);
         let rule = solved::single(&rule).unwrap_or(rule);
