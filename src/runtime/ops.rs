@@ -176,11 +176,8 @@ impl Machine {
         };
         // Lists and tuples first, the common case; out of range falls
         // through to the error below.
-        if let Some(items) = x.as_slice() {
-            let at = if i < 0 { i + items.len() as i64 } else { i };
-            if let Some(item) = usize::try_from(at).ok().and_then(|at| items.get(at)) {
-                return Ok(item.copy());
-            }
+        if let Some(item) = x.as_slice().and_then(|items| item_at(items, i)) {
+            return Ok(item.copy());
         }
         let len = self.len_of(x, span)?;
         let at = if i < 0 { i + len } else { i };
@@ -312,6 +309,13 @@ pub(super) fn int_binary(op: BinOp, x: i64, y: i64, span: Span) -> RtResult<Valu
         RangeIncl => Value::Range(x, y.checked_add(1).ok_or_else(|| overflow(span))?),
         _ => Value::Int(arith(op, x, y, span)?),
     })
+}
+
+/// Item `i` of `items` as indexing takes it, from the end for a negative
+/// `i`: `None` out of range.
+pub(crate) fn item_at<T>(items: &[T], i: i64) -> Option<&T> {
+    let at = if i < 0 { i + items.len() as i64 } else { i };
+    usize::try_from(at).ok().and_then(|at| items.get(at))
 }
 
 /// Integer arithmetic: checked, with Python's floor division and modulo.

@@ -129,39 +129,32 @@ fn ints(ir: &Ir) -> Option<Vec<i64>> {
 pub(super) fn less_items(rule: &MoveIr) -> Option<MoveIr> {
     // The innermost binder only: a later binder's domain would be
     // evaluated for the values removed.
-    let last = rule.binders.len().checked_sub(1)?;
-    let (i, k, kept, removed) =
-        rule.binders
-            .iter()
-            .enumerate()
-            .skip(last)
-            .find_map(|(i, (p, d))| {
-                let PatIr::Slot(k) = p else { return None };
-                let IrKind::Binary(BinOp::Sub, kept, removed) = &d.kind else {
-                    return None;
-                };
-                let IrKind::Const(Value::Set(_)) = kept.kind else {
-                    return None;
-                };
-                let IrKind::Set(items) = &removed.kind else {
-                    return None;
-                };
-                let fine = items.len() <= 4 && items.iter().all(super::inline::repeatable);
-                fine.then_some((i, *k, kept.clone(), items.clone()))
-            })?;
-    let span = rule.binders[i].1.span;
+    let i = rule.binders.len().checked_sub(1)?;
+    let (PatIr::Slot(k), domain) = &rule.binders[i] else {
+        return None;
+    };
+    let IrKind::Binary(BinOp::Sub, kept, removed) = &domain.kind else {
+        return None;
+    };
+    let (IrKind::Const(Value::Set(_)), IrKind::Set(removed)) = (&kept.kind, &removed.kind) else {
+        return None;
+    };
+    if removed.len() > 4 || !removed.iter().all(super::inline::repeatable) {
+        return None;
+    }
+    let span = domain.span;
     let at = |kind| Ir { kind, span };
-    let unequal = removed.into_iter().map(|item| {
+    let unequal = removed.iter().map(|item| {
         at(IrKind::Binary(
             BinOp::Ne,
-            Box::new(at(IrKind::Local(k))),
-            Box::new(item),
+            Box::new(at(IrKind::Local(*k))),
+            Box::new(item.clone()),
         ))
     });
     let and = |a: Ir, b: Ir| at(IrKind::Binary(BinOp::And, Box::new(a), Box::new(b)));
     let test = unequal.reduce(and)?;
     let mut out = rule.clone();
-    out.binders[i].1 = *kept;
+    out.binders[i].1 = (**kept).clone();
     out.guard = Some(match rule.guard.clone() {
         Some(g) => and(test, g),
         None => test,

@@ -64,6 +64,7 @@
 use crate::builtins::Builtin;
 use crate::defs::Defs;
 use crate::ir::{ClauseIr, FnId, GameIr, Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::runtime::ops::item_at;
 use crate::syntax::ast::BinOp;
 use crate::syntax::ast::UnOp;
 use crate::value::Value;
@@ -419,19 +420,12 @@ fn fold(ir: Ir) -> Ir {
         // interpreter makes them all): the item itself.
         IrKind::Index(xs, i) => match (&xs.kind, int(i)) {
             (IrKind::Tuple(items), Some(i)) if items.iter().all(inline::repeatable) => {
-                let at = if i < 0 { i + items.len() as i64 } else { i };
-                match usize::try_from(at).ok().and_then(|at| items.get(at)) {
-                    Some(item) => return item.clone(),
-                    None => None,
+                if let Some(item) = item_at(items, i) {
+                    return item.clone();
                 }
+                None
             }
-            (IrKind::Const(Value::Tuple(items)), Some(i)) => {
-                let at = if i < 0 { i + items.len() as i64 } else { i };
-                usize::try_from(at)
-                    .ok()
-                    .and_then(|at| items.get(at))
-                    .cloned()
-            }
+            (IrKind::Const(Value::Tuple(items)), Some(i)) => item_at(items, i).cloned(),
             _ => None,
         },
         IrKind::Tuple(items) => items

@@ -74,11 +74,8 @@ pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
         guard = and(guard, rest);
     }
     let mut solved = rule.clone();
-    solved.binders.pop();
     solved.guard = Some(guard);
-    let bind = |s: Slot| (s == *b).then(|| value.clone());
-    let from = solved.binders.len();
-    Some(map_move(&solved, from, &mut |e| put(e, &bind)))
+    Some(put_innermost(solved, *b, &value))
 }
 
 /// `rule` with its innermost binder put as the one value its domain
@@ -120,11 +117,16 @@ pub(super) fn single(rule: &MoveIr) -> Option<MoveIr> {
         }
         _ => return None,
     };
-    let mut solved = rule.clone();
-    solved.binders.pop();
-    let bind = |s: Slot| (s == *b).then(|| value.clone());
-    let from = solved.binders.len();
-    Some(map_move(&solved, from, &mut |e| put(e, &bind)))
+    Some(put_innermost(rule.clone(), *b, &value))
+}
+
+/// `rule` without its innermost binder, slot `b`, and `value` put
+/// wherever `b` is read after it (the guard and the targets).
+fn put_innermost(mut rule: MoveIr, b: Slot, value: &Ir) -> MoveIr {
+    rule.binders.pop();
+    let bind = |s: Slot| (s == b).then(|| value.clone());
+    let from = rule.binders.len();
+    map_move(&rule, from, &mut |e| put(e, &bind))
 }
 
 /// The terms of a sum of names and integers, each with its sign, added
