@@ -174,6 +174,41 @@ impl Num {
     }
 }
 
+/// The last value of `lo..=hi` (`0 <= lo <= hi`) where `fx(x) < g` (or
+/// `<=`) holds, with `fx` non-decreasing for `x >= 0` (see
+/// [`Cond::as_monotone`]), or `lo - 1` where it holds nowhere: tested at
+/// the top first (an error there, an overflow, is the interpreter's to
+/// report), then at the bottom, then by bisection.
+pub fn rising_last(
+    x: usize,
+    (lo, hi): (i64, i64),
+    (strict, fx, g): (bool, &Num, &Num),
+    (f, defs): (&mut Vec<i64>, &Defs),
+) -> Eval<i64> {
+    let g = g.eval(f, defs)?;
+    let mut holds = |k: i64| -> Eval<bool> {
+        f[x] = k;
+        let v = fx.eval(f, defs)?;
+        Ok(if strict { v < g } else { v <= g })
+    };
+    if holds(hi)? {
+        return Ok(hi);
+    }
+    if !holds(lo)? {
+        return Ok(lo - 1);
+    }
+    // holds(a) and not holds(b)
+    let (mut a, mut b) = (lo, hi);
+    while b - a > 1 {
+        let mid = a + (b - a) / 2;
+        match holds(mid)? {
+            true => a = mid,
+            false => b = mid,
+        }
+    }
+    Ok(a)
+}
+
 /// The divisors of `n >= 1` in `lo..hi` (`1 <= lo`), in increasing
 /// order, as `each` is given them, when finding them costs fewer steps
 /// than the window is long; `false` (and no call) when it does not.

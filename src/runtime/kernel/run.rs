@@ -275,30 +275,7 @@ impl<'a> Run<'a> {
         if lo < 0 {
             return Ok(None);
         }
-        let g = g.eval(f, self.defs)?;
-        let mut holds = |k: i64| -> Eval<bool> {
-            f[x] = k;
-            let v = fx.eval(f, self.defs)?;
-            Ok(if strict { v < g } else { v <= g })
-        };
-        // At the top first: an error there (an overflow) is the
-        // interpreter's to report.
-        if holds(hi)? {
-            return Ok(Some(hi));
-        }
-        if !holds(lo)? {
-            return Ok(Some(lo - 1));
-        }
-        // holds(a) and not holds(b)
-        let (mut a, mut b) = (lo, hi);
-        while b - a > 1 {
-            let mid = a + (b - a) / 2;
-            match holds(mid)? {
-                true => a = mid,
-                false => b = mid,
-            }
-        }
-        Ok(Some(a))
+        narrow::rising_last(x, (lo, hi), (strict, fx, g), (f, self.defs)).map(Some)
     }
 
     /// The options for the innermost binder `x` over `values`, after the

@@ -123,6 +123,6 @@ fn clauses<E>(comp: &Comp<E>) -> bool {
     comp.clauses.iter().all(|c| match c {
         Clause::For(_, Source::Range(lo, hi, _)) => num(lo) && num(hi),
         Clause::For(_, Source::Seq(xs)) | Clause::Split(.., xs) => seq(xs),
-        Clause::If(c) => cond(c),
+        Clause::If(c) | Clause::While(c, _) => cond(c),
     })
 }

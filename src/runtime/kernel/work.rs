@@ -88,7 +88,7 @@ pub(super) fn per_element<E>(
                 num(lo, frame, defs).saturating_add(num(hi, frame, defs))
             }
             Clause::Split(_, _, _, xs) => seq(xs, frame, defs),
-            Clause::If(c) => cond(c, frame, defs),
+            Clause::If(c) | Clause::While(c, _) => cond(c, frame, defs),
         };
         work = work.saturating_add(more);
     }

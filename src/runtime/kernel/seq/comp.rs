@@ -9,6 +9,7 @@ use crate::graph::Shape;
 use crate::ir::{ClauseIr, Ir, IrKind, PatIr, Slot};
 use crate::runtime::kernel::Eval;
 use crate::runtime::kernel::expr::{Cond, Num};
+use crate::runtime::kernel::narrow::rising_last;
 use crate::syntax::ast::BinOp;
 
 /// A comprehension: its clauses in order, then its element.
@@ -27,6 +28,12 @@ pub(in crate::runtime::kernel) enum Clause {
     /// `for (a, b) in ...`: how each item splits, the two slots, the list.
     Split(Split, Slot, Slot, Seq),
     If(Cond),
+    /// An `if` right after a `for` over a range from a constant of at
+    /// least 0, monotone in the `for`'s name ([`Cond::as_monotone`]: `d *
+    /// d <= n`): it holds on an initial part of the range, so the `for`
+    /// ends where it first fails rather than testing every value. With
+    /// the strictness, `fx` and `g` of `fx(x) < g`.
+    While(Cond, Box<(bool, Num, Num)>),
 }
 
 /// How a binder or a `for` of two names, `(a, b) in ...`, takes each
@@ -142,9 +149,9 @@ impl<E> Comp<E> {
                     Some(Clause::If(crate::runtime::kernel::expr::cond_in(c, types)?))
                 }
             })
-            .collect::<Option<_>>()?;
+            .collect::<Option<Vec<_>>>()?;
         Some(Comp {
-            clauses,
+            clauses: ended(clauses),
             elem,
             items: Shape::List,
         })
@@ -155,7 +162,7 @@ impl<E> Comp<E> {
             || self.clauses.iter().any(|c| match c {
                 Clause::For(s, src) => *s == slot || src.uses(slot),
                 Clause::Split(_, a, b, xs) => *a == slot || *b == slot || xs.uses(slot),
-                Clause::If(c) => c.uses(slot),
+                Clause::If(c) | Clause::While(c, _) => c.uses(slot),
             })
     }
 
@@ -171,10 +178,25 @@ impl<E> Comp<E> {
             return each(&self.elem, f);
         };
         match clause {
-            Clause::If(c) => match c.eval(f, defs)? {
+            Clause::If(c) | Clause::While(c, _) => match c.eval(f, defs)? {
                 true => self.run(i + 1, f, defs, each),
                 false => Ok(()),
             },
+            Clause::For(slot, Source::Range(lo, hi, inclusive)) if self.ends(i) => {
+                let (lo, hi) = crate::runtime::kernel::run::range((lo, hi, *inclusive), f, defs)?;
+                let Some(Clause::While(_, rising)) = self.clauses.get(i + 1) else {
+                    unreachable!("`ends` looked");
+                };
+                let (strict, fx, g) = &**rising;
+                let end = match lo < hi {
+                    true => rising_last(*slot as usize, (lo, hi - 1), (*strict, fx, g), (f, defs))?,
+                    false => lo - 1,
+                };
+                (lo..=end).try_for_each(|k| {
+                    f[*slot as usize] = k;
+                    self.run(i + 2, f, defs, each)
+                })
+            }
             Clause::For(slot, src) => {
                 let mark = f.len();
                 let result = src.each(f, defs, &mut |k, f| {
@@ -204,6 +226,31 @@ impl<E> Comp<E> {
                 result
             }
         }
+    }
+}
+
+/// The clauses with each [`Clause::While`] found: an `if` monotone in
+/// the name of the `for` just before it, over a range from a constant of
+/// at least 0.
+pub(super) fn ended(mut clauses: Vec<Clause>) -> Vec<Clause> {
+    for i in 1..clauses.len() {
+        let (Clause::For(x, Source::Range(Num::Const(0..), ..)), Clause::If(c)) =
+            (&clauses[i - 1], &clauses[i])
+        else {
+            continue;
+        };
+        if let Some(rising) = c.as_monotone(*x) {
+            clauses[i] = Clause::While(c.clone(), Box::new(rising));
+        }
+    }
+    clauses
+}
+
+impl<E> Comp<E> {
+    /// Whether clause `i`, a `for`, ends where the [`Clause::While`]
+    /// after it first fails.
+    pub(in crate::runtime::kernel) fn ends(&self, i: usize) -> bool {
+        matches!(self.clauses.get(i + 1), Some(Clause::While(..)))
     }
 }
 

@@ -170,7 +170,7 @@ fn comprehension(c: &Comp<Num>, f: &mut Vec<i64>, defs: &Defs) -> Eval<(usize, u
     let buffered = c.clauses.iter().any(|c| match c {
         Clause::For(_, src) => src.pushes(),
         Clause::Split(.., xs) => xs.pushes(),
-        Clause::If(_) => false,
+        Clause::If(_) | Clause::While(..) => false,
     });
     let from = f.len();
     if buffered {

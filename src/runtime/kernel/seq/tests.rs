@@ -117,3 +117,59 @@ fn list_states_give_the_values_of_the_games_they_spell() {
     );
     assert_eq!(session.run("each.game", &source).exit_code(), 0);
 }
+
+/// An `if` monotone in the name of the `for` just before it (`d * d <=
+/// n`, `d * d < n`, `n >= d ** 2`), over a range from 0 or more, ends that
+/// `for`: the run gives the elements a filter of every value gives, for
+/// ranges ending before, at and past where it fails. Not over a range
+/// that may start below 0, nor for an `if` that is not monotone.
+#[test]
+fn a_monotone_if_ends_its_for() {
+    use super::comp::{Clause, Comp, Source, ended};
+    use crate::graph::Shape;
+    use crate::runtime::kernel::expr::{Cond, Num};
+    use crate::syntax::ast::BinOp;
+    let bin = |op, a: &Num, b: &Num| Num::Bin(op, Box::new(a.clone()), Box::new(b.clone()));
+    let (d, n) = (Num::Slot(0), Num::Slot(1));
+    let square = bin(BinOp::Mul, &d, &d);
+    let ifs = [
+        Cond::Cmp(BinOp::Le, square.clone(), n.clone()),
+        Cond::Cmp(BinOp::Lt, square.clone(), n.clone()),
+        Cond::Cmp(BinOp::Ge, n.clone(), bin(BinOp::Pow, &d, &Num::Const(2))),
+    ];
+    let comp = |lo: i64, hi: i64, c: &Cond| Comp {
+        clauses: ended(vec![
+            Clause::For(0, Source::Range(Num::Const(lo), Num::Const(hi), false)),
+            Clause::If(c.clone()),
+        ]),
+        elem: d.clone(),
+        items: Shape::List,
+    };
+    let defs = crate::defs::Defs::default();
+    for c in &ifs {
+        for (lo, hi) in [(0, 0), (0, 1), (2, 5), (2, 40), (7, 8), (0, 300), (50, 60)] {
+            let comp = comp(lo, hi, c);
+            assert!(matches!(comp.clauses[1], Clause::While(..)), "{c:?}");
+            for m in [0, 1, 4, 24, 25, 26, 2500] {
+                let mut f = vec![0, m];
+                let mut got = Vec::new();
+                comp.run(0, &mut f, &defs, &mut |e, f| {
+                    got.push(e.eval(f, &defs)?);
+                    Ok(())
+                })
+                .unwrap();
+                let want: Vec<i64> = (lo..hi)
+                    .filter(|k| {
+                        f[0] = *k;
+                        c.eval(&mut f, &defs).unwrap()
+                    })
+                    .collect();
+                assert_eq!(got, want, "{c:?} over {lo}..{hi} at {m}");
+            }
+        }
+    }
+    // From below 0 (`(-3) ** 2` is 9), or not monotone: a filter.
+    assert!(matches!(comp(-3, 5, &ifs[0]).clauses[1], Clause::If(_)));
+    let cycling = Cond::Cmp(BinOp::Le, bin(BinOp::Rem, &d, &Num::Const(7)), n.clone());
+    assert!(matches!(comp(0, 5, &cycling).clauses[1], Clause::If(_)));
+}

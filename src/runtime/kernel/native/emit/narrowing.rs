@@ -131,7 +131,7 @@ impl Emit<'_, '_> {
     /// stops holding in `lo..hi`: the new `hi`, found by testing the top,
     /// the bottom, then by bisection, as the kernel's run does (which
     /// takes a range reaching below 0: the code bails there).
-    fn rising_end(
+    pub(in crate::runtime::kernel::native::emit) fn rising_end(
         &mut self,
         x: crate::ir::Slot,
         (lo, hi): (Value, Value),

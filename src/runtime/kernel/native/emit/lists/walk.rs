@@ -109,7 +109,7 @@ impl Emit<'_, '_> {
             return elem(self, &comp.elem, next);
         };
         match clause {
-            Clause::If(c) => {
+            Clause::If(c) | Clause::While(c, _) => {
                 let holds = self.cond(c)?;
                 let go_on = self.b.create_block();
                 self.b.ins().brif(holds, go_on, &[], next, &[]);
@@ -139,10 +139,22 @@ impl Emit<'_, '_> {
                     Source::Range(lo, hi, inclusive) => range_bounds((lo, hi, *inclusive)),
                     Source::Seq(_) => None,
                 };
-                let emitted = self.source(src, &mut |e, k, step| {
-                    e.b.def_var(slot, k);
-                    e.clauses(comp, i + 1, elem, step)
-                });
+                let emitted = match (src, comp.clauses.get(i + 1)) {
+                    // Up to where the `while` after it first fails.
+                    (Source::Range(lo, hi, inclusive), Some(Clause::While(_, rising))) => {
+                        let (lo, hi) = self.range(lo, hi, *inclusive)?;
+                        let (strict, fx, g) = &**rising;
+                        let hi = self.rising_end(*s, (lo, hi), (*strict, fx, g))?;
+                        self.each(lo, hi, |e, k, step| {
+                            e.b.def_var(slot, k);
+                            e.clauses(comp, i + 2, elem, step)
+                        })
+                    }
+                    _ => self.source(src, &mut |e, k, step| {
+                        e.b.def_var(slot, k);
+                        e.clauses(comp, i + 1, elem, step)
+                    }),
+                };
                 self.known[*s as usize] = outer;
                 self.leave_loop();
                 emitted?;
