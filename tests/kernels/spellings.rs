@@ -24,10 +24,15 @@ const JUMP: &str = "jump((dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)])";
 /// The rules' report of game 0 after running `text` with machine code,
 /// and how many of its positions ran in the interpreter or alone.
 fn report(text: &str) -> (grundy::explain::GameReport, u64, u64) {
+    report_at(text, 0)
+}
+
+/// [`report`] of game `g`.
+fn report_at(text: &str, g: usize) -> (grundy::explain::GameReport, u64, u64) {
     let (session, _) = Engine::Native.run("spelled.game", text);
     let machine = &session.machine;
-    let report = grundy::explain::game(&machine.game_ir(0), &machine.defs);
-    let interpreted = machine.interpreted.first().copied().unwrap_or(0);
+    let report = grundy::explain::game(&machine.game_ir(g as _), &machine.defs);
+    let interpreted = machine.interpreted.get(g).copied().unwrap_or(0);
     (report, interpreted, machine.kernel_runs)
 }
 
@@ -260,4 +265,45 @@ fn a_monotone_if_in_a_helper_agrees() {
     same_error(&game(
         "fn composite(k) = any([k % d == 0 for d in 2..k if d ** 30 <= k])",
     ));
+}
+
+/// A table kept in a global and read by another game's guard (`let T =
+/// table(sub, 0..=N)`, then `T[k] == 0`) was interpreted (100 times
+/// slower); a long constant list in a slice, a sum, a comprehension or a
+/// set made the machine code an expression per item, and ran out of
+/// memory compiling it. Each is one row read in place now, with the
+/// interpreter's values.
+#[test]
+fn a_table_or_a_long_constant_list_in_a_rule_agrees() {
+    let game = |table: &str, guard: &str| {
+        format!(
+            "game sub(n) {{ move take(k in {{1, 3, 4}}) if k <= n -> sub(n - k) }}\n\
+             let T = {table}\ngame picky(n) {{\n    move take(k in 1..=n) if {guard} -> picky(n - k)\n}}\n\
+             [value(picky(n)) for n in 0..=300]\nstr(table(sub, 0..=3))\n"
+        )
+    };
+    let plain = agree_big(&game("list(table(sub, 0..=2000))", "T[k] == 0"));
+    let table = game("table(sub, 0..=2000)", "T[k] == 0");
+    assert_eq!(agree_big(&table), plain);
+    let (report, interpreted, _) = report_at(&table, 1);
+    assert!(report.compiled && interpreted == 0, "{table}");
+    for (t, guard) in [
+        ("table(sub, 0..=2000)", "sum(T[:3]) >= 0 and T[k] == 0"),
+        (
+            "table(sub, 0..=2000)",
+            "len([x for x in T if x == 0]) > 1 and T[k] == 0",
+        ),
+        ("list(table(sub, 0..=2000))", "k in set(T) and T[-k] != 1"),
+        (
+            "(0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2)",
+            "k in T and T[k % 21] == 2",
+        ),
+        (
+            "set([3 * i for i in 0..100])",
+            "k in T or k in {x - 1 for x in T}",
+        ),
+        ("table(sub, 0..=2000)", "k in T"),
+    ] {
+        agree_big(&game(t, guard));
+    }
 }

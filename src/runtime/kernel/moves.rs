@@ -303,7 +303,7 @@ pub(super) fn domain_of(ir: &Ir, types: &Types) -> Option<Domain> {
         IrKind::Const(Value::Range(lo, hi)) => {
             Domain::Range(Num::Const(*lo), Num::Const(*hi), false)
         }
-        IrKind::Const(list @ (Value::List(_) | Value::Tuple(_))) => {
+        IrKind::Const(list @ (Value::List(_) | Value::Tuple(_) | Value::Report(_))) => {
             fixed(list.as_slice()?.iter().map(int).collect::<Option<_>>()?)?
         }
         IrKind::Const(Value::Set(items)) => fixed(items.iter().map(int).collect::<Option<_>>()?)?,

@@ -312,7 +312,9 @@ impl Normalizer<'_> {
                     | Value::List(_)
                     | Value::Tuple(_)
                     | Value::Set(_)
-                    | Value::Range(..)),
+                    | Value::Range(..)
+                    // A table: a list to the rules, text when printed.
+                    | Value::Report(_)),
                 ) => IrKind::Const(v.clone()),
                 _ => IrKind::Global(*id),
             },

@@ -274,7 +274,7 @@ fn constant_collection(domain: &Ir, defs: &Defs) -> Option<Vec<Value>> {
 fn collection(v: &Value) -> Option<Vec<Value>> {
     match v {
         Value::Set(s) => Some(s.iter().cloned().collect()),
-        Value::List(_) | Value::Tuple(_) => Some(v.as_slice()?.to_vec()),
+        Value::List(_) | Value::Tuple(_) | Value::Report(_) => Some(v.as_slice()?.to_vec()),
         _ => None,
     }
 }

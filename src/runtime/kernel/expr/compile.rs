@@ -9,8 +9,6 @@ use crate::runtime::kernel::calls;
 use crate::runtime::kernel::seq::{Comp, Fold, Rows, Seq, Types};
 use std::rc::Rc;
 
-/// A constant list longer than this is indexed in place (see [`Rows`]).
-const LONG: usize = 16;
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
 
@@ -117,23 +115,10 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
             };
             Num::Fold(fold, list(&args[0])?)
         }
-        IrKind::Index(xs, i) => match &xs.kind {
-            // A long constant list (a word's code points) is one row,
-            // read in place.
-            IrKind::Const(v) if v.as_slice().is_some_and(|items| items.len() > LONG) => {
-                match Rows::single(v) {
-                    Some(row) => {
-                        let row = Seq::Row(Rc::new(row), Box::new(Num::Const(0)));
-                        Num::Index(Box::new(row), Box::new(num(i)?))
-                    }
-                    None => Num::Index(list(xs)?, Box::new(num(i)?)),
-                }
-            }
-            _ => match list(xs) {
-                Some(xs) => Num::Index(xs, Box::new(num(i)?)),
-                // `ps[i][0]`: a half of a pair.
-                None => half(pair_in(xs, t)?, i)?,
-            },
+        IrKind::Index(xs, i) => match list(xs) {
+            Some(xs) => Num::Index(xs, Box::new(num(i)?)),
+            // `ps[i][0]`: a half of a pair.
+            None => half(pair_in(xs, t)?, i)?,
         },
         IrKind::CallBuiltin(Builtin::Value, args) if (t.queries || t.rules) && args.len() == 1 => {
             value_of(&args[0], t)?

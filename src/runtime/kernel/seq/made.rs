@@ -105,8 +105,9 @@ impl Rows {
     /// the list first.
     pub fn single(v: &Value) -> Option<Rows> {
         // The list holding `v` alone, read as any list of rows is: the
-        // list shares `v`'s items, it copies none.
-        Rows::of(&Value::list(vec![v.clone()]))
+        // list shares `v`'s items, it copies none (a table's are copied
+        // out of the report).
+        Rows::of(&Value::list(vec![v.clone().into_list()]))
     }
 
     /// Item `j` of row `i` (each from the end when negative), as `xs[j]`

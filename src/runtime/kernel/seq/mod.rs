@@ -102,6 +102,9 @@ pub enum Fold {
     Max,
 }
 
+/// A constant list longer than this is one [`Rows`] row, read in place.
+const LONG: usize = 16;
+
 /// Compiling the IR of a game with list slots.
 impl Seq {
     pub fn compile(ir: &Ir, types: &Types) -> Option<Seq> {
@@ -131,9 +134,18 @@ impl Seq {
                 let (shape, items) = constant_packed(v)?;
                 Seq::Items(shape, items.into_iter().map(Num::Const).collect())
             }
-            IrKind::Const(v @ (Value::List(_) | Value::Tuple(_))) => Seq::Items(
+            // A long constant list, tuple or set of integers (a table's
+            // values, a word's code points) is one row, read in place: as
+            // items, each would be an expression of its own.
+            IrKind::Const(v)
+                if v.as_slice().is_some_and(|items| items.len() > LONG)
+                    || matches!(v, Value::Set(s) if s.len() > LONG) =>
+            {
+                Seq::Row(Rc::new(Rows::single(v)?), Box::new(Num::Const(0)))
+            }
+            IrKind::Const(v @ (Value::List(_) | Value::Tuple(_) | Value::Report(_))) => Seq::Items(
                 match v {
-                    Value::List(_) => Shape::List,
+                    Value::List(_) | Value::Report(_) => Shape::List,
                     _ => Shape::Tuple,
                 },
                 v.as_slice()?

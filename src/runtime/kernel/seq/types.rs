@@ -233,7 +233,7 @@ impl Types {
             IrKind::Tuple(_) | IrKind::Const(Value::Tuple(_)) => Some((Shape::Tuple, true)),
             IrKind::Const(Value::Str(_)) => Some((Shape::Str, true)),
             IrKind::List(_)
-            | IrKind::Const(Value::List(_))
+            | IrKind::Const(Value::List(_) | Value::Report(_))
             | IrKind::Comprehension { set: false, .. } => Some((Shape::List, true)),
             IrKind::CallBuiltin(Builtin::Sorted | Builtin::Reversed, _) => {
                 Some((Shape::List, true))
