@@ -171,6 +171,35 @@ impl Emit<'_, '_> {
                     _ => ins.imul(a, b),
                 }
             }
+            // A square, a cube or a fourth power (`k ** 2`): products,
+            // checked as the interpreter's power is.
+            Num::Bin(BinOp::Pow, x, by) if matches!(**by, Num::Const(0..=4)) => {
+                let Num::Const(c) = **by else { return None };
+                let a = self.num(x)?;
+                let square = |e: &mut Self, v| e.checked(BinOp::Mul, v, v);
+                match c {
+                    0 => self.int(1),
+                    1 => a,
+                    2 => square(self, a),
+                    3 => {
+                        let aa = square(self, a);
+                        self.checked(BinOp::Mul, aa, a)
+                    }
+                    _ => {
+                        let aa = square(self, a);
+                        square(self, aa)
+                    }
+                }
+            }
+            // `2 ** e`: a shift, for the exponents whose power fits (the
+            // others, negative or too large, bail: the interpreter's
+            // error).
+            Num::Bin(BinOp::Pow, two, by) if matches!(**two, Num::Const(2)) => {
+                let e = self.num(by)?;
+                self.bail_outside(e, 0, 63);
+                let one = self.int(1);
+                self.b.ins().ishl(one, e)
+            }
             Num::Bin(op, a, b) => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
                 self.binary(*op, a, b)?
