@@ -447,11 +447,16 @@ fn within(yes: bool, t: &Ir, s: &Ir, types: &Types) -> Option<Cond> {
 }
 
 /// The code point of a one-character literal, of a name that holds a
-/// character (`for c in s`), or of `s[j]`, a character of a string: a
-/// constant string or a row of a constant list of strings (read in
-/// place), or a string the rules make.
-fn character(e: &Ir, t: &Types) -> Option<Num> {
+/// character (`for c in s`), of `s[j]`, a character of a string (a
+/// constant string or a row of a constant list of strings, read in
+/// place, or a string the rules make), or of `if c then a else b` of
+/// those.
+pub fn character(e: &Ir, t: &Types) -> Option<Num> {
     let (string, j) = match &e.kind {
+        IrKind::If(c, a, b) => {
+            let (a, b) = (character(a, t)?, character(b, t)?);
+            return Some(Num::If(Box::new(cond_in(c, t)?), Box::new(a), Box::new(b)));
+        }
         IrKind::Const(Value::Str(s)) => {
             let mut chars = s.chars();
             let (Some(c), None) = (chars.next(), chars.next()) else {

@@ -17,7 +17,7 @@ mod cond;
 mod members;
 mod spelled;
 pub(super) use compile::value_of;
-pub use compile::{ASKED_FLAT, bool_in, cond_in, conjuncts, num_in, pair_in};
+pub use compile::{ASKED_FLAT, bool_in, character, cond_in, conjuncts, num_in, pair_in};
 pub use members::Members;
 use std::rc::Rc;
 

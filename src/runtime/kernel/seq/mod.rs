@@ -102,6 +102,31 @@ pub enum Fold {
     Max,
 }
 
+/// `join(xs, "")` of a list of one-character strings, written out or
+/// made by a comprehension (`join([if j % x == 0 then "0" else s[j] for j
+/// in 0..len(s)], "")`): a string, each item a character's code point.
+fn joined(args: &[Ir], types: &Types) -> Option<Seq> {
+    let [xs, sep] = args else { return None };
+    matches!(&sep.kind, IrKind::Const(Value::Str(sep)) if sep.is_empty()).then_some(())?;
+    let character = |e: &Ir| super::expr::character(e, types);
+    Some(match &xs.kind {
+        IrKind::List(items) => Seq::Items(
+            Shape::Str,
+            items.iter().map(character).collect::<Option<_>>()?,
+        ),
+        IrKind::Comprehension {
+            set: false,
+            elem,
+            clauses,
+        } => {
+            let mut comp = Box::new(Comp::compile(clauses, character(elem)?, types)?);
+            comp.items = Shape::Str;
+            Seq::Comp(comp)
+        }
+        _ => return None,
+    })
+}
+
 /// A constant list longer than this is one [`Rows`] row, read in place.
 const LONG: usize = 16;
 
@@ -293,6 +318,7 @@ impl Seq {
                     }
                 }
             },
+            IrKind::CallBuiltin(Builtin::Join, args) => joined(args, types)?,
             // See `Num::Bail`: making the list bails.
             IrKind::CallFn(..) => Seq::Items(Shape::List, vec![Num::Bail]),
             _ => return None,

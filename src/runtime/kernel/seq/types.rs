@@ -231,7 +231,9 @@ impl Types {
             _ if set_made(ir) => Some((Shape::Set, true)),
             IrKind::Local(s) if self.is_list(*s) => Some((self.shapes[*s as usize], false)),
             IrKind::Tuple(_) | IrKind::Const(Value::Tuple(_)) => Some((Shape::Tuple, true)),
-            IrKind::Const(Value::Str(_)) => Some((Shape::Str, true)),
+            IrKind::Const(Value::Str(_)) | IrKind::CallBuiltin(Builtin::Join, _) => {
+                Some((Shape::Str, true))
+            }
             IrKind::List(_)
             | IrKind::Const(Value::List(_) | Value::Report(_))
             | IrKind::Comprehension { set: false, .. } => Some((Shape::List, true)),
