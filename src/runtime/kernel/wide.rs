@@ -110,6 +110,7 @@ fn seq(xs: &Seq) -> bool {
         Seq::Comp(c) | Seq::Kept(c) => clauses(c) && num(&c.elem),
         Seq::Sorted(a) | Seq::Reversed(a) => seq(a),
         Seq::Divisors(n) => num(n),
+        Seq::Range(r) => num(&r.0) && num(&r.1),
         Seq::Let(_, n, xs) => num(n) && seq(xs),
         Seq::If(c, a, b) => cond(c) && seq(a) && seq(b),
         Seq::Bind(_, value, body) => seq(value) && seq(body),

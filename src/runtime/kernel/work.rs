@@ -184,6 +184,7 @@ pub(super) fn seq(xs: &Seq, frame: &mut Vec<i64>, defs: &Defs) -> u64 {
             cond(c, frame, defs).saturating_add(branches)
         }
         Seq::Divisors(n) | Seq::Row(_, n) | Seq::Word(n) => num(n, frame, defs),
+        Seq::Range(r) => num(&r.0, frame, defs).saturating_add(num(&r.1, frame, defs)),
         Seq::Slot(_) => 0,
     }
 }

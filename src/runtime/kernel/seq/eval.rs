@@ -70,6 +70,14 @@ impl Seq {
                 return Ok((from, f.len()));
             }
             Seq::Divisors(n) => return divisors(n.eval(f, defs)?, f),
+            Seq::Range(r) => {
+                let (lo, hi) = (r.0.eval(f, defs)?, r.1.eval(f, defs)?);
+                let hi = hi.checked_add(i64::from(r.2)).ok_or(Stop::Bail)?;
+                too_many(hi.saturating_sub(lo).max(0) as usize)?;
+                let from = f.len();
+                f.extend(lo..hi);
+                return Ok((from, f.len()));
+            }
             Seq::Let(s, value, body) => {
                 f[*s as usize] = value.eval(f, defs)?;
                 return body.eval(f, defs);

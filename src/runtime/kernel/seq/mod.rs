@@ -72,6 +72,9 @@ pub enum Seq {
     /// increasing order (larger `n` are left to the interpreter, whose
     /// trial division Ctrl-C and the time limit can stop).
     Divisors(Box<Num>),
+    /// The integers of `lo..hi` (`lo..=hi` when true) as `set` and
+    /// `sorted` take them: `set(j..=i)`. More than [`ITEMS_MAX`] bail.
+    Range(Box<(Num, Num, bool)>),
     /// `let slot = value in body`.
     Let(Slot, Box<Num>, Box<Seq>),
     /// `let slot = value in body` of a list (or tuple, set or string)
@@ -344,6 +347,13 @@ impl Seq {
     /// [`Seq::compile`] of a list, tuple or set, whose items are integers
     /// or pairs: what `sorted` and `set` take.
     pub fn items(ir: &Ir, types: &Types) -> Option<Seq> {
+        if let IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) = &ir.kind {
+            let (lo, hi) = (
+                super::expr::num_in(lo, types)?,
+                super::expr::num_in(hi, types)?,
+            );
+            return Some(Seq::Range(Box::new((lo, hi, *op == BinOp::RangeIncl))));
+        }
         Seq::compile(ir, types).filter(|xs| xs.shape(types) != Shape::Str)
     }
 
@@ -357,7 +367,7 @@ impl Seq {
             Seq::Comp(c) => c.items,
             Seq::Sorted(xs) | Seq::Reversed(xs) if xs.shape(types).of_pairs() => Shape::Pairs,
             Seq::Sorted(xs) | Seq::Reversed(xs) if xs.shape(types).of_words() => Shape::Words,
-            Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) => Shape::List,
+            Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) | Seq::Range(_) => Shape::List,
             Seq::Let(_, _, xs) | Seq::Bind(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
             Seq::Row(rows, _) => rows.shape,
             Seq::SetOf(xs) if xs.shape(types).of_pairs() => Shape::PairSet,
@@ -393,6 +403,7 @@ impl Seq {
             Seq::Comp(c) | Seq::Kept(c) => c.uses(slot, |e| e.uses(slot)),
             Seq::Sorted(a) | Seq::Reversed(a) => a.uses(slot),
             Seq::Divisors(n) => n.uses(slot),
+            Seq::Range(r) => r.0.uses(slot) || r.1.uses(slot),
             Seq::Let(_, n, xs) => n.uses(slot) || xs.uses(slot),
             Seq::If(c, a, b) => c.uses(slot) || a.uses(slot) || b.uses(slot),
             Seq::Bind(_, value, body) => value.uses(slot) || body.uses(slot),

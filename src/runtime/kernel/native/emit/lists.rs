@@ -247,6 +247,7 @@ impl Emit<'_, '_> {
                 let n = self.num(n)?;
                 return self.divisors(n);
             }
+            Seq::Range(r) => return self.range_items(r),
             Seq::Let(s, value, body) => {
                 let v = self.num(value)?;
                 self.b.def_var(self.slot_var(*s as usize), v);
@@ -361,7 +362,7 @@ impl Emit<'_, '_> {
 /// then it can be made where it is wanted.
 fn fresh(xs: &Seq) -> bool {
     match xs {
-        Seq::Items(..) | Seq::Divisors(_) | Seq::Row(..) => true,
+        Seq::Items(..) | Seq::Divisors(_) | Seq::Range(_) | Seq::Row(..) => true,
         // Not when its first clause's list is made first, below it.
         Seq::Comp(c) | Seq::Kept(c) => walk::made_first(c).is_none(),
         Seq::Sorted(inner) | Seq::SetOf(inner) => fresh(inner),

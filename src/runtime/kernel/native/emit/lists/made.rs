@@ -3,9 +3,11 @@
 //! the divisors of an integer, each as the kernel's run makes it
 //! ([`crate::runtime::kernel::seq::made`]).
 
+use crate::runtime::kernel::ITEMS_MAX;
 use crate::runtime::kernel::expr::Num;
 use crate::runtime::kernel::native::emit::{Emit, trusted};
 use crate::runtime::kernel::seq::{DIVISORS_MAX, Rows};
+use crate::syntax::ast::BinOp;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{Block, InstBuilder, Value, types::I64};
 
@@ -60,6 +62,28 @@ impl Emit<'_, '_> {
         let lo = self.b.ins().load(I64, trusted(), at, 0);
         let hi = self.b.ins().load(I64, trusted(), at, 8);
         (lo, hi)
+    }
+
+    /// Pushes the integers of a range, as the kernel's run does (see
+    /// [`Seq::Range`]); bails past [`ITEMS_MAX`] of them.
+    pub(super) fn range_items(&mut self, r: &(Num, Num, bool)) -> Option<(Value, Value)> {
+        let (lo, hi) = (self.num(&r.0)?, self.num(&r.1)?);
+        let hi = match r.2 {
+            true => {
+                let one = self.int(1);
+                self.checked(BinOp::Add, hi, one)
+            }
+            false => hi,
+        };
+        let len = self.checked(BinOp::Sub, hi, lo);
+        self.bail_outside(len, i64::MIN, ITEMS_MAX as i64 + 1);
+        let from = self.b.use_var(self.top);
+        self.each(lo, hi, |e, k, next| {
+            e.push(k);
+            e.b.ins().jump(next, &[]);
+            Some(())
+        })?;
+        Some((from, self.b.use_var(self.top)))
     }
 
     /// Pushes the divisors of `n`, as the kernel's run does (see
