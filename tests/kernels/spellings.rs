@@ -171,6 +171,13 @@ fn a_binder_over_one_value_is_that_value() {
             "one loop: {text} {report:?}"
         );
     }
+    // A tuple binder over a comprehension of pairs, lifted into the
+    // move: its check that `n - a` can be made holds, and the loop is
+    // the plain spelling's fast one.
+    let pairs = split("(a, b) in [(a, n - a) for a in 1..n if a < n - a]", "true");
+    assert_eq!(agree_big(&pairs), plain, "{pairs}");
+    let (made, _, _) = report(&pairs);
+    assert!(made.moves[0].how.contains("fast loop over `a`"), "{made:?}");
     let kayles = "game kayles(n) {\n    move knock(k in 1..=2, left in 0..n, right in [n - k - left]) \
                   if right >= 0 -> kayles(left) + kayles(right)\n}\n\
                   [value(kayles(n)) for n in 0..=200]\n";
