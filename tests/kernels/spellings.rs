@@ -197,7 +197,28 @@ fn a_short_window_of_a_kept_conjunct_agrees() {
                   len([n for n in 0..=20000 if value(sub(n)) == 0])\n";
     let plain = "game sub(n) {\n    move take(k in {2, 5, 7}) if k <= n -> sub(n - k)\n}\n\
                  len([n for n in 0..=20000 if value(sub(n)) == 0])\n";
-    assert_eq!(agree_big(helper), agree_big(plain));
+    let plain = agree_big(plain);
+    assert_eq!(agree_big(helper), plain);
+    // The loop's end capped by a constant is the constants' loop, `k <=
+    // n` its first condition, unrolled as `k in 1..=7 if k <= n` is.
+    let (made, _, _) = report(helper);
+    assert!(made.moves[0].how.contains("no binder"), "{made:?}");
+    // (`k < n` of `1..min(n, 8)`: a game that cannot take the last.)
+    let last = agree_big(&helper.replace("k in 1..=min(n, 7)", "k in 1..min(n, 8)"));
+    assert_ne!(last, plain);
+    for (binder, start, same) in [
+        ("k in 1..=min(7, n)", "1", &plain),
+        ("k in s..=min(n, 7)", "1", &plain),
+        ("k in s..min(8, n)", "1", &last),
+        ("k in 1..=min(n, s + 6)", "1", &plain),
+    ] {
+        let text = helper
+            .replace("k in 1..=min(n, 7)", binder)
+            .replace("game sub(n)", "game sub(n, s)")
+            .replace("sub(n - k)", &format!("sub(n - k, {start})"))
+            .replace("value(sub(n))", &format!("value(sub(n, {start}))"));
+        assert_eq!(&agree_big(&text), same, "{text}");
+    }
 }
 
 /// A kept conjunct that holds rarely, over a window growing with the

@@ -13,6 +13,7 @@
 //! meet them), and since the membership test comes first in the guard,
 //! nothing else was evaluated for a value outside it.
 
+use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind, MoveIr, PatIr};
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
@@ -79,6 +80,49 @@ pub(super) fn constants(rule: &MoveIr) -> Option<MoveIr> {
         ))),
     };
     rule.guard = Some(guard);
+    Some(rule)
+}
+
+/// `rule` with its innermost binder over a range up to the least of a
+/// name and a constant (`k in 1..=min(n, 7)`, or `..` and `min(7, n)`)
+/// turned to the range up to the constant, `k <= n` (or `k < n`) first in
+/// its guard: the same options in the same order, over a loop of
+/// constants that the rules unroll or narrow as they would `k in 1..=7
+/// if k <= n`, where the loop's end was evaluated per position. `None`
+/// when it does not have that shape.
+pub(super) fn capped(rule: &MoveIr) -> Option<MoveIr> {
+    let (PatIr::Slot(k), domain) = rule.binders.last()? else {
+        return None;
+    };
+    let IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) = &domain.kind else {
+        return None;
+    };
+    let IrKind::CallBuiltin(Builtin::Min, args) = &hi.kind else {
+        return None;
+    };
+    let (name, cap) = match args.as_slice() {
+        [a, b] if matches!(b.kind, IrKind::Const(Value::Int(_))) => (a, b),
+        [a, b] if matches!(a.kind, IrKind::Const(Value::Int(_))) => (b, a),
+        _ => return None,
+    };
+    let plain = |e: &Ir| matches!(e.kind, IrKind::Const(Value::Int(_)) | IrKind::Local(_));
+    if !plain(lo) || !matches!(name.kind, IrKind::Local(s) if s != *k) {
+        return None;
+    }
+    let span = domain.span;
+    let at = |kind| Ir { kind, span };
+    let upper = match op {
+        BinOp::RangeIncl => BinOp::Le,
+        _ => BinOp::Lt,
+    };
+    let local = Box::new(at(IrKind::Local(*k)));
+    let below = at(IrKind::Binary(upper, local, Box::new(name.clone())));
+    let mut rule = rule.clone();
+    rule.guard = Some(match rule.guard.take() {
+        Some(rest) => at(IrKind::Binary(BinOp::And, Box::new(below), Box::new(rest))),
+        None => below,
+    });
+    rule.binders.last_mut()?.1 = at(IrKind::Binary(*op, lo.clone(), Box::new(cap.clone())));
     Some(rule)
 }
 

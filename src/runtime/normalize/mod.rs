@@ -172,6 +172,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
             None => rule,
         };
         let rule = member::less_items(&rule).unwrap_or(rule);
+        let rule = member::capped(&rule).unwrap_or(rule);
         let rule = member::constants(&rule).unwrap_or(rule);
         let rule = solved::binder(&rule).unwrap_or(rule);
         let rule = solved::single(&rule).unwrap_or(rule);

@@ -64,7 +64,9 @@ pub(super) fn in_range(
 /// can be made (`normalize/lift.rs`), holds.
 fn itself(op: BinOp, a: Num, b: Num) -> Cond {
     match (a.as_lin(), b.as_lin()) {
-        (Some(x), Some(y)) if x == y => Cond::Const(matches!(op, BinOp::Eq | BinOp::Le | BinOp::Ge)),
+        (Some(x), Some(y)) if x == y => {
+            Cond::Const(matches!(op, BinOp::Eq | BinOp::Le | BinOp::Ge))
+        }
         _ => Cond::Cmp(op, a, b),
     }
 }
