@@ -68,20 +68,39 @@ pub struct Slow {
 
 /// How `game`'s rules run (see the module's doc).
 pub fn game(game: &GameIr, defs: &Defs) -> GameReport {
+    game_hinted(game, defs, &[])
+}
+
+/// [`game`], its parameters typed by the shapes of a position met, as
+/// the machine compiles them once it met one ([`kernel::Hints`]).
+pub fn game_hinted(
+    game: &GameIr,
+    defs: &Defs,
+    hints: &[crate::runtime::kernel::Hints],
+) -> GameReport {
     let id = match defs.lookup(&game.name) {
         Some(crate::defs::Global::Game(id)) => id,
         _ => GameId::MAX,
     };
-    game_numbered(game, id, defs)
+    game_numbered(game, id, defs, hints)
 }
 
 /// [`game`] of the rules of game `id`.
-pub(crate) fn game_numbered(game: &GameIr, id: GameId, defs: &Defs) -> GameReport {
+pub(crate) fn game_numbered(
+    game: &GameIr,
+    id: GameId,
+    defs: &Defs,
+    hints: &[kernel::Hints],
+) -> GameReport {
     use crate::runtime::normalize;
     // How deep calls may nest changes when the code bails, not what compiles.
     let max_depth = crate::runtime::Limits::default().max_depth;
     let mut rules = normalize::rules(game, defs);
-    let mut kernel = kernel::compile(&rules, id, defs, max_depth);
+    let hints = hints.get(id as usize).map_or(&[][..], |h| &h[..]);
+    let mut kernel = (!hints.is_empty())
+        .then(|| kernel::compile_hinted(&rules, (id, hints), defs, max_depth))
+        .flatten()
+        .or_else(|| kernel::compile(&rules, id, defs, max_depth));
     // As the machine compiles them: `enumerate` read by index where the
     // rules do not compile otherwise.
     if kernel.is_none() {
@@ -99,7 +118,7 @@ pub(crate) fn game_numbered(game: &GameIr, id: GameId, defs: &Defs) -> GameRepor
     {
         rules = split.game;
     }
-    let types = kernel::Types::of(&rules, id);
+    let types = kernel::Types::hinted(&rules, id, hints);
     let compiled = kernel.is_some();
     let native = kernel.as_ref().is_some_and(kernel::Kernel::is_native);
     let mut moves: Vec<MoveReport> = Vec::new();

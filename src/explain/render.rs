@@ -1,11 +1,12 @@
 //! The report `--explain` and the REPL's `:explain` print: each game
 //! defined, how its rules run, and the constructs on slower paths.
 
-use super::{game, game_numbered};
+use super::{game_hinted, game_numbered};
 use crate::defs::Defs;
 use crate::diag::Sources;
 use crate::ir::GameIr;
 use crate::runtime::CompiledQuery;
+use crate::runtime::kernel::Hints;
 use crate::value::GameId;
 
 /// Why a compiled game's position runs in the interpreter.
@@ -17,15 +18,16 @@ const LEFT: &str = ": arguments the compiled rules do not take (strings, lists o
 /// locations and the source of each slow construct from `sources`.
 /// `interpreted` counts, for each game, the positions its compiled rules
 /// left to the interpreter so far (see
-/// [`crate::runtime::Machine::interpreted`]).
+/// [`crate::runtime::Machine::interpreted`]); `hints`, the shapes of a
+/// position met that typed its parameters where the rules alone did not.
 pub fn render<'q>(
     defs: &Defs,
     sources: &Sources,
     only: Option<&str>,
-    interpreted: &[u64],
+    (interpreted, hints): (&[u64], &[Hints]),
     queries: impl IntoIterator<Item = &'q CompiledQuery>,
 ) -> Result<String, String> {
-    let mut out = games(defs, sources, only, interpreted)?;
+    let mut out = games(defs, sources, only, (interpreted, hints))?;
     // Queries are told with the whole report, not with one game's.
     if only.is_none() {
         out += &compiled_queries(defs, sources, queries);
@@ -42,7 +44,7 @@ fn games(
     defs: &Defs,
     sources: &Sources,
     only: Option<&str>,
-    interpreted: &[u64],
+    (interpreted, hints): (&[u64], &[Hints]),
 ) -> Result<String, String> {
     // Games made for fixed arguments (`crate::runtime::instances`) are
     // told with the game they were made from, and their counts added to
@@ -83,8 +85,8 @@ fn games(
             .then_some((made as GameId, g))
         });
         let report = match made {
-            Some((made, g)) => game_numbered(g, made, defs),
-            None => game(rules, defs),
+            Some((made, g)) => game_numbered(g, made, defs, hints),
+            None => game_hinted(rules, defs, hints),
         };
         let params: Vec<&str> = rules.def.params.iter().map(|p| &*p.node).collect();
         let how = match (report.compiled, report.native) {

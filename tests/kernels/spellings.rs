@@ -488,3 +488,35 @@ fn a_set_of_a_range_agrees() {
                    [value(g(n)) for n in 0..=12]\n";
     agree_big(counted);
 }
+
+/// Chomp with its board a list of strings, read only by `len(rows[r])`
+/// and slices, which the rules alone do not tell from a list of lists:
+/// typed by the first position met, it compiles (27 times slower when
+/// interpreted), agrees with the list of row lengths, and `--explain`
+/// says so.
+#[test]
+fn a_list_of_strings_the_rules_do_not_name_is_typed_by_its_position() {
+    let plain = "game chomp(rows) {\n    move bite(r in 0..len(rows), c in 0..rows[r]) if r > 0 or c > 0\n        \
+                 -> chomp(rows[:r] + [min(x, c) for x in rows[r:]])\n}\n\
+                 [value(chomp([n] * m)) for n in 1..=5 for m in 1..=4] + [value(chomp([5, 3, 3, 1]))]\n";
+    let strings = "game chomp(rows) {\n    move bite(r in 0..len(rows), c in 0..len(rows[r])) if r > 0 or c > 0\n        \
+                   -> chomp(rows[:r] + [row[:c] for row in rows[r:]])\n}\n\
+                   [value(chomp([\"#\" * n] * m)) for n in 1..=5 for m in 1..=4] + [value(chomp([\"#####\", \"###\", \"###\", \"#\"]))]\n";
+    assert_eq!(agree_big(strings), agree_big(plain));
+    let (session, _) = Engine::Native.run("strings.game", strings);
+    let told = session.explain(None).unwrap();
+    assert!(
+        told.starts_with("chomp(rows): compiled to machine code"),
+        "{told}"
+    );
+    assert_eq!(
+        session.machine.interpreted.first().copied().unwrap_or(0),
+        0,
+        "{told}"
+    );
+    // Rows of a list of lists: still the interpreter's, and its values.
+    agree_big(&strings.replace("\"#\" * n", "[1] * n").replace(
+        "[\"#####\", \"###\", \"###\", \"#\"]",
+        "[[1] * 5, [1] * 3, [1] * 3, [1]]",
+    ));
+}

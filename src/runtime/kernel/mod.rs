@@ -71,6 +71,11 @@ pub use report::{
 };
 use seq::Seq;
 pub use seq::Types;
+
+/// The shapes of the arguments of a position met, which type a game's
+/// list and set parameters where its rules alone cannot (see
+/// [`compile_hinted`]).
+pub type Hints = Vec<crate::graph::Shape>;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 pub use strip::Strip;

@@ -3,6 +3,7 @@
 //! interned, and the kernels compiled on first use.
 
 use super::Ran;
+use crate::graph::{Shape, flat};
 use crate::ir::TargetIr;
 use crate::runtime::kernel::{self, Kernel, Missing, Stop};
 use crate::runtime::normalize;
@@ -102,7 +103,7 @@ impl Machine {
     /// One run of [`Machine::run_kernel`]; [`Ran::Asked`] when it missed
     /// only values its guards ask, which are found now.
     fn run_kernel_once(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
-        if !self.ready_kernel(node.game) {
+        if !self.ready_kernel(node.game) && !self.typed_by_position(node) {
             return Ok(Ran::Interpret);
         }
         // Borrowed beside the scratch buffers rather than shared: no count to keep.
@@ -270,6 +271,35 @@ impl Machine {
             true => self.run_kernel(node, pending),
             false => Ok(Ran::Interpret),
         }
+    }
+
+    /// Rules that did not compile, typed by the first position met: when
+    /// its arguments are lists or sets of strings (`len(rows[r])` and
+    /// `rows[r][:c]`, which the rules alone do not tell from a list of
+    /// lists), the rules compiled again for those shapes. Once per game:
+    /// the shapes met are kept, words or not.
+    #[cold]
+    fn typed_by_position(&mut self, node: NodeId) -> bool {
+        let slot = node.game as usize;
+        let failed = match (self.kernels.get(slot), self.defs.game(node.game)) {
+            (Some(Some((compiled, None))), Some(rules)) => Rc::ptr_eq(compiled, rules),
+            _ => false,
+        };
+        if !failed || self.shape_hints.get(slot).is_some_and(|h| !h.is_empty()) {
+            return false;
+        }
+        let mut run = Vec::new();
+        let found = self.graph.flat_args(node, &mut run);
+        let Some(&h) = run.first().filter(|_| found) else {
+            return false;
+        };
+        let met: Vec<Shape> = (0..flat::arity(h)).map(|i| flat::shape(h, i)).collect();
+        let words = met.iter().any(|m| m.of_words());
+        if self.shape_hints.len() <= slot {
+            self.shape_hints.resize(slot + 1, Vec::new());
+        }
+        self.shape_hints[slot] = met;
+        words && self.compile_kernel(node.game)
     }
 
     /// Counts a position of `game` that the interpreter runs, when the
