@@ -105,7 +105,7 @@ pub(crate) fn game_numbered(
     // rules do not compile otherwise.
     if kernel.is_none() {
         let indexed = normalize::indexed_rules(game, defs);
-        if let Some(compiled) = kernel::compile(&indexed, id, defs, max_depth) {
+        if let Some(compiled) = kernel::compile_hinted(&indexed, (id, hints), defs, max_depth) {
             (rules, kernel) = (indexed, Some(compiled));
         }
     }

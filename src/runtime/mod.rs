@@ -133,9 +133,14 @@ pub struct Machine {
     /// where its kernel does not (see `queries.rs`), on first need.
     pub(crate) listing_kernels: Vec<Option<Compiled>>,
     /// For each game, the shapes of a position met with lists or sets of
-    /// strings where its rules alone said integers: what its rules are
-    /// compiled again for (see `search::kernels`).
+    /// strings where its rules alone said integers, or a string or tuple
+    /// where they said a list: what its rules are compiled again for (see
+    /// `search::kernels`). Cleared when a game is redefined.
     pub(crate) shape_hints: Vec<Vec<crate::graph::Shape>>,
+    /// For each game whose rules did not compile, how many of its
+    /// positions were looked at for shapes that would type them (a few:
+    /// see `search::kernels`).
+    pub(crate) typing_tries: Vec<u8>,
     /// Whether to run kernels at all (tests compare runs without them).
     pub use_kernels: bool,
     /// Whether kernels run their machine code, when they have some
@@ -357,6 +362,7 @@ impl Machine {
             listing_kernels: Vec::new(),
             groups: Vec::new(),
             shape_hints: Vec::new(),
+            typing_tries: Vec::new(),
             use_kernels: true,
             use_native: true,
             native_after: NATIVE_AFTER,

@@ -520,3 +520,88 @@ fn a_list_of_strings_the_rules_do_not_name_is_typed_by_its_position() {
         "[[1] * 5, [1] * 3, [1] * 3, [1]]",
     ));
 }
+
+/// A string or a tuple state whose rules write no string or tuple (they
+/// index and slice it only) was taken for a list: every position of a
+/// string ran in the interpreter (13 times slower). The first position
+/// met types it, and its values are the list's; a game given lists,
+/// strings and tuples by turns agrees too, compiled once more at most.
+#[test]
+fn a_string_or_tuple_state_the_rules_do_not_name_is_typed_by_its_position() {
+    let game = |starts: &str| {
+        format!(
+            "game g(s) {{\n    move cut(i in 0..len(s)) if i == 0 or s[i] != s[i - 1] -> g(s[:i] + s[i + 1:])\n}}\n\
+             [value(g(w)) for w in [{starts}]]\n"
+        )
+    };
+    let lists = game("[1, 2, 3, 1, 2, 3, 1, 2], [1, 1, 2, 2, 1, 1, 2], [1, 2, 3, 4, 1, 2]");
+    let plain = agree_big(&lists);
+    for starts in [
+        "\"abcabcab\", \"aabbaab\", \"abcdab\"",
+        "(1, 2, 3, 1, 2, 3, 1, 2), (1, 1, 2, 2, 1, 1, 2), (1, 2, 3, 4, 1, 2)",
+    ] {
+        let text = game(starts);
+        assert_eq!(agree_big(&text), plain, "{text}");
+        let (session, _) = Engine::Native.run("typed.game", &text);
+        assert_eq!(
+            session.machine.interpreted.first().copied().unwrap_or(0),
+            0,
+            "{text}"
+        );
+    }
+    let mixed = game(
+        "[1, 2, 3, 1, 2], \"abcab\", (1, 2, 3, 1, 2), [1, 1, 2, 2], \"aabb\", (1, 1, 2, 2), \"abcd\"",
+    );
+    // Each start in three shapes: the lists' values, each thrice.
+    let three = agree_big(&game("[1, 2, 3, 1, 2], [1, 1, 2, 2], [1, 2, 3, 4]"));
+    let values: Vec<&str> = three.trim().trim_matches(['[', ']']).split(", ").collect();
+    let thrice: Vec<&str> = values.iter().flat_map(|v| [*v; 3]).take(7).collect();
+    assert_eq!(agree_big(&mixed), format!("[{}]\n", thrice.join(", ")));
+}
+
+/// The edges of the spellings above: a monotone condition that
+/// overflows below the least integer at its loop's first value (the
+/// loop is ended by testing both ends), a comparison of a linear form
+/// with itself beside a parameter past any linear form's size, a table
+/// collected whole by a query (printed as a table), a long constant
+/// list asked for membership, and a loop's end capped by a constant too
+/// large for a slot: the interpreter's answers and errors, every engine.
+#[test]
+fn the_edges_of_these_spellings_keep_the_interpreters_answers() {
+    let sub = "game g(n) {\n    move take(k in 1..=n) if GUARD -> g(n - k)\n}\n[value(g(n)) for n in 0..=3]\n";
+    same_error(&sub.replace(
+        "GUARD",
+        "any([true for d in 0..5 if d * d - 9223372036854775807 - 5 <= n])",
+    ));
+    same_error(&sub.replace("GUARD", "k * k - 9223372036854775807 - 5 <= n"));
+    same_error(
+        "game g(n) {\n    move m(k in [2, 3]) if n + 1 == n + 1 -> g(n / k)\n}\n\
+         value(g(9223372036854775807))\n",
+    );
+    same_error(
+        "game g(n) {\n    move m((a, b) in [(a, n + 1) for a in [2, 3]]) -> g(n / a)\n}\n\
+         value(g(9223372036854775807))\n",
+    );
+    agree_big(
+        "game g(n) { move take(k in 1..=3) if k <= n -> g(n - k) }\nlet T = table(g, 0..=6)\n\
+         let U = [T for n in 0..=100 if value(g(n)) == 0]\nU[0]\nstr(U[1])\nlen(U)\n",
+    );
+    let primes = "let P = [p for p in 2..400 if all([p % d != 0 for d in 2..p])]\n\
+                  game g(n) {\n    move take(k in 1..=n) if k in P or k == 1 -> g(n - k)\n}\n\
+                  [value(g(n)) for n in 0..=500]\n";
+    let plain = agree_big(primes);
+    assert_eq!(agree_big(&primes.replace("k in P", "k in set(P)")), plain);
+    let capped = "game g(n) {\n    move take(k in 1..=min(n, CAP)) if k % 3 != 0 -> g(n - k)\n}\n\
+                  [value(g(n)) for n in 0..=200]\n";
+    let plain = agree_big(&capped.replace("min(n, CAP)", "n"));
+    for cap in ["3000000000", "9223372036854775807", "-5"] {
+        let text = capped.replace("CAP", cap);
+        match cap {
+            "-5" => agree_big(&text),
+            _ => {
+                assert_eq!(agree_big(&text), plain, "{text}");
+                plain.clone()
+            }
+        };
+    }
+}

@@ -131,7 +131,7 @@ fn compile_rules(
         hints: hints.to_vec(),
         asks,
     };
-    kernel.wide = wide::linear_free(&kernel.moves);
+    kernel.wide = wide::linear_free(&kernel.moves) && !types.folded.get();
     Some(kernel)
 }
 

@@ -402,15 +402,23 @@ impl Kernel {
 
     /// The shapes of the flat run `run`'s arguments, when some of them
     /// are lists or sets of strings where these rules took lists or sets
-    /// of integers: what to type the parameters by ([`compile_hinted`]).
-    pub fn words_met(&self, run: &[i64]) -> Option<Vec<Shape>> {
+    /// of integers, or a string or a tuple where they took a list (rules
+    /// that index and slice a parameter, and write no string or tuple):
+    /// what to type the parameters by ([`compile_hinted`]).
+    pub fn shapes_met(&self, run: &[i64]) -> Option<Vec<Shape>> {
         let lists = self.lists.as_ref()?;
         let h = *run.first()?;
         (flat::arity(h) == lists.len()).then_some(())?;
         let met: Vec<Shape> = (0..lists.len()).map(|i| flat::shape(h, i)).collect();
-        let new = (met.iter().zip(lists)).any(|(m, l)| m.of_words() && m != l);
+        let new = (met.iter().zip(lists)).any(|(m, l)| m != l && (m.of_words() || typed(*l, *m)));
         new.then_some(met)
     }
+}
+
+/// Whether a parameter the rules take as `rules` holds a `met` that types
+/// it otherwise: a string or a tuple where the rules said only a list.
+pub fn typed(rules: Shape, met: Shape) -> bool {
+    rules == Shape::List && matches!(met, Shape::Str | Shape::Tuple)
 }
 
 #[cfg(test)]

@@ -177,8 +177,10 @@ impl Num {
 /// The last value of `lo..=hi` (`0 <= lo <= hi`) where `fx(x) < g` (or
 /// `<=`) holds, with `fx` non-decreasing for `x >= 0` (see
 /// [`Cond::as_monotone`]), or `lo - 1` where it holds nowhere: tested at
-/// the top first (an error there, an overflow, is the interpreter's to
-/// report), then at the bottom, then by bisection.
+/// both ends first, then by bisection. Each part of `fx` only grows with
+/// `x`, so an overflow is met at the top if anywhere, and one below the
+/// least integer (`x * x - K`) at the bottom: either is the
+/// interpreter's to report, and the values between meet none.
 pub fn rising_last(
     x: usize,
     (lo, hi): (i64, i64),
@@ -191,10 +193,11 @@ pub fn rising_last(
         let v = fx.eval(f, defs)?;
         Ok(if strict { v < g } else { v <= g })
     };
-    if holds(hi)? {
+    let (bottom, top) = (holds(lo)?, holds(hi)?);
+    if top {
         return Ok(hi);
     }
-    if !holds(lo)? {
+    if !bottom {
         return Ok(lo - 1);
     }
     // holds(a) and not holds(b)

@@ -131,6 +131,9 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
         (Fold::Xor, _) => return None,
         _ if collect => match num_in(elem, &types) {
             Some(n) => Element::Num(n),
+            // A table (a report) collected whole prints as a table: the
+            // interpreter's to collect.
+            None if reports(elem) => return None,
             None => {
                 let xs = Seq::numbers(elem, &types)?;
                 let shape = xs.shape(&types);
@@ -340,5 +343,17 @@ impl Query {
     /// The query's machine code, or `None` when part of it has none.
     pub fn native(&self) -> Option<NativeQuery> {
         native::compile(self)
+    }
+}
+
+/// Whether `ir` may make a table whole (`T`, `if c then T else U`), which
+/// prints as a table where a list made of its values would print as a
+/// list.
+fn reports(ir: &Ir) -> bool {
+    match &ir.kind {
+        IrKind::Const(Value::Report(_)) => true,
+        IrKind::If(_, a, b) => reports(a) || reports(b),
+        IrKind::Let(_, _, body) => reports(body),
+        _ => false,
     }
 }

@@ -100,9 +100,13 @@ pub(super) fn capped(rule: &MoveIr) -> Option<MoveIr> {
     let IrKind::CallBuiltin(Builtin::Min, args) = &hi.kind else {
         return None;
     };
+    // A cap the compiled rules' loops take (a binder's values are held
+    // to the slots' limit: a larger one would bail at every position).
+    let small =
+        |e: &Ir| matches!(e.kind, IrKind::Const(Value::Int(c)) if c.unsigned_abs() < 1 << 30);
     let (name, cap) = match args.as_slice() {
-        [a, b] if matches!(b.kind, IrKind::Const(Value::Int(_))) => (a, b),
-        [a, b] if matches!(a.kind, IrKind::Const(Value::Int(_))) => (b, a),
+        [a, b] if small(b) => (a, b),
+        [a, b] if small(a) => (b, a),
         _ => return None,
     };
     let plain = |e: &Ir| matches!(e.kind, IrKind::Const(Value::Int(_)) | IrKind::Local(_));

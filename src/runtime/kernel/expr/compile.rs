@@ -330,17 +330,22 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
 /// is a constant collection of integers (for a set of hundreds of primes,
 /// a load in place of a look at every one).
 fn member(yes: bool, x: Num, xs: Seq, t: &Types) -> Cond {
-    if let Seq::Items(_, items) = &xs {
-        let consts: Option<Vec<i64>> = items
+    let consts: Option<Vec<i64>> = match &xs {
+        Seq::Items(_, items) => items
             .iter()
             .map(|n| match n {
                 Num::Const(c) => Some(*c),
                 _ => None,
             })
-            .collect();
-        if let Some(set) = consts.as_deref().and_then(Members::of) {
-            return Cond::Member(yes, x, Rc::new(set));
+            .collect(),
+        // A long constant, one row read in place.
+        Seq::Row(rows, i) if rows.len() == 1 && matches!(**i, Num::Const(0)) => {
+            Some(rows.items.to_vec())
         }
+        _ => None,
+    };
+    if let Some(set) = consts.as_deref().and_then(Members::of) {
+        return Cond::Member(yes, x, Rc::new(set));
     }
     Cond::In {
         yes,
@@ -367,7 +372,13 @@ fn same(yes: bool, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
 /// `a op b` of two integers (an extremum compared split into its items:
 /// see `spelled.rs`).
 fn numbers(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
-    Some(spelled::compared(op, num_in(a, t)?, num_in(b, t)?))
+    let (a, b) = (num_in(a, t)?, num_in(b, t)?);
+    if let Some(truth) = spelled::itself(op, &a, &b) {
+        // A bare slot or constant holds whatever its size.
+        t.folded.set(t.folded.get() || matches!(a, Num::Lin(_)));
+        return Some(Cond::Const(truth));
+    }
+    Some(spelled::compared(op, a, b))
 }
 
 fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {

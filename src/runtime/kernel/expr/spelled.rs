@@ -55,22 +55,20 @@ pub(super) fn in_range(
     })
 }
 
+/// The truth of `a op b` where `a` and `b` are one linear form (a slot,
+/// a constant), which cannot fail while the slots are small: `n - a ==
+/// n - a`, the check that a tuple binder over a comprehension, lifted,
+/// leaves that its item's part can be made (`normalize/lift.rs`). The
+/// caller notes the fold ([`crate::runtime::kernel::Types`]'s `folded`):
+/// the rules no longer take parameters of any size.
+pub(super) fn itself(op: BinOp, a: &Num, b: &Num) -> Option<bool> {
+    let (x, y) = (a.as_lin()?, b.as_lin()?);
+    (x == y).then(|| matches!(op, BinOp::Eq | BinOp::Le | BinOp::Ge))
+}
+
 /// `a op b` with an extremum on one side split into a comparison of each
 /// of its items where every item must pass (`min(..) >= c`, `max(..) <=
 /// c`, either way round); the comparison itself otherwise.
-/// `a op b`, or its truth where `a` and `b` are one linear form (a
-/// slot, a constant), which cannot fail: `n - a == n - a`, the check a
-/// tuple binder over a comprehension lifted leaves that its item's part
-/// can be made (`normalize/lift.rs`), holds.
-fn itself(op: BinOp, a: Num, b: Num) -> Cond {
-    match (a.as_lin(), b.as_lin()) {
-        (Some(x), Some(y)) if x == y => {
-            Cond::Const(matches!(op, BinOp::Eq | BinOp::Le | BinOp::Ge))
-        }
-        _ => Cond::Cmp(op, a, b),
-    }
-}
-
 pub(super) fn compared(op: BinOp, a: Num, b: Num) -> Cond {
     use BinOp::{Ge, Gt, Le, Lt};
     // The extremum on the left, the operator turned where it was on the
@@ -81,7 +79,7 @@ pub(super) fn compared(op: BinOp, a: Num, b: Num) -> Cond {
         (_, Num::Extremum(..), Lt) => (Gt, b, a, false),
         (_, Num::Extremum(..), Ge) => (Le, b, a, false),
         (_, Num::Extremum(..), Gt) => (Lt, b, a, false),
-        _ => return itself(op, a, b),
+        _ => return Cond::Cmp(op, a, b),
     };
     let Num::Extremum(min, items) = &ext else {
         unreachable!("matched above")

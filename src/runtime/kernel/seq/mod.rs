@@ -72,8 +72,9 @@ pub enum Seq {
     /// increasing order (larger `n` are left to the interpreter, whose
     /// trial division Ctrl-C and the time limit can stop).
     Divisors(Box<Num>),
-    /// The integers of `lo..hi` (`lo..=hi` when true) as `set` and
-    /// `sorted` take them: `set(j..=i)`. More than [`ITEMS_MAX`] bail.
+    /// The integers of `lo..hi` (`lo..=hi` when true) as `set`, `sorted`
+    /// and `reversed` take them: `set(j..=i)`. More than [`ITEMS_MAX`]
+    /// bail.
     Range(Box<(Num, Num, bool)>),
     /// `let slot = value in body`.
     Let(Slot, Box<Num>, Box<Seq>),
@@ -345,14 +346,22 @@ impl Seq {
     }
 
     /// [`Seq::compile`] of a list, tuple or set, whose items are integers
-    /// or pairs: what `sorted` and `set` take.
+    /// or pairs, or a range of integers: what `sorted`, `reversed` and
+    /// `set` take.
     pub fn items(ir: &Ir, types: &Types) -> Option<Seq> {
-        if let IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) = &ir.kind {
-            let (lo, hi) = (
-                super::expr::num_in(lo, types)?,
-                super::expr::num_in(hi, types)?,
-            );
-            return Some(Seq::Range(Box::new((lo, hi, *op == BinOp::RangeIncl))));
+        match &ir.kind {
+            IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
+                let (lo, hi) = (
+                    super::expr::num_in(lo, types)?,
+                    super::expr::num_in(hi, types)?,
+                );
+                return Some(Seq::Range(Box::new((lo, hi, *op == BinOp::RangeIncl))));
+            }
+            IrKind::Const(Value::Range(lo, hi)) => {
+                let ends = (Num::Const(*lo), Num::Const(*hi), false);
+                return Some(Seq::Range(Box::new(ends)));
+            }
+            _ => {}
         }
         Seq::compile(ir, types).filter(|xs| xs.shape(types) != Shape::Str)
     }

@@ -52,6 +52,11 @@ pub struct Types {
     /// y))`), or one tuple of names (`value(g((x, y, z)))`, true): what a
     /// query asks of the rectangle or box its loops go over.
     pub(in crate::runtime::kernel) asked_at: std::cell::RefCell<Vec<(GameId, Vec<Slot>, bool)>>,
+    /// Whether a comparison of a linear form with itself was folded (see
+    /// `expr/spelled.rs`): it holds only while the slots are small, so
+    /// the rules are not for parameters of any size, linear forms left or
+    /// not.
+    pub(in crate::runtime::kernel) folded: Rc<std::cell::Cell<bool>>,
     /// The functions the rules call, compiled as calls (see
     /// [`crate::runtime::kernel::calls`]).
     pub(in crate::runtime::kernel) calls: Option<Rc<Calls>>,
@@ -89,6 +94,7 @@ impl Types {
             rules: true,
             asked: Default::default(),
             asked_at: Default::default(),
+            folded: Default::default(),
             calls: None,
             wide: false,
             arity: game.arity,
@@ -156,7 +162,7 @@ impl Types {
                 Shape::Set | Shape::PairSet => *hint == Shape::WordSet,
                 _ => false,
             };
-            if hint.of_words() && taken {
+            if (hint.of_words() && taken) || crate::runtime::kernel::typed(*now, *hint) {
                 *now = *hint;
             }
         }

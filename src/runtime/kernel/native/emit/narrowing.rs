@@ -128,9 +128,9 @@ impl Emit<'_, '_> {
     }
 
     /// Where `fx(x) < g` (or `<=`), with `fx` non-decreasing for `x >= 0`,
-    /// stops holding in `lo..hi`: the new `hi`, found by testing the top,
-    /// the bottom, then by bisection, as the kernel's run does (which
-    /// takes a range reaching below 0: the code bails there).
+    /// stops holding in `lo..hi`: the new `hi`, found by testing both
+    /// ends, then by bisection, as the kernel's run does (which takes a
+    /// range reaching below 0: the code bails there).
     pub(in crate::runtime::kernel::native::emit) fn rising_end(
         &mut self,
         x: crate::ir::Slot,
@@ -156,12 +156,14 @@ impl Emit<'_, '_> {
             };
             Some(e.b.ins().icmp(cc, v, g))
         };
+        // Both ends first: an overflow is met at one of them if anywhere
+        // (see `narrow::rising_last`), and bails.
         let last = self.b.ins().iadd_imm_s(hi, -1);
+        let bottom = holds(self, lo)?;
         let top = holds(self, last)?;
         let not_whole = self.b.create_block();
         self.b.ins().brif(top, after, &[], not_whole, &[]);
         self.b.switch_to_block(not_whole);
-        let bottom = holds(self, lo)?;
         let [none, search] = self.blocks();
         self.b.ins().brif(bottom, search, &[], none, &[]);
         self.b.switch_to_block(none);

@@ -171,35 +171,7 @@ impl Emit<'_, '_> {
                     _ => ins.imul(a, b),
                 }
             }
-            // A square, a cube or a fourth power (`k ** 2`): products,
-            // checked as the interpreter's power is.
-            Num::Bin(BinOp::Pow, x, by) if matches!(**by, Num::Const(0..=4)) => {
-                let Num::Const(c) = **by else { return None };
-                let a = self.num(x)?;
-                let square = |e: &mut Self, v| e.checked(BinOp::Mul, v, v);
-                match c {
-                    0 => self.int(1),
-                    1 => a,
-                    2 => square(self, a),
-                    3 => {
-                        let aa = square(self, a);
-                        self.checked(BinOp::Mul, aa, a)
-                    }
-                    _ => {
-                        let aa = square(self, a);
-                        square(self, aa)
-                    }
-                }
-            }
-            // `2 ** e`: a shift, for the exponents whose power fits (the
-            // others, negative or too large, bail: the interpreter's
-            // error).
-            Num::Bin(BinOp::Pow, two, by) if matches!(**two, Num::Const(2)) => {
-                let e = self.num(by)?;
-                self.bail_outside(e, 0, 63);
-                let one = self.int(1);
-                self.b.ins().ishl(one, e)
-            }
+            Num::Bin(BinOp::Pow, x, by) if cheap_power(x, by) => self.power(x, by)?,
             Num::Bin(op, a, b) => {
                 let (a, b) = (self.num(a)?, self.num(b)?);
                 self.binary(*op, a, b)?
@@ -309,6 +281,38 @@ impl Emit<'_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// `x ** by` of a [`cheap_power`]: a square, a cube or a fourth power
+    /// (`k ** 2`) as products, checked as the interpreter's power is; `2
+    /// ** e` as a shift, for the exponents whose power fits (the others,
+    /// negative or too large, bail: the interpreter's error).
+    fn power(&mut self, x: &Num, by: &Num) -> Option<Value> {
+        let square = |e: &mut Self, v| e.checked(BinOp::Mul, v, v);
+        Some(match by {
+            Num::Const(c @ 0..=4) => {
+                let a = self.num(x)?;
+                match c {
+                    0 => self.int(1),
+                    1 => a,
+                    2 => square(self, a),
+                    3 => {
+                        let aa = square(self, a);
+                        self.checked(BinOp::Mul, aa, a)
+                    }
+                    _ => {
+                        let aa = square(self, a);
+                        square(self, aa)
+                    }
+                }
+            }
+            _ => {
+                let e = self.num(by)?;
+                self.bail_outside(e, 0, 63);
+                let one = self.int(1);
+                self.b.ins().ishl(one, e)
+            }
+        })
     }
 
     pub(super) fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Option<Value> {
@@ -481,4 +485,10 @@ fn compare(op: BinOp) -> Option<IntCC> {
         BinOp::Ge => IntCC::SignedGreaterThanOrEqual,
         _ => return None,
     })
+}
+
+/// Whether `x ** by` has machine code of its own ([`Emit::power`]): a
+/// constant exponent up to 4, or a power of two.
+fn cheap_power(x: &Num, by: &Num) -> bool {
+    matches!(by, Num::Const(0..=4)) || matches!(x, Num::Const(2))
 }

@@ -76,7 +76,9 @@ impl Emit<'_, '_> {
             false => hi,
         };
         let len = self.checked(BinOp::Sub, hi, lo);
-        self.bail_outside(len, i64::MIN, ITEMS_MAX as i64 + 1);
+        let zero = self.int(0);
+        let len = self.b.ins().smax(len, zero);
+        self.bail_outside(len, 0, ITEMS_MAX as i64 + 1);
         let from = self.b.use_var(self.top);
         self.each(lo, hi, |e, k, next| {
             e.push(k);
