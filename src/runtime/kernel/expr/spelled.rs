@@ -63,7 +63,7 @@ pub(super) fn in_range(
 /// the rules no longer take parameters of any size.
 pub(super) fn itself(op: BinOp, a: &Num, b: &Num) -> Option<bool> {
     let (x, y) = (a.as_lin()?, b.as_lin()?);
-    (x == y).then(|| matches!(op, BinOp::Eq | BinOp::Le | BinOp::Ge))
+    (x == y).then_some(matches!(op, BinOp::Eq | BinOp::Le | BinOp::Ge))
 }
 
 /// `a op b` with an extremum on one side split into a comparison of each
