@@ -12,6 +12,12 @@
 //! same, in the same order (the constants ascending, as the range would
 //! meet them), and since the membership test comes first in the guard,
 //! nothing else was evaluated for a value outside it.
+//!
+//! Likewise a binder over a range whose end is capped by a constant,
+//! `k in 1..=min(n, 7)`, runs over `1..=7` with `k <= n` first in its
+//! guard ([`capped`]), and one over a constant set less a few items,
+//! `k in {1, 2, 3, 4} - {last}`, over the set with `k != last` first
+//! ([`less_items`]).
 
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind, MoveIr, PatIr};

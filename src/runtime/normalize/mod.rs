@@ -38,7 +38,8 @@
 //!   conditions on constants fold (`logic.rs`).
 //! - **A range binder the guard first restricts to constants**
 //!   (`member.rs`): `k in 1..=n if k in {1, 3, 4}` runs over the three
-//!   constants, `1 <= k and k <= n` its condition.
+//!   constants, `1 <= k and k <= n` its condition; `k in 1..=min(n, 7)`
+//!   runs over `1..=7`, `k <= n` its first condition.
 //! - **A binder an equation fixes** (`solved.rs`): `b in 1..n if a + b
 //!   == n` is the value `n - a`, its range a condition.
 //! - **`zip` read by index** (`zip.rs`): `(a, b) in zip(hs, hs[1:])`, as

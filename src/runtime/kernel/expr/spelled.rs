@@ -11,6 +11,10 @@
 //!   `a <= c and b <= c`. A knight's board bounded by `min(x + dx, y +
 //!   dy) >= 1 and max(x + dx, y + dy) <= N` was not seen as a board,
 //!   10 times slower.
+//! - `e == e` (and `<=`, `>=`; `<` and `>` fail) of one linear form: true
+//!   (`itself`), the check that a tuple binder lifted from a
+//!   comprehension leaves. It cannot fail while the slots are small: the
+//!   rules that fold one are not for parameters of any size.
 //!
 //! Each is taken only where it evaluates what the interpreter does, or
 //! less where what it leaves out cannot fail: the comparisons stop at the

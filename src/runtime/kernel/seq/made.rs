@@ -100,9 +100,9 @@ impl Rows {
         Some(rows)
     }
 
-    /// `v`, a list or tuple of integers, as one row: a long constant
-    /// list indexed (`W[i]`) reads its item in place rather than making
-    /// the list first.
+    /// `v`, a list, tuple or set of integers (or a table's values), as
+    /// one row: a long constant read in place wherever the rules use it
+    /// (`W[i]`, `sum(W[:3])`, `x in W`) rather than made item by item.
     pub fn single(v: &Value) -> Option<Rows> {
         // The list holding `v` alone, read as any list of rows is: the
         // list shares `v`'s items, it copies none (a table's are copied
