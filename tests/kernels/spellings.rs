@@ -591,6 +591,22 @@ fn the_edges_of_these_spellings_keep_the_interpreters_answers() {
                   [value(g(n)) for n in 0..=500]\n";
     let plain = agree_big(primes);
     assert_eq!(agree_big(&primes.replace("k in P", "k in set(P)")), plain);
+    // A long constant set of pairs (or strings) asked for membership: one
+    // row, its items sorted and looked up by halves, where each was an
+    // expression of its own (over 1,000 of them: seconds and gigabytes
+    // compiling).
+    let edges = "let E = {(v, w) for v in 1..1500 for w in [v - 1, v - 3, v / 2] if 0 <= w < v}\n\
+                 game tok(v) {\n    move go(w in [v - 1, v - 2, v - 3, v / 2]) if (v, w) in E -> tok(w)\n}\n\
+                 [value(tok(v)) for v in 1400..1500]\n";
+    let plain = agree_big(&edges.replace(
+        "(v, w) in E",
+        "(w == v - 1 or w == v - 3 or w == v / 2) and 0 <= w < v",
+    ));
+    assert_eq!(agree_big(edges), plain);
+    let words = "let W = {str(k) for k in 0..2000}\n\
+                 game g(n) {\n    move take(k in 1..=3) if k <= n and str(n - k) in W -> g(n - k)\n}\n\
+                 [value(g(n)) for n in 1990..2200]\n";
+    agree_big(words);
     let capped = "game g(n) {\n    move take(k in 1..=min(n, CAP)) if k % 3 != 0 -> g(n - k)\n}\n\
                   [value(g(n)) for n in 0..=200]\n";
     let plain = agree_big(&capped.replace("min(n, CAP)", "n"));

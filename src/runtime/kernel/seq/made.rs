@@ -100,6 +100,16 @@ impl Rows {
         Some(rows)
     }
 
+    /// The items of a constant list or set of pairs or strings, packed
+    /// (see `seq::constant_packed`), as one row of that shape.
+    pub fn packed(shape: Shape, items: Vec<i64>) -> Rows {
+        Rows {
+            offsets: Box::new([0, items.len() as i64]),
+            items: items.into(),
+            shape,
+        }
+    }
+
     /// `v`, a list, tuple or set of integers (or a table's values), as
     /// one row: a long constant read in place wherever the rules use it
     /// (`W[i]`, `sum(W[:3])`, `x in W`) rather than made item by item.

@@ -161,7 +161,11 @@ impl Seq {
             ),
             IrKind::Const(v @ (Value::List(_) | Value::Set(_))) if constant_packed(v).is_some() => {
                 let (shape, items) = constant_packed(v)?;
-                Seq::Items(shape, items.into_iter().map(Num::Const).collect())
+                match items.len() > LONG {
+                    // One row read in place, as a long list of integers.
+                    true => Seq::Row(Rc::new(Rows::packed(shape, items)), Box::new(Num::Const(0))),
+                    false => Seq::Items(shape, items.into_iter().map(Num::Const).collect()),
+                }
             }
             // A long constant list, tuple or set of integers (a table's
             // values, a word's code points) is one row, read in place: as

@@ -153,6 +153,10 @@ impl Emit<'_, '_> {
     /// the kernel, and so as its code), when `x` is in their span.
     pub(super) fn member(&mut self, yes: bool, x: &Num, set: &Members) -> Option<Value> {
         let x = self.num(x)?;
+        if let Some(items) = set.sorted() {
+            let found = self.sorted_has(items, x);
+            return Some(self.negated_unless(found, yes));
+        }
         let (lo, span, bits) = set.bits();
         let at = self.b.ins().iadd_imm_s(x, lo.wrapping_neg());
         // Below `lo`, a difference that wraps round could look inside.
@@ -178,6 +182,51 @@ impl Emit<'_, '_> {
             true => found,
             false => self.b.ins().bxor_imm_s(found, 1),
         })
+    }
+
+    /// Whether `x` is among `items`, in increasing order, as an `I8`: the
+    /// first item not below `x` found by halves, read in place (the items
+    /// live as long as the kernel, and so as its code).
+    fn sorted_has(&mut self, items: &[i64], x: Value) -> Value {
+        let base = self.int(items.as_ptr() as i64);
+        let item = |e: &mut Self, at: Value| {
+            let at = e.b.ins().ishl_imm_s(at, 3);
+            let at = e.b.ins().iadd(base, at);
+            e.b.ins().load(I64, trusted(), at, 0)
+        };
+        // Items `lo..hi` are left; those below `lo` are below `x`.
+        let (lo, hi) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        let (zero, len) = (self.int(0), self.int(items.len() as i64));
+        self.b.def_var(lo, zero);
+        self.b.def_var(hi, len);
+        let [head, body, done] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let (l, h) = (self.b.use_var(lo), self.b.use_var(hi));
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, l, h);
+        self.b.ins().brif(more, body, &[], done, &[]);
+        self.b.switch_to_block(body);
+        let sum = self.b.ins().iadd(l, h);
+        let mid = self.b.ins().ushr_imm_s(sum, 1);
+        let v = item(self, mid);
+        let below = self.b.ins().icmp(IntCC::SignedLessThan, v, x);
+        let past = self.b.ins().iadd_imm_s(mid, 1);
+        let l = self.b.ins().select(below, past, l);
+        let h = self.b.ins().select(below, h, mid);
+        self.b.def_var(lo, l);
+        self.b.def_var(hi, h);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(done);
+        let at = self.b.use_var(lo);
+        let inside = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::SignedLessThan, at, items.len() as i64);
+        let last = self.int(items.len() as i64 - 1);
+        let at = self.b.ins().smin(at, last);
+        let v = item(self, at);
+        let same = self.b.ins().icmp(IntCC::Equal, v, x);
+        self.b.ins().band(inside, same)
     }
 
     /// `xs == ys` (or `!=`, when `!yes`), as an `I8`: the same length, and
