@@ -621,3 +621,31 @@ fn the_edges_of_these_spellings_keep_the_interpreters_answers() {
         };
     }
 }
+
+/// A loop's end bounded by a constant whatever the position (`k in
+/// 1..=min(n, n % 10 + 1)`) keeps the loop short: machine code runs it,
+/// not the fast loop for long windows (15 times slower), with the
+/// values of the same bound written as a guard.
+#[test]
+fn a_loop_bounded_by_a_remainder_is_short() {
+    let game = |binder: &str, guard: &str| {
+        format!(
+            "game g(n) {{\n    move take({binder}) if {guard} -> g(n - k)\n}}\n\
+             [value(g(n)) for n in 0..=3000]\n"
+        )
+    };
+    let plain = agree_big(&game("k in 1..=10", "k <= n and k <= n % 10 + 1"));
+    for (binder, guard) in [
+        ("k in 1..=min(n, n % 10 + 1)", "true"),
+        ("k in 1..=min(n % 10 + 1, n)", "true"),
+        ("k in 1..=min(n, (n & 7) + 3)", "k <= n % 10 + 1"),
+    ] {
+        let text = game(binder, guard);
+        let got = agree_big(&text);
+        if !binder.contains('&') {
+            assert_eq!(got, plain, "{text}");
+            let (made, _, _) = report(&text);
+            assert!(made.moves[0].how.starts_with("machine code"), "{made:?}");
+        }
+    }
+}

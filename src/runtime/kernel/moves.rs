@@ -440,12 +440,21 @@ impl Move {
     }
 }
 
-/// Whether a loop's upper bound `hi` is a constant, or the least of
-/// something and a constant: `min(3, n)` keeps the loop short however
-/// large `n`.
+/// Whether a loop's upper bound `hi` is bounded by a constant whatever
+/// the slots hold: a constant, the least of something and a constant
+/// (`min(3, n)` keeps the loop short however large `n`), a remainder by
+/// a constant (`n % 10 + 1`: floored, from 0 to 9), a bitwise and with a
+/// constant of 0 or more, and sums of those.
 pub(super) fn capped(hi: &Num) -> bool {
+    let constant = |n: &Num, least: i64| matches!(n, Num::Const(c) if *c >= least);
     match hi {
-        Num::Extremum(true, items) => items.iter().any(Num::is_const),
-        hi => hi.is_const(),
+        Num::Const(_) => true,
+        Num::Extremum(true, items) => items.iter().any(capped),
+        Num::Extremum(false, items) => items.iter().all(capped),
+        Num::Bin(BinOp::Rem, _, by) => constant(by, 1),
+        Num::Bin(BinOp::BitAnd, a, b) => constant(a, 0) || constant(b, 0),
+        Num::Bin(BinOp::Add | BinOp::Sub, a, b) => capped(a) && capped(b),
+        Num::Lin(l) => l.terms.is_empty(),
+        _ => false,
     }
 }
