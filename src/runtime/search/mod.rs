@@ -19,6 +19,7 @@ use crate::value::{Component, NodeId, Value};
 mod cycles;
 mod kernels;
 mod path;
+mod typing;
 
 use path::Path;
 
