@@ -177,26 +177,28 @@ impl<E> Comp<E> {
         let Some(clause) = self.clauses.get(i) else {
             return each(&self.elem, f);
         };
+        // A range up to where the `while` after it first fails.
+        if let (
+            Clause::For(slot, Source::Range(lo, hi, inclusive)),
+            Some(Clause::While(_, rising)),
+        ) = (clause, self.clauses.get(i + 1))
+        {
+            let (lo, hi) = crate::runtime::kernel::run::range((lo, hi, *inclusive), f, defs)?;
+            let (strict, fx, g) = &**rising;
+            let end = match lo < hi {
+                true => rising_last(*slot as usize, (lo, hi - 1), (*strict, fx, g), (f, defs))?,
+                false => lo - 1,
+            };
+            return (lo..=end).try_for_each(|k| {
+                f[*slot as usize] = k;
+                self.run(i + 2, f, defs, each)
+            });
+        }
         match clause {
             Clause::If(c) | Clause::While(c, _) => match c.eval(f, defs)? {
                 true => self.run(i + 1, f, defs, each),
                 false => Ok(()),
             },
-            Clause::For(slot, Source::Range(lo, hi, inclusive)) if self.ends(i) => {
-                let (lo, hi) = crate::runtime::kernel::run::range((lo, hi, *inclusive), f, defs)?;
-                let Some(Clause::While(_, rising)) = self.clauses.get(i + 1) else {
-                    unreachable!("`ends` looked");
-                };
-                let (strict, fx, g) = &**rising;
-                let end = match lo < hi {
-                    true => rising_last(*slot as usize, (lo, hi - 1), (*strict, fx, g), (f, defs))?,
-                    false => lo - 1,
-                };
-                (lo..=end).try_for_each(|k| {
-                    f[*slot as usize] = k;
-                    self.run(i + 2, f, defs, each)
-                })
-            }
             Clause::For(slot, src) => {
                 let mark = f.len();
                 let result = src.each(f, defs, &mut |k, f| {
@@ -244,14 +246,6 @@ pub(super) fn ended(mut clauses: Vec<Clause>) -> Vec<Clause> {
         }
     }
     clauses
-}
-
-impl<E> Comp<E> {
-    /// Whether clause `i`, a `for`, ends where the [`Clause::While`]
-    /// after it first fails.
-    pub(in crate::runtime::kernel) fn ends(&self, i: usize) -> bool {
-        matches!(self.clauses.get(i + 1), Some(Clause::While(..)))
-    }
 }
 
 impl Comp<Cond> {
