@@ -121,13 +121,9 @@ impl Machine {
         // swept by levels as the search meets it, which suits its moves
         // better).
         let mut swept = Vec::new();
-        for (game, xs, ys) in q.rectangles(&self.defs) {
+        for (game, [xs, ys], tuple) in q.rectangles(&self.defs) {
             let levels = self.kernel(game).is_some_and(|k| k.levels().is_some());
-            if !levels
-                && xs.0 < xs.1
-                && ys.0 < ys.1
-                && self.intern_ints(game, &[xs.0, ys.0]).is_some()
-            {
+            if !levels && xs.0 < xs.1 && ys.0 < ys.1 && self.corner(game, &[xs.0, ys.0], tuple) {
                 self.sweep_rectangle(game, xs, ys).ok()?;
                 swept.push((game, vec![xs, ys]));
             }

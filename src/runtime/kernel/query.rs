@@ -82,8 +82,9 @@ pub struct Query {
     /// The functions it calls, which the compiled calls refer to.
     pub(super) calls: Option<Rc<Calls>>,
     /// The two-integer games it asks of its two outermost names, each
-    /// with whether it asks `(outer, inner)` (else `(inner, outer)`).
-    asked_at: Vec<(GameId, bool)>,
+    /// with whether it asks `(outer, inner)` (else `(inner, outer)`) and
+    /// whether as one tuple (`g((x, y))`).
+    asked_at: Vec<(GameId, bool, bool)>,
     /// The games it asks of its three outermost names in order, each with
     /// whether it asks them as one tuple (`g((x, y, z))`).
     asked_in_box: Vec<(GameId, bool)>,
@@ -165,9 +166,8 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
     let asked_at = (asked.iter())
         .filter_map(
             |(game, slots, tuple)| match (slots.as_slice(), outer, inner) {
-                _ if *tuple => None,
-                ([x, y], Some(a), Some(b)) if (*x, *y) == (a, b) => Some((*game, true)),
-                ([x, y], Some(a), Some(b)) if (*x, *y) == (b, a) => Some((*game, false)),
+                ([x, y], Some(a), Some(b)) if (*x, *y) == (a, b) => Some((*game, true, *tuple)),
+                ([x, y], Some(a), Some(b)) if (*x, *y) == (b, a) => Some((*game, false, *tuple)),
                 _ => None,
             },
         )
@@ -265,9 +265,9 @@ impl Query {
     /// rectangle turned), `x` over a range with constant ends and `y`
     /// over one whose ends are constants or follow `x` (`for y in
     /// 1..=x`: the triangle's bounding rectangle, its ends taken at
-    /// `x`'s first and last values). The caller may sweep them first, as
-    /// a table's are.
-    pub fn rectangles(&self, defs: &Defs) -> Vec<(GameId, Ends, Ends)> {
+    /// `x`'s first and last values). Each says whether it asks a tuple
+    /// (`g((x, y))`). The caller may sweep them first, as a table's are.
+    pub fn rectangles(&self, defs: &Defs) -> Vec<(GameId, [Ends; 2], bool)> {
         let (
             Some(xs),
             Some(&Clause::For(x, _)),
@@ -296,9 +296,9 @@ impl Query {
         };
         let ys = (first.0.min(last.0), first.1.max(last.1));
         (self.asked_at.iter())
-            .map(|(game, straight)| match straight {
-                true => (*game, xs, ys),
-                false => (*game, ys, xs),
+            .map(|(game, straight, tuple)| match straight {
+                true => (*game, [xs, ys], *tuple),
+                false => (*game, [ys, xs], *tuple),
             })
             .collect()
     }

@@ -98,8 +98,11 @@ pub fn tuples(game: &GameIr, id: GameId) -> Option<Split> {
         id,
         failed: false,
     };
+    // A target computed as a value only for its `let (x, y) = p` is
+    // terms once the names are the items' slots.
     let moves: Vec<MoveIr> = (game.moves.iter())
         .map(|m| rewrite_move(m, 0, &mut moved))
+        .flat_map(|m| super::targets::split(&m).unwrap_or_else(|| vec![m]))
         .collect();
     if moved.failed {
         return None;
@@ -311,16 +314,19 @@ impl Moved {
                     return ir.clone();
                 };
                 let body = self.moved(body);
-                return (lets.into_iter().rev()).fold(body, |body, (name, item)| Ir {
-                    kind: IrKind::Let(
+                return (lets.into_iter().rev()).fold(body, |body, (name, item)| {
+                    let (name, item) = (
                         PatIr::Slot(name),
-                        Box::new(Ir {
+                        Ir {
                             kind: IrKind::Local(item),
                             span: ir.span,
-                        }),
-                        Box::new(body),
-                    ),
-                    span: ir.span,
+                        },
+                    );
+                    // A name for a slot: the slot read in its place.
+                    super::inline::put_let(&name, &item, &body).unwrap_or_else(|| Ir {
+                        kind: IrKind::Let(name, Box::new(item), Box::new(body)),
+                        span: ir.span,
+                    })
                 });
             }
             IrKind::Let(p, value, body) => {

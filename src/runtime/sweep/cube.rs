@@ -67,6 +67,25 @@ impl Machine {
         Ok(Some(true))
     }
 
+    /// Makes the position of `game` at `corner`, its integers, as
+    /// arguments or as one tuple (`tuple`, when the kernel splits its
+    /// tuple state into them): the dense table then has their count, or
+    /// their form. Whether it was made (or found).
+    pub(in crate::runtime) fn corner(&mut self, game: GameId, corner: &[i64], tuple: bool) -> bool {
+        if !tuple {
+            return self.intern_ints(game, corner).is_some();
+        }
+        let Some(kernel) = self.kernel(game) else {
+            return false;
+        };
+        if kernel.split_ints() != Some(corner.len()) {
+            return false;
+        }
+        let mut run = Vec::new();
+        kernel.own_run(corner, &mut run);
+        self.intern_flat(game, &run).is_some()
+    }
+
     /// The box of a three-integer `game`'s positions a query asks, each
     /// argument over `ends` (each `lo..hi`), as arguments or as one tuple
     /// (`tuple`), swept first by [`Machine::sweep_cube`] from 0 (the rows of
@@ -91,17 +110,7 @@ impl Machine {
         if a1 * side * side > 4 * asked || kernel.own_form().is_some() != tuple {
             return Ok(false);
         }
-        // The corner gives the table its arguments' count, or its form.
-        let corner = [a0, b0, c0];
-        let made = match tuple {
-            false => self.intern_ints(game, &corner),
-            true => {
-                let mut run = Vec::new();
-                kernel.own_run(&corner, &mut run);
-                self.intern_flat(game, &run)
-            }
-        };
-        if made.is_none() {
+        if !self.corner(game, &[a0, b0, c0], tuple) {
             return Ok(false);
         }
         // Every position of the box is asked for: the graph holds them in

@@ -127,8 +127,12 @@ impl Machine {
         if !matches!(arity, 2 | 3) {
             return Ok(None);
         }
+        // A tuple of two split into the kernel's integers (see
+        // `normalize/split.rs`) is swept by the machine code as a pair is.
+        let pairs = (self.kernel(game)).is_some_and(|k| k.split_ints() == Some(2));
         let start = match (plain, arity) {
             (2, _) => self.native_sweep(game, (0, end), room)?,
+            (0, 2) if pairs => self.native_sweep(game, (0, end), room)?,
             (_, 3) if self.sweep_cube_below(game, end, room)? => end,
             _ => 0,
         };
@@ -388,7 +392,10 @@ impl Machine {
         let Some(kernel) = self.sweeping(game, to.saturating_sub(from)) else {
             return Ok(from);
         };
-        let square = self.graph.dense(game).is_some_and(|d| d.arity() == 2);
+        // Two integers, or a tuple of two the kernel splits into them.
+        let form = kernel.own_form().filter(|_| kernel.split_ints() == Some(2));
+        let square = (self.graph.dense(game))
+            .is_some_and(|d| d.arity() == 2 || (d.free() == 2 && form.is_some()));
         let mut to = to;
         if square {
             // The square below `to`, or as much of it as there is room for.
@@ -397,7 +404,7 @@ impl Machine {
             let claim = |graph: &mut graph::Graph, side: usize| {
                 side > 0
                     && graph
-                        .claim_rect((game, None), ((0, side - 1), (0, side - 1)), (room, false))
+                        .claim_rect((game, form), ((0, side - 1), (0, side - 1)), (room, false))
                         .is_some()
             };
             match claim(&mut self.graph, side) {

@@ -170,6 +170,10 @@ pub fn compile(kernel: &Kernel) -> Option<Native> {
     let sweep = match (kernel.arity, &kernel.lists) {
         (1, None) => Some(jit.define(Kind::Sweep(kernel), "sweep")?),
         (2, None) => Some(jit.define(Kind::Square(kernel), "square")?),
+        // A tuple of two split into integers: its square, read by its form.
+        (2, Some(_)) if kernel.split_ints().is_some() => {
+            Some(jit.define(Kind::Square(kernel), "square")?)
+        }
         (4, None) => Some(jit.define(Kind::Quad(kernel), "quad")?),
         _ => None,
     };

@@ -182,7 +182,11 @@ impl Emit<'_, '_> {
         (from, to): (Value, Value),
         own: Value,
     ) -> Option<()> {
-        let own = self.table_once(own, 0);
+        // A tuple of two split into the integers: options read by its form.
+        let own = match kernel.split_ints() {
+            Some(_) => self.own_table(own, (kernel, true)),
+            None => self.table_once(own, 0),
+        };
         let [z, a, b, total] = self.counters();
         // The first position.
         let (a0, b0) = self.unpair(from);
