@@ -24,6 +24,7 @@ mod lists;
 mod queries;
 mod search;
 mod spellings;
+mod states;
 mod sweeps;
 mod tuples;
 
@@ -534,4 +535,26 @@ fn run_big(text: &str, engine: Engine) -> String {
     let text = |b: &SharedBuffer| String::from_utf8(b.0.borrow().clone()).unwrap();
     assert_eq!(outcome.error, None, "{}", text(&err));
     text(&out)
+}
+
+/// What `text` prints on its error stream, and the phase it failed in,
+/// the same whichever engine runs it, and an error.
+fn same_failure(text: &str) {
+    let printed: Vec<(String, Option<Phase>)> =
+        [Engine::Interpreter, Engine::Kernels, Engine::Native]
+            .into_iter()
+            .map(|engine| {
+                let err = SharedBuffer::default();
+                let mut session =
+                    Session::new(Box::new(SharedBuffer::default()), Box::new(err.clone()));
+                engine.apply(&mut session.machine);
+                let outcome = session.run("fails.game", text);
+                (
+                    String::from_utf8(err.0.borrow().clone()).unwrap(),
+                    outcome.error,
+                )
+            })
+            .collect();
+    assert!(printed[0].1.is_some(), "an error: {text}");
+    assert!(printed.iter().all(|p| *p == printed[0]), "{printed:?}");
 }

@@ -21,8 +21,9 @@ const BRANCHES_MAX: usize = 16;
 /// `rule`, with a computed target made into terms, as one move per branch
 /// of its `if`s; `None` when its target is terms already or cannot be.
 pub(super) fn split(rule: &MoveIr) -> Option<Vec<MoveIr>> {
-    let TargetIr::Dynamic(target) = &rule.target else {
-        return None;
+    let target = &match &rule.target {
+        TargetIr::Dynamic(target) => target.clone(),
+        TargetIr::Terms(terms) => with_if_argument(terms)?,
     };
     let mut out = Vec::new();
     branches(rule, rule.guard.clone(), target, &mut out)?;
@@ -35,6 +36,46 @@ pub(super) fn split(rule: &MoveIr) -> Option<Vec<MoveIr>> {
         out.iter_mut().for_each(|m| m.named = None);
     }
     Some(out)
+}
+
+/// Whether `arg` is an `if` between tuples or lists written out (an
+/// `if` between integers is an integer the compiled rules compute).
+fn items_either_way(arg: &Ir) -> bool {
+    let written = |e: &Ir| matches!(e.kind, IrKind::Tuple(_) | IrKind::List(_));
+    matches!(&arg.kind, IrKind::If(_, x, y) if written(x) && written(y))
+}
+
+/// Terms of which a position has an `if` between tuples or lists for an
+/// argument, as the sum they are, for [`lift_argument`]; `None` where
+/// none has.
+fn with_if_argument(terms: &[TermIr]) -> Option<Ir> {
+    let iffy = |t: &TermIr| match t {
+        TermIr::Node(_, args, _) => args.iter().any(items_either_way),
+        TermIr::Heap(_) => false,
+    };
+    if !terms.iter().any(iffy) {
+        return None;
+    }
+    let term = |t: &TermIr| match t {
+        TermIr::Node(g, args, span) => Ir {
+            kind: IrKind::Apply(*g, args.clone()),
+            span: *span,
+        },
+        TermIr::Heap(k) => Ir {
+            kind: IrKind::Unary(UnOp::Heap, Box::new(k.clone())),
+            span: k.span,
+        },
+    };
+    let mut sum = term(terms.first()?);
+    for t in &terms[1..] {
+        let t = term(t);
+        let span = sum.span.to(t.span);
+        sum = Ir {
+            kind: IrKind::Binary(BinOp::Add, Box::new(sum), Box::new(t)),
+            span,
+        };
+    }
+    Some(sum)
 }
 
 /// Whether `ir` is an `if` whose condition reads one of `binders`.
@@ -81,6 +122,9 @@ fn branches(rule: &MoveIr, guard: Option<Ir>, target: &Ir, out: &mut Vec<MoveIr>
 /// the guard lets through, so it fails (and the interpreter reports it,
 /// as written) for the same options.
 fn lift(ir: &Ir) -> Option<Ir> {
+    if let IrKind::Apply(game, args) = &ir.kind {
+        return lift_argument(*game, args, ir.span);
+    }
     let IrKind::Binary(BinOp::Add, a, b) = &ir.kind else {
         return None;
     };
@@ -111,6 +155,31 @@ fn lift(ir: &Ir) -> Option<Ir> {
         return None;
     };
     Some(branch(&c, sum(a, &x), sum(a, &y)))
+}
+
+/// A position with an `if` for an argument, `h(if i == 0 then (a - k, b)
+/// else (a, b - k))`, as an `if` between positions: `if i == 0 then h((a
+/// - k, b)) else h((a, b - k))`. The condition is evaluated before the
+/// arguments written ahead of it: where one of them fails, the compiled
+/// rules leave the position to the interpreter, which reports it as
+/// written.
+fn lift_argument(game: crate::value::GameId, args: &[Ir], span: crate::span::Span) -> Option<Ir> {
+    let at = args.iter().position(items_either_way)?;
+    let IrKind::If(c, x, y) = &args[at].kind else {
+        return None;
+    };
+    let with = |item: &Ir| {
+        let mut args = args.to_vec();
+        args[at] = item.clone();
+        Box::new(Ir {
+            kind: IrKind::Apply(game, args),
+            span,
+        })
+    };
+    Some(Ir {
+        kind: IrKind::If(c.clone(), with(x), with(y)),
+        span,
+    })
 }
 
 /// `guard and c`: `c` is evaluated only where the guard holds, as the
