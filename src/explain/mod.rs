@@ -95,30 +95,36 @@ pub(crate) fn game_numbered(
     use crate::runtime::normalize;
     // How deep calls may nest changes when the code bails, not what compiles.
     let max_depth = crate::runtime::Limits::default().max_depth;
-    let mut rules = normalize::rules(game, defs);
-    let hints = hints.get(id as usize).map_or(&[][..], |h| &h[..]);
-    let mut kernel = (!hints.is_empty())
-        .then(|| kernel::compile_hinted(&rules, (id, hints), defs, max_depth))
-        .flatten()
-        .or_else(|| kernel::compile(&rules, id, defs, max_depth));
-    // As the machine compiles them: `enumerate` read by index where the
-    // rules do not compile otherwise.
-    if kernel.is_none() {
-        let indexed = normalize::indexed_rules(game, defs);
-        if let Some(compiled) = kernel::compile_hinted(&indexed, (id, hints), defs, max_depth) {
-            (rules, kernel) = (indexed, Some(compiled));
+    let none = kernel::Hints::default();
+    let hints = hints.get(id as usize).unwrap_or(&none);
+    let normal = normalize::rules(game, defs);
+    let compiled = kernel::compile_game(&normal, (id, hints), defs, max_depth);
+    let fixed = compiled.as_ref().is_some_and(|c| c.2);
+    let (mut rules, kernel) = match compiled {
+        Some((rules, kernel, _)) => (rules, Some(kernel)),
+        // As the machine compiles them: `enumerate` read by index where
+        // the rules do not compile otherwise.
+        None => {
+            let indexed = normalize::indexed_rules(game, defs);
+            match kernel::compile_hinted(&indexed, (id, &hints.shapes), defs, max_depth) {
+                Some(compiled) => (indexed, Some(compiled)),
+                None => (normal, None),
+            }
         }
-    }
+    };
     // A tuple state run as integers: its moves as the kernel took them.
     if kernel
         .as_ref()
         .and_then(kernel::Kernel::split_ints)
         .is_some()
-        && let Some(split) = normalize::split::tuples(&rules, id)
+        && let Some(split) = normalize::split::tuples_with(&rules, id, match fixed {
+            true => &hints.lengths,
+            false => &[],
+        })
     {
         rules = split.game;
     }
-    let types = kernel::Types::hinted(&rules, id, hints);
+    let types = kernel::Types::hinted(&rules, id, &hints.shapes);
     let compiled = kernel.is_some();
     let native = kernel.as_ref().is_some_and(kernel::Kernel::is_native);
     let mut moves: Vec<MoveReport> = Vec::new();

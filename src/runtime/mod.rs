@@ -134,9 +134,10 @@ pub struct Machine {
     pub(crate) listing_kernels: Vec<Option<Compiled>>,
     /// For each game, the shapes of a position met with lists or sets of
     /// strings where its rules alone said integers, or a string or tuple
-    /// where they said a list: what its rules are compiled again for (see
-    /// `search::kernels`). Cleared when a game is redefined.
-    pub(crate) shape_hints: Vec<Vec<crate::graph::Shape>>,
+    /// where they said a list, and the lengths of its lists where its
+    /// rules keep them: what its rules are compiled again for (see
+    /// `search::typing`). Cleared when a game is redefined.
+    pub(crate) hints: Vec<kernel::Hints>,
     /// For each game whose rules did not compile, how many of its
     /// positions were looked at for shapes that would type them (a few:
     /// see `search::kernels`).
@@ -361,7 +362,7 @@ impl Machine {
             wide_kernels: Vec::new(),
             listing_kernels: Vec::new(),
             groups: Vec::new(),
-            shape_hints: Vec::new(),
+            hints: Vec::new(),
             typing_tries: Vec::new(),
             use_kernels: true,
             use_native: true,

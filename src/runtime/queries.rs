@@ -206,10 +206,8 @@ impl Machine {
         let rules = self.game_ir(game);
         let normal = normalize::listing_rules(&rules, &self.defs);
         let normal = self.made_rules(&normal);
-        let hints = self
-            .shape_hints
-            .get(game as usize)
-            .cloned()
+        let hints = (self.hints.get(game as usize))
+            .map(|h| h.shapes.clone())
             .unwrap_or_default();
         let max_depth = self.limits.max_depth;
         let kernel = kernel::compile_hinted(&normal, (game, &hints), &self.defs, max_depth)

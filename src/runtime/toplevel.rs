@@ -121,16 +121,16 @@ impl Machine {
         // swept by levels as the search meets it, which suits its moves
         // better).
         let mut swept = Vec::new();
-        for (game, [xs, ys], tuple) in q.rectangles(&self.defs) {
+        for (game, [xs, ys], items) in q.rectangles(&self.defs) {
             let levels = self.kernel(game).is_some_and(|k| k.levels().is_some());
-            if !levels && xs.0 < xs.1 && ys.0 < ys.1 && self.corner(game, &[xs.0, ys.0], tuple) {
+            if !levels && xs.0 < xs.1 && ys.0 < ys.1 && self.corner(game, &[xs.0, ys.0], items) {
                 self.sweep_rectangle(game, xs, ys).ok()?;
                 swept.push((game, vec![xs, ys]));
             }
         }
         // A box of three integers, row by row of its cube.
-        for (game, ends, tuple) in q.boxes(&self.defs) {
-            if self.sweep_box(game, ends, tuple).ok()? {
+        for (game, ends, items) in q.boxes(&self.defs) {
+            if self.sweep_box(game, ends, items).ok()? {
                 swept.push((game, ends.to_vec()));
             }
         }

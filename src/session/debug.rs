@@ -18,7 +18,7 @@ impl Session {
             &m.defs,
             &self.sources,
             only,
-            (&m.interpreted, &m.shape_hints),
+            (&m.interpreted, &m.hints),
             &m.compiled_queries,
         )?;
         // A limit that turns every compiled rule off is said first: the

@@ -219,7 +219,7 @@ impl Session {
             // Compiled rules may have inlined what changed (see
             // crate::runtime::normalize): every game is compiled again when used.
             self.machine.kernels.clear();
-            self.machine.shape_hints.clear();
+            self.machine.hints.clear();
             self.machine.typing_tries.clear();
         }
         let stmts = crate::lower::lower(&program, &mut self.machine.defs)?;

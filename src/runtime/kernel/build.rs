@@ -52,6 +52,51 @@ pub(super) fn compile_typed(
     Some(finish(kernel, wide))
 }
 
+/// [`compile`] for positions whose parameter `p` is a list or tuple of
+/// the shape and length `fixed[p]` says, where it says one: the rules
+/// made for those (see `normalize/lengths.rs`) compiled as integers.
+/// `None` unless each such parameter is split into integers, so that the
+/// kernel loads positions of those lengths only.
+pub fn compile_fixed(
+    game: &GameIr,
+    (id, fixed): (GameId, &[Option<(Shape, usize)>]),
+    defs: &Defs,
+    max_depth: usize,
+) -> Option<Kernel> {
+    let rules = crate::runtime::normalize::lengths::fixed(game, fixed);
+    let split = crate::runtime::normalize::split::tuples_with(&rules, id, fixed)?;
+    let all = (fixed.iter().zip(&split.params)).all(|(f, p)| f.is_none_or(|f| f == *p));
+    all.then_some(())?;
+    compile_split(&split, id, defs, max_depth)
+}
+
+/// A game's rules (normalised) compiled as the machine compiles them,
+/// typed by `hints`: for the lengths met, else the shapes met, else as
+/// the rules alone say. The rules the kernel was compiled from (before
+/// any tuple is split), the kernel, and whether it is for the lengths
+/// met (then the rules split by them); `None` where they do not compile
+/// (the caller tries a string's `enumerate` read by index then, see
+/// [`crate::runtime::normalize::indexed_rules`]).
+pub fn compile_game(
+    rules: &GameIr,
+    (id, hints): (GameId, &super::Hints),
+    defs: &Defs,
+    max_depth: usize,
+) -> Option<(GameIr, Kernel, bool)> {
+    use crate::runtime::normalize::lengths;
+    if !hints.lengths.is_empty()
+        && let Some(kernel) = compile_fixed(rules, (id, &hints.lengths), defs, max_depth)
+    {
+        return Some((lengths::fixed(rules, &hints.lengths), kernel, true));
+    }
+    let shapes = &hints.shapes[..];
+    let kernel = (!shapes.is_empty())
+        .then(|| compile_hinted(rules, (id, shapes), defs, max_depth))
+        .flatten()
+        .or_else(|| compile(rules, id, defs, max_depth))?;
+    Some((rules.clone(), kernel, false))
+}
+
 /// The kernel of a game whose tuple parameters are split into integers
 /// (see `normalize/split.rs`): the split rules compiled as integer
 /// rules, then told the shapes of the positions they load.

@@ -57,7 +57,7 @@ use crate::runtime::normalize::callees;
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
 use build::compile_typed;
-pub use build::{compile, compile_hinted};
+pub use build::{compile, compile_fixed, compile_game, compile_hinted};
 use calls::Calls;
 pub use calls::Func;
 use expr::{Cond, Lin, Num};
@@ -72,10 +72,23 @@ pub use report::{
 use seq::Seq;
 pub use seq::Types;
 
-/// The shapes of the arguments of a position met, which type a game's
-/// list and set parameters where its rules alone cannot (see
-/// [`compile_hinted`]).
-pub type Hints = Vec<crate::graph::Shape>;
+/// What the positions met say of a game's parameters, which its rules
+/// alone cannot: the shapes of a position's arguments, which type its
+/// list and set parameters (see [`compile_hinted`]), and the lengths of
+/// its lists and tuples where the rules keep them (see [`compile_fixed`]).
+#[derive(Clone, Debug, Default)]
+pub struct Hints {
+    /// The shapes of a position met's arguments; empty where none typed
+    /// the rules.
+    pub shapes: Vec<crate::graph::Shape>,
+    /// For each parameter, the shape and length of the list or tuple of a
+    /// position met, that the rules are compiled for; empty where none.
+    pub lengths: Vec<Option<(crate::graph::Shape, usize)>>,
+    /// Whether a position was looked at for `lengths`: after that, the
+    /// rules are compiled for any length where `lengths` is empty (none
+    /// met, or positions of another length met later), for good.
+    pub lengths_tried: bool,
+}
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 pub use strip::Strip;

@@ -83,11 +83,12 @@ pub struct Query {
     pub(super) calls: Option<Rc<Calls>>,
     /// The two-integer games it asks of its two outermost names, each
     /// with whether it asks `(outer, inner)` (else `(inner, outer)`) and
-    /// whether as one tuple (`g((x, y))`).
-    asked_at: Vec<(GameId, bool, bool)>,
+    /// the shape of the one tuple or list it asks them as (`g((x, y))`).
+    asked_at: Vec<(GameId, bool, Option<Shape>)>,
     /// The games it asks of its three outermost names in order, each with
-    /// whether it asks them as one tuple (`g((x, y, z))`).
-    asked_in_box: Vec<(GameId, bool)>,
+    /// the shape of the one tuple or list it asks them as (`g((x, y,
+    /// z))`).
+    asked_in_box: Vec<(GameId, Option<Shape>)>,
 }
 
 /// The query `ir` (normalised: see [`crate::runtime::normalize::expr`]),
@@ -165,16 +166,16 @@ pub fn compile(ir: &Ir, slots: usize, defs: &Defs, max_depth: usize) -> Option<Q
     let asked = types.asked_at.take();
     let asked_at = (asked.iter())
         .filter_map(
-            |(game, slots, tuple)| match (slots.as_slice(), outer, inner) {
-                ([x, y], Some(a), Some(b)) if (*x, *y) == (a, b) => Some((*game, true, *tuple)),
-                ([x, y], Some(a), Some(b)) if (*x, *y) == (b, a) => Some((*game, false, *tuple)),
+            |(game, slots, items)| match (slots.as_slice(), outer, inner) {
+                ([x, y], Some(a), Some(b)) if (*x, *y) == (a, b) => Some((*game, true, *items)),
+                ([x, y], Some(a), Some(b)) if (*x, *y) == (b, a) => Some((*game, false, *items)),
                 _ => None,
             },
         )
         .collect();
     let asked_in_box = (asked.iter())
         .filter(|(_, slots, _)| three.is_some_and(|t| slots.as_slice() == t))
-        .map(|(game, _, tuple)| (*game, *tuple))
+        .map(|(game, _, items)| (*game, *items))
         .collect();
     targets.sort_unstable();
     targets.dedup();
@@ -265,9 +266,10 @@ impl Query {
     /// rectangle turned), `x` over a range with constant ends and `y`
     /// over one whose ends are constants or follow `x` (`for y in
     /// 1..=x`: the triangle's bounding rectangle, its ends taken at
-    /// `x`'s first and last values). Each says whether it asks a tuple
-    /// (`g((x, y))`). The caller may sweep them first, as a table's are.
-    pub fn rectangles(&self, defs: &Defs) -> Vec<(GameId, [Ends; 2], bool)> {
+    /// `x`'s first and last values). Each says the shape of the tuple or
+    /// list it asks (`g((x, y))`). The caller may sweep them first, as a
+    /// table's are.
+    pub fn rectangles(&self, defs: &Defs) -> Vec<(GameId, [Ends; 2], Option<Shape>)> {
         let (
             Some(xs),
             Some(&Clause::For(x, _)),
@@ -296,18 +298,18 @@ impl Query {
         };
         let ys = (first.0.min(last.0), first.1.max(last.1));
         (self.asked_at.iter())
-            .map(|(game, straight, tuple)| match straight {
-                true => (*game, [xs, ys], *tuple),
-                false => (*game, [ys, xs], *tuple),
+            .map(|(game, straight, items)| match straight {
+                true => (*game, [xs, ys], *items),
+                false => (*game, [ys, xs], *items),
             })
             .collect()
     }
 
     /// The boxes of three-integer games it asks about: `value(g(x, y, z))`
-    /// (or `g((x, y, z))`, true) with `x`, `y` and `z` its three outermost
+    /// (or `g((x, y, z))`, with the tuple's shape) with `x`, `y` and `z` its three outermost
     /// names in order, each over a range whose ends are constants. The
     /// caller may sweep them first.
-    pub fn boxes(&self, defs: &Defs) -> Vec<(GameId, [Ends; 3], bool)> {
+    pub fn boxes(&self, defs: &Defs) -> Vec<(GameId, [Ends; 3], Option<Shape>)> {
         let mut frame = vec![0; self.slots];
         let mut ends = Vec::new();
         for clause in self.comp.clauses.iter().take(3) {
@@ -327,7 +329,7 @@ impl Query {
             return Vec::new();
         };
         (self.asked_in_box.iter())
-            .map(|(game, tuple)| (*game, ends, *tuple))
+            .map(|(game, items)| (*game, ends, *items))
             .collect()
     }
 

@@ -80,6 +80,7 @@ pub mod instance;
 
 pub(crate) use inline::reaches_itself;
 use inline::{put_let, split_let};
+pub mod lengths;
 mod lift;
 mod logic;
 mod member;

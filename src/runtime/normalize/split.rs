@@ -22,7 +22,7 @@ use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, Slot, TargetIr, TermIr};
 use crate::value::{GameId, Value};
 
 /// The most integers a game's parameters are split into.
-const SPLIT_MAX: usize = 8;
+pub const SPLIT_MAX: usize = 8;
 
 /// A game's rules with its tuple parameters split: the rules, whose
 /// parameters are integers, and for each parameter as written its shape
@@ -35,7 +35,16 @@ pub struct Split {
 /// `game` (of id `id`) with its tuple parameters split (see the
 /// module), or `None` when none can be.
 pub fn tuples(game: &GameIr, id: GameId) -> Option<Split> {
-    let mut params: Vec<Option<(Shape, usize)>> = vec![None; game.arity];
+    tuples_with(game, id, &[])
+}
+
+/// [`tuples`], each parameter `p` that `fixed[p]` says a shape and length
+/// of taken to hold that (see `lengths.rs`), as if the rules made such a
+/// position: split unless it is read otherwise than by item.
+pub fn tuples_with(game: &GameIr, id: GameId, fixed: &[Option<(Shape, usize)>]) -> Option<Split> {
+    let mut params: Vec<Option<(Shape, usize)>> = (0..game.arity)
+        .map(|p| fixed.get(p).copied().flatten())
+        .collect();
     let mut apart = vec![false; game.arity];
     // The lengths the game's own positions give each parameter.
     let mut fits = true;

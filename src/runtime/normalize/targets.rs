@@ -157,9 +157,9 @@ fn lift(ir: &Ir) -> Option<Ir> {
     Some(branch(&c, sum(a, &x), sum(a, &y)))
 }
 
-/// A position with an `if` for an argument, `h(if i == 0 then (a - k, b)
-/// else (a, b - k))`, as an `if` between positions: `if i == 0 then h((a
-/// - k, b)) else h((a, b - k))`. The condition is evaluated before the
+/// A position with an `if` for an argument, `h(if i == 0 then (a - k,
+/// b) else (a, b - k))`, as an `if` between positions: `if i == 0 then
+/// h((a - k, b)) else h((a, b - k))`. The condition is evaluated before the
 /// arguments written ahead of it: where one of them fails, the compiled
 /// rules leave the position to the interpreter, which reports it as
 /// written.

@@ -264,10 +264,24 @@ fn constant_collection(domain: &Ir, defs: &Defs) -> Option<Vec<Value>> {
             }
             items
         }
-        IrKind::Const(v) => collection(v)?,
-        IrKind::Global(id) => collection(defs.lets[*id as usize].value.as_ref()?)?,
+        IrKind::Const(v) => collection(v).or_else(|| characters(v))?,
+        IrKind::Global(id) => {
+            let v = defs.lets[*id as usize].value.as_ref()?;
+            collection(v).or_else(|| characters(v))?
+        }
         _ => return None,
     })
+}
+
+/// The characters of a constant string, each a string, as a binder runs
+/// over them (`c in "abcd"`).
+fn characters(v: &Value) -> Option<Vec<Value>> {
+    let Value::Str(s) = v else { return None };
+    Some(
+        s.chars()
+            .map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
+            .collect(),
+    )
 }
 
 /// The items of a constant list, tuple or set, in a binder's order.

@@ -124,6 +124,15 @@ impl Machine {
         if !found {
             return Ok(Ran::Interpret);
         }
+        // Lists of a length the rules keep: compiled for it, once.
+        if kernel.takes_lists()
+            && kernel.split_ints().is_none()
+            && !(self.hints.get(node.game as usize)).is_some_and(|h| h.lengths_tried)
+        {
+            let run = args.clone();
+            self.fixed_by_position(node.game, &run);
+            return self.run_kernel_once(node, pending);
+        }
         // Arguments past what the kernel's linear forms take: its twin
         // for parameters of any size, compiled on first need.
         let kernel = match kernel.too_wide(args) {
@@ -414,20 +423,17 @@ impl Machine {
                 // made as positions of the games made for those.
                 let normal = normalize::rules(&rules, &self.defs);
                 let normal = self.made_rules(&normal);
-                let hints = self.shape_hints.get(slot).cloned().unwrap_or_default();
-                // Typed by the shapes met, or, where those do not
-                // compile, as the rules alone say.
-                let compiled = (!hints.is_empty())
-                    .then(|| kernel::compile_hinted(&normal, (game, &hints), &self.defs, max_depth))
-                    .flatten()
-                    .or_else(|| kernel::compile(&normal, game, &self.defs, max_depth));
-                match compiled {
-                    Some(kernel) => Some(kernel),
+                let hints = self.hints.get(slot).cloned().unwrap_or_default();
+                // Typed by the lengths or shapes met, or, where those do
+                // not compile, as the rules alone say.
+                match kernel::compile_game(&normal, (game, &hints), &self.defs, max_depth) {
+                    Some((_, kernel, _)) => Some(kernel),
                     // `enumerate` of a string, read by index instead.
                     None => {
                         let indexed = normalize::indexed_rules(&rules, &self.defs);
                         let indexed = self.made_rules(&indexed);
-                        kernel::compile_hinted(&indexed, (game, &hints), &self.defs, max_depth)
+                        let shapes = &hints.shapes[..];
+                        kernel::compile_hinted(&indexed, (game, shapes), &self.defs, max_depth)
                     }
                 }
             }

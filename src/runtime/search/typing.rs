@@ -9,7 +9,7 @@ use super::Ran;
 use crate::graph::{Shape, flat};
 use crate::runtime::kernel;
 use crate::runtime::{Machine, RtResult};
-use crate::value::NodeId;
+use crate::value::{GameId, NodeId};
 use std::rc::Rc;
 
 /// How many positions of a game whose rules did not compile are looked
@@ -42,6 +42,13 @@ impl Machine {
     #[cold]
     pub(super) fn retyped(&mut self, node: NodeId, pending: &mut Vec<NodeId>) -> RtResult<Ran> {
         let slot = node.game as usize;
+        // Rules compiled for the lengths of lists met, given others.
+        if self.hints.get(slot).is_some_and(|h| !h.lengths.is_empty()) {
+            let run = self.scratch.args.clone();
+            if !run.is_empty() && self.fixed_by_position(node.game, &run) {
+                return self.run_kernel(node, pending);
+            }
+        }
         let met = match &self.kernels[slot] {
             Some((_, Some(kernel))) => kernel.shapes_met(&self.scratch.args),
             _ => None,
@@ -61,7 +68,7 @@ impl Machine {
     /// other items (never back and forth between a list and a string or
     /// a tuple, which would compile the rules at each bail).
     fn retypes(&self, slot: usize, met: &[Shape]) -> bool {
-        match self.shape_hints.get(slot) {
+        match self.hints.get(slot).map(|h| &h.shapes) {
             Some(old) if !old.is_empty() => {
                 old != met && old.iter().zip(met).all(|(o, m)| o == m || m.of_words())
             }
@@ -83,7 +90,7 @@ impl Machine {
             _ => false,
         };
         let tried = self.typing_tries.get(slot).copied().unwrap_or(0);
-        let hinted = self.shape_hints.get(slot).is_some_and(|h| !h.is_empty());
+        let hinted = self.hints.get(slot).is_some_and(|h| !h.shapes.is_empty());
         let stale = self.stale_instance(node.game).is_some();
         if !failed || hinted || tried >= TYPING_TRIES || !self.compiled_rules() || stale {
             return false;
@@ -107,9 +114,64 @@ impl Machine {
 
     /// Keeps `met` as the shapes game `slot`'s rules are compiled for.
     fn hint(&mut self, slot: usize, met: Vec<Shape>) {
-        if self.shape_hints.len() <= slot {
-            self.shape_hints.resize(slot + 1, Vec::new());
-        }
-        self.shape_hints[slot] = met;
+        self.hints_of(slot).shapes = met;
     }
+
+    /// The hints of game `slot`, made empty if need be.
+    fn hints_of(&mut self, slot: usize) -> &mut kernel::Hints {
+        if self.hints.len() <= slot {
+            self.hints.resize(slot + 1, kernel::Hints::default());
+        }
+        &mut self.hints[slot]
+    }
+
+    /// Rules that take lists, compiled for any length, met a position
+    /// `run` (its flat run): where it has lists or tuples of integers and
+    /// the rules keep their lengths, they are compiled once for those, as
+    /// integers (`normalize/lengths.rs`). Rules compiled for those that
+    /// met a position of other lengths are compiled again for any, for
+    /// good. Whether they were compiled again.
+    #[cold]
+    pub(in crate::runtime) fn fixed_by_position(&mut self, game: GameId, run: &[i64]) -> bool {
+        let met = lengths_of(run);
+        let hints = self.hints_of(game as usize);
+        if hints.lengths_tried {
+            if hints.lengths.is_empty() || hints.lengths == met {
+                return false;
+            }
+            hints.lengths = Vec::new();
+        } else {
+            hints.lengths_tried = true;
+            if met.iter().all(Option::is_none) {
+                return false;
+            }
+            hints.lengths = met;
+        }
+        // The same rules, compiled for other arguments: the positions
+        // the interpreter ran still count.
+        let interpreted = self.interpreted.get(game as usize).copied();
+        let compiled = self.compile_kernel(game);
+        if let (Some(n), Some(count)) = (interpreted, self.interpreted.get_mut(game as usize)) {
+            *count = n;
+        }
+        // Rules that do not keep the lengths: compiled for any, for good.
+        if !self.kernel(game).is_some_and(|k| k.split_ints().is_some()) {
+            self.hints_of(game as usize).lengths = Vec::new();
+        }
+        compiled
+    }
+}
+
+/// The shape and length of each argument of the flat run `run` that is
+/// a list or tuple of at least two integers, and few enough to split.
+fn lengths_of(run: &[i64]) -> Vec<Option<(Shape, usize)>> {
+    let few = 2..=crate::runtime::normalize::split::SPLIT_MAX;
+    (flat::arguments(run))
+        .map(|(shape, items)| match shape {
+            Shape::List | Shape::Tuple if few.contains(&items.len()) => {
+                Some((shape, items.len()))
+            }
+            _ => None,
+        })
+        .collect()
 }

@@ -68,34 +68,52 @@ impl Machine {
     }
 
     /// Makes the position of `game` at `corner`, its integers, as
-    /// arguments or as one tuple (`tuple`, when the kernel splits its
-    /// tuple state into them): the dense table then has their count, or
+    /// arguments or as one tuple or list (`items`, its shape), when the
+    /// kernel splits that state into them (the rules compiled for its
+    /// length if need be): the dense table then has their count, or
     /// their form. Whether it was made (or found).
-    pub(in crate::runtime) fn corner(&mut self, game: GameId, corner: &[i64], tuple: bool) -> bool {
-        if !tuple {
+    pub(in crate::runtime) fn corner(
+        &mut self,
+        game: GameId,
+        corner: &[i64],
+        items: Option<graph::Shape>,
+    ) -> bool {
+        let Some(shape) = items else {
             return self.intern_ints(game, corner).is_some();
+        };
+        let mut kernel = self.kernel(game);
+        if kernel
+            .as_ref()
+            .is_some_and(|k| k.split_ints().is_none() && k.takes_lists())
+        {
+            let mut run = vec![
+                graph::flat::header([shape].into_iter()),
+                corner.len() as i64,
+            ];
+            run.extend_from_slice(corner);
+            self.fixed_by_position(game, &run);
+            kernel = self.kernel(game);
         }
-        let Some(kernel) = self.kernel(game) else {
+        let Some(kernel) = kernel.filter(|k| k.split_ints() == Some(corner.len())) else {
             return false;
         };
-        if kernel.split_ints() != Some(corner.len()) {
-            return false;
-        }
         let mut run = Vec::new();
         kernel.own_run(corner, &mut run);
-        self.intern_flat(game, &run).is_some()
+        // The one tuple or list the query asks, as the kernel splits it.
+        let asked = |h: i64| graph::flat::arity(h) == 1 && graph::flat::shape(h, 0) == shape;
+        run.first().is_some_and(|&h| asked(h)) && self.intern_flat(game, &run).is_some()
     }
 
     /// The box of a three-integer `game`'s positions a query asks, each
     /// argument over `ends` (each `lo..hi`), as arguments or as one tuple
-    /// (`tuple`), swept first by [`Machine::sweep_cube`] from 0 (the rows of
+    /// or list (`items`, its shape), swept first by [`Machine::sweep_cube`] from 0 (the rows of
     /// the cube below its far corner): when the game's machine code sweeps
     /// cubes and the box is most of that. Whether it swept it.
     pub(in crate::runtime) fn sweep_box(
         &mut self,
         game: GameId,
         ends: [(i64, i64); 3],
-        tuple: bool,
+        items: Option<graph::Shape>,
     ) -> RtResult<bool> {
         let [(a0, a1), (b0, b1), (c0, c1)] = ends;
         let side = b1.max(c1);
@@ -104,13 +122,13 @@ impl Machine {
             return Ok(false);
         }
         let asked = (a1 - a0) * (b1 - b0) * (c1 - c0);
+        if a1 * side * side > 4 * asked || !self.corner(game, &[a0, b0, c0], items) {
+            return Ok(false);
+        }
         let Some(kernel) = self.kernel(game).filter(|k| k.cube()) else {
             return Ok(false);
         };
-        if a1 * side * side > 4 * asked || kernel.own_form().is_some() != tuple {
-            return Ok(false);
-        }
-        if !self.corner(game, &[a0, b0, c0], tuple) {
+        if kernel.own_form().is_some() != items.is_some() {
             return Ok(false);
         }
         // Every position of the box is asked for: the graph holds them in

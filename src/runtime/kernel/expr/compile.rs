@@ -239,16 +239,20 @@ pub(in crate::runtime::kernel) fn value_of(apply: &Ir, t: &Types) -> Option<Num>
         let (header, compiled) = crate::runtime::kernel::Arg::compile(args, t)?;
         t.asked.borrow_mut().push((*game, ASKED_FLAT));
         if let [arg] = args.as_slice()
-            && let IrKind::Tuple(items) = &arg.kind
+            && let Some((shape, items)) = match &arg.kind {
+                IrKind::Tuple(items) => Some((Shape::Tuple, items)),
+                IrKind::List(items) => Some((Shape::List, items)),
+                _ => None,
+            }
             && let Some(slots) = names(items)
         {
-            t.asked_at.borrow_mut().push((*game, slots, true));
+            t.asked_at.borrow_mut().push((*game, slots, Some(shape)));
         }
         return Some(Num::Ask(*game, Box::new((header, compiled))));
     };
     t.asked.borrow_mut().push((*game, args.len()));
     if let Some(slots) = names(args) {
-        t.asked_at.borrow_mut().push((*game, slots, false));
+        t.asked_at.borrow_mut().push((*game, slots, None));
     }
     Some(Num::Value(*game, nums))
 }

@@ -15,6 +15,10 @@ mod bools;
 mod pairs;
 mod words;
 
+/// A `value(...)` a query asks of names: the game, the names' slots,
+/// and the shape of the one tuple or list it gives them as, if it does.
+pub(in crate::runtime::kernel) type Asked = (GameId, Vec<Slot>, Option<Shape>);
+
 /// What each slot of a game's frame holds: an integer, or (for a
 /// parameter used as a collection) a list or tuple.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -49,9 +53,10 @@ pub struct Types {
     /// shared by the types of every move.
     pub(in crate::runtime::kernel) asked: Rc<std::cell::RefCell<Vec<(GameId, usize)>>>,
     /// Those whose arguments are names, with the names' slots (`value(g(x,
-    /// y))`), or one tuple of names (`value(g((x, y, z)))`, true): what a
-    /// query asks of the rectangle or box its loops go over.
-    pub(in crate::runtime::kernel) asked_at: std::cell::RefCell<Vec<(GameId, Vec<Slot>, bool)>>,
+    /// y))`), or one tuple or list of names (`value(g((x, y, z)))`, with
+    /// its shape): what a query asks of the rectangle or box its loops go
+    /// over.
+    pub(in crate::runtime::kernel) asked_at: std::cell::RefCell<Vec<Asked>>,
     /// Whether a comparison of a linear form with itself was folded (see
     /// `expr/spelled.rs`): it holds only while the slots are small, so
     /// the rules are not for parameters of any size, linear forms left or

@@ -1,0 +1,265 @@
+//! A list or tuple state of the length the positions met give it. Nim
+//! written with its heaps as a list, `nim(hs)` with `i in 0..len(hs)`
+//! and `nim(hs[:i] + [hs[i] - k] + hs[i + 1:])`, makes only positions
+//! as long as the one it is given: for positions of one length, its
+//! rules are those of as many integers. Given that length, the rules
+//! here say so in words `normalize/split.rs` splits:
+//!
+//! - `len(hs)` is the length;
+//! - a binder over a range of constants that indexes or slices the state
+//!   (`i in 0..len(hs)`), the first of its move's binders, is one move per
+//!   value, the value in place of its name;
+//! - a slice of the state with constant ends is its items (`hs[1:]` is
+//!   `[hs[1], hs[2]]`), as slicing takes the ends (from the end where
+//!   negative, cut to the length); lists or tuples written out and added
+//!   are one, and `min`, `max` and `sum` of the state are of its items.
+//!
+//! The rules are exact for positions of that length and shape only:
+//! [`fixed`] says which, and the compiled rules load no other (see
+//! `kernel/frame.rs`).
+
+use super::walk::{map_children, map_move, put};
+use crate::builtins::Builtin;
+use crate::graph::Shape;
+use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::syntax::ast::{BinOp, UnOp};
+use crate::value::Value;
+
+/// The most values a binder is unrolled over.
+const VALUES_MAX: i64 = 8;
+/// The most moves the binders unrolled make of a game's rules.
+const MOVES_MAX: usize = 64;
+
+/// `game`'s rules (normalised) for positions whose parameter `p` is a
+/// collection of shape and length `lengths[p]` where it says one (a list
+/// or a tuple): see the module.
+pub fn fixed(game: &GameIr, lengths: &[Option<(Shape, usize)>]) -> GameIr {
+    let fixed = Fixed { lengths };
+    let mut moves = Vec::new();
+    for rule in &game.moves {
+        fixed.unroll(map_move(rule, 0, &mut |e| fixed.expr(e)), &mut moves);
+    }
+    GameIr {
+        moves,
+        ..game.clone()
+    }
+}
+
+struct Fixed<'a> {
+    lengths: &'a [Option<(Shape, usize)>],
+}
+
+impl Fixed<'_> {
+    /// The shape and length of `ir` where it is a parameter of fixed
+    /// length.
+    fn param(&self, ir: &Ir) -> Option<(Slot, Shape, usize)> {
+        let IrKind::Local(s) = ir.kind else {
+            return None;
+        };
+        let (shape, len) = (*self.lengths.get(s as usize)?)?;
+        Some((s, shape, len))
+    }
+
+    /// Whether evaluating `ir` cannot fail: a constant, a local, or an
+    /// item of a fixed parameter within its length.
+    fn safe(&self, ir: &Ir) -> bool {
+        match &ir.kind {
+            IrKind::Const(_) | IrKind::Local(_) => true,
+            IrKind::Index(x, i) => match (self.param(x), &i.kind) {
+                (Some((_, _, len)), IrKind::Const(Value::Int(k))) => (0..len as i64).contains(k),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// `rule`, its first binder unrolled where it is a range of a few
+    /// constants that indexes or slices a fixed parameter, onto `out`.
+    fn unroll(&self, rule: MoveIr, out: &mut Vec<MoveIr>) {
+        let values = rule.binders.first().and_then(|(p, d)| match p {
+            PatIr::Slot(slot) if self.indexes(&rule, *slot) => range_values(d),
+            _ => None,
+        });
+        let values = values.filter(|v| out.len() + v.len() <= MOVES_MAX);
+        let Some((slot, values)) = values.map(|v| (rule.binders[0].0.clone(), v)) else {
+            out.push(rule);
+            return;
+        };
+        let PatIr::Slot(slot) = slot else {
+            unreachable!("matched above")
+        };
+        for v in values {
+            let bind = |s: Slot| {
+                (s == slot).then_some(Ir {
+                    kind: IrKind::Const(Value::Int(v)),
+                    span: rule.span,
+                })
+            };
+            let mut copy = rule.clone();
+            copy.binders.remove(0);
+            let copy = map_move(&copy, 0, &mut |e| self.expr(&put(e, &bind)));
+            self.unroll(copy, out);
+        }
+    }
+
+    /// Whether `slot` is read in an index or a slice bound of a fixed
+    /// parameter anywhere in `rule`.
+    fn indexes(&self, rule: &MoveIr, slot: Slot) -> bool {
+        let reads =
+            |e: &Ir| super::any_node(e, &|x| matches!(x.kind, IrKind::Local(s) if s == slot));
+        let pick = |e: &Ir| match &e.kind {
+            IrKind::Index(x, i) => self.param(x).is_some() && reads(i),
+            IrKind::Slice(x, lo, hi) => {
+                self.param(x).is_some() && [lo, hi].iter().any(|b| b.as_deref().is_some_and(reads))
+            }
+            _ => false,
+        };
+        rule.exprs().any(|e| super::any_node(e, &pick))
+    }
+
+    /// `ir` with the rewrites of the module, bottom up.
+    fn expr(&self, ir: &Ir) -> Ir {
+        let ir = map_children(ir, &mut |e| self.expr(e));
+        let kind = match &ir.kind {
+            IrKind::CallBuiltin(Builtin::Len, args) => match args.as_slice() {
+                [x] => match (self.param(x), items_of(x)) {
+                    (Some((_, _, len)), _) => int(len as i64),
+                    // Items that cannot fail: not evaluated, nothing lost.
+                    (None, Some((_, items))) if items.iter().all(|e| self.safe(e)) => {
+                        int(items.len() as i64)
+                    }
+                    _ => return ir,
+                },
+                _ => return ir,
+            },
+            IrKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max | Builtin::Sum), args) => {
+                let [x] = args.as_slice() else { return ir };
+                let Some((s, _, len)) = self.param(x).filter(|p| p.2 > 0) else {
+                    return ir;
+                };
+                let items: Vec<Ir> = (0..len).map(|k| item(s, k, ir.span)).collect();
+                match b {
+                    Builtin::Sum => return added(items, ir.span),
+                    _ => IrKind::CallBuiltin(*b, items),
+                }
+            }
+            // From the end where negative, as indexing takes it.
+            IrKind::Index(x, i) => {
+                let Some((s, _, len)) = self.param(x) else {
+                    return ir;
+                };
+                match constant(i) {
+                    Some(k) if !matches!(i.kind, IrKind::Const(_)) || k < 0 => {
+                        let k = if k < 0 { k + len as i64 } else { k };
+                        match usize::try_from(k).ok().filter(|k| *k < len) {
+                            Some(k) => return item(s, k, ir.span),
+                            None => return ir,
+                        }
+                    }
+                    _ => return ir,
+                }
+            }
+            IrKind::Slice(x, lo, hi) => {
+                let Some((s, shape, len)) = self.param(x) else {
+                    return ir;
+                };
+                let bound = |b: &Option<Box<Ir>>, default: i64| match b {
+                    None => Some(default),
+                    Some(b) => constant(b).map(|n| match n < 0 {
+                        true => (n + len as i64).max(0),
+                        false => n.min(len as i64),
+                    }),
+                };
+                let (Some(start), Some(end)) = (bound(lo, 0), bound(hi, len as i64)) else {
+                    return ir;
+                };
+                let items = (start..end.max(start)).map(|k| item(s, k as usize, ir.span));
+                collection(shape, items.collect())
+            }
+            IrKind::Binary(BinOp::Add, a, b) => match (items_of(a), items_of(b)) {
+                (Some((sa, xs)), Some((sb, ys))) if sa == sb => {
+                    collection(sa, xs.iter().chain(ys).cloned().collect())
+                }
+                _ => return ir,
+            },
+            _ => return ir,
+        };
+        Ir {
+            kind,
+            span: ir.span,
+        }
+    }
+}
+
+/// The values of a binder's domain `lo..hi` or `lo..=hi` with constant
+/// ends, where there are at most [`VALUES_MAX`].
+fn range_values(domain: &Ir) -> Option<Vec<i64>> {
+    let IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) = &domain.kind else {
+        return None;
+    };
+    let (lo, hi) = (constant(lo)?, constant(hi)?);
+    let hi = match op {
+        BinOp::RangeIncl => hi.checked_add(1)?,
+        _ => hi,
+    };
+    (hi.saturating_sub(lo) <= VALUES_MAX).then(|| (lo..hi).collect())
+}
+
+/// The value of `ir` where it is integer arithmetic on constants that
+/// cannot fail.
+fn constant(ir: &Ir) -> Option<i64> {
+    match &ir.kind {
+        IrKind::Const(Value::Int(n)) => Some(*n),
+        IrKind::Unary(UnOp::Neg, x) => constant(x)?.checked_neg(),
+        IrKind::Binary(op, a, b) => {
+            let (a, b) = (constant(a)?, constant(b)?);
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The items of a list or tuple written out, with its shape.
+fn items_of(ir: &Ir) -> Option<(Shape, &[Ir])> {
+    match &ir.kind {
+        IrKind::List(items) => Some((Shape::List, items)),
+        IrKind::Tuple(items) => Some((Shape::Tuple, items)),
+        _ => None,
+    }
+}
+
+/// A list or tuple (by `shape`) of `items` written out.
+fn collection(shape: Shape, items: Vec<Ir>) -> IrKind {
+    match shape {
+        Shape::Tuple => IrKind::Tuple(items),
+        _ => IrKind::List(items),
+    }
+}
+
+/// `p[k]`.
+fn item(p: Slot, k: usize, span: crate::span::Span) -> Ir {
+    let at = |kind| Ir { kind, span };
+    at(IrKind::Index(
+        Box::new(at(IrKind::Local(p))),
+        Box::new(at(IrKind::Const(Value::Int(k as i64)))),
+    ))
+}
+
+/// `a + b + ...` of `items`, at least one.
+fn added(items: Vec<Ir>, span: crate::span::Span) -> Ir {
+    (items.into_iter())
+        .reduce(|a, b| Ir {
+            kind: IrKind::Binary(BinOp::Add, Box::new(a), Box::new(b)),
+            span,
+        })
+        .expect("at least one item")
+}
+
+fn int(n: i64) -> IrKind {
+    IrKind::Const(Value::Int(n))
+}
