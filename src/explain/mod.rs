@@ -117,10 +117,14 @@ pub(crate) fn game_numbered(
         .as_ref()
         .and_then(kernel::Kernel::split_ints)
         .is_some()
-        && let Some(split) = normalize::split::tuples_with(&rules, id, match fixed {
-            true => &hints.lengths,
-            false => &[],
-        })
+        && let Some(split) = normalize::split::tuples_with(
+            &rules,
+            id,
+            match fixed {
+                true => &hints.lengths,
+                false => &[],
+            },
+        )
     {
         rules = split.game;
     }

@@ -12,7 +12,11 @@
 //! - a slice of the state with constant ends is its items (`hs[1:]` is
 //!   `[hs[1], hs[2]]`), as slicing takes the ends (from the end where
 //!   negative, cut to the length); lists or tuples written out and added
-//!   are one, and `min`, `max` and `sum` of the state are of its items.
+//!   are one, and `min`, `max` and `sum` of the state are of its items;
+//! - a list comprehension of one `for` over a few constants or over the
+//!   state, with no `if` (`[if j == i then hs[j] - k else hs[j] for j in
+//!   0..len(hs)]`), is its elements written out, and `sorted` of a few
+//!   items written out is those items in order, by `min` and `max`.
 //!
 //! The rules are exact for positions of that length and shape only:
 //! [`fixed`] says which, and the compiled rules load no other (see
@@ -21,7 +25,7 @@
 use super::walk::{map_children, map_move, put};
 use crate::builtins::Builtin;
 use crate::graph::Shape;
-use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::ir::{ClauseIr, GameIr, Ir, IrKind, MoveIr, PatIr, Slot};
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
 
@@ -34,22 +38,64 @@ const MOVES_MAX: usize = 64;
 /// collection of shape and length `lengths[p]` where it says one (a list
 /// or a tuple): see the module.
 pub fn fixed(game: &GameIr, lengths: &[Option<(Shape, usize)>]) -> GameIr {
-    let fixed = Fixed { lengths };
+    let fixed = Fixed {
+        lengths,
+        slots: std::cell::Cell::new(game.slots.max(game.arity)),
+    };
     let mut moves = Vec::new();
     for rule in &game.moves {
         fixed.unroll(map_move(rule, 0, &mut |e| fixed.expr(e)), &mut moves);
     }
     GameIr {
         moves,
+        slots: fixed.slots.get(),
         ..game.clone()
     }
 }
 
 struct Fixed<'a> {
     lengths: &'a [Option<(Shape, usize)>],
+    /// The frame's size: the next slot a name of its own takes.
+    slots: std::cell::Cell<usize>,
 }
 
 impl Fixed<'_> {
+    /// A new slot of the frame.
+    fn fresh(&self) -> Slot {
+        let s = self.slots.get();
+        self.slots.set(s + 1);
+        s as Slot
+    }
+
+    /// `sorted([a, b, ...])` of a few items written out, as the items in
+    /// increasing order written out: each item bound to a name in turn,
+    /// then a network of `min` and `max` of pairs (odd-even
+    /// transposition, as many rounds as items) in `let`s.
+    fn sorted(&self, items: &[Ir], span: crate::span::Span) -> Ir {
+        let at = |kind| Ir { kind, span };
+        let local = |s: Slot| at(IrKind::Local(s));
+        let mut names: Vec<Slot> = Vec::new();
+        let mut lets: Vec<(Slot, Ir)> = Vec::new();
+        for item in items {
+            names.push(self.fresh());
+            lets.push((*names.last().expect("just pushed"), item.clone()));
+        }
+        let n = names.len();
+        for round in 0..n {
+            for a in (round % 2..n - 1).step_by(2) {
+                let pair = vec![local(names[a]), local(names[a + 1])];
+                let (lo, hi) = (self.fresh(), self.fresh());
+                lets.push((lo, at(IrKind::CallBuiltin(Builtin::Min, pair.clone()))));
+                lets.push((hi, at(IrKind::CallBuiltin(Builtin::Max, pair))));
+                (names[a], names[a + 1]) = (lo, hi);
+            }
+        }
+        let body = at(IrKind::List(names.into_iter().map(local).collect()));
+        (lets.into_iter().rev()).fold(body, |body, (s, value)| {
+            at(IrKind::Let(PatIr::Slot(s), Box::new(value), Box::new(body)))
+        })
+    }
+
     /// The shape and length of `ir` where it is a parameter of fixed
     /// length.
     fn param(&self, ir: &Ir) -> Option<(Slot, Shape, usize)> {
@@ -70,6 +116,46 @@ impl Fixed<'_> {
                 _ => false,
             },
             _ => false,
+        }
+    }
+
+    /// What a list comprehension's one `for` binds in turn, its slots
+    /// with their values, where it runs over a range of a few constants
+    /// (`j in 0..len(hs)`), the items of a fixed parameter (`x in hs`) or
+    /// their `enumerate` (`(j, x) in enumerate(hs)`), with no `if`: the
+    /// list is then its element for each, written out.
+    fn each_item(&self, clauses: &[ClauseIr]) -> Option<Vec<Vec<(Slot, Ir)>>> {
+        let [ClauseIr::For(pattern, domain)] = clauses else {
+            return None;
+        };
+        let span = domain.span;
+        let int = |v: i64| Ir {
+            kind: IrKind::Const(Value::Int(v)),
+            span,
+        };
+        let enumerated = match &domain.kind {
+            IrKind::CallBuiltin(Builtin::Enumerate, args) => match args.as_slice() {
+                [xs] => self.param(xs),
+                _ => None,
+            },
+            _ => None,
+        };
+        match (pattern, self.param(domain), enumerated) {
+            (PatIr::Slot(x), Some((p, _, len)), _) => {
+                Some((0..len).map(|k| vec![(*x, item(p, k, span))]).collect())
+            }
+            (PatIr::Tuple(parts, _), None, Some((p, _, len))) => {
+                let [PatIr::Slot(j), PatIr::Slot(x)] = parts.as_slice() else {
+                    return None;
+                };
+                let each = |k: usize| vec![(*j, int(k as i64)), (*x, item(p, k, span))];
+                Some((0..len).map(each).collect())
+            }
+            (PatIr::Slot(j), None, None) => {
+                let values = range_values(domain)?;
+                Some(values.into_iter().map(|v| vec![(*j, int(v))]).collect())
+            }
+            _ => None,
         }
     }
 
@@ -176,6 +262,31 @@ impl Fixed<'_> {
                 let items = (start..end.max(start)).map(|k| item(s, k as usize, ir.span));
                 collection(shape, items.collect())
             }
+            IrKind::CallBuiltin(Builtin::Sorted, args) => match args.as_slice() {
+                [xs] => match items_of(xs) {
+                    Some((_, items)) if (2..=VALUES_MAX as usize).contains(&items.len()) => {
+                        return self.sorted(items, ir.span);
+                    }
+                    _ => return ir,
+                },
+                _ => return ir,
+            },
+            IrKind::Comprehension {
+                set: false,
+                elem,
+                clauses,
+            } => match self.each_item(clauses) {
+                Some(items) => IrKind::List(
+                    (items.into_iter())
+                        .map(|names| {
+                            let bind =
+                                |s| names.iter().find(|(n, _)| *n == s).map(|(_, e)| e.clone());
+                            self.expr(&put(elem, &bind))
+                        })
+                        .collect(),
+                ),
+                None => return ir,
+            },
             IrKind::Binary(BinOp::Add, a, b) => match (items_of(a), items_of(b)) {
                 (Some((sa, xs)), Some((sb, ys))) if sa == sb => {
                     collection(sa, xs.iter().chain(ys).cloned().collect())

@@ -155,7 +155,7 @@ impl Machine {
             *count = n;
         }
         // Rules that do not keep the lengths: compiled for any, for good.
-        if !self.kernel(game).is_some_and(|k| k.split_ints().is_some()) {
+        if self.kernel(game).is_none_or(|k| k.split_ints().is_none()) {
             self.hints_of(game as usize).lengths = Vec::new();
         }
         compiled
@@ -168,9 +168,7 @@ fn lengths_of(run: &[i64]) -> Vec<Option<(Shape, usize)>> {
     let few = 2..=crate::runtime::normalize::split::SPLIT_MAX;
     (flat::arguments(run))
         .map(|(shape, items)| match shape {
-            Shape::List | Shape::Tuple if few.contains(&items.len()) => {
-                Some((shape, items.len()))
-            }
+            Shape::List | Shape::Tuple if few.contains(&items.len()) => Some((shape, items.len())),
             _ => None,
         })
         .collect()
