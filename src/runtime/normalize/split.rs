@@ -156,13 +156,7 @@ fn passed(args: &[Ir], params: &mut [Option<(Shape, usize)>]) -> bool {
         while let IrKind::Let(_, _, body) = &a.kind {
             a = body;
         }
-        let here = match &a.kind {
-            IrKind::Tuple(items) => Some((Shape::Tuple, items.len())),
-            IrKind::List(items) => Some((Shape::List, items.len())),
-            IrKind::Const(Value::Tuple(items)) => Some((Shape::Tuple, items.len())),
-            IrKind::Const(Value::List(items)) => Some((Shape::List, items.len())),
-            _ => None,
-        };
+        let here = written(a);
         let here = here.filter(|(_, n)| *n >= 2);
         match (here, &p) {
             (Some(h), None) => *p = Some(h),
@@ -172,6 +166,20 @@ fn passed(args: &[Ir], params: &mut [Option<(Shape, usize)>]) -> bool {
         }
     }
     true
+}
+
+/// The shape and length of a tuple or list written out (or constant),
+/// or of both branches of an `if` between two such of one shape and
+/// length (made one move per branch once split, see `targets.rs`).
+fn written(a: &Ir) -> Option<(Shape, usize)> {
+    match &a.kind {
+        IrKind::Tuple(items) => Some((Shape::Tuple, items.len())),
+        IrKind::List(items) => Some((Shape::List, items.len())),
+        IrKind::Const(Value::Tuple(items)) => Some((Shape::Tuple, items.len())),
+        IrKind::Const(Value::List(items)) => Some((Shape::List, items.len())),
+        IrKind::If(_, x, y) => written(x).filter(|w| written(y) == Some(*w)),
+        _ => None,
+    }
 }
 
 /// Marks in `apart` each parameter that `ir` reads otherwise than as

@@ -105,11 +105,17 @@ impl Machine {
             return false;
         };
         let met: Vec<Shape> = (0..flat::arity(h)).map(|i| flat::shape(h, i)).collect();
-        if !(met.iter()).any(|m| m.of_words() || kernel::typed(Shape::List, *m)) {
-            return false;
+        if (met.iter()).any(|m| m.of_words() || kernel::typed(Shape::List, *m)) {
+            self.hint(slot, met);
+            if self.compile_kernel(node.game) {
+                return true;
+            }
         }
-        self.hint(slot, met);
-        self.compile_kernel(node.game)
+        // Lists or tuples of integers: the rules for their lengths may
+        // compile where those for any length do not (`min(p)` beside `let
+        // (a, b) = p`).
+        let untried = !self.hints.get(slot).is_some_and(|h| h.lengths_tried);
+        untried && self.fixed_by_position(node.game, &run) && self.ready_kernel(node.game)
     }
 
     /// Keeps `met` as the shapes game `slot`'s rules are compiled for.
