@@ -77,8 +77,9 @@ impl Fixed<'_> {
         let mut names: Vec<Slot> = Vec::new();
         let mut lets: Vec<(Slot, Ir)> = Vec::new();
         for item in items {
-            names.push(self.fresh());
-            lets.push((*names.last().expect("just pushed"), item.clone()));
+            let name = self.fresh();
+            names.push(name);
+            lets.push((name, item.clone()));
         }
         let n = names.len();
         for round in 0..n {
@@ -162,17 +163,13 @@ impl Fixed<'_> {
     /// `rule`, its first binder unrolled where it is a range of a few
     /// constants that indexes or slices a fixed parameter, onto `out`.
     fn unroll(&self, rule: MoveIr, out: &mut Vec<MoveIr>) {
-        let values = rule.binders.first().and_then(|(p, d)| match p {
-            PatIr::Slot(slot) if self.indexes(&rule, *slot) => range_values(d),
+        let first = rule.binders.first().and_then(|(p, d)| match p {
+            PatIr::Slot(slot) if self.indexes(&rule, *slot) => Some((*slot, range_values(d)?)),
             _ => None,
         });
-        let values = values.filter(|v| out.len() + v.len() <= MOVES_MAX);
-        let Some((slot, values)) = values.map(|v| (rule.binders[0].0.clone(), v)) else {
+        let Some((slot, values)) = first.filter(|(_, v)| out.len() + v.len() <= MOVES_MAX) else {
             out.push(rule);
             return;
-        };
-        let PatIr::Slot(slot) = slot else {
-            unreachable!("matched above")
         };
         for v in values {
             let bind = |s: Slot| {

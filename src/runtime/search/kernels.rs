@@ -106,6 +106,7 @@ impl Machine {
         if !self.ready_kernel(node.game) && !self.typed_by_position(node) {
             return Ok(Ran::Interpret);
         }
+        let untried = self.lengths_untried(node.game);
         // Borrowed beside the scratch buffers rather than shared: no count to keep.
         let Some((_, Some(kernel))) = &self.kernels[node.game as usize] else {
             unreachable!("`ready_kernel` compiled it");
@@ -125,10 +126,7 @@ impl Machine {
             return Ok(Ran::Interpret);
         }
         // Lists of a length the rules keep: compiled for it, once.
-        if kernel.takes_lists()
-            && kernel.split_ints().is_none()
-            && !(self.hints.get(node.game as usize)).is_some_and(|h| h.lengths_tried)
-        {
+        if kernel.takes_lists() && kernel.split_ints().is_none() && untried {
             let run = args.clone();
             self.fixed_by_position(node.game, &run);
             return self.run_kernel_once(node, pending);

@@ -114,13 +114,23 @@ impl Machine {
         // Lists or tuples of integers: the rules for their lengths may
         // compile where those for any length do not (`min(p)` beside `let
         // (a, b) = p`).
-        let untried = !self.hints.get(slot).is_some_and(|h| h.lengths_tried);
-        untried && self.fixed_by_position(node.game, &run) && self.ready_kernel(node.game)
+        self.lengths_untried(node.game)
+            && self.fixed_by_position(node.game, &run)
+            && self.ready_kernel(node.game)
     }
 
     /// Keeps `met` as the shapes game `slot`'s rules are compiled for.
     fn hint(&mut self, slot: usize, met: Vec<Shape>) {
         self.hints_of(slot).shapes = met;
+    }
+
+    /// Whether no position of `game` was looked at for the lengths of its
+    /// lists yet (see [`Machine::fixed_by_position`]).
+    pub(in crate::runtime) fn lengths_untried(&self, game: GameId) -> bool {
+        !self
+            .hints
+            .get(game as usize)
+            .is_some_and(|h| h.lengths_tried)
     }
 
     /// The hints of game `slot`, made empty if need be.
