@@ -1,7 +1,7 @@
 //! The form of a game's list or tuple positions that the dense table can
 //! hold: a flat run ([`super::flat`]) whose header and lengths are fixed
-//! and whose one to three integers are free, such as `g([a, b])` or
-//! `g((x, y))`. The free integers index the table as one, two or three
+//! and whose one to four integers are free, such as `g([a, b])` or
+//! `g((x, y))`. The free integers index the table as one to four
 //! integer arguments would, so a pair held in a list costs what two
 //! parameters cost.
 
@@ -17,26 +17,27 @@ pub struct Form {
     code: u64,
 }
 
-/// A number that names a form exactly: its header (at most three
+/// A number that names a form exactly: its header (at most four
 /// arguments) and the lengths of its lists and tuples (each at most
-/// three), with the top bit set. The machine code compares it with the
+/// four), with the top bit set. The machine code compares it with the
 /// one of a target it makes, to read the table only when the forms are
 /// the same.
 pub fn code(header: i64, lens: &[usize]) -> u64 {
     let lens = lens
         .iter()
         .enumerate()
-        .fold(0u64, |c, (i, len)| c | (*len as u64) << (2 * i));
-    1 << 63 | (header as u64 & 0x1_ffff) | lens << 17
+        .fold(0u64, |c, (i, len)| c | (*len as u64) << (3 * i));
+    // The header's arity, booleans and four shapes take its low 24 bits.
+    1 << 63 | (header as u64 & 0xff_ffff) | lens << 24
 }
 
-/// The most free integers a form has (a dense index takes three), and
+/// The most free integers a form has (a dense index takes four), and
 /// the most arguments.
-pub const FREE_MAX: usize = 3;
+pub const FREE_MAX: usize = 4;
 
 impl Form {
     /// The form of `run`, when it holds a list, a tuple or a boolean and
-    /// one to three integers in all (the integer arguments, booleans as 0
+    /// one to four integers in all (the integer arguments, booleans as 0
     /// or 1, and the items).
     pub fn of(run: &[i64]) -> Option<Form> {
         let h = *run.first()?;
@@ -151,7 +152,7 @@ mod tests {
         let pair = run(&[list(&[3, 4])]);
         let form = Form::of(&pair).unwrap();
         assert_eq!(form.arity(), 2);
-        let mut ints = [0; 3];
+        let mut ints = [0; FREE_MAX];
         assert!(form.ints(&run(&[list(&[7, 0])]), &mut ints));
         assert_eq!(ints[..2], [7, 0]);
         let mut out = Vec::new();
@@ -172,11 +173,15 @@ mod tests {
     fn runs_without_a_list_or_with_too_many_integers_have_no_form() {
         let ints: Vec<Value> = (1..=4).map(Value::Int).collect();
         assert_eq!(Form::of(&run(&ints)), None);
-        assert_eq!(Form::of(&run(&[list(&[1, 2, 3, 4])])), None);
+        assert_eq!(Form::of(&run(&[list(&[1, 2, 3, 4, 5])])), None);
         assert_eq!(Form::of(&run(&[list(&[])])), None, "nothing free");
         assert!(Form::of(&run(&[list(&[1, 2, 3])])).is_some());
-        let empties = [list(&[]), list(&[]), list(&[]), list(&[1])];
-        assert_eq!(Form::of(&run(&empties)), None, "four arguments");
+        assert_eq!(
+            Form::of(&run(&[list(&[1, 2, 3, 4])])).map(|f| f.arity()),
+            Some(4)
+        );
+        let empties = [list(&[]), list(&[]), list(&[]), list(&[]), list(&[1])];
+        assert_eq!(Form::of(&run(&empties)), None, "five arguments");
     }
 
     #[test]
@@ -190,6 +195,12 @@ mod tests {
             vec![Value::Int(2), list(&[1])],
             vec![list(&[]), list(&[1, 2])],
             vec![list(&[1, 2]), list(&[])],
+            vec![Value::Int(1), Value::Int(2), list(&[3])],
+            vec![Value::Int(1), Value::Int(2), tuple(&[3])],
+            vec![Value::Int(1), Value::Int(2), Value::Int(3), list(&[4])],
+            vec![Value::Int(1), Value::Int(2), Value::Int(3), tuple(&[4])],
+            vec![list(&[1, 2, 3, 4])],
+            vec![tuple(&[1, 2, 3, 4])],
         ];
         let codes: Vec<u64> = forms
             .iter()

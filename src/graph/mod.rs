@@ -80,9 +80,9 @@ impl NodeTable {
     /// The dense slot of the position of flat run `run`, when the table
     /// holds positions of its form (see `form.rs`).
     #[inline]
-    fn form_slot(&self, run: &[i64]) -> Option<(u32, [i64; 3])> {
+    fn form_slot(&self, run: &[i64]) -> Option<(u32, [i64; FREE_MAX])> {
         let form = self.dense.form.as_ref()?;
-        let mut ints = [0; 3];
+        let mut ints = [0; FREE_MAX];
         if !form.ints(run, &mut ints) {
             return None;
         }

@@ -27,6 +27,7 @@ mod spellings;
 mod states;
 mod sweeps;
 mod tuples;
+mod written;
 
 use common::Engine;
 use common::differ::{

@@ -20,7 +20,7 @@ pub(super) struct StaticForm<'a> {
 }
 
 /// The form of a target of header `header` and arguments `args`, when
-/// it is fixed and has one to three free integers.
+/// it is fixed and has one to four free integers.
 pub(super) fn static_form(header: i64, args: &[Arg]) -> Option<StaticForm<'_>> {
     // Packed pairs are no indexes of a table.
     if args.len() > FREE_MAX || crate::graph::flat::has_packed(header) {

@@ -82,10 +82,13 @@ impl Machine {
             return self.intern_ints(game, corner).is_some();
         };
         let mut kernel = self.kernel(game);
-        if kernel
-            .as_ref()
-            .is_some_and(|k| k.split_ints().is_none() && k.takes_lists())
-        {
+        // Rules that take lists, or that compile only for a length
+        // (`zip(0..len(hs), hs)`): compiled for the corner's.
+        let retype = match &kernel {
+            Some(k) => k.split_ints().is_none() && k.takes_lists(),
+            None => self.lengths_untried(game),
+        };
+        if retype {
             let mut run = vec![
                 graph::flat::header([shape].into_iter()),
                 corner.len() as i64,

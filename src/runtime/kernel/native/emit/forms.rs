@@ -54,7 +54,7 @@ impl Emit<'_, '_> {
     /// For a target whose one list or tuple argument is made at run time
     /// (the others integers), its flat run the arena's items from `from`
     /// on: reads the table where it holds the run's form, for each length
-    /// of the list a form can have (one to three integers in all). Returns
+    /// of the list a form can have (one to four integers in all). Returns
     /// the variable that gets the value, and the block that joins; the
     /// builder is left in the cold block where the table has no value
     /// for it, which must define the variable and go to the join.

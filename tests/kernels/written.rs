@@ -1,0 +1,154 @@
+//! Binders and comprehensions over a list state of one length written
+//! out item by item (src/runtime/normalize/lengths/): `enumerate` and
+//! `zip` of the state, lists repeated (`[0] * i`), pairs of indices from
+//! a set, a list of lists of steps, `all` of a comprehension, and a
+//! state of four integers read from the table by its items.
+
+use super::*;
+
+/// The explanation of `text` run by machine code, checked to say `says`
+/// and to have left no position to the interpreter.
+fn compiled_as(text: &str, says: &[&str]) -> String {
+    let (session, _) = Engine::Native.run("written.game", text);
+    let told = session.explain(None).unwrap();
+    for s in says {
+        assert!(told.contains(s), "{s}: {told}");
+    }
+    let interpreted = session.machine.interpreted.first().copied().unwrap_or(0);
+    assert_eq!(interpreted, 0, "{told}");
+    told
+}
+
+/// Nim of three heaps as a list, with the heap taken from named by
+/// `enumerate` or `zip`, or the option made by `zip` with a list of
+/// zeros and one `k`: before, the binder over `enumerate(hs)` made every
+/// option's list (8 times slower than three integers), and `zip` of
+/// anything but names and slices left every position to the interpreter
+/// (past the time limit). Bouton's rule gives the values.
+#[test]
+fn enumerate_and_zip_of_a_list_state_run_as_its_integers() {
+    const N: i64 = 12;
+    let game = |rules: &str| {
+        format!(
+            "game nim(hs) {{\n{rules}\n}}\n\
+             [value(nim([a, b, c])) for a in 0..{N} for b in 0..{N} for c in 0..{N}]\n"
+        )
+    };
+    let xor: Vec<String> = (0..N)
+        .flat_map(|a| (0..N).flat_map(move |b| (0..N).map(move |c| (a ^ b ^ c).to_string())))
+        .collect();
+    let bouton = format!("[{}]\n", xor.join(", "));
+    for rules in [
+        "    move take((i, h) in enumerate(hs), k in 1..=h) -> nim(hs[:i] + [h - k] + hs[i + 1:])",
+        "    move take((i, h) in enumerate(hs), k in 1..=h)\n        \
+         -> nim([if j == i then x - k else x for (j, x) in enumerate(hs)])",
+        "    move take(i in 0..len(hs), k in 1..=hs[i])\n        \
+         -> nim([x - (if j == i then k else 0) for (j, x) in zip(0..len(hs), hs)])",
+        "    move take(i in 0..len(hs), k in 1..=hs[i])\n        \
+         -> nim([h - d for (h, d) in zip(hs, [0] * i + [k] + [0] * (len(hs) - i - 1))])",
+    ] {
+        let text = game(rules);
+        assert_eq!(agree_big(&text), bouton, "{text}");
+        compiled_as(
+            &text,
+            &["run as 3 integers", "swept first, row by row of its cube"],
+        );
+    }
+}
+
+/// Two heaps lowered at once, the pair of heaps a tuple binder takes
+/// from a set, the option made by `zip` with a list built of repeated
+/// zeros: every position was the interpreter's (past the time limit);
+/// now the values of three integers, compiled.
+#[test]
+fn pairs_of_indices_from_a_set_run_as_integers() {
+    let ask = "[value(g(ARGS)) for a in 0..9 for b in 0..9 for c in 0..9]\n";
+    let plain = format!(
+        "game g(a, b, c) {{\n    \
+         move one(k in 1..=a) -> g(a - k, b, c)\n    move two(k in 1..=b) -> g(a, b - k, c)\n    \
+         move three(k in 1..=c) -> g(a, b, c - k)\n    \
+         move ab(k in 1..=a, l in 1..=b) -> g(a - k, b - l, c)\n    \
+         move ac(k in 1..=a, l in 1..=c) -> g(a - k, b, c - l)\n    \
+         move bc(k in 1..=b, l in 1..=c) -> g(a, b - k, c - l)\n}}\n{}",
+        ask.replace("ARGS", "a, b, c")
+    );
+    let listed = format!(
+        "game g(hs) {{\n    \
+         move one(i in 0..3, k in 1..=hs[i]) -> g(hs[:i] + [hs[i] - k] + hs[i + 1:])\n    \
+         move two((i, j) in {{(0, 1), (0, 2), (1, 2)}}, k in 1..=hs[i], l in 1..=hs[j])\n        \
+         -> g([h - d for (h, d) in zip(hs, [0] * i + [k] + [0] * (j - i - 1) + [l] + [0] * (2 - j))])\n}}\n{}",
+        ask.replace("ARGS", "[a, b, c]")
+    );
+    assert_eq!(agree_big(&listed), agree_big(&plain), "{listed}");
+    compiled_as(&listed, &["run as 3 integers"]);
+}
+
+/// A token stepping by one of a list of lists of steps, kept on the
+/// board by `all` of a comprehension, its square a list: every position
+/// was the interpreter's (200 times slower); now a board of two
+/// integers swept as the plain spelling's.
+#[test]
+fn a_binder_over_a_list_of_steps_and_all_of_a_comprehension_compile() {
+    let ask = "let W = 40\nGAME\n\
+               len([1 for x in 0..W for y in 0..W if value(tok(ARGS)) == 0])\n\
+               [value(tok(ARGS)) for x in 0..8 for y in 0..8]\n";
+    let plain = ask.replace("ARGS", "x, y").replace(
+        "GAME",
+        "game tok(x, y) {\n    move step((dx, dy) in [(-1, 0), (0, -1), (-1, -1), (-2, 1), (1, -2)])\n        \
+         if 0 <= x + dx < W and 0 <= y + dy < W -> tok(x + dx, y + dy)\n}",
+    );
+    let listed = ask.replace("ARGS", "[x, y]").replace(
+        "GAME",
+        "game tok(p) {\n    move step(d in [[-1, 0], [0, -1], [-1, -1], [-2, 1], [1, -2]])\n        \
+         if all([0 <= p[i] + d[i] < W for i in 0..2]) -> tok([p[i] + d[i] for i in 0..2])\n}",
+    );
+    assert_eq!(agree_big(&listed), agree_big(&plain), "{listed}");
+    compiled_as(&listed, &["run as 2 integers", "a board"]);
+}
+
+/// Chips moving left on a strip of four cells, the counts a list: each
+/// option's list of four integers is read from the table by its items,
+/// as one of three is (it was looked up by hashing, 4 times slower than
+/// four integers).
+#[test]
+fn a_list_of_four_integers_is_read_from_the_table_by_its_items() {
+    let ask = "[value(ch(ARGS)) for a in 0..5 for b in 0..5 for c in 0..5 for d in 0..5]\n";
+    let plain = format!(
+        "game ch(a, b, c, d) {{\n    move m0 if a > 0 -> ch(a - 1, b, c, d)\n    \
+         move m1(e in 0..2) if b > 0 -> ch(a + e, b - 1, c, d)\n    \
+         move m2(e in 0..2) if c > 0 -> ch(a, b + e, c - 1, d)\n    \
+         move m3(e in 0..2) if d > 0 -> ch(a, b, c + e, d - 1)\n}}\n{}",
+        ask.replace("ARGS", "a, b, c, d")
+    );
+    let listed = format!(
+        "game ch(cs) {{\n    move m(i in 0..len(cs), e in 0..2) if cs[i] > 0\n        \
+         -> ch([x - (if j == i then 1 else 0) + (if j == i - 1 then e else 0) for (j, x) in enumerate(cs)])\n}}\n{}",
+        ask.replace("ARGS", "[a, b, c, d]")
+    );
+    assert_eq!(agree_big(&listed), agree_big(&plain), "{listed}");
+    compiled_as(
+        &listed,
+        &["run as 4 integers", "read from the tables by its items"],
+    );
+}
+
+/// What the rewrites must not change: an item of `all` that fails past a
+/// false one (`hs[3]` of three heaps), `zip` of lists of two lengths,
+/// a list repeated a negative number of times, and the same rules given
+/// a list of another length: the interpreter's answers and errors.
+#[test]
+fn written_out_lists_keep_the_interpreters_answers_and_errors() {
+    same_failure(
+        "game g(hs) {\n    move m(i in 0..len(hs), k in 1..=hs[i]) if all([hs[j] > 0 for j in 0..4])\n        \
+         -> g(hs[:i] + [hs[i] - k] + hs[i + 1:])\n}\nvalue(g([0, 2, 3]))\n",
+    );
+    let zipped = "game g(hs) {\n    move m(i in 0..len(hs), k in 1..=hs[i])\n        \
+                  -> g([h - d for (h, d) in zip(hs, [0] * i + [k] + [0] * (5 - i))])\n}\n\
+                  [value(g([a, b, c])) for a in 0..6 for b in 0..6 for c in 0..6]\n\
+                  [value(g(h)) for h in [[3, 4], [1, 2, 3, 4], [5]]]\n";
+    agree_big(zipped);
+    let negative = "game g(hs) {\n    move m(i in 0..len(hs), k in 1..=hs[i])\n        \
+                    -> g([0] * (i - 5) + hs[:i] + [hs[i] - k] + hs[i + 1:])\n}\n\
+                    [value(g([a, b, c])) for a in 0..6 for b in 0..6 for c in 0..6]\n";
+    agree_big(negative);
+}
