@@ -83,13 +83,25 @@ pub fn compile_game(
     defs: &Defs,
     max_depth: usize,
 ) -> Option<(GameIr, Kernel, bool)> {
-    use crate::runtime::normalize::lengths;
+    use crate::runtime::normalize::{lengths, split};
     if !hints.lengths.is_empty()
         && let Some(kernel) = compile_fixed(rules, (id, &hints.lengths), defs, max_depth)
     {
         return Some((lengths::fixed(rules, &hints.lengths), kernel, true));
     }
     let shapes = &hints.shapes[..];
+    // A tuple the rules alone split, written out for its length too
+    // (`m in 0..5` picking a step by `if m == 0 then (x - 1, y) ...`).
+    if shapes.is_empty()
+        && let Some(tuples) = split::tuples(rules, id)
+    {
+        let fixed: Vec<Option<(Shape, usize)>> = (tuples.params.iter())
+            .map(|&(shape, n)| matches!(shape, Shape::List | Shape::Tuple).then_some((shape, n)))
+            .collect();
+        if let Some(kernel) = compile_fixed(rules, (id, &fixed), defs, max_depth) {
+            return Some((lengths::fixed(rules, &fixed), kernel, true));
+        }
+    }
     let kernel = (!shapes.is_empty())
         .then(|| compile_hinted(rules, (id, shapes), defs, max_depth))
         .flatten()

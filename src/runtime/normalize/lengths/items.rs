@@ -141,7 +141,7 @@ fn boolean(ir: &Ir, safe: &dyn Fn(&Ir) -> bool) -> bool {
 /// Whether `ir` is what `safe` says cannot fail, or sums, differences,
 /// negations and small constant multiples of a few such, which cannot
 /// overflow as the rewrites take it (see `inline::repeatable`).
-fn small(ir: &Ir, safe: &dyn Fn(&Ir) -> bool, budget: &mut u32) -> bool {
+pub(super) fn small(ir: &Ir, safe: &dyn Fn(&Ir) -> bool, budget: &mut u32) -> bool {
     *budget = budget.saturating_sub(1);
     if *budget == 0 {
         return false;

@@ -126,6 +126,17 @@ impl Fixed<'_> {
         }
     }
 
+    /// Whether leaving `ir` unevaluated loses nothing: it cannot fail
+    /// ([`Fixed::safe`]), or is a few sums and small multiples of such,
+    /// which the rewrites take not to overflow (see `inline::repeatable`),
+    /// or a list or tuple of such written out.
+    fn harmless(&self, ir: &Ir) -> bool {
+        match &ir.kind {
+            IrKind::List(items) | IrKind::Tuple(items) => items.iter().all(|e| self.harmless(e)),
+            _ => self.safe(ir) || items::small(ir, &|e| self.safe(e), &mut 12),
+        }
+    }
+
     /// The items of `ir` written out one by one, where each can be read
     /// again in place of a name: a fixed parameter's (`hs[0]`, `hs[1]`,
     /// ...), those of a list or tuple written out whose items cannot
@@ -167,10 +178,7 @@ impl Fixed<'_> {
             (_, PatIr::Tuple(..)) => constant_rows(domain)?,
             _ => return None,
         };
-        let slots = match pattern {
-            PatIr::Slot(s) => vec![*s],
-            _ => pattern.tuple_slots()?,
-        };
+        let slots = slots_of(pattern)?;
         let fits = |row: &Vec<Ir>| row.len() == slots.len();
         (rows.len() <= ITEMS_MAX as usize && rows.iter().all(fits)).then_some(())?;
         let bind = |row: Vec<Ir>| slots.iter().copied().zip(row).collect();
@@ -187,9 +195,7 @@ impl Fixed<'_> {
             // A constant list or tuple a name stands for is read item by item.
             let listed = |row: &Vec<(Slot, Ir)>| row.iter().any(|b| items_of(&b.1).is_some());
             let reads = reads || rows.iter().any(listed);
-            let slots = rows
-                .first()
-                .map_or(vec![], |r| r.iter().map(|b| b.0).collect());
+            let slots = slots_of(p)?;
             (reads || slots.iter().any(|s| self.indexes(&rule, *s))).then_some(rows)
         });
         let Some(rows) = first.filter(|rows| out.len() + rows.len() <= MOVES_MAX) else {
@@ -206,8 +212,9 @@ impl Fixed<'_> {
     }
 
     /// Whether `slot` is read in an index or a slice bound of a fixed
-    /// parameter or a list written out, or counts the repetitions of one
-    /// (`[0] * i`), anywhere in `rule`.
+    /// parameter or a list written out, counts the repetitions of one
+    /// (`[0] * i`), or picks one by an `if` (`if m == 0 then (x - 1, y)
+    /// else ...`), anywhere in `rule`.
     fn indexes(&self, rule: &MoveIr, slot: Slot) -> bool {
         let reads =
             |e: &Ir| super::any_node(e, &|x| matches!(x.kind, IrKind::Local(s) if s == slot));
@@ -220,6 +227,7 @@ impl Fixed<'_> {
             IrKind::Binary(BinOp::Mul, a, b) => {
                 (items_of(a).is_some() && reads(b)) || (items_of(b).is_some() && reads(a))
             }
+            IrKind::If(c, a, b) => reads(c) && (chooses(a) || chooses(b)),
             _ => false,
         };
         rule.exprs().any(|e| super::any_node(e, &pick))
@@ -249,7 +257,8 @@ impl Fixed<'_> {
                     return Some(IrKind::Const(Value::Int(len as i64)));
                 }
                 // Items that cannot fail: not evaluated, nothing lost.
-                let (_, items) = items_of(x).filter(|(_, items)| items.iter().all(safe))?;
+                let harmless = |e: &Ir| self.harmless(e);
+                let (_, items) = items_of(x).filter(|(_, items)| items.iter().all(harmless))?;
                 Some(IrKind::Const(Value::Int(items.len() as i64)))
             }
             IrKind::CallBuiltin(
@@ -300,8 +309,28 @@ impl Fixed<'_> {
                 items::repeated(a, b, &safe).or_else(|| items::identity(BinOp::Mul, a, b, &safe))
             }
             IrKind::Binary(BinOp::Sub, a, b) => items::identity(BinOp::Sub, a, b, &safe),
+            IrKind::Let(pattern, value, body) => Some(self.put_let(pattern, value, body)?.kind),
             _ => None,
         }
+    }
+
+    /// `let x = v in body` or `let (a, b) = (u, v) in body` of values
+    /// that cannot fail or a few sums of such ([`Fixed::harmless`]):
+    /// `body` with the values in place of the names, rewritten again (a
+    /// helper given `p[0]` binds it so).
+    fn put_let(&self, pattern: &PatIr, value: &Ir, body: &Ir) -> Option<Ir> {
+        let names: Vec<(Slot, Ir)> = match pattern {
+            PatIr::Slot(s) if self.harmless(value) => vec![(*s, value.clone())],
+            PatIr::Tuple(..) => {
+                let slots = pattern.tuple_slots()?;
+                let (_, items) = items_of(value)?;
+                let fits = slots.len() == items.len() && items.iter().all(|e| self.harmless(e));
+                fits.then(|| slots.into_iter().zip(items.iter().cloned()).collect())?
+            }
+            _ => return None,
+        };
+        let bind = |s: Slot| names.iter().find(|(n, _)| *n == s).map(|(_, e)| e.clone());
+        Some(self.expr(&put(body, &bind)))
     }
 
     /// `x[i]` of a fixed parameter by a constant index, from the end
@@ -317,7 +346,8 @@ impl Fixed<'_> {
             let k = usize::try_from(k).ok().filter(|k| *k < len)?;
             return Some(item(s, k, x.span).kind);
         }
-        let (_, items) = items_of(x).filter(|(_, items)| items.iter().all(|e| self.safe(e)))?;
+        let harmless = |e: &Ir| self.harmless(e);
+        let (_, items) = items_of(x).filter(|(_, items)| items.iter().all(harmless))?;
         let k = if k < 0 { k + items.len() as i64 } else { k };
         let k = usize::try_from(k).ok().filter(|k| *k < items.len())?;
         Some(items[k].kind.clone())
@@ -337,7 +367,7 @@ impl Fixed<'_> {
             Some((s, shape, len)) => (shape, (0..len).map(|k| item(s, k, span)).collect()),
             None => {
                 let (shape, items) = items_of(x)?;
-                items.iter().all(|e| self.safe(e)).then_some(())?;
+                items.iter().all(|e| self.harmless(e)).then_some(())?;
                 (shape, items.into_owned())
             }
         };
@@ -352,6 +382,24 @@ impl Fixed<'_> {
         let (start, end) = (bound(lo, 0)?, bound(hi, len)?);
         let kept = items[start as usize..end.max(start) as usize].to_vec();
         Some(collection(shape, kept))
+    }
+}
+
+/// The slots a binder's pattern binds: its name's, or those of a tuple
+/// of names.
+fn slots_of(pattern: &PatIr) -> Option<Vec<Slot>> {
+    match pattern {
+        PatIr::Slot(s) => Some(vec![*s]),
+        _ => pattern.tuple_slots(),
+    }
+}
+
+/// Whether `ir` is a list or tuple written out, or an `if` with one as a
+/// branch.
+fn chooses(ir: &Ir) -> bool {
+    match &ir.kind {
+        IrKind::If(_, a, b) => chooses(a) || chooses(b),
+        _ => items_of(ir).is_some(),
     }
 }
 
