@@ -13,6 +13,8 @@ use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
 use std::borrow::Cow;
 
+/// The most nodes of an expression [`small`] takes.
+pub(super) const SMALL_NODES: u32 = 24;
 /// The most items a list written out by `xs * n` has.
 pub(super) const ITEMS_MAX: i64 = 64;
 
@@ -107,14 +109,17 @@ pub(super) fn identity(op: BinOp, a: &Ir, b: &Ir, safe: &dyn Fn(&Ir) -> bool) ->
     integer(x, safe).then(|| x.kind.clone())
 }
 
-/// Whether `ir` is certainly an integer: a constant one, an item `safe`
-/// says is one of a state of integers, or arithmetic, `min` or `max` of
-/// such.
+/// Whether `ir` is certainly an integer where it does not fail: a
+/// constant one, an item `safe` says is one of a state of integers, a
+/// sum or difference with one, or arithmetic, `min` or `max` of such.
 fn integer(ir: &Ir, safe: &dyn Fn(&Ir) -> bool) -> bool {
     match &ir.kind {
         IrKind::Const(v) => matches!(v, Value::Int(_)),
         IrKind::Index(..) => safe(ir),
         IrKind::Unary(UnOp::Neg, a) => integer(a, safe),
+        // An integer added to or taken from anything else is an integer
+        // or fails, as its items' sum would.
+        IrKind::Binary(BinOp::Add | BinOp::Sub, a, b) => integer(a, safe) || integer(b, safe),
         IrKind::Binary(op, a, b) => op.is_arithmetic() && integer(a, safe) && integer(b, safe),
         IrKind::CallBuiltin(Builtin::Min | Builtin::Max, args) => {
             args.len() >= 2 && args.iter().all(|a| integer(a, safe))
@@ -127,7 +132,7 @@ fn integer(ir: &Ir, safe: &dyn Fn(&Ir) -> bool) -> bool {
 /// comparison of [`small`] terms, `not`, `true` or `false`, or `and` or
 /// `or` of such.
 fn boolean(ir: &Ir, safe: &dyn Fn(&Ir) -> bool) -> bool {
-    let small = |e: &Ir| safe(e) || small(e, safe, &mut 12);
+    let small = |e: &Ir| safe(e) || small(e, safe, &mut { SMALL_NODES });
     match &ir.kind {
         IrKind::Const(v) => matches!(v, Value::Bool(_)),
         IrKind::Binary(op, a, b) if op.is_comparison() => small(a) && small(b),
@@ -139,8 +144,9 @@ fn boolean(ir: &Ir, safe: &dyn Fn(&Ir) -> bool) -> bool {
 }
 
 /// Whether `ir` is what `safe` says cannot fail, or sums, differences,
-/// negations and small constant multiples of a few such, which cannot
-/// overflow as the rewrites take it (see `inline::repeatable`).
+/// negations, small constant multiples, `min` and `max` of a few such,
+/// which cannot overflow as the rewrites take it (see
+/// `inline::repeatable`).
 pub(super) fn small(ir: &Ir, safe: &dyn Fn(&Ir) -> bool, budget: &mut u32) -> bool {
     *budget = budget.saturating_sub(1);
     if *budget == 0 {
@@ -158,6 +164,9 @@ pub(super) fn small(ir: &Ir, safe: &dyn Fn(&Ir) -> bool, budget: &mut u32) -> bo
             (konst(a, 1 << 10) || konst(b, 1 << 10))
                 && small(a, safe, budget)
                 && small(b, safe, budget)
+        }
+        IrKind::CallBuiltin(Builtin::Min | Builtin::Max, args) => {
+            args.len() >= 2 && args.iter().all(|a| small(a, safe, budget))
         }
         _ => safe(ir),
     }

@@ -133,7 +133,7 @@ impl Fixed<'_> {
     fn harmless(&self, ir: &Ir) -> bool {
         match &ir.kind {
             IrKind::List(items) | IrKind::Tuple(items) => items.iter().all(|e| self.harmless(e)),
-            _ => self.safe(ir) || items::small(ir, &|e| self.safe(e), &mut 12),
+            _ => self.safe(ir) || items::small(ir, &|e| self.safe(e), &mut { items::SMALL_NODES }),
         }
     }
 
