@@ -89,7 +89,7 @@ fn a_tuple_state_of_another_length_keeps_the_interpreters_answers() {
 /// k] + hs[i + 1:]` for `i in 0..len(hs)`, or in other words the rules
 /// keep the list's length (a comprehension over its indices or items,
 /// or the list sorted): compiled for the length of the positions met, as
-/// that many integers (src/runtime/normalize/lengths.rs), and a query
+/// that many integers (src/runtime/normalize/lengths/), and a query
 /// asking `nim([a, b, c])` swept as a box is. Before, each option's list
 /// was made and looked up (3 to 8 times slower than three integers).
 /// Bouton's rule gives the values.

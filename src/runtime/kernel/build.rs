@@ -54,7 +54,7 @@ pub(super) fn compile_typed(
 
 /// [`compile`] for positions whose parameter `p` is a list or tuple of
 /// the shape and length `fixed[p]` says, where it says one: the rules
-/// made for those (see `normalize/lengths.rs`) compiled as integers.
+/// made for those (see `normalize/lengths/`) compiled as integers.
 /// `None` unless each such parameter is split into integers, so that the
 /// kernel loads positions of those lengths only.
 pub fn compile_fixed(

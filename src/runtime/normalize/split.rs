@@ -39,7 +39,7 @@ pub fn tuples(game: &GameIr, id: GameId) -> Option<Split> {
 }
 
 /// [`tuples`], each parameter `p` that `fixed[p]` says a shape and length
-/// of taken to hold that (see `lengths.rs`), as if the rules made such a
+/// of taken to hold that (see `lengths/`), as if the rules made such a
 /// position: split unless it is read otherwise than by item.
 pub fn tuples_with(game: &GameIr, id: GameId, fixed: &[Option<(Shape, usize)>]) -> Option<Split> {
     let mut params: Vec<Option<(Shape, usize)>> = (0..game.arity)

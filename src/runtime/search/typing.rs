@@ -144,7 +144,7 @@ impl Machine {
     /// Rules that take lists, compiled for any length, met a position
     /// `run` (its flat run): where it has lists or tuples of integers and
     /// the rules keep their lengths, they are compiled once for those, as
-    /// integers (`normalize/lengths.rs`). Rules compiled for those that
+    /// integers (`normalize/lengths/`). Rules compiled for those that
     /// met a position of other lengths are compiled again for any, for
     /// good. Whether they were compiled again.
     #[cold]

@@ -6,17 +6,30 @@
 //! here say so in words `normalize/split.rs` splits:
 //!
 //! - `len(hs)` is the length;
-//! - a binder over a range of constants that indexes or slices the state
-//!   (`i in 0..len(hs)`), the first of its move's binders, is one move per
-//!   value, the value in place of its name;
+//! - the move's first binder, where it runs over a few items written out
+//!   (a range of constants, the state's items, their `enumerate`, `zip`
+//!   of such, constant tuples or lists of steps) and reads the state,
+//!   indexes or slices it, counts a repetition (`[0] * i`) or picks a
+//!   list or tuple by an `if` (`if m == 0 then (x - 1, y) else ...`), is
+//!   one move per item, the item in place of its names;
 //! - a slice of the state with constant ends is its items (`hs[1:]` is
 //!   `[hs[1], hs[2]]`), as slicing takes the ends (from the end where
-//!   negative, cut to the length); lists or tuples written out and added
-//!   are one, and `min`, `max` and `sum` of the state are of its items;
-//! - a list comprehension of one `for` over a few constants or over the
-//!   state, with no `if` (`[if j == i then hs[j] - k else hs[j] for j in
-//!   0..len(hs)]`), is its elements written out, and `sorted` of a few
-//!   items written out is those items in order, by `min` and `max`.
+//!   negative, cut to the length), and so is an index or a slice of a
+//!   list written out whose dropped items cannot fail; lists or tuples
+//!   written out and added are one, `[0] * 3` is `[0, 0, 0]`, and
+//!   `min`, `max`, `sum`, `all` and `any` of the state or of items
+//!   written out are of its items (`items.rs`);
+//! - a list comprehension of one `for` over such items, with no `if`
+//!   (`[if j == i then hs[j] - k else hs[j] for j in 0..len(hs)]`, `[h -
+//!   d for (h, d) in zip(hs, [0] * i + [k] + [0] * (2 - i))]`), is its
+//!   elements written out, and `sorted` of a few items written out is
+//!   those items in order, by `min` and `max`;
+//! - a `let` of values that cannot fail (a helper given `p[0]` binds it)
+//!   is its values put in place, and `x + 0` of an integer is `x`.
+//!
+//! Nothing that could fail is left unevaluated: an item dropped must be
+//! a constant, a name, an item of the state, or a few sums of such,
+//! which the rewrites take not to overflow (as `inline::repeatable`).
 //!
 //! The rules are exact for positions of that length and shape only:
 //! [`fixed`] says which, and the compiled rules load no other (see

@@ -206,6 +206,14 @@ impl Emit<'_, '_> {
                 let row = self.szudzik(*b, *c);
                 (self.b.ins().iadd_imm_s(row, STRIP3_ROWS as i64), *a)
             }
+            // A form of four free integers: as four integers are kept
+            // (see `crate::graph::dense4`), row by the last three.
+            [a, b, c, d] => {
+                for x in [a, b, c, d] {
+                    self.outside_to(*x, (0, crate::graph::SIDE4_MAX), slow);
+                }
+                (self.cube_index(*b, *c, *d), *a)
+            }
             _ => {
                 self.b.ins().jump(slow, &[]);
                 return;
