@@ -99,7 +99,7 @@ pub(crate) fn game_numbered(
     let hints = hints.get(id as usize).unwrap_or(&none);
     let normal = normalize::rules(game, defs);
     let compiled = kernel::compile_game(&normal, (id, hints), defs, max_depth);
-    let fixed = compiled.as_ref().is_some_and(|c| c.2);
+    let fixed = compiled.as_ref().map_or(Vec::new(), |c| c.2.clone());
     let (mut rules, kernel) = match compiled {
         Some((rules, kernel, _)) => (rules, Some(kernel)),
         // As the machine compiles them: `enumerate` read by index where
@@ -117,14 +117,7 @@ pub(crate) fn game_numbered(
         .as_ref()
         .and_then(kernel::Kernel::split_ints)
         .is_some()
-        && let Some(split) = normalize::split::tuples_with(
-            &rules,
-            id,
-            match fixed {
-                true => &hints.lengths,
-                false => &[],
-            },
-        )
+        && let Some(split) = normalize::split::tuples_with(&rules, id, &fixed)
     {
         rules = split.game;
     }

@@ -9,6 +9,7 @@ use super::*;
 /// The explanation of `text` run by machine code, checked to say `says`
 /// and to have left no position to the interpreter.
 fn compiled_as(text: &str, says: &[&str]) -> String {
+    // `run` asserts the run did not fail.
     let (session, _) = Engine::Native.run("written.game", text);
     let told = session.explain(None).unwrap();
     for s in says {
@@ -189,10 +190,24 @@ fn written_out_lists_keep_the_interpreters_answers_and_errors() {
                   [value(g([a, b, c])) for a in 0..6 for b in 0..6 for c in 0..6]\n\
                   [value(g(h)) for h in [[3, 4], [1, 2, 3, 4], [5]]]\n";
     agree_big(zipped);
+    // Lists of other lengths met after the first compile the rules for
+    // any length: asked alone, three heaps run as integers.
+    let cube = zipped.lines().take(5).collect::<Vec<_>>().join("\n");
+    compiled_as(&cube, &["run as 3 integers"]);
     let negative = "game g(hs) {\n    move m(i in 0..len(hs), k in 1..=hs[i])\n        \
                     -> g([0] * (i - 5) + hs[:i] + [hs[i] - k] + hs[i + 1:])\n}\n\
                     [value(g([a, b, c])) for a in 0..6 for b in 0..6 for c in 0..6]\n";
     agree_big(negative);
+    compiled_as(negative, &["run as 3 integers"]);
+    // A name for something that fails, read nowhere: still evaluated.
+    same_failure(
+        "game g(hs) {\n    move take(i in 0..len(hs), k in 1..=hs[i])\n        \
+         -> g(let d = hs - [k] in hs[:i] + [hs[i] - k] + hs[i + 1:])\n}\nvalue(g([1, 2, 3]))\n",
+    );
+    same_failure(
+        "game g(hs) {\n    move take(i in 0..len(hs), k in 1..=hs[i])\n        \
+         if all([hs[0] >= 0, [k] < 3]) -> g(hs[:i] + [hs[i] - k] + hs[i + 1:])\n}\nvalue(g([1, 2, 3]))\n",
+    );
 }
 
 /// Helpers given lists written out: `sub(sub(hs, i, k), j, l)`, each
@@ -227,4 +242,25 @@ fn helpers_of_lists_written_out_run_as_integers() {
                   [value(g(sorted([a, b, c])[0], sorted([a, b, c])[1], sorted([a, b, c])[2])) for a in 0..8 for b in 0..8 for c in 0..8]\n";
     assert_eq!(agree_big(canon), agree_big(sorted), "{canon}");
     compiled_as(canon, &["run as 3 integers"]);
+}
+
+/// Coins on a strip of ten, a list of zeros and ones, each move turning
+/// coins by `zip` with a list of zeros and ones made for the option:
+/// longer than a state is split into, every position was the
+/// interpreter's (past the time limit at eighteen coins); the list made
+/// is now named first and read by index, and the rules compiled. The
+/// values are those of the coins as a bit mask.
+#[test]
+fn zip_with_a_list_made_per_option_is_compiled_for_any_length() {
+    let listed = "let L = 10\ngame tt(cs) {\n    \
+                  move one(i in 0..len(cs)) if cs[i] == 1\n        \
+                  -> tt([c ^ f for (c, f) in zip(cs, [0] * i + [1] + [0] * (len(cs) - i - 1))])\n    \
+                  move two(i in 0..len(cs), j in 0..i) if cs[i] == 1\n        \
+                  -> tt([c ^ f for (c, f) in zip(cs, [0] * j + [1] + [0] * (i - j - 1) + [1] + [0] * (len(cs) - i - 1))])\n}\n\
+                  [value(tt([(m >> i) & 1 for i in 0..L])) for m in 0..1 << L]\n";
+    let masked = "let L = 10\ngame tt(m) {\n    move one(i in 0..L) if (m >> i) & 1 == 1 -> tt(m ^ (1 << i))\n    \
+                  move two(i in 0..L, j in 0..i) if (m >> i) & 1 == 1 -> tt(m ^ (1 << i) ^ (1 << j))\n}\n\
+                  [value(tt(m)) for m in 0..1 << L]\n";
+    assert_eq!(agree_big(listed), agree_big(masked));
+    compiled_as(listed, &["tt(cs): compiled"]);
 }

@@ -73,8 +73,9 @@ pub fn compile_fixed(
 /// A game's rules (normalised) compiled as the machine compiles them,
 /// typed by `hints`: for the lengths met, else the shapes met, else as
 /// the rules alone say. The rules the kernel was compiled from (before
-/// any tuple is split), the kernel, and whether it is for the lengths
-/// met (then the rules split by them); `None` where they do not compile
+/// any tuple is split), the kernel, and the lengths it is compiled for
+/// (the lengths met, or a tuple's the rules split; then the rules split
+/// by them; empty for none); `None` where they do not compile
 /// (the caller tries a string's `enumerate` read by index then, see
 /// [`crate::runtime::normalize::indexed_rules`]).
 pub fn compile_game(
@@ -82,12 +83,16 @@ pub fn compile_game(
     (id, hints): (GameId, &super::Hints),
     defs: &Defs,
     max_depth: usize,
-) -> Option<(GameIr, Kernel, bool)> {
+) -> Option<(GameIr, Kernel, super::Lengths)> {
     use crate::runtime::normalize::{lengths, split};
     if !hints.lengths.is_empty()
         && let Some(kernel) = compile_fixed(rules, (id, &hints.lengths), defs, max_depth)
     {
-        return Some((lengths::fixed(rules, &hints.lengths), kernel, true));
+        return Some((
+            lengths::fixed(rules, &hints.lengths),
+            kernel,
+            hints.lengths.clone(),
+        ));
     }
     let shapes = &hints.shapes[..];
     // A tuple the rules alone split, written out for its length too
@@ -95,18 +100,18 @@ pub fn compile_game(
     if shapes.is_empty()
         && let Some(tuples) = split::tuples(rules, id)
     {
-        let fixed: Vec<Option<(Shape, usize)>> = (tuples.params.iter())
+        let fixed: super::Lengths = (tuples.params.iter())
             .map(|&(shape, n)| matches!(shape, Shape::List | Shape::Tuple).then_some((shape, n)))
             .collect();
         if let Some(kernel) = compile_fixed(rules, (id, &fixed), defs, max_depth) {
-            return Some((lengths::fixed(rules, &fixed), kernel, true));
+            return Some((lengths::fixed(rules, &fixed), kernel, fixed));
         }
     }
     let kernel = (!shapes.is_empty())
         .then(|| compile_hinted(rules, (id, shapes), defs, max_depth))
         .flatten()
         .or_else(|| compile(rules, id, defs, max_depth))?;
-    Some((rules.clone(), kernel, false))
+    Some((rules.clone(), kernel, Vec::new()))
 }
 
 /// The kernel of a game whose tuple parameters are split into integers

@@ -72,6 +72,11 @@ pub use report::{
 use seq::Seq;
 pub use seq::Types;
 
+/// For each parameter of a game, the shape and length of the list or
+/// tuple its rules are compiled for, where they are (see
+/// [`compile_fixed`]).
+pub type Lengths = Vec<Option<(crate::graph::Shape, usize)>>;
+
 /// What the positions met say of a game's parameters, which its rules
 /// alone cannot: the shapes of a position's arguments, which type its
 /// list and set parameters (see [`compile_hinted`]), and the lengths of
@@ -83,7 +88,7 @@ pub struct Hints {
     pub shapes: Vec<crate::graph::Shape>,
     /// For each parameter, the shape and length of the list or tuple of a
     /// position met, that the rules are compiled for; empty where none.
-    pub lengths: Vec<Option<(crate::graph::Shape, usize)>>,
+    pub lengths: Lengths,
     /// Whether a position was looked at for `lengths`: after that, the
     /// rules are compiled for any length where `lengths` is empty (none
     /// met, or positions of another length met later), for good.

@@ -287,6 +287,20 @@ impl Normalizer<'_> {
     /// An expression with constants folded and calls inlined, `depth`
     /// calls deep.
     fn expr(&self, ir: &Ir, depth: usize) -> Ir {
+        // Bound here, not by a `let` normalised, which would put a value
+        // read once back in place.
+        if let Some((lets, body)) = zip::named(ir, &self.slots) {
+            let body = self.expr(&body, depth);
+            let bound = |body, (z, x): (Slot, Ir)| Ir {
+                kind: IrKind::Let(
+                    PatIr::Slot(z),
+                    Box::new(self.expr(&x, depth)),
+                    Box::new(body),
+                ),
+                span: ir.span,
+            };
+            return lets.into_iter().rev().fold(body, bound);
+        }
         if let IrKind::Comprehension { set, elem, clauses } = &ir.kind
             && let Some((clauses, elem)) = zip::clauses(clauses, elem, (&self.slots, self.by_index))
         {

@@ -47,7 +47,7 @@ enum Zipped<'a> {
 
 /// Whether reading `ir` again costs nothing and cannot fail where it did
 /// not: a name, a constant, or a slice of one by such bounds.
-fn cheap(ir: &Ir) -> bool {
+pub(super) fn cheap(ir: &Ir) -> bool {
     match &ir.kind {
         IrKind::Local(_) | IrKind::Const(_) | IrKind::Global(_) => true,
         IrKind::Slice(xs, lo, hi) => {
@@ -168,4 +168,61 @@ fn clauses_again(
     (slots, enumerate): (&Cell<usize>, bool),
 ) -> (Vec<ClauseIr>, Ir) {
     clauses(out, elem, (slots, enumerate)).unwrap_or_else(|| (out.to_vec(), elem.clone()))
+}
+
+/// A comprehension whose first `for` zips collections that are not
+/// [`cheap`] (`zip(cs, [0] * i + [1] + ...)`), with each such collection
+/// to be bound to a name of its own first (`let z = [0] * i + ... in
+/// [... for (c, f) in zip(cs, z)]`), so that it is read by index as a
+/// name: made once, in the same order, as the `for`'s domain is. The
+/// names with their collections, in order, and the comprehension; `None`
+/// for any other.
+pub(super) fn named(ir: &Ir, slots: &Cell<usize>) -> Option<(Vec<(Slot, Ir)>, Ir)> {
+    let IrKind::Comprehension { set, elem, clauses } = &ir.kind else {
+        return None;
+    };
+    let Some(ClauseIr::For(pattern, domain)) = clauses.first() else {
+        return None;
+    };
+    let IrKind::CallBuiltin(Builtin::Zip, xs) = &domain.kind else {
+        return None;
+    };
+    let fits = pattern.tuple_slots().is_some_and(|s| s.len() == xs.len()) && xs.len() >= 2;
+    // A range is no list the compiled rules hold in a name.
+    let range = |x: &Ir| matches!(x.kind, IrKind::Binary(BinOp::Range | BinOp::RangeIncl, ..));
+    if !fits || xs.iter().all(cheap) || xs.iter().any(range) {
+        return None;
+    }
+    let mut lets = Vec::new();
+    let named: Vec<Ir> = (xs.iter())
+        .map(|x| match cheap(x) {
+            true => x.clone(),
+            false => {
+                let z = fresh(slots);
+                lets.push((z, x.clone()));
+                Ir {
+                    kind: IrKind::Local(z),
+                    span: x.span,
+                }
+            }
+        })
+        .collect();
+    let mut clauses = clauses.clone();
+    let zipped = Ir {
+        kind: IrKind::CallBuiltin(Builtin::Zip, named),
+        span: domain.span,
+    };
+    clauses[0] = ClauseIr::For(pattern.clone(), zipped);
+    let kind = IrKind::Comprehension {
+        set: *set,
+        elem: elem.clone(),
+        clauses,
+    };
+    Some((
+        lets,
+        Ir {
+            kind,
+            span: ir.span,
+        },
+    ))
 }

@@ -111,15 +111,16 @@ pub(super) fn identity(op: BinOp, a: &Ir, b: &Ir, safe: &dyn Fn(&Ir) -> bool) ->
 
 /// Whether `ir` is certainly an integer where it does not fail: a
 /// constant one, an item `safe` says is one of a state of integers, a
-/// sum or difference with one, or arithmetic, `min` or `max` of such.
+/// difference with one, or arithmetic, `min` or `max` of such.
 fn integer(ir: &Ir, safe: &dyn Fn(&Ir) -> bool) -> bool {
     match &ir.kind {
         IrKind::Const(v) => matches!(v, Value::Int(_)),
         IrKind::Index(..) => safe(ir),
         IrKind::Unary(UnOp::Neg, a) => integer(a, safe),
-        // An integer added to or taken from anything else is an integer
-        // or fails, as its items' sum would.
-        IrKind::Binary(BinOp::Add | BinOp::Sub, a, b) => integer(a, safe) || integer(b, safe),
+        // Anything taken from an integer, or an integer from anything, is
+        // an integer or fails, as its items' sum would (a position less
+        // an integer fails; a position plus one is a position).
+        IrKind::Binary(BinOp::Sub, a, b) => integer(a, safe) || integer(b, safe),
         IrKind::Binary(op, a, b) => op.is_arithmetic() && integer(a, safe) && integer(b, safe),
         IrKind::CallBuiltin(Builtin::Min | Builtin::Max, args) => {
             args.len() >= 2 && args.iter().all(|a| integer(a, safe))
@@ -132,7 +133,13 @@ fn integer(ir: &Ir, safe: &dyn Fn(&Ir) -> bool) -> bool {
 /// comparison of [`small`] terms, `not`, `true` or `false`, or `and` or
 /// `or` of such.
 fn boolean(ir: &Ir, safe: &dyn Fn(&Ir) -> bool) -> bool {
-    let small = |e: &Ir| safe(e) || small(e, safe, &mut { SMALL_NODES });
+    let scalar = |e: &Ir| {
+        matches!(
+            e.kind,
+            IrKind::Const(Value::Int(_) | Value::Bool(_) | Value::Str(_))
+        )
+    };
+    let small = |e: &Ir| scalar(e) || small(e, safe, &mut { SMALL_NODES });
     match &ir.kind {
         IrKind::Const(v) => matches!(v, Value::Bool(_)),
         IrKind::Binary(op, a, b) if op.is_comparison() => small(a) && small(b),
@@ -168,7 +175,10 @@ pub(super) fn small(ir: &Ir, safe: &dyn Fn(&Ir) -> bool, budget: &mut u32) -> bo
         IrKind::CallBuiltin(Builtin::Min | Builtin::Max, args) => {
             args.len() >= 2 && args.iter().all(|a| small(a, safe, budget))
         }
-        _ => safe(ir),
+        // A name or an item of the state: no list or tuple written out,
+        // which arithmetic fails on.
+        IrKind::Local(_) | IrKind::Index(..) => safe(ir),
+        _ => false,
     }
 }
 
@@ -206,12 +216,19 @@ pub(super) fn range_values(domain: &Ir) -> Option<Vec<i64>> {
     (hi.saturating_sub(lo) <= VALUES_MAX).then(|| (lo..hi).collect())
 }
 
-/// The value of `ir` where it is integer arithmetic on constants that
-/// cannot fail.
+/// The value of `ir` where it is integer arithmetic, `min` or `max` on
+/// constants that cannot fail.
 pub(super) fn constant(ir: &Ir) -> Option<i64> {
     match &ir.kind {
         IrKind::Const(Value::Int(n)) => Some(*n),
         IrKind::Unary(UnOp::Neg, x) => constant(x)?.checked_neg(),
+        IrKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() >= 2 => {
+            let values = args.iter().map(constant).collect::<Option<Vec<_>>>()?;
+            match b {
+                Builtin::Min => values.into_iter().min(),
+                _ => values.into_iter().max(),
+            }
+        }
         IrKind::Binary(op, a, b) => {
             let (a, b) = (constant(a)?, constant(b)?);
             match op {
