@@ -19,6 +19,7 @@ mod calls;
 mod counters;
 mod divisors;
 mod filters;
+mod lengths;
 mod listing;
 mod lists;
 mod queries;
