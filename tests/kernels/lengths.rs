@@ -72,7 +72,7 @@ fn list_file() -> impl Strategy<Value = String> {
                      -> g(let ts = {} in {})\n",
                     GUARDS[g],
                     TARGETS[t],
-                    second.replace("k", "l").replace("ts", "ts")
+                    second.replace("k", "l")
                 );
             }
             format!(
