@@ -4,6 +4,7 @@
 //! (src/runtime/normalize/split.rs) and swept as they are
 //! (src/runtime/sweep/mod.rs).
 
+use super::written::nim_cube;
 use super::*;
 
 /// A lame queen moving left, down or diagonally, 1 to 5 squares, with
@@ -95,17 +96,7 @@ fn a_tuple_state_of_another_length_keeps_the_interpreters_answers() {
 /// Bouton's rule gives the values.
 #[test]
 fn a_list_state_of_one_length_runs_as_its_integers() {
-    const N: i64 = 14;
-    let game = |rules: &str| {
-        format!(
-            "game nim(hs) {{\n{rules}\n}}\n\
-             [value(nim([a, b, c])) for a in 0..{N} for b in 0..{N} for c in 0..{N}]\n"
-        )
-    };
-    let xor: Vec<String> = (0..N)
-        .flat_map(|a| (0..N).flat_map(move |b| (0..N).map(move |c| (a ^ b ^ c).to_string())))
-        .collect();
-    let bouton = format!("[{}]\n", xor.join(", "));
+    let (game, bouton) = nim_cube(14);
     for rules in [
         "    move take(i in 0..len(hs), k in 1..=hs[i]) -> nim(hs[:i] + [hs[i] - k] + hs[i + 1:])",
         "    move take(i in 0..3, k in 1..=hs[i]) -> nim(hs[:i] + [hs[i] - k] + hs[i + 1:])",

@@ -20,6 +20,36 @@ fn compiled_as(text: &str, says: &[&str]) -> String {
     told
 }
 
+/// A game of Nim written `nim(hs)` with the move `rules`, asking every
+/// list of three heaps below `n`, as a function of the rules; and the
+/// values Bouton's rule gives them, as printed.
+pub(super) fn nim_cube(n: i64) -> (impl Fn(&str) -> String, String) {
+    let game = move |rules: &str| {
+        format!(
+            "game nim(hs) {{\n{rules}\n}}\n\
+             [value(nim([a, b, c])) for a in 0..{n} for b in 0..{n} for c in 0..{n}]\n"
+        )
+    };
+    let xor: Vec<String> = (0..n)
+        .flat_map(|a| (0..n).flat_map(move |b| (0..n).map(move |c| (a ^ b ^ c).to_string())))
+        .collect();
+    (game, format!("[{}]\n", xor.join(", ")))
+}
+
+/// Three heaps as integers, taking from one or from two at once, with
+/// the query `ask` (its `ARGS` the heaps `a, b, c`).
+fn one_or_two_heaps(ask: &str) -> String {
+    format!(
+        "game g(a, b, c) {{\n    \
+         move one(k in 1..=a) -> g(a - k, b, c)\n    move two(k in 1..=b) -> g(a, b - k, c)\n    \
+         move three(k in 1..=c) -> g(a, b, c - k)\n    \
+         move ab(k in 1..=a, l in 1..=b) -> g(a - k, b - l, c)\n    \
+         move ac(k in 1..=a, l in 1..=c) -> g(a - k, b, c - l)\n    \
+         move bc(k in 1..=b, l in 1..=c) -> g(a, b - k, c - l)\n}}\n{}",
+        ask.replace("ARGS", "a, b, c")
+    )
+}
+
 /// Nim of three heaps as a list, with the heap taken from named by
 /// `enumerate` or `zip`, or the option made by `zip` with a list of
 /// zeros and one `k`: before, the binder over `enumerate(hs)` made every
@@ -28,17 +58,7 @@ fn compiled_as(text: &str, says: &[&str]) -> String {
 /// (past the time limit). Bouton's rule gives the values.
 #[test]
 fn enumerate_and_zip_of_a_list_state_run_as_its_integers() {
-    const N: i64 = 12;
-    let game = |rules: &str| {
-        format!(
-            "game nim(hs) {{\n{rules}\n}}\n\
-             [value(nim([a, b, c])) for a in 0..{N} for b in 0..{N} for c in 0..{N}]\n"
-        )
-    };
-    let xor: Vec<String> = (0..N)
-        .flat_map(|a| (0..N).flat_map(move |b| (0..N).map(move |c| (a ^ b ^ c).to_string())))
-        .collect();
-    let bouton = format!("[{}]\n", xor.join(", "));
+    let (game, bouton) = nim_cube(12);
     for rules in [
         "    move take((i, h) in enumerate(hs), k in 1..=h) -> nim(hs[:i] + [h - k] + hs[i + 1:])",
         "    move take((i, h) in enumerate(hs), k in 1..=h)\n        \
@@ -64,15 +84,7 @@ fn enumerate_and_zip_of_a_list_state_run_as_its_integers() {
 #[test]
 fn pairs_of_indices_from_a_set_run_as_integers() {
     let ask = "[value(g(ARGS)) for a in 0..9 for b in 0..9 for c in 0..9]\n";
-    let plain = format!(
-        "game g(a, b, c) {{\n    \
-         move one(k in 1..=a) -> g(a - k, b, c)\n    move two(k in 1..=b) -> g(a, b - k, c)\n    \
-         move three(k in 1..=c) -> g(a, b, c - k)\n    \
-         move ab(k in 1..=a, l in 1..=b) -> g(a - k, b - l, c)\n    \
-         move ac(k in 1..=a, l in 1..=c) -> g(a - k, b, c - l)\n    \
-         move bc(k in 1..=b, l in 1..=c) -> g(a, b - k, c - l)\n}}\n{}",
-        ask.replace("ARGS", "a, b, c")
-    );
+    let plain = one_or_two_heaps(ask);
     let listed = format!(
         "game g(hs) {{\n    \
          move one(i in 0..3, k in 1..=hs[i]) -> g(hs[:i] + [hs[i] - k] + hs[i + 1:])\n    \
@@ -224,15 +236,7 @@ fn helpers_of_lists_written_out_run_as_integers() {
          -> g(sub(sub(hs, i, k), j, l))\n}}\n{}",
         ask.replace("ARGS", "[a, b, c]")
     );
-    let plain = format!(
-        "game g(a, b, c) {{\n    \
-         move one(k in 1..=a) -> g(a - k, b, c)\n    move two(k in 1..=b) -> g(a, b - k, c)\n    \
-         move three(k in 1..=c) -> g(a, b, c - k)\n    \
-         move ab(k in 1..=a, l in 1..=b) -> g(a - k, b - l, c)\n    \
-         move ac(k in 1..=a, l in 1..=c) -> g(a - k, b, c - l)\n    \
-         move bc(k in 1..=b, l in 1..=c) -> g(a, b - k, c - l)\n}}\n{}",
-        ask.replace("ARGS", "a, b, c")
-    );
+    let plain = one_or_two_heaps(ask);
     assert_eq!(agree_big(&nested), agree_big(&plain), "{nested}");
     compiled_as(&nested, &["run as 3 integers"]);
     let canon = "fn canon(hs) = [min(hs), sum(hs) - min(hs) - max(hs), max(hs)]\ngame g(hs) {\n    \
