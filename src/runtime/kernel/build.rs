@@ -54,20 +54,21 @@ pub(super) fn compile_typed(
 
 /// [`compile`] for positions whose parameter `p` is a list or tuple of
 /// the shape and length `fixed[p]` says, where it says one: the rules
-/// made for those (see `normalize/lengths/`) compiled as integers.
-/// `None` unless each such parameter is split into integers, so that the
-/// kernel loads positions of those lengths only.
+/// made for those (see `normalize/lengths/`), and those compiled as
+/// integers. `None` unless each such parameter is split into integers,
+/// so that the kernel loads positions of those lengths only.
 pub fn compile_fixed(
     game: &GameIr,
     (id, fixed): (GameId, &[Option<(Shape, usize)>]),
     defs: &Defs,
     max_depth: usize,
-) -> Option<Kernel> {
+) -> Option<(GameIr, Kernel)> {
     let rules = crate::runtime::normalize::lengths::fixed(game, fixed);
     let split = crate::runtime::normalize::split::tuples_with(&rules, id, fixed)?;
     let all = (fixed.iter().zip(&split.params)).all(|(f, p)| f.is_none_or(|f| f == *p));
     all.then_some(())?;
-    compile_split(&split, id, defs, max_depth)
+    let kernel = compile_split(&split, id, defs, max_depth)?;
+    Some((rules, kernel))
 }
 
 /// A game's rules (normalised) compiled as the machine compiles them,
@@ -84,15 +85,11 @@ pub fn compile_game(
     defs: &Defs,
     max_depth: usize,
 ) -> Option<(GameIr, Kernel, super::Lengths)> {
-    use crate::runtime::normalize::{lengths, split};
+    use crate::runtime::normalize::split;
     if !hints.lengths.is_empty()
-        && let Some(kernel) = compile_fixed(rules, (id, &hints.lengths), defs, max_depth)
+        && let Some((fixed, kernel)) = compile_fixed(rules, (id, &hints.lengths), defs, max_depth)
     {
-        return Some((
-            lengths::fixed(rules, &hints.lengths),
-            kernel,
-            hints.lengths.clone(),
-        ));
+        return Some((fixed, kernel, hints.lengths.clone()));
     }
     let shapes = &hints.shapes[..];
     // A tuple the rules alone split, written out for its length too
@@ -103,8 +100,8 @@ pub fn compile_game(
         let fixed: super::Lengths = (tuples.params.iter())
             .map(|&(shape, n)| matches!(shape, Shape::List | Shape::Tuple).then_some((shape, n)))
             .collect();
-        if let Some(kernel) = compile_fixed(rules, (id, &fixed), defs, max_depth) {
-            return Some((lengths::fixed(rules, &fixed), kernel, fixed));
+        if let Some((written, kernel)) = compile_fixed(rules, (id, &fixed), defs, max_depth) {
+            return Some((written, kernel, fixed));
         }
     }
     let kernel = (!shapes.is_empty())
