@@ -273,6 +273,34 @@ fn a_list_past_the_item_limit_is_the_same_error_whichever_engine_runs() {
     }
 }
 
+/// Grundy's game with its target `sum([g(a), g(n - a)])`, a list of
+/// positions written out: every position was the interpreter's (past the
+/// time limit from 3000); now compiled as `g(a) + g(n - a)` is, with its
+/// values. An integer in the list is the interpreter's: 0, the empty
+/// position, adds nothing, any other is an error.
+#[test]
+fn a_sum_of_a_list_of_positions_is_compiled_as_their_sum() {
+    let game = |target: &str| {
+        format!(
+            "game g(n) {{\n    move split(a in 1..n) if 2 * a < n -> {target}\n}}\n\
+             table(g, 0..=200)\nvalue(g(400))\n"
+        )
+    };
+    let listed = game("sum([g(a), g(n - a)])");
+    assert_eq!(agree(&listed), agree(&game("g(a) + g(n - a)")));
+    let (session, _) = Engine::Native.run("listed.game", &listed);
+    let told = session.explain(None).unwrap();
+    assert!(told.starts_with("g(n): compiled"), "{told}");
+    assert_eq!(
+        session.machine.interpreted.first().copied().unwrap_or(0),
+        0,
+        "{told}"
+    );
+    // The integer 0 is the empty position, any other an error.
+    assert_eq!(agree(&game("sum([g(a), 0, g(n - a)])")), agree(&listed));
+    same_failure(&game("sum([g(a), 1])"));
+}
+
 #[test]
 fn sums_of_comprehensions_in_targets_agree_on_every_path() {
     // Split into k equal heaps, or into the parts a list names, with

@@ -178,8 +178,9 @@ fn checked_narrowing(guard: &[Cond], x: Slot) -> Vec<Narrow> {
 }
 
 /// Pushes on `out` the terms of a computed target that is a sum of games
-/// applied to integers, heaps, and sums of comprehensions of those:
-/// `g(a) + sum([g(n / k) for i in 1..=k])`. A sum of positions is their
+/// applied to integers, heaps, and sums of comprehensions or of lists
+/// written out of those: `g(a) + sum([g(n / k) for i in 1..=k])`,
+/// `sum([g(a), g(n - a)])`. A sum of positions is their
 /// disjunctive sum, whose value is the xor of theirs. (A `sum` of
 /// integers is an integer, which as a target is an error, the
 /// interpreter's to report: an element must be a position.)
@@ -196,6 +197,17 @@ pub(super) fn summed(ir: &Ir, types: &Types, out: &mut Vec<Term>) -> Option<()> 
         IrKind::Apply(game, args) => out.push(term(*game, args, types)?),
         IrKind::CallBuiltin(Builtin::Sum, args) => {
             let [arg] = &args[..] else { return None };
+            // `sum([g(a), g(n - a)])`, a list of positions written out:
+            // `0 + g(a) + g(n - a)`, each item a position (none the
+            // integer 0).
+            if let IrKind::List(items) = &arg.kind {
+                for item in items {
+                    let before = out.len();
+                    summed(item, types, out)?;
+                    (out.len() > before).then_some(())?;
+                }
+                return Some(());
+            }
             let IrKind::Comprehension {
                 set: false,
                 elem,
