@@ -43,6 +43,7 @@ mod run;
 mod seq;
 mod strip;
 pub mod strip3;
+mod targets;
 mod terms;
 mod values;
 pub(crate) use seq::ITEMS_MAX;

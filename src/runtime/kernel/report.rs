@@ -3,7 +3,7 @@
 
 use super::Domain;
 use super::expr::{conjuncts, num_in};
-use super::moves::{self, compile_move, domain_of};
+use super::moves::{compile_move, domain_of};
 use super::{Kernel, Term, Types, forms};
 use crate::graph::flat;
 use crate::ir::{GameIr, Ir};
@@ -103,5 +103,5 @@ pub fn compiles_as_domain(ir: &Ir, types: &Types) -> bool {
 /// Whether a computed target compiles: a sum of games applied to
 /// integers, heaps, and `sum`s of comprehensions of those.
 pub fn compiles_as_target(ir: &Ir, types: &Types) -> bool {
-    moves::summed(ir, types, &mut Vec::new()).is_some()
+    super::targets::summed(ir, types, &mut Vec::new()).is_some()
 }
