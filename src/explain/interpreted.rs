@@ -8,6 +8,7 @@ use crate::defs::Defs;
 use crate::ir::{Ir, IrKind, MoveIr, PatIr, TargetIr, TermIr};
 use crate::runtime::kernel::{
     Types, compiles_as_cond, compiles_as_domain, compiles_as_num, compiles_as_target,
+    domain_too_large,
 };
 use crate::syntax::ast::BinOp;
 
@@ -63,6 +64,18 @@ pub(super) fn interpreted_move(rule: &MoveIr, defs: &Defs, t: &Types) -> MoveRep
 }
 
 fn domain_culprit(domain: &Ir, defs: &Defs, t: &Types) -> Slow {
+    if domain_too_large(domain, t) {
+        return Slow {
+            span: domain.span,
+            what: "a binder over constants, some 2³¹ or more in size, that no comparison at \
+                   the start of the guard rules out"
+                .into(),
+            instead: "start the guard with a bound that rules out the large items, as in \
+                      `p in [1, 2, 1 << 40] if p <= n and ...`; the compiled rules take \
+                      integers below 2³¹ in size, and larger ones run interpreted"
+                .into(),
+        };
+    }
     match &domain.kind {
         IrKind::Binary(BinOp::Range | BinOp::RangeIncl, lo, hi) => {
             let bad = [lo, hi].into_iter().find(|e| !compiles_as_num(e, t));

@@ -326,3 +326,32 @@ fn an_expression_bounded_on_both_sides_is_tested_alike_in_every_spelling() {
     assert!(machine_code_for(spellings, "h"), "{spellings}");
     assert_eq!(printed.matches(", ").count(), 15 * 16 - 1, "{printed}");
 }
+
+#[test]
+fn constants_past_the_slots_limit_that_the_guard_rules_out_are_compiled() {
+    // `p <= n` with `n` below 2^31 rules out the items from 2^31: the
+    // rest are compiled, and positions from 2^31 run interpreted.
+    let text = "let POWS = [1, 2, 4, 2147483647, 2147483648, 1 << 40]\ngame g(n) {\n\
+                move sub(p in POWS) if p <= n and (n < 60 or n % 64 == 0) -> g(n - p)\n\
+                move half if n > 0 -> g(n / 2)\n}\n\
+                table(g, 0..=50)\nvalue(g(1024))\nvalue(g(2147483648 + 64))\nvalue(g((1 << 40) + 9))\n";
+    let printed = agree(text);
+    assert!(printed.contains("g(n), n = 0..=50"), "{printed}");
+    assert!(machine_code_for(text, "g"), "the rules should compile");
+    // A set, the bound written the other way, and a negative item.
+    let set = "game g(n) {\n move sub(p in {1, 3, -(1 << 35), 1 << 35}) if n >= p and p > -n \
+               -> g(n - p)\n}\ntable(g, 0..=40)\n";
+    agree(set);
+    assert!(machine_code_for(set, "g"), "the rules should compile");
+    // Leading comparisons of linear forms cannot fail, so a bound after
+    // them counts; one after any other condition does not: interpreted,
+    // and the same.
+    let after = "game g(n) {\n move sub(p in [1, 2, 1 << 40]) if n > 0 and p <= n -> g(n - p)\n}\n\
+                 table(g, 0..=30)\n";
+    agree(after);
+    assert!(machine_code_for(after, "g"), "`n > 0` cannot fail");
+    let kept = "game g(n) {\n move sub(p in [1, 2, 1 << 40]) if n / 2 >= 0 and p <= n -> g(n - p)\n}\n\
+                table(g, 0..=30)\n";
+    agree(kept);
+    assert!(!machine_code_for(kept, "g"), "2^40 is not ruled out first");
+}

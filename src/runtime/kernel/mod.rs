@@ -25,6 +25,7 @@ mod build;
 mod calls;
 mod expr;
 mod filter;
+mod large;
 mod levels;
 pub mod listing;
 mod marks;
@@ -68,7 +69,7 @@ pub use native::deep::Room;
 pub use native::group::{Group, compile as compile_group};
 pub use report::{
     MoveShape, compiles_as_cond, compiles_as_domain, compiles_as_num, compiles_as_target,
-    move_shape,
+    domain_too_large, move_shape,
 };
 use seq::Seq;
 pub use seq::Types;

@@ -5,6 +5,7 @@
 
 use super::expr::{Cond, Num, conjuncts, num_in};
 use super::filter::Filter;
+use super::large::small_domains;
 use super::seq::{self, Seq};
 use super::targets::{summed, term};
 use super::{Arg, Domain, Held, LinearNode, Move, Narrow, Term, Types, plan, run};
@@ -40,6 +41,7 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
     if let Some(g) = &rule.guard {
         conjuncts(g, &mut guard, types)?;
     }
+    let binders = small_domains(binders, &guard, types.wide)?;
     // A guard that asks positions' values reads the tables: nothing of it
     // is held over a loop (a conjunct of the innermost binder alone may
     // still be kept once per game: see `filter`).
@@ -265,8 +267,10 @@ fn int(v: &Value) -> Option<i64> {
 }
 
 /// A domain of constant items, converted once.
+/// Items past the slots' limit are kept here, for [`small_domains`] to
+/// rule out by the guard.
 fn fixed(items: Vec<i64>) -> Option<Domain> {
-    run::Values::list(items).ok().map(Domain::Fixed)
+    Some(Domain::Fixed(run::Values::any(items)))
 }
 
 impl Arg {

@@ -97,7 +97,13 @@ pub fn compiles_as_cond(ir: &Ir, types: &Types) -> bool {
 }
 
 pub fn compiles_as_domain(ir: &Ir, types: &Types) -> bool {
-    domain_of(ir, types).is_some()
+    domain_of(ir, types).is_some_and(|d| !matches!(d, Domain::Fixed(v) if !v.small()))
+}
+
+/// Whether `ir` is a domain of constants of which some are past ±2³¹:
+/// compiled only where the guard's first condition rules those out.
+pub fn domain_too_large(ir: &Ir, types: &Types) -> bool {
+    matches!(domain_of(ir, types), Some(Domain::Fixed(v)) if !v.small())
 }
 
 /// Whether a computed target compiles: a sum of games applied to

@@ -113,16 +113,43 @@ impl Values {
     }
 
     pub fn list(items: Vec<i64>) -> Eval<Values> {
+        let values = Values::any(items);
+        values.small().then_some(values).ok_or(Stop::Bail)
+    }
+
+    /// The items, of any size: a move's compiling drops those past
+    /// [`SLOT_LIMIT`] that its guard rules out, or gives up.
+    pub(super) fn any(items: Vec<i64>) -> Values {
         let lo = items.iter().copied().min().unwrap_or(0);
         let hi = items.iter().copied().max().unwrap_or(0);
-        if lo <= -SLOT_LIMIT || hi >= SLOT_LIMIT {
-            return Err(Stop::Bail);
-        }
-        Ok(Values::List {
+        Values::List {
             sorted: items.is_sorted(),
             items: items.into(),
             lo,
             hi,
-        })
+        }
+    }
+
+    /// Whether every value is below [`SLOT_LIMIT`] in magnitude.
+    pub(super) fn small(&self) -> bool {
+        let (lo, hi) = match self {
+            Values::Range(lo, hi) if hi <= lo => return true,
+            _ => self.bounds(),
+        };
+        -SLOT_LIMIT < lo && hi < SLOT_LIMIT
+    }
+
+    /// The items within `lo..=hi` only, in their order.
+    pub(super) fn kept(&self, lo: i64, hi: i64) -> Option<Values> {
+        match self {
+            Values::Range(..) => None,
+            Values::List { items, .. } => Some(Values::any(
+                items
+                    .iter()
+                    .copied()
+                    .filter(|k| lo <= *k && *k <= hi)
+                    .collect(),
+            )),
+        }
     }
 }
