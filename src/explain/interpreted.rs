@@ -20,8 +20,10 @@ pub(super) fn interpreted_move(rule: &MoveIr, defs: &Defs, t: &Types) -> MoveRep
                 span: *span,
                 what: "a tuple binder over items computed while playing".into(),
                 instead: "a tuple binder is compiled when its items are constants, written out \
-                          or in a `let`: `(dx, dy) in [(1, 2), (2, 1)]`, or a comprehension of \
-                          tuples written in place: `(p, q) in [(a, n / a) for a in 1..n if n % a == 0]`"
+                          or in a `let`: `(dx, dy) in [(1, 2), (2, 1)]`, a comprehension of \
+                          tuples written in place: `(p, q) in [(a, n / a) for a in 1..n if n % a == 0]`, \
+                          or a `zip` or `enumerate` of names, slices and ranges: `(a, b) in \
+                          zip(1..n, reversed(1..n))`"
                     .into(),
             });
         } else if !compiles_as_domain(domain, t) {
@@ -173,8 +175,8 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                        comparisons, `if`, `let`, `min`, `max`, `abs`, `isqrt`, `gcd`, \
                        `popcount`, `bit_length`, `divisors`, lists and tuples of integers \
                        (`len`, indexing, slices, `+`, comprehensions, `sorted`, `reversed`, \
-                       `sum`, `all`, `any`, `==`, `!=`, and `zip` of names and slices of \
-                       them), sets of integers (`{a, b}`, `set(...)`, `|`, `&`, `-`, `^`, \
+                       `sum`, `all`, `any`, `==`, `!=`, and `zip` of names, slices, ranges and those \
+                       reversed), sets of integers (`{a, b}`, `set(...)`, `|`, `&`, `-`, `^`, \
                        `in`, `len`, indexing, `==`, `!=`) and strings (`len`, indexing, \
                        slices, `+`, `*`, `==`, `!=`, `\"XXX\" in s`, `for c in s`, and \
                        characters compared with characters, `s[i] == \"H\"`, or looked for \

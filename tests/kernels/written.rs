@@ -268,3 +268,41 @@ fn zip_with_a_list_made_per_option_is_compiled_for_any_length() {
     assert_eq!(agree_big(listed), agree_big(masked));
     compiled_as(listed, &["tt(cs): compiled"]);
 }
+
+/// `zip` of ranges and of a list reversed, and `enumerate` of a `zip`
+/// with a nested pattern, read by index (src/runtime/normalize/zip.rs):
+/// before, each was a list of tuples made per position, interpreted.
+#[test]
+fn zip_of_ranges_and_enumerate_of_zip_are_read_by_index() {
+    let zipped = "game grundy(n) {\n    \
+                  move split((a, b) in zip(1..n, reversed(1..n))) if a < b -> grundy(a) + grundy(b)\n}\n\
+                  table(grundy, 0..=300)\n";
+    let plain = "game grundy(n) {\n    \
+                 move split(a in 1..n) if 2 * a < n -> grundy(a) + grundy(n - a)\n}\n\
+                 table(grundy, 0..=300)\n";
+    assert_eq!(agree(zipped), agree(plain));
+    compiled_as(zipped, &["grundy(n): compiled", "loop over `(a, b)`"]);
+    // Inclusive ranges, of unequal lengths, one reversed; a list state
+    // reversed against a range.
+    let inclusive = "game g(n) {\n    \
+                     move m((a, b) in zip(0..=n, reversed(2..=n))) if a + b <= n and a < b -> g(a) + g(b - 1)\n}\n\
+                     table(g, 0..=60)\n";
+    agree(inclusive);
+    compiled_as(inclusive, &["g(n): compiled"]);
+    let list = "game g(hs) {\n    \
+                move m((h, k) in zip(reversed(hs), 1..4)) if h >= k -> g(sorted([x for x in hs if x != h] + [h - k]))\n}\n\
+                [value(g([a, b, c])) for a in 0..6 for b in a..6 for c in b..6]\n";
+    agree(list);
+    compiled_as(list, &["g(hs): compiled", "loop over `(h, k)`"]);
+    // A string, pairs of neighbours by `enumerate(zip(s, s[1:]))`.
+    let row = "game row(s) {\n    \
+               move two((i, (c, d)) in enumerate(zip(s, s[1:]))) if c == \"X\" and d == \"X\" \
+               -> row(s[:i] + \"..\" + s[i + 2:])\n}\n\
+               [value(row(\"X\" * n)) for n in 0..16]\n";
+    let indexed = "game row(s) {\n    \
+                   move two(i in 0..len(s) - 1) if s[i] == \"X\" and s[i + 1] == \"X\" \
+                   -> row(s[:i] + \"..\" + s[i + 2:])\n}\n\
+                   [value(row(\"X\" * n)) for n in 0..16]\n";
+    assert_eq!(agree(row), agree(indexed));
+    compiled_as(row, &["row(s): compiled", "loop over `(i, c, d)`"]);
+}

@@ -17,32 +17,79 @@ use crate::ir::{ClauseIr, Ir, IrKind, MoveIr, PatIr, Slot};
 use crate::syntax::ast::BinOp;
 use std::cell::Cell;
 
-/// The slots a `zip` pattern binds and the collections it zips, when it
-/// is read by index (see the module's doc). With `enumerate`, also an
-/// `enumerate(xs)` pattern's, as the index and `xs`.
-fn zipped<'a>(pattern: &PatIr, domain: &'a Ir, enumerate: bool) -> Option<(Vec<Slot>, Zipped<'a>)> {
-    let slots = pattern.tuple_slots()?;
+/// The slots a `zip` or `enumerate` pattern binds, each with what it
+/// reads at an index, when it is read by index (see the module's doc):
+/// `(a, b) in zip(xs, 1..n)`, and `(i, (c, d)) in enumerate(zip(s,
+/// s[1:]))`. With `enumerate`, also an `enumerate(xs)` pattern's, as the
+/// index and `xs[i]`: a list of integers enumerated is read item by item
+/// otherwise, faster than by index.
+fn zipped(pattern: &PatIr, domain: &Ir, enumerate: bool) -> Option<Vec<(Slot, Part)>> {
+    let PatIr::Tuple(ps, _) = pattern else {
+        return None;
+    };
     match &domain.kind {
-        IrKind::CallBuiltin(Builtin::Zip, xs)
-            if slots.len() == xs.len() && xs.len() >= 2 && xs.iter().all(cheap) =>
-        {
-            Some((slots, Zipped::Zip(xs)))
+        IrKind::CallBuiltin(Builtin::Zip, xs) if ps.len() == xs.len() && xs.len() >= 2 => {
+            (ps.iter().zip(xs))
+                .map(|(p, x)| match p {
+                    PatIr::Slot(s) => Some((*s, part(x)?)),
+                    _ => None,
+                })
+                .collect()
         }
-        IrKind::CallBuiltin(Builtin::Enumerate, xs)
-            if enumerate && slots.len() == 2 && xs.len() == 1 && cheap(&xs[0]) =>
-        {
-            Some((slots, Zipped::Enumerate(&xs[0])))
+        IrKind::CallBuiltin(Builtin::Enumerate, xs) if ps.len() == 2 && xs.len() == 1 => {
+            let PatIr::Slot(i) = ps[0] else {
+                return None;
+            };
+            let rest = match &ps[1] {
+                PatIr::Slot(s) if enumerate => vec![(*s, part(&xs[0])?)],
+                inner @ PatIr::Tuple(..) => zipped(inner, &xs[0], enumerate)?,
+                _ => return None,
+            };
+            Some([(i, Part::Index)].into_iter().chain(rest).collect())
         }
         _ => None,
     }
 }
 
-/// What a pattern read by index goes over.
-#[derive(Clone, Copy)]
-enum Zipped<'a> {
-    Zip(&'a [Ir]),
-    /// `enumerate(xs)`: the index itself, then `xs[i]`.
-    Enumerate(&'a Ir),
+/// What a slot of a pattern read by index is at index `i`.
+#[derive(Clone)]
+enum Part {
+    /// `enumerate`'s index: `i` itself.
+    Index,
+    /// An item of a [`cheap`] collection: `xs[i]`.
+    Items(Ir),
+    /// An item of a [`cheap`] collection reversed: `xs[-1 - i]`.
+    Back(Ir),
+    /// An item of a range between names or constants, the whole range
+    /// given (for its length) with its ends and whether it is inclusive
+    /// and reversed: `lo + i`, or `hi - 1 - i` (`hi - i` inclusive).
+    Range(Ir, (Ir, Ir), bool, bool),
+}
+
+/// What `x`, one of a `zip`'s collections, gives at an index, where it
+/// costs nothing to read again and cannot fail.
+fn part(x: &Ir) -> Option<Part> {
+    let at = |kind| Ir { kind, span: x.span };
+    let int = |n: i64| at(IrKind::Const(crate::value::Value::Int(n)));
+    let end = |b: &Ir| matches!(b.kind, IrKind::Local(_) | IrKind::Const(_));
+    Some(match &x.kind {
+        _ if cheap(x) && !matches!(x.kind, IrKind::Const(crate::value::Value::Range(..))) => {
+            Part::Items(x.clone())
+        }
+        IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) if end(lo) && end(hi) => {
+            let ends = ((**lo).clone(), (**hi).clone());
+            Part::Range(x.clone(), ends, *op == BinOp::RangeIncl, false)
+        }
+        IrKind::Const(crate::value::Value::Range(lo, hi)) => {
+            Part::Range(x.clone(), (int(*lo), int(*hi)), false, false)
+        }
+        IrKind::CallBuiltin(Builtin::Reversed, xs) if xs.len() == 1 => match part(&xs[0])? {
+            Part::Items(xs) => Part::Back(xs),
+            Part::Range(whole, ends, inclusive, false) => Part::Range(whole, ends, inclusive, true),
+            _ => return None,
+        },
+        _ => return None,
+    })
 }
 
 /// Whether reading `ir` again costs nothing and cannot fail where it did
@@ -62,41 +109,40 @@ pub(super) fn cheap(ir: &Ir) -> bool {
 }
 
 /// The index's range, `0..min(len(x), len(y), ...)`, and what each slot
-/// is then: `x[i]`, `y[i]`, ...; for `enumerate(xs)`, `0..len(xs)`, and
-/// `i` and `xs[i]`.
-fn by_index(
-    slots: &[Slot],
-    zipped: Zipped,
-    i: Slot,
-    span: crate::span::Span,
-) -> (Ir, Vec<(Slot, Ir)>) {
+/// is then: `x[i]`, `y[i]`, ..., as [`Part`] says.
+fn by_index(parts: &[(Slot, Part)], i: Slot, span: crate::span::Span) -> (Ir, Vec<(Slot, Ir)>) {
     let at = |kind| Ir { kind, span };
-    let xs = match zipped {
-        Zipped::Zip(xs) => xs,
-        Zipped::Enumerate(xs) => {
-            let len = at(IrKind::CallBuiltin(Builtin::Len, vec![xs.clone()]));
-            let zero = at(IrKind::Const(crate::value::Value::Int(0)));
-            let range = at(IrKind::Binary(BinOp::Range, Box::new(zero), Box::new(len)));
-            let item = IrKind::Index(Box::new(xs.clone()), Box::new(at(IrKind::Local(i))));
-            let items = vec![(slots[0], at(IrKind::Local(i))), (slots[1], at(item))];
-            return (range, items);
-        }
-    };
-    let lens = xs
-        .iter()
-        .map(|x| at(IrKind::CallBuiltin(Builtin::Len, vec![x.clone()])))
+    let int = |n: i64| at(IrKind::Const(crate::value::Value::Int(n)));
+    let bin = |op, a: Ir, b: Ir| at(IrKind::Binary(op, Box::new(a), Box::new(b)));
+    let len = |x: &Ir| at(IrKind::CallBuiltin(Builtin::Len, vec![x.clone()]));
+    let lens: Vec<Ir> = (parts.iter())
+        .filter_map(|(_, p)| match p {
+            Part::Index => None,
+            Part::Items(x) | Part::Back(x) | Part::Range(x, ..) => Some(len(x)),
+        })
         .collect();
-    let range = at(IrKind::Binary(
-        BinOp::Range,
-        Box::new(at(IrKind::Const(crate::value::Value::Int(0)))),
-        Box::new(at(IrKind::CallBuiltin(Builtin::Min, lens))),
-    ));
-    let items = slots
-        .iter()
-        .zip(xs)
-        .map(|(s, x)| {
-            let index = IrKind::Index(Box::new(x.clone()), Box::new(at(IrKind::Local(i))));
-            (*s, at(index))
+    let count = match lens.len() {
+        1 => lens[0].clone(),
+        _ => at(IrKind::CallBuiltin(Builtin::Min, lens)),
+    };
+    let range = bin(BinOp::Range, int(0), count);
+    let index = || at(IrKind::Local(i));
+    let items = (parts.iter())
+        .map(|(s, p)| {
+            let item = match p {
+                Part::Index => index(),
+                Part::Items(x) => at(IrKind::Index(Box::new(x.clone()), Box::new(index()))),
+                Part::Back(x) => {
+                    let back = bin(BinOp::Sub, int(-1), index());
+                    at(IrKind::Index(Box::new(x.clone()), Box::new(back)))
+                }
+                Part::Range(_, (lo, _), _, false) => bin(BinOp::Add, lo.clone(), index()),
+                Part::Range(_, (_, hi), true, true) => bin(BinOp::Sub, hi.clone(), index()),
+                Part::Range(_, (_, hi), false, true) => {
+                    bin(BinOp::Sub, bin(BinOp::Sub, hi.clone(), int(1)), index())
+                }
+            };
+            (*s, item)
         })
         .collect();
     (range, items)
@@ -111,10 +157,11 @@ fn fresh(slots: &Cell<usize>) -> Slot {
 /// `rule` with its `zip` binders read by index, or `None` when it has
 /// none.
 pub(super) fn binders(rule: &MoveIr, slots: &Cell<usize>, enumerate: bool) -> Option<MoveIr> {
-    let (at, (names, xs)) = (rule.binders.iter().enumerate())
+    let (at, parts) = (rule.binders.iter().enumerate())
         .find_map(|(at, (p, d))| Some((at, zipped(p, d, enumerate)?)))?;
     let i = fresh(slots);
-    let (range, items) = by_index(&names, xs, i, rule.binders[at].1.span);
+    let (range, items) = by_index(&parts, i, rule.binders[at].1.span);
+    let names: Vec<Slot> = parts.iter().map(|(s, _)| *s).collect();
     let bind = |s: Slot| items.iter().find(|(n, _)| *n == s).map(|(_, e)| e.clone());
     let mut copy = map_move(rule, at + 1, &mut |e| put(e, &bind));
     copy.binders[at] = (PatIr::Slot(i), range);
@@ -141,7 +188,7 @@ pub(super) fn clauses(
     elem: &Ir,
     (slots, enumerate): (&Cell<usize>, bool),
 ) -> Option<(Vec<ClauseIr>, Ir)> {
-    let (at, (names, xs)) = clauses.iter().enumerate().find_map(|(at, c)| match c {
+    let (at, parts) = clauses.iter().enumerate().find_map(|(at, c)| match c {
         ClauseIr::For(p, d) => Some((at, zipped(p, d, enumerate)?)),
         ClauseIr::If(_) => None,
     })?;
@@ -149,7 +196,7 @@ pub(super) fn clauses(
         unreachable!("found a `for`");
     };
     let i = fresh(slots);
-    let (range, items) = by_index(&names, xs, i, domain.span);
+    let (range, items) = by_index(&parts, i, domain.span);
     let bind = |s: Slot| items.iter().find(|(n, _)| *n == s).map(|(_, e)| e.clone());
     let mut out = clauses.to_vec();
     out[at] = ClauseIr::For(PatIr::Slot(i), range);
@@ -188,14 +235,16 @@ pub(super) fn named(ir: &Ir, slots: &Cell<usize>) -> Option<(Vec<(Slot, Ir)>, Ir
         return None;
     };
     let fits = pattern.tuple_slots().is_some_and(|s| s.len() == xs.len()) && xs.len() >= 2;
-    // A range is no list the compiled rules hold in a name.
+    // A range is no list the compiled rules hold in a name: it is read by
+    // index as it is.
+    let read = |x: &Ir| part(x).is_some();
     let range = |x: &Ir| matches!(x.kind, IrKind::Binary(BinOp::Range | BinOp::RangeIncl, ..));
-    if !fits || xs.iter().all(cheap) || xs.iter().any(range) {
+    if !fits || xs.iter().all(read) || xs.iter().any(|x| range(x) && !read(x)) {
         return None;
     }
     let mut lets = Vec::new();
     let named: Vec<Ir> = (xs.iter())
-        .map(|x| match cheap(x) {
+        .map(|x| match read(x) {
             true => x.clone(),
             false => {
                 let z = fresh(slots);

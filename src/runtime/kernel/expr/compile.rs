@@ -93,6 +93,17 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::CallBuiltin(Builtin::Len, args) if args.len() == 1 => match &args[0].kind {
             // A constant string's characters, as indexing counts them.
             IrKind::Const(Value::Str(s)) => Num::Const(s.chars().count() as i64),
+            // A range's length, with no list made: `max(hi - lo, 0)`.
+            IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
+                let (lo, hi) = (num(lo)?, num(hi)?);
+                let hi = match op {
+                    BinOp::RangeIncl => Num::Bin(BinOp::Add, Box::new(hi), Box::new(Num::Const(1))),
+                    _ => hi,
+                };
+                let count = Num::Bin(BinOp::Sub, Box::new(hi), Box::new(lo));
+                Num::Extremum(false, vec![count, Num::Const(0)])
+            }
+            IrKind::Const(Value::Range(lo, hi)) => Num::Const(hi.checked_sub(*lo)?.max(0)),
             IrKind::Comprehension {
                 set: false,
                 elem,
