@@ -75,6 +75,7 @@ use std::cell::{Cell, RefCell};
 pub mod callees;
 mod either;
 mod hoist;
+mod indexed;
 mod inline;
 pub mod instance;
 
@@ -176,6 +177,10 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         let rule = member::less_items(&rule).unwrap_or(rule);
         let rule = member::capped(&rule).unwrap_or(rule);
         let rule = member::constants(&rule).unwrap_or(rule);
+        let rule = match n.in_order {
+            true => rule,
+            false => indexed::items(&rule, &n.slots).unwrap_or(rule),
+        };
         let rule = solved::binder(&rule).unwrap_or(rule);
         let rule = solved::single(&rule).unwrap_or(rule);
         if moves.len() < unroll::UNROLL_MOVES {
@@ -445,6 +450,17 @@ fn fold(ir: Ir) -> Ir {
                 None
             }
             (IrKind::Const(Value::Tuple(items)), Some(i)) => item_at(items, i).cloned(),
+            (IrKind::Const(Value::List(items)), Some(i)) => item_at(items, i).cloned(),
+            _ => None,
+        },
+        // The length of a constant: `len(S)` of a `let`.
+        IrKind::CallBuiltin(Builtin::Len, xs) => match &xs[..] {
+            [
+                Ir {
+                    kind: IrKind::Const(v),
+                    ..
+                },
+            ] => length(v).map(Value::Int),
             _ => None,
         },
         IrKind::Tuple(items) => items
@@ -464,6 +480,17 @@ fn fold(ir: Ir) -> Ir {
         },
         None => logic::fold(logic::abs_bounds(ir)),
     }
+}
+
+/// The length of a constant collection, as `len` gives it.
+fn length(v: &Value) -> Option<i64> {
+    let count = match v {
+        Value::Str(s) => s.chars().count(),
+        Value::Set(items) => items.len(),
+        Value::Range(lo, hi) => return Some(hi.checked_sub(*lo)?.max(0)),
+        _ => v.as_slice()?.len(),
+    };
+    i64::try_from(count).ok()
 }
 
 #[cfg(test)]
