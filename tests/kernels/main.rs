@@ -18,6 +18,7 @@ mod bools;
 mod calls;
 mod counters;
 mod divisors;
+mod few;
 mod filters;
 mod lengths;
 mod listing;

@@ -48,6 +48,49 @@ pub(super) fn abs_bounds(ir: Ir) -> Ir {
     }
 }
 
+/// `min(x, y) == x` as `x <= y` (and `max`, `!=`, either way round),
+/// where `x` and `y` are cheap and safe to evaluate once less: a
+/// comparison the compiled rules narrow a binder's loop by, where the
+/// `min` they test for every option.
+pub(super) fn extremum_is(ir: Ir) -> Ir {
+    let (op, a, b) = match &ir.kind {
+        IrKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => (*op, a, b),
+        _ => return ir,
+    };
+    let (m, z) = match (&a.kind, &b.kind) {
+        (IrKind::CallBuiltin(Builtin::Min | Builtin::Max, _), _) => (a, b),
+        (_, IrKind::CallBuiltin(Builtin::Min | Builtin::Max, _)) => (b, a),
+        _ => return ir,
+    };
+    let IrKind::CallBuiltin(f, args) = &m.kind else {
+        return ir;
+    };
+    let [x, y] = args.as_slice() else {
+        return ir;
+    };
+    if !repeatable(x) || !repeatable(y) {
+        return ir;
+    }
+    // `min(x, y) == x` holds when `x <= y`; `== y` when `y <= x`.
+    let (lo, hi) = match (super::hoist::same(z, x), super::hoist::same(z, y)) {
+        (true, _) => (x, y),
+        (_, true) => (y, x),
+        _ => return ir,
+    };
+    let (lo, hi) = match f {
+        Builtin::Min => (lo, hi),
+        _ => (hi, lo),
+    };
+    let cmp = match op {
+        BinOp::Eq => BinOp::Le,
+        _ => BinOp::Gt,
+    };
+    Ir {
+        kind: IrKind::Binary(cmp, Box::new(lo.clone()), Box::new(hi.clone())),
+        span: ir.span,
+    }
+}
+
 /// `ir` with a condition on constants at its top replaced by its value.
 pub(super) fn fold(ir: Ir) -> Ir {
     let known = |e: &Ir| match e.kind {
@@ -61,6 +104,12 @@ pub(super) fn fold(ir: Ir) -> Ir {
             b,
         ) => match (&a.kind, &b.kind) {
             (IrKind::Const(x), IrKind::Const(y)) => compare(*op, x, y),
+            _ => None,
+        },
+        IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => match (&a.kind, &b.kind) {
+            (IrKind::Const(x), IrKind::Const(xs)) => {
+                member(x, xs).map(|m| Value::Bool(m == (*op == BinOp::In)))
+            }
             _ => None,
         },
         IrKind::Unary(UnOp::Not, a) => known(a).map(|b| Value::Bool(!b)),
@@ -126,6 +175,23 @@ fn compare(op: BinOp, x: &Value, y: &Value) -> Option<Value> {
         BinOp::Gt => ord.is_gt(),
         _ => ord.is_ge(),
     }))
+}
+
+/// Whether constant `x` is in constant `xs`, where the answer is plain:
+/// an integer among integers or in a range, a string in a string.
+fn member(x: &Value, xs: &Value) -> Option<bool> {
+    match (x, xs) {
+        (Value::Int(n), Value::Range(lo, hi)) => Some(lo <= n && n < hi),
+        (Value::Int(_), Value::Set(items)) if items.iter().all(|v| matches!(v, Value::Int(_))) => {
+            Some(items.contains(x))
+        }
+        (Value::Int(_), _) => {
+            let items = xs.as_slice()?;
+            (items.iter().all(|v| matches!(v, Value::Int(_)))).then(|| items.contains(x))
+        }
+        (Value::Str(t), Value::Str(s)) => Some(s.contains(&**t)),
+        _ => None,
+    }
 }
 
 /// Whether `e` is a boolean or fails, whatever it holds: a comparison,

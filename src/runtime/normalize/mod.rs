@@ -74,6 +74,7 @@ use std::cell::{Cell, RefCell};
 
 pub mod callees;
 mod either;
+mod few;
 mod hoist;
 mod indexed;
 mod inline;
@@ -157,9 +158,14 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
                 *domain = n.range_listed(domain);
             }
             let rule = zip::binders(&rule, &n.slots, n.by_index).unwrap_or(rule);
+            let rule = targets::let_bound(&rule).unwrap_or(rule);
             let rules = targets::split(&rule).unwrap_or_else(|| vec![rule]);
             rules
                 .into_iter()
+                .map(|rule| match n.in_order {
+                    true => rule,
+                    false => few::pair(&rule).unwrap_or(rule),
+                })
                 .flat_map(|rule| match either::split(&rule) {
                     Some(two) => two.to_vec(),
                     None => vec![rule],
@@ -322,6 +328,9 @@ impl Normalizer<'_> {
                 depth,
             );
         }
+        if let Some(list) = few::comprehension(ir) {
+            return self.expr(&list, depth);
+        }
         let kind = match &ir.kind {
             // A global's value is fixed until it is redefined, and then
             // every game's rules are compiled again; a collection is
@@ -451,6 +460,10 @@ fn fold(ir: Ir) -> Ir {
             }
             (IrKind::Const(Value::Tuple(items)), Some(i)) => item_at(items, i).cloned(),
             (IrKind::Const(Value::List(items)), Some(i)) => item_at(items, i).cloned(),
+            // A character of a constant string, counted from the start.
+            (IrKind::Const(Value::Str(s)), Some(i)) => (usize::try_from(i).ok())
+                .and_then(|i| s.chars().nth(i))
+                .map(|c| Value::Str(c.to_string().into())),
             _ => None,
         },
         // The length of a constant: `len(S)` of a `let`.
@@ -478,7 +491,7 @@ fn fold(ir: Ir) -> Ir {
             kind: IrKind::Const(v),
             span: ir.span,
         },
-        None => logic::fold(logic::abs_bounds(ir)),
+        None => logic::fold(logic::extremum_is(logic::abs_bounds(ir))),
     }
 }
 

@@ -11,7 +11,7 @@
 //! targets becomes one move per branch, each guarded by the branch's
 //! condition: the same options, made as the compiled rules make them.
 
-use crate::ir::{Ir, IrKind, MoveIr, TargetIr, TermIr};
+use crate::ir::{Ir, IrKind, MoveIr, PatIr, TargetIr, TermIr};
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
 
@@ -36,6 +36,36 @@ pub(super) fn split(rule: &MoveIr) -> Option<Vec<MoveIr>> {
         out.iter_mut().for_each(|m| m.named = None);
     }
     Some(out)
+}
+
+/// `rule` with a target that starts by binding names, `let r = a - k * b
+/// in if r >= b then e(r, b) else e(b, r)` (a helper given `a - k * b`,
+/// inlined, leaves the same), as a binder over that one value, `r in [a
+/// - k * b]`, and the rest as its target, which [`split`] then makes
+/// terms of. The value is made once per option either way; before the
+/// guard as a binder's domain, so only where there is no guard, or the
+/// value cannot fail. `None` where the target binds nothing.
+pub(super) fn let_bound(rule: &MoveIr) -> Option<MoveIr> {
+    let TargetIr::Dynamic(mut target) = rule.target.clone() else {
+        return None;
+    };
+    let mut binders = rule.binders.clone();
+    while let IrKind::Let(PatIr::Slot(x), value, body) = &target.kind {
+        if rule.guard.is_some() && !super::inline::repeatable(value) {
+            break;
+        }
+        let one = Ir {
+            kind: IrKind::List(vec![(**value).clone()]),
+            span: value.span,
+        };
+        binders.push((PatIr::Slot(*x), one));
+        target = (**body).clone();
+    }
+    (binders.len() > rule.binders.len()).then(|| MoveIr {
+        binders,
+        target: TargetIr::Dynamic(target),
+        ..rule.clone()
+    })
 }
 
 /// Whether `arg` is an `if` between tuples or lists written out (an

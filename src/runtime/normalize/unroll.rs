@@ -119,9 +119,9 @@ impl Normalizer<'_> {
     }
 }
 
-/// `any([c for x in S])` or `all(...)` over a few constants `S`, as the
-/// chain `c1 or c2 or ...` (`and` for `all`) of `c` with each item put
-/// for `x`, when each of those is a condition that cannot fail: then
+/// `any([c for x in S])` or `all(...)` over a few constants `S`, or of
+/// a list of conditions written out, as the chain `c1 or c2 or ...`
+/// (`and` for `all`) of `c` with each item put for `x`, when each of those is a condition that cannot fail: then
 /// stopping early, as `or` does, skips no error that making the whole
 /// list would have met. (The compiled rules have no loop over a list of
 /// booleans.)
@@ -132,6 +132,20 @@ pub(super) fn any_all(ir: &Ir, defs: &Defs) -> Option<Ir> {
     let [list] = args.as_slice() else {
         return None;
     };
+    let op = match b {
+        Builtin::Any => BinOp::Or,
+        _ => BinOp::And,
+    };
+    let chain = |parts: Vec<Ir>| {
+        parts.into_iter().reduce(|a, b| Ir {
+            span: ir.span,
+            kind: IrKind::Binary(op, Box::new(a), Box::new(b)),
+        })
+    };
+    // Written out already (`few.rs`): `any([k == 1, k == 3])`.
+    if let IrKind::List(items) = &list.kind {
+        return chain(items.iter().all(is_condition).then(|| items.clone())?);
+    }
     let IrKind::Comprehension {
         elem,
         clauses,
@@ -144,10 +158,6 @@ pub(super) fn any_all(ir: &Ir, defs: &Defs) -> Option<Ir> {
         return None;
     };
     let items = few_constants(domain, defs).filter(|items| !items.is_empty())?;
-    let op = match b {
-        Builtin::Any => BinOp::Or,
-        _ => BinOp::And,
-    };
     let parts: Vec<Ir> = items
         .into_iter()
         .map(|v| {
@@ -159,10 +169,7 @@ pub(super) fn any_all(ir: &Ir, defs: &Defs) -> Option<Ir> {
             is_condition(&part).then_some(part)
         })
         .collect::<Option<_>>()?;
-    parts.into_iter().reduce(|a, b| Ir {
-        span: ir.span,
-        kind: IrKind::Binary(op, Box::new(a), Box::new(b)),
-    })
+    chain(parts)
 }
 
 /// Whether `e` is a comparison of names, constants, and their quotients
@@ -321,8 +328,8 @@ fn conjuncts_of<'a>(c: &'a Ir, out: &mut Vec<&'a Ir>) {
     }
 }
 
-/// Whether `e` is made of constants and the slots `fixed` by operators
-/// and `abs` alone.
+/// Whether `e` is made of constants and the slots `fixed` by operators,
+/// indexing and `abs` alone.
 fn on_constants(e: &Ir, fixed: &[Slot]) -> bool {
     let on = |e: &Ir| on_constants(e, fixed);
     match &e.kind {
@@ -332,6 +339,8 @@ fn on_constants(e: &Ir, fixed: &[Slot]) -> bool {
         IrKind::Unary(_, a) => on(a),
         IrKind::If(c, a, b) => on(c) && on(a) && on(b),
         IrKind::CallBuiltin(Builtin::Abs, args) => args.iter().all(on),
+        // An item of a constant (`CODE[k]`), which folds once `k` is put.
+        IrKind::Index(a, b) => on(a) && on(b),
         _ => false,
     }
 }
