@@ -73,6 +73,7 @@ use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
 
 pub mod callees;
+mod divides;
 mod either;
 mod few;
 mod hoist;
@@ -183,6 +184,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         let rule = member::less_items(&rule).unwrap_or(rule);
         let rule = member::capped(&rule).unwrap_or(rule);
         let rule = member::constants(&rule).unwrap_or(rule);
+        let rule = divides::spelled(&rule).unwrap_or(rule);
         let rule = match n.in_order {
             true => rule,
             false => indexed::items(&rule, &n.slots).unwrap_or(rule),
