@@ -354,4 +354,21 @@ fn constants_past_the_slots_limit_that_the_guard_rules_out_are_compiled() {
                 table(g, 0..=30)\n";
     agree(kept);
     assert!(!machine_code_for(kept, "g"), "2^40 is not ruled out first");
+    // A bound that overflows for an item the interpreter tries: its
+    // error, not the item dropped.
+    let overflows = "game g(n) {\n move take(p in [1, 2, 1 << 62]) if 2 * p <= n -> g(n - 2 * p)\n}\n\
+                     value(g(10))\n";
+    same_error(overflows, "overflow");
+    let small = "game g(n) {\n move take(p in [1, 2, 1 << 32]) if 2 * p <= n -> g(n - 2 * p)\n}\n\
+                 table(g, 0..=30)\n";
+    agree(small);
+    assert!(machine_code_for(small, "g"), "2 * 2^32 cannot overflow");
+    // Bounds by a later binder, whose values are not known to be small,
+    // and a later domain that fails for the item dropped.
+    let mutual = "game g(n) {\n move m(x in [1, 1 << 40], y in [1 << 40]) \
+                  if x <= y + n and y <= x + n and n > 0 -> g(n - 1)\n}\nvalue(g(1))\nvalue(g(3))\n";
+    assert_eq!(agree(mutual), "1\n1\n");
+    let later = "game g(n) {\n move m(p in [1 << 40], q in LATER) if p <= n -> g(n - 1)\n}\n\
+                 value(g(3))\nlet LATER = [1]\n";
+    same_error(later, "LATER");
 }

@@ -305,4 +305,12 @@ fn zip_of_ranges_and_enumerate_of_zip_are_read_by_index() {
                    [value(row(\"X\" * n)) for n in 0..16]\n";
     assert_eq!(agree(row), agree(indexed));
     compiled_as(row, &["row(s): compiled", "loop over `(i, c, d)`"]);
+    // Ranges past the items the compiled rules hold are the
+    // interpreter's, which makes them and checks `--max-items`.
+    let long = "game g(n) {\n    move m((a, b) in zip(0..n, reversed(0..n))) if a < 3 and a < b -> g(a)\n}\n\
+                value(g(70000))\n";
+    assert_eq!(agree_big(long), "2\n");
+    let past = "game g(n) {\n    move m((a, b) in zip(0..n, reversed(0..n))) if a < 3 and a < b -> g(a)\n}\n\
+                value(g(20000000))\n";
+    same_error(past, "too large");
 }

@@ -381,7 +381,8 @@ impl Kernel {
     /// Whether integer arguments `args` are past what these rules'
     /// linear forms take: [`compile_wide`]'s twin runs them.
     pub fn too_wide(&self, args: &[i64]) -> bool {
-        !self.wide && self.lists.is_none() && args.iter().any(|a| a.abs() >= expr::SLOT_LIMIT)
+        let limit = expr::SLOT_LIMIT as u64;
+        !self.wide && self.lists.is_none() && args.iter().any(|a| a.unsigned_abs() >= limit)
     }
 
     /// The code of the form of the game's positions whose free integers

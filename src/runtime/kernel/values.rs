@@ -7,7 +7,8 @@ use super::{Eval, Stop};
 use std::rc::Rc;
 
 /// The values of a binder's domain, every one below [`SLOT_LIMIT`] in
-/// magnitude.
+/// magnitude (but for [`Values::any`]'s, until a move's compiling drops
+/// the others).
 #[derive(Clone, Debug)]
 pub enum Values {
     /// `lo..hi`.

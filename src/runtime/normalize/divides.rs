@@ -5,14 +5,14 @@
 //! move take(d in 1..n) if gcd(n, d) == d -> g(n - d)
 //! ```
 //!
-//! `gcd(n, d) == d` (either way round) and `(n / d) * d == n` say that
-//! `d` divides `n`: they are `n % d == 0`, which the compiled rules loop
-//! over the divisors by, where the others tested every `d` below `n`
-//! (67 to 190 times slower). With `d` at least 1 none of them can fail
-//! but by what `n` is, and `n` is evaluated as often.
+//! `gcd(n, d) == d` (either way round) says that `d` divides `n`: it is
+//! `n % d == 0`, which the compiled rules loop over the divisors by,
+//! where the `gcd` tested every `d` below `n` (190 times slower). With
+//! `d` at least 1 neither can fail but by what `n` is, and `n` is
+//! evaluated as often. (`(n / d) * d == n` says the same, but overflows
+//! for `n` within `d` of the least integer, where `%` does not.)
 
 use super::hoist::same;
-use super::inline::repeatable;
 use super::walk::map_children;
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind, MoveIr, PatIr, Slot};
@@ -64,7 +64,7 @@ fn rewrite(ir: &Ir, positive: &[Slot], changed: &mut bool) -> Ir {
 }
 
 /// `(n, d)` where `a == b` says that `d`, a binder of `positive`, divides
-/// `n`: `gcd(n, d) == d`, `gcd(d, n) == d`, or `(n / d) * d == n`.
+/// `n`: `gcd(n, d) == d` or `gcd(d, n) == d`.
 fn divides<'a>(a: &'a Ir, b: &'a Ir, positive: &[Slot]) -> Option<(&'a Ir, &'a Ir)> {
     let is_d = |e: &Ir| matches!(e.kind, IrKind::Local(s) if positive.contains(&s));
     match &a.kind {
@@ -75,10 +75,6 @@ fn divides<'a>(a: &'a Ir, b: &'a Ir, positive: &[Slot]) -> Option<(&'a Ir, &'a I
                 _ => None,
             }
         }
-        IrKind::Binary(BinOp::Mul, q, d) if is_d(d) && repeatable(b) => match &q.kind {
-            IrKind::Binary(BinOp::Div, n, d2) if same(d, d2) && same(n, b) => Some((b, d)),
-            _ => None,
-        },
         _ => None,
     }
 }

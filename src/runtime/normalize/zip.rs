@@ -8,8 +8,11 @@
 //! index, it is `i in 0..min(len(hs), len(hs[1:]))` with `hs[i]` and
 //! `hs[1:][i]` in place of `a` and `b`: the same items in the same order,
 //! with no list made. Only collections that cost nothing to read again
-//! (names, constants, and slices of those) are read so, since each is
-//! read once per item; the index gets a slot of its own past the frame.
+//! (names, constants, and slices of those), ranges between such ends
+//! (`lo + i`) and those reversed (`hs[-1 - i]`, `hi - 1 - i`) are read
+//! so, since each is read once per item; `enumerate(zip(...))` with a
+//! pattern `(i, (a, b))` too. The index gets a slot of its own past the
+//! frame.
 
 use super::{map_move, put};
 use crate::builtins::Builtin;
@@ -67,7 +70,8 @@ enum Part {
 }
 
 /// What `x`, one of a `zip`'s collections, gives at an index, where it
-/// costs nothing to read again and cannot fail.
+/// costs nothing to read again (a range's ends are read by its length
+/// first, as `zip` reads them).
 fn part(x: &Ir) -> Option<Part> {
     let at = |kind| Ir { kind, span: x.span };
     let int = |n: i64| at(IrKind::Const(crate::value::Value::Int(n)));
@@ -115,10 +119,15 @@ fn by_index(parts: &[(Slot, Part)], i: Slot, span: crate::span::Span) -> (Ir, Ve
     let int = |n: i64| at(IrKind::Const(crate::value::Value::Int(n)));
     let bin = |op, a: Ir, b: Ir| at(IrKind::Binary(op, Box::new(a), Box::new(b)));
     let len = |x: &Ir| at(IrKind::CallBuiltin(Builtin::Len, vec![x.clone()]));
+    // A range's length as `len(reversed(r))`: the interpreter makes a
+    // range that `zip` is given, and the compiled rules leave one past
+    // the items they hold to it (see `kernel/expr/compile.rs`).
+    let made = |x: &Ir| at(IrKind::CallBuiltin(Builtin::Reversed, vec![x.clone()]));
     let lens: Vec<Ir> = (parts.iter())
         .filter_map(|(_, p)| match p {
             Part::Index => None,
-            Part::Items(x) | Part::Back(x) | Part::Range(x, ..) => Some(len(x)),
+            Part::Items(x) | Part::Back(x) => Some(len(x)),
+            Part::Range(x, ..) => Some(len(&made(x))),
         })
         .collect();
     let count = match lens.len() {

@@ -5,6 +5,7 @@ use super::{Cond, Lin, Members, Num, spelled};
 use crate::builtins::Builtin;
 use crate::graph::{Shape, flat};
 use crate::ir::{Ir, IrKind, PatIr, Slot};
+use crate::runtime::kernel::ITEMS_MAX;
 use crate::runtime::kernel::calls;
 use crate::runtime::kernel::seq::{Comp, Fold, Rows, Seq, Types};
 use std::rc::Rc;
@@ -93,17 +94,18 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::CallBuiltin(Builtin::Len, args) if args.len() == 1 => match &args[0].kind {
             // A constant string's characters, as indexing counts them.
             IrKind::Const(Value::Str(s)) => Num::Const(s.chars().count() as i64),
-            // A range's length, with no list made: `max(hi - lo, 0)`.
-            IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
-                let (lo, hi) = (num(lo)?, num(hi)?);
-                let hi = match op {
-                    BinOp::RangeIncl => Num::Bin(BinOp::Add, Box::new(hi), Box::new(Num::Const(1))),
-                    _ => hi,
-                };
-                let count = Num::Bin(BinOp::Sub, Box::new(hi), Box::new(lo));
-                Num::Extremum(false, vec![count, Num::Const(0)])
+            // A range's length, with no list made.
+            IrKind::Binary(BinOp::Range | BinOp::RangeIncl, ..)
+            | IrKind::Const(Value::Range(..)) => range_len(&args[0], t)?,
+            // Of a range reversed, which the interpreter makes, as it does
+            // the ranges `zip` is given (`normalize/zip.rs` reads those by
+            // index): past the items a list of the compiled rules holds,
+            // the interpreter's, which checks `--max-items`.
+            IrKind::CallBuiltin(Builtin::Reversed, xs) if xs.len() == 1 => {
+                let count = range_len(&xs[0], t)?;
+                let over = Cond::Cmp(BinOp::Gt, count.clone(), Num::Const(ITEMS_MAX as i64));
+                Num::If(Box::new(over), Box::new(Num::Bail), Box::new(count))
             }
-            IrKind::Const(Value::Range(lo, hi)) => Num::Const(hi.checked_sub(*lo)?.max(0)),
             IrKind::Comprehension {
                 set: false,
                 elem,
@@ -506,4 +508,24 @@ pub fn character(e: &Ir, t: &Types) -> Option<Num> {
         _ => made()?,
     };
     Some(Num::Index(Box::new(row), Box::new(num_in(j, t)?)))
+}
+
+/// The length of a range, `max(hi - lo, 0)` (one more for `lo..=hi`),
+/// with no list made.
+fn range_len(range: &Ir, t: &Types) -> Option<Num> {
+    let (lo, hi, inclusive) = match &range.kind {
+        IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
+            (num_in(lo, t)?, num_in(hi, t)?, *op == BinOp::RangeIncl)
+        }
+        IrKind::Const(Value::Range(lo, hi)) => {
+            return Some(Num::Const(hi.checked_sub(*lo)?.max(0)));
+        }
+        _ => return None,
+    };
+    let hi = match inclusive {
+        true => Num::Bin(BinOp::Add, Box::new(hi), Box::new(Num::Const(1))),
+        false => hi,
+    };
+    let count = Num::Bin(BinOp::Sub, Box::new(hi), Box::new(lo));
+    Some(Num::Extremum(false, vec![count, Num::Const(0)]))
 }
