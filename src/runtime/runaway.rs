@@ -47,7 +47,8 @@ impl Machine {
     /// Adds to a limit error (`--max-states`, `--max-memory`, ...) met while
     /// the search followed `play` the newest position reached and, when
     /// some of its integer arguments kept going one way along the end of
-    /// the play, that they did, with a hint to bound them with a guard.
+    /// the play, that they did, with a hint to bound them with a guard
+    /// where one kept growing or went below 0.
     pub(crate) fn describe_runaway(&self, play: &[NodeId], e: &mut Diagnostic) {
         if e.phase != Phase::Limit || play.len() < 2 {
             return;
@@ -59,7 +60,7 @@ impl Machine {
             .filter(|n| n.game == last.game)
             .collect();
         let rules = self.game_ir(last.game);
-        let moving: Vec<(String, Trend)> = (0..rules.def.params.len())
+        let moving: Vec<(String, Trend, i64)> = (0..rules.def.params.len())
             .filter_map(|i| {
                 let xs: Option<Vec<i64>> = recent
                     .iter()
@@ -69,7 +70,8 @@ impl Machine {
                     })
                     .collect();
                 let name = rules.def.params.get(i)?.node.to_string();
-                Some((name, trend(&xs?)?))
+                let xs = xs?;
+                Some((name, trend(&xs)?, *xs.last()?))
             })
             .collect();
         let reached = format!(
@@ -83,10 +85,19 @@ impl Machine {
         }
         let shown: Vec<String> = moving
             .iter()
-            .map(|(name, t)| format!("`{name}` was still {}", t.word()))
+            .map(|(name, t, _)| format!("`{name}` was still {}", t.word()))
             .collect();
         e.notes.push(format!("{reached}, and {}", shown.join(", ")));
-        let (name, t) = &moving[0];
+        // An argument going down that is still 0 or more may be a large
+        // game played out slowly (a time limit met by rules that end):
+        // only one past 0 is surely running away.
+        let away = moving.iter().find(|(_, t, last)| match t {
+            Trend::Decreasing => *last < 0,
+            Trend::Increasing => true,
+        });
+        let Some((name, t, _)) = away else {
+            return;
+        };
         let guard = match t {
             Trend::Decreasing => format!("stops `{name}` going below 0 (such as `if k <= {name}`)"),
             Trend::Increasing => format!("bounds `{name}` (such as `if {name} < 100`)"),
