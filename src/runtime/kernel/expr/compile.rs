@@ -1,11 +1,11 @@
 //! Integer and boolean expressions compiled from the IR, with the slots a
 //! [`Types`] says: `None` for what the compiled rules do not take.
 
+use super::length::length;
 use super::{Cond, Lin, Members, Num, spelled};
 use crate::builtins::Builtin;
 use crate::graph::{Shape, flat};
 use crate::ir::{Ir, IrKind, PatIr, Slot};
-use crate::runtime::kernel::ITEMS_MAX;
 use crate::runtime::kernel::calls;
 use crate::runtime::kernel::seq::{Comp, Fold, Rows, Seq, Types};
 use std::rc::Rc;
@@ -91,33 +91,7 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
         IrKind::CallBuiltin(Builtin::Abs, args) if args.len() == 1 => {
             Num::Abs(Box::new(num(&args[0])?))
         }
-        IrKind::CallBuiltin(Builtin::Len, args) if args.len() == 1 => match &args[0].kind {
-            // A constant string's characters, as indexing counts them.
-            IrKind::Const(Value::Str(s)) => Num::Const(s.chars().count() as i64),
-            // A range's length, with no list made.
-            IrKind::Binary(BinOp::Range | BinOp::RangeIncl, ..)
-            | IrKind::Const(Value::Range(..)) => range_len(&args[0], t)?,
-            // Of a range reversed, which the interpreter makes, as it does
-            // the ranges `zip` is given (`normalize/zip.rs` reads those by
-            // index): past the items a list of the compiled rules holds,
-            // the interpreter's, which checks `--max-items`.
-            IrKind::CallBuiltin(Builtin::Reversed, xs) if xs.len() == 1 => {
-                let count = range_len(&xs[0], t)?;
-                let over = Cond::Cmp(BinOp::Gt, count.clone(), Num::Const(ITEMS_MAX as i64));
-                Num::If(Box::new(over), Box::new(Num::Bail), Box::new(count))
-            }
-            IrKind::Comprehension {
-                set: false,
-                elem,
-                clauses,
-            } if read_only(elem) => {
-                // Only how many there are: `len([c for c in s if c ==
-                // "X"])` counts characters, whatever the items are.
-                let comp = Comp::compile(clauses, Num::Const(0), t)?;
-                Num::Len(Box::new(Seq::Comp(Box::new(comp))))
-            }
-            _ => Num::Len(Box::new(Seq::compile(&args[0], t)?)),
-        },
+        IrKind::CallBuiltin(Builtin::Len, args) if args.len() == 1 => length(&args[0], t)?,
         IrKind::CallBuiltin(b @ (Builtin::Sum | Builtin::Min | Builtin::Max), args)
             if args.len() == 1 =>
         {
@@ -446,12 +420,6 @@ fn character_in(yes: bool, x: &Ir, xs: &Ir, t: &Types) -> Option<Cond> {
     Some(member(yes, character(x, t)?, string, t))
 }
 
-/// Whether evaluating `e` only reads a name or a constant, and so never
-/// fails: a list of them is counted without being made.
-fn read_only(e: &Ir) -> bool {
-    matches!(e.kind, IrKind::Local(_) | IrKind::Const(_))
-}
-
 /// `w in ws` (or `not in`) of a string and a list or set of strings.
 fn word_member(yes: bool, w: &Ir, ws: &Ir, t: &Types) -> Option<Cond> {
     let ws = Seq::words(ws, t)?;
@@ -508,24 +476,4 @@ pub fn character(e: &Ir, t: &Types) -> Option<Num> {
         _ => made()?,
     };
     Some(Num::Index(Box::new(row), Box::new(num_in(j, t)?)))
-}
-
-/// The length of a range, `max(hi - lo, 0)` (one more for `lo..=hi`),
-/// with no list made.
-fn range_len(range: &Ir, t: &Types) -> Option<Num> {
-    let (lo, hi, inclusive) = match &range.kind {
-        IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
-            (num_in(lo, t)?, num_in(hi, t)?, *op == BinOp::RangeIncl)
-        }
-        IrKind::Const(Value::Range(lo, hi)) => {
-            return Some(Num::Const(hi.checked_sub(*lo)?.max(0)));
-        }
-        _ => return None,
-    };
-    let hi = match inclusive {
-        true => Num::Bin(BinOp::Add, Box::new(hi), Box::new(Num::Const(1))),
-        false => hi,
-    };
-    let count = Num::Bin(BinOp::Sub, Box::new(hi), Box::new(lo));
-    Some(Num::Extremum(false, vec![count, Num::Const(0)]))
 }

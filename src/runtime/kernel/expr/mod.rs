@@ -14,6 +14,7 @@ use crate::value::{GameId, Value};
 
 mod compile;
 mod cond;
+mod length;
 mod members;
 mod spelled;
 pub(super) use compile::value_of;
