@@ -15,6 +15,7 @@
 //! rule's `named` is dropped, and the pass is not used for the rules that
 //! list moves in order (see [`super::listing_rules`]).
 
+use super::inline::pattern_slots;
 use super::walk::{each_child, map_children, map_move};
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind, MoveIr, PatIr, Slot};
@@ -88,18 +89,9 @@ fn only_indexed(rule: &MoveIr, at: usize, i: Slot) -> Option<Value> {
         reads(e, i, &mut found, &mut fine);
     }
     // A pattern may bind `i` again: then it is no longer only this one.
-    let bound_again = rule.binders[at + 1..]
-        .iter()
-        .any(|(p, _)| inline_binds(p, i));
-    (fine && !bound_again).then_some(found?)
-}
-
-fn inline_binds(p: &PatIr, i: Slot) -> bool {
-    match p {
-        PatIr::Slot(s) => *s == i,
-        PatIr::Global(_) => false,
-        PatIr::Tuple(parts, _) => parts.iter().any(|q| inline_binds(q, i)),
-    }
+    let mut later = rustc_hash::FxHashSet::default();
+    (rule.binders[at + 1..].iter()).for_each(|(p, _)| pattern_slots(p, &mut later));
+    (fine && !later.contains(&i)).then_some(found?)
 }
 
 /// Walks `ir`: `fine` stays true while every read of `i` is `C[i]` of
