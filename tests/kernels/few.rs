@@ -233,7 +233,8 @@ fn a_target_binding_a_name_first_compiles() {
 /// `gcd(n, d) == d` for a binder `d` from 1 is `n % d == 0`
 /// (src/runtime/normalize/divides.rs): the loop runs over the divisors,
 /// where it tested every `d` (190 times slower). `(n / d) * d == n`,
-/// which may overflow where `%` does not, is left as written.
+/// which may overflow where `%` does not, is rewritten only where the
+/// range says `n` is at least 0 (see quotients.rs).
 #[test]
 fn divisibility_spelled_otherwise_loops_over_the_divisors() {
     let game = |binder: &str, guard: &str| {

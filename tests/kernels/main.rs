@@ -24,6 +24,7 @@ mod lengths;
 mod listing;
 mod lists;
 mod queries;
+mod quotients;
 mod search;
 mod spellings;
 mod states;

@@ -88,6 +88,7 @@ mod lift;
 mod logic;
 mod member;
 mod names;
+mod quotient;
 mod solved;
 pub mod split;
 mod targets;
@@ -190,6 +191,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
             false => indexed::items(&rule, &n.slots).unwrap_or(rule),
         };
         let rule = solved::binder(&rule).unwrap_or(rule);
+        let rule = quotient::binder(&rule).unwrap_or(rule);
         let rule = solved::single(&rule).unwrap_or(rule);
         if moves.len() < unroll::UNROLL_MOVES {
             n.unroll(rule, 0, &mut moves);

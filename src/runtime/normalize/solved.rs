@@ -122,7 +122,7 @@ pub(super) fn single(rule: &MoveIr) -> Option<MoveIr> {
 
 /// `rule` without its innermost binder, slot `b`, and `value` put
 /// wherever `b` is read after it (the guard and the targets).
-fn put_innermost(mut rule: MoveIr, b: Slot, value: &Ir) -> MoveIr {
+pub(super) fn put_innermost(mut rule: MoveIr, b: Slot, value: &Ir) -> MoveIr {
     rule.binders.pop();
     let bind = |s: Slot| (s == b).then(|| value.clone());
     let from = rule.binders.len();
@@ -150,7 +150,7 @@ fn is(e: &Ir, slot: Slot) -> bool {
 }
 
 /// A range's end that cannot fail and does not read the binder.
-fn plain(e: &Ir, b: Slot) -> bool {
+pub(super) fn plain(e: &Ir, b: Slot) -> bool {
     match &e.kind {
         IrKind::Const(Value::Int(_)) => true,
         IrKind::Local(s) => *s != b,
