@@ -17,6 +17,7 @@ mod arith;
 mod bools;
 mod calls;
 mod counters;
+mod displays;
 mod divisors;
 mod few;
 mod filters;

@@ -114,3 +114,43 @@ fn a_quotient_times_the_divisor_loops_over_the_divisors() {
         loops_over_divisors(&text);
     }
 }
+
+/// `any([k * d == n for k in 2..=n / d])`, a multiple of `d` in a range
+/// being `n`, is `n % d == 0` with the quotient in the range: the divisor
+/// loop, where the comprehension was made for every `d` (70x).
+#[test]
+fn some_multiple_in_a_range_is_a_divisor_test() {
+    let plain = agree_big(&divisor_game("d in 1..n", "n % d == 0", "dv(d)"));
+    for guard in [
+        "any([k * d == n for k in 2..=n / d])",
+        "any([n == d * k for k in 2..=n / d])",
+        "any([k * d == n for k in 1..=n])",
+    ] {
+        let text = divisor_game("d in 1..n", guard, "dv(d)");
+        assert_eq!(agree_big(&text), plain, "{text}");
+        loops_over_divisors(&text);
+    }
+    // An upper end that is not a quotient by `d`: its product with `d` is
+    // tested first, the loop over every `d` kept, the values the same.
+    agree_big(&divisor_game(
+        "d in 1..n",
+        "any([k * d == n for k in 2..=n])",
+        "dv(d)",
+    ));
+    // From below 0, or `d` from 0: left as written.
+    agree_big(&divisor_game(
+        "d in 1..n",
+        "any([k * d == n for k in -2..=n])",
+        "dv(d)",
+    ));
+    agree_big(&divisor_game(
+        "d in 0..n",
+        "d > 0 and any([k * d == n for k in 2..=n])",
+        "dv(d)",
+    ));
+    // A product past the largest integer is the interpreter's error.
+    let huge = "game g(n) {\n    move to(d in 1..n) \
+                if any([k * d == n for k in 4000000000000000000..=4000000000000000005]) -> g(d)\n}\n\
+                value(g(2))\nvalue(g(5))\n";
+    same_error(huge, "overflow");
+}

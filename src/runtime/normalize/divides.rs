@@ -11,6 +11,10 @@
 //! `d` at least 1 neither can fail but by what `n` is, and `n` is
 //! evaluated as often.
 //!
+//! `any([k * d == n for k in 2..=n / d])`, some multiple of `d` in a
+//! range being `n`, is `n % d == 0` with the quotient tested against
+//! the range's ends (70 times faster to 20,000; see `any_multiple`).
+//!
 //! `(n / d) * d == n` (the product either way round, the equation either
 //! way round) says the same, 18 times slower to 20,000, but overflows for
 //! `n` within `d` of the least integer, where `%` does not. It is
@@ -21,9 +25,11 @@
 //! end or at it, `n` is at least 0.
 
 use super::hoist::same;
-use super::walk::map_children;
+use super::inline::repeatable;
+use super::quotient::{ends, product_of};
+use super::walk::{any_node, map_children};
 use crate::builtins::Builtin;
-use crate::ir::{Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::ir::{ClauseIr, Ir, IrKind, MoveIr, PatIr, Slot};
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
 
@@ -68,7 +74,85 @@ fn rewrite(ir: &Ir, positive: &[Positive], changed: &mut bool) -> Ir {
         *changed = true;
         return at(IrKind::Binary(*op, Box::new(rem), Box::new(zero)));
     }
+    if let Some(found) = any_multiple(ir, positive) {
+        *changed = true;
+        return found;
+    }
     map_children(ir, &mut |e| rewrite(e, positive, changed))
+}
+
+/// `any([k * d == n for k in lo..=hi])`, `d` a binder of `positive`, as
+/// `hi * d >= 0 and n % d == 0 and lo <= n / d and n / d <= hi`: some
+/// multiple of `d` in the range is `n` where `d` divides `n` and the
+/// quotient is in the range. With `lo` a constant of at least 0, every
+/// product the comprehension makes lies between 0 and `hi * d`, which
+/// fails (the compiled rules bail) wherever one of them could, and is
+/// at least 0 wherever the range holds anything; `n` and `hi` are
+/// evaluated again, so they must be cheap and unable to fail
+/// (`hi` may be a quotient by such a binder: `n / d`, whose product with
+/// `d` cannot fail where the range holds anything, and is not tested).
+fn any_multiple(ir: &Ir, positive: &[Positive]) -> Option<Ir> {
+    let IrKind::CallBuiltin(Builtin::Any, args) = &ir.kind else {
+        return None;
+    };
+    let [list] = args.as_slice() else {
+        return None;
+    };
+    let IrKind::Comprehension {
+        set: false,
+        elem,
+        clauses,
+    } = &list.kind
+    else {
+        return None;
+    };
+    let [ClauseIr::For(PatIr::Slot(k), range)] = clauses.as_slice() else {
+        return None;
+    };
+    let IrKind::Binary(BinOp::Eq, l, r) = &elem.kind else {
+        return None;
+    };
+    let (d, n) = product_of(l, *k, r).or_else(|| product_of(r, *k, l))?;
+    let (lo, hi, inclusive) = ends(range)?;
+    let is_positive = |s: Slot| positive.iter().any(|p| p.0 == s);
+    let cheap = |e: &Ir| match &e.kind {
+        IrKind::Binary(BinOp::Div, a, b) => {
+            repeatable(a) && matches!(b.kind, IrKind::Local(p) if is_positive(p))
+        }
+        _ => repeatable(e),
+    };
+    let reads_k = |e: &Ir| matches!(e.kind, IrKind::Local(s) if s == *k);
+    let from_zero = matches!(lo.kind, IrKind::Const(Value::Int(lo)) if lo >= 0);
+    if !is_positive(d) || !from_zero || !cheap(&hi) || any_node(&hi, &reads_k) || !repeatable(n) {
+        return None;
+    }
+    let at = |kind| Ir {
+        kind,
+        span: ir.span,
+    };
+    let bin = |op, a: Ir, b: Ir| at(IrKind::Binary(op, Box::new(a), Box::new(b)));
+    let (d, zero) = (at(IrKind::Local(d)), at(IrKind::Const(Value::Int(0))));
+    let quotient = bin(BinOp::Div, n.clone(), d.clone());
+    let upper = if inclusive { BinOp::Le } else { BinOp::Lt };
+    // `hi` a quotient by `d` itself, `m / d`: `hi * d` lies between `m -
+    // d + 1` and `m`, so it fails only for `m` below 0, where the range
+    // is empty and the comprehension makes no product.
+    let by_d = matches!(&hi.kind, IrKind::Binary(BinOp::Div, _, b) if same(b, &d));
+    let witness = bin(
+        BinOp::Ge,
+        bin(BinOp::Mul, hi.clone(), d.clone()),
+        zero.clone(),
+    );
+    let tests = [
+        (!by_d).then_some(witness),
+        Some(bin(BinOp::Eq, bin(BinOp::Rem, n.clone(), d), zero)),
+        Some(bin(BinOp::Le, lo, quotient.clone())),
+        Some(bin(upper, quotient, hi)),
+    ];
+    tests
+        .into_iter()
+        .flatten()
+        .reduce(|a, b| bin(BinOp::And, a, b))
 }
 
 /// `(n, d)` where `a == b` says that `d`, a binder of `positive`, divides

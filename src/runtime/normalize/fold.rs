@@ -2,7 +2,7 @@
 //! integers, items and lengths of constants, tuples of constants, and
 //! (in `logic.rs`) conditions.
 
-use super::{inline, logic};
+use super::{displays, inline, logic};
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind};
 use crate::runtime::ops::item_at;
@@ -69,7 +69,7 @@ pub(super) fn fold(ir: Ir) -> Ir {
             kind: IrKind::Const(v),
             span: ir.span,
         },
-        None => logic::fold(logic::extremum_is(logic::abs_bounds(ir))),
+        None => logic::fold(logic::extremum_is(logic::abs_bounds(displays::written(ir)))),
     }
 }
 

@@ -1,7 +1,8 @@
 //! Conditions on constants folded, as the interpreter would evaluate
 //! them: a comparison of two integers or two strings, `==` and `!=` of
 //! any two integers, strings or booleans, `not`, `abs`, an `if` whose
-//! condition is known, and `and` / `or` with a known side. Binders
+//! condition is known, and `and` / `or` with a known side; and `not` of
+//! `==`, `!=`, `in` or `not in` as the opposite test. Binders
 //! unrolled over constants (`unroll.rs`) leave such conditions behind:
 //! `kind == "a"` with `kind` put as `"b"`, `abs(dx) + abs(dy) == 3`.
 //!
@@ -112,7 +113,26 @@ pub(super) fn fold(ir: Ir) -> Ir {
             }
             _ => None,
         },
-        IrKind::Unary(UnOp::Not, a) => known(a).map(|b| Value::Bool(!b)),
+        // `not (x == y)` is `x != y`, and `not (x in xs)` is `x not in
+        // xs`: the same operands in the same order, the one test the
+        // compiled rules narrow a loop by (`not (a == n - a)` was 1.4
+        // times slower). Order comparisons stay: `<` of sets is a
+        // subset's, which `>=` does not negate.
+        IrKind::Unary(UnOp::Not, a) => match &a.kind {
+            IrKind::Binary(op @ (BinOp::Eq | BinOp::Ne | BinOp::In | BinOp::NotIn), x, y) => {
+                let negated = match op {
+                    BinOp::Eq => BinOp::Ne,
+                    BinOp::Ne => BinOp::Eq,
+                    BinOp::In => BinOp::NotIn,
+                    _ => BinOp::In,
+                };
+                return Ir {
+                    kind: IrKind::Binary(negated, x.clone(), y.clone()),
+                    span: ir.span,
+                };
+            }
+            _ => known(a).map(|b| Value::Bool(!b)),
+        },
         IrKind::CallBuiltin(Builtin::Abs, args) => match args.as_slice() {
             [a] => match a.kind {
                 IrKind::Const(Value::Int(n)) => n.checked_abs().map(Value::Int),
@@ -153,7 +173,7 @@ pub(super) fn fold(ir: Ir) -> Ir {
 /// `x op y` of two constants, where the interpreter's answer is plain:
 /// integers with integers, strings with strings, and equality of
 /// integers, strings and booleans.
-fn compare(op: BinOp, x: &Value, y: &Value) -> Option<Value> {
+pub(super) fn compare(op: BinOp, x: &Value, y: &Value) -> Option<Value> {
     let simple = |v: &Value| matches!(v, Value::Int(_) | Value::Str(_) | Value::Bool(_));
     let ord = match (x, y) {
         (Value::Int(a), Value::Int(b)) => a.cmp(b),

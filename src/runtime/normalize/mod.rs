@@ -71,6 +71,8 @@ use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
 
 pub mod callees;
+mod digits;
+mod displays;
 mod divides;
 mod either;
 mod few;
@@ -186,6 +188,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         let rule = member::capped(&rule).unwrap_or(rule);
         let rule = member::constants(&rule).unwrap_or(rule);
         let rule = divides::spelled(&rule).unwrap_or(rule);
+        let rule = digits::spelled(&rule).unwrap_or(rule);
         let rule = match n.in_order {
             true => rule,
             false => indexed::items(&rule, &n.slots).unwrap_or(rule),

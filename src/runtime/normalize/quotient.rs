@@ -93,7 +93,7 @@ pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
 
 /// `(x, n)` where `product` is `k * x` or `x * k` of two locals, `k` not
 /// `x`, and `other`, the equation's other side, does not read `k`.
-fn product_of<'a>(product: &Ir, k: Slot, other: &'a Ir) -> Option<(Slot, &'a Ir)> {
+pub(super) fn product_of<'a>(product: &Ir, k: Slot, other: &'a Ir) -> Option<(Slot, &'a Ir)> {
     let IrKind::Binary(BinOp::Mul, a, b) = &product.kind else {
         return None;
     };
@@ -107,7 +107,7 @@ fn product_of<'a>(product: &Ir, k: Slot, other: &'a Ir) -> Option<(Slot, &'a Ir)
 }
 
 /// A range's lower and upper ends, and whether it holds the upper one.
-fn ends(domain: &Ir) -> Option<(Ir, Ir, bool)> {
+pub(super) fn ends(domain: &Ir) -> Option<(Ir, Ir, bool)> {
     let int = |v| Ir {
         kind: IrKind::Const(Value::Int(v)),
         span: domain.span,

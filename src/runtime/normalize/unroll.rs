@@ -80,6 +80,7 @@ impl Normalizer<'_> {
                 copy.named = None;
             }
             let copy = map_move(&copy, i, &mut |e| self.expr(&put(e, &bind), 0));
+            let copy = super::digits::spelled(&copy).unwrap_or(copy);
             self.unroll(copy, i, out);
         }
     }

@@ -1,0 +1,159 @@
+//! The decimal text of an integer binder compared with a constant
+//! string, as a test of the integer:
+//!
+//! ```text
+//! move take(k in 1..=9) if str(k) in "1349" and k <= n -> s(n - k)
+//! ```
+//!
+//! `str(k) in D` holds where the text of `k` is a substring of `D`:
+//! where `k` is one of the integers written in `D` (its substrings that
+//! are the text of an integer: `-` for a negative one, no leading zero),
+//! here `k in {1, 3, 4, 9, 13, 34, 49, 134, 349, 1349}`, a set the
+//! compiled rules test (each `str(k)` was made as text for every option:
+//! S-Nim so written was 300 times slower). `str(k) in {"1", "3"}` (a
+//! constant list or set of strings) is `k in {1, 3}`, `str(k) == "12"`
+//! is `k == 12`, and `str(k) == "012"` is `false`. `k` is a binder over
+//! a range, an integer, whose text cannot fail. Binders unrolled over
+//! the characters of a string (`c in "1349"` with `str(k) == c`) are
+//! read so once each copy has its character (`unroll.rs`).
+
+use super::walk::map_children;
+use crate::builtins::Builtin;
+use crate::ir::{Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::syntax::ast::BinOp;
+use crate::value::Value;
+use std::collections::BTreeSet;
+
+/// The longest constant string whose substrings are read as integers.
+const TEXT_MAX: usize = 64;
+
+/// `rule` with its guard's comparisons of an integer binder's text with
+/// a constant string made tests of the integer; `None` where it has none.
+pub(super) fn spelled(rule: &MoveIr) -> Option<MoveIr> {
+    let ints: Vec<Slot> = (rule.binders.iter())
+        .filter_map(|(p, d)| match (p, &d.kind) {
+            (PatIr::Slot(s), IrKind::Binary(BinOp::Range | BinOp::RangeIncl, ..))
+            | (PatIr::Slot(s), IrKind::Const(Value::Range(..))) => Some(*s),
+            _ => None,
+        })
+        .collect();
+    if ints.is_empty() {
+        return None;
+    }
+    let mut changed = false;
+    let guard = rewrite(rule.guard.as_ref()?, &ints, &mut changed);
+    changed.then(|| MoveIr {
+        guard: Some(guard),
+        ..rule.clone()
+    })
+}
+
+fn rewrite(ir: &Ir, ints: &[Slot], changed: &mut bool) -> Ir {
+    if let IrKind::Binary(op, a, b) = &ir.kind
+        && let Some(test) = integer_test(*op, a, b, ints)
+    {
+        *changed = true;
+        return Ir {
+            kind: test,
+            span: ir.span,
+        };
+    }
+    map_children(ir, &mut |e| rewrite(e, ints, changed))
+}
+
+/// `str(k) op "text"` as a test of `k` (see the module).
+fn integer_test(op: BinOp, a: &Ir, b: &Ir, ints: &[Slot]) -> Option<IrKind> {
+    let IrKind::CallBuiltin(Builtin::Str, args) = &a.kind else {
+        return None;
+    };
+    let [k] = args.as_slice() else {
+        return None;
+    };
+    if !matches!(k.kind, IrKind::Local(s) if ints.contains(&s)) {
+        return None;
+    }
+    let konst = |v| Ir {
+        kind: IrKind::Const(v),
+        span: b.span,
+    };
+    let text = match &b.kind {
+        IrKind::Const(Value::Str(text)) => text,
+        // A constant list or set of strings: the integers written as one.
+        IrKind::Const(v @ (Value::List(_) | Value::Set(_)))
+            if matches!(op, BinOp::In | BinOp::NotIn) =>
+        {
+            let items: Vec<&Value> = match v {
+                Value::Set(items) => items.iter().collect(),
+                _ => v.as_slice()?.iter().collect(),
+            };
+            let mut set = BTreeSet::new();
+            for item in items {
+                let Value::Str(t) = item else {
+                    return None;
+                };
+                set.extend(integer(t).map(Value::Int));
+            }
+            let set = konst(Value::Set(std::rc::Rc::new(set)));
+            return Some(IrKind::Binary(op, Box::new(k.clone()), Box::new(set)));
+        }
+        _ => return None,
+    };
+    match op {
+        BinOp::In | BinOp::NotIn if text.len() <= TEXT_MAX => {
+            let set = integers_within(text).into_iter().map(Value::Int).collect();
+            let set = konst(Value::Set(std::rc::Rc::new(set)));
+            Some(IrKind::Binary(op, Box::new(k.clone()), Box::new(set)))
+        }
+        BinOp::Eq | BinOp::Ne => Some(match integer(text) {
+            Some(n) => IrKind::Binary(op, Box::new(k.clone()), Box::new(konst(Value::Int(n)))),
+            None => IrKind::Const(Value::Bool(op == BinOp::Ne)),
+        }),
+        _ => None,
+    }
+}
+
+/// The integers whose text is a substring of `text`.
+fn integers_within(text: &str) -> BTreeSet<i64> {
+    let ends: Vec<usize> = (text.char_indices().map(|(i, _)| i))
+        .chain([text.len()])
+        .collect();
+    let mut out = BTreeSet::new();
+    for (i, &from) in ends.iter().enumerate() {
+        for &to in &ends[i + 1..] {
+            if let Some(n) = integer(&text[from..to]) {
+                out.insert(n);
+            }
+        }
+    }
+    out
+}
+
+/// The integer whose text `s` is exactly, as `str` writes it: digits
+/// with no leading zero (or `0`), after `-` for a negative one.
+fn integer(s: &str) -> Option<i64> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    let plain = !digits.is_empty()
+        && digits.bytes().all(|c| c.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && s != "-0";
+    plain.then(|| s.parse().ok()).flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_written_in_a_text() {
+        let within = |t| integers_within(t).into_iter().collect::<Vec<_>>();
+        assert_eq!(within("1349"), [1, 3, 4, 9, 13, 34, 49, 134, 349, 1349]);
+        assert_eq!(within("-05"), [0, 5]);
+        assert_eq!(within("-51"), [-51, -5, 1, 5, 51]);
+        assert_eq!(within("a1é2"), [1, 2]);
+        assert_eq!(within(""), Vec::<i64>::new());
+        assert_eq!(integer("012"), None);
+        assert_eq!(integer("-0"), None);
+        assert_eq!(integer("-12"), Some(-12));
+        assert_eq!(integer("99999999999999999999"), None);
+    }
+}

@@ -1,0 +1,121 @@
+//! A few items written out, tested as the comparisons they stand for:
+//!
+//! - `x in {y}`, `x in [y, z]`, `x not in {y}` (at most four items) as
+//!   `x == y`, `x == y or x == z`, `x != y`: Grundy's game written `a
+//!   not in {n - a}` was 4 times slower than `a != n - a`, which the
+//!   compiled rules narrow the loop by;
+//! - `len({x, y})` as `if x == y then 1 else 2`, and an `if` between two
+//!   constants compared with a constant as its condition or the
+//!   condition's negation: `len({a, n - a}) == 2` is `a != n - a` (12
+//!   times slower before).
+//!
+//! Every operand is [`repeatable`]: it can neither fail nor cost
+//! anything to evaluate again or not at all, so the comparisons, which
+//! stop early, fail where the display would and give what `in` and
+//! `len` give (a set keeps one of two equal items, and `in` is `==`
+//! item by item).
+
+use super::inline::repeatable;
+use crate::builtins::Builtin;
+use crate::ir::{Ir, IrKind};
+use crate::syntax::ast::BinOp;
+use crate::value::Value;
+
+/// The most items a display tested by `in` is written out for.
+const ITEMS_MAX: usize = 4;
+
+/// `ir` with a test of membership in a few items, or the length of a
+/// set of two, at its top written as comparisons (see the module).
+pub(super) fn written(ir: Ir) -> Ir {
+    let at = |kind| Ir {
+        kind,
+        span: ir.span,
+    };
+    let bin = |op, a: &Ir, b: &Ir| at(IrKind::Binary(op, Box::new(a.clone()), Box::new(b.clone())));
+    match &ir.kind {
+        IrKind::Binary(op @ (BinOp::In | BinOp::NotIn), x, xs) => {
+            let items = match &xs.kind {
+                IrKind::List(items) | IrKind::Set(items) | IrKind::Tuple(items) => items,
+                _ => return ir,
+            };
+            if items.is_empty() || items.len() > ITEMS_MAX || !repeatable(x) {
+                return ir;
+            }
+            if !items.iter().all(repeatable) {
+                return ir;
+            }
+            let (test, join) = match op {
+                BinOp::In => (BinOp::Eq, BinOp::Or),
+                _ => (BinOp::Ne, BinOp::And),
+            };
+            let mut tests = items.iter().map(|y| bin(test, x, y));
+            let first = tests.next().expect("at least one item");
+            tests.fold(first, |acc, t| bin(join, &acc, &t))
+        }
+        IrKind::CallBuiltin(Builtin::Len, args) => match args.as_slice() {
+            [set] => match &set.kind {
+                IrKind::Set(items) if items.len() == 2 && items.iter().all(repeatable) => {
+                    let int = |n| at(IrKind::Const(Value::Int(n)));
+                    let same = bin(BinOp::Eq, &items[0], &items[1]);
+                    at(IrKind::If(
+                        Box::new(same),
+                        Box::new(int(1)),
+                        Box::new(int(2)),
+                    ))
+                }
+                _ => ir,
+            },
+            _ => ir,
+        },
+        IrKind::Binary(op, a, b) if op.is_comparison() => {
+            if let Some(c) = if_compared(*op, a, b) {
+                return c;
+            }
+            ir
+        }
+        _ => ir,
+    }
+}
+
+/// `(if c then p else q) op k` of constants `p`, `q`, `k`, where `c` is
+/// `==` or `!=` of repeatable operands: `c` where only `p` passes, its
+/// negation (`!=` for `==`) where only `q` does.
+fn if_compared(op: BinOp, a: &Ir, b: &Ir) -> Option<Ir> {
+    let IrKind::If(c, p, q) = &a.kind else {
+        return None;
+    };
+    let (IrKind::Const(p), IrKind::Const(q), IrKind::Const(k)) = (&p.kind, &q.kind, &b.kind) else {
+        return None;
+    };
+    let IrKind::Binary(BinOp::Eq | BinOp::Ne, x, y) = &c.kind else {
+        return None;
+    };
+    if !repeatable(x) || !repeatable(y) {
+        return None;
+    }
+    let truth = |v: &Value| match super::logic::compare(op, v, k) {
+        Some(Value::Bool(t)) => Some(t),
+        _ => None,
+    };
+    match (truth(p)?, truth(q)?) {
+        (true, false) => Some((**c).clone()),
+        (false, true) => {
+            let IrKind::Binary(test, x, y) = &c.kind else {
+                unreachable!("matched above")
+            };
+            let negated = if *test == BinOp::Eq {
+                BinOp::Ne
+            } else {
+                BinOp::Eq
+            };
+            Some(Ir {
+                kind: IrKind::Binary(negated, x.clone(), y.clone()),
+                span: c.span,
+            })
+        }
+        (t, _) => Some(Ir {
+            kind: IrKind::Const(Value::Bool(t)),
+            span: a.span,
+        }),
+    }
+}

@@ -1,0 +1,100 @@
+//! A few items written out and tested (`a not in {n - a}`, `len({a, n -
+//! a}) == 2`, `not (a == n - a)`: src/runtime/normalize/displays.rs and
+//! logic.rs) and an integer's text compared with a constant string
+//! (`str(k) in "1349"`: src/runtime/normalize/digits.rs) are the plain
+//! comparisons: the same values as the interpreter's, compiled as the
+//! plain spelling is.
+
+use super::*;
+
+/// Grundy's game with the guard `guard`: values to 300.
+fn grundy_game(guard: &str) -> String {
+    format!(
+        "game g(n) {{\n    move split(a in 1..n) if {guard} -> g(a) + g(n - a)\n}}\n\
+         [value(g(n)) for n in 0..300]\n"
+    )
+}
+
+fn explained(text: &str) -> String {
+    let (session, _) = Engine::Native.run("displays.game", text);
+    session.explain(None).unwrap()
+}
+
+#[test]
+fn a_few_items_tested_are_comparisons() {
+    let plain = agree_big(&grundy_game("a != n - a"));
+    let told = explained(&grundy_game("a != n - a"));
+    for guard in [
+        "a not in {n - a}",
+        "a not in [n - a]",
+        "not (a in (n - a,))",
+        "len({a, n - a}) == 2",
+        "len({n - a, a}) > 1",
+        "not (len({a, n - a}) < 2)",
+        "not (a == n - a)",
+    ] {
+        let text = grundy_game(guard);
+        assert_eq!(agree_big(&text), plain, "{text}");
+        assert_eq!(
+            explained(&text),
+            told.replace("a != n - a", guard),
+            "{text}"
+        );
+    }
+    // The opposite tests, and two items.
+    let equal = agree_big(&grundy_game("a == n - a or a == 1"));
+    for guard in ["a in {n - a, 1}", "len({a, n - a}) == 1 or a in [1]"] {
+        assert_eq!(agree_big(&grundy_game(guard)), equal, "{guard}");
+    }
+    // Items that may fail, or a length compared with what no `if`
+    // branch gives: left as written, the same values or errors.
+    agree_big(&grundy_game("len({a, n - a}) != 3 and a != n - a"));
+    agree_big(&grundy_game("a not in {n / a}"));
+    same_error(&grundy_game("a not in {n / (a - 1)}"), "division by zero");
+}
+
+/// S-Nim with `{1, 3, 4, 9}` written as the digits of a string.
+#[test]
+fn an_integers_text_in_a_constant_string_is_a_set_test() {
+    let game = |binders: &str, guard: &str| {
+        format!(
+            "let D = \"1349\"\nlet W = {{\"1\", \"3\", \"4\", \"9\"}}\n\
+             game s(n) {{\n    move take({binders}) if {guard} and k <= n -> s(n - k)\n}}\n\
+             [value(s(n)) for n in 0..200]\nvalue(s(100000))\n"
+        )
+    };
+    let plain = agree_big(&game("k in 1..=9", "k in {1, 3, 4, 9}"));
+    for (binders, guard) in [
+        ("k in 1..=9", "str(k) in W"),
+        ("k in 1..=9", "str(k) in [\"1\", \"3\", \"4\", \"9\"]"),
+        ("c in D, k in 1..=9", "str(k) == c"),
+    ] {
+        let text = game(binders, guard);
+        assert_eq!(agree_big(&text), plain, "{text}");
+        runs_compiled_throughout(&text);
+    }
+    // Substrings: 13, 34, 49, 134 and 349 as well.
+    let within = agree_big(&game(
+        "k in 1..=400",
+        "k in {1, 3, 4, 9, 13, 34, 49, 134, 349}",
+    ));
+    let text = game("k in 1..=400", "str(k) in D");
+    assert_eq!(agree_big(&text), within);
+    runs_compiled_throughout(&text);
+    // Leading zeros and signs are not an integer's text.
+    let signed = |guard: &str| {
+        format!(
+            "game s(n) {{\n    move take(k in -9..=9) if {guard} and k != 0 and abs(k) <= n \
+             -> s(n - abs(k))\n}}\n[value(s(n)) for n in 0..100]\n"
+        )
+    };
+    let odd = agree_big(&signed("k in {-5, 0, 5, 2}"));
+    let text = signed("(str(k) in \"-05x\" or str(k) == \"-5\" or str(k) in [\"02\", \"2\"])");
+    assert_eq!(agree_big(&text), odd);
+    runs_compiled_throughout(&text);
+    let never = agree_big(&game("k in 2..=9", "true"));
+    assert_eq!(
+        agree_big(&game("k in 1..=9", "str(k) != \"01\" and k != 1")),
+        never
+    );
+}
