@@ -1,6 +1,6 @@
 //! A few items written out and tested (`a not in {n - a}`, `len({a, n -
-//! a}) == 2`, `not (a == n - a)`: src/runtime/normalize/displays.rs and
-//! logic.rs) and an integer's text compared with a constant string
+//! a}) == 2`, `not (a == n - a)`, `min(..) != max(..)`, `abs(n - 2 * a) >
+//! 0`: src/runtime/normalize/displays.rs and logic.rs) and an integer's text compared with a constant string
 //! (`str(k) in "1349"`: src/runtime/normalize/digits.rs) are the plain
 //! comparisons: the same values as the interpreter's, compiled as the
 //! plain spelling is.
@@ -32,6 +32,10 @@ fn a_few_items_tested_are_comparisons() {
         "len({n - a, a}) > 1",
         "not (len({a, n - a}) < 2)",
         "not (a == n - a)",
+        "min(a, n - a) != max(a, n - a)",
+        "max(n - a, a) != min(a, n - a)",
+        "abs(n - 2 * a) > 0",
+        "0 != abs(2 * a - n)",
     ] {
         let text = grundy_game(guard);
         assert_eq!(agree_big(&text), plain, "{text}");
@@ -51,6 +55,14 @@ fn a_few_items_tested_are_comparisons() {
     agree_big(&grundy_game("len({a, n - a}) != 3 and a != n - a"));
     agree_big(&grundy_game("a not in {n / a}"));
     same_error(&grundy_game("a not in {n / (a - 1)}"), "division by zero");
+    // `abs` of the least integer overflows: so do the rules without it.
+    for guard in ["abs(n) > 0", "abs(n) <= 5", "abs(n) == 0"] {
+        let least = format!(
+            "game h(n) {{\n    move m(k in 1..=2) if {guard} -> h(0)\n}}\n\
+             value(h(-9223372036854775807 - 1))\n"
+        );
+        same_error(&least, "overflow");
+    }
 }
 
 /// S-Nim with `{1, 3, 4, 9}` written as the digits of a string.
