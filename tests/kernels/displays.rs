@@ -110,3 +110,45 @@ fn an_integers_text_in_a_constant_string_is_a_set_test() {
         never
     );
 }
+
+/// Wythoff's game as one rule over both coordinates, `x == a or y == b
+/// or a - x == b - y` (src/runtime/normalize/choices.rs): a move per
+/// test, each fixing `y`, where every pair was tested (117x).
+#[test]
+fn a_choice_between_tests_of_the_binders_is_a_move_each() {
+    let queen = |guard: &str| {
+        format!(
+            "game w(a, b) {{\n    move to(x in 0..=a, y in 0..=b) if {guard} -> w(x, y)\n}}\n\
+             [[value(w(a, b)) for b in 0..12] for a in 0..12]\nvalue(w(60, 70))\n"
+        )
+    };
+    let plain = "game w(a, b) {\n    move left(k in 1..=a) -> w(a - k, b)\n    \
+                 move right(k in 1..=b) -> w(a, b - k)\n    \
+                 move both(k in 1..=min(a, b)) -> w(a - k, b - k)\n}\n\
+                 [[value(w(a, b)) for b in 0..12] for a in 0..12]\nvalue(w(60, 70))\n";
+    let want = agree_big(plain);
+    for guard in [
+        "(x, y) != (a, b) and (x == a or y == b or a - x == b - y)",
+        "(x != a or y != b) and (y == b or x == a or x - y == a - b)",
+        "[x, y] != [a, b] and (x == a or y == b or a - x == b - y)",
+    ] {
+        let text = queen(guard);
+        assert_eq!(agree_big(&text), want, "{text}");
+        runs_compiled_throughout(&text);
+        // No test left for every pair: each move's loop fixes `y`.
+        let told = explained(&text);
+        assert!(!told.contains("tested for every option"), "{told}");
+    }
+    // Moves listed keep the written order: the rule is not split there.
+    let listed = "game w(a, b) {\n    move to(x in 0..=a, y in 0..=b) \
+                  if (x, y) != (a, b) and (x == a or y == b or a - x == b - y) -> w(x, y)\n}\n\
+                  moves(w(2, 1))\n";
+    let shown = agree_big(listed);
+    let at = |s: &str| shown.find(s).unwrap_or_else(|| panic!("{s} in {shown}"));
+    assert!(at("to(x=0, y=1)") < at("to(x=1, y=0)") && at("to(x=1, y=0)") < at("to(x=2, y=0)"));
+    // A test that may fail stays a choice, with the interpreter's error.
+    same_error(
+        &queen("(x, y) != (a, b) and (x == a or 10 / (b - y) == 5 or y == b)"),
+        "division by zero",
+    );
+}

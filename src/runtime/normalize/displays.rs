@@ -9,6 +9,10 @@
 //!   condition's negation: `len({a, n - a}) == 2` is `a != n - a` (12
 //!   times slower before).
 //!
+//! - `(x, y) == (a, b)` (two tuples or two lists written out, of at
+//!   most four items) as `x == a and y == b`, and `!=` as `x != a or y
+//!   != b`: what a choice of moves is split by (`choices.rs`).
+//!
 //! Every operand is [`repeatable`]: it can neither fail nor cost
 //! anything to evaluate again or not at all, so the comparisons, which
 //! stop early, fail where the display would and give what `in` and
@@ -66,6 +70,24 @@ pub(super) fn written(ir: Ir) -> Ir {
                 _ => ir,
             },
             _ => ir,
+        },
+        // `(x, y) != (a, b)` item by item: `x != a or y != b`.
+        IrKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => match (&a.kind, &b.kind) {
+            (IrKind::Tuple(xs), IrKind::Tuple(ys)) | (IrKind::List(xs), IrKind::List(ys))
+                if xs.len() == ys.len()
+                    && (1..=ITEMS_MAX).contains(&xs.len())
+                    && xs.iter().chain(ys).all(repeatable) =>
+            {
+                let join = if *op == BinOp::Eq {
+                    BinOp::And
+                } else {
+                    BinOp::Or
+                };
+                let mut tests = xs.iter().zip(ys).map(|(x, y)| bin(*op, x, y));
+                let first = tests.next().expect("at least one item");
+                tests.fold(first, |acc, t| bin(join, &acc, &t))
+            }
+            _ => if_compared(*op, a, b).unwrap_or(ir),
         },
         IrKind::Binary(op, a, b) if op.is_comparison() => {
             if let Some(c) = if_compared(*op, a, b) {

@@ -53,7 +53,7 @@ pub(super) fn split(rule: &MoveIr) -> Option<[MoveIr; 2]> {
 }
 
 /// The conjuncts of `a and b and ...`, in order.
-fn flatten(ir: &Ir, out: &mut Vec<Ir>) {
+pub(super) fn flatten(ir: &Ir, out: &mut Vec<Ir>) {
     match &ir.kind {
         IrKind::Binary(BinOp::And, a, b) => {
             flatten(a, out);
@@ -64,7 +64,7 @@ fn flatten(ir: &Ir, out: &mut Vec<Ir>) {
 }
 
 /// The conjunction of `parts`, left to right.
-fn join(parts: Vec<Ir>) -> Ir {
+pub(super) fn join(parts: Vec<Ir>) -> Ir {
     let mut parts = parts.into_iter();
     let first = parts.next().expect("a conjunct");
     parts.fold(first, both)

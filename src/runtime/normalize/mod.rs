@@ -71,6 +71,7 @@ use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
 
 pub mod callees;
+mod choices;
 mod digits;
 mod displays;
 mod divides;
@@ -173,6 +174,10 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
                 .flat_map(|rule| match either::split(&rule) {
                     Some(two) => two.to_vec(),
                     None => vec![rule],
+                })
+                .flat_map(|rule| match n.in_order {
+                    true => vec![rule],
+                    false => choices::split(&rule).unwrap_or_else(|| vec![rule]),
                 })
         })
         .collect();

@@ -21,7 +21,9 @@ use crate::syntax::ast::BinOp;
 use crate::value::Value;
 
 /// `rule` with its innermost binder put as the value its guard's first
-/// condition fixes; `None` when it does not have that shape.
+/// equation in it fixes, after conjuncts that are comparisons unable to
+/// fail (a choice split by `choices.rs` leaves `x != a and y == b`);
+/// `None` when it does not have that shape.
 pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
     let (PatIr::Slot(b), domain) = rule.binders.last()? else {
         return None;
@@ -29,21 +31,22 @@ pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
     let IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) = &domain.kind else {
         return None;
     };
-    let (first, rest) = super::member::split_first(rule.guard.as_ref()?);
-    let IrKind::Binary(BinOp::Eq, l, r) = &first.kind else {
-        return None;
-    };
-    // l - r = sign * b + others: b = -sign * others.
-    let mut terms = Vec::new();
-    sum(l, 1, &mut terms)?;
-    sum(r, -1, &mut terms)?;
-    let (ours, others): (Vec<_>, Vec<_>) = terms.into_iter().partition(|(_, e)| is(e, *b));
-    let [(sign, _)] = ours.as_slice() else {
-        return None;
-    };
     if !plain(lo, *b) || !plain(hi, *b) {
         return None;
     }
+    let mut conjuncts = Vec::new();
+    super::either::flatten(rule.guard.as_ref()?, &mut conjuncts);
+    // The first equation that fixes `b`, after tests that cannot fail.
+    let (pos, sign, others) =
+        conjuncts
+            .iter()
+            .enumerate()
+            .find_map(|(i, c)| match fixes(c, *b) {
+                Some((sign, others)) => Some(Some((i, sign, others))),
+                None if super::choices::plain_test(c) => None,
+                None => Some(None),
+            })??;
+    let first = &conjuncts[pos];
     let span = first.span;
     let at = |kind| Ir { kind, span };
     let value = others
@@ -69,13 +72,27 @@ pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
         Box::new(value.clone()),
     ));
     let above = at(IrKind::Binary(upper, Box::new(value.clone()), hi.clone()));
-    let mut guard = and(below, above);
-    if let Some(rest) = rest {
-        guard = and(guard, rest);
-    }
+    conjuncts[pos] = and(below, above);
     let mut solved = rule.clone();
-    solved.guard = Some(guard);
+    solved.guard = Some(super::either::join(conjuncts));
     Some(put_innermost(solved, *b, &value))
+}
+
+/// `(sign, others)` where `c` is an equation of sums of names and
+/// integers, `l - r = sign * b + others`, reading `b` once.
+fn fixes(c: &Ir, b: Slot) -> Option<(i64, Vec<(i64, Ir)>)> {
+    let IrKind::Binary(BinOp::Eq, l, r) = &c.kind else {
+        return None;
+    };
+    let mut terms = Vec::new();
+    sum(l, 1, &mut terms)?;
+    sum(r, -1, &mut terms)?;
+    let (ours, others): (Vec<_>, Vec<_>) = terms.into_iter().partition(|(_, e)| is(e, b));
+    let [(sign, _)] = ours.as_slice() else {
+        return None;
+    };
+    let others = others.into_iter().map(|(s, e)| (s, e.clone())).collect();
+    Some((*sign, others))
 }
 
 /// `rule` with its innermost binder put as the one value its domain
