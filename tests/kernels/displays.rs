@@ -36,6 +36,7 @@ fn a_few_items_tested_are_comparisons() {
         "max(n - a, a) != min(a, n - a)",
         "abs(n - 2 * a) > 0",
         "0 != abs(2 * a - n)",
+        "(a, 1) != (n - a, 1)",
     ] {
         let text = grundy_game(guard);
         assert_eq!(agree_big(&text), plain, "{text}");
@@ -45,6 +46,10 @@ fn a_few_items_tested_are_comparisons() {
             "{text}"
         );
     }
+    // A constant tuple beside one written out: compared item by item.
+    let text = grundy_game("(2 * a - n, 0) != (0, 0)");
+    assert_eq!(agree_big(&text), plain);
+    assert!(!explained(&text).contains("tested for every option"));
     // The opposite tests, and two items.
     let equal = agree_big(&grundy_game("a == n - a or a == 1"));
     for guard in ["a in {n - a, 1}", "len({a, n - a}) == 1 or a in [1]"] {

@@ -11,9 +11,11 @@
 //! not shown (`moves` lists them in the written order, `normalize::
 //! listing_rules`). Every test chosen between is a comparison of
 //! operands that can neither fail nor cost anything to evaluate again
-//! (`inline::repeatable`), so no option meets an error the rule did not,
-//! and the conjuncts around the choice are evaluated for the options
-//! the rule evaluated them for.
+//! (`inline::repeatable`): each move evaluates the tests the `or` would
+//! have, in its order, so no option meets an error the rule did not. The
+//! conjuncts after the choice are evaluated where it passes, as written;
+//! those before it once for each move (which costs time, at most 8
+//! times, and meets no error the rule would not have met first).
 
 use super::either::{flatten, join};
 use super::inline::repeatable;

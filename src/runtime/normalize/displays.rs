@@ -73,6 +73,23 @@ pub(super) fn written(ir: Ir) -> Ir {
         },
         // `(x, y) != (a, b)` item by item: `x != a or y != b`.
         IrKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => match (&a.kind, &b.kind) {
+            // A constant tuple or list beside one written out: its items.
+            (IrKind::Tuple(_) | IrKind::List(_), IrKind::Const(v))
+            | (IrKind::Const(v), IrKind::Tuple(_) | IrKind::List(_))
+                if written_out(v, ir.span).is_some() =>
+            {
+                let items = written_out(v, ir.span).expect("checked");
+                let (a, b) = match &a.kind {
+                    IrKind::Const(_) => (items, (**b).clone()),
+                    _ => ((**a).clone(), items),
+                };
+                let both_written =
+                    std::mem::discriminant(&a.kind) == std::mem::discriminant(&b.kind);
+                match both_written {
+                    true => written(bin(*op, &a, &b)),
+                    false => ir,
+                }
+            }
             (IrKind::Tuple(xs), IrKind::Tuple(ys)) | (IrKind::List(xs), IrKind::List(ys))
                 if xs.len() == ys.len()
                     && (1..=ITEMS_MAX).contains(&xs.len())
@@ -83,9 +100,11 @@ pub(super) fn written(ir: Ir) -> Ir {
                 } else {
                     BinOp::Or
                 };
-                let mut tests = xs.iter().zip(ys).map(|(x, y)| bin(*op, x, y));
+                // Items both constant fold (`(x, 1) != (a, 1)`).
+                let fold = super::logic::fold;
+                let mut tests = xs.iter().zip(ys).map(|(x, y)| fold(bin(*op, x, y)));
                 let first = tests.next().expect("at least one item");
-                tests.fold(first, |acc, t| bin(join, &acc, &t))
+                tests.fold(first, |acc, t| fold(bin(join, &acc, &t)))
             }
             _ => if_compared(*op, a, b).unwrap_or(ir),
         },
@@ -140,4 +159,22 @@ fn if_compared(op: BinOp, a: &Ir, b: &Ir) -> Option<Ir> {
             span: a.span,
         }),
     }
+}
+
+/// A constant tuple or list of at most [`ITEMS_MAX`] items as one written
+/// out, each item a constant.
+fn written_out(v: &Value, span: crate::span::Span) -> Option<Ir> {
+    let konst = |items: &[Value]| -> Vec<Ir> {
+        let at = |v: &Value| Ir {
+            kind: IrKind::Const(v.clone()),
+            span,
+        };
+        items.iter().map(at).collect()
+    };
+    let kind = match v {
+        Value::Tuple(items) if items.len() <= ITEMS_MAX => IrKind::Tuple(konst(items)),
+        Value::List(items) if items.len() <= ITEMS_MAX => IrKind::List(konst(items)),
+        _ => return None,
+    };
+    Some(Ir { kind, span })
 }

@@ -52,8 +52,9 @@ pub(super) fn abs_bounds(ir: Ir) -> Ir {
     }
 }
 
-/// `abs(e) > 0` (`0 < abs(e)`, `abs(e) != 0`) as `e != 0`, and `abs(e)
-/// == 0` as `e == 0`, where `e` is cheap and safe to evaluate: the test
+/// `abs(e) > 0` (`0 < abs(e)`, `abs(e) != 0`) as `-e != 0`, and `abs(e)
+/// == 0` as `-e == 0`, where `e` is cheap and safe to evaluate (`-e`
+/// overflows where `abs(e)` does, for the least integer): the test
 /// the compiled rules narrow a loop by, where `abs(n - 2 * a) > 0` was
 /// tested for every option (6 times slower than `a != n - a`).
 fn abs_positive(ir: &Ir) -> Option<Ir> {

@@ -24,7 +24,7 @@
 //! with 0 first, fails (the compiled rules bail, and the interpreter
 //! reports the overflow as written) wherever any product of the first
 //! way could, and is at least 0 wherever a move exists. The other side
-//! of the equation, `n`, reads neither binder's later values and is
+//! of the equation, `n`, does not read `k` (it may read `x`), and is
 //! evaluated for every `x` in both ways.
 
 use super::member::split_first;

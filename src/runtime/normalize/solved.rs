@@ -1,19 +1,21 @@
-//! An innermost binder that its guard's first condition, an equation,
-//! fixes to one value,
+//! An innermost binder that an equation in its guard fixes to one value,
 //!
 //! ```text
 //! move split(a in 1..n, b in 1..n) if a + b == n and a != b -> g(a) + g(b)
 //! ```
 //!
 //! is that value: `b` is put as `n - a` wherever it is read, and its range
-//! becomes the first condition, `1 <= n - a and n - a < n`. Written the
+//! takes the equation's place, `1 <= n - a and n - a < n`. Written the
 //! first way, every `a` runs a loop over `b` to find the one value the
 //! equation keeps; the second is what a programmer would write. The
 //! options are the same, in the same order. The equation and the range's
 //! ends are sums of names and integers, which cannot fail where the
 //! compiled rules run them (their linear forms bail before any
 //! overflow), so nothing that was evaluated for another `b` could have
-//! reported an error.
+//! reported an error. The equation is the first conjunct, or comes after
+//! `==` and `!=` tests of operands that cannot fail, which give a
+//! boolean whatever they compare (`x != a and y == b`, a move
+//! `choices.rs` made).
 
 use super::{map_move, put};
 use crate::ir::{Ir, IrKind, MoveIr, PatIr, Slot};
@@ -21,8 +23,9 @@ use crate::syntax::ast::BinOp;
 use crate::value::Value;
 
 /// `rule` with its innermost binder put as the value its guard's first
-/// equation in it fixes, after conjuncts that are comparisons unable to
-/// fail (a choice split by `choices.rs` leaves `x != a and y == b`);
+/// equation in it fixes, after conjuncts that are `==` or `!=` of
+/// operands unable to fail (a choice split by `choices.rs` leaves `x != a
+/// and y == b`);
 /// `None` when it does not have that shape.
 pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
     let (PatIr::Slot(b), domain) = rule.binders.last()? else {
@@ -43,7 +46,7 @@ pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
             .enumerate()
             .find_map(|(i, c)| match fixes(c, *b) {
                 Some((sign, others)) => Some(Some((i, sign, others))),
-                None if super::choices::plain_test(c) => None,
+                None if equality(c) => None,
                 None => Some(None),
             })??;
     let first = &conjuncts[pos];
@@ -76,6 +79,15 @@ pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
     let mut solved = rule.clone();
     solved.guard = Some(super::either::join(conjuncts));
     Some(put_innermost(solved, *b, &value))
+}
+
+/// Whether `c` is `==` or `!=` of operands that cannot fail: a test that
+/// gives a boolean whatever the operands hold, so that evaluating it for
+/// one value of the binder rather than each hides no error (an order
+/// comparison fails between an integer and a string).
+fn equality(c: &Ir) -> bool {
+    matches!(&c.kind, IrKind::Binary(BinOp::Eq | BinOp::Ne, a, b)
+        if super::inline::repeatable(a) && super::inline::repeatable(b))
 }
 
 /// `(sign, others)` where `c` is an equation of sums of names and
