@@ -61,7 +61,13 @@ fn a_few_items_tested_are_comparisons() {
     agree_big(&grundy_game("a not in {n / a}"));
     same_error(&grundy_game("a not in {n / (a - 1)}"), "division by zero");
     // `abs` of the least integer overflows: so do the rules without it.
-    for guard in ["abs(n) > 0", "abs(n) <= 5", "abs(n) == 0"] {
+    for guard in [
+        "abs(n) > 0",
+        "abs(n) <= 5",
+        "abs(n) == 0",
+        "abs(n) == abs(k)",
+        "abs(k) != abs(n)",
+    ] {
         let least = format!(
             "game h(n) {{\n    move m(k in 1..=2) if {guard} -> h(0)\n}}\n\
              value(h(-9223372036854775807 - 1))\n"
@@ -136,6 +142,7 @@ fn a_choice_between_tests_of_the_binders_is_a_move_each() {
         "(x, y) != (a, b) and (x == a or y == b or a - x == b - y)",
         "(x != a or y != b) and (y == b or x == a or x - y == a - b)",
         "[x, y] != [a, b] and (x == a or y == b or a - x == b - y)",
+        "(x != a or y != b) and (x == a or y == b or abs(a - x) == abs(b - y))",
     ] {
         let text = queen(guard);
         assert_eq!(agree_big(&text), want, "{text}");

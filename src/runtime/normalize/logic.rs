@@ -24,7 +24,7 @@ use crate::value::Value;
 /// condition the compiled rules narrow a binder's loop by, where the
 /// `abs` they test for every option.
 pub(super) fn abs_bounds(ir: Ir) -> Ir {
-    if let Some(nonzero) = abs_positive(&ir) {
+    if let Some(nonzero) = abs_positive(&ir).or_else(|| abs_equal(&ir)) {
         return nonzero;
     }
     let (op, e, c) = match &ir.kind {
@@ -83,6 +83,38 @@ fn abs_positive(ir: &Ir) -> Option<Ir> {
         kind: IrKind::Binary(test, Box::new(negated(e)), Box::new(zero)),
         span: ir.span,
     })
+}
+
+/// `abs(p) == abs(q)` as `-p == -q or -p == q` (`!=` as `-p != -q and
+/// -p != q`), of cheap operands that cannot fail: the first comparison
+/// evaluates both negations, which fail where the `abs`es do, and each
+/// is a test of the binders a choice is split by (`choices.rs`; a queen's
+/// diagonal, `abs(a - x) == abs(b - y)`).
+fn abs_equal(ir: &Ir) -> Option<Ir> {
+    let IrKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) = &ir.kind else {
+        return None;
+    };
+    let operand = |e: &Ir| match &e.kind {
+        IrKind::CallBuiltin(Builtin::Abs, args) => match args.as_slice() {
+            [x] if repeatable(x) => Some(x.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let (p, q) = (operand(a)?, operand(b)?);
+    let join = if *op == BinOp::Eq {
+        BinOp::Or
+    } else {
+        BinOp::And
+    };
+    let at = |kind| Ir {
+        kind,
+        span: ir.span,
+    };
+    let test = |x: Ir, y: Ir| at(IrKind::Binary(*op, Box::new(x), Box::new(y)));
+    let both = test(negated(&p), negated(&q));
+    let across = test(negated(&p), q);
+    Some(at(IrKind::Binary(join, Box::new(both), Box::new(across))))
 }
 
 /// `-e`, which fails where `abs(e)` does (for the least integer), and is

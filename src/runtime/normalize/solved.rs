@@ -166,6 +166,7 @@ fn sum<'a>(e: &'a Ir, sign: i64, out: &mut Vec<(i64, &'a Ir)>) -> Option<()> {
             sum(a, sign, out)?;
             sum(b, if *op == BinOp::Sub { -sign } else { sign }, out)
         }
+        IrKind::Unary(crate::syntax::ast::UnOp::Neg, a) => sum(a, -sign, out),
         IrKind::Local(_) | IrKind::Const(Value::Int(_)) => {
             out.push((sign, e));
             Some(())
