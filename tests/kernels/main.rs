@@ -519,6 +519,20 @@ fn three_file() -> impl Strategy<Value = String> {
         })
 }
 
+/// The explanation of `text` run by machine code, checked to say `says`
+/// and to have left no position to the interpreter.
+fn compiled_as(text: &str, says: &[&str]) -> String {
+    // `run` asserts the run did not fail.
+    let (session, _) = Engine::Native.run("written.game", text);
+    let told = session.explain(None).unwrap();
+    for s in says {
+        assert!(told.contains(s), "{s}: {told}");
+    }
+    let interpreted = session.machine.interpreted.first().copied().unwrap_or(0);
+    assert_eq!(interpreted, 0, "{told}");
+    told
+}
+
 /// What `text` prints, the same run by the interpreter, the kernels and
 /// the machine code, with room for the default number of positions.
 fn agree_big(text: &str) -> String {

@@ -17,9 +17,7 @@ fn divisor_game(binders: &str, guard: &str, target: &str) -> String {
 }
 
 fn loops_over_divisors(text: &str) {
-    let (session, _) = Engine::Native.run("quotients.game", text);
-    let told = session.explain(None).unwrap();
-    assert!(told.contains("runs over the divisors"), "{told}");
+    compiled_as(text, &["runs over the divisors"]);
 }
 
 /// `x in 1..n, k in 2..=n` with `k * x == n`, however the product and

@@ -6,20 +6,6 @@
 
 use super::*;
 
-/// The explanation of `text` run by machine code, checked to say `says`
-/// and to have left no position to the interpreter.
-fn compiled_as(text: &str, says: &[&str]) -> String {
-    // `run` asserts the run did not fail.
-    let (session, _) = Engine::Native.run("written.game", text);
-    let told = session.explain(None).unwrap();
-    for s in says {
-        assert!(told.contains(s), "{s}: {told}");
-    }
-    let interpreted = session.machine.interpreted.first().copied().unwrap_or(0);
-    assert_eq!(interpreted, 0, "{told}");
-    told
-}
-
 /// A game of Nim written `nim(hs)` with the move `rules`, asking every
 /// list of three heaps below `n`, as a function of the rules; and the
 /// values Bouton's rule gives them, as printed.
