@@ -169,8 +169,8 @@ fn num_culprit(ir: &Ir, defs: &Defs, t: &Types) -> Slow {
 /// What `ir`, a construct the compiled rules do not take, is, and what
 /// to write instead.
 fn construct(ir: &Ir, defs: &Defs) -> Slow {
-    let collections = "lists, tuples and sets of anything but integers (or, for lists and \
-                       sets, pairs of integers) are evaluated by \
+    let collections = "lists, tuples and sets of anything but integers (or, for lists, \
+                       booleans, and for lists and sets, pairs of integers) are evaluated by \
                        the interpreter; the compiled rules take integer arithmetic, \
                        comparisons, `if`, `let`, `min`, `max`, `abs`, `isqrt`, `gcd`, \
                        `popcount`, `bit_length`, `divisors`, lists and tuples of integers \
@@ -180,8 +180,10 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                        `in`, `len`, indexing, `==`, `!=`) and strings (`len`, indexing, \
                        slices, `+`, `*`, `==`, `!=`, `\"XXX\" in s`, `for c in s`, and \
                        characters compared with characters, `s[i] == \"H\"`, or looked for \
-                       with `in`), and lists and sets of \
-                       pairs (`(x, y) in cells`, `ps[i][0]`, `(x + 1, y) in cells`)";
+                       with `in`), lists and sets of \
+                       pairs (`(x, y) in cells`, `ps[i][0]`, `(x + 1, y) in cells`), and \
+                       lists of booleans (`if cs[i]`, `[not c for c in cs]`, `any`, `all`, \
+                       `in`, slices and `+`)";
     let (what, instead): (String, String) = match &ir.kind {
         IrKind::CallFn(f, _) => {
             let name = defs.fns[*f as usize]

@@ -16,6 +16,7 @@ mod common;
 mod arith;
 mod bools;
 mod calls;
+mod coins;
 mod counters;
 mod displays;
 mod divisors;

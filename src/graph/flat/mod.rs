@@ -37,6 +37,9 @@ pub enum Shape {
     /// A non-empty set of such strings, in increasing order (packing
     /// keeps it).
     WordSet = 8,
+    /// A non-empty list of booleans, each 0 or 1: coins heads up, cells
+    /// lit.
+    Bools = 9,
 }
 
 impl Shape {
@@ -57,6 +60,11 @@ impl Shape {
             Shape::Set => Shape::WordSet,
             s => s,
         }
+    }
+
+    /// Whether its items are booleans.
+    pub fn of_bools(self) -> bool {
+        self == Shape::Bools
     }
 
     /// Whether its items are packed pairs.
@@ -82,7 +90,7 @@ impl Shape {
     /// an empty one, whatever it would hold).
     pub fn without_pairs(self) -> Shape {
         match self {
-            Shape::Pairs | Shape::Words => Shape::List,
+            Shape::Pairs | Shape::Words | Shape::Bools => Shape::List,
             Shape::PairSet | Shape::WordSet => Shape::Set,
             s => s,
         }
@@ -116,10 +124,12 @@ const FIELD_ONES: i64 = {
     m
 };
 
-/// Whether the header `h` has a list or set of pairs or of strings.
+/// Whether the header `h` has a list or set of pairs or of strings, or
+/// a list of booleans: an argument whose empty value is written another
+/// way ([`canonical`]).
 #[inline]
 pub fn has_packed(h: i64) -> bool {
-    // A field of 5 to 8: its highest bit, or its second and one of its
+    // A field of 5 to 9: its highest bit, or its second and one of its
     // low two.
     ((h >> 3) | ((h >> 2) & (h | (h >> 1)))) & FIELD_ONES != 0
 }
@@ -127,8 +137,9 @@ pub fn has_packed(h: i64) -> bool {
 /// Whether the header `h` has a list or set of strings.
 #[inline]
 pub fn has_words(h: i64) -> bool {
-    // A field of 7 or 8: its highest bit, or its low three all set.
-    ((h >> 3) | (h & (h >> 1) & (h >> 2))) & FIELD_ONES != 0
+    // A field of 7 or 8: its highest bit and not its lowest, or its low
+    // three all set.
+    (((h >> 3) & !h) | (h & (h >> 1) & (h >> 2))) & FIELD_ONES != 0
 }
 
 /// Whether `run` is a flat run: its header's arguments, each list's
@@ -171,7 +182,7 @@ pub fn canonical(run: &[i64]) -> Option<i64> {
 fn canonical_pairs(run: &[i64]) -> Option<i64> {
     let h = run[0];
     let fixed = (arguments(run).enumerate())
-        .filter(|(_, (s, items))| (s.of_pairs() || s.of_words()) && items.is_empty())
+        .filter(|(_, (s, items))| s.without_pairs() != *s && items.is_empty())
         .fold(h, |fixed, (i, (s, _))| {
             let field = 8 + BITS * i;
             (fixed & !(15 << field)) | ((s.without_pairs() as i64) << field)
@@ -205,7 +216,8 @@ pub fn shape(h: i64, i: usize) -> Shape {
         5 => Shape::Pairs,
         6 => Shape::PairSet,
         7 => Shape::Words,
-        _ => Shape::WordSet,
+        8 => Shape::WordSet,
+        _ => Shape::Bools,
     }
 }
 
@@ -319,6 +331,8 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
             false if shape != Shape::Tuple && pairs(a, len, out) => shape.with_pairs(),
             // Of short strings: each string one item.
             false if shape != Shape::Tuple && words(a, len, out) => shape.with_words(),
+            // A list of booleans, each 0 or 1.
+            false if shape == Shape::List && bools(a, len, out) => Shape::Bools,
             false => return false,
         };
         out[len] = (out.len() - len - 1) as i64;
@@ -345,6 +359,15 @@ fn pairs(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
 fn words(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
     packed(v, len, out, |v| match v {
         Value::Str(s) => pack_word(s),
+        _ => None,
+    })
+}
+
+/// Pushes after `out[..=len]` the items of the list `v`, each a boolean
+/// as 0 or 1: whether they all are.
+fn bools(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
+    packed(v, len, out, |v| match v {
+        Value::Bool(b) => Some(i64::from(*b)),
         _ => None,
     })
 }
@@ -446,6 +469,7 @@ pub fn collection(s: Shape, items: &[i64]) -> Value {
                 Value::Tuple(vec![Value::Int(x), Value::Int(y)].into())
             }
             _ if s.of_words() => Value::str(&string(&word_chars(*n).collect::<Vec<_>>())),
+            Shape::Bools => Value::Bool(*n != 0),
             _ => Value::Int(*n),
         })
         .collect();

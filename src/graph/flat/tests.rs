@@ -57,7 +57,8 @@ fn runs_hold_integers_lists_and_tuples_and_give_them_back() {
     assert_eq!((&run, only_ints(&run)), (&packed, Some(&[1, -2, 3][..])));
     assert!(encode(&[int(4), Value::list(vec![int(3)])], &mut run));
     assert_eq!(only_ints(&run), None);
-    assert!(!encode(&[Value::list(vec![Value::Bool(true)])], &mut run));
+    let nested = Value::list(vec![Value::list(vec![int(1)])]);
+    assert!(!encode(&[nested], &mut run));
     assert_ne!(
         {
             encode(&[Value::Tuple(vec![int(1)].into())], &mut run);
@@ -163,6 +164,7 @@ fn a_header_tells_its_lists_of_strings_from_every_other_shape() {
         Shape::PairSet,
         Shape::Words,
         Shape::WordSet,
+        Shape::Bools,
     ];
     for at in 0..ARITY_MAX {
         for shape in all {
@@ -175,6 +177,39 @@ fn a_header_tells_its_lists_of_strings_from_every_other_shape() {
             }
         }
     }
+}
+
+#[test]
+fn a_list_of_booleans_holds_them_as_0_and_1_and_gives_them_back() {
+    let coins = Value::list(vec![Value::Bool(true), Value::Bool(false)]);
+    let mut run = Vec::new();
+    assert!(encode(&[Value::Int(3), coins.clone()], &mut run));
+    assert_eq!(
+        run,
+        [header([Shape::Int, Shape::Bools].into_iter()), 3, 2, 1, 0]
+    );
+    assert_eq!(decode(&run), [Value::Int(3), coins]);
+    assert!(has_packed(run[0]) && !has_words(run[0]));
+    // Not a list of integers 1 and 0, nor a tuple or a mixed list.
+    let ints = Value::list(vec![Value::Int(1), Value::Int(0)]);
+    let mut other = Vec::new();
+    assert!(encode(&[Value::Int(3), ints], &mut other));
+    assert_ne!(run, other);
+    let tuple = Value::Tuple(vec![Value::Bool(true)].into());
+    let mixed = Value::list(vec![Value::Bool(true), Value::Int(1)]);
+    for v in [tuple, mixed] {
+        assert!(!encode(std::slice::from_ref(&v), &mut other), "{v:?}");
+    }
+    // An empty one, as compiled rules write it, is the empty list.
+    let one = |shape: Shape| header([shape].into_iter());
+    assert_eq!(canonical(&[one(Shape::Bools), 0]), Some(one(Shape::List)));
+    assert_eq!(canonical(&[one(Shape::Bools), 1, 1]), None);
+    // The last field of a header holds it too.
+    let mut many = vec![Value::Int(0); ARITY_MAX - 1];
+    many.push(Value::list(vec![Value::Bool(false)]));
+    assert!(encode(&many, &mut run));
+    assert_eq!(shape(run[0], ARITY_MAX - 1), Shape::Bools);
+    assert_eq!(decode(&run), many);
 }
 
 #[test]

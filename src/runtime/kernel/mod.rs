@@ -437,9 +437,10 @@ impl Kernel {
 }
 
 /// Whether a parameter the rules take as `rules` holds a `met` that types
-/// it otherwise: a string or a tuple where the rules said only a list.
+/// it otherwise: a string, a tuple or booleans where the rules said only
+/// a list.
 pub fn typed(rules: Shape, met: Shape) -> bool {
-    rules == Shape::List && matches!(met, Shape::Str | Shape::Tuple)
+    rules == Shape::List && matches!(met, Shape::Str | Shape::Tuple | Shape::Bools)
 }
 
 #[cfg(test)]

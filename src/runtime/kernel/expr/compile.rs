@@ -129,6 +129,10 @@ pub fn bool_in(ir: &Ir, t: &Types) -> Option<Num> {
     Some(match &ir.kind {
         IrKind::Const(Value::Bool(b)) => Num::Const(i64::from(*b)),
         IrKind::Local(s) if t.is_bool(*s) => Num::Slot(*s),
+        // An item of a list of booleans, 0 or 1.
+        IrKind::Index(xs, i) if t.holds_bools(xs) => {
+            Num::Index(Box::new(Seq::compile(xs, t)?), Box::new(num_in(i, t)?))
+        }
         IrKind::If(c, a, b) => Num::If(
             Box::new(cond_in(c, t)?),
             Box::new(bool_in(a, t)?),
@@ -264,6 +268,9 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
     Some(match &ir.kind {
         IrKind::Const(Value::Bool(b)) => Cond::Const(*b),
         IrKind::Local(s) if t.is_bool(*s) => Cond::Cmp(BinOp::Ne, Num::Slot(*s), Num::Const(0)),
+        IrKind::Index(..) if t.makes_bool(ir) => {
+            Cond::Cmp(BinOp::Ne, bool_in(ir, t)?, Num::Const(0))
+        }
         IrKind::Binary(BinOp::And, a, b) => Cond::And(cond(a)?, cond(b)?),
         IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
         IrKind::Unary(UnOp::Not, a) => Cond::not(*cond(a)?),
@@ -277,7 +284,8 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
             None => character_in(*op == BinOp::In, x, xs, t)
                 .or_else(|| pair_member(*op == BinOp::In, x, xs, t))
                 .or_else(|| within(*op == BinOp::In, x, xs, t))
-                .or_else(|| word_member(*op == BinOp::In, x, xs, t))?,
+                .or_else(|| word_member(*op == BinOp::In, x, xs, t))
+                .or_else(|| bool_member(*op == BinOp::In, x, xs, t))?,
         },
         IrKind::Binary(op, a, b) => comparison(*op, a, b, t)?,
         IrKind::Chain(operands, ops) => {
@@ -301,6 +309,21 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::CallFn(f, args) => {
             calls::cond(*f, args, t).unwrap_or(Cond::Cmp(BinOp::Eq, Num::Bail, Num::Const(0)))
         }
+        // `any(cs)` of a list of booleans is `true in cs`, `all(cs)` is
+        // `false not in cs`.
+        IrKind::CallBuiltin(b @ (Builtin::All | Builtin::Any), args)
+            if args.len() == 1
+                && !matches!(args[0].kind, IrKind::Comprehension { .. })
+                && t.holds_bools(&args[0]) =>
+        {
+            let any = *b == Builtin::Any;
+            member(
+                any,
+                Num::Const(i64::from(any)),
+                Seq::compile(&args[0], t)?,
+                t,
+            )
+        }
         IrKind::CallBuiltin(b @ (Builtin::All | Builtin::Any), args) if args.len() == 1 => {
             let IrKind::Comprehension {
                 set: false,
@@ -315,6 +338,13 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         }
         _ => return None,
     })
+}
+
+/// `x in cs` (or `not in`, when `!yes`) of a boolean `x` and a list of
+/// booleans `cs`.
+fn bool_member(yes: bool, x: &Ir, xs: &Ir, t: &Types) -> Option<Cond> {
+    (t.makes_bool(x) && t.holds_bools(xs)).then_some(())?;
+    Some(member(yes, bool_in(x, t)?, Seq::compile(xs, t)?, t))
 }
 
 /// `x in xs` (or `not in`, when `!yes`): a bit of [`Members`] when `xs`

@@ -68,7 +68,7 @@ pub(in crate::runtime::kernel) fn split(
     }
     match &domain.kind {
         IrKind::CallBuiltin(Builtin::Enumerate, args) if args.len() == 1 => {
-            Some((Split::Enumerate, *i, *x, Seq::numbers(&args[0], types)?))
+            Some((Split::Enumerate, *i, *x, items_of(&args[0], *x, types)?))
         }
         IrKind::CallBuiltin(Builtin::Enumerate, _) => None,
         _ => {
@@ -77,6 +77,15 @@ pub(in crate::runtime::kernel) fn split(
                 .of_pairs()
                 .then_some((Split::Pair, *i, *x, ps))
         }
+    }
+}
+
+/// The list `xs` whose items name `x` takes: of integers, or of booleans
+/// when `x` holds one.
+fn items_of(xs: &Ir, x: Slot, types: &Types) -> Option<Seq> {
+    match types.is_bool(x) {
+        true => Seq::compile(xs, types).filter(|xs| xs.shape(types) == Shape::Bools),
+        false => Seq::numbers(xs, types),
     }
 }
 
@@ -137,6 +146,9 @@ impl<E> Comp<E> {
                 ClauseIr::For(PatIr::Slot(s), xs) if types.is_char(*s) => {
                     let string = Seq::compile(xs, types).filter(|xs| xs.shape(types) == Shape::Str);
                     Some(Clause::For(*s, Source::Seq(string?)))
+                }
+                ClauseIr::For(PatIr::Slot(s), xs) if types.is_bool(*s) => {
+                    Some(Clause::For(*s, Source::Seq(items_of(xs, *s, types)?)))
                 }
                 ClauseIr::For(PatIr::Slot(s), xs) if !types.is_list(*s) => {
                     Some(Clause::For(*s, Source::compile(xs, types)?))

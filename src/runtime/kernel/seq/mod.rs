@@ -148,6 +148,12 @@ impl Seq {
                 {
                     Some(items) if list => Seq::Items(Shape::List, items),
                     Some(items) => Seq::Items(Shape::Tuple, items),
+                    None if list && items.iter().all(|x| types.makes_bool(x)) => Seq::Items(
+                        Shape::Bools,
+                        (items.iter())
+                            .map(|x| super::expr::bool_in(x, types))
+                            .collect::<Option<_>>()?,
+                    ),
                     None if list => packed(items, types)?,
                     None => return None,
                 }
@@ -250,7 +256,11 @@ impl Seq {
                     Some(xs) => (xs, super::expr::num_in(b, types)?),
                     None => (Seq::compile(b, types)?, super::expr::num_in(a, types)?),
                 };
-                matches!(xs.shape(types), Shape::List | Shape::Pairs | Shape::Str).then_some(())?;
+                matches!(
+                    xs.shape(types),
+                    Shape::List | Shape::Pairs | Shape::Str | Shape::Bools
+                )
+                .then_some(())?;
                 Seq::Repeat(Box::new(xs), Box::new(k))
             }
             IrKind::Slice(x, lo, hi) => {
@@ -265,6 +275,10 @@ impl Seq {
             IrKind::Comprehension { set, elem, clauses } => {
                 let (elem, items) = match super::expr::num_in(elem, types) {
                     Some(n) => (n, Shape::List),
+                    // A list of conditions: `[not c for c in cs]`.
+                    None if !set && types.makes_bool(elem) => {
+                        (super::expr::bool_in(elem, types)?, Shape::Bools)
+                    }
                     None => match super::expr::pair_in(elem, types) {
                         Some(p) => (p, Shape::Pairs),
                         None => (word_in(elem, types)?, Shape::Words),
@@ -367,7 +381,7 @@ impl Seq {
             }
             _ => {}
         }
-        Seq::compile(ir, types).filter(|xs| xs.shape(types) != Shape::Str)
+        Seq::compile(ir, types).filter(|xs| !matches!(xs.shape(types), Shape::Str | Shape::Bools))
     }
 
     /// Whether the value is a list, a tuple, a set or a string (never
@@ -459,13 +473,13 @@ pub(in crate::runtime::kernel) fn word_in(ir: &Ir, types: &Types) -> Option<Num>
     })
 }
 
-/// A constant list or set of pairs or of strings: its shape and its
-/// items, packed.
+/// A constant list or set of pairs or of strings, or a constant list of
+/// booleans: its shape and its items, packed.
 pub(super) fn constant_packed(v: &Value) -> Option<(Shape, Vec<i64>)> {
     let mut run = Vec::new();
     crate::graph::flat::encode(std::slice::from_ref(v), &mut run).then_some(())?;
     let shape = crate::graph::flat::shape(run[0], 0);
-    (shape.of_pairs() || shape.of_words()).then(|| (shape, run[2..].to_vec()))
+    (shape.without_pairs() != shape).then(|| (shape, run[2..].to_vec()))
 }
 
 #[cfg(test)]

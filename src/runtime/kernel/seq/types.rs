@@ -159,6 +159,9 @@ impl Types {
         // One whose items the rules read as pairs (`ps[i][0]`, `(x, y)
         // in ps`) holds pairs.
         pairs::params(game, &mut types.shapes);
+        // One whose items the rules read as conditions (`if cs[i]`)
+        // holds booleans.
+        bools::item_params(game, &mut types.shapes);
         // Where the rules read items by index (`w[0]`, read as pairs
         // above) or could not tell, the position met says.
         for (now, hint) in types.shapes.iter_mut().zip(hints) {
@@ -232,6 +235,7 @@ impl Types {
         match shape {
             Shape::List | Shape::Set if self.pairs_made(ir) => Some((shape.with_pairs(), sure)),
             Shape::List | Shape::Set if self.words_made(ir) => Some((shape.with_words(), sure)),
+            Shape::List if self.bools_made(ir) => Some((Shape::Bools, sure)),
             _ => Some((shape, sure)),
         }
     }

@@ -7,10 +7,19 @@
 //! reports: a position whose run says otherwise is no kernel's). The
 //! compiled rules hold a boolean as 0 or 1, a flat run too
 //! ([`crate::graph::flat::is_bool`]).
+//!
+//! So with lists of booleans ([`Shape::Bools`]: coins, lamps): a list
+//! parameter whose items the rules read as conditions (`if cs[i]`, `not
+//! cs[j]`), or that the game's own moves pass a list of conditions
+//! (`cs[:i] + [not cs[i]] + cs[i + 1:]`), holds booleans; so does a
+//! `for` over one (`[not c for c in cs]`).
 
 use super::Types;
+use crate::builtins::Builtin;
+use crate::graph::Shape;
 use crate::graph::flat::BOOLS_MAX;
-use crate::ir::{GameIr, Ir, IrKind, Slot};
+use crate::ir::{ClauseIr, GameIr, Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::runtime::kernel::seq::Seq;
 use crate::runtime::normalize::each_child;
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
@@ -22,15 +31,108 @@ impl Types {
     }
 
     /// Whether `ir` makes a boolean, as far as its form says (see
-    /// `types/bools.rs`).
+    /// `types/bools.rs`): an item of a list of booleans among them.
     pub fn makes_bool(&self, ir: &Ir) -> bool {
-        boolean(ir, &self.bools)
+        match &ir.kind {
+            IrKind::Index(xs, _) => self.holds_bools(xs),
+            IrKind::If(_, a, b) => self.makes_bool(a) && self.makes_bool(b),
+            _ => boolean(ir, &self.bools),
+        }
+    }
+
+    /// Whether `xs` compiles to a list of booleans.
+    pub fn holds_bools(&self, xs: &Ir) -> bool {
+        Seq::compile(xs, self).is_some_and(|xs| xs.shape(self) == Shape::Bools)
     }
 
     /// The bits of a flat run's header that say which parameters hold
     /// booleans ([`crate::graph::flat::bool_bit`]).
     pub fn bool_bits(&self) -> i64 {
-        (self.bools.iter()).fold(0, |h, s| h | crate::graph::flat::bool_bit(*s as usize))
+        (self.bools.iter())
+            .filter(|s| (**s as usize) < self.arity.min(BOOLS_MAX))
+            .fold(0, |h, s| h | crate::graph::flat::bool_bit(*s as usize))
+    }
+
+    /// Whether `ir` makes a list of booleans, as far as its form says: a
+    /// display or a comprehension of conditions, or a constant one.
+    pub(super) fn bools_made(&self, ir: &Ir) -> bool {
+        match &ir.kind {
+            IrKind::List(items) => items.first().is_some_and(|x| self.makes_bool(x)),
+            IrKind::Comprehension {
+                set: false, elem, ..
+            } => self.makes_bool(elem),
+            IrKind::Const(v @ Value::List(_)) => {
+                super::super::constant_packed(v).is_some_and(|(s, _)| s == Shape::Bools)
+            }
+            _ => false,
+        }
+    }
+
+    /// Makes `slot`, a `for`'s name over a list of booleans, one.
+    pub(super) fn bool_item(&mut self, slot: Slot) -> bool {
+        let new = !self.bools.contains(&slot);
+        if new {
+            self.bools.push(slot);
+        }
+        new
+    }
+}
+
+/// Makes each list parameter among `shapes` whose items the rules of
+/// `game` read as conditions (`if cs[i]`, `not cs[i]`) a list of
+/// booleans.
+pub(super) fn item_params(game: &GameIr, shapes: &mut [Shape]) {
+    let mut read = Vec::new();
+    for rule in &game.moves {
+        if let Some(guard) = &rule.guard {
+            item_condition(guard, &mut read);
+        }
+        let mut each = |c: &Ir| item_condition(c, &mut read);
+        rule.exprs().for_each(|e| conditions(e, &mut each));
+    }
+    for s in read {
+        if shapes.get(s as usize) == Some(&Shape::List) && (s as usize) < game.arity {
+            shapes[s as usize] = Shape::Bools;
+        }
+    }
+}
+
+/// The item names of the `(i, x) in enumerate(xs)` binders and `for`s
+/// of `rule`, each with its `xs`: a list of booleans makes its `x` one.
+pub(super) fn enumerated(rule: &MoveIr) -> Vec<(Slot, Ir)> {
+    fn item(pattern: &PatIr, domain: &Ir, out: &mut Vec<(Slot, Ir)>) {
+        if let (PatIr::Tuple(parts, _), IrKind::CallBuiltin(Builtin::Enumerate, args)) =
+            (pattern, &domain.kind)
+            && let ([_, PatIr::Slot(x)], [xs]) = (parts.as_slice(), args.as_slice())
+        {
+            out.push((*x, xs.clone()));
+        }
+    }
+    fn fors(ir: &Ir, out: &mut Vec<(Slot, Ir)>) {
+        if let IrKind::Comprehension { clauses, .. } = &ir.kind {
+            for c in clauses {
+                if let ClauseIr::For(pattern, xs) = c {
+                    item(pattern, xs, out);
+                }
+            }
+        }
+        each_child(ir, &mut |c| fors(c, out));
+    }
+    let mut out = Vec::new();
+    for (pattern, domain) in &rule.binders {
+        item(pattern, domain, &mut out);
+    }
+    rule.exprs().for_each(|e| fors(e, &mut out));
+    out
+}
+
+/// Pushes on `out` the parameter `ir` is an item of (`cs[i]`), read as a
+/// condition.
+fn item_condition(ir: &Ir, out: &mut Vec<Slot>) {
+    if let IrKind::Index(xs, _) = &ir.kind
+        && let IrKind::Local(s) = xs.kind
+    {
+        out.push(s);
     }
 }
 
@@ -43,7 +145,8 @@ pub(super) fn params(game: &GameIr, own: &[&[Ir]], ints: impl Fn(Slot) -> bool) 
         if let Some(guard) = &rule.guard {
             condition(guard, &mut out);
         }
-        rule.exprs().for_each(|e| conditions(e, &mut out));
+        rule.exprs()
+            .for_each(|e| conditions(e, &mut |c| condition(c, &mut out)));
     }
     // Passed a condition, or a parameter found to hold one.
     for _ in 0..=game.arity {
@@ -74,19 +177,19 @@ fn condition(ir: &Ir, out: &mut Vec<Slot>) {
     }
 }
 
-/// Pushes on `out` each local `ir` reads as a condition: an operand of
-/// `not`, `and` or `or`, or the test of an `if`.
-fn conditions(ir: &Ir, out: &mut Vec<Slot>) {
+/// Calls `each` on every expression `ir` reads as a condition: an
+/// operand of `not`, `and` or `or`, or the test of an `if`.
+fn conditions(ir: &Ir, each: &mut impl FnMut(&Ir)) {
     match &ir.kind {
-        IrKind::Unary(UnOp::Not, a) => condition(a, out),
+        IrKind::Unary(UnOp::Not, a) => each(a),
         IrKind::Binary(BinOp::And | BinOp::Or, a, b) => {
-            condition(a, out);
-            condition(b, out);
+            each(a);
+            each(b);
         }
-        IrKind::If(c, _, _) => condition(c, out),
+        IrKind::If(c, _, _) => each(c),
         _ => {}
     }
-    each_child(ir, &mut |c| conditions(c, out));
+    each_child(ir, &mut |c| conditions(c, each));
 }
 
 /// Whether `ir` makes a boolean, as far as its form says: `true` or

@@ -87,9 +87,17 @@ impl Types {
             }
         }
         rule.exprs().for_each(|e| one_name_fors(e, &mut over));
+        let enumerated = super::bools::enumerated(rule);
         // A `for` over what another makes is typed once that one is.
-        for _ in 0..over.len() {
+        for _ in 0..over.len() + enumerated.len() {
             let before = t.pairs.len();
+            let mut changed = false;
+            for (s, xs) in &enumerated {
+                let plain = t.shape(*s) == Shape::Int && !t.is_named(*s);
+                if plain && t.shape_of(xs).is_some_and(|(s, _)| s == Shape::Bools) {
+                    changed |= t.bool_item(*s);
+                }
+            }
             for (s, domain) in &over {
                 let plain = t.shape(*s) == Shape::Int && !t.is_named(*s);
                 let shape = t.shape_of(domain).map(|(shape, _)| shape);
@@ -102,8 +110,11 @@ impl Types {
                 if plain && shape.is_some_and(Shape::of_words) && !t.words.contains(s) {
                     t.words.push(*s);
                 }
+                if plain && shape == Some(Shape::Bools) {
+                    changed |= t.bool_item(*s);
+                }
             }
-            if t.pairs.len() == before {
+            if t.pairs.len() == before && !changed {
                 break;
             }
         }
