@@ -65,6 +65,7 @@ impl Form {
                 | flat::Shape::Str
                 | flat::Shape::Pairs
                 | flat::Shape::PairSet
+                | flat::Shape::PairTuple
                 | flat::Shape::Words
                 | flat::Shape::WordSet => {
                     return None;

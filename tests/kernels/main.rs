@@ -27,6 +27,7 @@ mod listing;
 mod lists;
 mod queries;
 mod quotients;
+mod rows;
 mod search;
 mod spellings;
 mod states;

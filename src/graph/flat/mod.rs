@@ -40,6 +40,9 @@ pub enum Shape {
     /// A non-empty list of booleans, each 0 or 1: coins heads up, cells
     /// lit.
     Bools = 9,
+    /// A non-empty tuple of pairs of integers, each item a pair
+    /// [`pack`]ed: rows of (white, black) kept as tuples.
+    PairTuple = 10,
 }
 
 impl Shape {
@@ -69,7 +72,7 @@ impl Shape {
 
     /// Whether its items are packed pairs.
     pub fn of_pairs(self) -> bool {
-        matches!(self, Shape::Pairs | Shape::PairSet)
+        matches!(self, Shape::Pairs | Shape::PairSet | Shape::PairTuple)
     }
 
     /// A list, tuple or set whose items are integers.
@@ -77,11 +80,12 @@ impl Shape {
         matches!(self, Shape::List | Shape::Tuple | Shape::Set)
     }
 
-    /// The shape of the same collection holding pairs (a list or a set).
+    /// The shape of the same collection holding pairs.
     pub fn with_pairs(self) -> Shape {
         match self {
             Shape::List => Shape::Pairs,
             Shape::Set => Shape::PairSet,
+            Shape::Tuple => Shape::PairTuple,
             s => s,
         }
     }
@@ -92,6 +96,7 @@ impl Shape {
         match self {
             Shape::Pairs | Shape::Words | Shape::Bools => Shape::List,
             Shape::PairSet | Shape::WordSet => Shape::Set,
+            Shape::PairTuple => Shape::Tuple,
             s => s,
         }
     }
@@ -124,12 +129,12 @@ const FIELD_ONES: i64 = {
     m
 };
 
-/// Whether the header `h` has a list or set of pairs or of strings, or
-/// a list of booleans: an argument whose empty value is written another
-/// way ([`canonical`]).
+/// Whether the header `h` has a list, set or tuple of pairs, a list or
+/// set of strings, or a list of booleans: an argument whose empty value
+/// is written another way ([`canonical`]).
 #[inline]
 pub fn has_packed(h: i64) -> bool {
-    // A field of 5 to 9: its highest bit, or its second and one of its
+    // A field of 5 to 10: its highest bit, or its second and one of its
     // low two.
     ((h >> 3) | ((h >> 2) & (h | (h >> 1)))) & FIELD_ONES != 0
 }
@@ -137,9 +142,8 @@ pub fn has_packed(h: i64) -> bool {
 /// Whether the header `h` has a list or set of strings.
 #[inline]
 pub fn has_words(h: i64) -> bool {
-    // A field of 7 or 8: its highest bit and not its lowest, or its low
-    // three all set.
-    (((h >> 3) & !h) | (h & (h >> 1) & (h >> 2))) & FIELD_ONES != 0
+    // A field of 7 or 8: its highest bit alone, or its low three all set.
+    (((h >> 3) & !(h | (h >> 1) | (h >> 2))) | (h & (h >> 1) & (h >> 2))) & FIELD_ONES != 0
 }
 
 /// Whether `run` is a flat run: its header's arguments, each list's
@@ -217,7 +221,8 @@ pub fn shape(h: i64, i: usize) -> Shape {
         6 => Shape::PairSet,
         7 => Shape::Words,
         8 => Shape::WordSet,
-        _ => Shape::Bools,
+        9 => Shape::Bools,
+        _ => Shape::PairTuple,
     }
 }
 
@@ -327,8 +332,8 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
         };
         let shape = match ints {
             true => shape,
-            // A list or set of pairs: each pair one item.
-            false if shape != Shape::Tuple && pairs(a, len, out) => shape.with_pairs(),
+            // A list, set or tuple of pairs: each pair one item.
+            false if pairs(a, len, out) => shape.with_pairs(),
             // Of short strings: each string one item.
             false if shape != Shape::Tuple && words(a, len, out) => shape.with_words(),
             // A list of booleans, each 0 or 1.

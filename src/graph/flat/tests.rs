@@ -118,12 +118,22 @@ fn pairs_pack_in_their_order_and_lists_of_them_give_them_back() {
     assert_eq!(run[2..5], [2, pack(2, -3).unwrap(), pack(0, 1).unwrap()]);
     assert_eq!(run[6..], [pack(1, 9).unwrap(), pack(2, 0).unwrap()]);
     assert_eq!(decode(&run), [Value::Int(4), list, set]);
-    // Not pairs: a pair too wide, a triple, a tuple of pairs, a mix.
+    // A tuple of them is one too, and gives back a tuple.
+    let tuple = Value::Tuple(vec![pair(1, 2), pair(-1, 0)].into());
+    assert!(encode(std::slice::from_ref(&tuple), &mut run));
+    assert_eq!(shape(run[0], 0), Shape::PairTuple);
+    assert_eq!(run[1..], [2, pack(1, 2).unwrap(), pack(-1, 0).unwrap()]);
+    assert_eq!(decode(&run), [tuple]);
+    let one = |shape: Shape| header([shape].into_iter());
+    assert_eq!(
+        canonical(&[one(Shape::PairTuple), 0]),
+        Some(one(Shape::Tuple))
+    );
+    // Not pairs: a pair too wide, a triple, a mix.
     let wide = Value::list(vec![pair(1 << 40, 0)]);
     let triple = Value::list(vec![Value::Tuple(vec![Value::Int(1); 3].into())]);
-    let tuple = Value::Tuple(vec![pair(1, 2)].into());
     let mixed = Value::list(vec![pair(1, 2), Value::Int(3)]);
-    for v in [wide, triple, tuple, mixed] {
+    for v in [wide, triple, mixed] {
         assert!(!encode(std::slice::from_ref(&v), &mut run), "{v:?}");
     }
 }
@@ -165,6 +175,7 @@ fn a_header_tells_its_lists_of_strings_from_every_other_shape() {
         Shape::Words,
         Shape::WordSet,
         Shape::Bools,
+        Shape::PairTuple,
     ];
     for at in 0..ARITY_MAX {
         for shape in all {

@@ -155,7 +155,13 @@ impl Seq {
                             .collect::<Option<_>>()?,
                     ),
                     None if list => packed(items, types)?,
-                    None => return None,
+                    // A tuple of pairs: `((x, y),)`.
+                    None => Seq::Items(
+                        Shape::PairTuple,
+                        (items.iter())
+                            .map(|i| super::expr::pair_in(i, types))
+                            .collect::<Option<_>>()?,
+                    ),
                 }
             }
             // A string is its characters' code points, as a flat run
@@ -165,7 +171,9 @@ impl Seq {
                 Shape::Str,
                 s.chars().map(|c| Num::Const(u32::from(c).into())).collect(),
             ),
-            IrKind::Const(v @ (Value::List(_) | Value::Set(_))) if constant_packed(v).is_some() => {
+            IrKind::Const(v @ (Value::List(_) | Value::Set(_) | Value::Tuple(_)))
+                if constant_packed(v).is_some() =>
+            {
                 let (shape, items) = constant_packed(v)?;
                 match items.len() > LONG {
                     // One row read in place, as a long list of integers.

@@ -233,7 +233,9 @@ impl Types {
     fn shape_of(&self, ir: &Ir) -> Option<(Shape, bool)> {
         let (shape, sure) = self.form_of(ir)?;
         match shape {
-            Shape::List | Shape::Set if self.pairs_made(ir) => Some((shape.with_pairs(), sure)),
+            Shape::List | Shape::Set | Shape::Tuple if self.pairs_made(ir) => {
+                Some((shape.with_pairs(), sure))
+            }
             Shape::List | Shape::Set if self.words_made(ir) => Some((shape.with_words(), sure)),
             Shape::List if self.bools_made(ir) => Some((Shape::Bools, sure)),
             _ => Some((shape, sure)),
@@ -358,7 +360,7 @@ impl Types {
 fn refines(now: Shape, passed: Shape) -> bool {
     match now {
         Shape::List => passed != Shape::List && passed != Shape::Int,
-        Shape::Pairs => passed == Shape::PairSet,
+        Shape::Pairs => passed == Shape::PairSet || passed == Shape::PairTuple,
         Shape::Words => passed == Shape::WordSet,
         Shape::Set => passed == Shape::PairSet || passed == Shape::WordSet,
         _ => false,

@@ -127,10 +127,10 @@ impl Types {
     pub(super) fn pairs_made(&self, ir: &Ir) -> bool {
         match &ir.kind {
             IrKind::Local(s) => self.shape(*s).of_pairs(),
-            IrKind::List(items) | IrKind::Set(items) => {
+            IrKind::List(items) | IrKind::Set(items) | IrKind::Tuple(items) => {
                 items.first().is_some_and(|x| self.pair_valued(x))
             }
-            IrKind::Const(v @ (Value::List(_) | Value::Set(_))) => {
+            IrKind::Const(v @ (Value::List(_) | Value::Set(_) | Value::Tuple(_))) => {
                 super::super::constant_packed(v).is_some_and(|(s, _)| s.of_pairs())
             }
             IrKind::Comprehension { elem, .. } => self.pair_valued(elem),
