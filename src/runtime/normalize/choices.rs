@@ -105,14 +105,11 @@ pub(super) fn plain_test(ir: &Ir) -> bool {
 /// `not` of an order (`<` of sets is not the negation of `>=`).
 fn negated(test: &Ir) -> Ir {
     let kind = match &test.kind {
-        IrKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
-            let op = if *op == BinOp::Eq {
-                BinOp::Ne
-            } else {
-                BinOp::Eq
-            };
-            IrKind::Binary(op, a.clone(), b.clone())
-        }
+        IrKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => IrKind::Binary(
+            super::logic::opposite(*op).expect("== or !="),
+            a.clone(),
+            b.clone(),
+        ),
         _ => IrKind::Unary(UnOp::Not, Box::new(test.clone())),
     };
     Ir {

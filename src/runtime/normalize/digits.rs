@@ -17,7 +17,7 @@
 //! the characters of a string (`c in "1349"` with `str(k) == c`) are
 //! read so once each copy has its character (`unroll.rs`).
 
-use super::walk::map_children;
+use super::walk::guard_rewritten;
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind, MoveIr, PatIr, Slot};
 use crate::syntax::ast::BinOp;
@@ -40,25 +40,13 @@ pub(super) fn spelled(rule: &MoveIr) -> Option<MoveIr> {
     if ints.is_empty() {
         return None;
     }
-    let mut changed = false;
-    let guard = rewrite(rule.guard.as_ref()?, &ints, &mut changed);
-    changed.then(|| MoveIr {
-        guard: Some(guard),
-        ..rule.clone()
-    })
-}
-
-fn rewrite(ir: &Ir, ints: &[Slot], changed: &mut bool) -> Ir {
-    if let IrKind::Binary(op, a, b) = &ir.kind
-        && let Some(test) = integer_test(*op, a, b, ints)
-    {
-        *changed = true;
-        return Ir {
-            kind: test,
+    guard_rewritten(rule, &|ir| match &ir.kind {
+        IrKind::Binary(op, a, b) => Some(Ir {
+            kind: integer_test(*op, a, b, &ints)?,
             span: ir.span,
-        };
-    }
-    map_children(ir, &mut |e| rewrite(e, ints, changed))
+        }),
+        _ => None,
+    })
 }
 
 /// `str(k) op "text"` as a test of `k` (see the module).

@@ -52,9 +52,9 @@ pub(super) fn written(ir: Ir) -> Ir {
                 BinOp::In => (BinOp::Eq, BinOp::Or),
                 _ => (BinOp::Ne, BinOp::And),
             };
-            let mut tests = items.iter().map(|y| bin(test, x, y));
-            let first = tests.next().expect("at least one item");
-            tests.fold(first, |acc, t| bin(join, &acc, &t))
+            (items.iter().map(|y| bin(test, x, y)))
+                .reduce(|acc, t| bin(join, &acc, &t))
+                .expect("at least one item")
         }
         IrKind::CallBuiltin(Builtin::Len, args) => match args.as_slice() {
             [set] => match &set.kind {
@@ -102,9 +102,9 @@ pub(super) fn written(ir: Ir) -> Ir {
                 };
                 // Items both constant fold (`(x, 1) != (a, 1)`).
                 let fold = super::logic::fold;
-                let mut tests = xs.iter().zip(ys).map(|(x, y)| fold(bin(*op, x, y)));
-                let first = tests.next().expect("at least one item");
-                tests.fold(first, |acc, t| fold(bin(join, &acc, &t)))
+                (xs.iter().zip(ys).map(|(x, y)| fold(bin(*op, x, y))))
+                    .reduce(|acc, t| fold(bin(join, &acc, &t)))
+                    .expect("at least one item")
             }
             _ => if_compared(*op, a, b).unwrap_or(ir),
         },
@@ -128,7 +128,7 @@ fn if_compared(op: BinOp, a: &Ir, b: &Ir) -> Option<Ir> {
     let (IrKind::Const(p), IrKind::Const(q), IrKind::Const(k)) = (&p.kind, &q.kind, &b.kind) else {
         return None;
     };
-    let IrKind::Binary(BinOp::Eq | BinOp::Ne, x, y) = &c.kind else {
+    let IrKind::Binary(test @ (BinOp::Eq | BinOp::Ne), x, y) = &c.kind else {
         return None;
     };
     if !repeatable(x) || !repeatable(y) {
@@ -140,20 +140,10 @@ fn if_compared(op: BinOp, a: &Ir, b: &Ir) -> Option<Ir> {
     };
     match (truth(p)?, truth(q)?) {
         (true, false) => Some((**c).clone()),
-        (false, true) => {
-            let IrKind::Binary(test, x, y) = &c.kind else {
-                unreachable!("matched above")
-            };
-            let negated = if *test == BinOp::Eq {
-                BinOp::Ne
-            } else {
-                BinOp::Eq
-            };
-            Some(Ir {
-                kind: IrKind::Binary(negated, x.clone(), y.clone()),
-                span: c.span,
-            })
-        }
+        (false, true) => Some(Ir {
+            kind: IrKind::Binary(super::logic::opposite(*test)?, x.clone(), y.clone()),
+            span: c.span,
+        }),
         (t, _) => Some(Ir {
             kind: IrKind::Const(Value::Bool(t)),
             span: a.span,

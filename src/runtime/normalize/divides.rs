@@ -27,7 +27,7 @@
 use super::hoist::same;
 use super::inline::repeatable;
 use super::quotient::{ends, product_of};
-use super::walk::{any_node, map_children};
+use super::walk::{any_node, guard_rewritten};
 use crate::builtins::Builtin;
 use crate::ir::{ClauseIr, Ir, IrKind, MoveIr, PatIr, Slot};
 use crate::syntax::ast::BinOp;
@@ -47,17 +47,12 @@ pub(super) fn spelled(rule: &MoveIr) -> Option<MoveIr> {
             _ => None,
         })
         .collect();
-    let mut changed = false;
-    let guard = rewrite(rule.guard.as_ref()?, &positive, &mut changed);
-    changed.then(|| MoveIr {
-        guard: Some(guard),
-        ..rule.clone()
-    })
+    guard_rewritten(rule, &|ir| rewrite(ir, &positive))
 }
 
-/// `ir` with each test that a binder of `positive` divides something
-/// written as `%`, noting in `changed` whether there was one.
-fn rewrite(ir: &Ir, positive: &[Positive], changed: &mut bool) -> Ir {
+/// `ir`, a test that a binder of `positive` divides something, written
+/// as `%`.
+fn rewrite(ir: &Ir, positive: &[Positive]) -> Option<Ir> {
     if let IrKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) = &ir.kind
         && let Some((n, d)) = divides(a, b, positive).or_else(|| divides(b, a, positive))
     {
@@ -71,14 +66,9 @@ fn rewrite(ir: &Ir, positive: &[Positive], changed: &mut bool) -> Ir {
             Box::new(d.clone()),
         ));
         let zero = at(IrKind::Const(Value::Int(0)));
-        *changed = true;
-        return at(IrKind::Binary(*op, Box::new(rem), Box::new(zero)));
+        return Some(at(IrKind::Binary(*op, Box::new(rem), Box::new(zero))));
     }
-    if let Some(found) = any_multiple(ir, positive) {
-        *changed = true;
-        return found;
-    }
-    map_children(ir, &mut |e| rewrite(e, positive, changed))
+    any_multiple(ir, positive)
 }
 
 /// `any([k * d == n for k in lo..=hi])`, `d` a binder of `positive`, as

@@ -212,13 +212,7 @@ pub(super) fn fold(ir: Ir) -> Ir {
         // times slower). Order comparisons stay: `<` of sets is a
         // subset's, which `>=` does not negate.
         IrKind::Unary(UnOp::Not, a) => match &a.kind {
-            IrKind::Binary(op @ (BinOp::Eq | BinOp::Ne | BinOp::In | BinOp::NotIn), x, y) => {
-                let negated = match op {
-                    BinOp::Eq => BinOp::Ne,
-                    BinOp::Ne => BinOp::Eq,
-                    BinOp::In => BinOp::NotIn,
-                    _ => BinOp::In,
-                };
+            IrKind::Binary(op, x, y) if let Some(negated) = opposite(*op) => {
                 return Ir {
                     kind: IrKind::Binary(negated, x.clone(), y.clone()),
                     span: ir.span,
@@ -261,6 +255,20 @@ pub(super) fn fold(ir: Ir) -> Ir {
         },
         None => ir,
     }
+}
+
+/// The test that holds exactly where `op` does not, of the same operands
+/// in the same order: `!=` of `==`, `not in` of `in`, and back. Order
+/// comparisons have none (`<` of sets is a subset's, which `>=` does not
+/// negate).
+pub(super) fn opposite(op: BinOp) -> Option<BinOp> {
+    Some(match op {
+        BinOp::Eq => BinOp::Ne,
+        BinOp::Ne => BinOp::Eq,
+        BinOp::In => BinOp::NotIn,
+        BinOp::NotIn => BinOp::In,
+        _ => return None,
+    })
 }
 
 /// `x op y` of two constants, where the interpreter's answer is plain:

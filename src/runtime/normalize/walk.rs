@@ -19,6 +19,25 @@ pub(crate) fn map_move(rule: &MoveIr, from: usize, f: &mut dyn FnMut(&Ir) -> Ir)
     rewrite_move(rule, from, &mut Exprs(f))
 }
 
+/// `rule` with its guard rewritten by `found` wherever it finds
+/// something (the outermost match; otherwise its children are looked
+/// at): `None` when it found nothing.
+pub(super) fn guard_rewritten(rule: &MoveIr, found: &dyn Fn(&Ir) -> Option<Ir>) -> Option<MoveIr> {
+    fn walk(ir: &Ir, found: &dyn Fn(&Ir) -> Option<Ir>, changed: &mut bool) -> Ir {
+        if let Some(new) = found(ir) {
+            *changed = true;
+            return new;
+        }
+        map_children(ir, &mut |e| walk(e, found, changed))
+    }
+    let mut changed = false;
+    let guard = walk(rule.guard.as_ref()?, found, &mut changed);
+    changed.then(|| MoveIr {
+        guard: Some(guard),
+        ..rule.clone()
+    })
+}
+
 /// What [`rewrite_move`] makes of the parts of a move.
 pub(crate) trait Rewrite {
     /// An expression: a binder's domain, the guard, or one in the target.
