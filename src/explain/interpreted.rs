@@ -170,7 +170,7 @@ fn num_culprit(ir: &Ir, defs: &Defs, t: &Types) -> Slow {
 /// to write instead.
 fn construct(ir: &Ir, defs: &Defs) -> Slow {
     let collections = "lists, tuples and sets of anything but integers (or, for lists, \
-                       booleans, and for lists and sets, pairs of integers) are evaluated by \
+                       booleans, and pairs of integers) are evaluated by \
                        the interpreter; the compiled rules take integer arithmetic, \
                        comparisons, `if`, `let`, `min`, `max`, `abs`, `isqrt`, `gcd`, \
                        `popcount`, `bit_length`, `divisors`, lists and tuples of integers \
@@ -180,7 +180,7 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                        `in`, `len`, indexing, `==`, `!=`) and strings (`len`, indexing, \
                        slices, `+`, `*`, `==`, `!=`, `\"XXX\" in s`, `for c in s`, and \
                        characters compared with characters, `s[i] == \"H\"`, or looked for \
-                       with `in`), lists and sets of \
+                       with `in`), lists, sets and tuples of \
                        pairs (`(x, y) in cells`, `ps[i][0]`, `(x + 1, y) in cells`), and \
                        lists of booleans (`if cs[i]`, `[not c for c in cs]`, `any`, `all`, \
                        `in`, slices and `+`)";

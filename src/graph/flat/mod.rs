@@ -10,10 +10,12 @@
 //! itself, a list, tuple or set as its length and then its
 //! items (a set's in increasing order, as [`Value::Set`] keeps them), a
 //! string as its length in characters and then their code points.
-//! `each([3, 1])` is `[1 | LIST << 8, 2, 3, 1]`. A list or set of pairs
-//! of integers (`[(0, 1), (2, 3)]`, `{(x, y), ...}`: tokens, a board's
-//! cells) holds each pair as one item, [`pack`]ed; an empty one is an
-//! empty list or set, whatever it held (see [`canonical`]).
+//! `each([3, 1])` is `[1 | LIST << 8, 2, 3, 1]`. A list, set or tuple of
+//! pairs of integers (`[(0, 1), (2, 3)]`, `{(x, y), ...}`: tokens, a
+//! board's cells) holds each pair as one item, [`pack`]ed, a list or set
+//! of short strings each string, and a list of booleans each as 0 or 1;
+//! an empty one is an empty list, set or tuple, whatever it held (see
+//! [`canonical`]).
 
 use crate::value::Value;
 
@@ -63,11 +65,6 @@ impl Shape {
             Shape::Set => Shape::WordSet,
             s => s,
         }
-    }
-
-    /// Whether its items are booleans.
-    pub fn of_bools(self) -> bool {
-        self == Shape::Bools
     }
 
     /// Whether its items are packed pairs.
@@ -166,8 +163,8 @@ pub fn well_formed(run: &[i64]) -> bool {
     at == run.len()
 }
 
-/// The header of `run` with every empty list or set of pairs made an
-/// empty list or set, as [`encode`] makes it from the value (which cannot
+/// The header of `run` with every empty collection of pairs, strings or
+/// booleans made an empty list, set or tuple, as [`encode`] makes it from the value (which cannot
 /// tell what an empty one holds): `None` when it is already so. Compiled
 /// rules write the shapes they expect; the graph looks them up by this.
 #[inline]
@@ -244,6 +241,9 @@ pub fn bool_bit(i: usize) -> i64 {
     1 << (4 + i)
 }
 
+/// The bits of a header that say which arguments are booleans.
+pub const BOOL_BITS: i64 = ((1 << BOOLS_MAX) - 1) << 4;
+
 /// Whether argument `i` of a run with header `h` is a boolean.
 pub fn is_bool(h: i64, i: usize) -> bool {
     i < BOOLS_MAX && h & bool_bit(i) != 0
@@ -288,7 +288,9 @@ fn push_int(v: &Value, out: &mut Vec<i64>) -> bool {
 }
 
 /// `args` as a flat run, into `out`, when they are integers, booleans
-/// (among the first [`BOOLS_MAX`]) and lists or tuples of integers: at
+/// (among the first [`BOOLS_MAX`]), strings, and lists, tuples or sets
+/// of integers or pairs (lists and sets of short strings, lists of
+/// booleans): at
 /// least one of them a list, tuple or boolean, or three or more integers
 /// (one or two integers have keys of their own).
 pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
@@ -347,7 +349,7 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
     args.len() > 2 || !plain(h)
 }
 
-/// Pushes after `out[..=len]` the items of the list or set `v`, each a
+/// Pushes after `out[..=len]` the items of the list, set or tuple `v`, each a
 /// pair of 32-bit integers, [`pack`]ed: whether they all are.
 fn pairs(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
     packed(v, len, out, |v| match v {

@@ -185,6 +185,9 @@ fn a_header_tells_its_lists_of_strings_from_every_other_shape() {
                 let h = header(shapes.into_iter());
                 let want = shape.of_words() || other.of_words();
                 assert_eq!(has_words(h), want, "{shape:?} at {at} among {other:?}");
+                let packed = |s: Shape| s.without_pairs() != s;
+                let want = packed(shape) || packed(other);
+                assert_eq!(has_packed(h), want, "{shape:?} at {at} among {other:?}");
             }
         }
     }

@@ -60,7 +60,10 @@ impl Kernel {
         // An empty list or set is one of pairs where the rules take one.
         let expected = flat::header(shapes.iter().copied()) | self.bools;
         let exact = header == expected;
-        let same_arity = flat::arity(header) == flat::arity(expected);
+        // The same arity, and booleans where the rules hold them (`g(cs[i],
+        // ...)` of a list of booleans is no `g(1, ...)`).
+        let same_arity = flat::arity(header) == flat::arity(expected)
+            && header & flat::BOOL_BITS == expected & flat::BOOL_BITS;
         if !(exact || flat::has_packed(expected) && same_arity) {
             return false;
         }

@@ -38,7 +38,9 @@ pub struct Types {
     /// The slots of the move being compiled that hold a string, packed:
     /// a binder or a `for` of one name over a list or set of strings.
     words: Vec<Slot>,
-    /// The parameters that hold booleans, 0 or 1 (see `types/bools.rs`).
+    /// The parameters that hold booleans, 0 or 1, and in the move being
+    /// compiled the names that take the items of a list of booleans (see
+    /// `types/bools.rs`).
     bools: Vec<Slot>,
     /// Whether `value(g(...))` compiles to a call of the search
     /// ([`super::Num::Value`], [`super::Num::Ask`]): in a top-level query

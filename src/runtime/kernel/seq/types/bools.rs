@@ -68,13 +68,20 @@ impl Types {
         }
     }
 
-    /// Makes `slot`, a `for`'s name over a list of booleans, one.
-    pub(super) fn bool_item(&mut self, slot: Slot) -> bool {
-        let new = !self.bools.contains(&slot);
-        if new {
-            self.bools.push(slot);
+    /// Makes each name of `items` that takes the items of a list of
+    /// booleans (a binder's or a `for`'s, each with what it goes over)
+    /// hold one: whether one was new.
+    pub(super) fn bool_items<'a>(&mut self, items: impl Iterator<Item = &'a (Slot, Ir)>) -> bool {
+        let mut changed = false;
+        for (s, xs) in items {
+            let plain = self.shape(*s) == Shape::Int && !self.is_named(*s);
+            let over_bools = self.shape_of(xs).is_some_and(|(s, _)| s == Shape::Bools);
+            if plain && over_bools && !self.bools.contains(s) {
+                self.bools.push(*s);
+                changed = true;
+            }
         }
-        new
+        changed
     }
 }
 
@@ -89,6 +96,7 @@ pub(super) fn item_params(game: &GameIr, shapes: &mut [Shape]) {
         }
         let mut each = |c: &Ir| item_condition(c, &mut read);
         rule.exprs().for_each(|e| conditions(e, &mut each));
+        rule.exprs().for_each(|e| compared_with_bools(e, &mut read));
     }
     for s in read {
         if shapes.get(s as usize) == Some(&Shape::List) && (s as usize) < game.arity {
@@ -124,6 +132,19 @@ pub(super) fn enumerated(rule: &MoveIr) -> Vec<(Slot, Ir)> {
     }
     rule.exprs().for_each(|e| fors(e, &mut out));
     out
+}
+
+/// Pushes on `out` each parameter whose item `ir` compares with a
+/// boolean written out: `cs[i] == true`.
+fn compared_with_bools(ir: &Ir, out: &mut Vec<Slot>) {
+    if let IrKind::Binary(BinOp::Eq | BinOp::Ne, a, b) = &ir.kind {
+        for (x, y) in [(a, b), (b, a)] {
+            if matches!(y.kind, IrKind::Const(Value::Bool(_))) {
+                item_condition(x, out);
+            }
+        }
+    }
+    each_child(ir, &mut |c| compared_with_bools(c, out));
 }
 
 /// Pushes on `out` the parameter `ir` is an item of (`cs[i]`), read as a

@@ -76,8 +76,9 @@ impl Types {
     }
     /// These types in move `rule`: with the slots of its binders and
     /// `for`s of one name over lists or sets of pairs holding pairs, over
-    /// lists or sets of strings strings, and over strings characters. Per move, for another move may give the
-    /// same slot an integer.
+    /// lists or sets of strings strings, over strings characters, and
+    /// over lists of booleans (or their items by `enumerate`) booleans.
+    /// Per move, for another move may give the same slot an integer.
     pub fn in_move(&self, rule: &MoveIr) -> Types {
         let mut t = self.clone();
         let mut over = Vec::new();
@@ -91,13 +92,7 @@ impl Types {
         // A `for` over what another makes is typed once that one is.
         for _ in 0..over.len() + enumerated.len() {
             let before = t.pairs.len();
-            let mut changed = false;
-            for (s, xs) in &enumerated {
-                let plain = t.shape(*s) == Shape::Int && !t.is_named(*s);
-                if plain && t.shape_of(xs).is_some_and(|(s, _)| s == Shape::Bools) {
-                    changed |= t.bool_item(*s);
-                }
-            }
+            let changed = t.bool_items(over.iter().chain(&enumerated));
             for (s, domain) in &over {
                 let plain = t.shape(*s) == Shape::Int && !t.is_named(*s);
                 let shape = t.shape_of(domain).map(|(shape, _)| shape);
@@ -109,9 +104,6 @@ impl Types {
                 }
                 if plain && shape.is_some_and(Shape::of_words) && !t.words.contains(s) {
                     t.words.push(*s);
-                }
-                if plain && shape == Some(Shape::Bools) {
-                    changed |= t.bool_item(*s);
                 }
             }
             if t.pairs.len() == before && !changed {
