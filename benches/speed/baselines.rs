@@ -11,6 +11,9 @@ mod held_out;
 pub use held_out::{
     cold_take, digit_sum, four_heaps, king3d, no_repeat, no_three, ping_pong, sum_winner,
 };
+#[path = "baselines/states.rs"]
+mod states;
+pub use states::{NORTHCOTT_ROWS, coin_bools, northcott};
 
 /// The mex of a set of small integers, kept as an array of stamps: a value
 /// is in the set when its slot holds the current stamp, so starting a new

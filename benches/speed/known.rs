@@ -133,6 +133,20 @@ pub fn check() -> Vec<String> {
         "coin_row",
         (0..=10).all(|n| baselines::coin_row(n) == (1..=n as u32).fold(0, |v, k| v ^ k)),
     );
+    // The same game with the coins as booleans; Northcott's game is Nim
+    // of the gaps between each row's checkers (Winning Ways, ch. 2).
+    expect(
+        "coin_bools",
+        (0..=10).all(|n| baselines::coin_bools(n) == (1..=n as u32).fold(0, |v, k| v ^ k)),
+    );
+    let gaps = |n: usize| {
+        let rows = &baselines::NORTHCOTT_ROWS[..n];
+        rows.iter().fold(0, |x, (w, b)| x ^ u32::from(b - w - 1))
+    };
+    expect(
+        "northcott",
+        (0..=4).all(|n| baselines::northcott(n) == gaps(n)),
+    );
     // Cram on a strip is Dawson's Kayles (octal 0.07, OEIS A002187); on
     // boards of even sides the second player wins by symmetry.
     expect(

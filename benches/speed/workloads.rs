@@ -52,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 38] = [
+pub const ALL: [Workload; 40] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -334,6 +334,28 @@ pub const ALL: [Workload; 38] = [
         full: 16,
         smoke: 8,
         baseline: |n| Answer::Value(baselines::coin_row(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "coin_bools",
+        file: "coin_bools.game",
+        game: "row",
+        params: &["cs"],
+        shape: Shape::Value,
+        full: 16,
+        smoke: 8,
+        baseline: |n| Answer::Value(baselines::coin_bools(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "northcott",
+        file: "northcott.game",
+        game: "nc",
+        params: &["rs"],
+        shape: Shape::Value,
+        full: 4,
+        smoke: 2,
+        baseline: |n| Answer::Value(baselines::northcott(n).into()),
         octal: None,
     },
     Workload {
