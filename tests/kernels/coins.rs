@@ -24,6 +24,7 @@ fn coin_cond() -> impl Strategy<Value = &'static str> {
         "all(cs[:i])",
         "true in cs[j + 1:i]",
         "false not in cs",
+        "cs[i] ^ cs[j]",
         "i - j < 3",
     ])
 }
@@ -40,6 +41,7 @@ fn coin_target() -> impl Strategy<Value = &'static str> {
         "cs[:j] + [true] * (i - j) + cs[i + 1:]",
         "[not c for c in cs[:i]] + cs[i:]",
         "flip(cs, j)[:i] + [false] + cs[i + 1:]",
+        "[c ^ (k == i) for (k, c) in enumerate(cs)]",
     ])
 }
 
@@ -167,6 +169,7 @@ fn coins_read_as_numbers_are_the_interpreters_to_answer() {
         ("cs[i] + 1 > 1", "`+` cannot be applied to a boolean"),
         ("sum(cs) > 0", "to sum, found a boolean"),
         ("cs[i] < cs[0]", "`<` cannot be applied to a boolean"),
+        ("(cs[i] ^ 1) == 0", "`^` cannot be applied to a boolean"),
     ] {
         same_error(
             &format!(

@@ -271,6 +271,9 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
         IrKind::Index(..) if t.makes_bool(ir) => {
             Cond::Cmp(BinOp::Ne, bool_in(ir, t)?, Num::Const(0))
         }
+        IrKind::Binary(BinOp::BitXor, a, b) if t.makes_bool(ir) => {
+            Cond::Cmp(BinOp::Ne, bool_in(a, t)?, bool_in(b, t)?)
+        }
         IrKind::Binary(BinOp::And, a, b) => Cond::And(cond(a)?, cond(b)?),
         IrKind::Binary(BinOp::Or, a, b) => Cond::Or(cond(a)?, cond(b)?),
         IrKind::Unary(UnOp::Not, a) => Cond::not(*cond(a)?),

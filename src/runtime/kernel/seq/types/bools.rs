@@ -35,7 +35,10 @@ impl Types {
     pub fn makes_bool(&self, ir: &Ir) -> bool {
         match &ir.kind {
             IrKind::Index(xs, _) => self.holds_bools(xs),
-            IrKind::If(_, a, b) => self.makes_bool(a) && self.makes_bool(b),
+            // `^` of two booleans is theirs, `a != b`.
+            IrKind::If(_, a, b) | IrKind::Binary(BinOp::BitXor, a, b) => {
+                self.makes_bool(a) && self.makes_bool(b)
+            }
             _ => boolean(ir, &self.bools),
         }
     }
