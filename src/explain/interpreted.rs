@@ -182,8 +182,8 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                        characters compared with characters, `s[i] == \"H\"`, or looked for \
                        with `in`), lists, sets and tuples of \
                        pairs (`(x, y) in cells`, `ps[i][0]`, `(x + 1, y) in cells`), and \
-                       lists of booleans (`if cs[i]`, `[not c for c in cs]`, `any`, `all`, \
-                       `in`, slices and `+`)";
+                       lists and tuples of booleans (`if cs[i]`, `[not c for c in cs]`, `c ^ \
+                       (k == i)`, `any`, `all`, `in`, slices and `+`)";
     let (what, instead): (String, String) = match &ir.kind {
         IrKind::CallFn(f, _) => {
             let name = defs.fns[*f as usize]

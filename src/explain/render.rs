@@ -10,8 +10,9 @@ use crate::runtime::kernel::Hints;
 use crate::value::GameId;
 
 /// Why a compiled game's position runs in the interpreter.
-const LEFT: &str = ": arguments the compiled rules do not take (strings, lists of \
-                    anything but integers), or what only the interpreter does (integers past \
+const LEFT: &str = ": arguments of other shapes than the compiled rules were made for (a \
+                    list where they take a string or booleans, integers where they take \
+                    booleans, a collection of other items), or what only the interpreter does (integers past \
                     64 bits, an error to report, a sum of positions without values yet)\n";
 
 /// The report of every game defined (or only of `only`), as text, with

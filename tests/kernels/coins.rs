@@ -158,6 +158,23 @@ fn helpers_comprehensions_any_and_in_over_coins_compile() {
     }
 }
 
+/// Kayles on a row of pins kept as a tuple of booleans: knock down one
+/// pin or two side by side. A row of `n` standing pins is worth Kayles'
+/// value of `n` (octal 0.77, OEIS A002186), compiled throughout.
+#[test]
+fn kayles_on_a_tuple_of_pins_has_the_kayles_values_compiled_throughout() {
+    let text = "game ky(ps) {\n\
+        move one(i in 0..len(ps)) if ps[i] -> ky(ps[:i] + (false,) + ps[i + 1:])\n\
+        move two(i in 0..len(ps) - 1) if ps[i] and ps[i + 1] -> ky(ps[:i] + (false, false) + ps[i + 2:])\n}\n\
+        [value(ky((true,) * n)) for n in 0..=13]\nvalue(ky((false, true, true, false, true)))\n";
+    compiled_as(text, &["ky(ps): compiled to machine code"]);
+    // K(2) ^ K(1) = 2 ^ 1.
+    assert_eq!(
+        agree_big(text),
+        "[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1]\n3\n"
+    );
+}
+
 /// A boolean is no integer: coins read as numbers (`cs[i] + 1`,
 /// `sum(cs)`, `cs[i] < cs[j]`, `0 in cs`) are the interpreter's errors
 /// or answers, whichever path runs them; and an item passed for another

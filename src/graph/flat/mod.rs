@@ -45,6 +45,8 @@ pub enum Shape {
     /// A non-empty tuple of pairs of integers, each item a pair
     /// [`pack`]ed: rows of (white, black) kept as tuples.
     PairTuple = 10,
+    /// A non-empty tuple of booleans, each 0 or 1.
+    BoolTuple = 11,
 }
 
 impl Shape {
@@ -65,6 +67,11 @@ impl Shape {
             Shape::Set => Shape::WordSet,
             s => s,
         }
+    }
+
+    /// Whether its items are booleans (a list or a tuple of them).
+    pub fn of_bools(self) -> bool {
+        matches!(self, Shape::Bools | Shape::BoolTuple)
     }
 
     /// Whether its items are packed pairs.
@@ -93,7 +100,7 @@ impl Shape {
         match self {
             Shape::Pairs | Shape::Words | Shape::Bools => Shape::List,
             Shape::PairSet | Shape::WordSet => Shape::Set,
-            Shape::PairTuple => Shape::Tuple,
+            Shape::PairTuple | Shape::BoolTuple => Shape::Tuple,
             s => s,
         }
     }
@@ -127,11 +134,11 @@ const FIELD_ONES: i64 = {
 };
 
 /// Whether the header `h` has a list, set or tuple of pairs, a list or
-/// set of strings, or a list of booleans: an argument whose empty value
-/// is written another way ([`canonical`]).
+/// set of strings, or a list or tuple of booleans: an argument whose
+/// empty value is written another way ([`canonical`]).
 #[inline]
 pub fn has_packed(h: i64) -> bool {
-    // A field of 5 to 10: its highest bit, or its second and one of its
+    // A field of 5 to 11: its highest bit, or its second and one of its
     // low two.
     ((h >> 3) | ((h >> 2) & (h | (h >> 1)))) & FIELD_ONES != 0
 }
@@ -219,7 +226,8 @@ pub fn shape(h: i64, i: usize) -> Shape {
         7 => Shape::Words,
         8 => Shape::WordSet,
         9 => Shape::Bools,
-        _ => Shape::PairTuple,
+        10 => Shape::PairTuple,
+        _ => Shape::BoolTuple,
     }
 }
 
@@ -338,8 +346,9 @@ pub fn encode(args: &[Value], out: &mut Vec<i64>) -> bool {
             false if pairs(a, len, out) => shape.with_pairs(),
             // Of short strings: each string one item.
             false if shape != Shape::Tuple && words(a, len, out) => shape.with_words(),
-            // A list of booleans, each 0 or 1.
+            // A list or tuple of booleans, each 0 or 1.
             false if shape == Shape::List && bools(a, len, out) => Shape::Bools,
+            false if shape == Shape::Tuple && bools(a, len, out) => Shape::BoolTuple,
             false => return false,
         };
         out[len] = (out.len() - len - 1) as i64;
@@ -370,7 +379,7 @@ fn words(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
     })
 }
 
-/// Pushes after `out[..=len]` the items of the list `v`, each a boolean
+/// Pushes after `out[..=len]` the items of the list or tuple `v`, each a boolean
 /// as 0 or 1: whether they all are.
 fn bools(v: &Value, len: usize, out: &mut Vec<i64>) -> bool {
     packed(v, len, out, |v| match v {
@@ -476,7 +485,7 @@ pub fn collection(s: Shape, items: &[i64]) -> Value {
                 Value::Tuple(vec![Value::Int(x), Value::Int(y)].into())
             }
             _ if s.of_words() => Value::str(&string(&word_chars(*n).collect::<Vec<_>>())),
-            Shape::Bools => Value::Bool(*n != 0),
+            _ if s.of_bools() => Value::Bool(*n != 0),
             _ => Value::Int(*n),
         })
         .collect();

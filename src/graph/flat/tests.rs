@@ -176,6 +176,7 @@ fn a_header_tells_its_lists_of_strings_from_every_other_shape() {
         Shape::WordSet,
         Shape::Bools,
         Shape::PairTuple,
+        Shape::BoolTuple,
     ];
     for at in 0..ARITY_MAX {
         for shape in all {
@@ -204,20 +205,26 @@ fn a_list_of_booleans_holds_them_as_0_and_1_and_gives_them_back() {
     );
     assert_eq!(decode(&run), [Value::Int(3), coins]);
     assert!(has_packed(run[0]) && !has_words(run[0]));
-    // Not a list of integers 1 and 0, nor a tuple or a mixed list.
+    // Not a list of integers 1 and 0, nor a mixed list; a tuple of them
+    // is one of its own.
     let ints = Value::list(vec![Value::Int(1), Value::Int(0)]);
     let mut other = Vec::new();
     assert!(encode(&[Value::Int(3), ints], &mut other));
     assert_ne!(run, other);
-    let tuple = Value::Tuple(vec![Value::Bool(true)].into());
     let mixed = Value::list(vec![Value::Bool(true), Value::Int(1)]);
-    for v in [tuple, mixed] {
-        assert!(!encode(std::slice::from_ref(&v), &mut other), "{v:?}");
-    }
+    assert!(!encode(std::slice::from_ref(&mixed), &mut other));
+    let tuple = Value::Tuple(vec![Value::Bool(true), Value::Bool(false)].into());
+    assert!(encode(std::slice::from_ref(&tuple), &mut other));
+    assert_eq!(other, [header([Shape::BoolTuple].into_iter()), 2, 1, 0]);
+    assert_eq!(decode(&other), [tuple]);
     // An empty one, as compiled rules write it, is the empty list.
     let one = |shape: Shape| header([shape].into_iter());
     assert_eq!(canonical(&[one(Shape::Bools), 0]), Some(one(Shape::List)));
     assert_eq!(canonical(&[one(Shape::Bools), 1, 1]), None);
+    assert_eq!(
+        canonical(&[one(Shape::BoolTuple), 0]),
+        Some(one(Shape::Tuple))
+    );
     // The last field of a header holds it too.
     let mut many = vec![Value::Int(0); ARITY_MAX - 1];
     many.push(Value::list(vec![Value::Bool(false)]));

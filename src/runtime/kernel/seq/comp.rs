@@ -84,7 +84,7 @@ pub(in crate::runtime::kernel) fn split(
 /// when `x` holds one.
 fn items_of(xs: &Ir, x: Slot, types: &Types) -> Option<Seq> {
     match types.is_bool(x) {
-        true => Seq::compile(xs, types).filter(|xs| xs.shape(types) == Shape::Bools),
+        true => Seq::compile(xs, types).filter(|xs| xs.shape(types).of_bools()),
         false => Seq::numbers(xs, types),
     }
 }

@@ -148,8 +148,9 @@ impl Seq {
                 {
                     Some(items) if list => Seq::Items(Shape::List, items),
                     Some(items) => Seq::Items(Shape::Tuple, items),
-                    None if list && items.iter().all(|x| types.makes_bool(x)) => Seq::Items(
-                        Shape::Bools,
+                    // Of conditions: `[not cs[j]]`, `(false,)`.
+                    None if items.iter().all(|x| types.makes_bool(x)) => Seq::Items(
+                        if list { Shape::Bools } else { Shape::BoolTuple },
                         (items.iter())
                             .map(|x| super::expr::bool_in(x, types))
                             .collect::<Option<_>>()?,
@@ -389,7 +390,10 @@ impl Seq {
             }
             _ => {}
         }
-        Seq::compile(ir, types).filter(|xs| !matches!(xs.shape(types), Shape::Str | Shape::Bools))
+        Seq::compile(ir, types).filter(|xs| {
+            let shape = xs.shape(types);
+            shape != Shape::Str && !shape.of_bools()
+        })
     }
 
     /// Whether the value is a list, a tuple, a set or a string (never

@@ -240,6 +240,7 @@ impl Types {
             }
             Shape::List | Shape::Set if self.words_made(ir) => Some((shape.with_words(), sure)),
             Shape::List if self.bools_made(ir) => Some((Shape::Bools, sure)),
+            Shape::Tuple if self.bools_made(ir) => Some((Shape::BoolTuple, sure)),
             _ => Some((shape, sure)),
         }
     }
@@ -363,6 +364,7 @@ fn refines(now: Shape, passed: Shape) -> bool {
     match now {
         Shape::List => passed != Shape::List && passed != Shape::Int,
         Shape::Pairs => passed == Shape::PairSet || passed == Shape::PairTuple,
+        Shape::Bools => passed == Shape::BoolTuple,
         Shape::Words => passed == Shape::WordSet,
         Shape::Set => passed == Shape::PairSet || passed == Shape::WordSet,
         _ => false,

@@ -45,7 +45,7 @@ impl Types {
 
     /// Whether `xs` compiles to a list of booleans.
     pub fn holds_bools(&self, xs: &Ir) -> bool {
-        Seq::compile(xs, self).is_some_and(|xs| xs.shape(self) == Shape::Bools)
+        Seq::compile(xs, self).is_some_and(|xs| xs.shape(self).of_bools())
     }
 
     /// The bits of a flat run's header that say which parameters hold
@@ -60,12 +60,14 @@ impl Types {
     /// display or a comprehension of conditions, or a constant one.
     pub(super) fn bools_made(&self, ir: &Ir) -> bool {
         match &ir.kind {
-            IrKind::List(items) => items.first().is_some_and(|x| self.makes_bool(x)),
+            IrKind::List(items) | IrKind::Tuple(items) => {
+                items.first().is_some_and(|x| self.makes_bool(x))
+            }
             IrKind::Comprehension {
                 set: false, elem, ..
             } => self.makes_bool(elem),
-            IrKind::Const(v @ Value::List(_)) => {
-                super::super::constant_packed(v).is_some_and(|(s, _)| s == Shape::Bools)
+            IrKind::Const(v @ (Value::List(_) | Value::Tuple(_))) => {
+                super::super::constant_packed(v).is_some_and(|(s, _)| s.of_bools())
             }
             _ => false,
         }
@@ -78,7 +80,7 @@ impl Types {
         let mut changed = false;
         for (s, xs) in items {
             let plain = self.shape(*s) == Shape::Int && !self.is_named(*s);
-            let over_bools = self.shape_of(xs).is_some_and(|(s, _)| s == Shape::Bools);
+            let over_bools = self.shape_of(xs).is_some_and(|(s, _)| s.of_bools());
             if plain && over_bools && !self.bools.contains(s) {
                 self.bools.push(*s);
                 changed = true;
