@@ -4,7 +4,7 @@
 //! and write as such: random ones against the interpreter, the usual
 //! spellings compiled throughout, and Turning Turtles against its theory.
 
-use super::{agree_big, cases, compiled_as};
+use super::{agree_big, cases, compiled_as, guarded_moves};
 use crate::common::Engine;
 use crate::common::differ::{agree, compare, same_error};
 use grundy::session::Session;
@@ -50,13 +50,7 @@ fn coin_target() -> impl Strategy<Value = &'static str> {
 fn coin_file() -> impl Strategy<Value = String> {
     let rule = (coin_cond(), coin_target());
     prop::collection::vec(rule, 1..=3).prop_map(|rules| {
-        let body: String = (rules.iter().enumerate())
-            .map(|(r, (guard, target))| {
-                format!(
-                    "    move m{r}(i in 0..len(cs), j in 0..=i) if j < i and ({guard}) -> g({target})\n"
-                )
-            })
-            .collect();
+        let body = guarded_moves(&rules, "i in 0..len(cs), j in 0..=i", "j < i and ", "g");
         format!(
             "fn flip(cs, k) = cs[:k] + [not cs[k]] + cs[k + 1:]\n\
              game g(cs) {{\n{body}}}\n\

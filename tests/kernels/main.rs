@@ -521,6 +521,16 @@ fn three_file() -> impl Strategy<Value = String> {
         })
 }
 
+/// The moves `m0`, `m1`, ... of game `game`, one for each guard and
+/// target of `rules`, each with the binders `binders` and its guard
+/// after `first` (a condition and `and`, or nothing).
+fn guarded_moves(rules: &[(&str, &str)], binders: &str, first: &str, game: &str) -> String {
+    let line = |(r, (guard, target)): (usize, &(&str, &str))| {
+        format!("    move m{r}({binders}) if {first}({guard}) -> {game}({target})\n")
+    };
+    rules.iter().enumerate().map(line).collect()
+}
+
 /// The explanation of `text` run by machine code, checked to say `says`
 /// and to have left no position to the interpreter.
 fn compiled_as(text: &str, says: &[&str]) -> String {

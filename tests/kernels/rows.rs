@@ -5,7 +5,7 @@
 //! list of pairs: random ones against the interpreter, and Northcott's
 //! game spelled three ways against its theory.
 
-use super::{agree_big, cases, compiled_as};
+use super::{agree_big, cases, compiled_as, guarded_moves};
 use crate::common::differ::compare;
 use proptest::prelude::*;
 
@@ -35,13 +35,12 @@ fn row_target() -> impl Strategy<Value = &'static str> {
 fn row_file() -> impl Strategy<Value = String> {
     let rule = (row_cond(), row_target());
     prop::collection::vec(rule, 1..=2).prop_map(|rules| {
-        let body: String = (rules.iter().enumerate())
-            .map(|(r, (guard, target))| {
-                format!(
-                    "    move m{r}(i in 0..len(rs), d in 1..rs[i][1] - rs[i][0]) if {guard} -> nc({target})\n"
-                )
-            })
-            .collect();
+        let body = guarded_moves(
+            &rules,
+            "i in 0..len(rs), d in 1..rs[i][1] - rs[i][0]",
+            "",
+            "nc",
+        );
         format!(
             "fn put(rs, i, r) = rs[:i] + (r,) + rs[i + 1:]\n\
              game nc(rs) {{\n{body}}}\n\

@@ -27,12 +27,7 @@ fn coins(cs: &[bool], memo: &mut FxHashMap<Vec<bool>, u32>) -> u32 {
             options.push(coins(&two, memo));
         }
     }
-    let mut mex = Mex::new();
-    mex.clear();
-    options.into_iter().for_each(|v| mex.insert(v));
-    let v = mex.value();
-    memo.insert(cs.to_vec(), v);
-    v
+    remember(memo, cs, &options)
 }
 
 /// The rows of the `northcott` workload, each (white, black).
@@ -58,10 +53,19 @@ fn rows(rs: &[(u8, u8)], memo: &mut FxHashMap<Vec<(u8, u8)>, u32>) -> u32 {
             }
         }
     }
+    remember(memo, rs, &options)
+}
+
+/// The mex of `options`, kept in `memo` as the value of `key`.
+fn remember<T: Clone + Eq + std::hash::Hash>(
+    memo: &mut FxHashMap<Vec<T>, u32>,
+    key: &[T],
+    options: &[u32],
+) -> u32 {
     let mut mex = Mex::new();
     mex.clear();
-    options.into_iter().for_each(|v| mex.insert(v));
+    options.iter().for_each(|&v| mex.insert(v));
     let v = mex.value();
-    memo.insert(rs.to_vec(), v);
+    memo.insert(key.to_vec(), v);
     v
 }
