@@ -1,6 +1,7 @@
 //! Integer and boolean expressions compiled from the IR, with the slots a
 //! [`Types`] says: `None` for what the compiled rules do not take.
 
+use super::bools::{bool_in, bool_member};
 use super::length::length;
 use super::{Cond, Lin, Members, Num, spelled};
 use crate::builtins::Builtin;
@@ -111,34 +112,6 @@ fn tree(ir: &Ir, t: &Types) -> Option<Num> {
             value_of(&args[0], t)?
         }
         IrKind::CallFn(f, args) => calls::num(*f, args, t).unwrap_or(Num::Bail),
-        _ => return None,
-    })
-}
-
-/// The boolean `ir` (see [`Types::makes_bool`]) as a number, 1 for
-/// true and 0 for false, as a boolean parameter holds it: a position's
-/// argument (`g(n - 1, not first)`).
-pub fn bool_in(ir: &Ir, t: &Types) -> Option<Num> {
-    let one = |c: Cond| {
-        Num::If(
-            Box::new(c),
-            Box::new(Num::Const(1)),
-            Box::new(Num::Const(0)),
-        )
-    };
-    Some(match &ir.kind {
-        IrKind::Const(Value::Bool(b)) => Num::Const(i64::from(*b)),
-        IrKind::Local(s) if t.is_bool(*s) => Num::Slot(*s),
-        // An item of a list of booleans, 0 or 1.
-        IrKind::Index(xs, i) if t.holds_bools(xs) => {
-            Num::Index(Box::new(Seq::compile(xs, t)?), Box::new(num_in(i, t)?))
-        }
-        IrKind::If(c, a, b) => Num::If(
-            Box::new(cond_in(c, t)?),
-            Box::new(bool_in(a, t)?),
-            Box::new(bool_in(b, t)?),
-        ),
-        _ if t.makes_bool(ir) => one(cond_in(ir, t)?),
         _ => return None,
     })
 }
@@ -343,17 +316,10 @@ pub fn cond_in(ir: &Ir, t: &Types) -> Option<Cond> {
     })
 }
 
-/// `x in cs` (or `not in`, when `!yes`) of a boolean `x` and a list of
-/// booleans `cs`.
-fn bool_member(yes: bool, x: &Ir, xs: &Ir, t: &Types) -> Option<Cond> {
-    (t.makes_bool(x) && t.holds_bools(xs)).then_some(())?;
-    Some(member(yes, bool_in(x, t)?, Seq::compile(xs, t)?, t))
-}
-
 /// `x in xs` (or `not in`, when `!yes`): a bit of [`Members`] when `xs`
 /// is a constant collection of integers (for a set of hundreds of primes,
 /// a load in place of a look at every one).
-fn member(yes: bool, x: Num, xs: Seq, t: &Types) -> Cond {
+pub(super) fn member(yes: bool, x: Num, xs: Seq, t: &Types) -> Cond {
     let consts: Option<Vec<i64>> = match &xs {
         Seq::Items(_, items) => items
             .iter()

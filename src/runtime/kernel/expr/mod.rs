@@ -12,13 +12,15 @@ use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::{GameId, Value};
 
+mod bools;
 mod compile;
 mod cond;
 mod length;
 mod members;
 mod spelled;
+pub use bools::bool_in;
 pub(super) use compile::value_of;
-pub use compile::{ASKED_FLAT, bool_in, character, cond_in, conjuncts, num_in, pair_in};
+pub use compile::{ASKED_FLAT, character, cond_in, conjuncts, num_in, pair_in};
 pub use members::Members;
 use std::rc::Rc;
 
