@@ -102,6 +102,23 @@ impl MoveIr {
         let domains = self.binders.iter().map(|(_, d)| d);
         domains.chain(&self.guard).chain(self.target.exprs())
     }
+
+    /// The share of the options without values that a search waits for
+    /// (up to 32 at first) that this move's count against: the move as
+    /// written, by where its span starts, and for a copy unrolled from
+    /// it, the items its leading binders took ([`MoveIr::unrolled`]).
+    /// Each copy has a share of its own, as a move written out for each
+    /// item would, and the interpreter, running the move as written,
+    /// starts a new share at each item of those binders: both wait for
+    /// the same options.
+    pub fn share(&self) -> u64 {
+        // Injective for up to five binders of at most 64 items (see
+        // `normalize/unroll.rs`), so copies one after another differ.
+        let copy = (self.unrolled.iter()).fold(0u32, |acc, &(_, i)| {
+            acc.wrapping_mul(65).wrapping_add(i.wrapping_add(1))
+        });
+        u64::from(self.span.start) | (u64::from(copy) << 32)
+    }
 }
 
 impl TargetIr {
@@ -148,6 +165,12 @@ pub struct MoveIr {
     pub guard: Option<Ir>,
     pub target: TargetIr,
     pub span: Span,
+    /// In rules normalised, for a copy of a move whose leading binders
+    /// the normaliser unrolled (`(dx, dy) in [(1, 0), (0, 1)], k in
+    /// ...`): each such binder's first slot and the index of the item
+    /// it took, outermost first; empty otherwise, and in the rules as
+    /// lowered. See [`MoveIr::share`].
+    pub unrolled: Vec<(Slot, u32)>,
 }
 
 /// A move's target. Sums of game applications and heaps, the common case,

@@ -52,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 40] = [
+pub const ALL: [Workload; 41] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -227,6 +227,17 @@ pub const ALL: [Workload; 40] = [
     Workload {
         name: "wythoff_one",
         file: "wythoff_one.game",
+        game: "wythoff",
+        params: &["a", "b"],
+        shape: Shape::Value,
+        full: 500,
+        smoke: 30,
+        baseline: |n| Answer::Value(baselines::wythoff_one(n).into()),
+        octal: None,
+    },
+    Workload {
+        name: "wythoff_dirs",
+        file: "wythoff_dirs.game",
         game: "wythoff",
         params: &["a", "b"],
         shape: Shape::Value,

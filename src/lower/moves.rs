@@ -33,6 +33,7 @@ impl Lowerer<'_> {
             guard,
             target,
             span: rule.span,
+            unrolled: Vec::new(),
         }
     }
 

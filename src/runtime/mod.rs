@@ -132,6 +132,10 @@ pub struct Machine {
     /// Each game's rules compiled to list its moves in the written order
     /// where its kernel does not (see `queries.rs`), on first need.
     pub(crate) listing_kernels: Vec<Option<Compiled>>,
+    /// For each game, with the rules it is for: how many leading binders
+    /// of each move start a new share of the options the interpreter's
+    /// search waits for (see `normalize/shares.rs`), found on first need.
+    pub(crate) share_depths: Vec<Option<ShareDepths>>,
     /// For each game, the shapes of a position met with lists or sets of
     /// strings where its rules alone said integers, or a string or tuple
     /// where they said a list, and the lengths of its lists where its
@@ -197,6 +201,10 @@ pub struct Machine {
 }
 
 /// A game's rules and their kernel, if they compile.
+/// A game's rules, and how many leading binders of each move start a
+/// new share of the options a search waits for (see `normalize/shares.rs`).
+pub(crate) type ShareDepths = (Rc<GameIr>, Rc<[usize]>);
+
 pub(crate) type Compiled = (Rc<GameIr>, Option<Rc<kernel::Kernel>>);
 
 /// What `cache` holds for `game` (its kernel, or `None` inside when its
@@ -361,6 +369,7 @@ impl Machine {
             kernels: Vec::new(),
             wide_kernels: Vec::new(),
             listing_kernels: Vec::new(),
+            share_depths: Vec::new(),
             groups: Vec::new(),
             hints: Vec::new(),
             typing_tries: Vec::new(),

@@ -4,17 +4,24 @@
 //! them; [`Running`] keeps a rule that asks a query about its own position
 //! from looping.
 
+use super::normalize::shares;
 use super::{Machine, RtResult};
 use crate::diag::{Diagnostic, Phase, count};
 use crate::ir::{GameIr, MoveIr, PatIr, TargetIr, TermIr};
-use crate::value::{Component, NodeId, Value};
+use crate::value::{Component, GameId, NodeId, Value};
 use rustc_hash::FxHashSet;
+use std::rc::Rc;
 
 /// Receives the moves of a node as [`expand`] finds them.
 pub trait MoveSink {
     /// One move: the rule, the frame (binder values), the resulting
     /// components; `m` to read what is known of them.
     fn option(&mut self, m: &Machine, rule: &MoveIr, frame: &[Value], target: &[Component]);
+
+    /// One of the move's leading binders that the compiled rules unroll
+    /// takes its next item: the options from here on are a copy's, a
+    /// move of its own there (see `normalize/shares.rs`).
+    fn next_copy(&mut self) {}
 }
 
 /// Runs the rules of `node`'s game and hands each legal move to `sink`.
@@ -113,12 +120,14 @@ fn run_moves(
     target: &mut Vec<Component>,
     sink: &mut dyn MoveSink,
 ) -> RtResult<()> {
-    for rule in &game.moves {
+    let depths = m.share_depths(node.game);
+    for (rule, &leads) in game.moves.iter().zip(depths.iter()) {
         let mut ctx = Expansion {
             rule,
             target: &mut *target,
             sink: &mut *sink,
             reached: 0,
+            leads,
         };
         let result = ctx.binders(m, 0, frame);
         let bound = rule.binders[..ctx.reached]
@@ -136,6 +145,9 @@ struct Expansion<'a> {
     sink: &'a mut dyn MoveSink,
     /// The binder being enumerated; those before it hold values.
     reached: usize,
+    /// How many leading binders the compiled rules unroll (see
+    /// [`MoveSink::next_copy`]).
+    leads: usize,
 }
 
 impl Expansion<'_> {
@@ -152,6 +164,9 @@ impl Expansion<'_> {
             // The common case, without building the list of the range.
             for k in *lo..*hi {
                 frame[*slot as usize] = Value::Int(k);
+                if i < self.leads {
+                    self.sink.next_copy();
+                }
                 self.binders(m, i + 1, frame)?;
             }
             return Ok(());
@@ -160,6 +175,9 @@ impl Expansion<'_> {
             // Back from the later binders: a failed match shows only those before this one.
             self.reached = i;
             m.bind(pattern, item.clone(), frame)?;
+            if i < self.leads {
+                self.sink.next_copy();
+            }
             self.binders(m, i + 1, frame)?;
         }
         Ok(())
@@ -256,6 +274,36 @@ pub fn cycle_error(m: &Machine, path: &[NodeId]) -> Diagnostic {
 }
 
 impl Machine {
+    /// How many leading binders of each move of `game`'s rules start a new
+    /// share of the options a search waits for ([`MoveSink::next_copy`]),
+    /// found once for the rules.
+    fn share_depths(&mut self, game: GameId) -> Rc<[usize]> {
+        let rules = self.game_ir(game);
+        match self.share_depths.get(game as usize) {
+            Some(Some((of, depths))) if Rc::ptr_eq(of, &rules) => depths.clone(),
+            _ => {
+                let max_depth = self.limits.max_depth;
+                let depths: Rc<[usize]> = shares::depths(&rules, &self.defs, max_depth).into();
+                self.keep_share_depths(game, &rules, depths.clone());
+                depths
+            }
+        }
+    }
+
+    /// Keeps the share depths of `game`'s `rules` (see [`Machine::share_depths`]).
+    pub(super) fn keep_share_depths(
+        &mut self,
+        game: GameId,
+        rules: &Rc<GameIr>,
+        depths: Rc<[usize]>,
+    ) {
+        let slot = game as usize;
+        if self.share_depths.len() <= slot {
+            self.share_depths.resize(slot + 1, None);
+        }
+        self.share_depths[slot] = Some((rules.clone(), depths));
+    }
+
     /// Adds "while expanding ..." to an error raised by a move rule.
     /// `bound` is how many of the rule's binder names hold values yet.
     pub fn while_expanding(

@@ -124,6 +124,29 @@ fn the_interpreter_and_the_kernels_wait_for_the_same_options() {
     );
 }
 
+/// A move whose leading binder the compiled rules unroll waits for the
+/// options of each copy in a share of its own, as moves written out for
+/// each item would, and so does the interpreter, running the move as
+/// written: 32 of `h(1)` to `h(40)`, then 32 of `h(201)` to `h(240)`.
+/// Every path meets the error at `h(201)` before the one at `h(35)`.
+#[test]
+fn each_copy_of_an_unrolled_move_waits_for_options_of_its_own() {
+    let text = "game h(n) {\n move a((c, e) in [(1, 0), (1, 200)], k in 1..=40) if n == 100 \
+                -> h(c * k + e)\n \
+                move bad if n == 201 or n == 35 -> h(1 / (n - n))\n}\nvalue(h(100))\n";
+    let interpreted = run(text, Engine::Interpreter);
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run(text, engine), interpreted);
+    }
+    assert!(
+        interpreted
+            .1
+            .contains("reached by the play h(100) -> h(201)"),
+        "{}",
+        interpreted.1
+    );
+}
+
 /// A sweep makes the whole square below `h(120, 120)`, 14,641 positions
 /// where the rules reach some 1,600, as far as its room goes; those do not
 /// count towards the search's limit (3,000 here), which the interpreter

@@ -34,7 +34,7 @@ pub struct Marks {
     /// move has its own share, so a search waits for options of every
     /// move of a position with many (and may see the rules step down in
     /// each argument), not only of its first.
-    pub(super) rule: u32,
+    pub(super) rule: u64,
     pub(super) rule_missing: usize,
     /// The option being made, counted from the run's start: recorded
     /// with each option found without a value, so that the search has a
@@ -90,7 +90,7 @@ pub struct Missing {
     pub flat: bool,
     /// Which option of the run it is a component of (the components of
     /// one option come one after another), and of which move as written
-    /// (its `share`: where its span starts).
+    /// (where its span starts: the low half of its `share`).
     pub option: u32,
     pub rule: u32,
 }
@@ -143,7 +143,7 @@ impl Marks {
                         args: (start, end),
                         flat,
                         option: self.option,
-                        rule: self.rule,
+                        rule: self.rule as u32,
                     });
                 }
                 Ok(None)
@@ -231,7 +231,7 @@ impl Marks {
         self.mex.start();
         self.missing.clear();
         self.missing_args.clear();
-        (self.rule, self.option) = (u32::MAX, 0);
+        (self.rule, self.option) = (u64::MAX, 0);
         (self.missed, self.dropped, self.complete) = (0, false, false);
         (self.options, self.play) = (0, 0);
     }
@@ -240,7 +240,7 @@ impl Marks {
     /// [`super::Move`]'s `share`): a new one starts a new share of
     /// `missing`.
     #[inline(always)]
-    pub(super) fn in_rule(&mut self, rule: u32) {
+    pub(super) fn in_rule(&mut self, rule: u64) {
         if rule != self.rule {
             self.rule = rule;
             self.rule_missing = self.missing.len();

@@ -272,12 +272,13 @@ struct Move {
     /// an integer the compiled rules hold.
     name: Rc<str>,
     named: Option<Vec<(Rc<str>, listing::Shown)>>,
-    /// The move as written that this one comes from (one written with a
-    /// tuple binder or an `if` in its target may become several), named
-    /// by where its span starts: a run records a share of the options
-    /// without values for each (see [`Marks::in_rule`]), as the
-    /// interpreter does, so that both wait for the same options.
-    share: u32,
+    /// The move as written that this one comes from (one written with an
+    /// `if` in its target may become several), and for a copy unrolled
+    /// from it, the items its leading binders took (`MoveIr::share`): a
+    /// run records a share of the options without values for each (see
+    /// [`Marks::in_rule`]), as the interpreter does, so that both wait
+    /// for the same options.
+    share: u64,
 }
 
 /// A game's rules compiled to integer loops.

@@ -99,7 +99,7 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         large: size > LARGE,
         name: rule.name.clone(),
         named: super::listing::named(rule, types),
-        share: rule.span.start,
+        share: rule.share(),
     })
 }
 

@@ -72,7 +72,7 @@ impl<'a> Run<'a> {
         Ok(())
     }
     /// Notes that the run is in move `rule` (see [`Marks::in_rule`]).
-    pub fn in_rule(&mut self, rule: u32) {
+    pub fn in_rule(&mut self, rule: u64) {
         self.marks.in_rule(rule);
     }
 

@@ -92,6 +92,7 @@ mod logic;
 mod member;
 mod names;
 mod quotient;
+pub mod shares;
 mod solved;
 pub mod split;
 mod targets;
@@ -207,6 +208,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
             moves.push(rule);
         }
     }
+    shares::leading(game, &mut moves);
     let moves = (moves.iter()).map(|m| names::fresh(m, &n.slots)).collect();
     GameIr {
         name: game.name.clone(),

@@ -63,7 +63,7 @@ impl Normalizer<'_> {
             out.push(rule);
             return;
         }
-        for item in items {
+        for (k, item) in items.into_iter().enumerate() {
             let bind = |slot: Slot| {
                 let k = slots.iter().position(|s| *s == slot)?;
                 Some(Ir {
@@ -73,6 +73,11 @@ impl Normalizer<'_> {
             };
             let mut copy = rule.clone();
             copy.binders.remove(i);
+            // A leading binder's item: the copy waits for options of its
+            // own (see `MoveIr::share`).
+            if i == 0 {
+                copy.unrolled.push((slots[0], k as u32));
+            }
             // A binder unrolled inside another's loop: its copies make
             // the options of the first item for every value of the outer
             // binder, then of the next, not in the written order.

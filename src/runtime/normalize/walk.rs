@@ -73,6 +73,9 @@ pub(crate) fn rewrite_move(rule: &MoveIr, from: usize, r: &mut impl Rewrite) -> 
             .collect(),
         named: (rule.named.as_ref())
             .map(|named| named.iter().map(|(n, e)| (n.clone(), r.expr(e))).collect()),
+        unrolled: (rule.unrolled.iter())
+            .map(|&(s, i)| (r.slot(s), i))
+            .collect(),
         guard: rule.guard.as_ref().map(|g| r.expr(g)),
         target: match &rule.target {
             TargetIr::Terms(terms) => TargetIr::Terms(

@@ -420,6 +420,8 @@ impl Machine {
                 // Positions of games at constants their moves pass on are
                 // made as positions of the games made for those.
                 let normal = normalize::rules(&rules, &self.defs);
+                let depths = normalize::shares::of(&rules, &normal);
+                self.keep_share_depths(game, &rules, depths.into());
                 let normal = self.made_rules(&normal);
                 let hints = self.hints.get(slot).cloned().unwrap_or_default();
                 // Typed by the lengths or shapes met, or, where those do

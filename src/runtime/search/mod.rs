@@ -191,7 +191,8 @@ impl Machine {
             pending: &mut search.pending,
             start,
             back: None,
-            share: (u32::MAX, start),
+            share: (u64::MAX, start),
+            copy: 0,
             most: MISSING_MAX << self.scratch.marks.missing_shift,
         };
         moves::expand(self, node, &mut options)?;
@@ -433,16 +434,21 @@ struct Options<'a> {
     start: usize,
     /// The first option found on the search path: a cycle.
     back: Option<NodeId>,
-    /// The move whose options are made (by where its span starts), and
-    /// where its share of `pending` begins.
-    share: (u32, usize),
+    /// The move whose options are made (by where its span starts, and
+    /// above, [`Options::copy`]), and where its share of `pending` begins.
+    share: (u64, usize),
+    /// Counts the items taken by the leading binders that the compiled
+    /// rules unroll into copies of the move, each with a share of its
+    /// own (see [`MoveSink::next_copy`]).
+    copy: u32,
     most: usize,
 }
 
 impl Options<'_> {
     fn wait_for(&mut self, rule: &MoveIr, node: NodeId) {
-        if self.share.0 != rule.span.start {
-            self.share = (rule.span.start, self.pending.len());
+        let share = u64::from(rule.span.start) | (u64::from(self.copy) << 32);
+        if self.share.0 != share {
+            self.share = (share, self.pending.len());
         }
         if self.pending.len() - self.share.1 >= self.most {
             return;
@@ -479,6 +485,10 @@ impl MoveSink for Options<'_> {
         if let Some(v) = value {
             self.mex.mark(v);
         }
+    }
+
+    fn next_copy(&mut self) {
+        self.copy = self.copy.wrapping_add(1);
     }
 }
 

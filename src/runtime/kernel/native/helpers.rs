@@ -102,7 +102,7 @@ pub(super) extern "C" fn flat(ctx: *mut Ctx, target: u64, run: *const i64, len: 
     }
     // SAFETY: as in `unusual`.
     let marks = unsafe { &mut *ctx.marks };
-    marks.in_rule(ctx.rule as u32);
+    marks.in_rule(ctx.rule);
     marks.looked_up += 1;
     // The machine code does not say which option a list position is of
     // (a store per lookup cost a list game 18%): each is one of its own,
@@ -167,7 +167,7 @@ pub(super) extern "C" fn unusual3(ctx: *mut Ctx, target: u64, a: i64, b: i64, c:
     }
     // SAFETY: as above.
     let marks = unsafe { &mut *ctx.marks };
-    marks.in_rule(ctx.rule as u32);
+    marks.in_rule(ctx.rule);
     marks.option = ctx.options as u32;
     code(marks.known(v, game, args))
 }

@@ -448,6 +448,7 @@ fn a_tuple_let_whose_item_rebinds_its_names_is_not_split() {
 }
 
 mod calls;
+mod shares;
 
 #[test]
 fn a_choice_the_binders_do_not_change_splits_the_move_in_two() {

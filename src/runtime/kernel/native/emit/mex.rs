@@ -102,7 +102,7 @@ impl Emit<'_, '_> {
         for rule in &kernel.moves {
             // For the helpers, which count options without values by the
             // move as written: stored where one is called.
-            self.share = i64::from(rule.share);
+            self.share = rule.share as i64;
             let done = self.b.create_block();
             self.hold(rule);
             self.binders(rule, 0, done)?;

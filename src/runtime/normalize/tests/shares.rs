@@ -1,0 +1,71 @@
+//! Which binders start a new share of the options a search waits for
+//! (`normalize/shares.rs`), as the compiled rules and the interpreter
+//! both see it.
+
+use crate::session::Session;
+
+/// Runs `rules` as the moves of `g(x, y)`: the share depth of each move
+/// as written, and the shares of its normalised moves in order.
+fn shares(rules: &str) -> (Vec<usize>, Vec<u64>) {
+    let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    let source = format!("game g(x, y) {{\n{rules}\n}}\n");
+    assert_eq!(s.run("test.game", &source).error, None, "{source}");
+    let m = &s.machine;
+    let game = m.game_ir(0);
+    let depths = super::super::shares::depths(&game, &m.defs, m.limits.max_depth);
+    let normal = super::super::rules(&game, &m.defs);
+    (depths, normal.moves.iter().map(|r| r.share()).collect())
+}
+
+#[test]
+fn each_copy_of_a_leading_binder_unrolled_has_a_share_of_its_own() {
+    let (depths, shares) = shares(
+        "move m((dx, dy) in [(1, 0), (0, 1), (1, 1)], k in 1..=x) \
+         if k * dx <= x and k * dy <= y -> g(x - k * dx, y - k * dy)",
+    );
+    assert_eq!(depths, [1]);
+    assert_eq!(shares.len(), 3);
+    assert!(shares.windows(2).all(|w| w[0] != w[1]), "{shares:?}");
+    // All of one move as written: the low half is where its span starts.
+    assert!(shares.iter().all(|s| *s as u32 == shares[0] as u32));
+}
+
+#[test]
+fn two_leading_binders_unrolled_start_shares_at_both() {
+    let (depths, shares) = shares(
+        "move j(dx in -2..=2, dy in -2..=2) if abs(dx) + abs(dy) == 3 and x + dx >= 0 \
+         and y + dy >= 0 and x + dx < 8 and y + dy < 8 -> g(x + dx, y + dy)",
+    );
+    assert_eq!(depths, [2]);
+    // The eight knight's moves, each a copy with a share of its own.
+    assert_eq!(shares.len(), 8);
+    let mut distinct = shares.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 8, "{shares:?}");
+}
+
+#[test]
+fn a_binder_unrolled_inside_another_shares_its_moves_one() {
+    // `(a, b)` is unrolled inside `k`'s loop, so its copies make their
+    // options in another order than the move as written: the interpreter
+    // cannot follow them, and all keep the move's one share.
+    let (depths, shares) = shares(
+        "move m(k in 1..=x, (a, b) in [(1, 0), (0, 1)]) if a * k <= x and b * k <= y \
+         -> g(x - a * k, y - b * k)",
+    );
+    assert_eq!(depths, [0]);
+    assert!(shares.len() >= 2, "{shares:?}");
+    assert!(shares.iter().all(|s| *s == shares[0]), "{shares:?}");
+}
+
+#[test]
+fn moves_not_unrolled_keep_one_share_each() {
+    let (depths, shares) = shares(
+        "move left(k in 1..=x) -> g(x - k, y)\nmove right(k in [1, 2, 3]) if k <= y -> g(x, y - k)",
+    );
+    assert_eq!(depths, [0, 0]);
+    assert_eq!(shares.len(), 2);
+    assert_ne!(shares[0], shares[1]);
+    assert!(shares.iter().all(|s| s >> 32 == 0), "{shares:?}");
+}
