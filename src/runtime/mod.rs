@@ -200,11 +200,11 @@ pub struct Machine {
     pub write_files: bool,
 }
 
-/// A game's rules and their kernel, if they compile.
 /// A game's rules, and how many leading binders of each move start a
 /// new share of the options a search waits for (see `normalize/shares.rs`).
 pub(crate) type ShareDepths = (Rc<GameIr>, Rc<[usize]>);
 
+/// A game's rules and their kernel, if they compile.
 pub(crate) type Compiled = (Rc<GameIr>, Option<Rc<kernel::Kernel>>);
 
 /// What `cache` holds for `game` (its kernel, or `None` inside when its
