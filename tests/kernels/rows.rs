@@ -63,7 +63,8 @@ proptest! {
 /// Northcott's game: either checker of a row moves toward the other.
 /// Its value is the nim-sum of the gaps between them (Winning Ways,
 /// ch. 2): checked on rows of tuples, spelled with slices, with a
-/// helper, and with a binder over the rows, each compiled throughout.
+/// helper, with a binder picking the checker, and with a binder over
+/// the rows by `enumerate`, each compiled throughout.
 #[test]
 fn northcott_on_a_tuple_of_rows_is_nim_of_its_gaps_compiled_throughout() {
     let spellings = [
@@ -77,6 +78,10 @@ fn northcott_on_a_tuple_of_rows_is_nim_of_its_gaps_compiled_throughout() {
         "game nc(rs) {\n\
          move slide(i in 0..len(rs), d in 1..rs[i][1] - rs[i][0], white in [0, 1]) -> \
          nc(rs[:i] + ((rs[i][0] + d * white, rs[i][1] - d * (1 - white)),) + rs[i + 1:])\n}\n",
+        // A binder of a tuple inside a tuple.
+        "game nc(rs) {\n\
+         move white((i, (w, b)) in enumerate(rs), d in 1..b - w) -> nc(rs[:i] + ((w + d, b),) + rs[i + 1:])\n\
+         move black((i, (w, b)) in enumerate(rs), d in 1..b - w) -> nc(rs[:i] + ((w, b - d),) + rs[i + 1:])\n}\n",
     ];
     let rows: [&[(i64, i64)]; 4] = [
         &[(0, 7), (3, 10), (1, 6), (2, 9)],

@@ -300,3 +300,39 @@ fn zip_of_ranges_and_enumerate_of_zip_are_read_by_index() {
                 value(g(20000000))\n";
     same_error(past, "too large");
 }
+
+/// A binder of a tuple inside a tuple, taken apart into a binder of its
+/// own over its one value (src/runtime/normalize/nested.rs): over the
+/// pairs of a list state by `enumerate`, and over constants; an item
+/// that does not match is the interpreter's error on every path.
+#[test]
+fn a_tuple_inside_a_binders_tuple_is_bound_apart_and_compiled() {
+    let nested = "game nc(rs) {\n    \
+                  move m((i, (w, b)) in enumerate(rs), d in 1..b - w) -> nc(rs[:i] + [(w + d, b)] + rs[i + 1:])\n}\n\
+                  [value(nc([(0, a), (1, b), (2, 9)])) for a in 0..6 for b in 1..6]\n";
+    let indexed = "game nc(rs) {\n    \
+                   move m(i in 0..len(rs), d in 1..rs[i][1] - rs[i][0]) -> nc(rs[:i] + [(rs[i][0] + d, rs[i][1])] + rs[i + 1:])\n}\n\
+                   [value(nc([(0, a), (1, b), (2, 9)])) for a in 0..6 for b in 1..6]\n";
+    assert_eq!(agree(nested), agree(indexed));
+    compiled_as(nested, &["nc(rs): compiled"]);
+    // Steps and their costs as constants, nested either way (the second
+    // step's cost rules it out).
+    let steps = "game w(x, y) {\n    \
+                 move m(((dx, dy), c) in [((1, 0), 1), ((0, 1), 1), ((1, 1), 2)], k in 1..=3) \
+                 if k * dx <= x and k * dy <= y and k >= c -> w(x - k * dx, y - k * dy)\n    \
+                 move n((c, (dx, (dy, e))) in [(1, (2, (1, 0))), (2, (0, (2, 1)))]) \
+                 if dx <= x and dy <= y and c + e <= 2 -> w(x - dx, y - dy)\n}\n\
+                 [value(w(a, b)) for a in 0..12 for b in 0..12]\n";
+    let plain = "game w(x, y) {\n    \
+                 move a(k in 1..=3) if k <= x -> w(x - k, y)\n    \
+                 move b(k in 1..=3) if k <= y -> w(x, y - k)\n    \
+                 move c(k in 2..=3) if k <= x and k <= y -> w(x - k, y - k)\n    \
+                 move d if 2 <= x and 1 <= y -> w(x - 2, y - 1)\n}\n\
+                 [value(w(a, b)) for a in 0..12 for b in 0..12]\n";
+    assert_eq!(agree(steps), agree(plain));
+    compiled_as(steps, &["w(x, y): compiled"]);
+    let unmatched = "game nc(rs) {\n    \
+                     move m((i, (w, b)) in enumerate(rs), d in 1..b - w) -> nc(rs[:i] + [(w + d, b)] + rs[i + 1:])\n}\n\
+                     value(nc([(0, 5), (1, 2, 3)]))\n";
+    same_error(unmatched, "(1, 2, 3)");
+}

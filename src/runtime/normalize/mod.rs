@@ -91,6 +91,7 @@ mod lift;
 mod logic;
 mod member;
 mod names;
+mod nested;
 mod quotient;
 pub mod shares;
 mod solved;
@@ -164,6 +165,13 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
                 *domain = n.range_listed(domain);
             }
             let rule = zip::binders(&rule, &n.slots, n.by_index).unwrap_or(rule);
+            // `(r, (w, b)) in enumerate(rows)` as `(r, t) in
+            // enumerate(rows), (w, b) in [t]`, whose first binder `zip`
+            // may read by index then.
+            let rule = match nested::binders(&rule, &n.slots) {
+                Some(apart) => zip::binders(&apart, &n.slots, n.by_index).unwrap_or(apart),
+                None => rule,
+            };
             let rule = targets::let_bound(&rule).unwrap_or(rule);
             let rules = targets::split(&rule).unwrap_or_else(|| vec![rule]);
             rules
