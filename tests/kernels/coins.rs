@@ -26,6 +26,9 @@ fn coin_cond() -> impl Strategy<Value = &'static str> {
         "false not in cs",
         "cs[i] ^ cs[j]",
         "i - j < 3",
+        // Rows compared whole, item by item.
+        "cs < reversed(cs)",
+        "cs[:j] >= cs[i:]",
     ])
 }
 
@@ -42,6 +45,9 @@ fn coin_target() -> impl Strategy<Value = &'static str> {
         "[not c for c in cs[:i]] + cs[i:]",
         "flip(cs, j)[:i] + [false] + cs[i + 1:]",
         "[c ^ (k == i) for (k, c) in enumerate(cs)]",
+        // A row or its mirror image, whichever is the less.
+        "canon(cs[:i] + [false] + cs[i + 1:])",
+        "max(cs[:j] + [false] + cs[j + 1:], reversed(cs[:j] + [false] + cs[j + 1:]))",
     ])
 }
 
@@ -53,6 +59,7 @@ fn coin_file() -> impl Strategy<Value = String> {
         let body = guarded_moves(&rules, "i in 0..len(cs), j in 0..=i", "j < i and ", "g");
         format!(
             "fn flip(cs, k) = cs[:k] + [not cs[k]] + cs[k + 1:]\n\
+             fn canon(cs) = min(cs, reversed(cs))\n\
              game g(cs) {{\n{body}}}\n\
              [value(g([true] * n)) for n in 0..7]\n\
              value(g([true, false, true, true, false, true]))\n\

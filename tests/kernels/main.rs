@@ -453,6 +453,9 @@ fn list_rule() -> impl Strategy<Value = String> {
         "l([if i == 0 then x - d else x for (i, x) in enumerate(p)])",
         "l(p[:0] + [p[0] - d] + p[1:])",
         "l(sorted([p[0] - d, p[1]]))",
+        // The less or the greater of two lists, item by item.
+        "l(min([p[0] - d, p[1]], [p[1], p[0] - d]))",
+        "l(max((p[0] - d, p[1], 2), reversed([p[0] - d, p[1]])))",
     ]);
     // Lists and tuples compared whole: alike or not, of other lengths,
     // and a list beside a tuple (never equal, left to the interpreter).
@@ -466,6 +469,11 @@ fn list_rule() -> impl Strategy<Value = String> {
         // `zip`, read by index: pairs of neighbours, and unequal lengths.
         " and all([a <= b + d for (a, b) in zip(p, p[1:])])",
         " and any([a == b for (a, b) in zip(p, [d, 2, 1])])",
+        // Compared item by item: of other lengths, and a list beside a
+        // tuple (the interpreter's error).
+        " and p < reversed(p)",
+        " and (p[:1] + [d] >= p[1:] or d == 2)",
+        " and (p <= (d, d) or d == 1)",
     ]);
     (
         domain(vec!["p[0]", "p[1]"]),

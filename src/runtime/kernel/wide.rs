@@ -92,7 +92,9 @@ fn cond(c: &Cond) -> bool {
         Cond::Quant(_, comp) => clauses(comp) && cond(&comp.elem),
         Cond::In { x, xs, .. } => num(x) && seq(xs),
         Cond::Member(_, x, _) => num(x),
-        Cond::Same(_, xs, ys) | Cond::Within(_, xs, ys) => seq(xs) && seq(ys),
+        Cond::Same(_, xs, ys) | Cond::Less(_, xs, ys) | Cond::Within(_, xs, ys) => {
+            seq(xs) && seq(ys)
+        }
         Cond::Bind(_, xs, body) => seq(xs) && cond(body),
         _ => c
             .parts()

@@ -156,7 +156,7 @@ pub(super) fn cond(c: &Cond, frame: &mut Vec<i64>, defs: &Defs) -> u64 {
         Cond::Quant(_, comp) => nested(comp, frame, defs, cond),
         Cond::In { x, xs, .. } => num(x, frame, defs).saturating_add(seq(xs, frame, defs)),
         Cond::Member(_, x, _) => num(x, frame, defs),
-        Cond::Same(_, a, b) | Cond::Within(_, a, b) => {
+        Cond::Same(_, a, b) | Cond::Less(_, a, b) | Cond::Within(_, a, b) => {
             seq(a, frame, defs).saturating_add(seq(b, frame, defs))
         }
         Cond::Let(_, a, b) => num(a, frame, defs).saturating_add(cond(b, frame, defs)),

@@ -58,7 +58,8 @@
 //! that order wherever the compiled rules can.
 //!
 //! The rules normalised here are those the compiled rules run; the
-//! interpreter, which reports errors, runs the rules as written. A
+//! interpreter, which reports errors, runs the rules as written, reading
+//! of the normalised ones only which binders they unroll (`shares.rs`). A
 //! normalised game depends on the functions and constants it inlined, so
 //! the session compiles its games again after any redefinition.
 
@@ -92,6 +93,7 @@ mod logic;
 mod member;
 mod names;
 mod nested;
+mod ordered;
 mod quotient;
 pub mod shares;
 mod solved;
@@ -396,6 +398,9 @@ impl Normalizer<'_> {
                 let ir = map_children(ir, &mut |e| self.expr(e, depth));
                 if let Some(chain) = unroll::any_all(&ir, self.defs) {
                     return self.expr(&chain, depth);
+                }
+                if let Some(choice) = ordered::extremum(&ir, &self.slots) {
+                    return choice;
                 }
                 return fold(ir);
             }

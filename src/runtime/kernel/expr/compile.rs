@@ -359,6 +359,28 @@ fn same(yes: bool, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
     (xs.shape(t) == ys.shape(t)).then(|| Cond::Same(yes, Box::new(xs), Box::new(ys)))
 }
 
+/// `a < b` (or `<=`, `>`, `>=`) of two lists, two tuples or two strings,
+/// item by item (`min(cs, reversed(cs))`, see `normalize/ordered.rs`);
+/// `None` for other operands: sets (compared as subsets), pairs (packed,
+/// not in their order), and collections of two shapes, the interpreter's.
+fn ordered(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
+    use crate::graph::Shape;
+    let (xs, ys) = (Seq::compile(a, t)?, Seq::compile(b, t)?);
+    let shape = xs.shape(t);
+    let items = matches!(
+        shape,
+        Shape::List | Shape::Tuple | Shape::Str | Shape::Bools | Shape::BoolTuple
+    );
+    (items && ys.shape(t) == shape).then_some(())?;
+    let (xs, ys) = (Box::new(xs), Box::new(ys));
+    Some(match op {
+        BinOp::Lt => Cond::Less(true, xs, ys),
+        BinOp::Le => Cond::Less(false, xs, ys),
+        BinOp::Gt => Cond::Less(true, ys, xs),
+        _ => Cond::Less(false, ys, xs),
+    })
+}
+
 /// `a op b` of two integers (an extremum compared split into its items:
 /// see `spelled.rs`).
 fn numbers(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
@@ -387,9 +409,9 @@ fn comparison(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
             .or_else(|| characters(op, a, b, t))
             .or_else(|| same(op == BinOp::Eq, a, b, t))
             .or_else(|| Some(Cond::Cmp(op, pair_in(a, t)?, pair_in(b, t)?))),
-        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-            numbers(op, a, b, t).or_else(|| characters(op, a, b, t))
-        }
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => numbers(op, a, b, t)
+            .or_else(|| characters(op, a, b, t))
+            .or_else(|| ordered(op, a, b, t)),
         _ => None,
     }
 }

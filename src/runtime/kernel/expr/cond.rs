@@ -35,6 +35,7 @@ impl Cond {
             },
             Cond::Member(yes, x, set) => Cond::Member(!yes, x, set),
             Cond::Same(yes, xs, ys) => Cond::Same(!yes, xs, ys),
+            Cond::Less(strict, xs, ys) => Cond::Less(!strict, ys, xs),
             Cond::Within(yes, t, s) => Cond::Within(!yes, t, s),
             c => Cond::Not(Box::new(c)),
         }
@@ -58,6 +59,7 @@ impl Cond {
             }
             Cond::Member(yes, x, set) => set.has(x.eval(f, defs)?) == *yes,
             Cond::Same(yes, xs, ys) => seq::same(xs, ys, f, defs)? == *yes,
+            Cond::Less(strict, xs, ys) => seq::less(*strict, xs, ys, f, defs)?,
             Cond::Within(yes, t, s) => seq::within(t, s, f, defs)? == *yes,
             Cond::Let(s, value, body) => {
                 f[*s as usize] = value.eval(f, defs)?;
@@ -88,6 +90,7 @@ impl Cond {
             Cond::Quant(..)
             | Cond::In { .. }
             | Cond::Same(..)
+            | Cond::Less(..)
             | Cond::Within(..)
             | Cond::Member(..)
             | Cond::Bind(..) => {
@@ -106,7 +109,9 @@ impl Cond {
             Cond::Quant(_, comp) => comp.uses_slot(slot),
             Cond::In { x, xs, .. } => x.uses(slot) || xs.uses(slot),
             Cond::Member(_, x, _) => x.uses(slot),
-            Cond::Same(_, xs, ys) | Cond::Within(_, xs, ys) => xs.uses(slot) || ys.uses(slot),
+            Cond::Same(_, xs, ys) | Cond::Less(_, xs, ys) | Cond::Within(_, xs, ys) => {
+                xs.uses(slot) || ys.uses(slot)
+            }
             Cond::Let(_, a, b) => a.uses(slot) || b.uses(slot),
             Cond::Bind(_, a, b) => a.uses(slot) || b.uses(slot),
         }
@@ -125,6 +130,7 @@ impl Cond {
             Cond::Quant(..)
             | Cond::In { .. }
             | Cond::Same(..)
+            | Cond::Less(..)
             | Cond::Within(..)
             | Cond::Bind(..) => false,
         }

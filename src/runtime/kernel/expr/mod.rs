@@ -203,6 +203,10 @@ pub enum Cond {
     /// `xs == ys`, or `xs != ys` (false), of two lists, two tuples or two
     /// sets (each kept in increasing order, so equal when their items are).
     Same(bool, Box<Seq>, Box<Seq>),
+    /// `xs < ys` (strict), or `xs <= ys`, of two lists, tuples or strings
+    /// of the same shape, item by item: the first items that differ
+    /// decide, else the shorter is the less.
+    Less(bool, Box<Seq>, Box<Seq>),
     /// `t in s`, or `t not in s` (false), of two strings: whether `t`
     /// runs somewhere in `s` (`"XXX" in s`).
     Within(bool, Box<Seq>, Box<Seq>),

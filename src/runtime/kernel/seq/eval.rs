@@ -260,6 +260,17 @@ pub fn same(xs: &Seq, ys: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
     Ok(found)
 }
 
+/// `xs < ys` (`strict`) or `xs <= ys`, item by item, as the
+/// interpreter compares lists, tuples and strings.
+pub fn less(strict: bool, xs: &Seq, ys: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<bool> {
+    let mark = f.len();
+    let (a, b) = xs.eval(f, defs)?;
+    let (c, d) = ys.eval(f, defs)?;
+    let order = f[a..b].cmp(&f[c..d]);
+    f.truncate(mark);
+    Ok(order.is_lt() || (!strict && order.is_eq()))
+}
+
 /// The string `xs` packed in one integer
 /// ([`crate::graph::flat::pack_word`]); bails where it does not fit.
 pub fn pack(xs: &Seq, f: &mut Vec<i64>, defs: &Defs) -> Eval<i64> {

@@ -23,7 +23,7 @@ pub(super) use comp::split;
 pub(super) use comp::{Clause, kept};
 pub use comp::{Comp, Source, Split};
 pub(super) use eval::split_each;
-pub use eval::{contains, fold, index, len, pack, same, within};
+pub use eval::{contains, fold, index, len, less, pack, same, within};
 use made::divisors;
 pub use made::{DIVISORS_MAX, Rows};
 pub use sets::{SetOp, combine, merge_into};
@@ -304,6 +304,12 @@ impl Seq {
             IrKind::CallBuiltin(Builtin::Set, args) if args.len() == 1 => {
                 Seq::SetOf(Box::new(Seq::items(&args[0], types)?))
             }
+            // A list of booleans reversed is one (`min(cs, reversed(cs))`).
+            IrKind::CallBuiltin(Builtin::Reversed, args)
+                if args.len() == 1 && types.holds_bools(&args[0]) =>
+            {
+                Seq::Reversed(Box::new(Seq::compile(&args[0], types)?))
+            }
             IrKind::CallBuiltin(b @ (Builtin::Sorted | Builtin::Reversed), args)
                 if args.len() == 1 =>
             {
@@ -406,6 +412,7 @@ impl Seq {
             Seq::Comp(c) => c.items,
             Seq::Sorted(xs) | Seq::Reversed(xs) if xs.shape(types).of_pairs() => Shape::Pairs,
             Seq::Sorted(xs) | Seq::Reversed(xs) if xs.shape(types).of_words() => Shape::Words,
+            Seq::Reversed(xs) if xs.shape(types).of_bools() => Shape::Bools,
             Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) | Seq::Range(_) => Shape::List,
             Seq::Let(_, _, xs) | Seq::Bind(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
             Seq::Row(rows, _) => rows.shape,

@@ -248,6 +248,43 @@ impl Emit<'_, '_> {
         })
     }
 
+    /// `xs < ys` (`strict`) or `xs <= ys` of two lists, tuples or
+    /// strings, as an `I8`: the first items that differ decide, else the
+    /// lengths do.
+    pub(super) fn seq_less(&mut self, strict: bool, xs: &Seq, ys: &Seq) -> Option<Value> {
+        self.with_seq(xs, |e, (a, b)| {
+            let (c, d) = e.seq(ys)?;
+            let (n, m) = (e.b.ins().isub(b, a), e.b.ins().isub(d, c));
+            let by_length = match strict {
+                true => IntCC::SignedLessThan,
+                false => IntCC::SignedLessThanOrEqual,
+            };
+            let by_length = e.b.ins().icmp(by_length, n, m);
+            let flag = e.b.declare_var(I8);
+            e.b.def_var(flag, by_length);
+            let shorter = e.b.ins().smin(n, m);
+            let end = e.b.ins().iadd(a, shorter);
+            let join = e.b.create_block();
+            e.each(a, end, |e, at, next| {
+                let x = e.item(at);
+                let other = e.b.ins().isub(at, a);
+                let other = e.b.ins().iadd(c, other);
+                let y = e.item(other);
+                let differ = e.b.ins().icmp(IntCC::NotEqual, x, y);
+                let decided = e.b.create_block();
+                e.b.ins().brif(differ, decided, &[], next, &[]);
+                e.b.switch_to_block(decided);
+                let less = e.b.ins().icmp(IntCC::SignedLessThan, x, y);
+                e.b.def_var(flag, less);
+                e.b.ins().jump(join, &[]);
+                Some(())
+            })?;
+            e.b.ins().jump(join, &[]);
+            e.b.switch_to_block(join);
+            Some(e.b.use_var(flag))
+        })
+    }
+
     /// `t in s` (or `not in`, when `!yes`) of two strings, as an `I8`:
     /// `t` compared item by item at each place of `s` it fits (an empty
     /// `t` fits everywhere, once even in an empty `s`).

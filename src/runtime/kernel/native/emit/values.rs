@@ -455,6 +455,7 @@ impl Emit<'_, '_> {
             Cond::Member(yes, x, set) => self.member(*yes, x, set)?,
             Cond::Same(yes, xs, ys) => self.seq_same(*yes, xs, ys)?,
             Cond::Within(yes, t, s) => self.seq_within(*yes, t, s)?,
+            Cond::Less(strict, xs, ys) => self.seq_less(*strict, xs, ys)?,
             Cond::Let(s, value, body) => {
                 let v = self.num(value)?;
                 {

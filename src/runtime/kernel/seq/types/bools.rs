@@ -69,6 +69,10 @@ impl Types {
             IrKind::Const(v @ (Value::List(_) | Value::Tuple(_))) => {
                 super::super::constant_packed(v).is_some_and(|(s, _)| s.of_bools())
             }
+            // A row of coins reversed, as its mirror image is.
+            IrKind::CallBuiltin(Builtin::Reversed, args) => {
+                (self.shape_of(&args[0])).is_some_and(|(s, _)| s.of_bools())
+            }
             _ => false,
         }
     }
