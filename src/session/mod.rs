@@ -219,6 +219,9 @@ impl Session {
             // Compiled rules may have inlined what changed (see
             // crate::runtime::normalize): every game is compiled again when used.
             self.machine.kernels.clear();
+            self.machine.wide_kernels.clear();
+            self.machine.listing_kernels.clear();
+            self.machine.share_depths.clear();
             self.machine.hints.clear();
             self.machine.typing_tries.clear();
         }

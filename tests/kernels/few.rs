@@ -140,10 +140,9 @@ fn a_guard_looking_up_an_outer_binder_in_a_constant_folds() {
 }
 
 /// A binder choosing the heap, `i in 0..2` with `if i == 0 then a else
-/// b` after it, agrees with a move per heap written out. (It is still
-/// several times slower on one query far up: the options a search waits
-/// for are capped per move as written, so it waits only below in `a`,
-/// and no square is swept.)
+/// b` after it, agrees with a move per heap written out. (Each item is a
+/// copy of the move, unrolled, with a share of the options a search
+/// waits for of its own: see `normalize/shares.rs`.)
 #[test]
 fn a_binder_choosing_the_heap_agrees_with_a_move_per_heap() {
     let chosen = "game w(a, b) {\n    move t(i in 0..2, k in 1..=(if i == 0 then a else b)) \

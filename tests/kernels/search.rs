@@ -147,6 +147,62 @@ fn each_copy_of_an_unrolled_move_waits_for_options_of_its_own() {
     );
 }
 
+/// The copies of a move split before it is unrolled (here by the choice
+/// in its guard, `k == 1 or ...`, a move for `k == 1` and one for the
+/// rest, each unrolled over the two items) would make the first item's
+/// options again after the second's: they share the move's one share, as
+/// the interpreter does, and every path meets the error at `h(33)` first.
+/// Copies over a range (`dx in -2..=2, dy in -2..=2`) and of two leading
+/// binders start theirs as the interpreter's range does.
+#[test]
+fn copies_out_of_the_items_order_share_and_ranges_start_shares_alike() {
+    let split = "game h(n) {\n move a((c, e) in [(1, 0), (1, 200)], k in 1..=40) \
+                 if n == 100 and (k == 1 or k >= 2) -> h(c * k + e)\n \
+                 move bad if n == 33 or n == 232 -> h(1 / (n - n))\n}\nvalue(h(100))\n";
+    let ranges = "game h(n) {\n move a(dx in -1..=1, dy in 0..=1, k in 1..=40) \
+                  if n == 100 and dx * dx + dy == 1 -> h(k + 100 * (dx + 1) + 1000 * dy)\n \
+                  move bad if n == 35 or n == 1101 -> h(1 / (n - n))\n}\nvalue(h(100))\n";
+    for (text, play) in [(split, "h(100) -> h(33)"), (ranges, "h(100) -> h(1101)")] {
+        let interpreted = run(text, Engine::Interpreter);
+        for engine in [Engine::Kernels, Engine::Native] {
+            assert_eq!(run(text, engine), interpreted);
+        }
+        let play = format!("reached by the play {play}");
+        assert!(interpreted.1.contains(&play), "{}", interpreted.1);
+    }
+}
+
+/// The binders whose items start a share are found again when a function
+/// the rules inline is redefined: here it turns the move's items into
+/// constants, which the normaliser then unrolls.
+#[test]
+fn shares_follow_a_redefined_function_on_every_path() {
+    let game = "game h(n) {\n move a((c, e) in dirs(n), k in 1..=40) if n == 100 -> h(c * k + e)\n \
+                move bad if n == 201 or n == 35 -> h(1 / (n - n))\n}\n";
+    let before = "fn dirs(n) = if n > 1000 then [(1, 0)] else [(1, 0), (1, 200)]\n";
+    let after = "fn dirs(n) = [(1, 0), (1, 200)]\n";
+    let fresh = run(
+        &format!("{after}{game}value(h(100))\n"),
+        Engine::Interpreter,
+    );
+    assert!(fresh.1.contains("h(100) -> h(201)"), "{}", fresh.1);
+    for engine in Engine::ALL {
+        let err = grundy::SharedBuffer::default();
+        let out = Box::new(grundy::SharedBuffer::default());
+        let mut session = Session::new(out, Box::new(err.clone()));
+        engine.apply(&mut session.machine);
+        session.machine.limits.max_states = 3_000;
+        session.run("one.game", &format!("{before}{game}value(h(100))\n"));
+        err.0.borrow_mut().clear();
+        session.run("two.game", &format!("{after}value(h(100))\n"));
+        let reported = String::from_utf8(err.0.borrow().clone()).unwrap();
+        assert!(
+            reported.contains("h(100) -> h(201)"),
+            "{engine:?}: {reported}"
+        );
+    }
+}
+
 /// A sweep makes the whole square below `h(120, 120)`, 14,641 positions
 /// where the rules reach some 1,600, as far as its room goes; those do not
 /// count towards the search's limit (3,000 here), which the interpreter

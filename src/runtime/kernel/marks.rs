@@ -236,9 +236,9 @@ impl Marks {
         (self.options, self.play) = (0, 0);
     }
 
-    /// Notes that the run is in the move as written named `rule` (see
-    /// [`super::Move`]'s `share`): a new one starts a new share of
-    /// `missing`.
+    /// Notes that the run is in the move named `rule`, a move as written
+    /// or a copy unrolled from one (see [`super::Move`]'s `share`): a new
+    /// one starts a new share of `missing`.
     #[inline(always)]
     pub(super) fn in_rule(&mut self, rule: u64) {
         if rule != self.rule {

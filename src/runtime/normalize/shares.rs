@@ -13,7 +13,11 @@ use rustc_hash::FxHashMap;
 /// interpreter can follow running the move as written in `written`: the
 /// binders that are its leading ones, in their order, and as many as
 /// every copy of that move keeps, so that all copies of one move as
-/// written start their shares at the same binders.
+/// written start their shares at the same binders; and only as many as
+/// keep the copies of each item together and in the items' order (a
+/// move split before it is unrolled, by a choice in its guard or an
+/// `if` in its target, may make the first item's options again after
+/// the second's: then its parts share as the move as written did).
 pub(super) fn leading(written: &GameIr, moves: &mut [MoveIr]) {
     let mut depths: FxHashMap<u32, usize> = FxHashMap::default();
     for rule in moves.iter() {
@@ -26,9 +30,24 @@ pub(super) fn leading(written: &GameIr, moves: &mut [MoveIr]) {
         let depth = depths.entry(rule.span.start).or_insert(leads);
         *depth = (*depth).min(leads);
     }
-    for rule in moves {
-        rule.unrolled.truncate(depths[&rule.span.start]);
+    for group in moves.chunk_by_mut(|a, b| a.span == b.span) {
+        let mut depth = depths[&group[0].span.start];
+        while depth > 0 && !in_order(group, depth) {
+            depth -= 1;
+        }
+        group
+            .iter_mut()
+            .for_each(|rule| rule.unrolled.truncate(depth));
     }
+}
+
+/// Whether the copies of `group`, of one move as written, come item by
+/// item in the items' order, read by their first `depth` binders: each
+/// item's copies one after another, an item after those before it.
+fn in_order(group: &[MoveIr], depth: usize) -> bool {
+    let items =
+        |rule: &MoveIr| -> Vec<u32> { rule.unrolled[..depth].iter().map(|t| t.1).collect() };
+    group.windows(2).all(|w| items(&w[0]) <= items(&w[1]))
 }
 
 /// The first slot a binder's pattern binds, if it is a name or a tuple of

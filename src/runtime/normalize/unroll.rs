@@ -33,6 +33,8 @@ const DIVISOR_ITEMS: usize = 8;
 /// The most items a binder of one name read by a condition on constants
 /// is unrolled over.
 const FILTER_ITEMS: usize = 16;
+// `MoveIr::share` names a copy by its items' indices in base 65.
+const _: () = assert!(UNROLL_ITEMS <= 64 && DIVISOR_ITEMS <= 64 && FILTER_ITEMS <= 64);
 
 impl Normalizer<'_> {
     /// Unrolls the binders of `rule` from binder `from` on (see the
@@ -306,8 +308,10 @@ fn collection(v: &Value) -> Option<Vec<Value>> {
     }
 }
 
-/// Whether a conjunct of `rule`'s guard reads `slot` with nothing but
-/// constants and binders over a few constants: unrolled, it folds.
+/// Whether a conjunct of `rule`'s guard, or the condition of an `if`
+/// anywhere in the move (`k in 1..=(if i == 0 then a else b)`), reads
+/// `slot` with nothing but constants and binders over a few constants:
+/// unrolled, it folds.
 fn filters(rule: &MoveIr, slot: Slot, defs: &Defs) -> bool {
     let fixed: Vec<Slot> = (rule.binders.iter())
         .filter_map(|(p, d)| match p {
@@ -320,7 +324,9 @@ fn filters(rule: &MoveIr, slot: Slot, defs: &Defs) -> bool {
     if let Some(guard) = &rule.guard {
         conjuncts_of(guard, &mut conjuncts);
     }
-    (conjuncts.into_iter()).any(|c| any_node(c, &reads) && on_constants(c, &fixed))
+    let folds = |c: &Ir| any_node(c, &reads) && on_constants(c, &fixed);
+    let picks = |e: &Ir| matches!(&e.kind, IrKind::If(c, ..) if folds(c));
+    conjuncts.into_iter().any(folds) || rule.exprs().any(|e| any_node(e, &picks))
 }
 
 /// The conjuncts of a condition, the operands of its `and`s.

@@ -425,7 +425,9 @@ const MISSING_SHIFT_MAX: u32 = 8;
 /// Receives the options of a position the interpreter expands: the value
 /// of each option whose components all have one is marked; the others'
 /// components without a value wait on `pending`, up to `most` for each
-/// move as written, and not again when among the last few: as a kernel's
+/// move as written (and each item of its leading binders that the
+/// compiled rules unroll: [`MoveSink::next_copy`]), and not again when
+/// among the last few: as a kernel's
 /// run records them (see [`crate::runtime::kernel::Marks`]), so that both
 /// wait for the same options and meet an error on the same play.
 struct Options<'a> {

@@ -69,3 +69,29 @@ fn moves_not_unrolled_keep_one_share_each() {
     assert_ne!(shares[0], shares[1]);
     assert!(shares.iter().all(|s| s >> 32 == 0), "{shares:?}");
 }
+
+#[test]
+fn a_binder_an_if_reads_with_constants_is_unrolled_and_starts_shares() {
+    // `i` picks the heap in the next binder's range and in the target:
+    // each copy's `if`s fold.
+    let (depths, shares) = shares(
+        "move t(i in 0..2, k in 1..=(if i == 0 then x else y)) \
+         -> g(x - (if i == 0 then k else 0), y - (if i == 1 then k else 0))",
+    );
+    assert_eq!(depths, [1]);
+    assert_eq!(shares.len(), 2);
+    assert_ne!(shares[0], shares[1]);
+}
+
+#[test]
+fn copies_a_split_puts_out_of_the_items_order_keep_one_share() {
+    // The choice splits the move in two before each part is unrolled:
+    // the first item's options come again after the second's.
+    let (depths, shares) = shares(
+        "move a((c, e) in [(1, 0), (1, 200)], k in 1..=40) if x == 100 and (k == 1 or k >= 2) \
+         -> g(c * k + e, y)",
+    );
+    assert_eq!(depths, [0]);
+    assert!(shares.len() >= 4, "{shares:?}");
+    assert!(shares.iter().all(|s| *s == shares[0]), "{shares:?}");
+}

@@ -101,7 +101,8 @@ impl Emit<'_, '_> {
         self.b.def_var(self.work, one);
         for rule in &kernel.moves {
             // For the helpers, which count options without values by the
-            // move as written: stored where one is called.
+            // move as written, or the copy unrolled from one: stored where
+            // one is called.
             self.share = rule.share as i64;
             let done = self.b.create_block();
             self.hold(rule);
