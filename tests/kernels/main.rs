@@ -23,6 +23,7 @@ mod divisors;
 mod few;
 mod filters;
 mod lengths;
+mod letters;
 mod listing;
 mod lists;
 mod queries;

@@ -170,6 +170,9 @@ impl Types {
             let taken = match now {
                 Shape::List | Shape::Pairs => true,
                 Shape::Set | Shape::PairSet => *hint == Shape::WordSet,
+                // Items compared with a character (`cs[i] == "H"`) said
+                // a string; a list of one-character strings met.
+                Shape::Str => *hint == Shape::Words,
                 _ => false,
             };
             if (hint.of_words() && taken) || crate::runtime::kernel::typed(*now, *hint) {
