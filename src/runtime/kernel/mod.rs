@@ -441,7 +441,7 @@ impl Kernel {
 /// it otherwise: a string, a tuple or booleans where the rules said only
 /// a list.
 pub fn typed(rules: Shape, met: Shape) -> bool {
-    rules == Shape::List && matches!(met, Shape::Str | Shape::Tuple | Shape::Bools)
+    rules == Shape::List && (matches!(met, Shape::Str | Shape::Tuple) || met.of_bools())
 }
 
 #[cfg(test)]

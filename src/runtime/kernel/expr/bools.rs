@@ -5,7 +5,7 @@
 use super::compile::{cond_in, member, num_in};
 use super::{Cond, Num};
 use crate::ir::{Ir, IrKind};
-use crate::runtime::kernel::seq::{Seq, Types};
+use crate::runtime::kernel::seq::Types;
 use crate::value::Value;
 
 /// The boolean `ir` (see [`Types::makes_bool`]) as a number, 1 for
@@ -19,13 +19,15 @@ pub fn bool_in(ir: &Ir, t: &Types) -> Option<Num> {
             Box::new(Num::Const(0)),
         )
     };
+    // An item of a list of booleans, 0 or 1.
+    if let IrKind::Index(xs, i) = &ir.kind
+        && let Some(xs) = t.bools_of(xs)
+    {
+        return Some(Num::Index(Box::new(xs), Box::new(num_in(i, t)?)));
+    }
     Some(match &ir.kind {
         IrKind::Const(Value::Bool(b)) => Num::Const(i64::from(*b)),
         IrKind::Local(s) if t.is_bool(*s) => Num::Slot(*s),
-        // An item of a list of booleans, 0 or 1.
-        IrKind::Index(xs, i) if t.holds_bools(xs) => {
-            Num::Index(Box::new(Seq::compile(xs, t)?), Box::new(num_in(i, t)?))
-        }
         IrKind::If(c, a, b) => Num::If(
             Box::new(cond_in(c, t)?),
             Box::new(bool_in(a, t)?),
@@ -39,6 +41,7 @@ pub fn bool_in(ir: &Ir, t: &Types) -> Option<Num> {
 /// `x in cs` (or `not in`, when `!yes`) of a boolean `x` and a list of
 /// booleans `cs`.
 pub(super) fn bool_member(yes: bool, x: &Ir, xs: &Ir, t: &Types) -> Option<Cond> {
-    (t.makes_bool(x) && t.holds_bools(xs)).then_some(())?;
-    Some(member(yes, bool_in(x, t)?, Seq::compile(xs, t)?, t))
+    t.makes_bool(x).then_some(())?;
+    let xs = t.bools_of(xs)?;
+    Some(member(yes, bool_in(x, t)?, xs, t))
 }

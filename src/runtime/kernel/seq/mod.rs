@@ -492,8 +492,8 @@ pub(in crate::runtime::kernel) fn word_in(ir: &Ir, types: &Types) -> Option<Num>
     })
 }
 
-/// A constant list or set of pairs or of strings, or a constant list of
-/// booleans: its shape and its items, packed.
+/// A constant list, set or tuple of pairs, list or set of strings, or
+/// list or tuple of booleans: its shape and its items, packed.
 pub(super) fn constant_packed(v: &Value) -> Option<(Shape, Vec<i64>)> {
     let mut run = Vec::new();
     crate::graph::flat::encode(std::slice::from_ref(v), &mut run).then_some(())?;

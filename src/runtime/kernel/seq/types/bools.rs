@@ -45,7 +45,12 @@ impl Types {
 
     /// Whether `xs` compiles to a list of booleans.
     pub fn holds_bools(&self, xs: &Ir) -> bool {
-        Seq::compile(xs, self).is_some_and(|xs| xs.shape(self).of_bools())
+        self.bools_of(xs).is_some()
+    }
+
+    /// `xs` compiled, where it is a list (or tuple) of booleans.
+    pub fn bools_of(&self, xs: &Ir) -> Option<Seq> {
+        Seq::compile(xs, self).filter(|xs| xs.shape(self).of_bools())
     }
 
     /// The bits of a flat run's header that say which parameters hold
