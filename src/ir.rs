@@ -112,8 +112,9 @@ impl MoveIr {
     /// starts a new share at each item of those binders: both wait for
     /// the same options.
     pub fn share(&self) -> u64 {
-        // Injective for up to five binders of at most 64 items (see
-        // `normalize/unroll.rs`), so copies one after another differ.
+        // Injective for the at most five binders of at most 64 items
+        // each that name a copy (see `normalize/shares.rs`), so copies
+        // one after another differ.
         let copy = (self.unrolled.iter()).fold(0u32, |acc, &(_, i)| {
             acc.wrapping_mul(65).wrapping_add(i.wrapping_add(1))
         });

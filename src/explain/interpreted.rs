@@ -175,10 +175,11 @@ fn construct(ir: &Ir, defs: &Defs) -> Slow {
                        comparisons, `if`, `let`, `min`, `max`, `abs`, `isqrt`, `gcd`, \
                        `popcount`, `bit_length`, `divisors`, lists and tuples of integers \
                        (`len`, indexing, slices, `+`, comprehensions, `sorted`, `reversed`, \
-                       `sum`, `all`, `any`, `==`, `!=`, and `zip` of names, slices, ranges and those \
+                       `sum`, `all`, `any`, `==`, `!=`, `<` and the other comparisons, `min` and `max` \
+                       of two, and `zip` of names, slices, ranges and those \
                        reversed), sets of integers (`{a, b}`, `set(...)`, `|`, `&`, `-`, `^`, \
                        `in`, `len`, indexing, `==`, `!=`) and strings (`len`, indexing, \
-                       slices, `+`, `*`, `==`, `!=`, `\"XXX\" in s`, `for c in s`, and \
+                       slices, `+`, `*`, `==`, `!=`, `<`, `\"XXX\" in s`, `for c in s`, and \
                        characters compared with characters, `s[i] == \"H\"`, or looked for \
                        with `in`), lists, sets and tuples of \
                        pairs (`(x, y) in cells`, `ps[i][0]`, `(x + 1, y) in cells`), and \

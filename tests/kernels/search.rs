@@ -162,7 +162,16 @@ fn copies_out_of_the_items_order_share_and_ranges_start_shares_alike() {
     let ranges = "game h(n) {\n move a(dx in -1..=1, dy in 0..=1, k in 1..=40) \
                   if n == 100 and dx * dx + dy == 1 -> h(k + 100 * (dx + 1) + 1000 * dy)\n \
                   move bad if n == 35 or n == 1101 -> h(1 / (n - n))\n}\nvalue(h(100))\n";
-    for (text, play) in [(split, "h(100) -> h(33)"), (ranges, "h(100) -> h(1101)")] {
+    // An `if` picking by an inner binder: unrolled, it would make the
+    // options in another order; left alone.
+    let inner = "game h(n) {\n move a(k in 1..=40, i in 0..2, j in 0..(if i == 0 then 1 else 1)) \
+                 if n == 100 -> h(k + 200 * i + j)\n \
+                 move bad if n == 35 or n == 201 -> h(1 / (n - n))\n}\nvalue(h(100))\n";
+    for (text, play) in [
+        (split, "h(100) -> h(33)"),
+        (ranges, "h(100) -> h(1101)"),
+        (inner, "h(100) -> h(201)"),
+    ] {
         let interpreted = run(text, Engine::Interpreter);
         for engine in [Engine::Kernels, Engine::Native] {
             assert_eq!(run(text, engine), interpreted);

@@ -336,3 +336,31 @@ fn a_tuple_inside_a_binders_tuple_is_bound_apart_and_compiled() {
                      value(nc([(0, 5), (1, 2, 3)]))\n";
     same_error(unmatched, "(1, 2, 3)");
 }
+
+/// Tuples, strings and tuples of booleans compared item by item (`<`,
+/// `<=`, `>`, `>=`: the first items that differ decide, else the shorter
+/// is the less), negative items and prefixes among them, compiled and
+/// agreeing with the interpreter; `min` and `max` of two of them.
+#[test]
+fn collections_compared_item_by_item_compile_and_agree() {
+    let text = "game a(t) {\n    \
+                move m(i in 0..len(t)) if t[i] > -2 and t[:i] < t[i + 1:] -> a(t[:i] + (t[i] - 1,) + t[i + 1:])\n    \
+                move n(i in 0..len(t)) if t[i] > -2 and t >= (0, 1) -> a(max(t[:i] + (t[i] - 2,) + t[i + 1:], t[:i]))\n}\n\
+                game s(w) {\n    \
+                move m(i in 0..len(w)) if w[i] == \"b\" and w[:i] <= w[i + 1:] -> s(w[:i] + \"a\" + w[i + 1:])\n    \
+                move n(i in 0..len(w)) if w[i] == \"c\" and w > \"ab\" -> s(min(w[:i] + \"b\" + w[i + 1:], w[i + 1:] + \"a\"))\n}\n\
+                game b(p) {\n    \
+                move m(i in 0..len(p)) if p[i] and p[:i] >= p[i + 1:] -> b(p[:i] + (false,) + p[i + 1:])\n}\n\
+                [value(a(t)) for t in [(1, 0, 2), (0, 1), (2, -1, 1, 0), (1,), ()]]\n\
+                [value(s(w)) for w in [\"bcb\", \"cab\", \"bbcc\", \"ab\", \"\"]]\n\
+                [value(b(p)) for p in [(true, false, true), (true,) * 5, (false, true, true, true)]]\n";
+    agree(text);
+    compiled_as(
+        text,
+        &[
+            "a(t): compiled to machine code",
+            "s(w): compiled to machine code",
+            "b(p): compiled to machine code",
+        ],
+    );
+}

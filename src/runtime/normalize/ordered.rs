@@ -8,8 +8,9 @@
 //!
 //! which the compiled rules make, comparing two collections item by
 //! item; `min` and `max` of collections are not among their built-ins.
-//! The interpreter's `min(a, b)` is `a` unless `b < a`, and `max(a, b)`
-//! is `a` unless `a < b`: the same value as this choice.
+//! The interpreter's `min(a, b)` and `max(a, b)` are the less and the
+//! greater of the two, and either where they are equal, which are then
+//! alike: the same value as this choice.
 
 use crate::builtins::Builtin;
 use crate::ir::{Ir, IrKind, PatIr, Slot};

@@ -9,6 +9,10 @@ use crate::defs::Defs;
 use crate::ir::{GameIr, MoveIr, PatIr, Slot};
 use rustc_hash::FxHashMap;
 
+/// The most leading binders that name a copy: [`MoveIr::share`] tells
+/// apart the copies of up to five binders of up to 64 items (`unroll.rs`).
+const LEADS_MAX: usize = 5;
+
 /// Keeps of each normalised move's [`MoveIr::unrolled`] only what the
 /// interpreter can follow running the move as written in `written`: the
 /// binders that are its leading ones, in their order, and as many as
@@ -31,7 +35,7 @@ pub(super) fn leading(written: &GameIr, moves: &mut [MoveIr]) {
         *depth = (*depth).min(leads);
     }
     for group in moves.chunk_by_mut(|a, b| a.span == b.span) {
-        let mut depth = depths[&group[0].span.start];
+        let mut depth = depths[&group[0].span.start].min(LEADS_MAX);
         while depth > 0 && !in_order(group, depth) {
             depth -= 1;
         }

@@ -33,6 +33,9 @@ const DIVISOR_ITEMS: usize = 8;
 /// The most items a binder of one name read by a condition on constants
 /// is unrolled over.
 const FILTER_ITEMS: usize = 16;
+/// The most items a leading binder an `if` picks by is unrolled over
+/// (`i in 0..2` picking a heap): each copy is the whole move again.
+const PICK_ITEMS: usize = 4;
 // `MoveIr::share` names a copy by its items' indices in base 65.
 const _: () = assert!(UNROLL_ITEMS <= 64 && DIVISOR_ITEMS <= 64 && FILTER_ITEMS <= 64);
 
@@ -116,7 +119,12 @@ impl Normalizer<'_> {
                 let items = match few_constants(domain, self.defs) {
                     Some(items) => {
                         let words = items.iter().any(|v| !matches!(v, Value::Int(_)));
-                        (words || filters(rule, *s, self.defs)).then_some(items)?
+                        // An `if` picking by the leading binder: unrolled
+                        // only there, where the copies keep the written
+                        // order, and over a few items.
+                        let picks =
+                            i == 0 && items.len() <= PICK_ITEMS && picks(rule, *s, self.defs);
+                        (words || filters(rule, *s, self.defs) || picks).then_some(items)?
                     }
                     None => tuples(domain, self.defs)?,
                 };
@@ -308,11 +316,26 @@ fn collection(v: &Value) -> Option<Vec<Value>> {
     }
 }
 
-/// Whether a conjunct of `rule`'s guard, or the condition of an `if`
-/// anywhere in the move (`k in 1..=(if i == 0 then a else b)`), reads
-/// `slot` with nothing but constants and binders over a few constants:
-/// unrolled, it folds.
+/// Whether a conjunct of `rule`'s guard reads `slot` with nothing but
+/// constants and binders over a few constants: unrolled, it folds.
 fn filters(rule: &MoveIr, slot: Slot, defs: &Defs) -> bool {
+    let mut conjuncts = Vec::new();
+    if let Some(guard) = &rule.guard {
+        conjuncts_of(guard, &mut conjuncts);
+    }
+    conjuncts.into_iter().any(|c| folds(c, rule, slot, defs))
+}
+
+/// Whether the condition of an `if` anywhere in `rule` (`k in 1..=(if i
+/// == 0 then a else b)`) reads `slot` as [`filters`] reads it.
+fn picks(rule: &MoveIr, slot: Slot, defs: &Defs) -> bool {
+    let picks = |e: &Ir| matches!(&e.kind, IrKind::If(c, ..) if folds(c, rule, slot, defs));
+    rule.exprs().any(|e| any_node(e, &picks))
+}
+
+/// Whether `c` reads `slot` with nothing but constants and binders of
+/// `rule` over a few constants.
+fn folds(c: &Ir, rule: &MoveIr, slot: Slot, defs: &Defs) -> bool {
     let fixed: Vec<Slot> = (rule.binders.iter())
         .filter_map(|(p, d)| match p {
             PatIr::Slot(t) if few_constants(d, defs).is_some() => Some(*t),
@@ -320,13 +343,7 @@ fn filters(rule: &MoveIr, slot: Slot, defs: &Defs) -> bool {
         })
         .collect();
     let reads = |e: &Ir| matches!(e.kind, IrKind::Local(t) if t == slot);
-    let mut conjuncts = Vec::new();
-    if let Some(guard) = &rule.guard {
-        conjuncts_of(guard, &mut conjuncts);
-    }
-    let folds = |c: &Ir| any_node(c, &reads) && on_constants(c, &fixed);
-    let picks = |e: &Ir| matches!(&e.kind, IrKind::If(c, ..) if folds(c));
-    conjuncts.into_iter().any(folds) || rule.exprs().any(|e| any_node(e, &picks))
+    any_node(c, &reads) && on_constants(c, &fixed)
 }
 
 /// The conjuncts of a condition, the operands of its `and`s.

@@ -361,7 +361,7 @@ fn same(yes: bool, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
 
 /// `a < b` (or `<=`, `>`, `>=`) of two lists, two tuples or two strings,
 /// item by item (`min(cs, reversed(cs))`, see `normalize/ordered.rs`);
-/// `None` for other operands: sets (compared as subsets), pairs (packed,
+/// `None` for other operands: sets (which the interpreter does not order), pairs (packed,
 /// not in their order), and collections of two shapes, the interpreter's.
 fn ordered(op: BinOp, a: &Ir, b: &Ir, t: &Types) -> Option<Cond> {
     use crate::graph::Shape;

@@ -16,6 +16,9 @@
 mod comp;
 mod eval;
 mod made;
+mod packed;
+pub(in crate::runtime::kernel) use packed::word_in;
+use packed::{constant_packed, joined, packed};
 mod sets;
 mod types;
 
@@ -104,31 +107,6 @@ pub enum Fold {
     Sum,
     Min,
     Max,
-}
-
-/// `join(xs, "")` of a list of one-character strings, written out or
-/// made by a comprehension (`join([if j % x == 0 then "0" else s[j] for j
-/// in 0..len(s)], "")`): a string, each item a character's code point.
-fn joined(args: &[Ir], types: &Types) -> Option<Seq> {
-    let [xs, sep] = args else { return None };
-    matches!(&sep.kind, IrKind::Const(Value::Str(sep)) if sep.is_empty()).then_some(())?;
-    let character = |e: &Ir| super::expr::character(e, types);
-    Some(match &xs.kind {
-        IrKind::List(items) => Seq::Items(
-            Shape::Str,
-            items.iter().map(character).collect::<Option<_>>()?,
-        ),
-        IrKind::Comprehension {
-            set: false,
-            elem,
-            clauses,
-        } => {
-            let mut comp = Box::new(Comp::compile(clauses, character(elem)?, types)?);
-            comp.items = Shape::Str;
-            Seq::Comp(comp)
-        }
-        _ => return None,
-    })
 }
 
 /// A constant list longer than this is one [`Rows`] row, read in place.
@@ -304,16 +282,13 @@ impl Seq {
             IrKind::CallBuiltin(Builtin::Set, args) if args.len() == 1 => {
                 Seq::SetOf(Box::new(Seq::items(&args[0], types)?))
             }
-            // A list of booleans reversed is one (`min(cs, reversed(cs))`).
-            IrKind::CallBuiltin(Builtin::Reversed, args)
-                if args.len() == 1 && types.holds_bools(&args[0]) =>
-            {
-                Seq::Reversed(Box::new(Seq::compile(&args[0], types)?))
-            }
             IrKind::CallBuiltin(b @ (Builtin::Sorted | Builtin::Reversed), args)
                 if args.len() == 1 =>
             {
-                let xs = Box::new(Seq::items(&args[0], types)?);
+                // A list of booleans reversed is one (`min(cs,
+                // reversed(cs))`).
+                let bools = *b == Builtin::Reversed;
+                let xs = Box::new(Seq::items_as(&args[0], types, bools)?);
                 match b {
                     Builtin::Sorted => Seq::Sorted(xs),
                     _ => Seq::Reversed(xs),
@@ -382,6 +357,11 @@ impl Seq {
     /// or pairs, or a range of integers: what `sorted`, `reversed` and
     /// `set` take.
     pub fn items(ir: &Ir, types: &Types) -> Option<Seq> {
+        Seq::items_as(ir, types, false)
+    }
+
+    /// [`Seq::items`], lists of booleans too where `bools`.
+    fn items_as(ir: &Ir, types: &Types, bools: bool) -> Option<Seq> {
         match &ir.kind {
             IrKind::Binary(op @ (BinOp::Range | BinOp::RangeIncl), lo, hi) => {
                 let (lo, hi) = (
@@ -398,7 +378,7 @@ impl Seq {
         }
         Seq::compile(ir, types).filter(|xs| {
             let shape = xs.shape(types);
-            shape != Shape::Str && !shape.of_bools()
+            shape != Shape::Str && (bools || !shape.of_bools())
         })
     }
 
@@ -410,10 +390,15 @@ impl Seq {
             Seq::Items(shape, _) => *shape,
             Seq::Concat(a, _) | Seq::Slice(a, ..) | Seq::Repeat(a, _) => a.shape(types),
             Seq::Comp(c) => c.items,
-            Seq::Sorted(xs) | Seq::Reversed(xs) if xs.shape(types).of_pairs() => Shape::Pairs,
-            Seq::Sorted(xs) | Seq::Reversed(xs) if xs.shape(types).of_words() => Shape::Words,
-            Seq::Reversed(xs) if xs.shape(types).of_bools() => Shape::Bools,
-            Seq::Sorted(_) | Seq::Reversed(_) | Seq::Divisors(_) | Seq::Range(_) => Shape::List,
+            // Each item's kind, as a list: one look, nested as deep as
+            // they come.
+            Seq::Sorted(xs) | Seq::Reversed(xs) => match xs.shape(types) {
+                s if s.of_pairs() => Shape::Pairs,
+                s if s.of_words() => Shape::Words,
+                s if s.of_bools() && matches!(self, Seq::Reversed(_)) => Shape::Bools,
+                _ => Shape::List,
+            },
+            Seq::Divisors(_) | Seq::Range(_) => Shape::List,
             Seq::Let(_, _, xs) | Seq::Bind(_, _, xs) | Seq::If(_, xs, _) => xs.shape(types),
             Seq::Row(rows, _) => rows.shape,
             Seq::SetOf(xs) if xs.shape(types).of_pairs() => Shape::PairSet,
@@ -459,46 +444,6 @@ impl Seq {
             Seq::Word(w) => w.uses(slot),
         }
     }
-}
-
-/// A list display of pairs or of strings, its items packed.
-fn packed(items: &[Ir], types: &Types) -> Option<Seq> {
-    let pairs = (items.iter())
-        .map(|i| super::expr::pair_in(i, types))
-        .collect::<Option<_>>();
-    Some(match pairs {
-        Some(pairs) => Seq::Items(Shape::Pairs, pairs),
-        None => Seq::Items(
-            Shape::Words,
-            (items.iter())
-                .map(|i| word_in(i, types))
-                .collect::<Option<_>>()?,
-        ),
-    })
-}
-
-/// A string as an item of a list or set of strings, packed: a slot that
-/// holds one, an item of a list of them, a constant, or a string made
-/// and packed.
-pub(in crate::runtime::kernel) fn word_in(ir: &Ir, types: &Types) -> Option<Num> {
-    Some(match &ir.kind {
-        IrKind::Local(s) if types.is_word(*s) => Num::Named(*s),
-        IrKind::Const(Value::Str(s)) => Num::Const(crate::graph::flat::pack_word(s)?),
-        _ => match Seq::compile(ir, types)? {
-            Seq::Word(w) => *w,
-            xs if xs.shape(types) == Shape::Str => Num::Pack(Box::new(xs)),
-            _ => return None,
-        },
-    })
-}
-
-/// A constant list, set or tuple of pairs, list or set of strings, or
-/// list or tuple of booleans: its shape and its items, packed.
-pub(super) fn constant_packed(v: &Value) -> Option<(Shape, Vec<i64>)> {
-    let mut run = Vec::new();
-    crate::graph::flat::encode(std::slice::from_ref(v), &mut run).then_some(())?;
-    let shape = crate::graph::flat::shape(run[0], 0);
-    (shape.without_pairs() != shape).then(|| (shape, run[2..].to_vec()))
 }
 
 #[cfg(test)]
