@@ -212,6 +212,24 @@ fn shares_follow_a_redefined_function_on_every_path() {
     }
 }
 
+/// A target computed as written (`(if ... then g(n + 1) else *n) +
+/// g(-1)`) makes options of two positions, which the interpreter has
+/// wait in their order (`g(-1)`, made first, before `g(-10)`), not as
+/// written: the machine code evaluates none of them in place, where it
+/// would go down `g(-10)` first and meet another error. (A random file
+/// of the differential tests found it.)
+#[test]
+fn the_positions_of_a_computed_target_are_not_evaluated_in_place() {
+    let text = "game g(n) {\n move m0 -> (if n < -2 then g(n + 1) else *n) + g(-1)\n}\n\
+                table(g, -12..=0)\n";
+    let interpreted = run(text, Engine::Interpreter);
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run(text, engine), interpreted);
+    }
+    let play = "reached by the play g(-12) -> g(-11) -> g(-1)";
+    assert!(interpreted.1.contains(play), "{}", interpreted.1);
+}
+
 /// A sweep makes the whole square below `h(120, 120)`, 14,641 positions
 /// where the rules reach some 1,600, as far as its room goes; those do not
 /// count towards the search's limit (3,000 here), which the interpreter

@@ -168,6 +168,7 @@ fn compile_rules(
     targets.extend(asked);
     targets.sort_unstable();
     targets.dedup();
+    let sorted = sorted_waits(&moves, id, defs);
     let mut kernel = Kernel {
         game: id,
         arity: game.arity,
@@ -179,6 +180,7 @@ fn compile_rules(
         split: None,
         wide: false,
         single: false,
+        sorted,
         levels: None,
         strip: None,
         strip3: None,
@@ -192,6 +194,30 @@ fn compile_rules(
     };
     kernel.wide = wide::linear_free(&kernel.moves) && !types.folded.get();
     Some(kernel)
+}
+
+/// The moves of `moves` whose options' positions wait in their order
+/// (see [`Kernel`]'s `sorted`): a target computed as written, made of
+/// more than one position.
+fn sorted_waits(moves: &[Move], id: GameId, defs: &Defs) -> Vec<u32> {
+    let Some(written) = defs.game(id) else {
+        return Vec::new();
+    };
+    let computed = |share: u32| {
+        (written.moves.iter())
+            .any(|r| r.span.start == share && matches!(r.target, crate::ir::TargetIr::Dynamic(_)))
+    };
+    let positions = |m: &Move| {
+        (m.terms.iter())
+            .filter(|t| !matches!(t, Term::Heap(_)))
+            .count()
+    };
+    let mut sorted: Vec<u32> = (moves.iter())
+        .filter(|m| positions(m) > 1 && computed(m.share as u32))
+        .map(|m| m.share as u32)
+        .collect();
+    sorted.dedup();
+    sorted
 }
 
 /// `kernel` with what its machine code needs to know of its moves: the

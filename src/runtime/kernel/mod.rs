@@ -308,6 +308,11 @@ pub struct Kernel {
     /// run that finds none of its options' values has met them all, and
     /// the position's value is the mex of theirs once they have them.
     single: bool,
+    /// The moves (by where their spans start) whose targets, computed as
+    /// written, make options of several positions: the interpreter has
+    /// those wait in the order of the positions, not as met, so the
+    /// machine code evaluates none of them in place (`native/deep.rs`).
+    sorted: Vec<u32>,
     /// The order of a board's levels, for a two-integer game that moves
     /// by constant shifts inside a box (see [`levels`]).
     levels: Option<Levels>,
@@ -418,6 +423,12 @@ impl Kernel {
 
     /// Whether the rules ask positions' values, which only the machine
     /// code reads.
+    /// Whether the move named `share` (where its span starts) has its
+    /// options' positions wait in their order (see the field `sorted`).
+    pub fn waits_sorted(&self, share: u32) -> bool {
+        self.sorted.contains(&share)
+    }
+
     pub fn asks(&self) -> bool {
         self.asks
     }

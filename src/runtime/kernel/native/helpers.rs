@@ -184,11 +184,18 @@ fn in_place(ctx: &Ctx, v: u64) -> bool {
 }
 
 /// Whether the run is a recursion's that has met no option without a
-/// value (see [`in_place`]).
+/// value (see [`in_place`]), in a move whose options' positions wait as
+/// met (not one of the kernel's `sorted`, whose the search sorts).
 fn in_recursion(ctx: &Ctx) -> bool {
     // SAFETY: the marks outlive the call; the machine code only writes
     // the mex's marks, which `missed` is not.
-    !ctx.deep.is_null() && unsafe { (*ctx.marks).missed } == 0
+    if ctx.deep.is_null() || unsafe { (*ctx.marks).missed } != 0 {
+        return false;
+    }
+    // SAFETY: a recursion's runs share it and borrow it only for a
+    // moment, none across this call; its kernel outlives the recursion.
+    let kernel = unsafe { (*ctx.deep).kernel };
+    !kernel.waits_sorted(ctx.rule as u32)
 }
 
 /// [`Filter::fill`] of the window `lo..hi`, for the machine code: where
