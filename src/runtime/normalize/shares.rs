@@ -6,7 +6,8 @@
 //! ([`depths`]), so that both wait for the same options.
 
 use crate::defs::Defs;
-use crate::ir::{GameIr, MoveIr, PatIr, Slot};
+use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, Slot};
+use crate::value::Value;
 use rustc_hash::FxHashMap;
 
 /// The most leading binders that name a copy: [`MoveIr::share`] tells
@@ -47,11 +48,18 @@ pub(super) fn leading(written: &GameIr, moves: &mut [MoveIr]) {
 
 /// Whether the copies of `group`, of one move as written, come item by
 /// item in the items' order, read by their first `depth` binders: each
-/// item's copies one after another, an item after those before it.
+/// item's copies one after another, an item after those before it. A
+/// copy whose guard folds to `false` makes no options (it stays for its
+/// binders' ranges, which may fail), so waits for none wherever it comes.
 fn in_order(group: &[MoveIr], depth: usize) -> bool {
+    let never = |g: &Ir| matches!(g.kind, IrKind::Const(Value::Bool(false)));
     let items =
         |rule: &MoveIr| -> Vec<u32> { rule.unrolled[..depth].iter().map(|t| t.1).collect() };
-    group.windows(2).all(|w| items(&w[0]) <= items(&w[1]))
+    let made: Vec<Vec<u32>> = (group.iter())
+        .filter(|rule| !rule.guard.as_ref().is_some_and(never))
+        .map(items)
+        .collect();
+    made.windows(2).all(|w| w[0] <= w[1])
 }
 
 /// The first slot a binder's pattern binds, if it is a name or a tuple of

@@ -95,3 +95,17 @@ fn copies_a_split_puts_out_of_the_items_order_keep_one_share() {
     assert!(shares.len() >= 4, "{shares:?}");
     assert!(shares.iter().all(|s| *s == shares[0]), "{shares:?}");
 }
+
+#[test]
+fn copies_that_make_no_options_are_out_of_the_order() {
+    // The target's `if` splits the move in two, each unrolled over both
+    // items of `i`; the copies whose guard folds to `false` (`i == 0`
+    // for `i = 1`) stay for their range, but make no options.
+    let (depths, shares) = shares(
+        "move take(i in 0..2, k in 1..=(if i == 0 then x else y)) \
+         -> if i == 0 then g(x - k, y) else g(x, y - k)",
+    );
+    assert_eq!(depths, [1]);
+    assert_eq!(shares.len(), 4);
+    assert!(shares.windows(2).all(|w| w[0] != w[1]), "{shares:?}");
+}
