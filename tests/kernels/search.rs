@@ -102,6 +102,17 @@ fn a_move_onto_the_position_asked_is_a_cycle_wherever_it_comes() {
     assert!(reported.contains("cycle: h(0) -> h(0)"), "{reported}");
 }
 
+/// Runs `text`, which fails, on every path: each reports what the
+/// interpreter reports, the error reached by `play`.
+fn meets_the_error_by(text: &str, play: &str) {
+    let interpreted = run(text, Engine::Interpreter);
+    for engine in [Engine::Kernels, Engine::Native] {
+        assert_eq!(run(text, engine), interpreted, "{engine:?}");
+    }
+    let play = format!("reached by the play {play}");
+    assert!(interpreted.1.contains(&play), "{}", interpreted.1);
+}
+
 /// The interpreter waits for the options without values of each move in
 /// its own share, as a kernel's run records them: here 32 of the 40 of
 /// `a`, then `h(200)` of `b`, then the rest. Both search in that order,
@@ -111,17 +122,7 @@ fn the_interpreter_and_the_kernels_wait_for_the_same_options() {
     let text = "game h(n) {\n move a(k in 1..=40) if n == 100 -> h(k)\n \
                 move b if n == 100 -> h(200)\n \
                 move bad if n == 200 or n == 35 -> h(1 / (n - n))\n}\nvalue(h(100))\n";
-    let interpreted = run(text, Engine::Interpreter);
-    for engine in [Engine::Kernels, Engine::Native] {
-        assert_eq!(run(text, engine), interpreted);
-    }
-    assert!(
-        interpreted
-            .1
-            .contains("reached by the play h(100) -> h(200)"),
-        "{}",
-        interpreted.1
-    );
+    meets_the_error_by(text, "h(100) -> h(200)");
 }
 
 /// A move whose leading binder the compiled rules unroll waits for the
@@ -134,17 +135,7 @@ fn each_copy_of_an_unrolled_move_waits_for_options_of_its_own() {
     let text = "game h(n) {\n move a((c, e) in [(1, 0), (1, 200)], k in 1..=40) if n == 100 \
                 -> h(c * k + e)\n \
                 move bad if n == 201 or n == 35 -> h(1 / (n - n))\n}\nvalue(h(100))\n";
-    let interpreted = run(text, Engine::Interpreter);
-    for engine in [Engine::Kernels, Engine::Native] {
-        assert_eq!(run(text, engine), interpreted);
-    }
-    assert!(
-        interpreted
-            .1
-            .contains("reached by the play h(100) -> h(201)"),
-        "{}",
-        interpreted.1
-    );
+    meets_the_error_by(text, "h(100) -> h(201)");
 }
 
 /// The copies of a move split before it is unrolled (here by the choice
@@ -172,12 +163,7 @@ fn copies_out_of_the_items_order_share_and_ranges_start_shares_alike() {
         (ranges, "h(100) -> h(1101)"),
         (inner, "h(100) -> h(201)"),
     ] {
-        let interpreted = run(text, Engine::Interpreter);
-        for engine in [Engine::Kernels, Engine::Native] {
-            assert_eq!(run(text, engine), interpreted);
-        }
-        let play = format!("reached by the play {play}");
-        assert!(interpreted.1.contains(&play), "{}", interpreted.1);
+        meets_the_error_by(text, play);
     }
 }
 
@@ -222,12 +208,7 @@ fn shares_follow_a_redefined_function_on_every_path() {
 fn the_positions_of_a_computed_target_are_not_evaluated_in_place() {
     let text = "game g(n) {\n move m0 -> (if n < -2 then g(n + 1) else *n) + g(-1)\n}\n\
                 table(g, -12..=0)\n";
-    let interpreted = run(text, Engine::Interpreter);
-    for engine in [Engine::Kernels, Engine::Native] {
-        assert_eq!(run(text, engine), interpreted);
-    }
-    let play = "reached by the play g(-12) -> g(-11) -> g(-1)";
-    assert!(interpreted.1.contains(play), "{}", interpreted.1);
+    meets_the_error_by(text, "g(-12) -> g(-11) -> g(-1)");
 }
 
 /// A sweep makes the whole square below `h(120, 120)`, 14,641 positions
