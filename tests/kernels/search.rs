@@ -158,7 +158,15 @@ fn copies_out_of_the_items_order_share_and_ranges_start_shares_alike() {
     let inner = "game h(n) {\n move a(k in 1..=40, i in 0..2, j in 0..(if i == 0 then 1 else 1)) \
                  if n == 100 -> h(k + 200 * i + j)\n \
                  move bad if n == 35 or n == 201 -> h(1 / (n - n))\n}\nvalue(h(100))\n";
+    // The target's `if` splits the move, each part unrolled over `i`;
+    // the part for `k <= 40` keeps its copy for `i = 1`, which makes no
+    // options and starts no share: item 0's options share one, as the
+    // interpreter's do, and the error below `h(1, 2)` is met first.
+    let never = "game h(k, t) {\n move x -> *(if t == 0 then 0 else -t)\n}\n\
+                 game g(a, b) {\n move m(i in 0..2, k in 1..=(if i == 0 then a else b)) \
+                 -> if i == 0 and k <= 40 then h(k, 0) else h(k, 1 + i)\n}\nvalue(g(60, 5))\n";
     for (text, play) in [
+        (never, "g(60, 5) -> h(1, 2)"),
         (split, "h(100) -> h(33)"),
         (ranges, "h(100) -> h(1101)"),
         (inner, "h(100) -> h(201)"),

@@ -31,7 +31,18 @@ impl Kernel {
             run = run.listing(list);
         }
         let result = self.moves.iter().enumerate().try_for_each(|(i, rule)| {
-            run.in_rule(rule.share);
+            // A copy whose guard folded to `false` makes no options, and
+            // starts no share: the copies around it of the same item
+            // share one, as the interpreter's item does (and as the
+            // machine code, which names a share only for an option, has
+            // it).
+            if !rule
+                .guard
+                .iter()
+                .any(|c| matches!(c, expr::Cond::Const(false)))
+            {
+                run.in_rule(rule.share);
+            }
             run.list_rule(i as u32);
             run.binders(rule, 0, &mut frame)
         });

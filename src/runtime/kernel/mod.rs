@@ -423,14 +423,14 @@ impl Kernel {
 
     /// Whether the rules ask positions' values, which only the machine
     /// code reads.
+    pub fn asks(&self) -> bool {
+        self.asks
+    }
+
     /// Whether the move named `share` (where its span starts) has its
     /// options' positions wait in their order (see the field `sorted`).
     pub fn waits_sorted(&self, share: u32) -> bool {
         self.sorted.contains(&share)
-    }
-
-    pub fn asks(&self) -> bool {
-        self.asks
     }
 
     /// The shapes of the flat run `run`'s arguments, when some of them
