@@ -103,6 +103,14 @@ impl MoveIr {
         domains.chain(&self.guard).chain(self.target.exprs())
     }
 
+    /// Whether the move's guard is the constant `false` (folded so by the
+    /// normaliser): it makes no options, though its binders' ranges are
+    /// still made.
+    pub fn never_plays(&self) -> bool {
+        let never = |g: &Ir| matches!(g.kind, IrKind::Const(crate::value::Value::Bool(false)));
+        self.guard.as_ref().is_some_and(never)
+    }
+
     /// The share of the options without values that a search waits for
     /// (up to 32 at first) that this move's count against: the move as
     /// written, by where its span starts, and for a copy unrolled from
@@ -136,6 +144,16 @@ impl TargetIr {
                 .collect(),
             TargetIr::Dynamic(e) => vec![e],
         }
+    }
+}
+
+impl GameIr {
+    /// Whether the move whose span starts at `start` computes its target
+    /// as a value (`TargetIr::Dynamic`): a sum made so has its positions
+    /// sorted, so they wait in their order, not as written.
+    pub fn computes_target(&self, start: u32) -> bool {
+        (self.moves.iter())
+            .any(|r| r.span.start == start && matches!(r.target, TargetIr::Dynamic(_)))
     }
 }
 

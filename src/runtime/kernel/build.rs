@@ -203,17 +203,13 @@ fn sorted_waits(moves: &[Move], id: GameId, defs: &Defs) -> Vec<u32> {
     let Some(written) = defs.game(id) else {
         return Vec::new();
     };
-    let computed = |share: u32| {
-        (written.moves.iter())
-            .any(|r| r.span.start == share && matches!(r.target, crate::ir::TargetIr::Dynamic(_)))
-    };
     let positions = |m: &Move| {
         (m.terms.iter())
             .filter(|t| !matches!(t, Term::Heap(_)))
             .count()
     };
     let mut sorted: Vec<u32> = (moves.iter())
-        .filter(|m| positions(m) > 1 && computed(m.share as u32))
+        .filter(|m| positions(m) > 1 && written.computes_target(m.share as u32))
         .map(|m| m.share as u32)
         .collect();
     sorted.dedup();

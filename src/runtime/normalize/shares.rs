@@ -6,8 +6,7 @@
 //! ([`depths`]), so that both wait for the same options.
 
 use crate::defs::Defs;
-use crate::ir::{GameIr, Ir, IrKind, MoveIr, PatIr, Slot};
-use crate::value::Value;
+use crate::ir::{GameIr, MoveIr, PatIr, Slot};
 use rustc_hash::FxHashMap;
 
 /// The most leading binders that name a copy: [`MoveIr::share`] tells
@@ -52,11 +51,10 @@ pub(super) fn leading(written: &GameIr, moves: &mut [MoveIr]) {
 /// copy whose guard folds to `false` makes no options (it stays for its
 /// binders' ranges, which may fail), so waits for none wherever it comes.
 fn in_order(group: &[MoveIr], depth: usize) -> bool {
-    let never = |g: &Ir| matches!(g.kind, IrKind::Const(Value::Bool(false)));
     let items =
         |rule: &MoveIr| -> Vec<u32> { rule.unrolled[..depth].iter().map(|t| t.1).collect() };
     let made: Vec<Vec<u32>> = (group.iter())
-        .filter(|rule| !rule.guard.as_ref().is_some_and(never))
+        .filter(|rule| !rule.never_plays())
         .map(items)
         .collect();
     made.windows(2).all(|w| w[0] <= w[1])

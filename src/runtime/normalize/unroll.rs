@@ -56,8 +56,7 @@ impl Normalizer<'_> {
             // A move whose guard folded to `false` has no options; it is
             // left out once no binder is left, whose domain, evaluated
             // before the guard, might fail.
-            let never = |g: &Ir| matches!(g.kind, IrKind::Const(Value::Bool(false)));
-            if !(rule.binders.is_empty() && rule.guard.as_ref().is_some_and(never)) {
+            if !(rule.binders.is_empty() && rule.never_plays()) {
                 out.push(rule);
             }
             return;

@@ -3,7 +3,6 @@
 //! interned, and the kernels compiled on first use.
 
 use super::Ran;
-use crate::ir::TargetIr;
 use crate::runtime::kernel::{self, Kernel, Missing, Stop};
 use crate::runtime::normalize;
 use crate::runtime::{Machine, RtResult, Scratch, compiled_for, keep_compiled, stop_asked};
@@ -304,14 +303,10 @@ impl Machine {
         let Some(rules) = self.defs.game(game) else {
             return;
         };
-        let computed = |share: u32| {
-            (rules.moves.iter())
-                .any(|r| r.span.start == share && matches!(r.target, TargetIr::Dynamic(_)))
-        };
         let play = self.scratch.marks.play.min(missing.len());
         let mut at = play;
         for group in missing[play..].chunk_by(|a, b| a.option == b.option && a.rule == b.rule) {
-            if group.len() > 1 && computed(group[0].rule) {
+            if group.len() > 1 && rules.computes_target(group[0].rule) {
                 waiting[at..at + group.len()].sort_unstable();
             }
             at += group.len();
