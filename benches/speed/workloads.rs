@@ -52,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 41] = [
+pub const ALL: [Workload; 42] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -196,6 +196,17 @@ pub const ALL: [Workload; 41] = [
         file: "knight_tuple.game",
         game: "knight",
         params: &["p"],
+        shape: Shape::Value,
+        full: 2000,
+        smoke: 40,
+        baseline: |n| Answer::Value(baselines::knight(n)),
+        octal: None,
+    },
+    Workload {
+        name: "knight_any",
+        file: "knight_any.game",
+        game: "knight",
+        params: &["x", "y"],
         shape: Shape::Value,
         full: 2000,
         smoke: 40,

@@ -143,6 +143,30 @@ fn rules_with_linear_forms_take_positions_of_any_size_by_their_twin() {
     );
 }
 
+/// A sum put in place of the name that holds it, read only after a
+/// condition, cannot fail while slots are small; past them the twin's
+/// rules keep it where it was written, so that it fails where the
+/// interpreter's does: `x + 2` at `x = 2^63 - 1`, which the twin once
+/// skipped after `y > 0`. The same for a helper's parameter, and for
+/// `all` of comparisons, which evaluates each where `and` stops.
+#[test]
+fn a_sum_put_in_place_fails_past_the_slots_as_written() {
+    let big = "value(g(9223372036854775807, 0))\n";
+    for rules in [
+        "move m if (let a = x + 2 in (y > 0 and a > 0)) -> g(x, y - 1)",
+        "move m if later(y, x + 2) -> g(x, y - 1)",
+        "move m if all([y > 0, x + 2 > 0]) -> g(x, y - 1)",
+        "move m if not any([y <= 0, x + 2 <= 0]) -> g(x, y - 1)",
+        "move m((dx, dy) in [(2, -1), (-2, -1)]) if all([y + dy >= 0, x + dx >= 0]) -> g(x, y - 1)",
+    ] {
+        let text = format!("fn later(y, a) = y > 0 and a > 0\ngame g(x, y) {{\n {rules}\n}}\n");
+        same_error(&format!("{text}{big}"), "integer overflow");
+        let small = format!("{text}[value(g(x, y)) for x in -3..3 for y in 0..4]\n");
+        assert_eq!(agree(&small).lines().count(), 1, "{rules}");
+        runs_compiled_throughout(&small);
+    }
+}
+
 /// Items of sets and lists past the slots' limit (2³¹), in rules with no
 /// linear form: the machine code binds them as they are, where it once
 /// left each such position to the interpreter, and divides by them and

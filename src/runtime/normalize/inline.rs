@@ -7,6 +7,7 @@ use crate::ir::{ClauseIr, FnId, Ir, IrKind, PatIr, Slot};
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
 use rustc_hash::FxHashSet;
+use std::cell::Cell;
 use std::rc::Rc;
 
 impl Normalizer<'_> {
@@ -213,9 +214,34 @@ pub(super) fn bound_slots(ir: &Ir, out: &mut FxHashSet<Slot>) {
     super::each_child(ir, &mut |e| bound_slots(e, out));
 }
 
+thread_local! {
+    /// Whether the rules being normalised are for slots of any size (see
+    /// [`super::wide_rules`]).
+    static WIDE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// While it lives, the rules normalised are for slots of any size.
+pub(super) struct Wide(bool);
+
+impl Wide {
+    pub(super) fn enter() -> Wide {
+        Wide(WIDE.replace(true))
+    }
+}
+
+impl Drop for Wide {
+    fn drop(&mut self) {
+        WIDE.set(self.0);
+    }
+}
+
 /// An argument that can neither fail nor cost anything to evaluate twice:
 /// a local, a constant, or sums, differences, negations and constant
-/// multiples of small such terms (which cannot overflow).
+/// multiples of small such terms. Those cannot overflow while the slots
+/// they read are below [`SLOT_LIMIT`], as the compiled rules run them;
+/// in rules for slots of any size ([`Wide`]) only a local or a constant.
+///
+/// [`SLOT_LIMIT`]: crate::runtime::kernel::expr::SLOT_LIMIT
 pub(super) fn repeatable(ir: &Ir) -> bool {
     fn small(ir: &Ir, budget: &mut u32) -> bool {
         *budget = budget.saturating_sub(1);
@@ -236,7 +262,7 @@ pub(super) fn repeatable(ir: &Ir) -> bool {
     }
     match &ir.kind {
         IrKind::Const(_) | IrKind::Local(_) => true,
-        _ => small(ir, &mut 12),
+        _ => !WIDE.get() && small(ir, &mut 12),
     }
 }
 

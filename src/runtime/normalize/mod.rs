@@ -148,6 +148,16 @@ pub fn indexed_rules(game: &GameIr, defs: &Defs) -> GameIr {
     rules_as(game, defs, (false, true))
 }
 
+/// [`rules`] for parameters of any size, the twin kernels' (see
+/// `kernel::compile_wide`): a value is put in place of its name, or a
+/// condition chained with `and`, only where it cannot fail for any
+/// slots, where [`rules`] also put sums of names and small constants,
+/// which cannot fail while slots are small.
+pub fn wide_rules(game: &GameIr, defs: &Defs) -> GameIr {
+    let _wide = inline::Wide::enter();
+    rules(game, defs)
+}
+
 fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> GameIr {
     let n = Normalizer {
         slots: Cell::new(game.slots.max(game.arity)),

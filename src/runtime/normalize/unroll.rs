@@ -17,6 +17,7 @@
 //! - A binder of one name over a few constant tuples of integers, `d in
 //!   [(1, 2), (2, 1)]` read as `d[0]` and `d[1]`: as a tuple binder.
 
+use super::inline::repeatable;
 use super::{Normalizer, any_node, map_move, put};
 use crate::builtins::Builtin;
 use crate::defs::Defs;
@@ -187,9 +188,10 @@ pub(super) fn any_all(ir: &Ir, defs: &Defs) -> Option<Ir> {
     chain(parts)
 }
 
-/// Whether `e` is a comparison of names, constants, and their quotients
-/// and remainders by constants other than 0 and -1, or `not`, `and`, `or`
-/// of those: a boolean, which cannot fail.
+/// Whether `e` is a comparison of names, constants, their quotients and
+/// remainders by constants other than 0 and -1, and sums that cannot
+/// overflow ([`repeatable`]: `x + dx`, while slots are small), or `not`,
+/// `and`, `or` of those: a boolean, which cannot fail.
 fn is_condition(e: &Ir) -> bool {
     fn total(e: &Ir) -> bool {
         match &e.kind {
@@ -197,7 +199,7 @@ fn is_condition(e: &Ir) -> bool {
             IrKind::Binary(BinOp::Div | BinOp::Rem, a, b) => {
                 matches!(b.kind, IrKind::Const(Value::Int(d)) if d != 0 && d != -1) && total(a)
             }
-            _ => false,
+            _ => repeatable(e),
         }
     }
     match &e.kind {

@@ -394,7 +394,7 @@ impl Machine {
     #[cold]
     fn compile_wide(&mut self, game: GameId) -> Ran {
         let rules = self.game_ir(game);
-        let normal = normalize::rules(&rules, &self.defs);
+        let normal = normalize::wide_rules(&rules, &self.defs);
         let normal = self.made_rules(&normal);
         let twin = kernel::compile_wide(&normal, game, &self.defs, self.limits.max_depth);
         keep_compiled(&mut self.wide_kernels, game, (rules, twin.map(Rc::new)));

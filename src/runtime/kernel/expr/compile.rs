@@ -27,6 +27,17 @@ pub fn conjuncts(ir: &Ir, out: &mut Vec<Cond>, t: &Types) -> Option<()> {
             }
             Some(())
         }
+        // `not (a or b)` is `not a and not b`, evaluated in the same
+        // order and stopping at the same point: conjuncts, each a loop
+        // may be narrowed by (`not (x < 0 or x >= N)`).
+        IrKind::Unary(UnOp::Not, a) if let IrKind::Binary(BinOp::Or, x, y) = &a.kind => {
+            let not = |e: &Ir| Ir {
+                kind: IrKind::Unary(UnOp::Not, Box::new(e.clone())),
+                span: e.span,
+            };
+            conjuncts(&not(x), out, t)?;
+            conjuncts(&not(y), out, t)
+        }
         _ => {
             spelled::push_split(out, cond_in(ir, t)?);
             Some(())
