@@ -52,7 +52,7 @@ fn rows_read(ir: &Ir, out: &mut Vec<Slot>) {
         },
         _ => None,
     };
-    super::beside_characters(ir, &row_of, out);
+    super::walks::beside_characters(ir, &row_of, out);
 }
 
 impl Types {
