@@ -157,6 +157,8 @@ fn a_sum_put_in_place_fails_past_the_slots_as_written() {
         "move m if later(y, x + 2) -> g(x, y - 1)",
         "move m if all([y > 0, x + 2 > 0]) -> g(x, y - 1)",
         "move m if not any([y <= 0, x + 2 <= 0]) -> g(x, y - 1)",
+        "move m if all([0 < y <= 3, -3 < x + 2 < 9]) -> g(x, y - 1)",
+        "move m if all([0 < c < 9 for c in [y, x + 2]]) -> g(x, y - 1)",
         "move m((dx, dy) in [(2, -1), (-2, -1)]) if all([y + dy >= 0, x + dx >= 0]) -> g(x, y - 1)",
     ] {
         let text = format!("fn later(y, a) = y > 0 and a > 0\ngame g(x, y) {{\n {rules}\n}}\n");

@@ -190,8 +190,8 @@ pub(super) fn any_all(ir: &Ir, defs: &Defs) -> Option<Ir> {
 
 /// Whether `e` is a comparison of names, constants, their quotients and
 /// remainders by constants other than 0 and -1, and sums that cannot
-/// overflow ([`repeatable`]: `x + dx`, while slots are small), or `not`,
-/// `and`, `or` of those: a boolean, which cannot fail.
+/// overflow ([`repeatable`]: `x + dx`, while slots are small), chained
+/// or not, or `not`, `and`, `or` of those: a boolean, which cannot fail.
 fn is_condition(e: &Ir) -> bool {
     fn total(e: &Ir) -> bool {
         match &e.kind {
@@ -208,6 +208,10 @@ fn is_condition(e: &Ir) -> bool {
             a,
             b,
         ) => total(a) && total(b),
+        IrKind::Chain(operands, ops) => {
+            let order = |op: &BinOp| !matches!(op, BinOp::In | BinOp::NotIn);
+            ops.iter().all(|op| op.is_comparison() && order(op)) && operands.iter().all(total)
+        }
         IrKind::Binary(BinOp::And | BinOp::Or, a, b) => is_condition(a) && is_condition(b),
         IrKind::Unary(UnOp::Not, a) => is_condition(a),
         _ => false,
