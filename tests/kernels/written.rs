@@ -364,3 +364,38 @@ fn collections_compared_item_by_item_compile_and_agree() {
         ],
     );
 }
+
+/// A knight's four steps written as a user might: zipped or enumerated
+/// constant lists, an index into them, a comprehension of targets with a
+/// tuple pattern, a binder of one tuple or of one integer per
+/// coordinate, and the board's edge by `all` of chains. Each runs over
+/// the constant steps unrolled, so the board is swept square by square,
+/// as the plain spelling is, agreeing with the interpreter.
+#[test]
+fn a_knights_steps_however_written_sweep_the_board() {
+    let plain = "(dx, dy) in J) if 1 <= x + dx <= N and 1 <= y + dy <= N -> kn(x + dx, y + dy)";
+    let spellings = [
+        plain,
+        "(dx, dy) in zip([-2, -2, 1, -1], [1, -1, -2, -2])) if 1 <= x + dx <= N and 1 <= y + dy <= N -> kn(x + dx, y + dy)",
+        "(dx, dy) in zip(DX, DY)) if 1 <= x + dx <= N and 1 <= y + dy <= N -> kn(x + dx, y + dy)",
+        "i in 0..4) if 1 <= x + DX[i] <= N and 1 <= y + DY[i] <= N -> kn(x + DX[i], y + DY[i])",
+        "(i, dx) in enumerate(DX)) if 1 <= x + dx <= N and 1 <= y + DY[i] <= N -> kn(x + dx, y + DY[i])",
+        "(a, b) in [(x + dx, y + dy) for (dx, dy) in J if 1 <= x + dx <= N and 1 <= y + dy <= N]) -> kn(a, b)",
+        "(a, b) in [(x + dx, y + dy) for (dx, dy) in J]) if 1 <= a <= N and 1 <= b <= N -> kn(a, b)",
+        "(dx, dy) in J, p in [(x + dx, y + dy)]) if ok(p) -> kn(p[0], p[1])",
+        "(dx, dy) in J, nx in [x + dx], ny in [y + dy]) if 1 <= nx <= N and 1 <= ny <= N -> kn(nx, ny)",
+        "(dx, dy) in J) if all([1 <= c <= N for c in [x + dx, y + dy]]) -> kn(x + dx, y + dy)",
+    ];
+    let head = "let N = 9\nlet J = [(-2, 1), (-2, -1), (1, -2), (-1, -2)]\n\
+                let DX = [-2, -2, 1, -1]\nlet DY = [1, -1, -2, -2]\n\
+                fn ok(p) = 1 <= p[0] <= N and 1 <= p[1] <= N\n";
+    let query = "[len([1 for x in 1..=N for y in 1..=N if value(kn(x, y)) == v]) for v in 0..4]\n";
+    let expected = agree(&format!(
+        "{head}game kn(x, y) {{ move j({plain} }}\n{query}"
+    ));
+    for rules in spellings {
+        let text = format!("{head}game kn(x, y) {{ move j({rules} }}\n{query}");
+        assert_eq!(agree(&text), expected, "{rules}");
+        compiled_as(&text, &["a board: every move lowers x + y"]);
+    }
+}

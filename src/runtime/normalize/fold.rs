@@ -54,6 +54,7 @@ pub(super) fn fold(ir: Ir) -> Ir {
             ] => length(v).map(Value::Int),
             _ => None,
         },
+        IrKind::CallBuiltin(b @ (Builtin::Zip | Builtin::Enumerate), args) => zipped(*b, args),
         IrKind::Tuple(items) => items
             .iter()
             .map(|e| match &e.kind {
@@ -70,6 +71,46 @@ pub(super) fn fold(ir: Ir) -> Ir {
             span: ir.span,
         },
         None => logic::fold(logic::extremum_is(logic::abs_bounds(displays::written(ir)))),
+    }
+}
+
+/// The most items a `zip` or `enumerate` of constants is made of.
+const ZIPPED_MAX: usize = 4096;
+
+/// `zip` or `enumerate` of constant lists or tuples (or written out of
+/// constants), as the interpreter
+/// makes it: a list of tuples, as long as the shortest. So `(dx, dy) in
+/// zip(DX, DY)` runs over constant tuples, which the rules unroll.
+fn zipped(b: Builtin, args: &[Ir]) -> Option<Value> {
+    // A constant, or a list or tuple written out of constants.
+    let items = |e: &Ir| -> Option<Vec<Value>> {
+        match &e.kind {
+            IrKind::Const(v @ (Value::List(_) | Value::Tuple(_))) => Some(v.as_slice()?.to_vec()),
+            IrKind::List(xs) | IrKind::Tuple(xs) => (xs.iter())
+                .map(|x| match &x.kind {
+                    IrKind::Const(v) => Some(v.clone()),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        }
+    };
+    let lists: Vec<Vec<Value>> = args.iter().map(items).collect::<Option<_>>()?;
+    let len = lists.iter().map(|l| l.len()).min()?;
+    if len > ZIPPED_MAX {
+        return None;
+    }
+    let tuple = |i: usize| -> Value {
+        match b {
+            Builtin::Enumerate => Value::Tuple([Value::Int(i as i64), lists[0][i].clone()].into()),
+            _ => Value::Tuple(lists.iter().map(|l| l[i].clone()).collect()),
+        }
+    };
+    match (b, lists.len()) {
+        (Builtin::Enumerate, 1) | (Builtin::Zip, 1..) => {
+            Some(Value::list((0..len).map(tuple).collect()))
+        }
+        _ => None,
     }
 }
 

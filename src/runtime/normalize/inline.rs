@@ -272,7 +272,7 @@ pub(super) fn repeatable(ir: &Ir) -> bool {
 /// integers where a `let` of the tuple left the rules to the interpreter.
 /// Made again where it is read whole, which costs and changes nothing
 /// else: its items can neither fail nor differ.
-fn few_items(ir: &Ir) -> bool {
+pub(super) fn few_items(ir: &Ir) -> bool {
     matches!(&ir.kind, IrKind::Tuple(items) if items.len() <= 4 && items.iter().all(repeatable))
 }
 

@@ -48,6 +48,9 @@ fn liftable(pattern: &PatIr, domain: &Ir) -> Option<(Vec<Slot>, Vec<Ir>, Vec<Cla
     };
     let simple = clauses.iter().all(|c| match c {
         ClauseIr::For(PatIr::Slot(_), d) => !binds_locals(d),
+        // `for (dx, dy) in J`: a tuple of names, taken apart as a
+        // binder's pattern takes it.
+        ClauseIr::For(p @ PatIr::Tuple(..), d) => p.tuple_slots().is_some() && !binds_locals(d),
         ClauseIr::For(..) => false,
         ClauseIr::If(c) => !binds_locals(c),
     });
@@ -96,18 +99,29 @@ fn lift_one(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr> {
     let mut conditions = Vec::new();
     for clause in &clauses {
         match clause {
-            ClauseIr::For(PatIr::Slot(s), d) => {
+            ClauseIr::For(pattern, d) => {
                 let domain = renamed(d, &moved);
-                let fresh = *slots as Slot;
-                *slots += 1;
-                let local = Ir {
-                    kind: IrKind::Local(fresh),
-                    span: d.span,
+                let names = match pattern {
+                    PatIr::Slot(s) => vec![*s],
+                    _ => pattern.tuple_slots().expect("`liftable` takes names only"),
                 };
-                moved.push((*s, local));
-                binders.push((PatIr::Slot(fresh), domain));
+                let mut fresh = Vec::new();
+                for s in names {
+                    let to = *slots as Slot;
+                    *slots += 1;
+                    let local = Ir {
+                        kind: IrKind::Local(to),
+                        span: d.span,
+                    };
+                    moved.push((s, local));
+                    fresh.push(PatIr::Slot(to));
+                }
+                let pattern = match pattern {
+                    PatIr::Tuple(_, span) => PatIr::Tuple(fresh, *span),
+                    _ => fresh.remove(0),
+                };
+                binders.push((pattern, domain));
             }
-            ClauseIr::For(..) => unreachable!("`liftable` takes names only"),
             ClauseIr::If(c) => conditions.push(renamed(c, &moved)),
         }
     }

@@ -221,7 +221,13 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         };
         let rule = solved::binder(&rule).unwrap_or(rule);
         let rule = quotient::binder(&rule).unwrap_or(rule);
-        let rule = solved::single(&rule).unwrap_or(rule);
+        let mut rule = rule;
+        // A tuple put in place is read by its items once folded; then
+        // the binder before may be one of one value too (`nx in [x +
+        // dx], ny in [y + dy]`).
+        while let Some(single) = solved::single(&rule) {
+            rule = n.move_rule(&single);
+        }
         if moves.len() < unroll::UNROLL_MOVES {
             n.unroll(rule, 0, &mut moves);
         } else {

@@ -109,7 +109,9 @@ fn fixes(c: &Ir, b: Slot) -> Option<(i64, Vec<(i64, Ir)>)> {
 
 /// `rule` with its innermost binder put as the one value its domain
 /// holds: `right in [n - k - left]` (a list or set of one item that
-/// can neither fail nor cost anything to evaluate again), or `b in n -
+/// can neither fail nor cost anything to evaluate again, or a tuple of
+/// such items, `p in [(x + dx, y + dy)]`, whose `p[0]` then folds to
+/// `x + dx` as the rule is normalised again), or `b in n -
 /// a..=n - a` (a range whose ends are the same sum of names and integers,
 /// one of them a binder of an earlier range, so that the sum is an
 /// integer or fails as the range would). A loop of one turn kept the
@@ -122,7 +124,7 @@ pub(super) fn single(rule: &MoveIr) -> Option<MoveIr> {
     };
     let value = match &domain.kind {
         IrKind::List(items) | IrKind::Set(items) => match items.as_slice() {
-            [e] if super::inline::repeatable(e) => e.clone(),
+            [e] if super::inline::repeatable(e) || super::inline::few_items(e) => e.clone(),
             _ => return None,
         },
         // Small constants (see `repeatable`): the sum cannot reach the

@@ -124,7 +124,8 @@ impl Normalizer<'_> {
                         // order, and over a few items.
                         let picks =
                             i == 0 && items.len() <= PICK_ITEMS && picks(rule, *s, self.defs);
-                        (words || filters(rule, *s, self.defs) || picks).then_some(items)?
+                        let read = words || filters(rule, *s, self.defs) || indexes(rule, *s);
+                        (read || picks).then_some(items)?
                     }
                     None => tuples(domain, self.defs)?,
                 };
@@ -329,6 +330,19 @@ fn filters(rule: &MoveIr, slot: Slot, defs: &Defs) -> bool {
         conjuncts_of(guard, &mut conjuncts);
     }
     conjuncts.into_iter().any(|c| folds(c, rule, slot, defs))
+}
+
+/// Whether `rule` reads an item of a constant list or tuple at `slot`
+/// (`DX[i]`): unrolled, the item is a constant.
+fn indexes(rule: &MoveIr, slot: Slot) -> bool {
+    let at = |e: &Ir| match &e.kind {
+        IrKind::Index(xs, i) => {
+            matches!(xs.kind, IrKind::Const(Value::List(_) | Value::Tuple(_)))
+                && matches!(i.kind, IrKind::Local(t) if t == slot)
+        }
+        _ => false,
+    };
+    rule.exprs().any(|e| any_node(e, &at))
 }
 
 /// Whether the condition of an `if` anywhere in `rule` (`k in 1..=(if i
