@@ -111,7 +111,7 @@ pub fn specialize(game: &GameIr, of: GameId, id: GameId, at: &[usize], values: &
     impl Rewrite for Specialize<'_> {
         fn expr(&mut self, ir: &Ir) -> Ir {
             let applied = applied(ir, self.of, self.id, self.retarget);
-            rename(&applied, self.params, self.base)
+            rename(&at_use(&applied, self.params), self.params, self.base)
         }
         fn node(&mut self, g: GameId, args: &[Ir], span: Span) -> TermIr {
             let (g, args) = match (self.retarget)(args) {
@@ -142,6 +142,24 @@ pub fn specialize(game: &GameIr, of: GameId, id: GameId, at: &[usize], values: &
         moves,
         def: game.def.clone(),
     }
+}
+
+/// `ir` with each fixed parameter (a constant in `params`) read as its
+/// value, where it is read: an error about the value points there, not
+/// at the game's name.
+fn at_use(ir: &Ir, params: &[Ir]) -> Ir {
+    if let IrKind::Local(s) = ir.kind
+        && let Some(Ir {
+            kind: kind @ IrKind::Const(_),
+            ..
+        }) = params.get(s as usize)
+    {
+        return Ir {
+            kind: kind.clone(),
+            span: ir.span,
+        };
+    }
+    map_children(ir, &mut |c| at_use(c, params))
 }
 
 /// `ir` with each application of `of` that `retarget` accepts made an
