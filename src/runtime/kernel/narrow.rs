@@ -86,7 +86,8 @@ impl Affine {
 impl Cond {
     /// `f(x) < g` (`true`) or `f(x) <= g` (`false`), written either way
     /// round, with `f` non-decreasing in `x` for `x >= 0` and `g` free of
-    /// `x`: the condition holds on an initial part of any window of
+    /// `x`, or `f` free of it and `g` non-increasing (`0 <= n - k * k`):
+    /// the condition holds on an initial part of any window of
     /// non-negative values, so the loop can end where it first fails.
     pub fn as_monotone(&self, x: Slot) -> Option<(bool, Num, Num)> {
         let Cond::Cmp(op, a, b) = self else {
@@ -99,7 +100,9 @@ impl Cond {
             BinOp::Ge => (false, b, a),
             _ => return None,
         };
-        (f.uses(x) && !g.uses(x) && f.rising(x)).then(|| (strict, f.clone(), g.clone()))
+        let rises = f.uses(x) && !g.uses(x) && f.rising(x);
+        let falls = !f.uses(x) && g.falling(x);
+        (rises || falls).then(|| (strict, f.clone(), g.clone()))
     }
 
     /// `n % x == 0` (or `0 == n % x`) with `n` free of `x`: `n`. The
@@ -152,6 +155,17 @@ impl Num {
         }
     }
 
+    /// Whether the expression is `e - r` with `e` free of `x` and `r`
+    /// non-negative and non-decreasing in `x` for `x >= 0` (`n - k * k`):
+    /// non-increasing, and failing, where it fails, only as `r` grows
+    /// (an overflow of `r`, or of `e - r` below the least integer).
+    fn falling(&self, x: Slot) -> bool {
+        match self {
+            Num::Bin(BinOp::Sub, e, r) => !e.uses(x) && r.uses(x) && r.rising_from_zero(x),
+            _ => false,
+        }
+    }
+
     /// Whether the expression is non-negative and non-decreasing in `x`
     /// for `x >= 0`, whatever the other slots hold: products and powers
     /// of such terms stay so.
@@ -175,21 +189,31 @@ impl Num {
 }
 
 /// The last value of `lo..=hi` (`0 <= lo <= hi`) where `fx(x) < g` (or
-/// `<=`) holds, with `fx` non-decreasing for `x >= 0` (see
+/// `<=`) holds, with `fx` non-decreasing for `x >= 0` and `g` free of
+/// `x`, or `fx` free of it and `g` non-increasing (see
 /// [`Cond::as_monotone`]), or `lo - 1` where it holds nowhere: tested at
 /// both ends first, then by bisection. Each part of `fx` only grows with
-/// `x`, so an overflow is met at the top if anywhere, and one below the
-/// least integer (`x * x - K`) at the bottom: either is the
-/// interpreter's to report, and the values between meet none.
+/// `x` (of `g`, only what it takes away), so an overflow is met at the
+/// top if anywhere, and one below the least integer (`x * x - K`) at the
+/// bottom or the top: either is the interpreter's to report, and the
+/// values between meet none. `g` is evaluated before `fx`, as before
+/// any probe when it is free of `x`.
 pub fn rising_last(
     x: usize,
     (lo, hi): (i64, i64),
     (strict, fx, g): (bool, &Num, &Num),
     (f, defs): (&mut Vec<i64>, &Defs),
 ) -> Eval<i64> {
-    let g = g.eval(f, defs)?;
+    let free = match g.uses(x as Slot) {
+        false => Some(g.eval(f, defs)?),
+        true => None,
+    };
     let mut holds = |k: i64| -> Eval<bool> {
         f[x] = k;
+        let g = match free {
+            Some(g) => g,
+            None => g.eval(f, defs)?,
+        };
         let v = fx.eval(f, defs)?;
         Ok(if strict { v < g } else { v <= g })
     };

@@ -146,9 +146,17 @@ impl Emit<'_, '_> {
         self.b.switch_to_block(work);
         let below = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, lo, 0);
         self.bail_if(below);
-        let g = self.num(g)?;
+        // `g` once when it is free of `x`; else at each probe, first.
+        let free = match g.uses(x) {
+            false => Some(self.num(g)?),
+            true => None,
+        };
         let holds = |e: &mut Self, k: Value| -> Option<Value> {
             e.b.def_var(slot, k);
+            let g = match free {
+                Some(g) => g,
+                None => e.num(g)?,
+            };
             let v = e.num(fx)?;
             let cc = match strict {
                 true => IntCC::SignedLessThan,
