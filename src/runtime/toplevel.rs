@@ -10,10 +10,64 @@ use super::kernel::{Func, Stop};
 use super::{Machine, RtResult, builtins::answer, normalize};
 use crate::builtins::Builtin;
 use crate::graph::{STRIP3_WIDTH, Shape, View, flat};
-use crate::ir::{Ir, IrKind};
+use crate::ir::{ClauseIr, Ir, IrKind};
 use crate::value::{GameId, Value};
 use std::cell::Cell;
 use std::rc::Rc;
+
+/// `all([c for ...])` as `len([1 for ... if not c])` (the elements
+/// where `c` is false), and whether it was `all`; `any([c for ...])` as
+/// `len([1 for ... if c])`; and whether either was negated (`not
+/// any(...)`). The interpreter makes every element and then tests each;
+/// the count evaluates each `c` in the same order, and is compiled only
+/// where `c` compiles as a condition, a boolean.
+fn counted_truths(ir: &Ir) -> Option<(Ir, bool, bool)> {
+    if let IrKind::Unary(crate::syntax::ast::UnOp::Not, inner) = &ir.kind {
+        let (count, all, not) = counted_truths(inner)?;
+        return Some((count, all, !not));
+    }
+    let IrKind::CallBuiltin(b @ (Builtin::All | Builtin::Any), args) = &ir.kind else {
+        return None;
+    };
+    let [list] = args.as_slice() else {
+        return None;
+    };
+    let IrKind::Comprehension {
+        set: false,
+        elem,
+        clauses,
+    } = &list.kind
+    else {
+        return None;
+    };
+    let all = *b == Builtin::All;
+    let test = match all {
+        true => Ir {
+            kind: IrKind::Unary(crate::syntax::ast::UnOp::Not, elem.clone()),
+            span: elem.span,
+        },
+        false => (**elem).clone(),
+    };
+    let mut clauses = clauses.clone();
+    clauses.push(ClauseIr::If(test));
+    let one = Ir {
+        kind: IrKind::Const(Value::Int(1)),
+        span: elem.span,
+    };
+    let counted = Ir {
+        kind: IrKind::Comprehension {
+            set: false,
+            elem: Box::new(one),
+            clauses,
+        },
+        span: list.span,
+    };
+    let count = Ir {
+        kind: IrKind::CallBuiltin(Builtin::Len, vec![counted]),
+        span: ir.span,
+    };
+    Some((count, all, false))
+}
 
 impl Machine {
     /// Evaluates a top-level statement's expression `ir`, with `frame`
@@ -39,6 +93,13 @@ impl Machine {
     /// compiling ([`Machine::worth_compiling`]) and the code finishes it.
     fn compiled_query(&mut self, ir: &Ir, slots: usize) -> Option<Value> {
         use Builtin::{Len, Max, Min, Sum, Winner};
+        // `all([c for ...])` as the count of the elements where `c` is
+        // false (`any`: true), each still evaluated, in order.
+        let (ir, truth) = match counted_truths(ir) {
+            Some((count, all, not)) => (count, Some((all, not))),
+            None => (ir.clone(), None),
+        };
+        let ir = &ir;
         match ir.kind {
             IrKind::CallBuiltin(Len | Sum | Min | Max | Builtin::Value | Winner, _) => {}
             IrKind::Comprehension { .. } => {}
@@ -93,6 +154,7 @@ impl Machine {
             None => collected.into_iter().map(Value::Int).collect(),
         };
         Some(match (q.collect, q.winner) {
+            _ if let Some((all, not)) = truth => Value::Bool(((result == 0) == all) != not),
             (true, _) if q.set => Value::Set(Rc::new(items.into_iter().collect())),
             (true, _) => Value::list(items),
             (false, true) => answer(Winner, result as u64),

@@ -156,7 +156,7 @@ impl Session {
                 }
             });
         }
-        match m.eval(cond, frame)? {
+        match m.eval_top(cond, frame)? {
             Value::Bool(true) => Ok(None),
             Value::Bool(false) => Ok(Some((failure.at(cond.span, "this is false"), None))),
             other => Err(Box::new(

@@ -481,3 +481,67 @@ fn a_query_asks_positions_with_collections_by_their_flat_runs() {
     assert_eq!(compiled, run(&text, Engine::Interpreter));
     assert_eq!(counted, 0);
 }
+
+/// `all`, `any` and `not any` of a comprehension at top level, or as an
+/// `expect`, the idiom of the examples: compiled as a count of the
+/// elements that decide, each still evaluated in order, so that the
+/// truth, a failed `expect`, and an error met by one element are the
+/// interpreter's. The subtraction game {1, 3, 4} has period 7: 0 1 0 1
+/// 2 3 2.
+#[test]
+fn all_and_any_of_a_comprehension_are_compiled_queries() {
+    let game = "game g(n) {\n move take(k in {1, 3, 4}) if k <= n -> g(n - k)\n}\n\
+                game d(n) {\n move m if n > 0 -> d(n / (n - 3000))\n}\n";
+    let period = "[0, 1, 0, 1, 2, 3, 2][n % 7]";
+    for (query, expected) in [
+        (
+            format!("all([value(g(n)) == {period} for n in 0..20000])"),
+            "true",
+        ),
+        (
+            "all([value(g(n)) <= 2 for n in 0..20000])".to_string(),
+            "false",
+        ),
+        (
+            "any([value(g(n)) == 3 for n in 0..20000])".to_string(),
+            "true",
+        ),
+        (
+            "any([value(g(n)) > 3 for n in 0..20000])".to_string(),
+            "false",
+        ),
+        (
+            "not any([value(g(n)) > 3 for n in 0..20000])".to_string(),
+            "true",
+        ),
+        (
+            "not all([value(g(n)) < 3 for n in 0..20000])".to_string(),
+            "true",
+        ),
+        ("all([value(g(n)) < 0 for n in 0..0])".to_string(), "true"),
+    ] {
+        let text = format!("{game}{query}\n");
+        let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+        Engine::Native.apply(&mut session.machine);
+        session.machine.native_after = grundy::runtime::NATIVE_AFTER;
+        assert_eq!(session.run("truths.game", &text).error, None);
+        let compiled = u64::from(!query.contains("0..0"));
+        assert_eq!(session.machine.queries_compiled, compiled, "{query}");
+        assert_eq!(agree_big(&text), format!("{expected}\n"), "{query}");
+    }
+    // `expect`: held, failed (reported as the interpreter reports it),
+    // and an element that fails (`d(3000)` divides by zero) after
+    // elements that are already false.
+    let held = format!("{game}expect all([value(g(n)) == {period} for n in 0..2500])\n");
+    assert_eq!(agree(&held), "");
+    let failed = format!("{game}expect not any([value(g(n)) == 2 for n in 0..2500])\n");
+    assert_eq!(
+        run(&failed, Engine::Native),
+        run(&failed, Engine::Interpreter)
+    );
+    assert!(run(&failed, Engine::Native).1.contains("is false"));
+    same_error(
+        &format!("{game}expect all([value(d(n)) == 9 for n in 2990..3010])\n"),
+        "division by zero",
+    );
+}
