@@ -283,45 +283,18 @@ fn stats_count_made_games_with_their_game() {
     assert_eq!(counts[1..3], ["22", "22"], "{text}");
 }
 
-/// An integer passed on unchanged, a bound (`s(n, c)` with `k in
-/// 1..=c`): positions with a few bounds are kept in games made for them,
-/// of one integer each, dense; past [`MOST_INTEGERS`] bounds they stay
-/// the game's own pairs. Either way the values, listed moves, equalities
-/// and errors are those of the game that passes nothing on unchanged,
-/// and an error about a bound points where the rules read it.
-///
-/// [`MOST_INTEGERS`]: grundy::runtime::instances::MOST_INTEGERS
+/// A value a made game fixes reads as a constant where the rules read
+/// it: an error about it points there, as the interpreter's does, not at
+/// the game's name.
 #[test]
-fn an_integer_passed_on_is_made_a_game_for_a_few_values() {
-    // `h` makes positions of `s` with bounds not written in its rules:
-    // they are the made games' too, equal to those asked.
-    let game = "game s(n, c) { move take(k in 1..=c) if k <= n -> s(n - k, c) }\n\
-                game h(n) { move to(k in 0..n) -> s(k, n) }\n";
-    let twin = "game s(n, c) { move take(k in 1..=c) if k <= n -> s(n - k, if n >= 0 then c else c) }\n\
-                game h(n) { move to(k in 0..n) -> s(k, n) }\n";
-    let asks = "[value(s(n, c)) for c in 1..=12 for n in 0..30]\n\
-                [value(h(n)) for n in 0..20]\noptions(h(4))[1] == s(1, 4)\nmoves(h(3))\n\
-                table(s(_, 3), 0..12)\nmoves(s(7, 3))\n\
-                s(7, 3) == s(7, 3) and s(7, 3) != s(7, 4)\n\
-                winner(s(5, 2) + s(9, 11) + s(4, 0))\n\
-                value(s(1000, 5))\n";
-    let made = agree(&format!("{game}{asks}"));
-    assert_eq!(made, agree(&format!("{twin}{asks}")));
-    assert!(made.contains("s(7, 3)     take(k=1)   s(6, 3)"), "{made}");
-    // Subtraction of 1 to 5: 1000 % 6.
-    assert!(made.ends_with("\nfirst\n4\n"), "{made}");
-    let (session, _) = session_of(&format!("{game}value(s(100000, 5))\n"));
-    let graph = &session.machine.graph;
-    let hashed: usize = (0..graph.stats().count() as u32)
-        .map(|g| graph.nodes(g).filter(|(n, _)| n.index >= 1 << 31).count())
-        .sum();
-    assert!(hashed <= 1, "{hashed} positions hashed");
-    // Not pairs of the game itself: a game of one integer, made.
-    assert_eq!(graph.nodes(0).count(), 0);
-    let hides = "game race(n, max) {\n move run(k in 1..=max(1, n - 1)) if k <= max -> race(n - k, max)\n}\n\
-                 value(race(10, 3))\n";
-    let (_, err, phase) = run(hides, Engine::Native);
+fn an_error_about_a_fixed_value_points_where_it_is_read() {
+    let called = "game sub(S, n) {\n move take(k in S) if k <= n and S(1) > 0 -> sub(S, n - k)\n}\n\
+                  value(sub({1, 2}, 3))\n";
+    let (_, err, phase) = run(called, Engine::Native);
     assert!(phase.is_some(), "{err}");
-    assert!(err.contains(":2:20"), "{err}");
-    assert_eq!(run(hides, Engine::Interpreter), run(hides, Engine::Native));
+    assert!(err.contains(":2:34"), "{err}");
+    assert_eq!(
+        run(called, Engine::Interpreter),
+        run(called, Engine::Native)
+    );
 }

@@ -144,9 +144,9 @@ pub(crate) fn game_numbered(
                 span: rule.span,
                 how: match kept_apart(&rules, id, defs) {
                     Some(name) => format!(
-                        "interpreted: the rules make positions of `{name}` with a value not \
-                         written in them where its moves pass it on, which are kept in games \
-                         made for their values; they compile where those are constants"
+                        "interpreted: the rules make positions of `{name}` with a list, set or \
+                         string where its moves pass it on, which are kept in games made for \
+                         their values; at run time they compile where those are constants"
                     ),
                     None => "interpreted: this move compiles, but a game is compiled whole, and \
                              another of its moves does not"

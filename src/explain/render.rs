@@ -211,9 +211,9 @@ fn fixed(id: GameId, params: &[&str], defs: &Defs) -> String {
         ),
     };
     format!(
-        "  every move passes {names} on unchanged: for each value {is_given} (a list, \
-         set, tuple, string or boolean, or one of the first few integers), the rules are \
-         made again with {as_constants}, and compiled as a game of the other \
+        "  every move passes {names} on unchanged: for each value other than an \
+         integer {is_given} (a list, set, tuple, string or boolean), the rules are made \
+         again with {as_constants}, and compiled as a game of the other \
          parameters\n"
     )
 }

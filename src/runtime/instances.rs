@@ -7,12 +7,9 @@
 //! of `sub` with that set maps to the same made game, whichever path
 //! makes it (a query, a move of another game, a sum), so positions stay
 //! equal exactly when their games and arguments are. Positions show their
-//! arguments in full ([`Machine::node_args`]). Integers are made games
-//! of too, but only [`MOST_INTEGERS`] games of one game: a heap beside a
-//! bound passed on, `s(n, c)` with `k in 1..=c`, is then a game of one
-//! integer, whose positions are a page of the dense table (as a pair,
-//! `s(3000000, 5)` took a row per heap, 130 times slower), while a table
-//! over many bounds does not compile a game for each.
+//! arguments in full ([`Machine::node_args`]). Only values that are not
+//! integers are made games of: integers are dense positions already, and
+//! a table over many of them would compile many games.
 
 use super::Machine;
 use super::normalize::instance::{invariant, specialize};
@@ -29,10 +26,6 @@ use std::rc::Rc;
 /// The most games made from one game; positions with other values stay
 /// positions of the game itself.
 pub const MOST: usize = 64;
-
-/// The most games made from one game with an integer among the values
-/// fixed.
-pub const MOST_INTEGERS: usize = 8;
 
 /// A game made from game `of` for the parameters `at` fixed to `values`.
 #[derive(Debug)]
@@ -93,16 +86,16 @@ impl Machine {
         Some((made?, at))
     }
 
-    /// The parameters of `game` that its rules pass on unchanged, and
-    /// that `args` has: those a made game fixes. `None` for a made game
-    /// itself.
+    /// The parameters of `game` that its rules pass on unchanged and
+    /// that are not integers in `args`: those a made game fixes. `None`
+    /// for a made game itself.
     fn fixed_at(&mut self, game: GameId, args: &[Value]) -> Option<Rc<[usize]>> {
         if self.instances.of(game).is_some() {
             return None;
         }
         let fixed = self.fixed_params(game)?;
         let at: Rc<[usize]> = (fixed.iter().copied())
-            .filter(|i| *i < args.len())
+            .filter(|i| args.get(*i).is_some_and(|a| !integer(a)))
             .collect();
         (!at.is_empty()).then_some(at)
     }
@@ -216,10 +209,13 @@ impl Machine {
         // its rules passed them on: the game was redefined) stay its own,
         // and so does every position with those values.
         let held: Vec<Vec<Value>> = (self.graph.nodes(game))
+            .filter(|(node, _)| node.index >= crate::graph::DENSE_END)
             .map(|(node, _)| self.graph.args(node).into_owned())
             .collect();
         for args in held {
-            let fixed: Rc<[usize]> = (at.iter().copied()).filter(|i| *i < args.len()).collect();
+            let fixed: Rc<[usize]> = (at.iter().copied())
+                .filter(|i| args.get(*i).is_some_and(|a| !integer(a)))
+                .collect();
             if !fixed.is_empty() {
                 let values = fixed.iter().map(|i| args[*i].clone()).collect();
                 self.instances
@@ -237,12 +233,8 @@ impl Machine {
         at: &Rc<[usize]>,
         values: Rc<[Value]>,
     ) -> Option<GameId> {
-        let most = match values.iter().any(integer) {
-            true => MOST_INTEGERS,
-            false => MOST,
-        };
         let count = self.instances.count.entry(of).or_default();
-        if *count >= most {
+        if *count >= MOST {
             return None;
         }
         *count += 1;

@@ -160,20 +160,13 @@ enum Term {
 
 impl Term {
     /// Whether the term makes a position of another game (than `id`)
-    /// with a value not written in the rules (a list, or an integer) at
-    /// a parameter that game's rules pass on unchanged: such positions
-    /// are kept in games made for their values
+    /// with a list at a parameter that game's rules pass on unchanged:
+    /// such positions are kept in games made for their values
     /// ([`crate::runtime::instances`]), which the compiled rules do not
-    /// read; the interpreter makes them. (A constant there was made an
-    /// application of the made game before compiling.) A game's own
-    /// moves keep the values of the position they are made from, which
-    /// is its own.
+    /// read; the interpreter makes them. A game's own moves keep the
+    /// values of the position they are made from, which is its own.
     fn made_apart(&self, id: GameId, defs: &Defs) -> bool {
         match self {
-            Term::Node(game, _) if *game != id => {
-                let fixed = crate::runtime::normalize::instance::fixed(defs, *game);
-                fixed.is_some_and(|at| !at.is_empty())
-            }
             Term::Flat(game, header, _) if *game != id => {
                 let fixed = crate::runtime::normalize::instance::fixed(defs, *game);
                 (fixed.iter().flat_map(|at| at.iter()))

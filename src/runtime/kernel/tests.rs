@@ -239,8 +239,7 @@ fn positions_of_three_or_more_integers_are_packed_and_get_machine_code() {
         ),
         (
             "game s(n) {\n move m(k in 1..=n) -> t(n - k, k, 1)\n}\n\
-             game t(a, b, c) {\n move x(k in 1..=a) -> t(a - k, b, c)\n move y if b > c -> t(a, b - 1, c)\n \
-             move z if c > 1 -> t(a, b, c - 1)\n}\n",
+             game t(a, b, c) {\n move x(k in 1..=a) -> t(a - k, b, c)\n move y if b > c -> t(a, b - 1, c)\n}\n",
             "[value(s(n)) for n in 0..9]",
         ),
     ] {
