@@ -167,6 +167,21 @@ fn a_sum_put_in_place_fails_past_the_slots_as_written() {
         assert_eq!(agree(&small).lines().count(), 1, "{rules}");
         runs_compiled_throughout(&small);
     }
+    // A `let`'s name may hold any integer at any position: `t + t + t`
+    // is not a sum that cannot fail, and `all` still makes it.
+    same_error(
+        "game g(n, y) { move m if (let t = n * n in all([y > 0, t + t + t > 0])) -> g(n, y - 1) }\n\
+         value(g(2000000000, 0))\n",
+        "integer overflow",
+    );
+    // A function that calls itself, compiled for the twin too: its body
+    // keeps the sum where it was written.
+    same_error(
+        "fn deep(d, x) = if d > 0 then deep(d - 1, x) else (let a = x + 2 in (d < 0 and a > 0))\n\
+         game g(x, y) { move m if y > 0 and not deep(300, x) -> g(x, y - 1) }\n\
+         value(g(9223372036854775807, 1))\n",
+        "integer overflow",
+    );
 }
 
 /// Items of sets and lists past the slots' limit (2³¹), in rules with no

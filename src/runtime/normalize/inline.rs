@@ -216,7 +216,7 @@ pub(super) fn bound_slots(ir: &Ir, out: &mut FxHashSet<Slot>) {
 
 thread_local! {
     /// Whether the rules being normalised are for slots of any size (see
-    /// [`super::wide_rules`]).
+    /// [`super::wide`]).
     static WIDE: Cell<bool> = const { Cell::new(false) };
 }
 

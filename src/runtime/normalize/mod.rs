@@ -148,14 +148,15 @@ pub fn indexed_rules(game: &GameIr, defs: &Defs) -> GameIr {
     rules_as(game, defs, (false, true))
 }
 
-/// [`rules`] for parameters of any size, the twin kernels' (see
-/// `kernel::compile_wide`): a value is put in place of its name, or a
-/// condition chained with `and`, only where it cannot fail for any
-/// slots, where [`rules`] also put sums of names and small constants,
-/// which cannot fail while slots are small.
-pub fn wide_rules(game: &GameIr, defs: &Defs) -> GameIr {
+/// `f`'s result, with every normalisation it makes (the rules, and the
+/// bodies of the functions they call) for parameters of any size, the
+/// twin kernels' (see `kernel::compile_wide`): a value is put in place
+/// of its name, or a condition chained with `and`, only where it cannot
+/// fail for any slots, where [`rules`] also put sums of names and small
+/// constants, which cannot fail while slots are small.
+pub fn wide<T>(f: impl FnOnce() -> T) -> T {
     let _wide = inline::Wide::enter();
-    rules(game, defs)
+    f()
 }
 
 fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> GameIr {
@@ -232,6 +233,11 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
             n.unroll(rule, 0, &mut moves);
         } else {
             moves.push(rule);
+        }
+    }
+    for rule in &mut moves {
+        if let Some(chained) = unroll::chained_truths(rule, game.arity, defs) {
+            *rule = chained;
         }
     }
     shares::leading(game, &mut moves);

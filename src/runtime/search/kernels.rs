@@ -394,9 +394,20 @@ impl Machine {
     #[cold]
     fn compile_wide(&mut self, game: GameId) -> Ran {
         let rules = self.game_ir(game);
-        let normal = normalize::wide_rules(&rules, &self.defs);
-        let normal = self.made_rules(&normal);
-        let twin = kernel::compile_wide(&normal, game, &self.defs, self.limits.max_depth);
+        let max_depth = self.limits.max_depth;
+        // The interpreter waits for options in the shares the rules for
+        // small slots unroll (`normalize::shares`): a twin whose rules
+        // unroll otherwise would wait for others, and meet another error
+        // first.
+        let depths = normalize::shares::of(&rules, &normalize::rules(&rules, &self.defs));
+        let twin = normalize::wide(|| {
+            let normal = normalize::rules(&rules, &self.defs);
+            if normalize::shares::of(&rules, &normal) != depths {
+                return None;
+            }
+            let normal = self.made_rules(&normal);
+            kernel::compile_wide(&normal, game, &self.defs, max_depth)
+        });
         keep_compiled(&mut self.wide_kernels, game, (rules, twin.map(Rc::new)));
         Ran::Asked
     }
