@@ -18,6 +18,27 @@ pub struct Ir {
     pub span: Span,
 }
 
+impl Ir {
+    /// `all([elem for ...])` or `any(...)` of a list comprehension: which
+    /// of the two, the element and the clauses.
+    pub fn truths(&self) -> Option<(Builtin, &Ir, &[ClauseIr])> {
+        let IrKind::CallBuiltin(b @ (Builtin::All | Builtin::Any), args) = &self.kind else {
+            return None;
+        };
+        let [list] = args.as_slice() else {
+            return None;
+        };
+        match &list.kind {
+            IrKind::Comprehension {
+                set: false,
+                elem,
+                clauses,
+            } => Some((*b, elem, clauses)),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum IrKind {
     Const(Value),

@@ -26,29 +26,16 @@ fn counted_truths(ir: &Ir) -> Option<(Ir, bool, bool)> {
         let (count, all, not) = counted_truths(inner)?;
         return Some((count, all, !not));
     }
-    let IrKind::CallBuiltin(b @ (Builtin::All | Builtin::Any), args) = &ir.kind else {
-        return None;
-    };
-    let [list] = args.as_slice() else {
-        return None;
-    };
-    let IrKind::Comprehension {
-        set: false,
-        elem,
-        clauses,
-    } = &list.kind
-    else {
-        return None;
-    };
-    let all = *b == Builtin::All;
+    let (b, elem, clauses) = ir.truths()?;
+    let all = b == Builtin::All;
     let test = match all {
         true => Ir {
-            kind: IrKind::Unary(crate::syntax::ast::UnOp::Not, elem.clone()),
+            kind: IrKind::Unary(crate::syntax::ast::UnOp::Not, Box::new(elem.clone())),
             span: elem.span,
         },
-        false => (**elem).clone(),
+        false => elem.clone(),
     };
-    let mut clauses = clauses.clone();
+    let mut clauses = clauses.to_vec();
     clauses.push(ClauseIr::If(test));
     let one = Ir {
         kind: IrKind::Const(Value::Int(1)),
@@ -60,7 +47,7 @@ fn counted_truths(ir: &Ir) -> Option<(Ir, bool, bool)> {
             elem: Box::new(one),
             clauses,
         },
-        span: list.span,
+        span: ir.span,
     };
     let count = Ir {
         kind: IrKind::CallBuiltin(Builtin::Len, vec![counted]),

@@ -82,21 +82,10 @@ fn rewrite(ir: &Ir, positive: &[Positive]) -> Option<Ir> {
 /// (`hi` may be a quotient by such a binder: `n / d`, whose product with
 /// `d` cannot fail where the range holds anything, and is not tested).
 fn any_multiple(ir: &Ir, positive: &[Positive]) -> Option<Ir> {
-    let IrKind::CallBuiltin(Builtin::Any, args) = &ir.kind else {
+    let (Builtin::Any, elem, clauses) = ir.truths()? else {
         return None;
     };
-    let [list] = args.as_slice() else {
-        return None;
-    };
-    let IrKind::Comprehension {
-        set: false,
-        elem,
-        clauses,
-    } = &list.kind
-    else {
-        return None;
-    };
-    let [ClauseIr::For(PatIr::Slot(k), range)] = clauses.as_slice() else {
+    let [ClauseIr::For(PatIr::Slot(k), range)] = clauses else {
         return None;
     };
     let IrKind::Binary(BinOp::Eq, l, r) = &elem.kind else {
