@@ -397,6 +397,8 @@ fn what_is_left_kept_non_negative_ends_the_loop_as_a_bound() {
         ("n - k * k * k * k >= 0", "9223372036854775807"),
         ("-9223372036854775807 - n * 0 - k * k >= 0", "10"),
         ("5 - k ** 40 >= 0", "7"),
+        // The lesser side fails, at every probe.
+        ("1 / (n - n) <= n - k * k", "10"),
     ] {
         same_failure(&far.replace("GUARD", guard).replace("NUM", num));
     }

@@ -399,3 +399,24 @@ fn a_knights_steps_however_written_sweep_the_board() {
         compiled_as(&text, &["a board: every move lowers x + y"]);
     }
 }
+
+/// `zip` and `enumerate` of constants folded as the interpreter makes
+/// them (as long as the shortest, of lists and tuples, of three), a
+/// binder over one tuple put in place, and `not (a or b)` split into
+/// conjuncts where `b` fails: the interpreter's values, moves and errors.
+#[test]
+fn constants_zipped_and_tuples_put_in_place_agree() {
+    let text = "game g(n) { move m((a, b) in zip([1, 2, 3], [4, 5])) if a + b <= n -> g(n - a - b) }\n\
+                game h(n) { move m((a, b, c) in zip([1, 2, 3], (4, 5, 6), [0, 1, 2, 3])) if a + b + c <= n -> h(n - a - b - c) }\n\
+                game e(n) { move m((i, d) in enumerate((2, 3, 5))) if d + i <= n -> e(n - d - i) }\n\
+                game p(n) { move m(q in [(n, 1)]) if q[0] - q[1] >= 0 -> p(q[0] - q[1] - 1) }\n\
+                game k(x, y) { move j((dx, dy) in [(-2, 1), (1, -2)], q in [(x + dx, y + dy)]) if q[0] >= 0 and q[1] >= 0 -> k(q[0], q[1]) }\n\
+                [[value(f(n)) for n in 0..40] for f in [g, h, e, p]]\n\
+                moves(h(12))\nmoves(e(9))\nmoves(k(5, 5))\noptions(k(5, 5))\n";
+    let out = agree(text);
+    assert!(out.contains("j(dx=-2, dy=1, q=(3, 6))"), "{out}");
+    assert!(out.contains("m(i=1, d=3)"), "{out}");
+    same_failure(
+        "game g(n) { move m if not (n > 5 or 10 / (n - 3) > 0) -> g(n - 1) }\nvalue(g(3))\n",
+    );
+}
