@@ -99,6 +99,7 @@ pub mod shares;
 mod solved;
 pub mod split;
 mod targets;
+mod truths;
 mod unroll;
 mod uses;
 mod walk;
@@ -236,7 +237,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         }
     }
     for rule in &mut moves {
-        if let Some(chained) = unroll::chained_truths(rule, game.arity, defs) {
+        if let Some(chained) = truths::chained_truths(rule, game.arity, defs) {
             *rule = chained;
         }
     }
@@ -418,7 +419,7 @@ impl Normalizer<'_> {
             }
             _ => {
                 let ir = map_children(ir, &mut |e| self.expr(e, depth));
-                if let Some(chain) = unroll::any_all(&ir, self.defs) {
+                if let Some(chain) = truths::any_all(&ir, self.defs) {
                     return self.expr(&chain, depth);
                 }
                 if let Some(choice) = ordered::extremum(&ir, &self.slots) {

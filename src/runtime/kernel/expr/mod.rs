@@ -18,11 +18,13 @@ mod cond;
 mod length;
 mod members;
 mod spelled;
+mod text;
 pub use bools::bool_in;
 pub(super) use compile::value_of;
-pub use compile::{ASKED_FLAT, character, cond_in, conjuncts, num_in, pair_in};
+pub use compile::{ASKED_FLAT, cond_in, conjuncts, num_in, pair_in};
 pub use members::Members;
 use std::rc::Rc;
+pub use text::character;
 
 /// A slot no frame has, which every [`Num::Value`] and [`Num::Ask`]
 /// reads: `c.uses(ASKS)` tells whether `c` asks a position's value.
