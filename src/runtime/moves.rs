@@ -277,7 +277,7 @@ impl Machine {
     /// How many leading binders of each move of `game`'s rules start a new
     /// share of the options a search waits for ([`MoveSink::next_copy`]),
     /// found once for the rules.
-    fn share_depths(&mut self, game: GameId) -> Rc<[usize]> {
+    pub(super) fn share_depths(&mut self, game: GameId) -> Rc<[usize]> {
         let rules = self.game_ir(game);
         match self.share_depths.get(game as usize) {
             Some(Some((of, depths))) if Rc::ptr_eq(of, &rules) => depths.clone(),

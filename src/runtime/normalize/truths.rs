@@ -2,7 +2,7 @@
 //! as chains of `and` and `or`: the compiled rules have no loop over a
 //! list of booleans.
 
-use super::inline::repeatable;
+use super::inline::{pattern_slots, repeatable};
 use super::unroll::few_constants;
 use super::{any_node, put};
 use crate::builtins::Builtin;
@@ -10,6 +10,7 @@ use crate::defs::Defs;
 use crate::ir::{ClauseIr, Ir, IrKind, MoveIr, PatIr, Slot};
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::value::Value;
+use rustc_hash::FxHashSet;
 
 /// `any([c for x in S])` or `all(...)` over a few constants `S`, or of
 /// a list of conditions written out, as the chain `c1 or c2 or ...`
@@ -80,9 +81,9 @@ fn any_all_with(ir: &Ir, defs: &Defs, small: &dyn Fn(Slot) -> bool) -> Option<Ir
 /// ones takes no sum as [`repeatable`]); a `let`'s name or a
 /// comprehension's may hold any integer. `None` where none is.
 pub(super) fn chained_truths(rule: &MoveIr, arity: usize, defs: &Defs) -> Option<MoveIr> {
-    let mut slots: Vec<Slot> = Vec::new();
+    let mut slots = FxHashSet::default();
     for (pattern, _) in &rule.binders {
-        bound(pattern, &mut slots);
+        pattern_slots(pattern, &mut slots);
     }
     let small = |s: Slot| (s as usize) < arity || slots.contains(&s);
     fn chained(ir: &Ir, defs: &Defs, small: &dyn Fn(Slot) -> bool, found: &mut bool) -> Ir {
@@ -104,15 +105,6 @@ pub(super) fn chained_truths(rule: &MoveIr, arity: usize, defs: &Defs) -> Option
         guard,
         ..rule.clone()
     })
-}
-
-/// Pushes on `out` the slots `pattern` binds.
-fn bound(pattern: &PatIr, out: &mut Vec<Slot>) {
-    match pattern {
-        PatIr::Slot(s) => out.push(*s),
-        PatIr::Tuple(parts, _) => parts.iter().for_each(|p| bound(p, out)),
-        PatIr::Global(_) => {}
-    }
 }
 
 /// Whether `e` is a comparison of names, constants, their quotients and

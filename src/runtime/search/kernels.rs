@@ -399,10 +399,10 @@ impl Machine {
         // small slots unroll (`normalize::shares`): a twin whose rules
         // unroll otherwise would wait for others, and meet another error
         // first.
-        let depths = normalize::shares::of(&rules, &normalize::rules(&rules, &self.defs));
+        let depths = self.share_depths(game);
         let twin = normalize::wide(|| {
             let normal = normalize::rules(&rules, &self.defs);
-            if normalize::shares::of(&rules, &normal) != depths {
+            if *normalize::shares::of(&rules, &normal) != *depths {
                 return None;
             }
             let normal = self.made_rules(&normal);
