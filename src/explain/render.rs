@@ -154,10 +154,16 @@ fn games(
                 (true, _) => "is true or false".to_string(),
                 (false, (lo, hi)) => format!("is in {lo}..={hi}"),
             };
-            out += &format!(
-                "  a strip: every option's {short} {cols}{own}; \
-                 swept row by row of {long}, each position once\n"
-            );
+            out += &match s.kept() {
+                true => format!(
+                    "  a strip: every option keeps {short}; swept row by row of {long} in \
+                     the {short} asked, each position once\n"
+                ),
+                false => format!(
+                    "  a strip: every option's {short} {cols}{own}; \
+                     swept row by row of {long}, each position once\n"
+                ),
+            };
         }
         if let (Some((long, [(a0, a1), (b0, b1)])), [_, _, _]) = (report.strip3, params.as_slice())
         {

@@ -169,6 +169,9 @@ pub struct Machine {
     /// How many positions a kernel ran one at a time (not in a sweep):
     /// for tests.
     pub kernel_runs: u64,
+    /// How many rows of strips the walks down to their bottom looked at
+    /// (see `sweep/strip.rs`): for tests.
+    pub strip_rows_walked: u64,
     /// For each game, how many hashed positions a query asked were
     /// valued in place ([`Machine::value_in_place`]), and how many the
     /// recursion left to the search: for tests, and for when to stop
@@ -195,6 +198,9 @@ pub struct Machine {
     /// asks, and moving a pointer costs less than moving its buffers.
     #[allow(clippy::vec_box)] // see above
     searches: Vec<Box<search::Search>>,
+    /// The rows of a strip a walk down from a position last found
+    /// without all their values (see `sweep/strip.rs`).
+    strip_walked: Option<sweep::Walked>,
     /// Whether `plot(...)` may write files (not in the sandbox, which
     /// runs untrusted source).
     pub write_files: bool,
@@ -380,11 +386,13 @@ impl Machine {
             moves_listed: 0,
             compiled_queries: Default::default(),
             kernel_runs: 0,
+            strip_rows_walked: 0,
             in_place: Vec::new(),
             interpreted: Vec::new(),
             instances: Default::default(),
             scratch: Scratch::default(),
             searches: Vec::new(),
+            strip_walked: None,
             write_files: true,
         }
     }

@@ -22,6 +22,7 @@ mod displays;
 mod divisors;
 mod few;
 mod filters;
+mod kept;
 mod lengths;
 mod letters;
 mod listing;

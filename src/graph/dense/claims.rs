@@ -142,7 +142,7 @@ impl Dense {
         let (width, held) = (Dense::grown(arity, b1), self.pages.len().min(a1 + 1));
         let fresh = (a1 + 1) - held.max(a0);
         let gap = a0.saturating_sub(held) * self.pages.new_row_slots(ROW_SLOTS);
-        let new_rows = fresh * (width + ROW_SLOTS) + gap;
+        let new_rows = self.pages.new_rows_cost(fresh, width, run, ROW_SLOTS) + gap;
         let fresh_absent = fresh * (b1 - b0 + 1);
         // When the rectangle fits even if every held row grew and nothing
         // in it were absent before, the held rows are read and written

@@ -59,6 +59,14 @@ impl Strip {
         (self.cols.0..=self.cols.1).chain(extra).collect()
     }
 
+    /// Whether the strip has no columns of its own: every option keeps
+    /// the position's (`s(n - k, c)` with `k in 1..=c`), so that the
+    /// positions below one lie in its column alone, which the sweep
+    /// fills as an extra one ([`Strip::extras`]).
+    pub fn kept(&self) -> bool {
+        self.cols.1 < self.cols.0
+    }
+
     /// Whether column `col` is one of the strip's own.
     pub fn holds(&self, col: i64) -> bool {
         (self.cols.0..=self.cols.1).contains(&col)
@@ -127,6 +135,17 @@ fn columns(moves: &[Move], game: GameId, narrow: usize) -> Option<Strip> {
         }
         if round.pending && round.found.is_none() {
             round.found = Some((0, 0));
+        }
+        // Every option keeps the column: a strip of none of its own.
+        if round.found.is_none() && seen.keeps && !seen.down {
+            return Some(Strip {
+                long: 1 - narrow,
+                cols: (0, -1),
+                keeps: true,
+                form: seen.form.flatten().map(|(code, _)| code),
+                flag: false,
+                down: false,
+            });
         }
         let (lo, hi) = round.found?;
         if lo < 0 || hi.checked_sub(lo)? >= WIDEST || (seen.down && seen.rises) {

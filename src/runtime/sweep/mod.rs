@@ -26,6 +26,7 @@ use evidence::FREELY;
 const CHUNK: u32 = 1 << 16;
 pub(in crate::runtime) use evidence::{descended, near_below, square_below};
 
+pub(in crate::runtime) use strip::Walked;
 pub(in crate::runtime) use up::near_above;
 
 impl Machine {

@@ -14,6 +14,10 @@ const SHORTEST: i64 = 64;
 /// How far below a position the option that starts a sweep may be.
 const GAP: i64 = 4;
 
+/// A strip's game and the extra columns of a walk down it, and the rows
+/// `lo..hi` it found without all their values.
+pub(in crate::runtime) type Walked = ((GameId, Option<(i64, i64)>), (i64, i64));
+
 impl Machine {
     /// The strip below `node`, which waits for `waited`, when its game has
     /// a strip and some waited option of its own is a few rows below it:
@@ -80,22 +84,38 @@ impl Machine {
         extra: Option<(i64, i64)>,
     ) -> RtResult<Option<i64>> {
         let cols = strip.columns(extra);
+        if cols.is_empty() {
+            return Ok(None);
+        }
         let free = self.sweep_room().saturating_sub(self.graph.len());
         let most = (free / 2 / cols.len()) as i64;
-        let mut low = row;
+        // Rows `low..row` are known to lack values. A search that
+        // descends row by row, each row too far above the bottom for a
+        // sweep, would walk the same rows again at each: it resumes where
+        // the walk before stopped. (Rows valued since are no sweep's
+        // loss: it passes over positions with values.)
+        let key = (game, extra);
+        let (mut low, top) = match self.strip_walked {
+            Some((k, (lo, hi))) if k == key && lo < row && row <= hi => (lo, hi),
+            _ => (row, row),
+        };
         loop {
             if low == 0 {
+                self.strip_walked = None;
                 return Ok(Some(low));
             }
             if row - low > most {
+                self.strip_walked = Some((key, (low, top)));
                 return Ok(None);
             }
             if low % (1 << 16) == 0 {
                 self.poll()?;
             }
+            self.strip_rows_walked += 1;
             let valued = (cols.iter())
                 .all(|c| self.strip_value((game, strip), strip.place(low - 1, *c)) < ABSENT);
             if valued {
+                self.strip_walked = None;
                 return Ok(Some(low));
             }
             low -= 1;
@@ -187,8 +207,7 @@ impl Machine {
         mut extra: Option<(i64, i64)>,
     ) -> RtResult<(i64, bool)> {
         const CHUNK: i64 = 1 << 14;
-        let (c0, c1) = strip.cols;
-        let positions = (top - low).saturating_mul(c1 - c0 + 1);
+        let positions = (top - low).saturating_mul(strip.columns(extra).len() as i64);
         let positions = u32::try_from(positions).unwrap_or(u32::MAX);
         let kernel = match self.use_native {
             true => self
@@ -260,6 +279,15 @@ impl Machine {
             ((a0 as usize, a1 as usize), (b0 as usize, b1 as usize))
         };
         let table = (game, strip.form);
+        // A strip of no columns of its own has the rows' slots up to the
+        // one it fills (see `Strip::kept`).
+        if strip.kept() {
+            let e = extra?;
+            return self
+                .graph
+                .claim_rect(table, rect(e), (room, true))
+                .map(|_| extra);
+        }
         // The extra columns where their slots can be made, and (when the
         // first argument runs long) within the slots the rows hold for
         // the strip's own columns: column 50 beside columns 1 to 4 would

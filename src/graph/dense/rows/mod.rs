@@ -77,6 +77,26 @@ impl Rows {
         self.run.as_ref().map_or(apart, |r| r.width().max(apart))
     }
 
+    /// What `made` new rows of `len` slots cost, in slots, pushed as
+    /// [`Rows::push`] pushes them: a run's rows their slots alone (at
+    /// least the run's width), others each also `apart` slots' worth
+    /// (its place, address and length).
+    pub(super) fn new_rows_cost(&self, made: usize, len: usize, run: bool, apart: usize) -> usize {
+        let per_row = match &self.run {
+            Some(r) if len <= r.width() => r.width(),
+            Some(_) => len + apart,
+            None if run
+                && made >= RUN_FEWEST
+                && (1..=SHARED_MOST).contains(&len)
+                && len.is_power_of_two() =>
+            {
+                len
+            }
+            None => len + apart,
+        };
+        made * per_row
+    }
+
     /// Row `p`'s length, in slots.
     pub(super) fn row_len(&self, p: usize) -> usize {
         match self.lens.get(p) {

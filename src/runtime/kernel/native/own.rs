@@ -133,7 +133,8 @@ impl Native {
         let (Some(code), Some(strip)) = (self.strip, kernel.strip) else {
             return ((from, 0), false);
         };
-        if from >= to {
+        // A strip of no columns of its own sweeps only an extra one.
+        if from >= to || (strip.kept() && extra.is_none()) {
             return ((from, 0), false);
         }
         // The last extra column, plus one, in the high half of the first

@@ -51,6 +51,16 @@ fn games_keeping_one_argument_among_a_few_values_are_strips() {
             "move z(k in {2, 7}) if k <= a -> g(a - k, 0) + g(k, 1)",
             of(0, (0, 1), false),
         ),
+        // A bound passed on unchanged: no columns of its own, only the
+        // position's (`Strip::kept`), either way round.
+        (
+            "move t(k in 1..=b) if k <= a -> g(a - k, b)",
+            of(0, (0, -1), true),
+        ),
+        (
+            "move t(k in [a, 2 * a]) if k <= b -> g(a, b - k)",
+            of(1, (0, -1), true),
+        ),
     ] {
         assert_eq!(strip(rules), expected, "{rules}");
     }

@@ -36,7 +36,12 @@ impl Emit<'_, '_> {
         let e1 = self.b.ins().iadd_imm_s(e1, -1);
         let from = self.b.ins().band_imm_s(from, 0xffff_ffff);
         let [row, col, total] = self.counters();
-        let first = self.int(c0);
+        // A strip of no columns of its own starts each row at the one
+        // extra (see `Strip::kept`).
+        let first = match strip.kept() {
+            true => e1,
+            false => self.int(c0),
+        };
         let [
             head,
             start,
@@ -89,7 +94,6 @@ impl Emit<'_, '_> {
         self.b.def_var(col, e0);
         self.b.ins().jump(body, &[]);
         self.b.switch_to_block(next_row);
-        let first = self.int(c0);
         self.walk_on((row, col, total), Some(first), (head, stop, to));
         let reads = self.row_reads.take()?;
         self.fill_row_reads(reads, &[row], body);
