@@ -116,6 +116,16 @@ pub fn subtraction(n: usize) -> u32 {
     g[n]
 }
 
+/// Take 1 to `c` tokens: the value of one heap of n.
+pub fn take_up_to(n: usize, c: usize) -> u32 {
+    let g = heap_values(n, |m, g, mex| {
+        for k in 1..=c.min(m) {
+            mex.insert(g[m - k]);
+        }
+    });
+    g[n]
+}
+
 /// Subtract a square, with the squares 1, 4, ..., 2500.
 pub fn subtract_square(n: usize) -> Vec<u32> {
     let squares: Vec<usize> = (1..=50).map(|k| k * k).collect();

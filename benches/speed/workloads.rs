@@ -52,7 +52,7 @@ pub struct Workload {
 }
 
 /// Every workload, in the order of the report.
-pub const ALL: [Workload; 42] = [
+pub const ALL: [Workload; 43] = [
     Workload {
         name: "kayles",
         file: "kayles.game",
@@ -178,6 +178,17 @@ pub const ALL: [Workload; 42] = [
                 .count();
             Answer::Value(zeros as u64)
         },
+        octal: None,
+    },
+    Workload {
+        name: "bound_param",
+        file: "bound_param.game",
+        game: "take",
+        params: &["n", "c"],
+        shape: Shape::Value,
+        full: 8_000_000,
+        smoke: 5_000,
+        baseline: |n| Answer::Value(baselines::take_up_to(n, 7).into()),
         octal: None,
     },
     Workload {
