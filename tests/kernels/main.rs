@@ -14,6 +14,7 @@
 mod common;
 
 mod arith;
+mod below;
 mod bools;
 mod calls;
 mod coins;
