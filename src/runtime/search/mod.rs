@@ -14,7 +14,7 @@ use crate::ir::MoveIr;
 use crate::runtime::kernel::{MISSING_MAX, RECENT};
 use crate::runtime::mex::Mex;
 use crate::runtime::{Machine, RtResult};
-use crate::value::{Component, NodeId, Value};
+use crate::value::{Component, GameId, NodeId, Value};
 
 mod cycles;
 mod kernels;
@@ -43,10 +43,13 @@ pub(super) struct Search {
     known: Vec<u64>,
     /// The marks of the position the interpreter expands.
     mex: Mex,
-    /// Set once a sweep (see [`Machine::sweep`]) found nothing: a chain
-    /// blocked low down is then descended as any search does, rather than
-    /// scanned again at every step.
-    no_sweep: bool,
+    /// The games a sweep (see [`Machine::sweep`]) of found nothing: a
+    /// chain blocked low down is then descended as any search does,
+    /// rather than scanned again at every step. Another game's sweeps go
+    /// on: a strip blocked at an option of another game (`s(n, c)` that
+    /// moves to `u(20000000)` at one row) leaves that game's chain to its
+    /// own sweep.
+    no_sweep: Vec<GameId>,
 }
 
 impl Search {
@@ -58,7 +61,7 @@ impl Search {
         self.pending.clear();
         self.waits.clear();
         self.known.clear();
-        self.no_sweep = false;
+        self.no_sweep.clear();
     }
 }
 
@@ -297,7 +300,7 @@ impl Machine {
         if all {
             search.known.extend_from_slice(&self.scratch.known);
         }
-        if !search.no_sweep {
+        if !search.no_sweep.contains(&node.game) {
             let waited = &search.pending[start..];
             // A sweep down values every position below `node` of its line,
             // square or cube, reached or not: a long one only once the
@@ -329,14 +332,16 @@ impl Machine {
                         self.sweep_square(node.game, (node.index, room), chain)?
                     }
                     Some(reach) => self.sweep_quad(node.game, (node.index, reach), chain)?,
-                    None => match self.sweep_strip(node, waited)? {
+                    None => match self.sweep_strip(node, waited, || path.same_game_top_nodes())? {
                         None => self.sweep_strip3(node, waited)?,
                         swept => swept,
                     },
                 },
                 swept => swept,
             };
-            search.no_sweep |= swept == Some(false);
+            if swept == Some(false) {
+                search.no_sweep.push(node.game);
+            }
         }
         search.waits.push(Wait {
             depth: search.path.len() - 1,

@@ -58,6 +58,19 @@ impl Path {
         &self.indices[from..]
     }
 
+    /// The positions of [`Path::same_game_top`], the last
+    /// [`sweep::CHAIN`](crate::runtime::sweep) and one, outermost first.
+    pub(super) fn same_game_top_nodes(&self) -> Vec<NodeId> {
+        let top = self.same_game_top();
+        let game = self.last().game;
+        let from = top.len().saturating_sub(crate::runtime::sweep::CHAIN + 1);
+        let index = |index: &u32| NodeId {
+            game,
+            index: *index,
+        };
+        top[from..].iter().map(index).collect()
+    }
+
     /// Every node, outermost first: for errors.
     pub(super) fn nodes(&self) -> Vec<NodeId> {
         (0..self.len()).map(|d| self.get(d)).collect()

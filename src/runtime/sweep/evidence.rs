@@ -134,7 +134,7 @@ pub(super) const FREELY: u32 = 1 << 16;
 /// are swept: enough that a sparse game (a bitmask, a heap halved) never
 /// shows such a chain, few enough that a dense one is searched only a
 /// little before its sweep.
-pub(super) const CHAIN: usize = 32;
+pub(in crate::runtime) const CHAIN: usize = 32;
 
 /// Whether the last [`CHAIN`] steps of the search path `path` (the dense
 /// indices of the positions of one game with `free` integer arguments,
@@ -166,4 +166,16 @@ pub(in crate::runtime) fn near_below(node: NodeId, waited: &[NodeId]) -> Option<
         .filter(|c| c.game == node.game && c.index < node.index && node.index - c.index <= GAP)
         .max_by_key(|c| c.index)
         .copied()
+}
+
+/// Whether the last [`CHAIN`] steps of a search path whose positions are
+/// `pairs` (outermost first) each went a few rows down argument `long`,
+/// the other argument the same: the chain of [`descended`], for a strip
+/// whose positions past the square may be hashed.
+pub(in crate::runtime) fn descended_along(pairs: &[[i64; 2]], long: usize) -> bool {
+    let step = |w: &[[i64; 2]]| {
+        let (from, to) = (w[0], w[1]);
+        from[1 - long] == to[1 - long] && (1..=GAP as i64).contains(&(from[long] - to[long]))
+    };
+    pairs.len() > CHAIN && pairs[pairs.len() - CHAIN - 1..].windows(2).all(step)
 }

@@ -24,7 +24,9 @@ use evidence::FREELY;
 
 /// How many positions a sweep runs between looks at the clock.
 const CHUNK: u32 = 1 << 16;
-pub(in crate::runtime) use evidence::{descended, near_below, square_below};
+pub(in crate::runtime) use evidence::{
+    CHAIN, descended, descended_along, near_below, square_below,
+};
 
 pub(in crate::runtime) use strip::Walked;
 pub(in crate::runtime) use up::near_above;

@@ -4,6 +4,7 @@
 //! bottom, as the hand-written program fills its table, instead of
 //! descended one at a time by the search.
 
+use super::evidence::FREELY;
 use crate::graph::{self, ABSENT, IN_PROGRESS};
 use crate::runtime::kernel::Strip;
 use crate::runtime::{Machine, RtResult, Scratch};
@@ -24,11 +25,14 @@ impl Machine {
     /// the rows without values from the lowest up to `node`'s, each of
     /// the strip's columns in turn, while each position finds all its
     /// options known. Returns as [`Machine::sweep`] does; `None` when
-    /// this is no such strip.
+    /// this is no such strip, or a long strip of no columns of its own
+    /// (see [`Strip::kept`]) the search came down to by no `chain`
+    /// (asked only then).
     pub(in crate::runtime) fn sweep_strip(
         &mut self,
         node: NodeId,
         waited: &[NodeId],
+        chain: impl FnOnce() -> Vec<NodeId>,
     ) -> RtResult<Option<bool>> {
         let Some(strip) = self.kernel(node.game).and_then(|k| k.strip()) else {
             return Ok(None);
@@ -61,6 +65,15 @@ impl Machine {
         if !waited.iter().any(below) {
             return Ok(None);
         }
+        // A column of its own may be far longer than the positions the
+        // search reaches (`s(n / (k + 1), c)`, and `s(n - 1, c)` from odd
+        // `n`): past a few milliseconds' work, swept only once the search
+        // came down by a chain of small steps, as a line is. (A strip of
+        // its own columns changes them as it steps, which no chain of one
+        // argument shows.)
+        if strip.kept() && at[long] > i64::from(FREELY) && !self.strip_chain(strip, chain()) {
+            return Ok(None);
+        }
         let Some(low) = self.strip_bottom((node.game, strip), at[long], extra)? else {
             return Ok(None);
         };
@@ -69,6 +82,14 @@ impl Machine {
         }
         self.strip_rows((node.game, strip), (low, at[long]), extra)
             .map(Some)
+    }
+
+    /// Whether the search came down to the last of `path` (the top of its
+    /// path, positions of the strip's game) by a chain of steps down the
+    /// strip's long argument (see [`super::descended_along`]).
+    fn strip_chain(&self, strip: Strip, path: Vec<NodeId>) -> bool {
+        let pairs: Option<Vec<[i64; 2]>> = path.iter().map(|n| self.pair(*n, strip)).collect();
+        pairs.is_some_and(|pairs| super::descended_along(&pairs, strip.long))
     }
 
     /// The lowest row below `row` from which on no row of the strip (its
