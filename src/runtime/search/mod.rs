@@ -44,11 +44,8 @@ pub(super) struct Search {
     /// The marks of the position the interpreter expands.
     mex: Mex,
     /// The games a sweep (see [`Machine::sweep`]) of found nothing: a
-    /// chain blocked low down is then descended as any search does,
-    /// rather than scanned again at every step. Another game's sweeps go
-    /// on: a strip blocked at an option of another game (`s(n, c)` that
-    /// moves to `u(20000000)` at one row) leaves that game's chain to its
-    /// own sweep.
+    /// chain blocked low down (at another game's option, whose sweeps go
+    /// on) is then descended as any search does, not scanned at each step.
     no_sweep: Vec<GameId>,
 }
 

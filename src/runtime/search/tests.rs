@@ -255,18 +255,6 @@ fn a_square_whose_order_a_move_breaks_is_left_to_the_search_where_it_does() {
 }
 
 #[test]
-fn a_position_stepping_down_in_one_argument_only_sweeps_no_square() {
-    // `k` never changes: the square below s(3000, 3) is nine million
-    // positions, of which the search reaches three thousand.
-    let (mut session, _) =
-        loaded("game s(n, k) {\n move take(i in 1..=k) if i <= n -> s(n - i, k)\n}\n");
-    let m = &mut session.machine;
-    let top = node2(m, 0, 3000, 3);
-    assert_eq!(m.node_value(top).unwrap(), 3000 % 4);
-    assert_eq!(valued(m, 0), 3001);
-}
-
-#[test]
 fn a_strip_too_long_to_sweep_is_walked_down_once() {
     // Rows 0 to 12,000 of three columns do not fit in half the room of
     // 60,000 positions: the search descends until they do. Each row's
@@ -297,17 +285,22 @@ fn a_strip_too_long_to_sweep_is_walked_down_once() {
 
 #[test]
 fn a_position_keeping_one_argument_sweeps_its_column_alone() {
-    // `k` never changes: the strip has no columns of its own, and the
-    // sweep fills the column of the position asked, past the square.
+    // `k` never changes: the square below s(3000, 3) is nine million
+    // positions, of which the search reaches three thousand. The strip
+    // has no columns of its own, and the sweep fills the column of the
+    // position asked, past the square too.
     let (mut session, _) =
         loaded("game s(n, k) {\n move take(i in 1..=k) if i <= n -> s(n - i, k)\n}\n");
     let m = &mut session.machine;
-    let top = node2(m, 0, 100_000, 5);
-    assert_eq!(m.node_value(top).unwrap(), 100_000 % 6);
-    assert_eq!(valued(m, 0), 100_001);
-    let other = node2(m, 0, 50_000, 9);
-    assert_eq!(m.node_value(other).unwrap(), 50_000 % 10);
-    assert_eq!(valued(m, 0), 150_002);
+    for ((n, k), valued_then) in [
+        ((3000, 3), 3001),
+        ((100_000, 5), 103_002),
+        ((50_000, 9), 153_003),
+    ] {
+        let at = node2(m, 0, n, k);
+        assert_eq!(m.node_value(at).unwrap(), (n % (k + 1)) as u64);
+        assert_eq!(valued(m, 0), valued_then, "s({n}, {k})");
+    }
 }
 
 #[test]
