@@ -198,9 +198,10 @@ pub struct Machine {
     /// asks, and moving a pointer costs less than moving its buffers.
     #[allow(clippy::vec_box)] // see above
     searches: Vec<Box<search::Search>>,
-    /// The rows of a strip a walk down from a position last found
-    /// without all their values (see `sweep/strip.rs`).
-    strip_walked: Option<sweep::Walked>,
+    /// The rows of strips the walks down from a position last found
+    /// without all their values, one entry for each strip and its extra
+    /// columns (see `sweep/strip.rs`).
+    strip_walked: Vec<sweep::Walked>,
     /// Whether `plot(...)` may write files (not in the sandbox, which
     /// runs untrusted source).
     pub write_files: bool,
@@ -392,7 +393,7 @@ impl Machine {
             instances: Default::default(),
             scratch: Scratch::default(),
             searches: Vec::new(),
-            strip_walked: None,
+            strip_walked: Vec::new(),
             write_files: true,
         }
     }

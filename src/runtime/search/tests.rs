@@ -6,6 +6,8 @@ use crate::session::loaded;
 use crate::span::Span;
 use crate::value::Position;
 
+mod strips;
+
 fn node(m: &mut Machine, game: u32, n: i64) -> NodeId {
     m.intern(game, &[Value::Int(n)], Span::default()).unwrap()
 }
@@ -251,55 +253,6 @@ fn a_square_whose_order_a_move_breaks_is_left_to_the_search_where_it_does() {
             brute(&rules, a, b),
             "g({a}, {b})"
         );
-    }
-}
-
-#[test]
-fn a_strip_too_long_to_sweep_is_walked_down_once() {
-    // Rows 0 to 12,000 of three columns do not fit in half the room of
-    // 60,000 positions: the search descends until they do. Each row's
-    // walk down to the bottom resumes where the one above stopped (rows
-    // without values), rather than walking six thousand rows again.
-    let (mut session, _) = loaded(
-        "game g(n, last) {\n move t(k in 1..=3) if k <= n and k != last -> g(n - k, k)\n}\n",
-    );
-    let m = &mut session.machine;
-    m.limits.max_states = 60_000;
-    let top = node2(m, 0, 12_000, 0);
-    let brute = |n: usize| {
-        let mut v = vec![[0u64; 4]; n + 1];
-        for i in 0..=n {
-            for last in 0..4 {
-                let options = (1..=3).filter(|k| *k <= i && *k != last);
-                let seen: Vec<u64> = options.map(|k| v[i - k][k]).collect();
-                v[i][last] = (0..).find(|x| !seen.contains(x)).unwrap();
-            }
-        }
-        v[n][0]
-    };
-    assert_eq!(m.node_value(top).unwrap(), brute(12_000));
-    // Each row a few times (a walk per column the search asks), not
-    // thousands.
-    assert!(m.strip_rows_walked < 48_000, "{}", m.strip_rows_walked);
-}
-
-#[test]
-fn a_position_keeping_one_argument_sweeps_its_column_alone() {
-    // `k` never changes: the square below s(3000, 3) is nine million
-    // positions, of which the search reaches three thousand. The strip
-    // has no columns of its own, and the sweep fills the column of the
-    // position asked, past the square too.
-    let (mut session, _) =
-        loaded("game s(n, k) {\n move take(i in 1..=k) if i <= n -> s(n - i, k)\n}\n");
-    let m = &mut session.machine;
-    for ((n, k), valued_then) in [
-        ((3000, 3), 3001),
-        ((100_000, 5), 103_002),
-        ((50_000, 9), 153_003),
-    ] {
-        let at = node2(m, 0, n, k);
-        assert_eq!(m.node_value(at).unwrap(), (n % (k + 1)) as u64);
-        assert_eq!(valued(m, 0), valued_then, "s({n}, {k})");
     }
 }
 

@@ -115,18 +115,22 @@ impl Machine {
         // sweep, would walk the same rows again at each: it resumes where
         // the walk before stopped. (Rows valued since are no sweep's
         // loss: it passes over positions with values.)
+        // One entry for each strip: two games that hand the search to
+        // each other would otherwise each walk again what the other's
+        // walk replaced.
         let key = (game, extra);
-        let (mut low, top) = match self.strip_walked {
-            Some((k, (lo, hi))) if k == key && lo < row && row <= hi => (lo, hi),
+        let kept = self.strip_walked.iter().position(|(k, _)| *k == key);
+        let (mut low, top) = match kept.map(|i| self.strip_walked[i].1) {
+            Some((lo, hi)) if lo < row && row <= hi => (lo, hi),
             _ => (row, row),
         };
         loop {
             if low == 0 {
-                self.strip_walked = None;
+                self.walked(key, None);
                 return Ok(Some(low));
             }
             if row - low > most {
-                self.strip_walked = Some((key, (low, top)));
+                self.walked(key, Some((low, top)));
                 return Ok(None);
             }
             if low % (1 << 16) == 0 {
@@ -136,10 +140,24 @@ impl Machine {
             let valued = (cols.iter())
                 .all(|c| self.strip_value((game, strip), strip.place(low - 1, *c)) < ABSENT);
             if valued {
-                self.strip_walked = None;
+                self.walked(key, None);
                 return Ok(Some(low));
             }
             low -= 1;
+        }
+    }
+
+    /// Keeps `rows` as those the walk of the strip `key` found without
+    /// all their values, or forgets them (`None`): a few strips at most,
+    /// the oldest forgotten first.
+    fn walked(&mut self, key: (GameId, Option<(i64, i64)>), rows: Option<(i64, i64)>) {
+        const KEPT: usize = 8;
+        self.strip_walked.retain(|(k, _)| *k != key);
+        if let Some(rows) = rows {
+            if self.strip_walked.len() == KEPT {
+                self.strip_walked.remove(0);
+            }
+            self.strip_walked.push((key, rows));
         }
     }
 
