@@ -448,13 +448,15 @@ impl Machine {
         Ok(from)
     }
 
-    /// Whether the kernel's run finds the value of `at`, a position the
-    /// machine code left, once the hashed options it misses are valued
-    /// where their own options are known: heaps below 0 (`s(n - k)` if
-    /// `n > 0`), which no sweep of the dense table fills, and which the
-    /// search would otherwise descend to from the top, every position
-    /// above them its own (44x for one heap of 3,000,000). Only options
-    /// made and not on the search's path; each is run once, no deeper.
+    /// Whether the kernel's run finds the value of `at`, a position a
+    /// sweep (the machine code's or the kernels') left, once the hashed
+    /// options it misses are valued where their own options are known:
+    /// heaps below 0 (`s(n - k)` if `n > 0`), which no sweep of the dense
+    /// table fills, and which the search would otherwise descend to from
+    /// the top, every position above them its own (44x for one heap of
+    /// 3,000,000). Only options made and not on the search's path; each
+    /// is given one kernel run (which may value options of its own game
+    /// in place), and none that run misses is followed further.
     fn left_finds_value(&mut self, at: NodeId) -> RtResult<bool> {
         let mut missing = Vec::new();
         if self.kernel_finds_value(at, &mut missing)? {

@@ -49,9 +49,10 @@ fn two_strips_handing_the_search_to_each_other_each_resume_their_walk() {
     let m = &mut session.machine;
     m.limits.max_states = 70_000;
     let top = node2(m, 0, 30_000, 3);
-    // n % 64 == 0 moves only to the other game's n - 1, a heap of 3 mod
-    // 4 or less below a multiple of 64 (value 3): 0. Else n % 4 within
-    // its stretch, from the multiple of 64 below, whose value is 0.
+    // By induction over the stretches of 64: a multiple m > 0 of 64 moves
+    // only to the other game's m - 1, whose value is 63 % 4 = 3, so m's
+    // is 0 (as 0's is), and each heap above it in its stretch takes 1 to
+    // 3 down to m: the value of every heap is n % 4, 0 at 30,000.
     assert_eq!(m.node_value(top).unwrap(), 0);
     assert!(m.strip_rows_walked < 200_000, "{}", m.strip_rows_walked);
 }
