@@ -158,3 +158,54 @@ fn a_choice_between_tests_of_the_binders_is_a_move_each() {
         "division by zero",
     );
 }
+
+/// The rook as one rule over every cell, `(nx == x and ny < y) or (ny ==
+/// y and nx < x)`: a choice between conjunctions is a move each too, the
+/// equation of each fixing a loop (350x, a loop over every cell each
+/// position), with the queen's diagonal as a third.
+#[test]
+fn a_choice_between_conjunctions_of_tests_is_a_move_each() {
+    let board = |guard: &str| {
+        format!(
+            "game r(x, y) {{\n    move to(nx in 0..9, ny in 0..9) if {guard} -> r(nx, ny)\n}}\n\
+             [[value(r(x, y)) for y in 0..9] for x in 0..9]\n"
+        )
+    };
+    let rook = agree_big(
+        "game r(x, y) {\n    move a(k in 1..=x) -> r(x - k, y)\n    \
+         move b(k in 1..=y) -> r(x, y - k)\n}\n[[value(r(x, y)) for y in 0..9] for x in 0..9]\n",
+    );
+    for guard in [
+        "(nx == x and ny < y) or (ny == y and nx < x)",
+        "(ny == y and nx < x) or (nx == x and ny < y)",
+        "(x == nx and y > ny) or (nx < x and y == ny)",
+        "nx <= x and ny <= y and ((nx == x and ny != y) or (ny == y and nx != x))",
+    ] {
+        let text = board(guard);
+        assert_eq!(agree_big(&text), rook, "{text}");
+        let told = compiled_as(&text, &[]);
+        // No choice left for every cell: each move's loop is fixed.
+        assert!(!told.contains("tested for every option"), "{told}");
+    }
+    // Overlapping tests make each option once: a queen's diagonal beside
+    // the rook's lines, the corner (`nx < x and ny < y`) in two of them.
+    let queen = agree_big(
+        "game r(x, y) {\n    move a(k in 1..=x) -> r(x - k, y)\n    \
+         move b(k in 1..=y) -> r(x, y - k)\n    move c(k in 1..=min(x, y)) -> r(x - k, y - k)\n\
+         }\n[[value(r(x, y)) for y in 0..9] for x in 0..9]\n",
+    );
+    let diagonal = "(nx == x and ny < y) or (ny == y and nx < x) or (x - nx == y - ny and nx < x)";
+    assert_eq!(agree_big(&board(diagonal)), queen);
+    let text = board("(nx < x and ny < y) or (nx == x and ny < y) or (ny == y and nx < x)");
+    let corner = agree_big(&text);
+    assert_ne!(corner, rook);
+    // Moves listed keep the written order, each option once.
+    let listed = "game r(x, y) {\n    move to(nx in 0..3, ny in 0..3) \
+                  if (nx == x and ny < y) or (ny == y and nx < x) -> r(nx, ny)\n}\nmoves(r(1, 2))\n";
+    let shown = agree_big(listed);
+    let at = |s: &str| shown.find(s).unwrap_or_else(|| panic!("{s} in {shown}"));
+    assert!(
+        at("to(nx=0, ny=2)") < at("to(nx=1, ny=0)") && at("to(nx=1, ny=0)") < at("to(nx=1, ny=1)")
+    );
+    assert_eq!(shown.matches("to(").count(), 3, "{shown}");
+}

@@ -16,6 +16,11 @@
 //! conjuncts after the choice are evaluated where it passes, as written;
 //! those before it once for each move (which costs time, at most 8
 //! times, and meets no error the rule would not have met first).
+//!
+//! A test may be `and` of such comparisons, the rook's `(nx == x and ny
+//! < y) or (ny == y and nx < x)`: the second move is then `ny == y and nx
+//! < x and not (nx == x and ny < y)`, its equation first so that it fixes
+//! `ny` (a loop over every cell each position, 350 times slower).
 
 use super::either::{flatten, join};
 use super::inline::repeatable;
@@ -66,13 +71,19 @@ fn choice(rule: &MoveIr) -> Option<Vec<MoveIr>> {
     let (at, tests) = conjuncts.iter().enumerate().find_map(|(i, c)| {
         let mut tests = Vec::new();
         disjuncts(c, &mut tests);
-        (tests.len() > 1 && tests.iter().all(plain_test)).then_some((i, tests))
+        (tests.len() > 1 && tests.iter().all(plain_tests)).then_some((i, tests))
     })?;
     let mut moves = Vec::new();
     for (i, test) in tests.iter().enumerate() {
+        // A test's own conjuncts before the `not` of an earlier test of
+        // several (`ny == y and nx < x and not (nx == x and ny < y)`), so
+        // that an equation among them comes first and fixes its binder
+        // (`solved.rs`); the tests cannot fail, so their order is free.
+        let (flipped, later): (Vec<&Ir>, Vec<&Ir>) = tests[..i].iter().partition(|t| plain_test(t));
         let mut parts = conjuncts[..at].to_vec();
-        parts.extend(tests[..i].iter().map(negated));
-        parts.push(test.clone());
+        parts.extend(flipped.into_iter().map(negated));
+        flatten(test, &mut parts);
+        parts.extend(later.into_iter().map(negated));
         parts.extend(conjuncts[at + 1..].iter().cloned());
         // Its options in another order: not named as written.
         moves.push(MoveIr {
@@ -93,6 +104,14 @@ fn disjuncts(ir: &Ir, out: &mut Vec<Ir>) {
         }
         _ => out.push(ir.clone()),
     }
+}
+
+/// A comparison of two operands that cannot fail, or `and` of such
+/// (the rook's `(nx == x and ny < y) or (ny == y and nx < x)`).
+fn plain_tests(ir: &Ir) -> bool {
+    let mut parts = Vec::new();
+    flatten(ir, &mut parts);
+    parts.iter().all(plain_test)
 }
 
 /// A comparison of two operands that cannot fail.

@@ -448,40 +448,8 @@ fn a_tuple_let_whose_item_rebinds_its_names_is_not_split() {
 }
 
 mod calls;
+mod choices;
 mod shares;
-
-#[test]
-fn a_choice_the_binders_do_not_change_splits_the_move_in_two() {
-    let rules = |guard: &str| {
-        format!("game g(n, last) {{\n move t(k in 1..=n) if {guard} -> g(n - k, k)\n}}\n")
-    };
-    // The written rule, then the two it becomes.
-    let split = normalized(&rules("last == 0 or abs(k - last) <= 1"));
-    assert_eq!(split.len(), 2);
-    let binder_reads = |ir: &crate::ir::Ir| {
-        super::any_node(ir, &|e| matches!(e.kind, crate::ir::IrKind::Local(2)))
-    };
-    assert!(!binder_reads(split[0].guard.as_ref().expect("a guard")));
-    assert!(binder_reads(split[1].guard.as_ref().expect("a guard")));
-    // A left side that reads the binder, or no binder at all: as written
-    // (a choice of comparisons that cannot fail is `choices.rs`'s).
-    assert_eq!(normalized(&rules("k == last or k % 2 == 1")).len(), 1);
-    assert_eq!(normalized(&rules("k == last or k == 1")).len(), 2);
-    let no_binder = "game g(n, last) {\n move t if last == 0 or n > 3 -> g(n - 1, 1)\n}\n";
-    assert_eq!(normalized(no_binder).len(), 1);
-    for guard in [
-        "last == 0 or abs(k - last) <= 1",
-        "k <= 5 and (last == 0 or abs(k - last) <= 1) and k != 3",
-        "(n % 3 == 0 or k == last) and k <= 4",
-        // Errors on either side, met at the same option as written.
-        "(10 / (last - 2) > 1 or k == last)",
-        "(last != 3 or 10 / (k - 2) > 1)",
-        "last > 1 or k <= last or abs(k - last) < 2",
-    ] {
-        let source = format!("{}table(g, 0..12, 0..5)\nvalue(g(30, 0))\n", rules(guard));
-        compiles_and_agrees(&source, guard);
-    }
-}
 
 #[test]
 fn a_bound_on_an_absolute_value_is_a_chain_the_loop_is_narrowed_by() {
