@@ -18,9 +18,9 @@ use crate::value::Value;
 
 /// `rule` with every tuple binder over a comprehension of tuples lifted,
 /// its new slots counted from `*slots` on; `None` when it has none.
-pub(super) fn comprehensions(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr> {
-    let mut rule = lift_one(rule, slots)?;
-    while let Some(next) = lift_one(&rule, slots) {
+pub(super) fn comprehensions(rule: &MoveIr, slots: &mut usize, in_order: bool) -> Option<MoveIr> {
+    let mut rule = lift_one(rule, slots, in_order)?;
+    while let Some(next) = lift_one(&rule, slots, in_order) {
         rule = next;
     }
     Some(rule)
@@ -36,13 +36,18 @@ pub(super) fn comprehensions(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr>
 /// written): each item's parts are evaluated where the comprehension
 /// made the item (see [`lift_one`]), and a condition before a loop is
 /// lifted only when that loop runs at least once, over constants.
-fn liftable(pattern: &PatIr, domain: &Ir) -> Option<(Vec<Slot>, Vec<Ir>, Vec<ClauseIr>)> {
+fn liftable(pattern: &PatIr, domain: &Ir, in_order: bool) -> Option<Lifted> {
     let IrKind::Comprehension { elem, clauses, set } = &domain.kind else {
         return None;
     };
+    // A set's items are in another order, each once: the options its
+    // loops make, some of them twice, have the same values, but only
+    // where the moves are not listed.
+    if *set && in_order {
+        return None;
+    }
     let (names, items) = match (pattern, &elem.kind) {
-        // A set's items are in another order, each once.
-        (PatIr::Slot(s), _) if !*set => (vec![*s], std::slice::from_ref(&**elem)),
+        (PatIr::Slot(s), _) => (vec![*s], std::slice::from_ref(&**elem)),
         (PatIr::Tuple(..), IrKind::Tuple(items)) => (pattern.tuple_slots()?, items.as_slice()),
         _ => return None,
     };
@@ -62,8 +67,12 @@ fn liftable(pattern: &PatIr, domain: &Ir) -> Option<(Vec<Slot>, Vec<Ir>, Vec<Cla
         })
     });
     (items.len() == names.len() && simple && runs && !items.iter().any(binds_locals))
-        .then(|| (names, items.to_vec(), clauses.clone()))
+        .then(|| (names, items.to_vec(), clauses.clone(), *set))
 }
+
+/// A comprehension's binder's slots, the items' parts, its clauses, and
+/// whether it makes a set.
+type Lifted = (Vec<Slot>, Vec<Ir>, Vec<ClauseIr>, bool);
 
 /// Whether `domain` is a range between constants, or a list of items
 /// written, that is not empty.
@@ -82,9 +91,9 @@ fn runs_over_constants(domain: &Ir) -> bool {
     }
 }
 
-fn lift_one(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr> {
-    let (i, (names, items, clauses)) =
-        (rule.binders.iter().enumerate()).find_map(|(i, (p, d))| Some((i, liftable(p, d)?)))?;
+fn lift_one(rule: &MoveIr, slots: &mut usize, in_order: bool) -> Option<MoveIr> {
+    let (i, (names, items, clauses, set)) = (rule.binders.iter().enumerate())
+        .find_map(|(i, (p, d))| Some((i, liftable(p, d, in_order)?)))?;
     // Each loop's name moves to a slot of its own.
     let mut moved: Vec<(Slot, Ir)> = Vec::new();
     let renamed = |e: &Ir, moved: &[(Slot, Ir)]| {
@@ -179,6 +188,8 @@ fn lift_one(rule: &MoveIr, slots: &mut usize) -> Option<MoveIr> {
         binders,
         guard,
         shown,
+        // A set's options in another order: not named as written.
+        named: rule.named.clone().filter(|_| !set),
         ..rule.clone()
     };
     let bind = |s: Slot| names.iter().position(|n| *n == s).map(|k| items[k].clone());

@@ -206,7 +206,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         .collect();
     for rule in rules {
         let mut slots = n.slots.get();
-        let lifted = lift::comprehensions(&rule, &mut slots);
+        let lifted = lift::comprehensions(&rule, &mut slots, n.in_order);
         n.slots.set(slots);
         let rule = match lifted {
             Some(lifted) => n.move_rule(&lifted),

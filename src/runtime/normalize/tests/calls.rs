@@ -161,3 +161,29 @@ fn zip_is_read_by_index_and_compiles() {
     assert!(compiles(sorted));
     assert_eq!(engines_disagree(sorted), None);
 }
+
+#[test]
+fn a_binder_over_a_set_comprehension_is_lifted_where_moves_are_not_listed() {
+    let source = "game s(n) {\n move take(k in {k for k in [4, 1, 3] if k <= n}) -> s(n - k)\n}\n";
+    let set = |rules: &[crate::ir::MoveIr]| {
+        rules.iter().any(|m| {
+            let comprehension =
+                |e: &crate::ir::Ir| matches!(e.kind, crate::ir::IrKind::Comprehension { .. });
+            m.binders
+                .iter()
+                .any(|(_, d)| super::super::any_node(d, &comprehension))
+        })
+    };
+    let moves = normalized(source);
+    assert!(!set(&moves), "{moves:?}");
+    // Listed, in the set's order and each once: the set is kept.
+    let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    s.run("test.game", source);
+    let m = &s.machine;
+    let listing = super::super::listing_rules(&m.game_ir(0), &m.defs).moves;
+    assert!(set(&listing), "{listing:?}");
+    compiles_and_agrees(
+        &format!("{source}[value(s(n)) for n in 0..40]\n"),
+        "a set comprehension",
+    );
+}
