@@ -23,6 +23,7 @@ mod displays;
 mod divisors;
 mod few;
 mod filters;
+mod inner;
 mod kept;
 mod lengths;
 mod letters;

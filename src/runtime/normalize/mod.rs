@@ -76,6 +76,7 @@ mod choices;
 mod digits;
 mod displays;
 mod divides;
+mod downward;
 mod either;
 mod few;
 mod fold;
@@ -281,7 +282,7 @@ pub fn expr(ir: &Ir, slots: usize, defs: &Defs) -> (Ir, usize) {
         ..Normalizer::new(defs)
     };
     let ir = n.expr(ir, 0);
-    (ir, n.slots.get())
+    (downward::ranges(&ir), n.slots.get())
 }
 
 struct Normalizer<'a> {

@@ -15,6 +15,8 @@ use crate::value::{GameId, Value};
 use std::cell::Cell;
 use std::rc::Rc;
 
+mod inner;
+
 /// `all([c for ...])` as `len([1 for ... if not c])` (the elements
 /// where `c` is false), and whether it was `all`; `any([c for ...])` as
 /// `len([1 for ... if c])`; and whether either was negated (`not
@@ -60,8 +62,12 @@ impl Machine {
     /// Evaluates a top-level statement's expression `ir`, with `frame`
     /// its slots.
     pub fn eval_top(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
-        if let Some(v) = self.compiled_query(ir, frame.len()) {
-            return Ok(v);
+        let slots = frame.len();
+        match self.compiled_query(&inner::as_set(ir), slots) {
+            Some(v) => return Ok(v),
+            // Left by the code: the interpreter meets what stopped it.
+            None if self.query_left => return self.eval(ir, frame),
+            None => {}
         }
         // `print(len([...]))`: each argument as a statement's, in order,
         // then the printing.
@@ -73,12 +79,17 @@ impl Machine {
             let spans: Vec<_> = args.iter().map(|a| a.span).collect();
             return self.call_builtin(Builtin::Print, &values, &spans, ir.span);
         }
+        if let Some(answered) = self.inner_queries(ir, frame.len()) {
+            return self.eval(&answered, frame);
+        }
         self.eval(ir, frame)
     }
 
     /// `ir`'s value by its machine code, when it is a query worth
     /// compiling ([`Machine::worth_compiling`]) and the code finishes it.
+    /// Where the code ran and left it, [`Machine::query_left`] is set.
     fn compiled_query(&mut self, ir: &Ir, slots: usize) -> Option<Value> {
+        self.query_left = false;
         use Builtin::{Len, Max, Min, Sum, Winner};
         // `all([c for ...])` as the count of the elements where `c` is
         // false (`any`: true), each still evaluated, in order.
@@ -124,7 +135,10 @@ impl Machine {
             max_items,
         };
         searcher.refresh();
-        let result = code.run(&mut searcher, &views)?;
+        let Some(result) = code.run(&mut searcher, &views) else {
+            self.query_left = true;
+            return None;
+        };
         let collected = std::mem::take(&mut searcher.collected);
         let rows = std::mem::take(&mut searcher.rows);
         self.queries_compiled += 1;
@@ -138,7 +152,7 @@ impl Machine {
         });
         let items = match q.items() {
             Some(_) => rows,
-            None => collected.into_iter().map(Value::Int).collect(),
+            None => integers(collected, q.collect && q.set),
         };
         Some(match (q.collect, q.winner) {
             _ if let Some((all, not)) = truth => Value::Bool(((result == 0) == all) != not),
@@ -185,6 +199,17 @@ impl Machine {
         }
         Some(swept)
     }
+}
+
+/// The integers a query collected, as values: each once, in order, for
+/// a set (a set of a million of them is made far faster of a few
+/// values than of every element).
+fn integers(mut collected: Vec<i64>, set: bool) -> Vec<Value> {
+    if set {
+        collected.sort_unstable();
+        collected.dedup();
+    }
+    collected.into_iter().map(Value::Int).collect()
 }
 
 /// How many of the last compiled queries [`Machine::compiled_queries`]
