@@ -175,6 +175,9 @@ pub struct Machine {
     /// How many rows of strips the walks down to their bottom looked at
     /// (see `sweep/strip.rs`): for tests.
     pub strip_rows_walked: u64,
+    /// The claims of a board's levels tried (`sweep/mod.rs`:
+    /// `claim_levels`), for tests.
+    pub levels_claimed: u64,
     /// For each game, how many hashed positions a query asked were
     /// valued in place ([`Machine::value_in_place`]), and how many the
     /// recursion left to the search: for tests, and for when to stop
@@ -205,6 +208,10 @@ pub struct Machine {
     /// without all their values, one entry for each strip and its extra
     /// columns (see `sweep/strip.rs`).
     strip_walked: Vec<sweep::Walked>,
+    /// The board whose levels a claim last refused for want of room,
+    /// the level it asked up to, and the graph's size then (see
+    /// `sweep/mod.rs`: `claim_levels`).
+    levels_refused: Option<((GameId, [i64; 6]), i64, usize)>,
     /// Whether `plot(...)` may write files (not in the sandbox, which
     /// runs untrusted source).
     pub write_files: bool,
@@ -392,12 +399,14 @@ impl Machine {
             compiled_queries: Default::default(),
             kernel_runs: 0,
             strip_rows_walked: 0,
+            levels_claimed: 0,
             in_place: Vec::new(),
             interpreted: Vec::new(),
             instances: Default::default(),
             scratch: Scratch::default(),
             searches: Vec::new(),
             strip_walked: Vec::new(),
+            levels_refused: None,
             write_files: true,
         }
     }

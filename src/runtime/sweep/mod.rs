@@ -261,12 +261,28 @@ impl Machine {
         let (lowest, highest) = levels.span();
         let want = to.max(lowest + 2 * (claimed - lowest)).min(highest + 1);
         let ((p, q), (r0, r1), (c0, c1)) = (levels.weights, levels.rows, levels.cols);
+        // A board refused for want of room is asked again only for an
+        // eighth fewer levels: the search descends a level at a time, and
+        // each refusal counts the rectangle's slots (quadratic: a
+        // knight's board near `--max-states` ran minutes, not a second).
+        // The claims tried then cost at most eight times the first.
+        let refused = (self.levels_refused)
+            .filter(|r| r.0 == (game, levels.key()) && r.2 <= self.graph.len());
+        if refused.is_some_and(|(_, most, _)| (want - lowest) * 8 > (most - lowest) * 7) {
+            return None;
+        }
         let rows = (r0 as usize, r1.min((want - 1 - q * c0) / p) as usize);
         let cols = (c0 as usize, c1.min((want - 1 - p * r0) / q) as usize);
         let room = self.sweep_room();
-        self.graph
-            .claim_rect((game, levels.form), (rows, cols), (room, false))?;
-        Some(want)
+        self.levels_claimed += 1;
+        let claimed = self
+            .graph
+            .claim_rect((game, levels.form), (rows, cols), (room, false));
+        self.levels_refused = match claimed {
+            Some(_) => None,
+            None => Some(((game, levels.key()), want, self.graph.len())),
+        };
+        claimed.map(|_| want)
     }
 
     /// The kernel of `game` to sweep `positions` positions with, when it

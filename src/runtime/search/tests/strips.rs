@@ -1,6 +1,7 @@
 //! Strips the search sweeps: a column kept by every option, walks down
 //! to a strip's bottom that resume, and two strips that hand the search
-//! to each other.
+//! to each other; a board too large to claim whole, claimed again only
+//! for fewer levels.
 
 use super::*;
 
@@ -75,4 +76,38 @@ fn a_position_keeping_one_argument_sweeps_its_column_alone() {
         assert_eq!(m.node_value(at).unwrap(), (n % (k + 1)) as u64);
         assert_eq!(valued(m, 0), valued_then, "s({n}, {k})");
     }
+}
+
+#[test]
+fn a_board_refused_for_room_is_claimed_again_only_for_fewer_levels() {
+    // A knight's 200 x 200 board toward the corner, asked at its far
+    // corner under a limit that the whole board does not fit in: each
+    // level the search descends asked for a claim of the board below it,
+    // refused after counting its slots (minutes at 4,700 x 4,700). A
+    // claim refused is tried again only for an eighth fewer levels.
+    let (mut session, _) = loaded(
+        "game k(x, y) {\n move j((dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)]) \
+         if 1 <= x + dx <= 200 and 1 <= y + dy <= 200 -> k(x + dx, y + dy)\n}\n",
+    );
+    let m = &mut session.machine;
+    m.limits.max_states = 42_000;
+    let top = node2(m, 0, 200, 200);
+    // The values by brute force, diagonal after diagonal.
+    let mut v = vec![vec![0u64; 201]; 201];
+    for s in 2..=400usize {
+        for x in 1..=200usize {
+            let Some(y) = s.checked_sub(x).filter(|y| (1..=200).contains(y)) else {
+                continue;
+            };
+            let steps = [(-2i64, 1i64), (-2, -1), (1, -2), (-1, -2)];
+            let seen: Vec<u64> = (steps.iter())
+                .map(|(dx, dy)| (x as i64 + dx, y as i64 + dy))
+                .filter(|(a, b)| (1..=200).contains(a) && (1..=200).contains(b))
+                .map(|(a, b)| v[a as usize][b as usize])
+                .collect();
+            v[x][y] = (0..).find(|g| !seen.contains(g)).unwrap();
+        }
+    }
+    assert_eq!(m.node_value(top).unwrap(), v[200][200]);
+    assert!(m.levels_claimed < 60, "{}", m.levels_claimed);
 }
