@@ -78,6 +78,17 @@ fn a_query_inside_an_expression_is_answered_by_machine_code() {
     session.machine.native_after = 0;
     assert!(session.run("inner.game", &text).error.is_some());
     assert_eq!(session.machine.queries_compiled, 0);
+    // A part before the query that may fail is evaluated first, as
+    // written: its error, not a limit the query would meet, nor after
+    // the query's time.
+    let bad = "game bad(n) {\n move m if 1 / (n - n) > 0 -> bad(0)\n}\n";
+    let text = format!("{game}{bad}value(bad(1)) + len([n for n in 0..N if value(s(n)) == 0])\n");
+    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    Engine::Native.apply(&mut session.machine);
+    session.machine.native_after = 0;
+    session.machine.limits.max_states = 1000;
+    assert_eq!(session.run("inner.game", &text).error, Some(Phase::Runtime));
+    assert_eq!(session.machine.queries_compiled, 0);
     // An error beside the query is the interpreter's, reported as ever.
     let game = game.replace("30000", "2000");
     same_error(

@@ -176,6 +176,12 @@ fn a_binder_over_a_set_comprehension_is_lifted_where_moves_are_not_listed() {
     };
     let moves = normalized(source);
     assert!(!set(&moves), "{moves:?}");
+    // A set of other items than its loop's may keep a few of many
+    // (`{j % 4 + 1 for j in 0..500}`): made once per position, not an
+    // option per turn of its loop.
+    let few =
+        "game s(n) {\n move take(k in {j % 4 + 1 for j in 0..500}) if k <= n -> s(n - k)\n}\n";
+    assert!(set(&normalized(few)));
     // Listed, in the set's order and each once: the set is kept.
     let mut s = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
     s.run("test.game", source);
