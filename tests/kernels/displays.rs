@@ -139,11 +139,8 @@ fn a_choice_between_tests_of_the_binders_is_a_move_each() {
         "[x, y] != [a, b] and (x == a or y == b or a - x == b - y)",
         "(x != a or y != b) and (x == a or y == b or abs(a - x) == abs(b - y))",
     ] {
-        let text = queen(guard);
-        assert_eq!(agree_big(&text), want, "{text}");
         // No test left for every pair: each move's loop fixes `y`.
-        let told = compiled_as(&text, &[]);
-        assert!(!told.contains("tested for every option"), "{told}");
+        agrees_with_no_test_per_option(&queen(guard), &want);
     }
     // Moves listed keep the written order: the rule is not split there.
     let listed = "game w(a, b) {\n    move to(x in 0..=a, y in 0..=b) \
@@ -181,11 +178,8 @@ fn a_choice_between_conjunctions_of_tests_is_a_move_each() {
         "(x == nx and y > ny) or (nx < x and y == ny)",
         "nx <= x and ny <= y and ((nx == x and ny != y) or (ny == y and nx != x))",
     ] {
-        let text = board(guard);
-        assert_eq!(agree_big(&text), rook, "{text}");
-        let told = compiled_as(&text, &[]);
         // No choice left for every cell: each move's loop is fixed.
-        assert!(!told.contains("tested for every option"), "{told}");
+        agrees_with_no_test_per_option(&board(guard), &rook);
     }
     // Overlapping tests make each option once: a queen's diagonal beside
     // the rook's lines, the corner (`nx < x and ny < y`) in two of them.
@@ -208,4 +202,12 @@ fn a_choice_between_conjunctions_of_tests_is_a_move_each() {
         at("to(nx=0, ny=2)") < at("to(nx=1, ny=0)") && at("to(nx=1, ny=0)") < at("to(nx=1, ny=1)")
     );
     assert_eq!(shown.matches("to(").count(), 3, "{shown}");
+}
+
+/// `text` prints `want` on every path, compiled with no condition
+/// tested for every option.
+fn agrees_with_no_test_per_option(text: &str, want: &str) {
+    assert_eq!(agree_big(text), want, "{text}");
+    let told = compiled_as(text, &[]);
+    assert!(!told.contains("tested for every option"), "{told}");
 }
