@@ -97,6 +97,7 @@ mod nested;
 mod ordered;
 mod quotient;
 pub mod shares;
+mod sifted;
 mod solved;
 pub mod split;
 mod targets;
@@ -216,6 +217,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         let rule = member::less_items(&rule).unwrap_or(rule);
         let rule = member::capped(&rule).unwrap_or(rule);
         let rule = member::constants(&rule).unwrap_or(rule);
+        let rule = sifted::binder(&rule).unwrap_or(rule);
         let rule = divides::spelled(&rule).unwrap_or(rule);
         let rule = digits::spelled(&rule).unwrap_or(rule);
         let rule = match n.in_order {
