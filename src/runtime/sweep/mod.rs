@@ -207,6 +207,11 @@ impl Machine {
             None => return Ok(None),
         };
         self.graph.set_swept(node.game, key, (from, claimed));
+        // Fewer levels than asked, where the room is short: those only.
+        let to = to.min(claimed);
+        if to <= from {
+            return Ok(None);
+        }
         let (mut found, mut left) = (false, None);
         while from < to {
             self.poll()?;
@@ -247,8 +252,8 @@ impl Machine {
     /// those below `claimed` exist already: the rectangle of the box that
     /// holds them, at least twice as many levels as before (so that a
     /// board met a level at a time is claimed a few times, not once per
-    /// level). Returns the level below which the slots now exist; `None`
-    /// when the graph has no room for them.
+    /// level). Returns the level below which the slots now exist, below
+    /// `to` where the room left is short; `None` when no more levels fit.
     fn claim_levels(
         &mut self,
         game: GameId,
@@ -260,29 +265,52 @@ impl Machine {
         }
         let (lowest, highest) = levels.span();
         let want = to.max(lowest + 2 * (claimed - lowest)).min(highest + 1);
-        let ((p, q), (r0, r1), (c0, c1)) = (levels.weights, levels.rows, levels.cols);
         // A board refused for want of room is asked again only for an
         // eighth fewer levels: the search descends a level at a time, and
         // each refusal counts the rectangle's slots (quadratic: a
         // knight's board near `--max-states` ran minutes, not a second).
-        // The claims tried then cost at most eight times the first.
         let refused = (self.levels_refused)
             .filter(|r| r.0 == (game, levels.key()) && r.2 <= self.graph.len());
         if refused.is_some_and(|(_, most, _)| (want - lowest) * 8 > (most - lowest) * 7) {
             return None;
         }
+        if self.claim_below(game, levels, want) {
+            self.levels_refused = None;
+            return Some(want);
+        }
+        // Refused: the most levels that fit, found by halving (a claim
+        // of fewer levels each time, a dozen for ten thousand levels),
+        // swept now, as the search descending level by level would have
+        // found them.
+        let (mut fits, mut fails) = (claimed, want);
+        while fails - fits > 1 {
+            let mid = fits + (fails - fits) / 2;
+            match self.claim_below(game, levels, mid) {
+                true => fits = mid,
+                false => fails = mid,
+            }
+        }
+        self.levels_refused = Some(((game, levels.key()), fails, self.graph.len()));
+        (fits > claimed).then_some(fits)
+    }
+
+    /// Makes the slots of the board's positions of levels below `want`
+    /// (the rectangle of the box that holds them): whether the graph had
+    /// room for them.
+    fn claim_below(
+        &mut self,
+        game: GameId,
+        levels: crate::runtime::kernel::Levels,
+        want: i64,
+    ) -> bool {
+        let ((p, q), (r0, r1), (c0, c1)) = (levels.weights, levels.rows, levels.cols);
         let rows = (r0 as usize, r1.min((want - 1 - q * c0) / p) as usize);
         let cols = (c0 as usize, c1.min((want - 1 - p * r0) / q) as usize);
         let room = self.sweep_room();
         self.levels_claimed += 1;
-        let claimed = self
-            .graph
-            .claim_rect((game, levels.form), (rows, cols), (room, false));
-        self.levels_refused = match claimed {
-            Some(_) => None,
-            None => Some(((game, levels.key()), want, self.graph.len())),
-        };
-        claimed.map(|_| want)
+        (self.graph)
+            .claim_rect((game, levels.form), (rows, cols), (room, false))
+            .is_some()
     }
 
     /// The kernel of `game` to sweep `positions` positions with, when it
