@@ -159,9 +159,6 @@ pub struct Machine {
     /// How many top-level queries their machine code answered (see
     /// `toplevel`): for tests, and `--debug`.
     pub queries_compiled: u64,
-    /// Whether the last compiled query tried ran and was left to the
-    /// interpreter (`toplevel/mod.rs`).
-    query_left: bool,
     /// How many positions' moves their compiled rules listed for the
     /// queries that name moves (`moves`, `line`, `play`, `graph`; see
     /// `queries.rs`): for tests.
@@ -394,7 +391,6 @@ impl Machine {
             use_native: true,
             native_after: NATIVE_AFTER,
             queries_compiled: 0,
-            query_left: false,
             moves_listed: 0,
             compiled_queries: Default::default(),
             kernel_runs: 0,

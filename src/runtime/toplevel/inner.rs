@@ -61,14 +61,14 @@ impl Walk {
             return e.clone();
         }
         let out = match m.compiled_query(&as_set(e), self.slots) {
-            Some(v) => {
+            Some(Some(v)) => {
                 self.changed = true;
                 Ir {
                     kind: IrKind::Const(v),
                     span: e.span,
                 }
             }
-            None if m.query_left => e.clone(),
+            Some(None) => e.clone(),
             None => self.parts(m, e),
         };
         self.blocked |= !matches!(

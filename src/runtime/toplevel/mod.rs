@@ -64,9 +64,9 @@ impl Machine {
     pub fn eval_top(&mut self, ir: &Ir, frame: &mut [Value]) -> RtResult<Value> {
         let slots = frame.len();
         match self.compiled_query(&inner::as_set(ir), slots) {
-            Some(v) => return Ok(v),
+            Some(Some(v)) => return Ok(v),
             // Left by the code: the interpreter meets what stopped it.
-            None if self.query_left => return self.eval(ir, frame),
+            Some(None) => return self.eval(ir, frame),
             None => {}
         }
         // `print(len([...]))`: each argument as a statement's, in order,
@@ -86,10 +86,10 @@ impl Machine {
     }
 
     /// `ir`'s value by its machine code, when it is a query worth
-    /// compiling ([`Machine::worth_compiling`]) and the code finishes it.
-    /// Where the code ran and left it, [`Machine::query_left`] is set.
-    fn compiled_query(&mut self, ir: &Ir, slots: usize) -> Option<Value> {
-        self.query_left = false;
+    /// compiling ([`Machine::worth_compiling`]) and the code finishes it;
+    /// `Some(None)` where the code ran and left it to the interpreter,
+    /// `None` where it is no such query.
+    fn compiled_query(&mut self, ir: &Ir, slots: usize) -> Option<Option<Value>> {
         use Builtin::{Len, Max, Min, Sum, Winner};
         // `all([c for ...])` as the count of the elements where `c` is
         // false (`any`: true), each still evaluated, in order.
@@ -136,8 +136,7 @@ impl Machine {
         };
         searcher.refresh();
         let Some(result) = code.run(&mut searcher, &views) else {
-            self.query_left = true;
-            return None;
+            return Some(None);
         };
         let collected = std::mem::take(&mut searcher.collected);
         let rows = std::mem::take(&mut searcher.rows);
@@ -154,13 +153,13 @@ impl Machine {
             Some(_) => rows,
             None => integers(collected, q.collect && q.set),
         };
-        Some(match (q.collect, q.winner) {
+        Some(Some(match (q.collect, q.winner) {
             _ if let Some((all, not)) = truth => Value::Bool(((result == 0) == all) != not),
             (true, _) if q.set => Value::Set(Rc::new(items.into_iter().collect())),
             (true, _) => Value::list(items),
             (false, true) => answer(Winner, result as u64),
             (false, false) => Value::Int(result),
-        })
+        }))
     }
 
     /// Whether compiling query `q`, whose outer loops run `iterations`
