@@ -20,16 +20,17 @@ pub(super) fn ranges(ir: &Ir) -> Ir {
         IrKind::Comprehension { set, elem, clauses } => {
             let mut bound: Vec<(Slot, Ir)> = Vec::new();
             let mut out = Vec::with_capacity(clauses.len());
+            // `e` with each loop counted up so far read as `last - x`.
+            let at = |e: &Ir, bound: &[(Slot, Ir)]| {
+                put(e, &|s| {
+                    bound.iter().find(|(b, _)| *b == s).map(|(_, e)| e.clone())
+                })
+            };
             for clause in clauses {
-                let at = |e: &Ir| {
-                    put(e, &|s| {
-                        bound.iter().find(|(b, _)| *b == s).map(|(_, e)| e.clone())
-                    })
-                };
                 out.push(match clause {
-                    ClauseIr::If(c) => ClauseIr::If(at(c)),
+                    ClauseIr::If(c) => ClauseIr::If(at(c, &bound)),
                     ClauseIr::For(p, d) => {
-                        let d = at(d);
+                        let d = at(d, &bound);
                         match (p, upward(&d)) {
                             (PatIr::Slot(s), Some((domain, last))) => {
                                 bound.push((*s, minus(last, *s, d.span)));
@@ -40,9 +41,7 @@ pub(super) fn ranges(ir: &Ir) -> Ir {
                     }
                 });
             }
-            let elem = put(elem, &|s| {
-                bound.iter().find(|(b, _)| *b == s).map(|(_, e)| e.clone())
-            });
+            let elem = at(elem, &bound);
             Ir {
                 kind: IrKind::Comprehension {
                     set: *set,
