@@ -29,6 +29,7 @@ mod lengths;
 mod letters;
 mod listing;
 mod lists;
+mod picks;
 mod queries;
 mod quotients;
 mod rows;

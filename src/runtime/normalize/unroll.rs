@@ -36,8 +36,12 @@ const FILTER_ITEMS: usize = 16;
 /// The most items a leading binder an `if` picks by is unrolled over
 /// (`i in 0..2` picking a heap): each copy is the whole move again.
 const PICK_ITEMS: usize = 4;
+/// The most lists of steps over a state's items a leading binder is
+/// unrolled over (`d in [[1, 0, 0], [0, 1, 0], ...]`).
+const STEP_ITEMS: usize = 16;
 // `MoveIr::share` names a copy by its items' indices in base 65.
-const _: () = assert!(UNROLL_ITEMS <= 64 && DIVISOR_ITEMS <= 64 && FILTER_ITEMS <= 64);
+const _: () =
+    assert!(UNROLL_ITEMS <= 64 && DIVISOR_ITEMS <= 64 && FILTER_ITEMS <= 64 && STEP_ITEMS <= 64);
 
 impl Normalizer<'_> {
     /// Unrolls the binders of `rule` from binder `from` on (see the
@@ -124,7 +128,10 @@ impl Normalizer<'_> {
                         let picks =
                             i == 0 && items.len() <= PICK_ITEMS && picks(rule, *s, self.defs);
                         let read = words || filters(rule, *s, self.defs) || indexes(rule, *s);
-                        (read || picks).then_some(items)?
+                        (read || picks || self.picks_item(rule, i, *s)).then_some(items)?
+                    }
+                    None if self.picks_item(rule, i, *s) || self.steps_items(rule, i, *s) => {
+                        steps(domain, self.defs)?
                     }
                     None => tuples(domain, self.defs)?,
                 };
@@ -133,6 +140,60 @@ impl Normalizer<'_> {
             _ => None,
         }
     }
+}
+
+impl Normalizer<'_> {
+    /// Whether binder `i` of `rule`, binding `slot`, is the leading one
+    /// and picks an item of the position's list or tuple state (`p[i]`,
+    /// `p[:i]`): unrolled, each copy reads its own item, and a state of
+    /// one length is its integers (`lengths/`, `split.rs`). Its copies
+    /// keep the written order, each with its share of the options waited
+    /// for, as the interpreter's (`shares.rs`).
+    fn picks_item(&self, rule: &MoveIr, i: usize, slot: Slot) -> bool {
+        let Some(params) = self.remember.filter(|_| i == 0) else {
+            return false;
+        };
+        let reads = |e: &Ir| any_node(e, &|x| matches!(x.kind, IrKind::Local(t) if t == slot));
+        let state = |x: &Ir| matches!(x.kind, IrKind::Local(p) if (p as usize) < params);
+        let pick = |e: &Ir| match &e.kind {
+            IrKind::Index(x, at) => state(x) && reads(at),
+            IrKind::Slice(x, lo, hi) => {
+                state(x) && [lo, hi].iter().any(|b| b.as_deref().is_some_and(reads))
+            }
+            _ => false,
+        };
+        rule.exprs().any(|e| any_node(e, &pick))
+    }
+
+    /// Whether binder `i` of `rule`, binding `slot`, is the leading one,
+    /// is read item by item (`d[t]`), and `rule` reads an item of the
+    /// position's list or tuple state: steps over its items, as in
+    /// `[p[t] - k * d[t] for t in 0..3]`, unrolled as
+    /// [`Normalizer::picks_item`] says.
+    fn steps_items(&self, rule: &MoveIr, i: usize, slot: Slot) -> bool {
+        let Some(params) = self.remember.filter(|_| i == 0) else {
+            return false;
+        };
+        let of = |x: &Ir, f: &dyn Fn(Slot) -> bool| matches!(x.kind, IrKind::Local(t) if f(t));
+        let step = |e: &Ir| matches!(&e.kind, IrKind::Index(x, _) if of(x, &|t| t == slot));
+        let item =
+            |e: &Ir| matches!(&e.kind, IrKind::Index(x, _) if of(x, &|t| (t as usize) < params));
+        rule.exprs().any(|e| any_node(e, &step)) && rule.exprs().any(|e| any_node(e, &item))
+    }
+}
+
+/// The items of a constant domain of at most [`STEP_ITEMS`] lists or
+/// tuples of integers of one length (`d in [[1, 0, 0], [0, 1, 0]]`, steps
+/// over a state's items), which the compiled rules do not loop over.
+fn steps(domain: &Ir, defs: &Defs) -> Option<Vec<Value>> {
+    let items = constant_collection(domain, defs)?;
+    let len = items.first()?.as_slice()?.len();
+    let ints = |v: &Value| {
+        matches!(v, Value::List(_) | Value::Tuple(_))
+            && v.as_slice()
+                .is_some_and(|p| p.len() == len && p.iter().all(|x| matches!(x, Value::Int(_))))
+    };
+    (items.len() <= STEP_ITEMS && items.iter().all(ints)).then_some(items)
 }
 
 /// Whether `slot`, bound by binder `i` of `rule`, divides anywhere after

@@ -109,3 +109,29 @@ fn copies_that_make_no_options_are_out_of_the_order() {
     assert_eq!(shares.len(), 4);
     assert!(shares.windows(2).all(|w| w[0] != w[1]), "{shares:?}");
 }
+
+#[test]
+fn a_leading_binder_picking_an_item_of_the_state_starts_shares() {
+    // `x` holds the heaps, a tuple or a list; `i` picks one.
+    let distinct = |made: &[u64]| made.windows(2).all(|w| w[0] != w[1]);
+    let (depths, made) =
+        shares("move t(i in 0..3, k in 1..=x[i]) -> g(x[:i] + (x[i] - k,) + x[i + 1:], y)");
+    assert_eq!(depths, [1]);
+    assert_eq!(made.len(), 3);
+    assert!(distinct(&made), "{made:?}");
+    // Steps over its items, read item by item.
+    let (depths, made) = shares(
+        "move s(d in [[1, 0], [0, 1], [1, 1]], k in 1..=2) \
+         if all([x[t] >= k * d[t] for t in 0..2]) -> g([x[t] - k * d[t] for t in 0..2], y)",
+    );
+    assert_eq!(depths, [1]);
+    assert_eq!(made.len(), 3);
+    assert!(distinct(&made), "{made:?}");
+    // Inside another binder's loop, the copies would not keep the
+    // written order: the move stays whole.
+    let (depths, made) = shares(
+        "move t(k in 1..=3, i in 0..2) if x[i] >= k -> g(x[:i] + (x[i] - k,) + x[i + 1:], y)",
+    );
+    assert_eq!(depths, [0]);
+    assert!(made.iter().all(|s| *s == made[0]), "{made:?}");
+}
