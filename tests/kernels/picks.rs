@@ -108,3 +108,22 @@ fn a_heap_picked_by_a_leading_binder_fails_as_the_interpreter_does() {
                    value(t((50, 50)))\n";
     same_error(divides, "zero");
 }
+
+/// Steps over the state's items that are too many to unroll as steps
+/// (17 tuples), over a state whose length changes: unrolled as constant
+/// tuples still, and compiled (a review found them interpreted, 11x
+/// slower, when the steps refused them first).
+#[test]
+fn many_steps_over_a_states_items_still_compile() {
+    let text = "let D = [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 0), (1, 0, 1), (0, 1, 1), \
+                (1, 1, 1), (2, 0, 0), (0, 2, 0), (0, 0, 2), (2, 1, 0), (2, 0, 1), (1, 2, 0), \
+                (0, 2, 1), (1, 0, 2), (0, 1, 2), (2, 2, 2)]\n\
+                game t(p) {\n\
+                move m(d in D, k in 1..=3) if len(p) == 3 and all([p[j] >= k * d[j] for j in 0..3]) \
+                -> t([p[j] - k * d[j] for j in 0..3 if p[j] - k * d[j] > 0])\n\
+                move n(k in 1..=3) if len(p) < 3 and len(p) > 0 and p[0] >= k -> t([p[0] - k] + p[1:])\n}\n\
+                len([1 for a in 1..7 for b in 1..7 for c in 1..7 if value(t([a, b, c])) == 0])\n";
+    assert!(machine_code_for(text, "t"), "{text}");
+    agree(text);
+    runs_compiled_throughout(text);
+}

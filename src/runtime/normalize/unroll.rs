@@ -38,10 +38,20 @@ const FILTER_ITEMS: usize = 16;
 const PICK_ITEMS: usize = 4;
 /// The most lists of steps over a state's items a leading binder is
 /// unrolled over (`d in [[1, 0, 0], [0, 1, 0], ...]`).
-const STEP_ITEMS: usize = 16;
+const STEP_ITEMS: usize = 8;
+/// The most items of a state a leading binder picking one is unrolled
+/// over (`i in 0..3` read as `p[i]`): each copy is machine code compiled
+/// (a few milliseconds each), which a game of eight heaps of a few
+/// tokens, with moves picking one, two and three, paid for 24 copies.
+const ITEM_PICKS: usize = 4;
 // `MoveIr::share` names a copy by its items' indices in base 65.
-const _: () =
-    assert!(UNROLL_ITEMS <= 64 && DIVISOR_ITEMS <= 64 && FILTER_ITEMS <= 64 && STEP_ITEMS <= 64);
+const _: () = assert!(
+    UNROLL_ITEMS <= 64
+        && DIVISOR_ITEMS <= 64
+        && FILTER_ITEMS <= 64
+        && STEP_ITEMS <= 64
+        && ITEM_PICKS <= 64
+);
 
 impl Normalizer<'_> {
     /// Unrolls the binders of `rule` from binder `from` on (see the
@@ -128,12 +138,13 @@ impl Normalizer<'_> {
                         let picks =
                             i == 0 && items.len() <= PICK_ITEMS && picks(rule, *s, self.defs);
                         let read = words || filters(rule, *s, self.defs) || indexes(rule, *s);
-                        (read || picks || self.picks_item(rule, i, *s)).then_some(items)?
+                        let item = items.len() <= ITEM_PICKS && self.picks_item(rule, i, *s);
+                        (read || picks || item).then_some(items)?
                     }
-                    None if self.picks_item(rule, i, *s) || self.steps_items(rule, i, *s) => {
-                        steps(domain, self.defs)?
-                    }
-                    None => tuples(domain, self.defs)?,
+                    None => (self.picks_item(rule, i, *s) || self.steps_items(rule, i, *s))
+                        .then(|| steps(domain, self.defs))
+                        .flatten()
+                        .or_else(|| tuples(domain, self.defs))?,
                 };
                 Some((i, vec![*s], items.into_iter().map(|v| vec![v]).collect()))
             }
@@ -150,7 +161,9 @@ impl Normalizer<'_> {
     /// keep the written order, each with its share of the options waited
     /// for, as the interpreter's (`shares.rs`).
     fn picks_item(&self, rule: &MoveIr, i: usize, slot: Slot) -> bool {
-        let Some(params) = self.remember.filter(|_| i == 0) else {
+        // The first binder as written only: a second (`j in i + 1..3`)
+        // would multiply the copies.
+        let Some(params) = self.remember.filter(|_| i == 0 && rule.unrolled.is_empty()) else {
             return false;
         };
         let reads = |e: &Ir| any_node(e, &|x| matches!(x.kind, IrKind::Local(t) if t == slot));
@@ -171,7 +184,7 @@ impl Normalizer<'_> {
     /// `[p[t] - k * d[t] for t in 0..3]`, unrolled as
     /// [`Normalizer::picks_item`] says.
     fn steps_items(&self, rule: &MoveIr, i: usize, slot: Slot) -> bool {
-        let Some(params) = self.remember.filter(|_| i == 0) else {
+        let Some(params) = self.remember.filter(|_| i == 0 && rule.unrolled.is_empty()) else {
             return false;
         };
         let of = |x: &Ir, f: &dyn Fn(Slot) -> bool| matches!(x.kind, IrKind::Local(t) if f(t));
