@@ -178,18 +178,7 @@ fn deep_fold(ir: &Ir, budget: &std::cell::Cell<usize>) -> Ir {
 fn truth_of(ir: &Ir, budget: &std::cell::Cell<usize>) -> Option<bool> {
     use crate::builtins::Builtin;
     use crate::ir::ClauseIr;
-    let IrKind::CallBuiltin(which @ (Builtin::All | Builtin::Any), args) = &ir.kind else {
-        return None;
-    };
-    let [arg] = args.as_slice() else { return None };
-    let IrKind::Comprehension {
-        set: false,
-        elem,
-        clauses,
-    } = &arg.kind
-    else {
-        return None;
-    };
+    let (which, elem, clauses) = ir.truths()?;
     let (ClauseIr::For(PatIr::Slot(d), range), tests) = clauses.split_first()? else {
         return None;
     };

@@ -154,6 +154,14 @@ impl Normalizer<'_> {
 }
 
 impl Normalizer<'_> {
+    /// The number of the position's parameters, where binder `i` of
+    /// `rule` is its first binder as written, none unrolled before it (a
+    /// second, `j in i + 1..3`, would multiply the copies), in a game's
+    /// rules.
+    fn first_written(&self, rule: &MoveIr, i: usize) -> Option<usize> {
+        self.remember.filter(|_| i == 0 && rule.unrolled.is_empty())
+    }
+
     /// Whether binder `i` of `rule`, binding `slot`, is the leading one
     /// and picks an item of the position's list or tuple state (`p[i]`,
     /// `p[:i]`): unrolled, each copy reads its own item, and a state of
@@ -161,9 +169,7 @@ impl Normalizer<'_> {
     /// keep the written order, each with its share of the options waited
     /// for, as the interpreter's (`shares.rs`).
     fn picks_item(&self, rule: &MoveIr, i: usize, slot: Slot) -> bool {
-        // The first binder as written only: a second (`j in i + 1..3`)
-        // would multiply the copies.
-        let Some(params) = self.remember.filter(|_| i == 0 && rule.unrolled.is_empty()) else {
+        let Some(params) = self.first_written(rule, i) else {
             return false;
         };
         let reads = |e: &Ir| any_node(e, &|x| matches!(x.kind, IrKind::Local(t) if t == slot));
@@ -184,7 +190,7 @@ impl Normalizer<'_> {
     /// `[p[t] - k * d[t] for t in 0..3]`, unrolled as
     /// [`Normalizer::picks_item`] says.
     fn steps_items(&self, rule: &MoveIr, i: usize, slot: Slot) -> bool {
-        let Some(params) = self.remember.filter(|_| i == 0 && rule.unrolled.is_empty()) else {
+        let Some(params) = self.first_written(rule, i) else {
             return false;
         };
         let of = |x: &Ir, f: &dyn Fn(Slot) -> bool| matches!(x.kind, IrKind::Local(t) if f(t));
