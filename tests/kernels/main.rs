@@ -24,6 +24,7 @@ mod divisors;
 mod few;
 mod filters;
 mod inner;
+mod joined;
 mod kept;
 mod lengths;
 mod letters;

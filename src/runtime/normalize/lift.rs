@@ -58,7 +58,11 @@ fn liftable(pattern: &PatIr, domain: &Ir, in_order: bool) -> Option<Lifted> {
         _ => false,
     };
     let (names, items) = match (pattern, &elem.kind) {
-        (PatIr::Slot(s), _) if !*set || filtered => (vec![*s], std::slice::from_ref(&**elem)),
+        // A set of positions is made by the interpreter, each hashed:
+        // lifted, a position made twice costs a read of its value.
+        (PatIr::Slot(s), _) if !*set || filtered || is_position(elem) => {
+            (vec![*s], std::slice::from_ref(&**elem))
+        }
         (PatIr::Tuple(..), IrKind::Tuple(items)) => (pattern.tuple_slots()?, items.as_slice()),
         _ => return None,
     };
@@ -149,15 +153,7 @@ fn lift_one(rule: &MoveIr, slots: &mut usize, in_order: bool) -> Option<MoveIr> 
     // comprehension made it (`p == p` holds), whatever the guard does
     // with it after.
     let items: Vec<Ir> = items.iter().map(|e| renamed(e, &moved)).collect();
-    for part in &items {
-        if !matches!(part.kind, IrKind::Local(_) | IrKind::Const(_)) {
-            let same = IrKind::Binary(BinOp::Eq, Box::new(part.clone()), Box::new(part.clone()));
-            conditions.push(Ir {
-                kind: same,
-                span: part.span,
-            });
-        }
-    }
+    items.iter().for_each(|part| checks(part, &mut conditions));
     let at = binders.len();
     binders.extend(rule.binders[i + 1..].iter().cloned());
     // The conditions first, in their order.
@@ -190,6 +186,7 @@ fn lift_one(rule: &MoveIr, slots: &mut usize, in_order: bool) -> Option<MoveIr> 
                 .position(|e| matches!(e.kind, IrKind::Local(s) if s == fresh));
             let name = match part {
                 Some(k) => tuple[k].clone(),
+                None if tuple.len() == 1 => tuple[0].clone(),
                 None => format!("({})", tuple.join(", ")).into(),
             };
             shown.push((name, fresh));
@@ -205,4 +202,35 @@ fn lift_one(rule: &MoveIr, slots: &mut usize, in_order: bool) -> Option<MoveIr> 
     };
     let bind = |s: Slot| names.iter().position(|n| *n == s).map(|k| items[k].clone());
     Some(map_move(&lifted, at, &mut |e| put(e, &bind)))
+}
+
+/// Pushes on `conditions` the tests that evaluate what of `part` could
+/// fail, `e == e` (which holds): of a position (`lk(n - k)`, `lk(a) +
+/// lk(n - a)`), which the compiled rules make only as a target, each
+/// argument; of anything else but a name or a constant, the whole.
+fn checks(part: &Ir, conditions: &mut Vec<Ir>) {
+    match &part.kind {
+        IrKind::Local(_) | IrKind::Const(_) => {}
+        IrKind::Apply(_, args) => args.iter().for_each(|a| checks(a, conditions)),
+        IrKind::Binary(BinOp::Add, a, b) if is_position(a) && is_position(b) => {
+            checks(a, conditions);
+            checks(b, conditions);
+        }
+        _ => {
+            let same = IrKind::Binary(BinOp::Eq, Box::new(part.clone()), Box::new(part.clone()));
+            conditions.push(Ir {
+                kind: same,
+                span: part.span,
+            });
+        }
+    }
+}
+
+/// Whether `ir` is a game applied to arguments, or a sum of such.
+fn is_position(ir: &Ir) -> bool {
+    match &ir.kind {
+        IrKind::Apply(..) => true,
+        IrKind::Binary(BinOp::Add, a, b) => is_position(a) && is_position(b),
+        _ => false,
+    }
 }

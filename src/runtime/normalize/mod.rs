@@ -85,6 +85,7 @@ mod hoist;
 mod indexed;
 mod inline;
 pub mod instance;
+mod joined;
 
 pub(crate) use inline::reaches_itself;
 use inline::{put_let, split_let};
@@ -192,6 +193,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
             let rules = targets::split(&rule).unwrap_or_else(|| vec![rule]);
             rules
                 .into_iter()
+                .flat_map(|rule| joined::split(&rule, n.in_order).unwrap_or_else(|| vec![rule]))
                 .map(|rule| match n.in_order {
                     true => rule,
                     false => few::pair(&rule).unwrap_or(rule),
@@ -213,6 +215,12 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         let rule = match lifted {
             Some(lifted) => n.move_rule(&lifted),
             None => rule,
+        };
+        // A position lifted into the target (`p in [lk(n - k) for k in
+        // 1..=n]` with `p` the target) made terms.
+        let rule = match targets::split(&rule).as_deref() {
+            Some([one]) => one.clone(),
+            _ => rule,
         };
         let rule = member::less_items(&rule).unwrap_or(rule);
         let rule = member::capped(&rule).unwrap_or(rule);

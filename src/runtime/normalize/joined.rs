@@ -1,0 +1,84 @@
+//! A binder over lists joined by `+`, the options of Lasker's Nim written
+//! out as one list of positions,
+//!
+//! ```text
+//! move m(p in [lk(n - k) for k in 1..=n] + [lk(a) + lk(n - a) for a in 1..n]) -> p
+//! ```
+//!
+//! as one move per list, each binder then over one comprehension, which
+//! `lift.rs` makes the move's own loops. The moves make the options the
+//! rule made, the first list's before the next's: in the written order
+//! where the binder is the move's first, for a binder inside another's
+//! loop takes every item of one list before the other's items. Each list
+//! is made only where its move runs, not all before the first option; a
+//! list that fails leaves the position to the interpreter, which runs the
+//! rule as written and reports the error where it met it. Sets of
+//! positions united by `|` are split alike where the moves are not
+//! listed.
+
+use crate::ir::{Ir, IrKind, MoveIr};
+use crate::syntax::ast::BinOp;
+
+/// The most lists one binder is split over.
+const PARTS_MAX: usize = 8;
+
+/// `rule` as one move per list its first binder over lists joined by `+`
+/// runs over; `None` where it has none. Where the moves are listed in
+/// the written order (`in_order`), only the first binder is split.
+pub(super) fn split(rule: &MoveIr, in_order: bool) -> Option<Vec<MoveIr>> {
+    let (at, parts, listed) = (rule.binders.iter().enumerate()).find_map(|(i, (_, domain))| {
+        let mut lists = Vec::new();
+        let mut sets = Vec::new();
+        match () {
+            _ if joined(domain, &mut lists) && lists.len() > 1 => Some((i, lists, true)),
+            _ if !in_order && united(domain, &mut sets) && sets.len() > 1 => Some((i, sets, false)),
+            _ => None,
+        }
+    })?;
+    if in_order && at > 0 {
+        return None;
+    }
+    let moves = parts.into_iter().map(|part| {
+        let mut binders = rule.binders.clone();
+        binders[at].1 = part.clone();
+        MoveIr {
+            binders,
+            // A binder inside another's loop, or sets: the options in
+            // another order, which the move then does not name.
+            named: rule.named.clone().filter(|_| at == 0 && listed),
+            ..rule.clone()
+        }
+    });
+    Some(moves.collect())
+}
+
+/// Pushes on `parts` the sets of positions `domain` unites, sets written
+/// or set comprehensions joined by `|`, at most [`PARTS_MAX`] of them;
+/// whether it is. A set holds each position once, and in another order
+/// than its loops make them: the moves may make one twice, and in
+/// another order, neither of which the mex sees, so only where the
+/// moves are not listed.
+fn united(domain: &Ir, parts: &mut Vec<Ir>) -> bool {
+    match &domain.kind {
+        IrKind::Binary(BinOp::BitOr, a, b) => united(a, parts) && united(b, parts),
+        IrKind::Set(_) | IrKind::Comprehension { set: true, .. } if parts.len() < PARTS_MAX => {
+            parts.push(domain.clone());
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Pushes on `parts` the lists `domain` joins, in order, when it is
+/// lists written or list comprehensions joined by `+`, at most
+/// [`PARTS_MAX`] of them; whether it is.
+fn joined(domain: &Ir, parts: &mut Vec<Ir>) -> bool {
+    match &domain.kind {
+        IrKind::Binary(BinOp::Add, a, b) => joined(a, parts) && joined(b, parts),
+        IrKind::List(_) | IrKind::Comprehension { set: false, .. } if parts.len() < PARTS_MAX => {
+            parts.push(domain.clone());
+            true
+        }
+        _ => false,
+    }
+}
