@@ -17,6 +17,7 @@ mod arith;
 mod below;
 mod bools;
 mod calls;
+mod chains;
 mod coins;
 mod counters;
 mod displays;

@@ -82,6 +82,7 @@ mod few;
 mod fold;
 use fold::fold;
 mod hoist;
+mod implied;
 mod indexed;
 mod inline;
 pub mod instance;
@@ -231,6 +232,10 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         let rule = match n.in_order {
             true => rule,
             false => indexed::items(&rule, &n.slots).unwrap_or(rule),
+        };
+        let rule = match implied::tests(&rule) {
+            Some(shorter) => n.move_rule(&shorter),
+            None => rule,
         };
         let rule = solved::binder(&rule).unwrap_or(rule);
         let rule = quotient::binder(&rule).unwrap_or(rule);

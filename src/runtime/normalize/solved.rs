@@ -81,13 +81,13 @@ pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
     Some(put_innermost(solved, *b, &value))
 }
 
-/// Whether `c` is `==` or `!=` of operands that cannot fail: a test that
-/// gives a boolean whatever the operands hold, so that evaluating it for
-/// one value of the binder rather than each hides no error (an order
-/// comparison fails between an integer and a string).
+/// Whether `c` is `==` or `!=` of operands that cannot fail, or `not`,
+/// `and` or `or` of such tests: a test that gives a boolean whatever the
+/// operands hold, so that evaluating it for one value of the binder
+/// rather than each hides no error (an order comparison fails between an
+/// integer and a string).
 fn equality(c: &Ir) -> bool {
-    matches!(&c.kind, IrKind::Binary(BinOp::Eq | BinOp::Ne, a, b)
-        if super::inline::repeatable(a) && super::inline::repeatable(b))
+    super::implied::safe(c)
 }
 
 /// `(sign, others)` where `c` is an equation of sums of names and

@@ -193,3 +193,28 @@ fn a_binder_over_a_set_comprehension_is_lifted_where_moves_are_not_listed() {
         "a set comprehension",
     );
 }
+
+/// Kayles through a helper choosing the target by an `if` chain: no
+/// move's guard tests `not (a == 0 and b == 0)`, which the other tests
+/// decide (`implied.rs`), and the branches an equation picks (`a == 0`,
+/// `n - 1 - a == 0`) loop over nothing (`solved.rs`): one loop is left,
+/// the last branch's. Before, each of the four moves looped over `a`,
+/// testing every option (7x the time of the rows written out).
+#[test]
+fn an_if_chain_in_a_helper_leaves_no_test_the_others_decide() {
+    use crate::ir::IrKind;
+    use crate::syntax::ast::{BinOp, UnOp};
+    let source = "fn rows(a, b) = if a == 0 and b == 0 then 0 else if a == 0 then k(b) \
+                  else if b == 0 then k(a) else k(a) + k(b)\n\
+                  game k(n) {\n move one(a in 0..n) -> rows(a, n - 1 - a)\n}\nvalue(k(5))\n";
+    let not_of_and = |ir: &crate::ir::Ir| {
+        matches!(&ir.kind, IrKind::Unary(UnOp::Not, x)
+            if matches!(x.kind, IrKind::Binary(BinOp::And, ..)))
+    };
+    assert_eq!(guard_nodes(source, not_of_and), 0);
+    let moves = normalized(source);
+    assert_eq!(moves.len(), 4);
+    let loops: usize = moves.iter().map(|m| m.binders.len()).sum();
+    assert_eq!(loops, 1, "{moves:#?}");
+    compiles_and_agrees(source, "Kayles by a helper");
+}
