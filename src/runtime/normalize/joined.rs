@@ -6,15 +6,19 @@
 //! ```
 //!
 //! as one move per list, each binder then over one comprehension, which
-//! `lift.rs` makes the move's own loops. The moves make the options the
-//! rule made, the first list's before the next's: in the written order
-//! where the binder is the move's first, for a binder inside another's
-//! loop takes every item of one list before the other's items. Each list
-//! is made only where its move runs, not all before the first option; a
-//! list that fails leaves the position to the interpreter, which runs the
-//! rule as written and reports the error where it met it. Sets of
-//! positions united by `|` are split alike where the moves are not
-//! listed.
+//! `lift.rs` makes the move's own loops, its positions the target. The
+//! moves make the options the rule made, the first list's before the
+//! next's, in the written order: only a move's first binder is split (a
+//! binder inside another's loop would take every item of one list before
+//! the other's items, and the search would wait for other options, and
+//! meet another error first), and only lists of positions, which the
+//! compiled rules do not hold (lists of integers joined are a loop the
+//! machine code runs, which the parts split need not all be: a review
+//! measured 4x). Each list is made only where its move runs, not all
+//! before the first option; a list that fails leaves the position to the
+//! interpreter, which runs the rule as written and reports the error
+//! where it met it. Sets of positions united by `|` are split alike
+//! where the moves are not listed.
 
 use crate::ir::{Ir, IrKind, MoveIr};
 use crate::syntax::ast::BinOp;
@@ -22,9 +26,9 @@ use crate::syntax::ast::BinOp;
 /// The most lists one binder is split over.
 const PARTS_MAX: usize = 8;
 
-/// `rule` as one move per list its first binder over lists joined by `+`
-/// runs over; `None` where it has none. Where the moves are listed in
-/// the written order (`in_order`), only the first binder is split.
+/// `rule` as one move per list of positions its first binder runs over,
+/// lists joined by `+` (or, unless the moves are listed in the written
+/// order, sets united by `|`); `None` where it has none.
 pub(super) fn split(rule: &MoveIr, in_order: bool) -> Option<Vec<MoveIr>> {
     let (at, parts, listed) = (rule.binders.iter().enumerate()).find_map(|(i, (_, domain))| {
         let mut lists = Vec::new();
@@ -35,7 +39,7 @@ pub(super) fn split(rule: &MoveIr, in_order: bool) -> Option<Vec<MoveIr>> {
             _ => None,
         }
     })?;
-    if in_order && at > 0 {
+    if at > 0 || !parts.iter().all(of_positions) {
         return None;
     }
     let moves = parts.into_iter().map(|part| {
@@ -43,9 +47,9 @@ pub(super) fn split(rule: &MoveIr, in_order: bool) -> Option<Vec<MoveIr>> {
         binders[at].1 = part.clone();
         MoveIr {
             binders,
-            // A binder inside another's loop, or sets: the options in
-            // another order, which the move then does not name.
-            named: rule.named.clone().filter(|_| at == 0 && listed),
+            // Sets: the options in another order, which the move then
+            // does not name.
+            named: rule.named.clone().filter(|_| listed),
             ..rule.clone()
         }
     });
@@ -79,6 +83,16 @@ fn joined(domain: &Ir, parts: &mut Vec<Ir>) -> bool {
             parts.push(domain.clone());
             true
         }
+        _ => false,
+    }
+}
+
+/// Whether `part`'s items, written or a comprehension's, are positions:
+/// games applied to arguments, or sums of such.
+fn of_positions(part: &Ir) -> bool {
+    match &part.kind {
+        IrKind::List(items) | IrKind::Set(items) => items.iter().all(super::lift::is_position),
+        IrKind::Comprehension { elem, .. } => super::lift::is_position(elem),
         _ => false,
     }
 }

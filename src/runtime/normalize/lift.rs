@@ -227,7 +227,7 @@ fn checks(part: &Ir, conditions: &mut Vec<Ir>) {
 }
 
 /// Whether `ir` is a game applied to arguments, or a sum of such.
-fn is_position(ir: &Ir) -> bool {
+pub(super) fn is_position(ir: &Ir) -> bool {
     match &ir.kind {
         IrKind::Apply(..) => true,
         IrKind::Binary(BinOp::Add, a, b) => is_position(a) && is_position(b),
