@@ -52,9 +52,9 @@ pub(super) fn compiled_move(
     if let Some(guard) = rule.guard.as_ref().filter(|_| named) {
         let mut parts = Vec::new();
         ir_conjuncts(guard, &mut parts);
-        // Those past the ones that narrow the loop, less those held over it.
-        let held = |i: &usize| shape.held.get(*i).copied().unwrap_or(false);
-        let tested = (parts.iter().enumerate().skip(shape.narrowed)).filter(|(i, _)| !held(i));
+        // Those past the ones that narrow the loop, less those held over
+        // it, as written.
+        let tested = (parts.iter().enumerate()).filter(|(i, _)| shape.tested.contains(i));
         for (_, (span, _)) in tested {
             slow.push(Slow {
                 span: *span,

@@ -126,14 +126,12 @@ pub(crate) fn game_numbered(
     let native = kernel.as_ref().is_some_and(kernel::Kernel::is_native);
     let mut moves: Vec<MoveReport> = Vec::new();
     // A move unrolled from a tuple binder, or split by an `if` in its
-    // target, is reported once: by its copy with the most loops (the
-    // first, `k(n - 1)`, of Kayles's rows chosen by a helper makes one
-    // option; the last loops).
+    // target, is reported once: by its first copy that loops, if any
+    // does (the first of Kayles's rows chosen by a helper, `k(n - 1)`,
+    // makes one option; the last loops).
     let copies = rules.moves.chunk_by(|a, b| a.span == b.span);
-    let reported = copies.map(|group| {
-        let most = group.iter().map(|m| m.binders.len()).max().unwrap_or(0);
-        (group.iter().find(|m| m.binders.len() == most)).expect("a copy")
-    });
+    let reported =
+        copies.map(|group| (group.iter().find(|m| !m.binders.is_empty())).unwrap_or(&group[0]));
     for rule in reported {
         let shape = match &kernel {
             Some(k) => k.move_shape(rule, &rules),

@@ -71,30 +71,32 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
     // Parameters of any size: a condition narrows only where it is
     // evaluated checked.
     let x_linear = x.filter(|_| !types.wide);
+    // A binder of two names (`(i, v) in enumerate(s)`) frees both: a
+    // conjunct that reads `v` is not the last binder's alone.
+    let split = binders.iter().filter_map(|(_, d)| match d {
+        Domain::Split(_, _, b) => Some(*b),
+        _ => None,
+    });
+    let free = (binders.iter().map(|(s, _)| *s))
+        .chain(split)
+        .chain(0..types.arity as Slot)
+        .filter(|s| Some(*s) != x)
+        .collect::<Vec<_>>();
+    let mut written: Vec<usize> = (0..guard.len()).collect();
+    if let Some(x) = x_linear {
+        cutting_first(&mut guard, &mut written, (x, &free));
+    }
     let held = held(&binders, &guard, asks);
     Some(Move {
         held,
         narrow: match types.wide {
             true => x.map_or_else(Vec::new, |x| checked_narrowing(&guard, x)),
-            false => x.map_or_else(Vec::new, |x| {
-                // A binder of two names (`(i, v) in enumerate(s)`) frees
-                // both: a conjunct that reads `v` is not the last binder's
-                // alone.
-                let split = binders.iter().filter_map(|(_, d)| match d {
-                    Domain::Split(_, _, b) => Some(*b),
-                    _ => None,
-                });
-                let free = (binders.iter().map(|(s, _)| *s))
-                    .chain(split)
-                    .chain(0..types.arity as Slot)
-                    .filter(|s| *s != x)
-                    .collect::<Vec<_>>();
-                narrowing(&guard, (x, &free), types.slots())
-            }),
+            false => x.map_or_else(Vec::new, |x| narrowing(&guard, (x, &free), types.slots())),
         },
         fast: x_linear.and_then(|x| fast_terms(&terms, x)),
         binders,
         guard,
+        written,
         terms,
         large: size > LARGE,
         name: rule.name.clone(),
@@ -166,6 +168,45 @@ fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), slots: usize) -> Vec<Na
         narrow.truncate(at + 1);
     }
     narrow
+}
+
+/// `guard` with its leading conjuncts that cannot fail in an order that
+/// lets them cut `x`'s loop: those that read `x` and other slots but can
+/// narrow nothing (`k == 1 or 0 < a < n`) after the rest, which
+/// [`narrowing`] reads only up to the first such. Evaluated in any
+/// order, tests that cannot fail hold for the same options.
+fn cutting_first(guard: &mut Vec<Cond>, written: &mut Vec<usize>, (x, free): (Slot, &[Slot])) {
+    let run = guard.iter().take_while(|c| cannot_fail(c)).count();
+    let stays = |c: &Cond| {
+        !c.uses(x)
+            || free.iter().all(|s| !c.uses(*s))
+            || c.as_linear().is_some()
+            || c.as_affine(x).is_some()
+            || c.as_monotone(x).is_some()
+            || c.as_divides(x).is_some()
+    };
+    let mut tagged: Vec<(usize, Cond)> = written.drain(..).zip(guard.drain(..)).collect();
+    tagged[..run].sort_by_key(|(_, c)| !stays(c));
+    (*written, *guard) = tagged.into_iter().unzip();
+}
+
+/// Whether evaluating `c` cannot fail: comparisons of constants, slots
+/// and linear forms (exact: see [`super::expr::Lin`]), and `not`, `and`
+/// and `or` of such.
+fn cannot_fail(c: &Cond) -> bool {
+    let safe = |n: &Num| {
+        matches!(
+            n,
+            Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Lin(_)
+        )
+    };
+    match c {
+        Cond::Const(_) => true,
+        Cond::Cmp(_, a, b) => safe(a) && safe(b),
+        Cond::And(a, b) | Cond::Or(a, b) => cannot_fail(a) && cannot_fail(b),
+        Cond::Not(a) => cannot_fail(a),
+        _ => false,
+    }
 }
 
 /// [`narrowing`] for parameters of any size: the conjuncts that do not

@@ -20,6 +20,9 @@ pub struct MoveShape {
     pub narrowed: usize,
     /// How many conjuncts the guard has.
     pub conjuncts: usize,
+    /// Where each conjunct tested for every option was written among
+    /// them (they may be tested in another order: see `Move::written`).
+    pub tested: Vec<usize>,
     /// Which conjuncts read none of the inner binders, and so are
     /// evaluated once a position (or a value of an outer binder), not for
     /// every option (see `Held`).
@@ -66,6 +69,13 @@ fn shape(rule: &crate::ir::MoveIr, types: &Types) -> Option<MoveShape> {
         fast: m.fast.is_some() && m.narrowed_whole(),
         narrowed: m.narrow.len() + m.filter().map_or(0, |f| f.conjuncts() - 1),
         conjuncts: m.guard.len(),
+        tested: {
+            let narrowed = m.narrow.len() + m.filter().map_or(0, |f| f.conjuncts() - 1);
+            (m.written.iter().zip(&m.held).skip(narrowed))
+                .filter(|(_, h)| **h == super::Held::PerOption)
+                .map(|(w, _)| *w)
+                .collect()
+        },
         held: m
             .held
             .iter()
