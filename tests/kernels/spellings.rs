@@ -677,3 +677,28 @@ fn a_loop_bounded_by_a_remainder_is_short() {
         }
     }
 }
+
+/// A digit of `n` found by its text, `str(d) in str(n)` with `d` over
+/// digits: the same test by arithmetic (`normalize/digits.rs`,
+/// `digit_of`), compiled, where it made two strings for every option.
+/// Negative heaps (whose text starts with `-`), 0, the greatest integer
+/// and the least (whose magnitude `abs` leaves to the interpreter), and
+/// `not in`, agree on every engine.
+#[test]
+fn a_digit_found_by_text_is_found_by_arithmetic() {
+    let game =
+        "game dg(n) {\n move take(d in 1..=9) if str(d) in str(n) and d <= n -> dg(n - d)\n}\n";
+    let text = format!("{game}[value(dg(n)) for n in 0..400]\n");
+    compiled_as(&text, &["dg(n): compiled to machine code"]);
+    common::differ::runs_compiled_throughout(&text);
+    agree(&text);
+    let edges = "game dg(n) {\n    move take(d in 0..=9) if str(d) in str(n) and d <= abs(n) and d > 0 \
+                 -> dg(if n > 0 then n - d else n + d)\n    \
+                 move zero(d in 0..1) if str(d) not in str(n) and 100 < n < 1000 -> dg(n - 101)\n}\n\
+                 [value(dg(n)) for n in -300..300]\n\
+                 game big(n) {\n    move t(d in 1..=9) if str(d) in str(n) -> big(abs(n % 1000) / 10)\n    \
+                 move u(d in 0..1) if str(d) in str(n) and n > 0 -> big(0)\n}\n\
+                 [value(big(n)) for n in [9223372036854775807, 1000000000000000000, \
+                 -9223372036854775807, -9223372036854775807 - 1, 0, 10, 7]]\n";
+    assert!(agree(edges).ends_with("[1, 1, 1, 1, 0, 2, 1]\n"));
+}

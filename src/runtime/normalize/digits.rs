@@ -16,6 +16,12 @@
 //! a range, an integer, whose text cannot fail. Binders unrolled over
 //! the characters of a string (`c in "1349"` with `str(k) == c`) are
 //! read so once each copy has its character (`unroll.rs`).
+//!
+//! `str(d) in str(n)` of a binder `d` over digits and an integer `n`, a
+//! digit of `n` found by its text (`move take(d in 1..=9) if str(d) in
+//! str(n) -> s(n - d)`), is the same test by arithmetic, one place of
+//! `abs(n)` after another while `n` has it (see [`digit_of`]):
+//! interpreted, it made two strings for every option (4x the time).
 
 use super::walk::guard_rewritten;
 use crate::builtins::Builtin;
@@ -40,12 +46,90 @@ pub(super) fn spelled(rule: &MoveIr) -> Option<MoveIr> {
     if ints.is_empty() {
         return None;
     }
+    let digits: Vec<Slot> = (rule.binders.iter())
+        .filter_map(|(p, d)| match p {
+            PatIr::Slot(s) if one_digit(d) => Some(*s),
+            _ => None,
+        })
+        .collect();
     guard_rewritten(rule, &|ir| match &ir.kind {
         IrKind::Binary(op, a, b) => Some(Ir {
-            kind: integer_test(*op, a, b, &ints)?,
+            kind: integer_test(*op, a, b, &ints).or_else(|| digit_of(*op, a, b, &digits))?,
             span: ir.span,
         }),
         _ => None,
+    })
+}
+
+/// Whether `domain` is a range of constants within `0..=9`.
+fn one_digit(domain: &Ir) -> bool {
+    let int = |e: &Ir| match e.kind {
+        IrKind::Const(Value::Int(n)) => Some(n),
+        _ => None,
+    };
+    let (lo, hi) = match &domain.kind {
+        IrKind::Binary(BinOp::Range, lo, hi) => (int(lo), int(hi).map(|h| h - 1)),
+        IrKind::Binary(BinOp::RangeIncl, lo, hi) => (int(lo), int(hi)),
+        IrKind::Const(Value::Range(lo, hi)) => (Some(*lo), Some(*hi - 1)),
+        _ => return false,
+    };
+    lo.zip(hi).is_some_and(|(lo, hi)| lo >= 0 && hi <= 9)
+}
+
+/// `str(k) in str(n)` (or `not in`) of a binder `k` over digits, `0..=9`
+/// or within it, and an integer `n` that can neither fail nor cost
+/// anything to evaluate again: whether `k` is a digit of `n`, tested by
+/// arithmetic, `m % 10 == k or (m >= 10 and (m / 10 % 10 == k or (m >=
+/// 100 and ...)))` with `m` the magnitude `abs(n)`, one digit a level
+/// while `m` has it (the text of a negative `n` is its magnitude's after
+/// `-`). Where `n` is not an integer (a string, whose `str` is itself,
+/// or a list), `abs` does not compile, and the interpreter runs the rule
+/// as written; where it is the least integer, `abs` leaves it to the
+/// interpreter too.
+fn digit_of(op: BinOp, a: &Ir, b: &Ir, digits: &[Slot]) -> Option<IrKind> {
+    if !matches!(op, BinOp::In | BinOp::NotIn) {
+        return None;
+    }
+    let text_of = |e: &Ir| match &e.kind {
+        IrKind::CallBuiltin(Builtin::Str, args) if args.len() == 1 => Some(args[0].clone()),
+        _ => None,
+    };
+    let (k, n) = (text_of(a)?, text_of(b)?);
+    if !matches!(k.kind, IrKind::Local(s) if digits.contains(&s)) || !super::inline::repeatable(&n)
+    {
+        return None;
+    }
+    let span = b.span;
+    let at = |kind| Ir { kind, span };
+    let int = |v: i64| at(IrKind::Const(Value::Int(v)));
+    let bin = |op, x: Ir, y: Ir| at(IrKind::Binary(op, Box::new(x), Box::new(y)));
+    let m = at(IrKind::CallBuiltin(Builtin::Abs, vec![n]));
+    // From the highest digit an i64 has (10^18) down to the units.
+    let mut test: Option<Ir> = None;
+    for p in (0..=18).rev() {
+        let place = 10i64.pow(p);
+        let digit = match p {
+            0 => bin(BinOp::Rem, m.clone(), int(10)),
+            _ => bin(BinOp::Rem, bin(BinOp::Div, m.clone(), int(place)), int(10)),
+        };
+        let here = bin(BinOp::Eq, digit, k.clone());
+        let this_or_higher = match test {
+            Some(higher) => bin(BinOp::Or, here, higher),
+            None => here,
+        };
+        test = Some(match p {
+            0 => this_or_higher,
+            _ => bin(
+                BinOp::And,
+                bin(BinOp::Ge, m.clone(), int(place)),
+                this_or_higher,
+            ),
+        });
+    }
+    let test = test.expect("nineteen places");
+    Some(match op {
+        BinOp::In => test.kind,
+        _ => IrKind::Unary(crate::syntax::ast::UnOp::Not, Box::new(test)),
     })
 }
 
