@@ -55,3 +55,50 @@ fn rows_chosen_by_an_if_chain_fail_as_the_interpreter_does() {
                    [value(k(n)) for n in 0..40]\n";
     agree(ordered);
 }
+
+/// A test that cannot fail but narrows nothing before a cut, `not (a ==
+/// 3 and k == 2) and 2 * a <= n - k`: the cut is tested first and ends
+/// the loop (`kernel/moves.rs`, `cutting_first`), as written the other
+/// way round; `--explain` names the first as the test made for every
+/// option. Before, both were.
+#[test]
+fn a_cut_after_a_test_that_cannot_fail_still_cuts() {
+    let rules = "game g(n) {\n move m(k in 1..=2, a in 0..=n - k) \
+                 if not (a == 3 and k == 2) and 2 * a <= n - k -> g(a) + g(n - k - a)\n}\n";
+    let other = "game g(n) {\n move m(k in 1..=2, a in 0..=n - k) \
+                 if 2 * a <= n - k and not (a == 3 and k == 2) -> g(a) + g(n - k - a)\n}\n";
+    let asked = "[value(g(n)) for n in 0..=60]\n";
+    let text = format!("{rules}{asked}");
+    assert_eq!(agree(&text), agree(&format!("{other}{asked}")));
+    let told = compiled_as(
+        &text,
+        &["`not (a == 3 and k == 2)`: a condition tested for every option"],
+    );
+    assert!(!told.contains("`2 * a <= n - k`"), "{told}");
+    // A test that can fail keeps its place.
+    let fails = "game g(n) {\n move m(k in 1..=2, a in 0..=n - k) \
+                 if 12 / (a - 3) != 5 and 2 * a <= n - k -> g(a) + g(n - k - a)\n}\n\
+                 [value(g(n)) for n in 0..=9]\n";
+    same_error(fails, "zero");
+}
+
+/// The octal game 4.7 by a helper, `(k == 1 or 0 < a < n) and 2 * a <=
+/// n - k`: the chain is a choice of plain tests too (`choices.rs`,
+/// `unchained`), one move per test, whose loops are each cut; nothing
+/// is tested for every option. Before, the choice was (3x the moves
+/// written apart).
+#[test]
+fn a_choice_with_a_chain_is_a_move_per_test() {
+    let rules = "fn leave(k, a, n) = g(a) + g(n - k - a)\n\
+                 game g(n) {\n move m(k in 0..=1, a in 0..=n - k) \
+                 if (k == 1 or 0 < a < n) and 2 * a <= n - k -> leave(k, a, n)\n}\n";
+    let apart = "game g(n) {\n move one(a in 0..=n - 1) if 2 * a <= n - 1 -> g(a) + g(n - 1 - a)\n\
+                 move none(a in 1..n) if 2 * a <= n -> g(a) + g(n - a)\n}\n";
+    let asked = "[value(g(n)) for n in 0..=60]\nmoves(g(7))\n";
+    let text = format!("{rules}{asked}");
+    let values = agree(&text);
+    let want = agree(&format!("{apart}[value(g(n)) for n in 0..=60]\n"));
+    assert!(values.starts_with(&want), "{values}");
+    let told = compiled_as(&text, &["g(n): compiled"]);
+    assert!(!told.contains("tested for every option"), "{told}");
+}
