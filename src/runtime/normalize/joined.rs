@@ -30,14 +30,16 @@ const PARTS_MAX: usize = 8;
 /// lists joined by `+` (or, unless the moves are listed in the written
 /// order, sets united by `|`); `None` where it has none.
 pub(super) fn split(rule: &MoveIr, in_order: bool) -> Option<Vec<MoveIr>> {
-    let (at, parts, listed) = (rule.binders.iter().enumerate()).find_map(|(i, (_, domain))| {
-        let mut lists = Vec::new();
-        let mut sets = Vec::new();
-        match () {
-            _ if joined(domain, &mut lists) && lists.len() > 1 => Some((i, lists, true)),
-            _ if !in_order && united(domain, &mut sets) && sets.len() > 1 => Some((i, sets, false)),
-            _ => None,
-        }
+    let (at, parts, set) = (rule.binders.iter().enumerate()).find_map(|(i, (_, domain))| {
+        // A set holds each position once, and in another order than its
+        // loops make them: the moves may make one twice, and in another
+        // order, neither of which the mex sees, so only where the moves
+        // are not listed.
+        [false, true].into_iter().find_map(|set| {
+            let mut parts = Vec::new();
+            let found = (!set || !in_order) && joined(domain, set, &mut parts) && parts.len() > 1;
+            found.then_some((i, parts, set))
+        })
     })?;
     if at > 0 || !parts.iter().all(of_positions) {
         return None;
@@ -49,42 +51,32 @@ pub(super) fn split(rule: &MoveIr, in_order: bool) -> Option<Vec<MoveIr>> {
             binders,
             // Sets: the options in another order, which the move then
             // does not name.
-            named: rule.named.clone().filter(|_| listed),
+            named: rule.named.clone().filter(|_| !set),
             ..rule.clone()
         }
     });
     Some(moves.collect())
 }
 
-/// Pushes on `parts` the sets of positions `domain` unites, sets written
-/// or set comprehensions joined by `|`, at most [`PARTS_MAX`] of them;
-/// whether it is. A set holds each position once, and in another order
-/// than its loops make them: the moves may make one twice, and in
-/// another order, neither of which the mex sees, so only where the
-/// moves are not listed.
-fn united(domain: &Ir, parts: &mut Vec<Ir>) -> bool {
-    match &domain.kind {
-        IrKind::Binary(BinOp::BitOr, a, b) => united(a, parts) && united(b, parts),
-        IrKind::Set(_) | IrKind::Comprehension { set: true, .. } if parts.len() < PARTS_MAX => {
-            parts.push(domain.clone());
-            true
+/// Pushes on `parts` the lists `domain` joins by `+` (or the sets it
+/// unites by `|`, where `set`), in order, each written or a
+/// comprehension, at most [`PARTS_MAX`] of them; whether it is such.
+fn joined(domain: &Ir, set: bool, parts: &mut Vec<Ir>) -> bool {
+    let by = if set { BinOp::BitOr } else { BinOp::Add };
+    let whole = match &domain.kind {
+        IrKind::Binary(op, a, b) if *op == by => {
+            return joined(a, set, parts) && joined(b, set, parts);
         }
+        IrKind::List(_) => !set,
+        IrKind::Set(_) => set,
+        IrKind::Comprehension { set: s, .. } => *s == set,
         _ => false,
+    };
+    let room = parts.len() < PARTS_MAX;
+    if whole && room {
+        parts.push(domain.clone());
     }
-}
-
-/// Pushes on `parts` the lists `domain` joins, in order, when it is
-/// lists written or list comprehensions joined by `+`, at most
-/// [`PARTS_MAX`] of them; whether it is.
-fn joined(domain: &Ir, parts: &mut Vec<Ir>) -> bool {
-    match &domain.kind {
-        IrKind::Binary(BinOp::Add, a, b) => joined(a, parts) && joined(b, parts),
-        IrKind::List(_) | IrKind::Comprehension { set: false, .. } if parts.len() < PARTS_MAX => {
-            parts.push(domain.clone());
-            true
-        }
-        _ => false,
-    }
+    whole && room
 }
 
 /// Whether `part`'s items, written or a comprehension's, are positions:
