@@ -8,7 +8,6 @@ use crate::defs::Defs;
 use crate::ir::{Ir, IrKind, MoveIr, PatIr};
 use crate::runtime::kernel;
 use crate::span::Span;
-use crate::syntax::ast::BinOp;
 
 pub(super) fn compiled_move(
     rule: &MoveIr,
@@ -51,13 +50,16 @@ pub(super) fn compiled_move(
     let named = x.as_deref().is_some_and(|x| !x.starts_with('(')) && shape.narrows;
     if let Some(guard) = rule.guard.as_ref().filter(|_| named) {
         let mut parts = Vec::new();
-        ir_conjuncts(guard, &mut parts);
+        crate::runtime::normalize::and_parts(guard, &mut parts);
         // Those past the ones that narrow the loop, less those held over
-        // it, as written.
-        let tested = (parts.iter().enumerate()).filter(|(i, _)| shape.tested.contains(i));
-        for (_, (span, _)) in tested {
+        // it, in the order written.
+        let tested = parts
+            .iter()
+            .map(|p| p.span)
+            .filter(|s| shape.tested.contains(s));
+        for span in tested {
             slow.push(Slow {
-                span: *span,
+                span,
                 what: "a condition tested for every option".into(),
                 instead: format!(
                     "a condition linear in the last binder (`2 * {0} < n`, `{0} != n - {0}`) or of \
@@ -168,20 +170,4 @@ fn unrolled_calls(
             }
         })
         .collect()
-}
-
-/// The conjuncts of a guard as the compiled rules split it, with spans.
-fn ir_conjuncts<'a>(ir: &'a Ir, out: &mut Vec<(Span, &'a Ir)>) {
-    match &ir.kind {
-        IrKind::Binary(BinOp::And, a, b) => {
-            ir_conjuncts(a, out);
-            ir_conjuncts(b, out);
-        }
-        IrKind::Chain(_, ops) => {
-            // Each comparison of the chain, shown as the whole chain: an
-            // inlined operand's span is where it was written, elsewhere.
-            out.extend(ops.iter().map(|_| (ir.span, ir)));
-        }
-        _ => out.push((ir.span, ir)),
-    }
 }

@@ -254,10 +254,11 @@ struct Move {
     binders: Vec<(Slot, Domain)>,
     /// The guard's conjuncts, in the order they are tested.
     guard: Vec<Cond>,
-    /// Where each conjunct of `guard` was written among them: conjuncts
-    /// that cannot fail are tested in another order where that cuts the
-    /// loop (see `moves::cutting_first`).
-    written: Vec<usize>,
+    /// The span of the condition written that each conjunct of `guard`
+    /// comes from: conjuncts that cannot fail are tested in another order
+    /// where that cuts the loop (see `moves::cutting_first`), and a chain
+    /// or `not (a or b)` is several.
+    written: Vec<crate::span::Span>,
     /// How the leading conjuncts narrow the innermost binder.
     narrow: Vec<Narrow>,
     /// How often each conjunct of the guard needs evaluating (see

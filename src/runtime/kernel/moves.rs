@@ -11,6 +11,7 @@ use super::targets::{summed, term};
 use super::{Arg, Domain, Held, LinearNode, Move, Narrow, Term, Types, plan, run};
 
 use crate::ir::{Ir, IrKind, PatIr, Slot, TargetIr, TermIr};
+use crate::span::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::Value;
 
@@ -36,10 +37,18 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
             }
         })
         .collect::<Option<Vec<_>>>()?;
+    // Each conjunct compiled, with the span of the condition written
+    // that it comes from (a chain, `not (a or b)`, make several).
     let mut guard = Vec::new();
+    let mut written = Vec::new();
     let asked = types.asked.borrow().len();
     if let Some(g) = &rule.guard {
-        conjuncts(g, &mut guard, types)?;
+        let mut parts = Vec::new();
+        crate::runtime::normalize::and_parts(g, &mut parts);
+        for part in parts {
+            conjuncts(part, &mut guard, types)?;
+            written.resize(guard.len(), part.span);
+        }
     }
     let binders = small_domains(binders, &guard, types.wide)?;
     // A guard that asks positions' values reads the tables: nothing of it
@@ -82,7 +91,6 @@ pub(super) fn compile_move(rule: &crate::ir::MoveIr, types: &Types) -> Option<Mo
         .chain(0..types.arity as Slot)
         .filter(|s| Some(*s) != x)
         .collect::<Vec<_>>();
-    let mut written: Vec<usize> = (0..guard.len()).collect();
     if let Some(x) = x_linear {
         cutting_first(&mut guard, &mut written, (x, &free));
     }
@@ -175,7 +183,7 @@ fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), slots: usize) -> Vec<Na
 /// narrow nothing (`k == 1 or 0 < a < n`) after the rest, which
 /// [`narrowing`] reads only up to the first such. Evaluated in any
 /// order, tests that cannot fail hold for the same options.
-fn cutting_first(guard: &mut Vec<Cond>, written: &mut Vec<usize>, (x, free): (Slot, &[Slot])) {
+fn cutting_first(guard: &mut Vec<Cond>, written: &mut Vec<Span>, (x, free): (Slot, &[Slot])) {
     let run = guard.iter().take_while(|c| cannot_fail(c)).count();
     let stays = |c: &Cond| {
         !c.uses(x)
@@ -185,7 +193,7 @@ fn cutting_first(guard: &mut Vec<Cond>, written: &mut Vec<usize>, (x, free): (Sl
             || c.as_monotone(x).is_some()
             || c.as_divides(x).is_some()
     };
-    let mut tagged: Vec<(usize, Cond)> = written.drain(..).zip(guard.drain(..)).collect();
+    let mut tagged: Vec<(Span, Cond)> = written.drain(..).zip(guard.drain(..)).collect();
     tagged[..run].sort_by_key(|(_, c)| !stays(c));
     (*written, *guard) = tagged.into_iter().unzip();
 }

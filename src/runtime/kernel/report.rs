@@ -20,9 +20,9 @@ pub struct MoveShape {
     pub narrowed: usize,
     /// How many conjuncts the guard has.
     pub conjuncts: usize,
-    /// Where each conjunct tested for every option was written among
-    /// them (they may be tested in another order: see `Move::written`).
-    pub tested: Vec<usize>,
+    /// The spans of the conditions written that are tested for every
+    /// option (see `Move::written`).
+    pub tested: Vec<crate::span::Span>,
     /// Which conjuncts read none of the inner binders, and so are
     /// evaluated once a position (or a value of an outer binder), not for
     /// every option (see `Held`).

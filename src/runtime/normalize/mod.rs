@@ -268,6 +268,17 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
     }
 }
 
+/// Pushes on `out` the conditions `ir` joins by `and`, in order.
+pub fn and_parts<'a>(ir: &'a Ir, out: &mut Vec<&'a Ir>) {
+    match &ir.kind {
+        IrKind::Binary(BinOp::And, a, b) => {
+            and_parts(a, out);
+            and_parts(b, out);
+        }
+        _ => out.push(ir),
+    }
+}
+
 /// `rule` with each name it shows read from its slot (see
 /// [`MoveIr::named`]), for the rewrites to carry along.
 fn named(rule: &MoveIr) -> MoveIr {
