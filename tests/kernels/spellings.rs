@@ -706,6 +706,9 @@ fn a_digit_found_by_text_is_found_by_arithmetic() {
     // chain after it, held once a position.
     let zero = "game dg(n) {\n    move zero(d in 0..2) if str(d) not in str(n) and 100 < n < 1000 \
                 -> dg(n - 101)\n}\n[value(dg(n)) for n in 0..300]\n";
-    let told = compiled_as(zero, &["`str(d) not in str(n)`: a condition tested for every option"]);
+    let told = compiled_as(
+        zero,
+        &["`str(d) not in str(n)`: a condition tested for every option"],
+    );
     assert!(!told.contains("`100 < n < 1000`"), "{told}");
 }
