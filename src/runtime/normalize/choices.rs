@@ -71,7 +71,6 @@ fn choice(rule: &MoveIr) -> Option<Vec<MoveIr>> {
     let (at, tests) = conjuncts.iter().enumerate().find_map(|(i, c)| {
         let mut tests = Vec::new();
         disjuncts(c, &mut tests);
-        let tests: Vec<Ir> = tests.iter().map(unchained).collect();
         (tests.len() > 1 && tests.iter().all(plain_tests)).then_some((i, tests))
     })?;
     let mut moves = Vec::new();
@@ -105,25 +104,6 @@ fn disjuncts(ir: &Ir, out: &mut Vec<Ir>) {
         }
         _ => out.push(ir.clone()),
     }
-}
-
-/// A chain of comparisons of operands that cannot fail, `0 < a < n`, as
-/// the comparisons it makes joined by `and`, `0 < a and a < n`: the
-/// same test (each operand evaluated again costs nothing, and fails
-/// nowhere), whose parts can each fix or cut a loop. Any other test as
-/// it is.
-fn unchained(test: &Ir) -> Ir {
-    let IrKind::Chain(operands, ops) = &test.kind else {
-        return test.clone();
-    };
-    if !operands.iter().all(repeatable) {
-        return test.clone();
-    }
-    let parts = (operands.windows(2).zip(ops)).map(|(pair, op)| Ir {
-        kind: IrKind::Binary(*op, Box::new(pair[0].clone()), Box::new(pair[1].clone())),
-        span: pair[0].span.to(pair[1].span),
-    });
-    join(parts.collect())
 }
 
 /// A comparison of two operands that cannot fail, or `and` of such
