@@ -107,6 +107,7 @@ mod truths;
 mod unroll;
 mod uses;
 mod walk;
+pub use walk::and_parts;
 use walk::binds_locals;
 pub(crate) use walk::{
     Rewrite, any_node, each_child, map_children, map_move, put, rewrite_move, size,
@@ -214,14 +215,9 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         let lifted = lift::comprehensions(&rule, &mut slots, n.in_order);
         n.slots.set(slots);
         let rule = match lifted {
-            Some(lifted) => n.move_rule(&lifted),
+            // A position lifted into the target made terms.
+            Some(lifted) => targets::made_terms(n.move_rule(&lifted)),
             None => rule,
-        };
-        // A position lifted into the target (`p in [lk(n - k) for k in
-        // 1..=n]` with `p` the target) made terms.
-        let rule = match targets::split(&rule).as_deref() {
-            Some([one]) => one.clone(),
-            _ => rule,
         };
         let rule = member::less_items(&rule).unwrap_or(rule);
         let rule = member::capped(&rule).unwrap_or(rule);
@@ -233,10 +229,7 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
             true => rule,
             false => indexed::items(&rule, &n.slots).unwrap_or(rule),
         };
-        let rule = match implied::tests(&rule) {
-            Some(shorter) => n.move_rule(&shorter),
-            None => rule,
-        };
+        let rule = implied::tests(&rule).map_or(rule, |shorter| n.move_rule(&shorter));
         let rule = solved::binder(&rule).unwrap_or(rule);
         let rule = quotient::binder(&rule).unwrap_or(rule);
         let mut rule = rule;
@@ -265,17 +258,6 @@ fn rules_as(game: &GameIr, defs: &Defs, (in_order, by_index): (bool, bool)) -> G
         slots: n.slots.get(),
         moves,
         def: game.def.clone(),
-    }
-}
-
-/// Pushes on `out` the conditions `ir` joins by `and`, in order.
-pub fn and_parts<'a>(ir: &'a Ir, out: &mut Vec<&'a Ir>) {
-    match &ir.kind {
-        IrKind::Binary(BinOp::And, a, b) => {
-            and_parts(a, out);
-            and_parts(b, out);
-        }
-        _ => out.push(ir),
     }
 }
 

@@ -38,6 +38,15 @@ pub(super) fn split(rule: &MoveIr) -> Option<Vec<MoveIr>> {
     Some(out)
 }
 
+/// `rule` with its computed target made terms where that is one move
+/// (`p` of `p in [lk(n - k) for k in 1..=n]`, lifted: `lk(n - k)`).
+pub(super) fn made_terms(rule: MoveIr) -> MoveIr {
+    match split(&rule).as_deref() {
+        Some([one]) => one.clone(),
+        _ => rule,
+    }
+}
+
 /// `rule` with a target that starts by binding names, `let r = a - k * b
 /// in if r >= b then e(r, b) else e(b, r)` (a helper given `a - k * b`,
 /// inlined, leaves the same), as a binder over that one value, `r in [a

@@ -216,3 +216,14 @@ pub(crate) fn map_children(ir: &Ir, f: &mut dyn FnMut(&Ir) -> Ir) -> Ir {
         span: ir.span,
     }
 }
+
+/// Pushes on `out` the conditions `ir` joins by `and`, in order.
+pub fn and_parts<'a>(ir: &'a Ir, out: &mut Vec<&'a Ir>) {
+    match &ir.kind {
+        IrKind::Binary(crate::syntax::ast::BinOp::And, a, b) => {
+            and_parts(a, out);
+            and_parts(b, out);
+        }
+        _ => out.push(ir),
+    }
+}
