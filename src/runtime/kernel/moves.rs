@@ -202,12 +202,7 @@ fn cutting_first(guard: &mut Vec<Cond>, written: &mut Vec<Span>, (x, free): (Slo
 /// and linear forms (exact: see [`super::expr::Lin`]), and `not`, `and`
 /// and `or` of such.
 fn cannot_fail(c: &Cond) -> bool {
-    let safe = |n: &Num| {
-        matches!(
-            n,
-            Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Lin(_)
-        )
-    };
+    use super::expr::spelled::safe;
     match c {
         Cond::Const(_) => true,
         Cond::Cmp(_, a, b) => safe(a) && safe(b),

@@ -23,10 +23,6 @@ pub struct MoveShape {
     /// The spans of the conditions written that are tested for every
     /// option (see `Move::written`).
     pub tested: Vec<crate::span::Span>,
-    /// Which conjuncts read none of the inner binders, and so are
-    /// evaluated once a position (or a value of an outer binder), not for
-    /// every option (see `Held`).
-    pub held: Vec<bool>,
     /// Whether the innermost binder runs over the divisors of a number,
     /// its guard asking `n % x == 0` (see `narrow::divisors`).
     pub divisors: bool,
@@ -76,11 +72,6 @@ fn shape(rule: &crate::ir::MoveIr, types: &Types) -> Option<MoveShape> {
                 .map(|(w, _)| *w)
                 .collect()
         },
-        held: m
-            .held
-            .iter()
-            .map(|h| *h != super::Held::PerOption)
-            .collect(),
         divisors: m.divides().is_some(),
         kept: m.filter().is_some(),
         narrows: !matches!(m.binders.last(), Some((_, Domain::Split(..)))),

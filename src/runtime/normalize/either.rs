@@ -54,13 +54,9 @@ pub(super) fn split(rule: &MoveIr) -> Option<[MoveIr; 2]> {
 
 /// The conjuncts of `a and b and ...`, in order.
 pub(super) fn flatten(ir: &Ir, out: &mut Vec<Ir>) {
-    match &ir.kind {
-        IrKind::Binary(BinOp::And, a, b) => {
-            flatten(a, out);
-            flatten(b, out);
-        }
-        _ => out.push(ir.clone()),
-    }
+    let mut parts = Vec::new();
+    super::and_parts(ir, &mut parts);
+    out.extend(parts.into_iter().cloned());
 }
 
 /// The conjunction of `parts`, left to right.

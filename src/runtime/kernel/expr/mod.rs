@@ -17,7 +17,7 @@ mod compile;
 mod cond;
 mod length;
 mod members;
-mod spelled;
+pub(super) mod spelled;
 mod text;
 pub use bools::bool_in;
 pub(super) use compile::value_of;

@@ -120,7 +120,7 @@ fn turned(op: BinOp) -> BinOp {
 
 /// Whether evaluating `n` cannot fail: a constant, a slot, a name, or a
 /// linear form (exact: see [`super::Lin`]).
-fn safe(n: &Num) -> bool {
+pub(in crate::runtime::kernel) fn safe(n: &Num) -> bool {
     matches!(
         n,
         Num::Const(_) | Num::Slot(_) | Num::Named(_) | Num::Lin(_)
