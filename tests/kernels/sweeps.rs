@@ -466,3 +466,55 @@ fn a_table_sweeps_only_the_strip_it_asks() {
         }
     }
 }
+
+/// Wythoff's game kept in order, `w(min(a, b), max(a, b))`: the play
+/// never reaches `(a, b)` with `a > b`, whose `both` moves run below 0
+/// (hashed positions the square's sweep cannot value). The sweep leaves
+/// those and goes on past them (src/runtime/sweep/mod.rs, `Skips`), so
+/// the search runs a few positions rather than every one with `a <= b`;
+/// the values are the textbook game's, and agree with the
+/// interpreter; an error at a position the play reaches is the
+/// interpreter's, and one at a position it never reaches is none.
+#[test]
+fn a_square_swept_goes_on_past_positions_it_cannot_value() {
+    const N: usize = 300;
+    let mut g = vec![vec![0usize; N + 1]; N + 1];
+    for a in 0..=N {
+        for b in 0..=N {
+            let mut seen = vec![false; 3 * N + 3];
+            (0..a).for_each(|x| seen[g[x][b]] = true);
+            (0..b).for_each(|y| seen[g[a][y]] = true);
+            (1..=a.min(b)).for_each(|k| seen[g[a - k][b - k]] = true);
+            g[a][b] = seen.iter().position(|s| !s).unwrap();
+        }
+    }
+    let rules = |extra: &str| {
+        format!(
+            "game w(a, b) {{\n move left(k in 1..=a) -> w(min(a - k, b), max(a - k, b)){extra}\n \
+             move right(k in 1..=b) -> w(min(a, b - k), max(a, b - k))\n \
+             move both(k in 1..=a) -> w(a - k, b - k)\n}}\n"
+        )
+    };
+    let text = format!("{}value(w({N}, {N}))\nvalue(w(17, {N}))\n", rules(""));
+    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
+    Engine::Native.apply(&mut session.machine);
+    assert_eq!(session.run("w.game", &text).error, None);
+    // The machine code values them, not the kernel's run one at a time
+    // (72,000 runs when the sweep stopped at the first it could not).
+    let runs = session.machine.kernel_runs;
+    assert!(runs < 1_000, "{runs} positions run one at a time");
+    let want = format!("{}\n{}\n", g[N][N], g[17][N]);
+    assert_eq!(run_big(&text, Engine::Native), want);
+    agree(&format!(
+        "{}[value(w(a, 60)) for a in 0..=60]\nvalue(w(60, 60) + w(3, 9))\n",
+        rules("")
+    ));
+    // A division by zero at (7, 40), which the play reaches, and at
+    // (40, 7), which it never does.
+    let error = rules(" + *(0 / (a * 1000 + b - 7040))");
+    same_error(&format!("{error}value(w(60, 60))\n"), "division by zero");
+    let unreached = rules(" + *(0 / (a * 1000 + b - 40007))");
+    agree(&format!("{unreached}value(w(60, 60))\n"));
+    let big = format!("{unreached}value(w({N}, {N}))\n");
+    assert_eq!(run_big(&big, Engine::Native), format!("{}\n", g[N][N]));
+}

@@ -283,7 +283,8 @@ impl Machine {
     /// chunks between looks at the clock, with the kernel's run taking
     /// each position the machine code leaves (a terminal one). A square's
     /// slots are made at once, a line's a chunk at a time. Returns where
-    /// it stopped: the positions below have values.
+    /// it stopped: the positions below have values, but for those of a
+    /// square it left and went on past (see [`Skips`]).
     fn native_sweep(
         &mut self,
         game: GameId,
@@ -316,6 +317,7 @@ impl Machine {
                 false => return Ok(from),
             }
         }
+        let mut skips = Skips::default();
         while from < to {
             self.poll()?;
             let chunk = to.min(from.saturating_add(CHUNK));
@@ -326,6 +328,7 @@ impl Machine {
             let Scratch { marks, views, .. } = &mut self.scratch;
             let (stopped, paused) =
                 kernel.native_sweep((&self.defs, &self.graph), (game, from, end), marks, views);
+            skips.ran += u64::from(stopped - from);
             if paused {
                 from = stopped;
             } else if stopped < end {
@@ -333,8 +336,13 @@ impl Machine {
                     game,
                     index: stopped,
                 };
-                if !self.left_finds_value(at)? {
-                    return Ok(stopped);
+                if skips.count > 0 || !self.left_finds_value(at)? {
+                    // A square's position left unknown: the search values
+                    // it if the play reaches it (see `Skips`).
+                    if !square || !skips.skip() {
+                        return Ok(skips.first.unwrap_or(stopped));
+                    }
+                    skips.first.get_or_insert(stopped);
                 }
                 from = stopped + 1;
             } else if end < chunk {
@@ -346,7 +354,41 @@ impl Machine {
         }
         Ok(from)
     }
+}
 
+/// The positions of a square a sweep left without a value and went on
+/// past. A position whose options the sweep cannot value (they leave the
+/// dense table, or wait for another game) need not hold up the rest:
+/// Wythoff's game kept in order, `w(min(a - k, b), max(a - k, b))`, never
+/// reaches `(a, b)` with `a > b`, whose options run below 0, and stopping
+/// at the first of them left the whole square to the search (5x the
+/// square swept). Past the first, a skipped position gets no kernel run
+/// of its own (which would make its options below 0, every one); and the
+/// sweep stops once it skipped [`SKIPS_FREE`] more positions than it
+/// valued, so that a square whose every position waits on one costs
+/// little more than that.
+#[derive(Default)]
+struct Skips {
+    /// The positions left.
+    count: u64,
+    /// The positions the machine code valued.
+    ran: u64,
+    /// The first left.
+    first: Option<u32>,
+}
+
+/// How many more positions than it valued a sweep may leave.
+const SKIPS_FREE: u64 = 4096;
+
+impl Skips {
+    /// Counts one more position left: whether the sweep goes on.
+    fn skip(&mut self) -> bool {
+        self.count += 1;
+        self.count <= self.ran + SKIPS_FREE
+    }
+}
+
+impl Machine {
     /// Whether the kernel's run finds the value of `at`, a position a
     /// sweep (the machine code's or the kernels') left, once the hashed
     /// options it misses are valued where their own options are known:
