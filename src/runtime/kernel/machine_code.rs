@@ -304,7 +304,9 @@ impl Kernel {
         let few = |d: &Domain| match d {
             Domain::Range(lo, hi, _) => lo.is_const() && (capped(hi) || narrow(hi)),
             Domain::Items(_) | Domain::Global(_) | Domain::Fixed(_) => true,
-            Domain::Seq(_) | Domain::Split(..) => false,
+            // A constant row's items (`k in NEXT[last]`).
+            Domain::Seq(seq) => super::moves::capped_seq(seq),
+            Domain::Split(..) => false,
         };
         (self.moves.iter()).all(|m| m.binders.iter().all(|(_, d)| few(d)))
     }

@@ -445,6 +445,20 @@ pub(super) fn capped(hi: &Num) -> bool {
     capped_in(hi, &mut Vec::new())
 }
 
+/// Whether every item of `seq` is at most some constant, whatever the
+/// position: a row of a constant list of lists of integers (`k in
+/// NEXT[last]`), items written out that are, and either branch of an
+/// `if`, a join or what keeps some items of those.
+pub(super) fn capped_seq(seq: &Seq) -> bool {
+    match seq {
+        Seq::Row(rows, _) => rows.shape.holds_ints(),
+        Seq::Items(_, items) => items.iter().all(capped),
+        Seq::If(_, a, b) | Seq::Concat(a, b) => capped_seq(a) && capped_seq(b),
+        Seq::SetOf(a) | Seq::Sorted(a) | Seq::Reversed(a) | Seq::Slice(a, ..) => capped_seq(a),
+        _ => false,
+    }
+}
+
 /// [`capped`], the slots `kept` holding values that are.
 fn capped_in(hi: &Num, kept: &mut Vec<Slot>) -> bool {
     let constant = |n: &Num, least: i64| matches!(n, Num::Const(c) if *c >= least);

@@ -6,8 +6,9 @@
 //! that [`Strip`] allows (`runtime/sweep/strip.rs`).
 
 use super::expr::{Lin, Num};
+use super::seq::Seq;
 use super::{Cond, Domain, Move, Term, run};
-use crate::graph::flat;
+use crate::graph::{Shape, flat};
 use crate::ir::Slot;
 use crate::syntax::ast::BinOp;
 use crate::value::GameId;
@@ -412,6 +413,7 @@ pub(super) fn binder_bounds(m: &Move, seed: Vec<Bound>) -> Vec<Bound> {
             }),
             Domain::Fixed(run::Values::Range(lo, hi)) => Some((*lo, *hi - 1)),
             Domain::Fixed(run::Values::List { lo, hi, .. }) => Some((*lo, *hi)),
+            Domain::Seq(seq) => seq_span(seq, &bounds),
             _ => None,
         };
         if let Some(span) = span.filter(|(lo, hi)| lo <= hi) {
@@ -419,6 +421,32 @@ pub(super) fn binder_bounds(m: &Move, seed: Vec<Bound>) -> Vec<Bound> {
         }
     }
     bounds
+}
+
+/// The lowest and highest value an item of `seq` takes, when both are
+/// known: of items written out, of a row of a constant list of lists
+/// (`k in NEXT[last]`, any row's), of either branch of an `if`, and of
+/// what keeps some of the items of those.
+fn seq_span(seq: &Seq, bounds: &[Bound]) -> Option<(i64, i64)> {
+    let both = |a: (i64, i64), b: (i64, i64)| (a.0.min(b.0), a.1.max(b.1));
+    match seq {
+        Seq::Items(Shape::List | Shape::Tuple | Shape::Set, items) => {
+            let mut spans = items.iter().map(|n| span(n, bounds));
+            let first = spans.next()??;
+            spans.try_fold(first, |all, s| Some(both(all, s?)))
+        }
+        Seq::Row(rows, _) if matches!(rows.shape, Shape::List | Shape::Tuple | Shape::Set) => {
+            let lo = rows.items.iter().min()?;
+            Some((*lo, *rows.items.iter().max()?))
+        }
+        Seq::If(_, a, b) | Seq::Concat(a, b) => {
+            Some(both(seq_span(a, bounds)?, seq_span(b, bounds)?))
+        }
+        Seq::SetOf(a) | Seq::Sorted(a) | Seq::Reversed(a) | Seq::Slice(a, ..) => {
+            seq_span(a, bounds)
+        }
+        _ => None,
+    }
 }
 
 /// The lowest and highest value `n` takes, when both are known.
@@ -479,6 +507,11 @@ fn ends(n: &Num, bounds: &[(Slot, (i64, i64))], high: bool) -> Option<i64> {
         Num::If(_, a, b) => {
             let (a, b) = (ends(a, bounds, high)?, ends(b, bounds, high)?);
             Some(if high { a.max(b) } else { a.min(b) })
+        }
+        // An item of a list whose items are known (`1..=LIM[last]`).
+        Num::Index(seq, _) => {
+            let (lo, hi) = seq_span(seq, bounds)?;
+            Some(if high { hi } else { lo })
         }
         // A remainder by a positive constant, rounded down: from 0 to
         // the constant less one, whatever the number divided.
