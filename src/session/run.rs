@@ -62,7 +62,6 @@ impl Session {
                 if !rebound.is_empty() {
                     let stale = crate::deps::affected(&m.defs, &m.graph, &rebound);
                     m.graph.clear_games(&stale);
-                    m.fn_memo.clear();
                 }
             }
             StmtIr::Print { expr, slots } => {

@@ -14,11 +14,9 @@ use crate::value::Value;
 use std::rc::Rc;
 
 mod items;
-mod memo;
 mod positions;
 
 pub use items::{Collect, Items, ItemsIter};
-pub use memo::FnMemo;
 
 /// When less stack than this is left, a function call continues on a new
 /// segment of [`STACK_SEGMENT`] bytes.
@@ -440,10 +438,6 @@ impl Machine {
                 ),
             ));
         }
-        let kept = self.fn_memo.keeps(&self.defs, f);
-        if kept && let Some(v) = self.fn_memo.get(f, callee) {
-            return Ok(v);
-        }
         // Room for the function's own locals, if it has any.
         if func.slots > callee.len() {
             callee.resize(func.slots, Value::Int(0));
@@ -451,15 +445,10 @@ impl Machine {
         self.depth += 1;
         // Deep recursion runs on stack segments allocated as needed, so the
         // depth limit, not the thread's stack, decides how deep it may go.
-        // The arguments, kept apart from the locals the body writes over.
-        let args = kept.then(|| callee[..func.arity].to_vec());
         let result = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
             self.eval(&func.body, callee)
         });
         self.depth -= 1;
-        if let (Some(args), Ok(v)) = (&args, &result) {
-            self.fn_memo.put(f, args, v);
-        }
         result
     }
 }
