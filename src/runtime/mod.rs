@@ -205,6 +205,10 @@ pub struct Machine {
     /// without all their values, one entry for each strip and its extra
     /// columns (see `sweep/strip.rs`).
     strip_walked: Vec<sweep::Walked>,
+    /// The games whose square a sweep has gone on past positions it
+    /// could not value (see `sweep::Skips`): a later sweep stops at the
+    /// first, as the search values them, rather than walk them again.
+    squares_skipped: rustc_hash::FxHashSet<crate::value::GameId>,
     /// The board whose levels a claim last refused for want of room,
     /// the level it asked up to, and the graph's size then (see
     /// `sweep/mod.rs`: `claim_levels`).
@@ -402,6 +406,7 @@ impl Machine {
             scratch: Scratch::default(),
             searches: Vec::new(),
             strip_walked: Vec::new(),
+            squares_skipped: Default::default(),
             levels_refused: None,
             write_files: true,
         }

@@ -21,6 +21,7 @@
 //! option; and the options' values are read from the graph's dense arrays
 //! by index.
 
+mod bounds;
 mod build;
 mod calls;
 mod expr;

@@ -317,6 +317,8 @@ impl Machine {
                 false => return Ok(from),
             }
         }
+        // Only a game's first sweep goes on past positions (see `Skips`).
+        let skipping = square && !self.squares_skipped.contains(&game);
         let mut skips = Skips::default();
         while from < to {
             self.poll()?;
@@ -339,10 +341,11 @@ impl Machine {
                 if skips.count > 0 || !self.left_finds_value(at)? {
                     // A square's position left unknown: the search values
                     // it if the play reaches it (see `Skips`).
-                    if !square || !skips.skip() {
+                    if !skipping || !skips.skip() {
                         return Ok(skips.first.unwrap_or(stopped));
                     }
                     skips.first.get_or_insert(stopped);
+                    self.squares_skipped.insert(game);
                 }
                 from = stopped + 1;
             } else if end < chunk {
@@ -365,13 +368,15 @@ impl Machine {
 /// square swept). Past the first, a skipped position gets no kernel run
 /// of its own (which would make its options below 0, every one); and the
 /// sweep stops once it skipped [`SKIPS_FREE`] more positions than it
-/// valued, so that a square whose every position waits on one costs
-/// little more than that.
+/// passed, so that a square whose every position waits on one costs
+/// little more than that. Only a game's first such sweep goes on: the
+/// search may start another each time it waits, and each would walk
+/// the positions left again (5x on a square with a move up its index).
 #[derive(Default)]
 struct Skips {
     /// The positions left.
     count: u64,
-    /// The positions the machine code valued.
+    /// The positions the machine code passed (valued, or valued before).
     ran: u64,
     /// The first left.
     first: Option<u32>,
