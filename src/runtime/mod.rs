@@ -111,6 +111,9 @@ pub struct Machine {
     pub(crate) deadline: Option<Instant>,
     /// Evaluation steps, to look at `cancel` only every so often.
     ticks: u32,
+    /// The results of functions that call themselves (see
+    /// `interp/memo.rs`); emptied when a definition or a `let` changes.
+    pub fn_memo: interp::FnMemo,
     /// Emptied frames of finished function calls, to be reused (also by
     /// the arguments of a position being made, and by move generation).
     frames: Vec<Vec<Value>>,
@@ -379,6 +382,7 @@ impl Machine {
             pulse: Arc::default(),
             deadline: None,
             ticks: 0,
+            fn_memo: interp::FnMemo::default(),
             frames: Vec::new(),
             positions: Default::default(),
             target: Vec::new(),

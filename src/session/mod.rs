@@ -224,6 +224,7 @@ impl Session {
             self.machine.share_depths.clear();
             self.machine.hints.clear();
             self.machine.typing_tries.clear();
+            self.machine.fn_memo.clear();
         }
         let stmts = crate::lower::lower(&program, &mut self.machine.defs)?;
         if !changed.is_empty() {

@@ -62,6 +62,7 @@ impl Session {
                 if !rebound.is_empty() {
                     let stale = crate::deps::affected(&m.defs, &m.graph, &rebound);
                     m.graph.clear_games(&stale);
+                    m.fn_memo.clear();
                 }
             }
             StmtIr::Print { expr, slots } => {

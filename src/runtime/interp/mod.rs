@@ -14,9 +14,11 @@ use crate::value::Value;
 use std::rc::Rc;
 
 mod items;
+mod memo;
 mod positions;
 
 pub use items::{Collect, Items, ItemsIter};
+pub use memo::FnMemo;
 
 /// When less stack than this is left, a function call continues on a new
 /// segment of [`STACK_SEGMENT`] bytes.
@@ -438,10 +440,18 @@ impl Machine {
                 ),
             ));
         }
+        // A function that calls itself on integers: its result, kept
+        // (see `memo.rs`).
+        let key = self.fn_memo.key(&self.defs, f, callee);
+        let most = self.limits.max_depth;
+        if let Some(v) = key.and_then(|k| self.fn_memo.get(&k, self.depth, most)) {
+            return Ok(v);
+        }
         // Room for the function's own locals, if it has any.
         if func.slots > callee.len() {
             callee.resize(func.slots, Value::Int(0));
         }
+        let before = self.fn_memo.enter(self.depth);
         self.depth += 1;
         // Deep recursion runs on stack segments allocated as needed, so the
         // depth limit, not the thread's stack, decides how deep it may go.
@@ -449,6 +459,9 @@ impl Machine {
             self.eval(&func.body, callee)
         });
         self.depth -= 1;
+        if let Ok(v) = &result {
+            self.fn_memo.leave((self.depth, before), key, v);
+        }
         result
     }
 }
