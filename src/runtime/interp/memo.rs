@@ -21,7 +21,8 @@
 //!   is used only where its own calls would have stayed within the
 //!   limit;
 //! - at most [`MEMO_MOST`] results: past that, calls are made as
-//!   before, so memory stays bounded (about 40 MB); and none of a
+//!   before, so memory stays bounded (about 15 MB, twice that while the
+//!   table grows); and none of a
 //!   function whose results are seldom found again ([`FnMemo::tried`]).
 //!
 //! A failed call keeps nothing, so it fails each time, with its own
@@ -34,7 +35,7 @@ use crate::value::Value;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The most results kept.
-const MEMO_MOST: usize = 1 << 19;
+const MEMO_MOST: usize = 1 << 17;
 /// How many results of a function are kept before it is asked whether
 /// they are found again (see [`FnMemo::tried`]).
 const TRIAL: u32 = 1 << 12;
