@@ -208,9 +208,6 @@ pub struct Machine {
     /// without all their values, one entry for each strip and its extra
     /// columns (see `sweep/strip.rs`).
     strip_walked: Vec<sweep::Walked>,
-    /// The row each strip's last sweep went up to (see `sweep/strip.rs`:
-    /// `strip_bottom`), one entry for each strip and its extra columns.
-    strip_tops: Vec<sweep::Top>,
     /// The games whose square a sweep has gone on past positions it
     /// could not value (see `sweep::Skips`): a later sweep stops at the
     /// first, as the search values them, rather than walk them again.
@@ -413,7 +410,6 @@ impl Machine {
             scratch: Scratch::default(),
             searches: Vec::new(),
             strip_walked: Vec::new(),
-            strip_tops: Vec::new(),
             squares_skipped: Default::default(),
             levels_refused: None,
             write_files: true,

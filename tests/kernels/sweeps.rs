@@ -577,38 +577,3 @@ fn amounts_looked_up_by_the_last_move_sweep_a_strip() {
         "{rules}[value(f(n, last)) for n in 0..40 for last in 0..4]\n"
     ));
 }
-
-/// A column of the strip the play never reaches whose positions fail
-/// (`NEXT[4]` past the list's end, from column 3): no sweep values them,
-/// and each ask walked the strip down to its bottom again looking for a
-/// row with all its values (quadratic: 250x at 20,000 rows). A walk now
-/// stops at the row the last sweep went up to (`strip_bottom`). The
-/// values are the definition's, and the interpreter's.
-#[test]
-fn a_strip_column_whose_positions_fail_is_not_walked_again() {
-    const N: usize = 20_000;
-    let next: [&[usize]; 3] = [&[1, 2], &[2, 1], &[1, 2]];
-    let mut g = vec![[0usize; 3]; N + 1];
-    for n in 0..=N {
-        for last in 0..3 {
-            let options: Vec<usize> = (next[last].iter())
-                .filter(|&&k| k <= n)
-                .map(|&k| g[n - k][k])
-                .collect();
-            g[n][last] = (0..).find(|v| !options.contains(v)).unwrap();
-        }
-    }
-    let rules = "let NEXT = [[1, 2], [2, 1], [1, 2], [3, 4]]\n\
-                 game f(n, last) { move take(k in NEXT[last]) if k <= n -> f(n - k, k) }\n";
-    let text = format!("{rules}len([n for n in 0..={N} if value(f(n, 0)) == 0])\n");
-    let mut session = Session::new(Box::new(std::io::sink()), Box::new(std::io::sink()));
-    Engine::Native.apply(&mut session.machine);
-    assert_eq!(session.run("f.game", &text).error, None);
-    let walked = session.machine.strip_rows_walked;
-    assert!(walked < 1_000_000, "{walked} rows walked");
-    let lost = (0..=N).filter(|&n| g[n][0] == 0).count();
-    assert_eq!(run_big(&text, Engine::Native), format!("{lost}\n"));
-    agree(&format!(
-        "{rules}[value(f(n, last)) for n in 0..40 for last in 0..3]\n"
-    ));
-}

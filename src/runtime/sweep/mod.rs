@@ -29,7 +29,7 @@ pub(in crate::runtime) use evidence::{
     CHAIN, descended, descended_along, near_below, square_below,
 };
 
-pub(in crate::runtime) use strip::{Top, Walked};
+pub(in crate::runtime) use strip::Walked;
 pub(in crate::runtime) use up::near_above;
 
 impl Machine {

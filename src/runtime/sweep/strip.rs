@@ -18,8 +18,6 @@ const GAP: i64 = 4;
 /// A strip's game and the extra columns of a walk down it, and the rows
 /// `lo..hi` it found without all their values.
 pub(in crate::runtime) type Walked = ((GameId, Option<(i64, i64)>), (i64, i64));
-/// A strip (and its extra columns) and the row its last sweep went up to.
-pub(in crate::runtime) type Top = ((GameId, Option<(i64, i64)>), i64);
 
 impl Machine {
     /// The strip below `node`, which waits for `waited`, when its game has
@@ -126,18 +124,9 @@ impl Machine {
             Some((lo, hi)) if lo < row && row <= hi => (lo, hi),
             _ => (row, row),
         };
-        // The rows below the last sweep's top were swept: what they lack
-        // (a column the play never reaches, whose positions fail) a
-        // sweep again would not find, and a walk down them at each ask
-        // made a query quadratic (250x at 20,000 rows).
-        let swept = (self.strip_tops.iter())
-            .find(|(k, _)| *k == key)
-            .map(|(_, t)| *t)
-            .filter(|t| *t < row);
         loop {
-            if low == 0 || swept == Some(low) {
+            if low == 0 {
                 self.walked(key, None);
-                self.swept_to(key, row);
                 return Ok(Some(low));
             }
             if row - low > most {
@@ -152,22 +141,10 @@ impl Machine {
                 .all(|c| self.strip_value((game, strip), strip.place(low - 1, *c)) < ABSENT);
             if valued {
                 self.walked(key, None);
-                self.swept_to(key, row);
                 return Ok(Some(low));
             }
             low -= 1;
         }
-    }
-
-    /// Keeps `top` as the row the sweep of the strip `key` a walk found
-    /// goes up to: a few strips at most, the oldest forgotten first.
-    fn swept_to(&mut self, key: (GameId, Option<(i64, i64)>), top: i64) {
-        const KEPT: usize = 8;
-        self.strip_tops.retain(|(k, _)| *k != key);
-        if self.strip_tops.len() == KEPT {
-            self.strip_tops.remove(0);
-        }
-        self.strip_tops.push((key, top));
     }
 
     /// Keeps `rows` as those the walk of the strip `key` found without
