@@ -211,7 +211,7 @@ pub struct Machine {
     /// The games whose square a sweep has gone on past positions it
     /// could not value (see `sweep::Skips`): a later sweep stops at the
     /// first, as the search values them, rather than walk them again.
-    squares_skipped: rustc_hash::FxHashSet<crate::value::GameId>,
+    pub(crate) squares_skipped: rustc_hash::FxHashSet<crate::value::GameId>,
     /// The board whose levels a claim last refused for want of room,
     /// the level it asked up to, and the graph's size then (see
     /// `sweep/mod.rs`: `claim_levels`).

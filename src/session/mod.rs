@@ -225,6 +225,7 @@ impl Session {
             self.machine.hints.clear();
             self.machine.typing_tries.clear();
             self.machine.fn_memo.clear();
+            self.machine.squares_skipped.clear();
         }
         let stmts = crate::lower::lower(&program, &mut self.machine.defs)?;
         if !changed.is_empty() {

@@ -63,6 +63,7 @@ impl Session {
                     let stale = crate::deps::affected(&m.defs, &m.graph, &rebound);
                     m.graph.clear_games(&stale);
                     m.fn_memo.clear();
+                    m.squares_skipped.clear();
                 }
             }
             StmtIr::Print { expr, slots } => {

@@ -4,7 +4,7 @@
 //! chooses between them (short loops, few options, moves to another
 //! game at the same size).
 
-use super::moves::capped;
+use super::bounds::capped;
 use super::{COMPILE_AFTER, Domain, Found, Kernel, Levels, Marks, Stop, Strip, Term, native};
 use super::{Lin, Num};
 use crate::defs::Defs;
@@ -305,7 +305,7 @@ impl Kernel {
             Domain::Range(lo, hi, _) => lo.is_const() && (capped(hi) || narrow(hi)),
             Domain::Items(_) | Domain::Global(_) | Domain::Fixed(_) => true,
             // A constant row's items (`k in NEXT[last]`).
-            Domain::Seq(seq) => super::moves::capped_seq(seq),
+            Domain::Seq(seq) => super::bounds::capped_seq(seq),
             Domain::Split(..) => false,
         };
         (self.moves.iter()).all(|m| m.binders.iter().all(|(_, d)| few(d)))

@@ -3,6 +3,7 @@
 //! and its terms (with the linear forms of the fast loop where they
 //! exist).
 
+use super::bounds::capped;
 use super::expr::{Cond, Num, conjuncts, num_in};
 use super::filter::Filter;
 use super::large::small_domains;
@@ -432,77 +433,4 @@ impl Move {
         });
         long && !point && one_integer && !calls && self.narrowed_whole()
     }
-}
-
-/// Whether a loop's upper bound `hi` is bounded by a constant whatever
-/// the slots hold: a constant, the least of something and a constant
-/// (`min(3, n)` keeps the loop short however large `n`), a remainder by
-/// a constant (`n % 10 + 1`: floored, from 0 to 9), a bitwise and with a
-/// constant of 0 or more, an item of a constant list of integers
-/// (`CAP[n % 10]`), and sums, `if`s and `let`s of those; an `if` that
-/// picks the less of two (`if r > n then n else r`) as `min` does.
-pub(super) fn capped(hi: &Num) -> bool {
-    capped_in(hi, &mut Vec::new())
-}
-
-/// Whether every item of `seq` is at most some constant, whatever the
-/// position: a row of a constant list of lists of integers (`k in
-/// NEXT[last]`), items written out that are, and either branch of an
-/// `if`, a join or what keeps some items of those.
-pub(super) fn capped_seq(seq: &Seq) -> bool {
-    match seq {
-        Seq::Row(rows, _) => rows.shape.holds_ints(),
-        Seq::Items(_, items) => items.iter().all(capped),
-        Seq::If(_, a, b) | Seq::Concat(a, b) => capped_seq(a) && capped_seq(b),
-        Seq::SetOf(a) | Seq::Sorted(a) | Seq::Reversed(a) | Seq::Slice(a, ..) => capped_seq(a),
-        _ => false,
-    }
-}
-
-/// [`capped`], the slots `kept` holding values that are.
-fn capped_in(hi: &Num, kept: &mut Vec<Slot>) -> bool {
-    let constant = |n: &Num, least: i64| matches!(n, Num::Const(c) if *c >= least);
-    match hi {
-        Num::Const(_) => true,
-        Num::Slot(s) | Num::Named(s) => kept.contains(s),
-        Num::Extremum(true, items) => items.iter().any(|n| capped_in(n, kept)),
-        Num::Extremum(false, items) => items.iter().all(|n| capped_in(n, kept)),
-        Num::Bin(BinOp::Rem, _, by) => constant(by, 1),
-        Num::Bin(BinOp::BitAnd, a, b) => constant(a, 0) || constant(b, 0),
-        Num::Bin(BinOp::Add | BinOp::Sub, a, b) => capped_in(a, kept) && capped_in(b, kept),
-        Num::Lin(l) => l.terms.iter().all(|(s, _)| kept.contains(s)),
-        Num::Index(xs, _) => match &**xs {
-            Seq::Row(rows, _) => rows.shape.holds_ints(),
-            Seq::Items(_, items) => items.iter().all(|n| capped_in(n, kept)),
-            _ => false,
-        },
-        Num::Let(s, value, body) => {
-            let mut inner: Vec<_> = kept.iter().copied().filter(|k| k != s).collect();
-            if capped_in(value, kept) {
-                inner.push(*s);
-            }
-            capped_in(body, &mut inner)
-        }
-        Num::If(c, a, b) => match least_of(c, a, b) {
-            Some((x, y)) => capped_in(x, kept) || capped_in(y, kept),
-            None => capped_in(a, kept) && capped_in(b, kept),
-        },
-        _ => false,
-    }
-}
-
-/// `(x, y)` where `if c then a else b` is the less of two slots `x`
-/// and `y` (`if r > n then n else r`, `if n < r then n else r`).
-fn least_of<'a>(c: &'a Cond, a: &'a Num, b: &'a Num) -> Option<(&'a Num, &'a Num)> {
-    let Cond::Cmp(op, p, q) = c else { return None };
-    let same = |x: &Num, y: &Num| match (x, y) {
-        (Num::Slot(x) | Num::Named(x), Num::Slot(y) | Num::Named(y)) => x == y,
-        _ => false,
-    };
-    let least = match op {
-        BinOp::Gt | BinOp::Ge => same(a, q) && same(b, p),
-        BinOp::Lt | BinOp::Le => same(a, p) && same(b, q),
-        _ => false,
-    };
-    least.then_some((a, b))
 }

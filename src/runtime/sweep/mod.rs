@@ -108,8 +108,10 @@ impl Machine {
     /// position of `game` of dense index below `end` that has no value yet
     /// is run in the index's order: shell by shell of the square `[0, m)²`
     /// (or the cube `[0, m)³`), where every option of a rule that makes no
-    /// argument larger comes first. It stops at the first whose options
-    /// are not all known (or when the graph holds `room` positions). Returns as
+    /// argument larger comes first. A game's first such sweep leaves a
+    /// position whose options are not all known and goes on (see
+    /// [`Skips`]); later ones stop at the first (and any stops when the
+    /// graph holds `room` positions). Returns as
     /// [`Machine::sweep`] does; `None` when the game has no dense table of
     /// pairs or triples, or `end` is past [`FREELY`] and the search came
     /// down by no `chain` (asked only then).
@@ -359,40 +361,6 @@ impl Machine {
     }
 }
 
-/// The positions of a square a sweep left without a value and went on
-/// past. A position whose options the sweep cannot value (they leave the
-/// dense table, or wait for another game) need not hold up the rest:
-/// Wythoff's game kept in order, `w(min(a - k, b), max(a - k, b))`, never
-/// reaches `(a, b)` with `a > b`, whose options run below 0, and stopping
-/// at the first of them left the whole square to the search (5x the
-/// square swept). Past the first, a skipped position gets no kernel run
-/// of its own (which would make its options below 0, every one); and the
-/// sweep stops once it skipped [`SKIPS_FREE`] more positions than it
-/// passed, so that a square whose every position waits on one costs
-/// little more than that. Only a game's first such sweep goes on: the
-/// search may start another each time it waits, and each would walk
-/// the positions left again (5x on a square with a move up its index).
-#[derive(Default)]
-struct Skips {
-    /// The positions left.
-    count: u64,
-    /// The positions the machine code passed (valued, or valued before).
-    ran: u64,
-    /// The first left.
-    first: Option<u32>,
-}
-
-/// How many more positions than it valued a sweep may leave.
-const SKIPS_FREE: u64 = 4096;
-
-impl Skips {
-    /// Counts one more position left: whether the sweep goes on.
-    fn skip(&mut self) -> bool {
-        self.count += 1;
-        self.count <= self.ran + SKIPS_FREE
-    }
-}
-
 impl Machine {
     /// Whether the kernel's run finds the value of `at`, a position a
     /// sweep (the machine code's or the kernels') left, once the hashed
@@ -424,5 +392,39 @@ impl Machine {
             }
         }
         self.kernel_finds_value(at, &mut Vec::new())
+    }
+}
+
+/// The positions of a square a sweep left without a value and went on
+/// past. A position whose options the sweep cannot value (they leave the
+/// dense table, or wait for another game) need not hold up the rest:
+/// Wythoff's game kept in order, `w(min(a - k, b), max(a - k, b))`, never
+/// reaches `(a, b)` with `a > b`, whose options run below 0, and stopping
+/// at the first of them left the whole square to the search (5x the
+/// square swept). Past the first, a skipped position gets no kernel run
+/// of its own (which would make its options below 0, every one); and the
+/// sweep stops once it skipped [`SKIPS_FREE`] more positions than it
+/// passed, so that a square whose every position waits on one costs
+/// little more than that. Only a game's first such sweep goes on: the
+/// search may start another each time it waits, and each would walk
+/// the positions left again (5x on a square with a move up its index).
+#[derive(Default)]
+struct Skips {
+    /// The positions left.
+    count: u64,
+    /// The positions the machine code passed (valued, or valued before).
+    ran: u64,
+    /// The first left.
+    first: Option<u32>,
+}
+
+/// How many more positions than it passed a sweep may leave.
+const SKIPS_FREE: u64 = 4096;
+
+impl Skips {
+    /// Counts one more position left: whether the sweep goes on.
+    fn skip(&mut self) -> bool {
+        self.count += 1;
+        self.count <= self.ran + SKIPS_FREE
     }
 }
