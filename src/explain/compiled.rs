@@ -39,6 +39,11 @@ pub(super) fn compiled_move(
             "; `{x}` runs over the divisors its guard's `% {x} == 0` keeps, about 2√n of them"
         ));
     }
+    if let (Some(x), true) = (&x, shape.multiples) {
+        how.push_str(&format!(
+            "; `{x}` steps through the multiples its guard's `{x} % ... == 0` keeps"
+        ));
+    }
     if let (Some(x), true) = (&x, shape.kept) {
         how.push_str(&format!(
             "; `{x}` runs over the values where its guard's conditions of `{x}` alone hold, \

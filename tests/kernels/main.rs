@@ -31,6 +31,7 @@ mod lengths;
 mod letters;
 mod listing;
 mod lists;
+mod multiples;
 mod picks;
 mod queries;
 mod quotients;

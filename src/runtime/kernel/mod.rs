@@ -218,6 +218,10 @@ enum Narrow {
     /// that takes fewer steps. Always the last of a move's narrowing
     /// conjuncts; those after it are tested per divisor.
     Divides(Num),
+    /// `x % e == 0`, `e` free of `x`: the loop steps through the multiples
+    /// of `e` in its window ([`narrow::multiples`]). Last, as
+    /// [`Narrow::Divides`] is.
+    Multiple(Num),
     /// A conjunct that reads `x` and no other slot of the position or the
     /// move (`is_prime(k)`): evaluated once per game and value, the loop
     /// runs over the values where it holds ([`filter`]). Last, as

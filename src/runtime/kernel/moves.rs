@@ -156,6 +156,7 @@ fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), slots: usize) -> Vec<Na
                 .map(|(op, d)| Narrow::Affine(op, d))
                 .or_else(|| c.as_monotone(x).map(|(s, f, g)| Narrow::Monotone(s, f, g)))
                 .or_else(|| c.as_divides(x).map(Narrow::Divides))
+                .or_else(|| c.as_multiple(x).map(Narrow::Multiple))
                 .or_else(|| {
                     if !alone(c) {
                         return None;
@@ -193,6 +194,7 @@ fn cutting_first(guard: &mut Vec<Cond>, written: &mut Vec<Span>, (x, free): (Slo
             || c.as_affine(x).is_some()
             || c.as_monotone(x).is_some()
             || c.as_divides(x).is_some()
+            || c.as_multiple(x).is_some()
     };
     let mut tagged: Vec<(Span, Cond)> = written.drain(..).zip(guard.drain(..)).collect();
     tagged[..run].sort_by_key(|(_, c)| !stays(c));
@@ -356,9 +358,13 @@ impl Arg {
 
 impl Narrow {
     /// Whether it makes the loop itself ([`Narrow::Divides`],
-    /// [`Narrow::Filter`]) rather than cutting its window.
+    /// [`Narrow::Multiple`], [`Narrow::Filter`]) rather than cutting its
+    /// window.
     fn is_loop(&self) -> bool {
-        matches!(self, Narrow::Divides(_) | Narrow::Filter(_))
+        matches!(
+            self,
+            Narrow::Divides(_) | Narrow::Multiple(_) | Narrow::Filter(_)
+        )
     }
 }
 
@@ -385,6 +391,16 @@ impl Move {
     pub(super) fn divides(&self) -> Option<&Num> {
         match self.narrow.last() {
             Some(Narrow::Divides(n)) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The step `e` of the conjunct `x % e == 0` whose multiples the
+    /// innermost binder's loop steps through, if it does
+    /// ([`Narrow::Multiple`]).
+    pub(super) fn multiple(&self) -> Option<&Num> {
+        match self.narrow.last() {
+            Some(Narrow::Multiple(e)) => Some(e),
             _ => None,
         }
     }

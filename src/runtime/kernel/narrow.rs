@@ -124,6 +124,26 @@ impl Cond {
         (binder && !n.uses(x)).then(|| (**n).clone())
     }
 
+    /// `x % e == 0` (or `0 == x % e`) with `e` free of `x`: `e`. The
+    /// values of `x` where it holds are the multiples of `e`, which a loop
+    /// steps through ([`multiples`]) rather than testing each: Euclid's
+    /// game, `m in 1..=a if m % b == 0`, takes `a / b` steps, not `a`.
+    pub fn as_multiple(&self, x: Slot) -> Option<Num> {
+        let Cond::Cmp(BinOp::Eq, a, b) = self else {
+            return None;
+        };
+        let rem = match (a, b) {
+            (r, Num::Const(0)) | (Num::Const(0), r) => r,
+            _ => return None,
+        };
+        let Num::Bin(BinOp::Rem, m, e) = rem else {
+            return None;
+        };
+        let binder = matches!(**m, Num::Slot(s) if s == x)
+            || matches!(&**m, Num::Lin(l) if l.c == 0 && l.terms.as_slice() == [(x, 1)]);
+        (binder && !e.uses(x)).then(|| (**e).clone())
+    }
+
     /// A comparison affine in slot `x`, as `a - b  op  0` (see [`Affine`]).
     pub fn as_affine(&self, x: Slot) -> Option<(BinOp, Affine)> {
         let Cond::Cmp(
@@ -235,6 +255,23 @@ pub fn rising_last(
     }
     Ok(a)
 }
+
+/// The multiples of `e` in `lo..hi`, in increasing order, for `1 <= e
+/// <= MULTIPLE_MOST` (else `Ok(false)`, the window left to test value by
+/// value); the window's ends are a slot's, below 2³¹ either way, so no
+/// step overflows.
+pub fn multiples(e: i64, (lo, hi): (i64, i64), each: impl FnMut(i64) -> Eval<()>) -> Eval<bool> {
+    if !(1..=MULTIPLE_MOST).contains(&e) {
+        return Ok(false);
+    }
+    let first = lo + (e - lo.rem_euclid(e)) % e;
+    (first..hi).step_by(e as usize).try_for_each(each)?;
+    Ok(true)
+}
+
+/// The largest step [`multiples`] takes: beyond it the window holds one
+/// multiple at most, and each value's test costs no more.
+pub const MULTIPLE_MOST: i64 = 1 << 32;
 
 /// The divisors of `n >= 1` in `lo..hi` (`1 <= lo`), in increasing
 /// order, as `each` is given them, when finding them costs fewer steps
@@ -381,6 +418,45 @@ mod tests {
         assert!(eq0(rem(mixed, x.clone())).as_divides(0).is_none());
         let one = Cond::Cmp(BinOp::Eq, rem(n.clone(), x.clone()), Num::Const(1));
         assert!(one.as_divides(0).is_none());
+    }
+
+    #[test]
+    fn multiples_of_the_step_are_found_in_order_in_any_window() {
+        for e in 1..=12 {
+            for lo in -30..=30 {
+                for hi in lo - 1..=40 {
+                    let want: Vec<i64> = (lo..hi).filter(|k| k % e == 0).collect();
+                    let mut found = Vec::new();
+                    let stepped = multiples(e, (lo, hi), |k| {
+                        found.push(k);
+                        Ok(())
+                    });
+                    assert_eq!(stepped, Ok(true));
+                    assert_eq!(found, want, "{e} {lo}..{hi}");
+                }
+            }
+        }
+        // A step of 0, below 0 or past the most: tested value by value.
+        for e in [0, -3, MULTIPLE_MOST + 1] {
+            assert_eq!(multiples(e, (0, 10), |_| panic!("none")), Ok(false));
+        }
+    }
+
+    #[test]
+    fn multiples_of_a_step_free_of_the_binder_are_recognised() {
+        let (x, b) = (Num::Slot(0), Num::Slot(1));
+        let rem = |a: Num, b: Num| bin(BinOp::Rem, a, b);
+        let eq0 = |r: Num| Cond::Cmp(BinOp::Eq, r, Num::Const(0));
+        let step = eq0(rem(x.clone(), b.clone())).as_multiple(0);
+        assert!(matches!(step, Some(Num::Slot(1))));
+        let zero_first = Cond::Cmp(BinOp::Eq, Num::Const(0), rem(x.clone(), b.clone()));
+        assert!(zero_first.as_multiple(0).is_some());
+        // `b % x`, `x % (x + b)`, `x % b == 1`: no.
+        assert!(eq0(rem(b.clone(), x.clone())).as_multiple(0).is_none());
+        let mixed = bin(BinOp::Add, b.clone(), x.clone());
+        assert!(eq0(rem(x.clone(), mixed)).as_multiple(0).is_none());
+        let one = Cond::Cmp(BinOp::Eq, rem(x.clone(), b.clone()), Num::Const(1));
+        assert!(one.as_multiple(0).is_none());
     }
 
     fn bin(op: BinOp, a: Num, b: Num) -> Num {

@@ -26,6 +26,9 @@ pub struct MoveShape {
     /// Whether the innermost binder runs over the divisors of a number,
     /// its guard asking `n % x == 0` (see `narrow::divisors`).
     pub divisors: bool,
+    /// Whether it steps through the multiples of a number, its guard
+    /// asking `x % e == 0` (see `narrow::multiples`).
+    pub multiples: bool,
     /// Whether it runs over the values that conjuncts of the binder alone
     /// keep, evaluated once per game (see `kernel::filter`).
     pub kept: bool,
@@ -73,6 +76,7 @@ fn shape(rule: &crate::ir::MoveIr, types: &Types) -> Option<MoveShape> {
                 .collect()
         },
         divisors: m.divides().is_some(),
+        multiples: m.multiple().is_some(),
         kept: m.filter().is_some(),
         narrows: !matches!(m.binders.last(), Some((_, Domain::Split(..)))),
         // A boolean among integers is read from the tables as they are.

@@ -218,7 +218,7 @@ impl<'a> Run<'a> {
                 }
                 Narrow::Monotone(..) => unreachable!("taken above"),
                 // The loop itself, over the window left (see `window`).
-                Narrow::Divides(_) | Narrow::Filter(_) => {
+                Narrow::Divides(_) | Narrow::Multiple(_) | Narrow::Filter(_) => {
                     rest = i;
                     break;
                 }
@@ -317,6 +317,19 @@ impl<'a> Run<'a> {
             // `n` has the divisors of `-n`: those windows are tested
             // value by value.
             if n >= 1 && narrow::divisors(n, (*lo, *hi), each)? {
+                return Ok(());
+            }
+        }
+        if let (Some(Narrow::Multiple(e)), Values::Range(lo, hi)) = (rule.narrow.get(rest), values)
+        {
+            let e = e.eval(f, self.defs)?;
+            let after = &rule.guard[rest + 1..];
+            let each = |k: i64| {
+                f[x as usize] = k;
+                self.each(rule, after, f)
+            };
+            // A step of 0 (`x % 0` fails) or below: tested value by value.
+            if narrow::multiples(e, (*lo, *hi), each)? {
                 return Ok(());
             }
         }

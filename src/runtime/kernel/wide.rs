@@ -38,7 +38,7 @@ pub(super) fn linear_free(moves: &[Move]) -> bool {
                 // Its parts are checked against the limit when evaluated.
                 Narrow::Affine(..) => true,
                 Narrow::Monotone(_, f, g) => num(f) && num(g),
-                Narrow::Divides(n) => num(n),
+                Narrow::Divides(n) | Narrow::Multiple(n) => num(n),
                 Narrow::Filter(f) => cond(f.cond()),
             })
             && m.terms.iter().all(term)

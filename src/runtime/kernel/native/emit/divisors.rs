@@ -7,11 +7,17 @@
 //! each value of the window: the proper-divisor game's loop `d in 1..n`
 //! runs 280 steps instead of 20,000 at `n = 20,000`.
 //!
+//! A guard asking `x % e == 0` ([`Narrow::Multiple`]) steps through the
+//! multiples of `e` instead: Euclid's game, `m in 1..=a if m % b == 0`,
+//! takes `a / b` steps rather than `a`.
+//!
 //! [`Narrow::Divides`]: crate::runtime::kernel::Narrow
+//! [`Narrow::Multiple`]: crate::runtime::kernel::Narrow
 
 use super::Emit;
 use crate::runtime::kernel::Move;
 use crate::runtime::kernel::expr::Num;
+use crate::runtime::kernel::narrow::MULTIPLE_MOST;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     Block, InstBuilder, Value,
@@ -92,6 +98,88 @@ impl Emit<'_, '_> {
         })?;
         self.b.ins().jump(after, &[]);
         self.tested_loop(rule, (lo, hi), tested, (plain, after))
+    }
+
+    /// The loop of `rule`'s innermost binder over `lo..hi`, its guard's
+    /// conjuncts from `tested` on left to test, the first of them `x % e
+    /// == 0` ([`Narrow::Multiple`]): over the multiples of `e` in the
+    /// window, as the kernel's run steps through them
+    /// ([`crate::runtime::kernel::narrow::multiples`]), where `1 <= e <=
+    /// MULTIPLE_MOST`; else over the window, each value tested. Goes on
+    /// after the loop.
+    ///
+    /// [`Narrow::Multiple`]: crate::runtime::kernel::Narrow
+    pub(super) fn multiple_loops(
+        &mut self,
+        rule: &Move,
+        e: &Num,
+        (lo, hi): (Value, Value),
+        tested: usize,
+    ) -> Option<()> {
+        let [work, stepped, plain, after] = self.blocks();
+        let empty = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, lo, hi);
+        self.b.ins().brif(empty, after, &[], work, &[]);
+        // The step, evaluated once the window holds a value, as the
+        // kernel's run evaluates it (an error bails).
+        self.b.switch_to_block(work);
+        let e = self.num(e)?;
+        let below = self.b.ins().iadd_imm_s(e, -1);
+        let most = MULTIPLE_MOST - 1;
+        let out = (self.b.ins()).icmp_imm_s(IntCC::UnsignedGreaterThan, below, most);
+        self.b.ins().brif(out, plain, &[], stepped, &[]);
+        // The first multiple at or past `lo`: `lo + (e - lo mod e) mod e`,
+        // the remainders floored.
+        self.b.switch_to_block(stepped);
+        let r = self.b.ins().srem(lo, e);
+        let r = self.b.ins().iadd(r, e);
+        let r = self.b.ins().srem(r, e);
+        let up = self.b.ins().isub(e, r);
+        let up = self.b.ins().srem(up, e);
+        let first = self.b.ins().iadd(lo, up);
+        if self.tick.is_none() {
+            let span = self.b.ins().isub(hi, first);
+            let span = self.b.ins().iadd(span, below);
+            let steps = self.b.ins().sdiv(span, e);
+            let zero = self.int(0);
+            self.charge(zero, steps);
+        }
+        let slot = self.slot_var(rule.binders.last()?.0 as usize);
+        self.stepped_loop((first, hi), e, |e, k, next| {
+            e.b.def_var(slot, k);
+            e.option(rule, tested + 1, next)
+        })?;
+        self.b.ins().jump(after, &[]);
+        self.tested_loop(rule, (lo, hi), tested, (plain, after))
+    }
+
+    /// `body` for each `k` from `from` up to `to` (exclusive) by `step`,
+    /// told the block that goes on to the next; then goes on after the
+    /// loop. Charged by the caller; ticks as [`Emit::each`] does.
+    fn stepped_loop(
+        &mut self,
+        (from, to): (Value, Value),
+        by: Value,
+        mut body: impl FnMut(&mut Self, Value, Block) -> Option<()>,
+    ) -> Option<()> {
+        let k = self.b.declare_var(I64);
+        self.b.def_var(k, from);
+        let [head, inside, step, exit] = self.blocks();
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let v = self.b.use_var(k);
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, v, to);
+        // The exit first, as in `Emit::each`.
+        self.b.ins().brif(done, exit, &[], inside, &[]);
+        self.b.switch_to_block(inside);
+        body(self, v, step)?;
+        self.b.switch_to_block(step);
+        self.tick();
+        let v = self.b.use_var(k);
+        let v = self.b.ins().iadd(v, by);
+        self.b.def_var(k, v);
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(exit);
+        Some(())
     }
 
     /// In block `plain`, the loop of `rule`'s innermost binder over every

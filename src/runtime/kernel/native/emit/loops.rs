@@ -154,6 +154,9 @@ impl Emit<'_, '_> {
                     if let Some(n) = rule.divides().filter(|_| tested + 1 == rule.narrow.len()) {
                         return self.divisor_loops(rule, n, (lo, hi), tested);
                     }
+                    if let Some(e) = rule.multiple().filter(|_| tested + 1 == rule.narrow.len()) {
+                        return self.multiple_loops(rule, e, (lo, hi), tested);
+                    }
                     if let Some(kept) = rule.filter().filter(|_| tested + 1 == rule.narrow.len()) {
                         return self.filtered_loop(rule, kept, (lo, hi), tested);
                     }
