@@ -303,6 +303,53 @@ fn an_innermost_binder_an_equation_fixes_is_that_value() {
 }
 
 #[test]
+fn an_outer_binder_an_equation_fixes_is_that_value() {
+    let rule = |source: &str| normalized(source).remove(0);
+    for (rules, binders) in [
+        // Lasker's Nim as one rule: `a == 0` fixes the outer binder
+        // after comparisons of sums, and `a + b == x` the inner one.
+        (
+            "move s(a in 0..x, b in 0..x) if a + b <= x and a <= b and a == 0 \
+             and not (a == 0 and b == x) -> g(a, y) + g(b, y)",
+            1,
+        ),
+        (
+            "move s(a in 0..x, b in 0..x) if a + b <= x and a <= b and a != 0 and a + b == x \
+             -> g(a, y) + g(b, y)",
+            1,
+        ),
+        (
+            "move s(a in 1..=x, b in 0..y) if a == y - 1 and b < a -> g(x - a, b)",
+            1,
+        ),
+        // The outer binder's value past its range: no option.
+        (
+            "move s(a in 1..=x, b in 0..y) if a == x + 3 -> g(x - 1, b)",
+            1,
+        ),
+        // A later range that may fail, an equation reading a later
+        // binder, or a condition that may fail first: as written.
+        (
+            "move s(a in 0..=x, b in 0..x / (a + 1)) if a == 1 -> g(x - a, b)",
+            2,
+        ),
+        (
+            "move s(a in 1..=x, b in 0..=y) if 2 * b == a -> g(x - a, b)",
+            2,
+        ),
+        (
+            "move s(a in 1..=x, b in 0..=y) if x % (b + 1) == 0 and a == 2 -> g(x - a, b)",
+            2,
+        ),
+    ] {
+        let source =
+            format!("game g(x, y) {{\n {rules}\n}}\ntable(g, 0..14, 0..6)\nvalue(g(30, 4))\n");
+        assert_eq!(rule(&source).binders.len(), binders, "{rules}");
+        compiles_and_agrees(&source, rules);
+    }
+}
+
+#[test]
 fn binders_over_a_few_constants_a_condition_reads_are_unrolled_and_folded() {
     let moves = normalized;
     for (rules, count) in [
