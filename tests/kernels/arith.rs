@@ -413,3 +413,34 @@ fn constants_past_the_slots_limit_that_the_guard_rules_out_are_compiled() {
                  value(g(3))\nlet LATER = [1]\n";
     same_error(later, "LATER");
 }
+
+/// `len(str(x))` of an integer is its decimal places, one more for a
+/// sign: compiled as comparisons with the powers of 10, the same on
+/// every path for numbers of every length and both signs, and for a
+/// linear form; the digit game so written runs in machine code.
+#[test]
+fn the_length_of_an_integers_text_is_its_places_on_every_path() {
+    // Items of every length and both signs, past the compiled rules'
+    // integers (interpreted, to check the expectation).
+    let text = "let XS = [0, 1, 9, 10, 11, 99, 100, 999999, 1000000, 999999999999999999, \
+                1000000000000000000, 9223372036854775807, -1, -9, -10, -11, -100, \
+                -999999999999999999, -1000000000000000000, -9223372036854775807 - 1]\n\
+                game g(n) {\n move m(x in XS) if n > 0 and len(str(x)) % 7 == n % 7 -> g(n - 1)\n}\n\
+                table(g, 0..=30)\n[len(str(x)) for x in XS]\n";
+    let printed = agree(text);
+    assert!(
+        printed.contains("[1, 1, 1, 2, 2, 2, 3, 6, 7, 18, 19, 19, 2, 2, 3, 3, 4, 19, 20, 20]"),
+        "{printed}"
+    );
+    // Linear forms of both signs, of up to 12 places: machine code.
+    let text = "game g(n) {\n move w(k in 1..=len(str(n - 60))) if k <= n -> g(n - k)\n\
+                move v(k in 1..=2) if k <= n and \
+                len(str(n * 1000 * 1000 * 1000 * 100 - 7000 * 1000 * 1000 * 1000)) % 3 == k -> g(n - k)\n}\n\
+                table(g, 0..=150)\n";
+    agree(text);
+    compiled_as(text, &["g(n): compiled to machine code"]);
+    let digits = "game dg(n) {\n move take(p in 0..len(str(n))) if n / 10 ** p % 10 > 0 \
+                  -> dg(n - n / 10 ** p % 10)\n}\n[value(dg(n)) for n in 0..2000]\n";
+    agree_big(digits);
+    compiled_as(digits, &["dg(n): compiled to machine code"]);
+}
