@@ -120,3 +120,23 @@ proptest! {
         compare(&file)?;
     }
 }
+
+/// A constant step with conditions of the binder alone after it is one
+/// filter, made once per game, rather than multiples whose every option
+/// tests the rest; a constant step that cannot be stepped by (below 1)
+/// is a filter too, not multiples.
+#[test]
+fn a_constant_step_stays_a_filter() {
+    for step in ["2", "-2"] {
+        let text = format!(
+            "game g(n) {{\n move s(m in 1..=n) if m % {step} == 0 and popcount(m) == 3 -> g(n - m)\n}}\n\
+             [value(g(n)) for n in 0..300]\n"
+        );
+        agree(&text);
+        let told = compiled_as(
+            &text,
+            &["`m` runs over the values where its guard's conditions"],
+        );
+        assert!(!told.contains("multiples"), "{told}");
+    }
+}

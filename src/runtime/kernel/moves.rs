@@ -156,7 +156,6 @@ fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), slots: usize) -> Vec<Na
                 .map(|(op, d)| Narrow::Affine(op, d))
                 .or_else(|| c.as_monotone(x).map(|(s, f, g)| Narrow::Monotone(s, f, g)))
                 .or_else(|| c.as_divides(x).map(Narrow::Divides))
-                .or_else(|| c.as_multiple(x).map(Narrow::Multiple))
                 .or_else(|| {
                     if !alone(c) {
                         return None;
@@ -169,7 +168,11 @@ fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), slots: usize) -> Vec<Na
                         let f = Filter::new(&guard[at..=end], x, slots)?;
                         Some(Narrow::Filter(Box::new(f)))
                     })
-                }),
+                })
+                // After the filter: `m % 2 == 0 and popcount(m) == 3` is
+                // one filter, made once per game, where the multiples
+                // would test the second conjunct per option (13x).
+                .or_else(|| multiple(c, x)),
         })
         .collect();
     // The divisors, or the values kept, are the loop itself: the
@@ -178,6 +181,17 @@ fn narrowing(guard: &[Cond], (x, free): (Slot, &[Slot]), slots: usize) -> Vec<Na
         narrow.truncate(at + 1);
     }
     narrow
+}
+
+/// `x % e == 0` as the loop over the multiples of `e`, unless `e` is a
+/// constant the loop cannot step by (0 or less, or past
+/// [`super::narrow::MULTIPLE_MOST`]), whose every value is tested as written.
+fn multiple(c: &Cond, x: Slot) -> Option<Narrow> {
+    let e = c.as_multiple(x)?;
+    match e {
+        Num::Const(k) if !(1..=super::narrow::MULTIPLE_MOST).contains(&k) => None,
+        e => Some(Narrow::Multiple(e)),
+    }
 }
 
 /// `guard` with its leading conjuncts that cannot fail in an order that
@@ -194,7 +208,6 @@ fn cutting_first(guard: &mut Vec<Cond>, written: &mut Vec<Span>, (x, free): (Slo
             || c.as_affine(x).is_some()
             || c.as_monotone(x).is_some()
             || c.as_divides(x).is_some()
-            || c.as_multiple(x).is_some()
     };
     let mut tagged: Vec<(Span, Cond)> = written.drain(..).zip(guard.drain(..)).collect();
     tagged[..run].sort_by_key(|(_, c)| !stays(c));

@@ -269,8 +269,11 @@ pub fn multiples(e: i64, (lo, hi): (i64, i64), each: impl FnMut(i64) -> Eval<()>
     Ok(true)
 }
 
-/// The largest step [`multiples`] takes: beyond it the window holds one
-/// multiple at most, and each value's test costs no more.
+/// The largest step [`multiples`] takes, so that the machine code's
+/// steps from a window's first multiple (its ends below 2³¹ in size)
+/// cannot overflow. A larger step is tested value by value, as written:
+/// as slow as before loops over multiples were made, over a window of
+/// up to 2³¹ values.
 pub const MULTIPLE_MOST: i64 = 1 << 32;
 
 /// The divisors of `n >= 1` in `lo..hi` (`1 <= lo`), in increasing
