@@ -503,6 +503,12 @@ fn a_square_swept_goes_on_past_positions_it_cannot_value() {
     // (72,000 runs when the sweep stopped at the first it could not).
     let runs = session.machine.kernel_runs;
     assert!(runs < 1_000, "{runs} positions run one at a time");
+    // Redefined, as in the REPL: the new game's first sweep goes on past
+    // them too.
+    let again = format!("{}value(w({N}, {N}))\n", rules(" + *(a - a)"));
+    assert_eq!(session.run("again.game", &again).error, None);
+    let more = session.machine.kernel_runs - runs;
+    assert!(more < 1_000, "{more} positions run one at a time once redefined");
     let want = format!("{}\n{}\n", g[N][N], g[17][N]);
     assert_eq!(run_big(&text, Engine::Native), want);
     agree(&format!(
