@@ -99,18 +99,20 @@ impl Kernel {
     /// written into the game's dense table, whose slots for them must
     /// exist.
     /// Returns where it stopped: `to`, or the first position it left to
-    /// [`Kernel::mex`] (or that has no machine code); or where it paused
-    /// after enough work, for the caller to look at the clock (true).
+    /// [`Kernel::mex`] (or that has no machine code), or a position
+    /// without options (the last true), which the caller values 0 and
+    /// records as terminal; or where it paused after enough work, for the
+    /// caller to look at the clock (the first true).
     pub fn native_sweep(
         &self,
         (defs, graph): (&Defs, &Graph),
         (game, from, to): (GameId, u32, u32),
         marks: &mut Marks,
         views: &mut Vec<crate::graph::View>,
-    ) -> (u32, bool) {
+    ) -> (u32, bool, bool) {
         match self.native() {
             Some(native) => native.sweep(self, (defs, graph), (game, from, to), marks, views),
-            None => (from, false),
+            None => (from, false, false),
         }
     }
 

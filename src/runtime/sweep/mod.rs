@@ -330,11 +330,22 @@ impl Machine {
                 false => self.graph.claim_dense(game, from, chunk, room),
             };
             let Scratch { marks, views, .. } = &mut self.scratch;
-            let (stopped, paused) =
+            let (stopped, paused, terminal) =
                 kernel.native_sweep((&self.defs, &self.graph), (game, from, end), marks, views);
             skips.ran += u64::from(stopped - from);
             if paused {
                 from = stopped;
+            } else if terminal {
+                // A position without options: 0, and terminal (which a
+                // result's display leaves out, `show_result`).
+                let node = NodeId {
+                    game,
+                    index: stopped,
+                };
+                self.graph.set_value(node, 0);
+                self.graph.set_terminal(node);
+                skips.ran += 1;
+                from = stopped + 1;
             } else if stopped < end {
                 let at = NodeId {
                     game,

@@ -40,6 +40,13 @@ pub const MISSING: u64 = u64::MAX - 1;
 /// Set in what the sweep returns when it paused after enough work.
 pub const PAUSED: u64 = 1 << 63;
 
+/// Set in what the sweep of one or two integers returns when it stopped
+/// at a position without options: the caller values it 0, records it as
+/// terminal and goes on after it, rather than leave it to the kernel's
+/// run (Euclid's game kept in order, whose half of the square below the
+/// diagonal is terminal, ran every one of those: 3.5x the sweep).
+pub const TERMINAL: u64 = 1 << 62;
+
 /// The graph's value slots below this are values; at or past it, the
 /// graph's marks of a position without one ([`crate::graph::UNKNOWN`],
 /// in progress, absent), which the helpers and the machine code leave to

@@ -14,7 +14,9 @@ impl Native {
     /// after shell of the square), found in turn and written into its
     /// dense table, whose slots for them the caller has made. Returns
     /// where it stopped: `to`, or the first position it left to the
-    /// kernel's run; or where it paused after enough work (true).
+    /// kernel's run, or a position without options (the last true), for
+    /// the caller to value and record as terminal; or where it paused
+    /// after enough work (the first true).
     pub fn sweep(
         &self,
         kernel: &Kernel,
@@ -22,17 +24,19 @@ impl Native {
         (game, from, to): (GameId, u32, u32),
         marks: &mut Marks,
         views: &mut Vec<View>,
-    ) -> (u32, bool) {
+    ) -> (u32, bool, bool) {
         let Some(code) = self.sweep.filter(|_| from < to) else {
-            return (from, false);
+            return (from, false, false);
         };
         let run = (code, (from.into(), to.into()), to - from);
         match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
             Some((stopped, paused)) => {
+                let terminal = stopped & super::TERMINAL != 0;
+                let stopped = stopped & !super::TERMINAL;
                 debug_assert!(stopped <= to.into());
-                (stopped as u32, paused)
+                (stopped as u32, paused, terminal)
             }
-            None => (from, false),
+            None => (from, false, false),
         }
     }
 
@@ -55,6 +59,9 @@ impl Native {
         let run = (code, ((top - 1).into(), (bottom - 1).into()), top - bottom);
         match self.own_run(kernel, (defs, graph), game, run, (marks, views)) {
             Some((stopped, paused)) => {
+                // A position without options is left to the kernel's run,
+                // as any other it stops at.
+                let stopped = stopped & !super::TERMINAL;
                 debug_assert!(stopped < top.into());
                 (stopped as u32 + 1, paused)
             }

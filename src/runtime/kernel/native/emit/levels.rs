@@ -188,6 +188,7 @@ impl Emit<'_, '_> {
             None => self.table_once(own, 0),
         };
         let [z, a, b, total] = self.counters();
+        self.terminal = Some(self.b.create_block());
         // The first position.
         let (a0, b0) = self.unpair(from);
         let zero = self.int(0);
@@ -315,8 +316,9 @@ impl Emit<'_, '_> {
     /// The position of arguments `args` valued into its slot (the
     /// window's, where its options beside it are read: see
     /// [`super::Window`]), its work added to `total`; bails when an option
-    /// has no value, or it has none. The sweeps of one and two integers
-    /// both run their positions so.
+    /// has no value, or it has none (in a sweep of one or two integers,
+    /// returns it as terminal instead: see [`Emit::sweep_returns`]). The
+    /// sweeps of one and two integers both run their positions so.
     pub(super) fn valued(
         &mut self,
         kernel: &Kernel,
@@ -329,7 +331,14 @@ impl Emit<'_, '_> {
         self.bail_if(missing);
         let count = self.b.use_var(self.count);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
-        self.bail_if(none);
+        match self.terminal {
+            Some(terminal) => {
+                let on = self.b.create_block();
+                self.b.ins().brif(none, terminal, &[], on, &[]);
+                self.b.switch_to_block(on);
+            }
+            None => self.bail_if(none),
+        }
         let value = self.first_unmarked();
         self.b.ins().istore32(trusted(), value, window.slot, 0);
         self.next_stamp();
@@ -341,10 +350,18 @@ impl Emit<'_, '_> {
     }
 
     /// A sweep's ends: `to` from `stop`, where it ran to the end, and where
-    /// it stopped, `at`, from the bail block.
+    /// it stopped, `at`, from the bail block, or with [`super::super::TERMINAL`]
+    /// set from the terminal one (a position without options, which the
+    /// caller values 0 and records as terminal, then goes on after).
     pub(super) fn sweep_returns(&mut self, stop: Block, to: Value, at: Variable) {
         self.b.switch_to_block(stop);
         self.b.ins().return_(&[to]);
+        if let Some(terminal) = self.terminal.take() {
+            self.b.switch_to_block(terminal);
+            let at = self.b.use_var(at);
+            let flagged = self.b.ins().bor_imm_s(at, super::super::TERMINAL as i64);
+            self.b.ins().return_(&[flagged]);
+        }
         self.b.switch_to_block(self.bail);
         let at = self.b.use_var(at);
         self.b.ins().return_(&[at]);
