@@ -444,3 +444,23 @@ fn the_length_of_an_integers_text_is_its_places_on_every_path() {
     agree_big(digits);
     compiled_as(digits, &["dg(n): compiled to machine code"]);
 }
+
+/// An equation fixes no binder past a comparison, a range or its own
+/// `..=` end that may overflow for the values it rules out (a review
+/// found each of these printing a value): the interpreter's integer
+/// overflow, from every path.
+#[test]
+fn an_equation_fixes_no_binder_past_what_may_overflow() {
+    for text in [
+        "game g(n) {\n move m(a in 0..n) if a + 9223372036854775800 > n and a == 0 -> g(n - 1)\n}\n\
+         value(g(10))\n",
+        "game g(n, x) {\n move m(a in 0..n, b in 0..2) if a + x > b and a == 0 -> g(n - 1, x)\n}\n\
+         value(g(10, 9223372036854775800))\n",
+        "game g(n, k) {\n move m(a in 0..=n, b in 0..2) if a == k -> g(0, 9)\n}\n\
+         value(g(9223372036854775807, 5))\n",
+        "game g(n) {\n move m(a in 0..n, b in a + 9223372036854775800..a + 9223372036854775802) \
+         if a == 0 -> g(n - 1)\n}\nvalue(g(10))\n",
+    ] {
+        same_error(text, "integer overflow");
+    }
+}

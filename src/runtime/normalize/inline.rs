@@ -235,6 +235,12 @@ impl Drop for Wide {
     }
 }
 
+/// Whether the rules are being normalised for parameters of any size
+/// (see [`Wide`]).
+pub(super) fn wide_now() -> bool {
+    WIDE.get()
+}
+
 /// An argument that can neither fail nor cost anything to evaluate twice:
 /// a local, a constant, or sums, differences, negations and constant
 /// multiples of small such terms. Those cannot overflow while the slots

@@ -36,12 +36,14 @@ pub(super) fn binder(rule: &MoveIr) -> Option<MoveIr> {
 
 /// [`binder`] for binder `i`. One before the innermost is fixed only
 /// where the binders after it are ranges whose ends are sums of names
-/// and integers, and the equation reads none of them: its value is then
-/// known before their loops, and their ranges, evaluated once rather
-/// than once for each of its values, cannot fail for the values the
-/// equation rules out. Lasker's Nim written as one rule, `a in 0..n, b
-/// in 0..n if ... and (a == 0 or a + b == n)`, split by `choices.rs`,
-/// ran a loop over `a` to find `a == 0` (117 times slower).
+/// and small integers that cannot fail (`inline::repeatable`), the
+/// equation is such a sum and reads none of them, and its own range
+/// ends below the largest integer: its value is then known before their
+/// loops, and their ranges, evaluated once rather than once for each of
+/// its values, cannot fail for the values the equation rules out.
+/// Lasker's Nim written as one rule, `a in 0..n, b in 0..n if ... and
+/// (a == 0 or a + b == n)`, split by `choices.rs`, ran a loop over `a`
+/// to find `a == 0` (117 times slower).
 fn binder_at(rule: &MoveIr, i: usize) -> Option<MoveIr> {
     let (PatIr::Slot(b), domain) = &rule.binders[i] else {
         return None;
@@ -52,6 +54,17 @@ fn binder_at(rule: &MoveIr, i: usize) -> Option<MoveIr> {
     if !plain(lo, *b) || !plain(hi, *b) {
         return None;
     }
+    let innermost = i + 1 == rule.binders.len();
+    // `0..=n` fails where `n` is the largest integer, for any binder
+    // value: evaluated as written, where nothing else may hide it.
+    let reaches_max = match &hi.kind {
+        IrKind::Const(Value::Int(n)) => *n == i64::MAX,
+        IrKind::Local(_) => super::inline::wide_now(),
+        _ => true,
+    };
+    if !innermost && *op == BinOp::RangeIncl && reaches_max {
+        return None;
+    }
     let later = &rule.binders[i + 1..];
     let mut after = Vec::new();
     for (pattern, domain) in later {
@@ -60,8 +73,9 @@ fn binder_at(rule: &MoveIr, i: usize) -> Option<MoveIr> {
         else {
             return None;
         };
-        sum(lo, 1, &mut Vec::new())?;
-        sum(hi, 1, &mut Vec::new())?;
+        if !super::inline::repeatable(lo) || !super::inline::repeatable(hi) {
+            return None;
+        }
         after.push(*s);
     }
     let mut conjuncts = Vec::new();
@@ -76,7 +90,10 @@ fn binder_at(rule: &MoveIr, i: usize) -> Option<MoveIr> {
             .iter()
             .enumerate()
             .find_map(|(at, c)| match fixes(c, *b) {
-                Some((sign, others)) if free(&others) => Some(Some((at, sign, others))),
+                // An outer binder's equation cannot fail either.
+                Some((sign, others)) if free(&others) && (innermost || compares(c)) => {
+                    Some(Some((at, sign, others)))
+                }
                 _ if equality(c) || compares(c) => None,
                 _ => Some(None),
             })??;
@@ -121,16 +138,17 @@ fn equality(c: &Ir) -> bool {
     super::implied::safe(c)
 }
 
-/// Whether `c` compares sums of names and integers (`a + b <= n`):
-/// where the compiled rules run it, its linear forms bail before any
-/// overflow, so it cannot fail.
+/// Whether `c` compares sums of names and small integers (`a + b <=
+/// n`) that cannot fail (`inline::repeatable`: below 2³¹, as the
+/// compiled rules' slots are, they cannot overflow; where parameters
+/// may be larger, only a name or a constant alone).
 fn compares(c: &Ir) -> bool {
     let IrKind::Binary(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne, l, r) =
         &c.kind
     else {
         return false;
     };
-    sum(l, 1, &mut Vec::new()).is_some() && sum(r, 1, &mut Vec::new()).is_some()
+    super::inline::repeatable(l) && super::inline::repeatable(r)
 }
 
 /// `(sign, others)` where `c` is an equation of sums of names and
