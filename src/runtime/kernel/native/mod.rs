@@ -94,6 +94,11 @@ pub(super) struct Ctx<'a> {
     /// A kernel's mex run's: the recursion that evaluates the options of
     /// its own game in place (see [`deep`]); null in any other call.
     deep: *mut deep::Deep<'a>,
+    /// Set by a sweep of one or two integers at each position, to 1 where
+    /// it has no options, where the sweep then stops (see
+    /// `emit::levels::valued`): what it returns is then flagged
+    /// [`TERMINAL`].
+    terminal: u64,
     /// The views of the targets, in their order: where the machine code
     /// finds a target's hashed positions (`emit/hashed.rs`). Read from
     /// here, rather than passed, so that the only value a read of them
@@ -427,6 +432,7 @@ impl Call<'_> {
             depth: 0,
             deepest: 0,
             deep: self.deep,
+            terminal: 0,
             views: self.views.as_ptr(),
         };
         // SAFETY: the arguments are what `code` was generated to take
@@ -448,6 +454,11 @@ impl Call<'_> {
                 self.own,
                 &mut ctx,
             )
+        };
+        // A sweep stopped at a position without options.
+        let result = match ctx.terminal != 0 && result & PAUSED == 0 {
+            true => result | TERMINAL,
+            false => result,
         };
         // The machine code counts every option, with a value or not.
         if result == MISSING {

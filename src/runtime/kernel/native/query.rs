@@ -89,6 +89,7 @@ impl NativeQuery {
             depth: 0,
             deepest: 0,
             deep: std::ptr::null_mut(),
+            terminal: 0,
             // A `Cell<View>` is laid out as a `View`.
             views: views.as_ptr().cast::<View>(),
         };

@@ -188,7 +188,7 @@ impl Emit<'_, '_> {
             None => self.table_once(own, 0),
         };
         let [z, a, b, total] = self.counters();
-        self.terminal = Some(self.b.create_block());
+        self.terminal = true;
         // The first position.
         let (a0, b0) = self.unpair(from);
         let zero = self.int(0);
@@ -317,8 +317,9 @@ impl Emit<'_, '_> {
     /// window's, where its options beside it are read: see
     /// [`super::Window`]), its work added to `total`; bails when an option
     /// has no value, or it has none (in a sweep of one or two integers,
-    /// returns it as terminal instead: see [`Emit::sweep_returns`]). The
-    /// sweeps of one and two integers both run their positions so.
+    /// setting the context's `terminal` first, for the caller to value
+    /// it and go on). The sweeps of one and two integers both run their
+    /// positions so.
     pub(super) fn valued(
         &mut self,
         kernel: &Kernel,
@@ -331,14 +332,14 @@ impl Emit<'_, '_> {
         self.bail_if(missing);
         let count = self.b.use_var(self.count);
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, count, 0);
-        match self.terminal {
-            Some(terminal) => {
-                let on = self.b.create_block();
-                self.b.ins().brif(none, terminal, &[], on, &[]);
-                self.b.switch_to_block(on);
-            }
-            None => self.bail_if(none),
+        if self.terminal {
+            // Whether this position has none, for the caller to read
+            // where the sweep bails (see `super::super::Ctx::terminal`).
+            let flag = self.b.ins().uextend(I64, none);
+            let at = std::mem::offset_of!(super::super::Ctx, terminal) as i32;
+            self.b.ins().store(trusted(), flag, self.ctx, at);
         }
+        self.bail_if(none);
         let value = self.first_unmarked();
         self.b.ins().istore32(trusted(), value, window.slot, 0);
         self.next_stamp();
@@ -350,18 +351,12 @@ impl Emit<'_, '_> {
     }
 
     /// A sweep's ends: `to` from `stop`, where it ran to the end, and where
-    /// it stopped, `at`, from the bail block, or with [`super::super::TERMINAL`]
-    /// set from the terminal one (a position without options, which the
-    /// caller values 0 and records as terminal, then goes on after).
+    /// it stopped, `at`, from the bail block (at a position without
+    /// options, the context's `terminal` set: see [`Emit::valued`]).
     pub(super) fn sweep_returns(&mut self, stop: Block, to: Value, at: Variable) {
         self.b.switch_to_block(stop);
         self.b.ins().return_(&[to]);
-        if let Some(terminal) = self.terminal.take() {
-            self.b.switch_to_block(terminal);
-            let at = self.b.use_var(at);
-            let flagged = self.b.ins().bor_imm_s(at, super::super::TERMINAL as i64);
-            self.b.ins().return_(&[flagged]);
-        }
+        self.terminal = false;
         self.b.switch_to_block(self.bail);
         let at = self.b.use_var(at);
         self.b.ins().return_(&[at]);

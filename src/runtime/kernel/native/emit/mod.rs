@@ -172,7 +172,7 @@ pub fn function(
         window: None,
         b,
         bail,
-        terminal: None,
+        terminal: false,
         marks: params[2],
         len: params[3],
         marks_frame: None,
@@ -283,10 +283,10 @@ struct Emit<'a, 'f> {
     /// needs no test of its own (see [`Emit::mark`]).
     within_marks: bool,
     bail: Block,
-    /// In a sweep of one or two integers: where a position without
-    /// options goes, returned with [`super::TERMINAL`] set (see
-    /// [`Emit::valued`]); elsewhere such a position bails.
-    terminal: Option<Block>,
+    /// In a sweep of one or two integers: whether a position without
+    /// options is recorded in the context before the bail (see
+    /// [`Emit::valued`]).
+    terminal: bool,
     marks: Value,
     len: Value,
     /// Where the marks' address, their length and the stamp are kept in

@@ -27,7 +27,7 @@ impl Emit<'_, '_> {
         own: Value,
     ) -> Option<()> {
         let own = self.table(own, 0);
-        self.terminal = Some(self.b.create_block());
+        self.terminal = true;
         let n = self.b.declare_var(I64);
         self.b.def_var(n, from);
         let total = self.b.declare_var(I64);
