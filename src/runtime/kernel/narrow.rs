@@ -109,19 +109,8 @@ impl Cond {
     /// values of `x` where it holds are the divisors of `n`, which a loop
     /// finds in about `2√n` steps ([`divisors`]) rather than testing each.
     pub fn as_divides(&self, x: Slot) -> Option<Num> {
-        let Cond::Cmp(BinOp::Eq, a, b) = self else {
-            return None;
-        };
-        let rem = match (a, b) {
-            (r, Num::Const(0)) | (Num::Const(0), r) => r,
-            _ => return None,
-        };
-        let Num::Bin(BinOp::Rem, n, d) = rem else {
-            return None;
-        };
-        let binder = matches!(**d, Num::Slot(s) if s == x)
-            || matches!(&**d, Num::Lin(l) if l.c == 0 && l.terms.as_slice() == [(x, 1)]);
-        (binder && !n.uses(x)).then(|| (**n).clone())
+        let (n, d) = self.remainder_zero()?;
+        (is_slot(d, x) && !n.uses(x)).then(|| n.clone())
     }
 
     /// `x % e == 0` (or `0 == x % e`) with `e` free of `x`: `e`. The
@@ -129,6 +118,12 @@ impl Cond {
     /// steps through ([`multiples`]) rather than testing each: Euclid's
     /// game, `m in 1..=a if m % b == 0`, takes `a / b` steps, not `a`.
     pub fn as_multiple(&self, x: Slot) -> Option<Num> {
+        let (m, e) = self.remainder_zero()?;
+        (is_slot(m, x) && !e.uses(x)).then(|| e.clone())
+    }
+
+    /// `(a, b)` where this is `a % b == 0` or `0 == a % b`.
+    fn remainder_zero(&self) -> Option<(&Num, &Num)> {
         let Cond::Cmp(BinOp::Eq, a, b) = self else {
             return None;
         };
@@ -136,12 +131,10 @@ impl Cond {
             (r, Num::Const(0)) | (Num::Const(0), r) => r,
             _ => return None,
         };
-        let Num::Bin(BinOp::Rem, m, e) = rem else {
-            return None;
-        };
-        let binder = matches!(**m, Num::Slot(s) if s == x)
-            || matches!(&**m, Num::Lin(l) if l.c == 0 && l.terms.as_slice() == [(x, 1)]);
-        (binder && !e.uses(x)).then(|| (**e).clone())
+        match rem {
+            Num::Bin(BinOp::Rem, a, b) => Some((a, b)),
+            _ => None,
+        }
     }
 
     /// A comparison affine in slot `x`, as `a - b  op  0` (see [`Affine`]).
@@ -254,6 +247,12 @@ pub fn rising_last(
         }
     }
     Ok(a)
+}
+
+/// Whether `n` is slot `x` itself (or its linear form of weight 1).
+fn is_slot(n: &Num, x: Slot) -> bool {
+    matches!(*n, Num::Slot(s) if s == x)
+        || matches!(n, Num::Lin(l) if l.c == 0 && l.terms.as_slice() == [(x, 1)])
 }
 
 /// The multiples of `e` in `lo..hi`, in increasing order, for `1 <= e

@@ -144,42 +144,12 @@ impl Emit<'_, '_> {
             self.charge(zero, steps);
         }
         let slot = self.slot_var(rule.binders.last()?.0 as usize);
-        self.stepped_loop((first, hi), e, |e, k, next| {
+        self.counted_by((first, hi), Step::By(e), |e, k, next| {
             e.b.def_var(slot, k);
             e.option(rule, tested + 1, next)
         })?;
         self.b.ins().jump(after, &[]);
         self.tested_loop(rule, (lo, hi), tested, (plain, after))
-    }
-
-    /// `body` for each `k` from `from` up to `to` (exclusive) by `step`,
-    /// told the block that goes on to the next; then goes on after the
-    /// loop. Charged by the caller; ticks as [`Emit::each`] does.
-    fn stepped_loop(
-        &mut self,
-        (from, to): (Value, Value),
-        by: Value,
-        mut body: impl FnMut(&mut Self, Value, Block) -> Option<()>,
-    ) -> Option<()> {
-        let k = self.b.declare_var(I64);
-        self.b.def_var(k, from);
-        let [head, inside, step, exit] = self.blocks();
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(head);
-        let v = self.b.use_var(k);
-        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, v, to);
-        // The exit first, as in `Emit::each`.
-        self.b.ins().brif(done, exit, &[], inside, &[]);
-        self.b.switch_to_block(inside);
-        body(self, v, step)?;
-        self.b.switch_to_block(step);
-        self.tick();
-        let v = self.b.use_var(k);
-        let v = self.b.ins().iadd(v, by);
-        self.b.def_var(k, v);
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(exit);
-        Some(())
     }
 
     /// In block `plain`, the loop of `rule`'s innermost binder over every
@@ -229,28 +199,57 @@ impl Emit<'_, '_> {
         &mut self,
         (from, to): (Value, Value),
         up: bool,
+        body: impl FnMut(&mut Self, Value, Block) -> Option<()>,
+    ) -> Option<()> {
+        let step = if up { Step::Up } else { Step::Down };
+        self.counted_by((from, to), step, body)
+    }
+
+    /// [`Emit::counted_loop`] by `step`; a loop by a step it reads ticks
+    /// at each turn, as [`Emit::each`] does (its caller charged it only
+    /// where there is no tick).
+    fn counted_by(
+        &mut self,
+        (from, to): (Value, Value),
+        step: Step,
         mut body: impl FnMut(&mut Self, Value, Block) -> Option<()>,
     ) -> Option<()> {
         let k = self.b.declare_var(I64);
         self.b.def_var(k, from);
-        let [head, inside, step, exit] = self.blocks();
+        let [head, inside, next, exit] = self.blocks();
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         let v = self.b.use_var(k);
-        let done = match up {
-            true => self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, v, to),
-            false => self.b.ins().icmp(IntCC::SignedLessThan, v, to),
+        let done = match step {
+            Step::Down => self.b.ins().icmp(IntCC::SignedLessThan, v, to),
+            _ => self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, v, to),
         };
         // The exit first, as in `Emit::each`.
         self.b.ins().brif(done, exit, &[], inside, &[]);
         self.b.switch_to_block(inside);
-        body(self, v, step)?;
-        self.b.switch_to_block(step);
+        body(self, v, next)?;
+        self.b.switch_to_block(next);
         let v = self.b.use_var(k);
-        let v = self.b.ins().iadd_imm_s(v, if up { 1 } else { -1 });
+        let v = match step {
+            Step::Up => self.b.ins().iadd_imm_s(v, 1),
+            Step::Down => self.b.ins().iadd_imm_s(v, -1),
+            Step::By(by) => {
+                self.tick();
+                self.b.ins().iadd(v, by)
+            }
+        };
         self.b.def_var(k, v);
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(exit);
         Some(())
     }
+}
+
+/// How a counted loop steps.
+#[derive(Clone, Copy)]
+enum Step {
+    Up,
+    Down,
+    /// By a step of 1 or more, read when the loop runs.
+    By(Value),
 }
