@@ -172,6 +172,9 @@ pub struct Machine {
     /// How many positions a kernel ran one at a time (not in a sweep):
     /// for tests.
     pub kernel_runs: u64,
+    /// How many positions the machine code's sweeps of one or two
+    /// integers valued (`sweep/mod.rs`): for tests.
+    pub native_swept: u64,
     /// How many rows of strips the walks down to their bottom looked at
     /// (see `sweep/strip.rs`): for tests.
     pub strip_rows_walked: u64,
@@ -402,6 +405,7 @@ impl Machine {
             moves_listed: 0,
             compiled_queries: Default::default(),
             kernel_runs: 0,
+            native_swept: 0,
             strip_rows_walked: 0,
             levels_claimed: 0,
             in_place: Vec::new(),

@@ -283,7 +283,8 @@ impl Machine {
     /// The sweep of positions `from..to` of `game` by its machine code, by
     /// dense index (for two integers, shell by shell of the square), in
     /// chunks between looks at the clock, with the kernel's run taking
-    /// each position the machine code leaves (a terminal one). A square's
+    /// each position the machine code leaves, but one without options
+    /// (flagged `TERMINAL`: valued 0 and recorded here). A square's
     /// slots are made at once, a line's a chunk at a time. Returns where
     /// it stopped: the positions below have values, but for those of a
     /// square it left and went on past (see [`Skips`]).
@@ -333,6 +334,7 @@ impl Machine {
             let (stopped, paused, terminal) =
                 kernel.native_sweep((&self.defs, &self.graph), (game, from, end), marks, views);
             skips.ran += u64::from(stopped - from);
+            self.native_swept += u64::from(stopped - from);
             if paused {
                 from = stopped;
             } else if terminal {

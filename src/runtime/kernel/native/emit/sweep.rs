@@ -18,8 +18,9 @@ impl Emit<'_, '_> {
     /// value of position `n`, written into the game's own table `own`
     /// (whose slots for them the caller has made); the stamps go up by one
     /// per position. Returns where it stopped: `to`, a position it left to
-    /// the kernel's run (one without options among them), or, with
-    /// [`super::PAUSED`] set, where it paused after enough work.
+    /// the kernel's run (one without options: the context's `terminal`
+    /// set, see [`Emit::valued`]), or, with [`super::PAUSED`] set, where
+    /// it paused after enough work.
     pub(super) fn sweep(
         &mut self,
         kernel: &Kernel,
